@@ -1,0 +1,66 @@
+import { cdk8s, javascript } from 'projen';
+
+const project = new cdk8s.ConstructLibraryCdk8s({
+  name: 'cdk8s-linkerd',
+  description: 'cdk8s constructs for the Linkerd 2.20 service mesh, with build-time checks that fail synth on mesh mistakes.',
+  author: 'cdk8s-linkerd maintainers',
+  authorAddress: 'maintainers@users.noreply.a-seed-8e75779c.example',
+  repositoryUrl: 'https://github.com/maintainers/cdk8s-linkerd.git',
+  license: 'Apache-2.0',
+  defaultReleaseBranch: 'main',
+  packageManager: javascript.NodePackageManager.NPM,
+  projenrcTs: true,
+  github: false,
+  release: false,
+  // projen installs the exact minimum as a devDependency: these exist on the registry.
+  cdk8sVersion: '2.69.74',
+  constructsVersion: '10.4.2',
+  jsiiVersion: '~6.0.0',
+  peerDeps: ['cdk8s-plus-28@^2.5.6'],
+  // Not jsii modules, so jsii requires them bundled; none of their types appear in the public API.
+  bundledDeps: ['@bufbuild/cel@0.6.1', 'js-yaml@^4.1.0'],
+  devDeps: ['cdk8s-cli@2.207.60', '@types/js-yaml@^4.0.9', 'fast-check@^4'],
+  keywords: ['cdk8s', 'linkerd', 'service-mesh', 'gateway-api', 'kubernetes'],
+  bin: { 'cdk8s-linkerd': 'lib/frontends/cli/bin.js' },
+  jestOptions: {
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    jestConfig: {
+      testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/'],
+      coveragePathIgnorePatterns: ['/node_modules/', '/src/imports/'],
+    },
+  },
+  eslintOptions: {
+    dirs: ['src'],
+    devdirs: ['test', 'examples', 'scripts'],
+    ignorePatterns: ['src/imports/**', '*.js', '*.d.ts', 'node_modules/', 'cdk8s.out/'],
+  },
+  gitignore: ['/cdk8s.out/', '/bench-out/', '/.fresh-check/'],
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/cdk8s.out/', '/docs/', '/.ci/', '/cdk8s.yaml'] },
+});
+
+// Examples are user code: type-check them like a user's project would.
+const typecheckExamples = project.addTask('typecheck:examples', {
+  description: 'Type-check examples/ against the library sources',
+  exec: 'tsc -p examples/tsconfig.json',
+});
+
+// The CLI and the cdk8s-cli plugin tests run the compiled library, so compile before jest.
+project.testTask.prependSpawn(typecheckExamples);
+project.testTask.prependSpawn(project.compileTask);
+
+project.addTask('mesh-lab', {
+  description: 'Synthesize examples/mesh-lab with the cdk8s CLI into cdk8s.out/',
+  exec: 'cdk8s synth --no-check-upgrade',
+});
+
+project.addTask('import', {
+  description: 'Regenerate src/imports (L1 types) from the reference CRDs in ../shared/reference',
+  exec: 'ts-node -P scripts/tsconfig.json scripts/import-crds.ts',
+});
+
+project.addTask('conformance', {
+  description: 'Run the CRD conformance suite against ../shared (fails if ../shared is missing under CI)',
+  exec: 'jest --ci test/conformance',
+});
+
+project.synth();

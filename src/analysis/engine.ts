@@ -1,0 +1,110 @@
+/**
+ * The one analysis engine behind every front-end: index the manifests once, run every rule, apply suppressions,
+ * and return findings in a deterministic order.
+ */
+import { Finding, Severity, SuppressedFinding, compareFindings, severityAtLeast } from './finding';
+import { Manifest } from './model/manifest';
+import { IndexedObject, MeshIndex } from './model/mesh-index';
+import { AnalysisContext, AnalysisContextInput, resolveContext } from './options';
+import { Rule, ReportOptions, RuleContext } from './rule';
+import { ALL_RULES } from './rules';
+import { parseSuppressions } from './suppressions';
+
+export interface AnalysisResult {
+  readonly findings: Finding[];
+  readonly suppressed: SuppressedFinding[];
+  readonly index: MeshIndex;
+  readonly context: AnalysisContext;
+}
+
+export interface AnalyzeOptions extends AnalysisContextInput {
+  /** The rules to run; defaults to every registered rule. */
+  readonly rules?: Rule[];
+}
+
+export const SUPPRESSION_RULE_ID = 'LKD-META-001';
+
+function toFinding(rule: Rule, subject: IndexedObject, message: string, options: ReportOptions = {}): Finding {
+  return {
+    ruleId: rule.id,
+    severity: options.severity ?? rule.severity,
+    resource: subject.id,
+    message,
+    fix: options.fix ?? rule.doc.fix,
+    constructPath: subject.source.constructPath,
+    file: subject.source.file,
+    line: subject.source.line,
+  };
+}
+
+function runRules(rules: Rule[], index: MeshIndex, context: AnalysisContext): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of rules) {
+    const ctx: RuleContext = {
+      index,
+      context,
+      report: (subject, message, options) => {
+        if (!subject.inventory) findings.push(toFinding(rule, subject, message, options));
+      },
+    };
+    rule.check(ctx);
+  }
+  return findings;
+}
+
+function suppressionProblems(index: MeshIndex): Finding[] {
+  const findings: Finding[] = [];
+  for (const entry of index.objects) {
+    if (entry.inventory) continue;
+    for (const problem of parseSuppressions(entry.object).problems) {
+      findings.push({
+        ruleId: SUPPRESSION_RULE_ID,
+        severity: Severity.ERROR,
+        resource: entry.id,
+        message: problem,
+        fix: 'Suppress with a rule ID and a reason, e.g. Checks.suppress(construct, "LKD-POL-011", "why this is acceptable").',
+        constructPath: entry.source.constructPath,
+        file: entry.source.file,
+        line: entry.source.line,
+      });
+    }
+  }
+  return findings;
+}
+
+function resourceKey(f: Finding): string {
+  return `${f.resource.apiVersion}|${f.resource.kind}|${f.resource.namespace ?? ''}|${f.resource.name}`;
+}
+
+function applySuppressions(findings: Finding[], index: MeshIndex): { kept: Finding[]; suppressed: SuppressedFinding[] } {
+  const reasons = new Map<string, Map<string, string>>();
+  for (const entry of index.objects) {
+    const { suppressions } = parseSuppressions(entry.object);
+    if (suppressions.length === 0) continue;
+    reasons.set(resourceKey({ resource: entry.id } as Finding), new Map(suppressions.map((s) => [s.ruleId, s.reason])));
+  }
+  const kept: Finding[] = [];
+  const suppressed: SuppressedFinding[] = [];
+  for (const finding of findings) {
+    const reason = reasons.get(resourceKey(finding))?.get(finding.ruleId);
+    if (reason !== undefined && finding.ruleId !== SUPPRESSION_RULE_ID) suppressed.push({ finding, reason });
+    else kept.push(finding);
+  }
+  return { kept, suppressed };
+}
+
+/** Analyzes manifests and returns every finding, sorted. */
+export function analyze(manifests: Manifest[], options: AnalyzeOptions = {}): AnalysisResult {
+  const context = resolveContext(options);
+  const index = new MeshIndex(manifests, context.inventory);
+  const raw = [...runRules(options.rules ?? ALL_RULES, index, context), ...suppressionProblems(index)];
+  const { kept, suppressed } = applySuppressions(raw, index);
+  kept.sort(compareFindings);
+  suppressed.sort((a, b) => compareFindings(a.finding, b.finding));
+  return { findings: kept, suppressed, index, context };
+}
+
+/** Findings at or above a severity threshold. */
+export function findingsAtLeast(findings: Finding[], threshold: Severity): Finding[] {
+  return findings.filter((f) => severityAtLeast(f.severity, threshold));
+}

@@ -1,0 +1,59 @@
+/**
+ * The engine's input: resolved manifests as plain objects, each with where it came from.
+ * Nothing here knows about constructs; front-ends fill in `source`.
+ */
+
+/** A resolved Kubernetes object (parsed YAML or `ApiObject.toJson()`). */
+export type KubeObject = Record<string, any>;
+
+/** Where an object came from, so a finding can point the user at it. */
+export interface SourceLocation {
+  /** Construct path when the object was synthesized by cdk8s. */
+  readonly constructPath?: string;
+  /** File the object was read from (CLI, plugin). */
+  readonly file?: string;
+  /** 1-based line of the document's start in `file`. */
+  readonly line?: number;
+}
+
+/** One object given to the engine. */
+export interface Manifest {
+  readonly object: KubeObject;
+  readonly source?: SourceLocation;
+}
+
+/** How a finding names the resource it is about. */
+export interface ResourceId {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+export function groupOf(apiVersion: string | undefined): string {
+  if (!apiVersion) return '';
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+export function resourceIdOf(obj: KubeObject): ResourceId {
+  return {
+    apiVersion: String(obj.apiVersion ?? ''),
+    kind: String(obj.kind ?? ''),
+    namespace: obj.metadata?.namespace,
+    name: String(obj.metadata?.name ?? ''),
+  };
+}
+
+/** Reference groups that mean "the core API group" (Linkerd and Gateway API both accept these). */
+export function isCoreGroup(group: unknown): boolean {
+  return group === undefined || group === null || group === '' || (typeof group === 'string' && group.toLowerCase() === 'core');
+}
+
+export function annotationsOf(obj: KubeObject | undefined): Record<string, string> {
+  return (obj?.metadata?.annotations as Record<string, string>) ?? {};
+}
+
+export function labelsOf(obj: KubeObject | undefined): Record<string, string> {
+  return (obj?.metadata?.labels as Record<string, string>) ?? {};
+}

@@ -1,0 +1,212 @@
+/**
+ * One index over every object of an analysis run. Rules ask it questions instead of scanning the object list,
+ * so that cross-object rules stay linear in the number of objects.
+ */
+import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
+import { LabelSelector, equalityPairs, selectorMatches } from './selectors';
+
+export const GATEWAY_GROUP = 'gateway.networking.k8s.io';
+export const POLICY_GROUP = 'policy.linkerd.io';
+export const INJECT_ANNOTATION = 'linkerd.io/inject';
+export const DEFAULT_POLICY_ANNOTATION = 'config.linkerd.io/default-inbound-policy';
+
+/** An object as the index holds it. */
+export interface IndexedObject {
+  readonly object: KubeObject;
+  readonly id: ResourceId;
+  readonly group: string;
+  readonly source: SourceLocation;
+  /** True for objects that exist in the cluster but are not part of this output (never reported on). */
+  readonly inventory: boolean;
+}
+
+/** Whether the Linkerd proxy injector will inject a pod. */
+export enum Injection {
+  ENABLED = 'enabled',
+  DISABLED = 'disabled',
+  /** The namespace is neither synthesized nor in the inventory, so the answer is unknown. */
+  UNKNOWN = 'unknown',
+}
+
+export interface ContainerPort {
+  readonly name?: string;
+  readonly containerPort: number;
+  readonly protocol: string;
+  readonly container: string;
+}
+
+/** A pod template from a workload (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob) or a bare Pod. */
+export interface PodTemplate {
+  readonly owner: IndexedObject;
+  readonly namespace: string;
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+  readonly spec: KubeObject;
+  readonly serviceAccountName: string;
+  readonly ports: ContainerPort[];
+  readonly injection: Injection;
+}
+
+const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
+
+function key(group: string, kind: string, namespace: string | undefined, name: string): string {
+  return `${group}|${kind}|${namespace ?? ''}|${name}`;
+}
+
+function podTemplateOf(obj: KubeObject): KubeObject | undefined {
+  switch (obj.kind) {
+    case 'Pod': return obj;
+    case 'CronJob': return obj.spec?.jobTemplate?.spec?.template;
+    default: return obj.spec?.template;
+  }
+}
+
+function containerPorts(spec: KubeObject): ContainerPort[] {
+  const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
+  const ports: ContainerPort[] = [];
+  for (const container of containers) {
+    for (const port of container?.ports ?? []) {
+      ports.push({ name: port.name, containerPort: port.containerPort, protocol: port.protocol ?? 'TCP', container: container.name });
+    }
+  }
+  return ports;
+}
+
+export class MeshIndex {
+  /** Every object, in input order (inventory objects last). */
+  public readonly objects: IndexedObject[] = [];
+  public readonly podTemplates: PodTemplate[] = [];
+  private readonly byKey = new Map<string, IndexedObject>();
+  private readonly byKind = new Map<string, IndexedObject[]>();
+  private readonly podsByNamespace = new Map<string, PodTemplate[]>();
+  private readonly podsByLabel = new Map<string, PodTemplate[]>();
+  private readonly routesByParent = new Map<string, IndexedObject[]>();
+
+  constructor(manifests: Manifest[], inventory: KubeObject[] = []) {
+    for (const m of manifests) this.add(m.object, m.source ?? {}, false);
+    for (const obj of inventory) this.add(obj, {}, true);
+    for (const entry of this.objects) this.indexWorkload(entry);
+    for (const entry of this.objects) this.indexRouteParents(entry);
+  }
+
+  /** Objects of one kind in one API group, in input order. */
+  public list(group: string, kind: string): IndexedObject[] {
+    return this.byKind.get(`${group}|${kind}`) ?? [];
+  }
+
+  /** Objects of one kind that belong to this output (not the inventory). */
+  public own(group: string, kind: string): IndexedObject[] {
+    return this.list(group, kind).filter((o) => !o.inventory);
+  }
+
+  public get(group: string, kind: string, namespace: string | undefined, name: string): IndexedObject | undefined {
+    return this.byKey.get(key(group, kind, namespace, name));
+  }
+
+  public namespace(name: string): IndexedObject | undefined {
+    return this.get('', 'Namespace', undefined, name);
+  }
+
+  public service(namespace: string, name: string): IndexedObject | undefined {
+    return this.get('', 'Service', namespace, name);
+  }
+
+  public serviceAccount(namespace: string, name: string): IndexedObject | undefined {
+    return this.get('', 'ServiceAccount', namespace, name);
+  }
+
+  public podTemplatesIn(namespace: string): PodTemplate[] {
+    return this.podsByNamespace.get(namespace) ?? [];
+  }
+
+  /** Pod templates in `namespace` selected by a label selector; narrows through the label index first. */
+  public podTemplatesMatching(namespace: string, selector: LabelSelector | undefined): PodTemplate[] {
+    const pairs = equalityPairs(selector);
+    let candidates = this.podTemplatesIn(namespace);
+    for (const pair of pairs) {
+      const withPair = this.podsByLabel.get(`${namespace}|${pair}`) ?? [];
+      if (withPair.length < candidates.length) candidates = withPair;
+    }
+    return candidates.filter((pod) => selectorMatches(selector, pod.labels));
+  }
+
+  /** Pod templates a Service's `spec.selector` selects (none for a Service without selector). */
+  public podTemplatesForService(service: IndexedObject): PodTemplate[] {
+    const selector = service.object.spec?.selector as Record<string, string> | undefined;
+    if (!selector || Object.keys(selector).length === 0) return [];
+    return this.podTemplatesMatching(service.id.namespace ?? '', { matchLabels: selector });
+  }
+
+  /** HTTPRoutes and GRPCRoutes (either group) whose parentRefs name this Service (in any group spelling). */
+  public routesForService(namespace: string, name: string): IndexedObject[] {
+    return this.routesByParent.get(`${namespace}|${name}`) ?? [];
+  }
+
+  /** Whether pods in a namespace get injected by default (from the namespace's `linkerd.io/inject`). */
+  public namespaceInjection(namespace: string): Injection {
+    const ns = this.namespace(namespace);
+    if (!ns) return Injection.UNKNOWN;
+    const value = annotationsOf(ns.object)[INJECT_ANNOTATION];
+    return value === 'enabled' || value === 'ingress' ? Injection.ENABLED : Injection.DISABLED;
+  }
+
+  private add(object: KubeObject, source: SourceLocation, inventory: boolean): void {
+    if (!object || typeof object !== 'object' || typeof object.kind !== 'string') return;
+    const id = resourceIdOf(object);
+    const entry: IndexedObject = { object, id, group: groupOf(id.apiVersion), source, inventory };
+    this.objects.push(entry);
+    const kindKey = `${entry.group}|${id.kind}`;
+    const sameKind = this.byKind.get(kindKey);
+    if (sameKind) sameKind.push(entry); else this.byKind.set(kindKey, [entry]);
+    const k = key(entry.group, id.kind, id.namespace, id.name);
+    // The first definition wins; an own object shadows an inventory object of the same name.
+    if (!this.byKey.has(k)) this.byKey.set(k, entry);
+  }
+
+  private indexWorkload(entry: IndexedObject): void {
+    if (entry.group !== '' && entry.group !== 'apps' && entry.group !== 'batch') return;
+    if (!WORKLOAD_KINDS.has(entry.id.kind)) return;
+    const template = podTemplateOf(entry.object);
+    if (!template) return;
+    const namespace = entry.id.namespace ?? '';
+    const annotations = annotationsOf(template);
+    const spec = template.spec ?? {};
+    const pod: PodTemplate = {
+      owner: entry,
+      namespace,
+      labels: labelsOf(template),
+      annotations,
+      spec,
+      serviceAccountName: spec.serviceAccountName ?? spec.serviceAccount ?? 'default',
+      ports: containerPorts(spec),
+      injection: this.podInjection(annotations, namespace),
+    };
+    this.podTemplates.push(pod);
+    this.pushTo(this.podsByNamespace, namespace, pod);
+    for (const [k, v] of Object.entries(pod.labels)) this.pushTo(this.podsByLabel, `${namespace}|${k}=${v}`, pod);
+  }
+
+  private podInjection(annotations: Record<string, string>, namespace: string): Injection {
+    const own = annotations[INJECT_ANNOTATION];
+    if (own === 'enabled' || own === 'ingress') return Injection.ENABLED;
+    if (own === 'disabled') return Injection.DISABLED;
+    return this.namespaceInjection(namespace);
+  }
+
+  private indexRouteParents(entry: IndexedObject): void {
+    if (entry.id.kind !== 'HTTPRoute' && entry.id.kind !== 'GRPCRoute') return;
+    const seen = new Set<string>();
+    for (const parent of entry.object.spec?.parentRefs ?? []) {
+      if (parent?.kind !== 'Service' || typeof parent.name !== 'string') continue;
+      const parentKey = `${parent.namespace ?? entry.id.namespace ?? ''}|${parent.name}`;
+      if (seen.has(parentKey)) continue;
+      seen.add(parentKey);
+      this.pushTo(this.routesByParent, parentKey, entry);
+    }
+  }
+
+  private pushTo<T>(map: Map<string, T[]>, k: string, value: T): void {
+    const list = map.get(k);
+    if (list) list.push(value); else map.set(k, [value]);
+  }
+}

@@ -1,0 +1,47 @@
+/** The context an analysis runs in: what the engine cannot read from the manifests themselves. */
+import { KubeObject } from './model/manifest';
+
+/** The six default inbound policies Linkerd knows (chart value `proxy.defaultInboundPolicy` and annotations). */
+export const DEFAULT_INBOUND_POLICIES = [
+  'all-unauthenticated', 'all-authenticated', 'cluster-unauthenticated', 'cluster-authenticated', 'deny', 'audit',
+] as const;
+
+/** The chart's default `clusterNetworks`. */
+export const DEFAULT_CLUSTER_NETWORKS = ['10.0.0.0/8', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16', 'fd00::/8'];
+
+export interface AnalysisContext {
+  /** Target Kubernetes version, e.g. `1.31`. */
+  readonly kubernetesVersion: string;
+  /** Gateway API bundle version installed in the cluster, e.g. `v1.2.1`. */
+  readonly gatewayApiVersion: string;
+  /** Linkerd identity trust domain. */
+  readonly trustDomain: string;
+  /** CIDRs of the cluster's pod and service networks. */
+  readonly clusterNetworks: string[];
+  /** The cluster-wide default inbound policy (`proxy.defaultInboundPolicy`). */
+  readonly defaultInboundPolicy: string;
+  /** Namespace of the Linkerd control plane. */
+  readonly controlPlaneNamespace: string;
+  /** Objects that exist in the cluster but are not part of this output (pre-existing Services, ServiceAccounts …). */
+  readonly inventory: KubeObject[];
+  /** Days of certificate validity under which a warning is given. */
+  readonly certificateExpiryWarningDays: number;
+  /** The moment certificates are judged against (tests pin it). */
+  readonly now: Date;
+}
+
+export type AnalysisContextInput = Partial<AnalysisContext>;
+
+export function resolveContext(input: AnalysisContextInput = {}): AnalysisContext {
+  return {
+    kubernetesVersion: input.kubernetesVersion ?? '1.31',
+    gatewayApiVersion: input.gatewayApiVersion ?? 'v1.2.1',
+    trustDomain: input.trustDomain ?? 'cluster.local',
+    clusterNetworks: input.clusterNetworks ?? DEFAULT_CLUSTER_NETWORKS,
+    defaultInboundPolicy: input.defaultInboundPolicy ?? 'all-unauthenticated',
+    controlPlaneNamespace: input.controlPlaneNamespace ?? 'linkerd',
+    inventory: input.inventory ?? [],
+    certificateExpiryWarningDays: input.certificateExpiryWarningDays ?? 60,
+    now: input.now ?? new Date(),
+  };
+}

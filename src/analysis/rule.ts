@@ -1,0 +1,57 @@
+/**
+ * What a rule is. One rule per file under rules/<area>/, registered in rules/index.ts (the pack).
+ * A rule reads the index and reports; it never changes objects and never throws for bad input.
+ */
+import { Severity } from './finding';
+import { IndexedObject, MeshIndex } from './model/mesh-index';
+import { AnalysisContext } from './options';
+
+/** The concern a rule belongs to; also the middle part of its ID (LKD-ROUTE-001). */
+export enum RuleArea {
+  ROUTE = 'ROUTE',
+  RETRY = 'RETRY',
+  POLICY = 'POL',
+  MESH = 'MESH',
+  CERT = 'CERT',
+  VERSION = 'VER',
+  CONTROL_PLANE = 'CP',
+  SCHEMA = 'SCHEMA',
+  SECRET = 'SEC',
+  META = 'META',
+}
+
+export interface RuleDoc {
+  /** One line: what the rule checks. */
+  readonly title: string;
+  /** Why it matters: what Linkerd or the API server does with the mistake. */
+  readonly why: string;
+  /** The general fix. */
+  readonly fix: string;
+  /** A YAML snippet that triggers the rule. */
+  readonly badExample?: string;
+  /** The same snippet, fixed. */
+  readonly goodExample?: string;
+}
+
+export interface ReportOptions {
+  /** Overrides the rule's general fix with one specific to this finding. */
+  readonly fix?: string;
+  /** Overrides the rule's default severity for this finding. */
+  readonly severity?: Severity;
+}
+
+export interface RuleContext {
+  readonly index: MeshIndex;
+  readonly context: AnalysisContext;
+  /** Reports a finding about `subject`. Findings on inventory objects are dropped. */
+  report(subject: IndexedObject, message: string, options?: ReportOptions): void;
+}
+
+export interface Rule {
+  /** Stable ID: `LKD-<AREA>-<NNN>`. Never reused for another meaning. */
+  readonly id: string;
+  readonly area: RuleArea;
+  readonly severity: Severity;
+  readonly doc: RuleDoc;
+  check(ctx: RuleContext): void;
+}

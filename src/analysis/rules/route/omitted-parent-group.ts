@@ -1,0 +1,28 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+import { allRoutes, parentRefs } from '../route-helpers';
+
+/** The omitted-group trap: `kind: Service` without `group` defaults to the Gateway group and never attaches. */
+export const omittedParentGroup: Rule = {
+  id: 'LKD-ROUTE-001',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'A Service parentRef must set group "core" (or "") explicitly',
+    why: 'The Gateway API CRD defaults an omitted parentRef group to gateway.networking.k8s.io, so `kind: Service` '
+      + 'without a group names a Gateway-group kind that does not exist. Linkerd never attaches the route and reports nothing.',
+    fix: 'Set `group: core` (Linkerd\'s spelling) or `group: ""` on every parentRef with `kind: Service`.',
+    badExample: 'parentRefs:\n- kind: Service\n  name: orders\n  port: 8080',
+    goodExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: orders\n  port: 8080',
+  },
+  check(ctx) {
+    for (const route of allRoutes(ctx.index)) {
+      parentRefs(route).forEach((ref, i) => {
+        if (ref.kind === 'Service' && (ref.group === undefined || ref.group === 'gateway.networking.k8s.io')) {
+          ctx.report(route, `parentRefs[${i}] names Service "${ref.name}" without group "core"; `
+            + 'the API server defaults the group to gateway.networking.k8s.io and Linkerd silently ignores the route.');
+        }
+      });
+    }
+  },
+};

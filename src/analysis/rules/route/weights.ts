@@ -1,0 +1,37 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+import { allRoutes, backendRefs, rules } from '../route-helpers';
+
+const MAX_WEIGHT = 1_000_000;
+
+/** Weights a proxy can act on: each in range, and not all zero in a rule. */
+export const backendWeights: Rule = {
+  id: 'LKD-ROUTE-009',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Backend weights are integers 0..1,000,000 and not all zero in a rule',
+    why: 'A weight outside the range is rejected by the API server. When every backend of a rule weighs 0 the schema '
+      + 'accepts the route but no request can be forwarded; the failure shows only as errors at runtime.',
+    fix: 'Give at least one backend a positive weight; shares are weight ÷ sum of the rule\'s weights.',
+    badExample: 'backendRefs:\n- {name: orders-v1, port: 8080, weight: 0}\n- {name: orders-v2, port: 8080, weight: 0}',
+    goodExample: 'backendRefs:\n- {name: orders-v1, port: 8080, weight: 90}\n- {name: orders-v2, port: 8080, weight: 10}',
+  },
+  check(ctx) {
+    for (const route of allRoutes(ctx.index)) {
+      rules(route).forEach((rule, r) => {
+        const backends = backendRefs(rule);
+        if (backends.length === 0) return;
+        const weights = backends.map((b) => (b.weight === undefined ? 1 : b.weight));
+        weights.forEach((w, b) => {
+          if (!Number.isInteger(w) || w < 0 || w > MAX_WEIGHT) {
+            ctx.report(route, `rules[${r}].backendRefs[${b}] has weight ${JSON.stringify(w)}; it must be an integer 0..${MAX_WEIGHT}.`);
+          }
+        });
+        if (weights.every((w) => w === 0)) {
+          ctx.report(route, `every backend of rules[${r}] has weight 0, so no request matching that rule can be forwarded.`);
+        }
+      });
+    }
+  },
+};

@@ -1,0 +1,35 @@
+import { analyze } from '../../../src/analysis/engine';
+import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
+
+function ruleFindings(objects: any[], ruleId: string) {
+  return analyze(asManifests(objects)).findings.filter((f) => f.ruleId === ruleId);
+}
+
+describe('LKD-ROUTE-001 omitted parent group', () => {
+  test('passes with group core', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-001')).toEqual([]);
+  });
+  test('fires when the group is omitted, naming the route', () => {
+    const objects = meshLab();
+    delete pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs[0].group;
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-001');
+    expect(finding.resource).toEqual({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', namespace: 'mesh-lab', name: 'orders-split' });
+    expect(finding.message).toMatch(/parentRefs\[0\].*without group "core"/);
+  });
+});
+
+describe('LKD-ROUTE-009 weights', () => {
+  test('passes with 90/10', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-009')).toEqual([]);
+  });
+  test('fires when every weight is zero', () => {
+    const objects = meshLab();
+    for (const b of pick(objects, 'HTTPRoute', 'orders-split').spec.rules[0].backendRefs) b.weight = 0;
+    expect(ruleFindings(objects, 'LKD-ROUTE-009').map((f) => f.message)).toEqual([expect.stringMatching(/every backend of rules\[0\] has weight 0/)]);
+  });
+  test('fires on an out-of-range weight', () => {
+    const objects = meshLab();
+    pick(objects, 'HTTPRoute', 'orders-split').spec.rules[0].backendRefs[0].weight = 1_000_001;
+    expect(ruleFindings(objects, 'LKD-ROUTE-009')).toHaveLength(1);
+  });
+});
