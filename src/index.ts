@@ -1,5 +1,30 @@
-export class Hello {
-  public sayHello() {
-    return 'hello, world!';
-  }
-}
+// L1: generated from the Linkerd 2.20 and Gateway API v1.2.1 CRDs (scripts/import-crds.ts).
+export * as linkerdPolicy from './imports/policy.linkerd.io';
+export * as gatewayApi from './imports/gateway.networking.k8s.io';
+
+export * from './base';
+
+// L2 by domain.
+export * from './workloads/default-inbound-policy';
+export * from './workloads/proxy-config';
+export * from './workloads/meshed-namespace';
+export * from './workloads/meshed-deployment';
+export * from './policy/pod-selection';
+export * from './policy/server';
+export * from './policy/authentication';
+export * from './policy/authorization-policy';
+export * from './policy/server-access';
+export * from './policy/rate-limit-policy';
+export * from './policy/egress-network';
+export * from './routing/service-reference';
+export * from './routing/route-backend';
+export * from './routing/matches';
+export * from './routing/retry';
+export * from './routing/route-base';
+export * from './routing/http-route';
+export * from './routing/grpc-route';
+export * from './routing/traffic-split';
+
+// Checks.
+export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
+export * from './frontends/mesh-checks';

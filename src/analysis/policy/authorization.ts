@@ -1,0 +1,191 @@
+/**
+ * Whether one caller satisfies one AuthorizationPolicy or one default policy, with the reason in words.
+ * This is the static counterpart of what the inbound proxy decides per connection.
+ */
+import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
+import { AnalysisContext } from '../options';
+import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../rules/policy-helpers';
+import { Cidr, cidrContains, cidrsOverlap, parseCidr } from './cidr';
+
+/** A client as the inbound proxy sees it. */
+export interface Caller {
+  /** True when the client has a Linkerd proxy, so its connections carry an mTLS identity. */
+  readonly meshed: boolean;
+  /** The client's namespace (its identity's namespace when meshed). */
+  readonly namespace?: string;
+  /** The client's ServiceAccount; `default` when omitted. */
+  readonly serviceAccount?: string;
+  /** The client's IP, when known. */
+  readonly ip?: string;
+  /**
+   * Without `ip`, whether the client is assumed to have some address inside `clusterNetworks`.
+   * @default true
+   */
+  readonly inCluster?: boolean;
+  /** How messages name the caller. */
+  readonly label?: string;
+}
+
+export interface Decision {
+  readonly allowed: boolean;
+  readonly reason: string;
+  /** True when the decision comes from an `audit` policy: allowed, but the proxy logs it as a would-be denial. */
+  readonly audited?: boolean;
+}
+
+export function callerLabel(caller: Caller): string {
+  if (caller.label) return caller.label;
+  return caller.meshed ? `meshed ${caller.namespace ?? '?'}/${caller.serviceAccount ?? 'default'}` : 'an unmeshed (plaintext) client';
+}
+
+export function callerIdentity(caller: Caller, context: AnalysisContext): string | undefined {
+  if (!caller.meshed || caller.namespace === undefined) return undefined;
+  return serviceAccountIdentity(caller.serviceAccount ?? 'default', caller.namespace, context);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Networks
+
+function anyContains(networks: Cidr[], ip: Cidr): boolean {
+  return networks.some((n) => cidrContains(n, ip));
+}
+
+/** True when the caller's address is known, or assumed, to be inside the cluster networks. */
+export function callerInCluster(caller: Caller, context: AnalysisContext): boolean {
+  const ip = parseCidr(caller.ip);
+  if (!ip) return caller.inCluster ?? true;
+  return anyContains(context.clusterNetworks.map(parseCidr).filter((c): c is Cidr => !!c), ip);
+}
+
+interface NetworkEntry {
+  readonly cidr: Cidr;
+  readonly except: Cidr[];
+}
+
+function networkEntries(value: unknown): NetworkEntry[] {
+  const entries: NetworkEntry[] = [];
+  for (const net of refList(value) as any[]) {
+    const cidr = parseCidr(net.cidr);
+    if (!cidr) continue;
+    const except = (Array.isArray(net.except) ? net.except : []).map(parseCidr).filter((c: Cidr | undefined): c is Cidr => !!c);
+    entries.push({ cidr, except });
+  }
+  return entries;
+}
+
+function entryAdmits(entry: NetworkEntry, range: Cidr): boolean {
+  return cidrContains(entry.cidr, range) && !entry.except.some((e) => cidrsOverlap(e, range));
+}
+
+/**
+ * A caller with a known IP must fall in one network; one with an unknown in-cluster address is admitted only when
+ * every cluster network is admitted, since it could have any pod IP.
+ */
+function networksAdmit(entries: NetworkEntry[], caller: Caller, context: AnalysisContext): boolean {
+  const ip = parseCidr(caller.ip);
+  if (ip) return entries.some((e) => entryAdmits(e, ip));
+  if (!(caller.inCluster ?? true)) return false;
+  const cluster = context.clusterNetworks.map(parseCidr).filter((c): c is Cidr => !!c);
+  return cluster.length > 0 && cluster.every((range) => entries.some((e) => entryAdmits(e, range)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Default policies
+
+/** What a default policy (or a Server's accessPolicy) does with a caller that no authorization admitted. */
+export function defaultPolicyAllows(policy: string, caller: Caller, context: AnalysisContext, origin: string): Decision {
+  const who = callerLabel(caller);
+  switch (policy) {
+    case 'all-unauthenticated':
+      return { allowed: true, reason: `${origin} is all-unauthenticated: everyone, including plaintext clients, is allowed` };
+    case 'audit':
+      return { allowed: true, audited: true, reason: `${origin} is audit: ${who} is allowed and the proxy logs it as a would-be denial` };
+    case 'all-authenticated':
+      return caller.meshed
+        ? { allowed: true, reason: `${origin} is all-authenticated and ${who} presents an mTLS identity` }
+        : { allowed: false, reason: `${origin} is all-authenticated and ${who} has no mTLS identity` };
+    case 'cluster-unauthenticated':
+      return callerInCluster(caller, context)
+        ? { allowed: true, reason: `${origin} is cluster-unauthenticated and ${who} connects from the cluster networks` }
+        : { allowed: false, reason: `${origin} is cluster-unauthenticated and ${who} connects from outside the cluster networks` };
+    case 'cluster-authenticated':
+      if (!caller.meshed) return { allowed: false, reason: `${origin} is cluster-authenticated and ${who} has no mTLS identity` };
+      return callerInCluster(caller, context)
+        ? { allowed: true, reason: `${origin} is cluster-authenticated and ${who} is meshed and inside the cluster networks` }
+        : { allowed: false, reason: `${origin} is cluster-authenticated and ${who} connects from outside the cluster networks` };
+    case 'deny':
+      return { allowed: false, reason: `${origin} is deny and no authorization admits ${who}` };
+    default:
+      return { allowed: false, reason: `${origin} has the unrecognised value ${JSON.stringify(policy)}; Linkerd rejects or ignores it` };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// AuthorizationPolicy
+
+function identityMatches(pattern: string, identity: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.startsWith('*.')) return identity.endsWith(pattern.slice(1));
+  return pattern === identity;
+}
+
+function meshTlsAdmits(authn: IndexedObject, caller: Caller, context: AnalysisContext): boolean {
+  const identity = callerIdentity(caller, context);
+  if (!identity) return false;
+  const spec = specOf(authn);
+  if (Array.isArray(spec.identities)) {
+    return spec.identities.some((p: unknown) => typeof p === 'string' && identityMatches(p, identity));
+  }
+  return refList(spec.identityRefs).some((ref) => {
+    if (isCoreRef(ref, 'Namespace')) return ref.name === caller.namespace;
+    if (isCoreRef(ref, 'ServiceAccount')) {
+      return ref.name === (caller.serviceAccount ?? 'default') && (ref.namespace ?? authn.id.namespace) === caller.namespace;
+    }
+    return false;
+  });
+}
+
+export interface PolicyMatch {
+  readonly admitted: boolean;
+  /** Why the policy does or does not admit the caller. */
+  readonly reason: string;
+}
+
+/**
+ * An AuthorizationPolicy admits a caller when every kind of authentication it requires is satisfied: identity
+ * (one MeshTLSAuthentication or ServiceAccount) and network (one NetworkAuthentication). An empty list admits all.
+ * A reference to a missing authentication makes the index ignore the whole policy.
+ */
+export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, caller: Caller, context: AnalysisContext): PolicyMatch {
+  const name = `AuthorizationPolicy ${policy.id.name}`;
+  const refs = specOf(policy).requiredAuthenticationRefs;
+  if (!Array.isArray(refs)) return { admitted: false, reason: `${name} has no requiredAuthenticationRefs list and is rejected` };
+  const ns = policy.id.namespace;
+  const who = callerLabel(caller);
+  for (const ref of refList(refs)) {
+    const refNs = ref.namespace ?? ns;
+    if (isPolicyRef(ref, 'MeshTLSAuthentication')) {
+      const authn = index.get(POLICY_GROUP, 'MeshTLSAuthentication', refNs, String(ref.name));
+      if (!authn) return { admitted: false, reason: `${name} references a missing MeshTLSAuthentication ${ref.name}; Linkerd ignores the policy` };
+      if (!meshTlsAdmits(authn, caller, context)) return { admitted: false, reason: `${name}: MeshTLSAuthentication ${ref.name} does not match ${who}` };
+    } else if (isPolicyRef(ref, 'NetworkAuthentication')) {
+      const authn = index.get(POLICY_GROUP, 'NetworkAuthentication', refNs, String(ref.name));
+      if (!authn) return { admitted: false, reason: `${name} references a missing NetworkAuthentication ${ref.name}; Linkerd ignores the policy` };
+      if (!networksAdmit(networkEntries(specOf(authn).networks), caller, context)) {
+        return { admitted: false, reason: `${name}: ${who} is not inside NetworkAuthentication ${ref.name}` };
+      }
+    } else if (isCoreRef(ref, 'ServiceAccount')) {
+      const matches = caller.meshed && (caller.serviceAccount ?? 'default') === ref.name && caller.namespace === refNs;
+      if (!matches) return { admitted: false, reason: `${name} requires ServiceAccount ${refNs}/${ref.name}, which ${who} is not` };
+    } else {
+      return { admitted: false, reason: `${name} references unsupported ${String(ref.kind)} and is rejected by the webhook` };
+    }
+  }
+  return { admitted: true, reason: `${name} admits ${who}` };
+}
+
+/** Whether a policy's authentication needs the caller to be meshed (used to tell probe-friendly policies apart). */
+export function requiresIdentity(policy: IndexedObject): boolean {
+  return refList(specOf(policy).requiredAuthenticationRefs)
+    .some((ref) => kindIs(ref, 'MeshTLSAuthentication') || kindIs(ref, 'ServiceAccount'));
+}

@@ -1,0 +1,306 @@
+/**
+ * Static inbound-policy evaluation: for every container port of every meshed pod template, which Server governs it,
+ * which AuthorizationPolicies apply, and — for any caller — whether the proxy would let the connection in and why.
+ * Mirrors the policy controller's inbound index closely enough to explain decisions; it is not a proof of runtime
+ * behaviour (route status, creation order and live inventory can differ).
+ */
+import { ResourceId } from '../model/manifest';
+import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
+import { AnalysisContext } from '../options';
+import {
+  EffectiveDefault, authorizationTargets, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf, refList,
+  resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts,
+  specOf, workloadLabel,
+} from '../rules/policy-helpers';
+import { Caller, Decision, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
+import { parseCidr, cidrContains } from './cidr';
+
+export type { Caller, Decision } from './authorization';
+
+export interface ServerSummary {
+  readonly id: ResourceId;
+  /** `spec.accessPolicy`, defaulted to `deny` as the CRD does. */
+  readonly accessPolicy: string;
+  readonly proxyProtocol?: string;
+  /** Routes attached to the Server (requests matching none of them are refused once any exists). */
+  readonly routes: ResourceId[];
+}
+
+/** The effective inbound authorization of one container port of one meshed pod template. */
+export interface PortPolicy {
+  readonly workload: ResourceId;
+  readonly namespace: string;
+  readonly port: number;
+  readonly portName?: string;
+  /** The Server that governs the port: the first (by creation time, then name) of those selecting it. */
+  readonly server?: ServerSummary;
+  /** Other Servers selecting the same port, which Linkerd skips. */
+  readonly shadowedServers: ResourceId[];
+  /** The default policy that applies when no Server covers the port, and where it came from. */
+  readonly defaultPolicy: EffectiveDefault;
+  /** AuthorizationPolicies (and legacy ServerAuthorizations) that apply through the Server, its routes or the namespace. */
+  readonly authorizations: ResourceId[];
+  /** True when `config.linkerd.io/skip-inbound-ports` sends the port around the proxy. */
+  readonly skipsProxy: boolean;
+  /** Whether a caller may connect to this port, and why. */
+  allows(caller: Caller): Decision;
+}
+
+export interface InboundPolicy {
+  readonly index: MeshIndex;
+  readonly context: AnalysisContext;
+  /** One entry per declared container port of every meshed pod template. */
+  readonly ports: PortPolicy[];
+  /** The policy of any port of a meshed pod template, declared or not; undefined for unmeshed pods. */
+  portPolicy(pod: PodTemplate, port: number): PortPolicy | undefined;
+  /** The declared ports of one workload. */
+  forWorkload(namespace: string, name: string): PortPolicy[];
+}
+
+/** A workload by namespace and name (kind optional when the name is unambiguous). */
+export interface WorkloadRef {
+  readonly namespace: string;
+  readonly name: string;
+  readonly kind?: string;
+}
+
+/** What a caller wants to reach: a Service (its port, resolved through targetPort) or a workload's container port. */
+export interface ReachTarget {
+  readonly namespace: string;
+  readonly service?: string;
+  readonly workload?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Legacy ServerAuthorization (still honoured by Linkerd alongside AuthorizationPolicy)
+
+function serverAuthorizationAdmits(authz: IndexedObject, caller: Caller, context: AnalysisContext): boolean {
+  const client = specOf(authz).client;
+  if (!client || typeof client !== 'object') return false;
+  const ip = parseCidr(caller.ip);
+  const networks = refList(client.networks) as any[];
+  if (networks.length > 0 && ip) {
+    const inside = networks.some((n) => {
+      const cidr = parseCidr(n.cidr);
+      return cidr && cidrContains(cidr, ip) && !(Array.isArray(n.except) ? n.except : []).some((e: unknown) => {
+        const ex = parseCidr(e);
+        return ex && cidrContains(ex, ip);
+      });
+    });
+    if (!inside) return false;
+  }
+  if (client.unauthenticated === true) return true;
+  const mtls = client.meshTLS;
+  if (!caller.meshed || !mtls || typeof mtls !== 'object') return false;
+  if (mtls.unauthenticatedTLS === true) return true;
+  const identity = callerIdentity(caller, context) ?? '';
+  const byIdentity = (Array.isArray(mtls.identities) ? mtls.identities : [])
+    .some((p: unknown) => p === '*' || p === identity || (typeof p === 'string' && p.startsWith('*.') && identity.endsWith(p.slice(1))));
+  const bySa = refList(mtls.serviceAccounts)
+    .some((sa) => sa.name === (caller.serviceAccount ?? 'default') && (sa.namespace ?? authz.id.namespace) === caller.namespace);
+  return byIdentity || bySa;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One port
+
+interface ServerView {
+  readonly server: IndexedObject;
+  readonly policies: IndexedObject[];
+  readonly routes: IndexedObject[];
+  readonly routePolicies: Map<IndexedObject, IndexedObject[]>;
+  readonly legacy: IndexedObject[];
+}
+
+function serverView(index: MeshIndex, server: IndexedObject): ServerView {
+  const authz = authorizationTargets(index);
+  const routes = routesForServer(index, server);
+  return {
+    server,
+    policies: [...authz.forServer(server), ...authz.forNamespace(server.id.namespace ?? '')],
+    routes,
+    routePolicies: new Map(routes.map((r) => [r, authz.forRoute(r)])),
+    legacy: serverAuthorizationsFor(index, server),
+  };
+}
+
+function decideWithServer(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
+  const serverName = `Server ${view.server.id.name}`;
+  const rejections: string[] = [];
+  for (const policy of view.policies) {
+    const match = authorizationAdmits(index, policy, caller, context);
+    if (match.admitted) return { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)` };
+    rejections.push(match.reason);
+  }
+  for (const authz of view.legacy) {
+    if (serverAuthorizationAdmits(authz, caller, context)) {
+      return { allowed: true, reason: `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}` };
+    }
+  }
+  const routeGrants: string[] = [];
+  for (const [route, policies] of view.routePolicies) {
+    const admitting = policies.find((p) => authorizationAdmits(index, p, caller, context).admitted);
+    if (admitting) routeGrants.push(`${route.id.kind} ${route.id.name} (AuthorizationPolicy ${admitting.id.name})`);
+  }
+  if (routeGrants.length > 0) {
+    return { allowed: true, reason: `allowed only for requests matching ${routeGrants.join(', ')} on ${serverName}` };
+  }
+  const fallback = defaultPolicyAllows(serverAccessPolicy(view.server), caller, context, `${serverName} accessPolicy`);
+  const why = rejections.length > 0 ? `${rejections.join('; ')}; ` : `no AuthorizationPolicy targets ${serverName}; `;
+  return fallback.allowed ? fallback : { ...fallback, reason: `${why}${fallback.reason}` };
+}
+
+function summary(view: ServerView): ServerSummary {
+  const protocol = specOf(view.server).proxyProtocol;
+  return {
+    id: view.server.id,
+    accessPolicy: serverAccessPolicy(view.server),
+    proxyProtocol: typeof protocol === 'string' ? protocol : undefined,
+    routes: view.routes.map((r) => r.id),
+  };
+}
+
+function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate, port: number, views: Map<IndexedObject, ServerView>): PortPolicy {
+  const claims = serverCoverage(index).claims(pod, port);
+  const winner = claims[0];
+  let view: ServerView | undefined;
+  if (winner) {
+    view = views.get(winner);
+    if (!view) views.set(winner, view = serverView(index, winner));
+  }
+  const portName = portNameOf(pod, port);
+  const skipsProxy = portListHas(skippedInboundPorts(pod), port);
+  const defaultPolicy = effectiveDefaultPolicy(index, pod, context);
+  const authorizations = view
+    ? [...view.policies, ...[...view.routePolicies.values()].flat(), ...view.legacy].map((p) => p.id)
+    : [];
+  const target = `${workloadLabel(pod)} port ${port}`;
+  return {
+    workload: pod.owner.id,
+    namespace: pod.namespace,
+    port,
+    portName,
+    server: view ? summary(view) : undefined,
+    shadowedServers: claims.slice(1).map((s) => s.id),
+    defaultPolicy,
+    authorizations,
+    skipsProxy,
+    allows(caller: Caller): Decision {
+      if (skipsProxy) {
+        return { allowed: true, reason: `${target} is listed in config.linkerd.io/skip-inbound-ports, so traffic bypasses the proxy and its policy` };
+      }
+      if (view) return decideWithServer(index, context, view, caller);
+      return defaultPolicyAllows(defaultPolicy.policy, caller, context, `no Server selects ${target}; the default inbound policy from ${defaultPolicy.origin}`);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The whole mesh
+
+function declaredPorts(pod: PodTemplate): number[] {
+  return [...new Set(pod.ports.filter((p) => p.protocol === 'TCP').map((p) => p.containerPort))];
+}
+
+export function evaluateInboundPolicy(index: MeshIndex, context: AnalysisContext): InboundPolicy {
+  const views = new Map<IndexedObject, ServerView>();
+  const cache = new Map<PodTemplate, Map<number, PortPolicy>>();
+  const portPolicy = (pod: PodTemplate, port: number): PortPolicy | undefined => {
+    if (!isMeshed(pod)) return undefined;
+    let byPort = cache.get(pod);
+    if (!byPort) cache.set(pod, byPort = new Map());
+    let policy = byPort.get(port);
+    if (!policy) byPort.set(port, policy = portPolicyOf(index, context, pod, port, views));
+    return policy;
+  };
+  const ports: PortPolicy[] = [];
+  for (const pod of index.podTemplates) {
+    for (const port of isMeshed(pod) ? declaredPorts(pod) : []) ports.push(portPolicy(pod, port)!);
+  }
+  return {
+    index,
+    context,
+    ports,
+    portPolicy,
+    forWorkload: (namespace, name) => ports.filter((p) => p.namespace === namespace && p.workload.name === name),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Callers and reachability
+
+export function findWorkload(index: MeshIndex, ref: WorkloadRef): PodTemplate | undefined {
+  return index.podTemplatesIn(ref.namespace).find((p) => p.owner.id.name === ref.name && (!ref.kind || p.owner.id.kind === ref.kind));
+}
+
+/** The caller a workload's pods present: meshed only when injection is known to be enabled. */
+export function callerOf(index: MeshIndex, ref: WorkloadRef): Caller | undefined {
+  const pod = findWorkload(index, ref);
+  if (!pod) return undefined;
+  const meshed = pod.injection === Injection.ENABLED;
+  const state = pod.injection === Injection.UNKNOWN ? 'injection unknown, treated as unmeshed' : meshed ? 'meshed' : 'unmeshed';
+  return {
+    meshed,
+    namespace: pod.namespace,
+    serviceAccount: pod.serviceAccountName,
+    label: `${workloadLabel(pod)} (${state}, ServiceAccount ${pod.serviceAccountName})`,
+  };
+}
+
+interface Hop {
+  readonly pod: PodTemplate;
+  readonly port?: number;
+  readonly problem?: string;
+}
+
+function serviceHops(index: MeshIndex, target: ReachTarget, port: number | string): Hop[] | string {
+  const service = index.service(target.namespace, target.service!);
+  if (!service) return `Service ${target.namespace}/${target.service} does not exist`;
+  const servicePort = refList(specOf(service).ports).find((p: any) => p.port === port || p.name === port) as any;
+  if (!servicePort) return `Service ${target.namespace}/${target.service} has no port ${port}`;
+  const targetPort = servicePort.targetPort ?? servicePort.port;
+  const pods = index.podTemplatesForService(service);
+  if (pods.length === 0) return `Service ${target.namespace}/${target.service} selects no pod template`;
+  return pods.map((pod) => {
+    const resolved = typeof targetPort === 'number' ? targetPort : resolveContainerPort(pod, String(targetPort));
+    return resolved === undefined
+      ? { pod, problem: `${workloadLabel(pod)} has no container port named ${JSON.stringify(targetPort)} (targetPort of Service ${target.service})` }
+      : { pod, port: resolved };
+  });
+}
+
+function workloadHops(index: MeshIndex, target: ReachTarget, port: number | string): Hop[] | string {
+  const pod = findWorkload(index, { namespace: target.namespace, name: target.workload! });
+  if (!pod) return `workload ${target.namespace}/${target.workload} does not exist`;
+  const resolved = typeof port === 'number' ? port : resolveContainerPort(pod, port);
+  return resolved === undefined ? [{ pod, problem: `${workloadLabel(pod)} has no container port named ${port}` }] : [{ pod, port: resolved }];
+}
+
+function hopDecision(result: InboundPolicy, hop: Hop, caller: Caller): Decision {
+  if (hop.problem !== undefined || hop.port === undefined) return { allowed: false, reason: hop.problem ?? 'no port' };
+  const policy = result.portPolicy(hop.pod, hop.port);
+  if (!policy) {
+    return { allowed: true, reason: `${workloadLabel(hop.pod)} is not meshed, so no inbound policy applies (${idLabel(hop.pod.owner.id)} sees plain TCP)` };
+  }
+  return policy.allows(caller);
+}
+
+/**
+ * Whether a client workload can open a connection to a Service port (through targetPort to every selected pod)
+ * or to a workload's container port. Allowed only when every selected pod allows it.
+ */
+export function canReach(result: InboundPolicy, from: WorkloadRef, target: ReachTarget, port: number | string): Decision {
+  const caller = callerOf(result.index, from);
+  if (!caller) return { allowed: false, reason: `client workload ${from.namespace}/${from.name} does not exist` };
+  if (!target.service && !target.workload) return { allowed: false, reason: 'the target names neither a service nor a workload' };
+  const hops = target.service ? serviceHops(result.index, target, port) : workloadHops(result.index, target, port);
+  if (typeof hops === 'string') return { allowed: false, reason: hops };
+  const decisions = hops.map((hop) => ({ hop, decision: hopDecision(result, hop, caller) }));
+  const denied = decisions.find((d) => !d.decision.allowed);
+  if (denied) {
+    const prefix = decisions.length > 1 ? `${workloadLabel(denied.hop.pod)} (one of ${decisions.length} selected workloads) denies: ` : '';
+    return { allowed: false, reason: `${prefix}${denied.decision.reason}` };
+  }
+  const reasons = [...new Set(decisions.map((d) => d.decision.reason))];
+  return { allowed: true, audited: decisions.some((d) => d.decision.audited), reason: reasons.join('; ') };
+}

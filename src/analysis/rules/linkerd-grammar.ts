@@ -1,0 +1,168 @@
+/**
+ * The small languages Linkerd 2.20 reads from annotations and route fields: durations, retry status lists,
+ * gRPC retry codes and retry limits. Pure functions, shared by the analysis rules and (later) by constructs that
+ * want to refuse bad values before they are ever synthesized.
+ *
+ * Each parser mirrors what Linkerd's policy controller accepts, not what the Kubernetes schema accepts: the two
+ * differ (e.g. the Gateway API CRD accepts `1m30s`, Linkerd does not), and that gap is what several rules report.
+ */
+
+/** The result of parsing: a value, or the reason it cannot be read. */
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+export const RETRY_HTTP_ANNOTATION = 'retry.linkerd.io/http';
+export const RETRY_GRPC_ANNOTATION = 'retry.linkerd.io/grpc';
+export const RETRY_LIMIT_ANNOTATION = 'retry.linkerd.io/limit';
+export const RETRY_TIMEOUT_ANNOTATION = 'retry.linkerd.io/timeout';
+export const TIMEOUT_REQUEST_ANNOTATION = 'timeout.linkerd.io/request';
+export const TIMEOUT_RESPONSE_ANNOTATION = 'timeout.linkerd.io/response';
+export const TIMEOUT_IDLE_ANNOTATION = 'timeout.linkerd.io/idle';
+
+export const RETRY_ANNOTATIONS = [RETRY_HTTP_ANNOTATION, RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION] as const;
+export const TIMEOUT_ANNOTATIONS = [TIMEOUT_REQUEST_ANNOTATION, TIMEOUT_RESPONSE_ANNOTATION, TIMEOUT_IDLE_ANNOTATION] as const;
+
+/** gRPC status names `retry.linkerd.io/grpc` understands (compared case-insensitively). */
+export const GRPC_RETRY_CODES = ['cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable'] as const;
+
+/** Largest value of a u16, the type Linkerd parses `retry.linkerd.io/limit` into. */
+export const MAX_RETRY_LIMIT = 65_535;
+
+const UNIT_MS: Record<string, bigint> = { ms: 1n, s: 1_000n, m: 60_000n, h: 3_600_000n, d: 86_400_000n };
+const MAX_U64 = (1n << 64n) - 1n;
+
+function ok<T>(value: T): Parsed<T> {
+  return { ok: true, value };
+}
+
+function fail<T>(reason: string): Parsed<T> {
+  return { ok: false, reason };
+}
+
+function requireString(value: unknown): Parsed<string> {
+  return typeof value === 'string' ? ok(value) : fail(`must be a string, got ${JSON.stringify(value) ?? String(value)}`);
+}
+
+/** Rust's unsigned integer parsing: ASCII digits with an optional leading `+`, nothing else. */
+function parseUnsigned(text: string): bigint | undefined {
+  return /^\+?[0-9]+$/.test(text) ? BigInt(text) : undefined;
+}
+
+/**
+ * Linkerd's duration: one non-negative integer and one unit (`ms`, `s`, `m`, `h`, `d`), or a bare zero;
+ * surrounding whitespace is ignored. Fractions, negatives and compound values such as `1m30s` are not durations.
+ * The value is in milliseconds.
+ */
+export function parseLinkerdDuration(value: unknown): Parsed<number> {
+  const str = requireString(value);
+  if (!str.ok) return str;
+  const text = str.value.trim();
+  const match = /^(.*?[0-9])([^0-9]*)$/.exec(text);
+  if (!match) return fail(`"${str.value}" has no number`);
+  const [, magnitudeText, unit] = match;
+  const magnitude = parseUnsigned(magnitudeText);
+  if (magnitude === undefined) {
+    return fail(`"${str.value}" is not one whole number followed by one unit (compound values like 1m30s, fractions and negatives are not accepted)`);
+  }
+  if (unit === '') {
+    return magnitude === 0n ? ok(0) : fail(`"${str.value}" has no unit; use ms, s, m, h or d`);
+  }
+  const perUnit = UNIT_MS[unit];
+  if (perUnit === undefined) return fail(`"${str.value}" has unit "${unit}"; use ms, s, m, h or d`);
+  const ms = magnitude * perUnit;
+  if (ms > MAX_U64) return fail(`"${str.value}" overflows when converted to milliseconds`);
+  return ok(Number(ms));
+}
+
+/**
+ * The Gateway API (GEP-2257) duration the HTTPRoute CRD validates: one to four parts, each one to five digits
+ * followed by `h`, `m`, `s` or `ms`. The value is in milliseconds.
+ */
+export function parseGatewayDuration(value: unknown): Parsed<number> {
+  const str = requireString(value);
+  if (!str.ok) return str;
+  if (!/^([0-9]{1,5}(h|m|s|ms)){1,4}$/.test(str.value)) {
+    return fail(`"${str.value}" is not a Gateway API duration (1-4 parts of up to 5 digits, each followed by h, m, s or ms)`);
+  }
+  let total = 0;
+  for (const part of str.value.matchAll(/([0-9]+)(ms|h|m|s)/g)) {
+    total += Number(part[1]) * Number(UNIT_MS[part[2]]);
+  }
+  return ok(total);
+}
+
+/** An inclusive range of HTTP status codes a retry condition covers. */
+export interface StatusRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+function statusCode(text: string): number | undefined {
+  const n = parseUnsigned(text);
+  return n !== undefined && n >= 100n && n <= 599n ? Number(n) : undefined;
+}
+
+function parseRetryCondition(item: string): StatusRange | undefined {
+  const lower = item.toLowerCase();
+  if (lower === '5xx') return { min: 500, max: 599 };
+  if (lower === 'gateway-error') return { min: 502, max: 504 };
+  const single = statusCode(item);
+  if (single !== undefined) return { min: single, max: single };
+  const dash = item.indexOf('-');
+  if (dash < 0) return undefined;
+  const min = statusCode(item.slice(0, dash));
+  const max = statusCode(item.slice(dash + 1));
+  return min !== undefined && max !== undefined && min <= max ? { min, max } : undefined;
+}
+
+/**
+ * `retry.linkerd.io/http`: a comma-separated list of `5xx`, `gateway-error`, a code 100-599 or a range `a-b`
+ * with a <= b. Items are not trimmed, so `"5xx, 429"` is invalid because of the space.
+ */
+export function parseHttpRetryConditions(value: unknown): Parsed<StatusRange[]> {
+  const str = requireString(value);
+  if (!str.ok) return str;
+  const ranges: StatusRange[] = [];
+  for (const item of str.value.split(',')) {
+    const range = parseRetryCondition(item);
+    if (!range) {
+      const hint = item !== item.trim() ? ' (items must not contain spaces)' : '';
+      return fail(`item "${item}" is not 5xx, gateway-error, a status code 100-599 or a range a-b with a <= b${hint}`);
+    }
+    ranges.push(range);
+  }
+  return ok(ranges);
+}
+
+/** `retry.linkerd.io/grpc`: a comma-separated list of gRPC status names, case-insensitive, items not trimmed. */
+export function parseGrpcRetryCodes(value: unknown): Parsed<string[]> {
+  const str = requireString(value);
+  if (!str.ok) return str;
+  const codes: string[] = [];
+  for (const item of str.value.split(',')) {
+    const code = item.toLowerCase();
+    if (!(GRPC_RETRY_CODES as readonly string[]).includes(code)) {
+      const hint = item !== item.trim() ? ' (items must not contain spaces)' : '';
+      return fail(`item "${item}" is not one of ${GRPC_RETRY_CODES.join(', ')}${hint}`);
+    }
+    codes.push(code);
+  }
+  return ok(codes);
+}
+
+/** `retry.linkerd.io/limit`: an unsigned 16-bit integer. Linkerd treats 0 as "not set" (limit 1). */
+export function parseRetryLimit(value: unknown): Parsed<number> {
+  const str = requireString(value);
+  if (!str.ok) return str;
+  const n = parseUnsigned(str.value);
+  if (n === undefined) return fail(`"${str.value}" is not a whole number`);
+  if (n > BigInt(MAX_RETRY_LIMIT)) return fail(`"${str.value}" is larger than ${MAX_RETRY_LIMIT}`);
+  return ok(Number(n));
+}
+
+/** A millisecond count written the way a person would set it in an annotation. */
+export function formatDuration(ms: number): string {
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}

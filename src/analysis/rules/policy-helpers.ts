@@ -1,0 +1,415 @@
+/**
+ * Shared reading of Linkerd policy objects for the policy and mesh rules and for policy evaluation.
+ * Everything cross-object is computed once per index (memoized) so rules stay linear in the number of objects.
+ */
+import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
+import {
+  DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
+} from '../model/mesh-index';
+import { LabelSelector } from '../model/selectors';
+import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../options';
+
+export const PROXY_UID = 2102;
+export const SKIP_INBOUND_PORTS = 'config.linkerd.io/skip-inbound-ports';
+export const OPAQUE_PORTS = 'config.linkerd.io/opaque-ports';
+/** The chart's `proxy.opaquePorts`, used when neither the object nor its namespace says otherwise. */
+export const CHART_OPAQUE_PORTS = '25,587,3306,4444,5432,6379,9300,11211';
+export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'];
+
+// ---------------------------------------------------------------------------------------------------------------
+// References
+
+/** A typed reference as Linkerd and Gateway API objects spell it (targetRef, requiredAuthenticationRefs …). */
+export interface ObjectRef {
+  readonly group?: string;
+  readonly kind?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+}
+
+/** The object-shaped entries of a list field; anything else (malformed input) is dropped. */
+export function refList(value: unknown): ObjectRef[] {
+  return Array.isArray(value) ? value.filter((r) => r !== null && typeof r === 'object' && !Array.isArray(r)) : [];
+}
+
+export function asRef(value: unknown): ObjectRef | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as ObjectRef : undefined;
+}
+
+/** Linkerd compares kinds case-insensitively. */
+export function kindIs(ref: ObjectRef | undefined, kind: string): boolean {
+  return typeof ref?.kind === 'string' && ref.kind.toLowerCase() === kind.toLowerCase();
+}
+
+export function groupIs(ref: ObjectRef | undefined, group: string): boolean {
+  return typeof ref?.group === 'string' && ref.group.toLowerCase() === group;
+}
+
+/** A reference to a Linkerd kind: the group must be spelled out, since a missing group means core. */
+export function isPolicyRef(ref: ObjectRef | undefined, kind: string): boolean {
+  return kindIs(ref, kind) && groupIs(ref, POLICY_GROUP);
+}
+
+export function isCoreRef(ref: ObjectRef | undefined, kind: string): boolean {
+  return kindIs(ref, kind) && isCoreGroup(ref?.group);
+}
+
+export function refText(ref: ObjectRef | undefined): string {
+  if (!ref) return '(missing)';
+  const group = ref.group === undefined ? 'no group' : `group ${JSON.stringify(ref.group)}`;
+  return `${String(ref.kind ?? '(no kind)')} "${String(ref.name ?? '')}" (${group})`;
+}
+
+export function specOf(entry: IndexedObject): Record<string, any> {
+  const spec = entry.object.spec;
+  return spec !== null && typeof spec === 'object' && !Array.isArray(spec) ? spec : {};
+}
+
+export function namespaceOf(entry: IndexedObject): string {
+  return entry.id.namespace ?? '';
+}
+
+export function workloadLabel(pod: PodTemplate): string {
+  return `${pod.owner.id.kind} ${pod.namespace}/${pod.owner.id.name}`;
+}
+
+export function idLabel(id: ResourceId): string {
+  return `${id.kind} ${id.namespace ? `${id.namespace}/` : ''}${id.name}`;
+}
+
+/** Linkerd resolves ties among competing objects by creation time, then name; unsynthesized objects have no time. */
+export function claimOrder(a: IndexedObject, b: IndexedObject): number {
+  const ta = String(a.object.metadata?.creationTimestamp ?? '');
+  const tb = String(b.object.metadata?.creationTimestamp ?? '');
+  return ta.localeCompare(tb) || a.id.name.localeCompare(b.id.name);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Servers and the pod ports they claim
+
+/** `spec.port` of a Server: a number, or a name (a quoted number is a name too). */
+export function serverPort(server: IndexedObject): number | string | undefined {
+  const port = specOf(server).port;
+  return typeof port === 'number' || typeof port === 'string' ? port : undefined;
+}
+
+export function serverAccessPolicy(server: IndexedObject): string {
+  const value = specOf(server).accessPolicy;
+  return typeof value === 'string' ? value : 'deny';
+}
+
+export function serverSelector(server: IndexedObject): LabelSelector | undefined {
+  const selector = specOf(server).podSelector;
+  return selector !== null && typeof selector === 'object' && !Array.isArray(selector) ? selector : undefined;
+}
+
+/** The container port a Server or Service port refers to on one pod template. */
+export function resolveContainerPort(pod: PodTemplate, port: number | string): number | undefined {
+  if (typeof port === 'number') return pod.ports.some((p) => p.containerPort === port) ? port : undefined;
+  return pod.ports.find((p) => p.name === port)?.containerPort;
+}
+
+export function portNameOf(pod: PodTemplate, port: number): string | undefined {
+  return pod.ports.find((p) => p.containerPort === port && p.name)?.name;
+}
+
+export interface ServerCoverage {
+  /** Pod templates a Server's podSelector selects. */
+  podsOf(server: IndexedObject): PodTemplate[];
+  /** Servers claiming a pod's port, winner first. */
+  claims(pod: PodTemplate, port: number): IndexedObject[];
+  /** Every claimed port of a pod, each with its competing Servers (winner first). */
+  claimedPorts(pod: PodTemplate): Map<number, IndexedObject[]>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memoized per-index tables
+
+interface Memo {
+  coverage?: ServerCoverage;
+  authz?: AuthorizationTargets;
+  serverRoutes?: Map<string, IndexedObject[]>;
+}
+
+const MEMO = new WeakMap<MeshIndex, Memo>();
+
+function memo(index: MeshIndex): Memo {
+  let m = MEMO.get(index);
+  if (!m) {
+    m = {};
+    MEMO.set(index, m);
+  }
+  return m;
+}
+
+/** Servers claim a numeric port even when no container declares it; a named port only when a container has it. */
+function buildCoverage(index: MeshIndex): ServerCoverage {
+  const pods = new Map<IndexedObject, PodTemplate[]>();
+  const claims = new Map<PodTemplate, Map<number, IndexedObject[]>>();
+  for (const server of [...index.list(POLICY_GROUP, 'Server')].sort(claimOrder)) {
+    const selector = serverSelector(server);
+    const selected = selector ? index.podTemplatesMatching(namespaceOf(server), selector) : [];
+    pods.set(server, selected);
+    const port = serverPort(server);
+    if (port === undefined) continue;
+    for (const pod of selected) {
+      const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
+      if (number === undefined) continue;
+      let byPort = claims.get(pod);
+      if (!byPort) claims.set(pod, byPort = new Map());
+      const list = byPort.get(number);
+      if (list) list.push(server); else byPort.set(number, [server]);
+    }
+  }
+  return {
+    podsOf: (server) => pods.get(server) ?? [],
+    claims: (pod, port) => claims.get(pod)?.get(port) ?? [],
+    claimedPorts: (pod) => claims.get(pod) ?? new Map(),
+  };
+}
+
+export function serverCoverage(index: MeshIndex): ServerCoverage {
+  const m = memo(index);
+  return m.coverage ??= buildCoverage(index);
+}
+
+/** Every route kind that can attach to a Server (inbound routes). */
+export function inboundRouteKinds(index: MeshIndex): IndexedObject[] {
+  return [
+    ...index.list(POLICY_GROUP, 'HTTPRoute'),
+    ...index.list(GATEWAY_GROUP, 'HTTPRoute'),
+    ...index.list(GATEWAY_GROUP, 'GRPCRoute'),
+  ];
+}
+
+/** A parentRef that names a Server: kind Server in the policy group. */
+export function isServerParent(ref: ObjectRef | undefined): boolean {
+  return isPolicyRef(ref, 'Server');
+}
+
+function buildServerRoutes(index: MeshIndex): Map<string, IndexedObject[]> {
+  const byServer = new Map<string, IndexedObject[]>();
+  for (const route of inboundRouteKinds(index)) {
+    const seen = new Set<string>();
+    for (const parent of refList(specOf(route).parentRefs)) {
+      if (!isServerParent(parent) || typeof parent.name !== 'string') continue;
+      // The inbound index ignores a Server parent in another namespace.
+      if (parent.namespace !== undefined && parent.namespace !== route.id.namespace) continue;
+      const k = `${namespaceOf(route)}|${parent.name}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const list = byServer.get(k);
+      if (list) list.push(route); else byServer.set(k, [route]);
+    }
+  }
+  return byServer;
+}
+
+/** Routes (HTTPRoute of either group, GRPCRoute) whose parentRefs name this Server. */
+export function routesForServer(index: MeshIndex, server: IndexedObject): IndexedObject[] {
+  const m = memo(index);
+  m.serverRoutes ??= buildServerRoutes(index);
+  return m.serverRoutes.get(`${namespaceOf(server)}|${server.id.name}`) ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// AuthorizationPolicy targets
+
+export type AuthorizationTargetKind = 'Server' | 'HTTPRoute' | 'GRPCRoute' | 'Namespace';
+
+export interface AuthorizationTarget {
+  readonly kind: AuthorizationTargetKind;
+  /** API group of the target, normalised ('' for core). */
+  readonly group: string;
+  readonly name: string;
+}
+
+/** The supported target of an AuthorizationPolicy, or undefined for a kind/group the webhook rejects. */
+export function authorizationTarget(policy: IndexedObject): AuthorizationTarget | undefined {
+  const ref = asRef(specOf(policy).targetRef);
+  if (!ref || typeof ref.name !== 'string') return undefined;
+  if (isPolicyRef(ref, 'Server')) return { kind: 'Server', group: POLICY_GROUP, name: ref.name };
+  if (isPolicyRef(ref, 'HTTPRoute')) return { kind: 'HTTPRoute', group: POLICY_GROUP, name: ref.name };
+  if (kindIs(ref, 'HTTPRoute') && groupIs(ref, GATEWAY_GROUP)) return { kind: 'HTTPRoute', group: GATEWAY_GROUP, name: ref.name };
+  if (kindIs(ref, 'GRPCRoute') && groupIs(ref, GATEWAY_GROUP)) return { kind: 'GRPCRoute', group: GATEWAY_GROUP, name: ref.name };
+  if (isCoreRef(ref, 'Namespace')) return { kind: 'Namespace', group: '', name: ref.name };
+  return undefined;
+}
+
+/** The object a supported target names, looked up in the policy's namespace. */
+export function targetObject(index: MeshIndex, policy: IndexedObject, target: AuthorizationTarget): IndexedObject | undefined {
+  if (target.kind === 'Namespace') return index.namespace(target.name);
+  return index.get(target.group, target.kind, policy.id.namespace, target.name);
+}
+
+export interface AuthorizationTargets {
+  forServer(server: IndexedObject): IndexedObject[];
+  forRoute(route: IndexedObject): IndexedObject[];
+  forNamespace(namespace: string): IndexedObject[];
+}
+
+function buildAuthorizationTargets(index: MeshIndex): AuthorizationTargets {
+  const byKey = new Map<string, IndexedObject[]>();
+  const push = (k: string, policy: IndexedObject) => {
+    const list = byKey.get(k);
+    if (list) list.push(policy); else byKey.set(k, [policy]);
+  };
+  for (const policy of index.list(POLICY_GROUP, 'AuthorizationPolicy')) {
+    const target = authorizationTarget(policy);
+    if (!target) continue;
+    const ns = namespaceOf(policy);
+    // A Namespace target only counts for the policy's own namespace (the webhook rejects any other).
+    if (target.kind === 'Namespace') {
+      if (target.name === ns) push(`ns|${ns}`, policy);
+    } else {
+      push(`${target.group}|${target.kind}|${ns}|${target.name}`, policy);
+    }
+  }
+  return {
+    forServer: (server) => byKey.get(`${POLICY_GROUP}|Server|${namespaceOf(server)}|${server.id.name}`) ?? [],
+    forRoute: (route) => byKey.get(`${route.group}|${route.id.kind}|${namespaceOf(route)}|${route.id.name}`) ?? [],
+    forNamespace: (namespace) => byKey.get(`ns|${namespace}`) ?? [],
+  };
+}
+
+export function authorizationTargets(index: MeshIndex): AuthorizationTargets {
+  const m = memo(index);
+  return m.authz ??= buildAuthorizationTargets(index);
+}
+
+/** Legacy ServerAuthorizations that name a Server directly or select it by label. */
+export function serverAuthorizationsFor(index: MeshIndex, server: IndexedObject): IndexedObject[] {
+  return index.list(POLICY_GROUP, 'ServerAuthorization').filter((authz) => {
+    if (authz.id.namespace !== server.id.namespace) return false;
+    const ref = specOf(authz).server;
+    if (!ref || typeof ref !== 'object') return false;
+    if (ref.name !== undefined) return ref.name === server.id.name;
+    if (ref.selector && typeof ref.selector === 'object') {
+      const labels = (server.object.metadata?.labels ?? {}) as Record<string, string>;
+      return Object.entries(ref.selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+    }
+    return false;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Default inbound policy
+
+export type PolicySource = 'pod' | 'namespace' | 'cluster';
+
+export interface EffectiveDefault {
+  readonly policy: string;
+  readonly source: PolicySource;
+  /** Where the value came from, in words, for messages. */
+  readonly origin: string;
+}
+
+export function isKnownDefaultPolicy(value: unknown): boolean {
+  return typeof value === 'string' && (DEFAULT_INBOUND_POLICIES as readonly string[]).includes(value);
+}
+
+/**
+ * Pod annotation beats namespace annotation beats the chart's `proxy.defaultInboundPolicy`.
+ * An unrecognised annotation value is skipped: the injector only logs it and keeps the next level's value.
+ */
+export function effectiveDefaultPolicy(index: MeshIndex, pod: PodTemplate, context: AnalysisContext): EffectiveDefault {
+  const own = pod.annotations[DEFAULT_POLICY_ANNOTATION];
+  if (isKnownDefaultPolicy(own)) {
+    return { policy: own, source: 'pod', origin: `pod annotation ${DEFAULT_POLICY_ANNOTATION} of ${workloadLabel(pod)}` };
+  }
+  const ns = index.namespace(pod.namespace);
+  const nsValue = ns ? annotationsOf(ns.object)[DEFAULT_POLICY_ANNOTATION] : undefined;
+  if (isKnownDefaultPolicy(nsValue)) {
+    return { policy: nsValue!, source: 'namespace', origin: `annotation ${DEFAULT_POLICY_ANNOTATION} of Namespace ${pod.namespace}` };
+  }
+  return { policy: context.defaultInboundPolicy, source: 'cluster', origin: 'the cluster default (chart value proxy.defaultInboundPolicy)' };
+}
+
+/** Where a pod template's injection decision comes from, for messages. */
+export function injectionOrigin(index: MeshIndex, pod: PodTemplate): string {
+  const own = pod.annotations[INJECT_ANNOTATION];
+  if (own !== undefined) return `pod template annotation ${INJECT_ANNOTATION}: ${own}`;
+  const ns = index.namespace(pod.namespace);
+  const nsValue = ns ? annotationsOf(ns.object)[INJECT_ANNOTATION] : undefined;
+  return nsValue === undefined
+    ? `neither the pod template nor Namespace ${pod.namespace} sets ${INJECT_ANNOTATION}`
+    : `Namespace ${pod.namespace} annotation ${INJECT_ANNOTATION}: ${nsValue}`;
+}
+
+export function isMeshed(pod: PodTemplate): boolean {
+  return pod.injection === Injection.ENABLED;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Port lists (`opaque-ports`, `skip-inbound-ports`, `skip-outbound-ports`)
+
+export interface PortList {
+  readonly ranges: Array<[number, number]>;
+  readonly names: string[];
+  readonly errors: string[];
+}
+
+const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/;
+
+function portNumber(text: string): number | undefined {
+  if (!/^\d{1,5}$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= 1 && n <= 65535 ? n : undefined;
+}
+
+/** Comma-separated ports and `lo-hi` ranges; named ports only where Linkerd resolves them (opaque-ports on pods). */
+export function parsePortList(value: unknown, allowNames: boolean): PortList {
+  const out: PortList = { ranges: [], names: [], errors: [] };
+  if (typeof value !== 'string') {
+    out.errors.push('the value is not a string');
+    return out;
+  }
+  for (const raw of value.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const range = /^(\d+)-(\d+)$/.exec(entry);
+    if (range) {
+      const lo = portNumber(range[1]);
+      const hi = portNumber(range[2]);
+      if (lo === undefined || hi === undefined || lo > hi) out.errors.push(`"${entry}" is not a range lo-hi of ports 1-65535`);
+      else out.ranges.push([lo, hi]);
+      continue;
+    }
+    const n = portNumber(entry);
+    if (n !== undefined) out.ranges.push([n, n]);
+    else if (allowNames && PORT_NAME.test(entry)) out.names.push(entry);
+    else out.errors.push(`"${entry}" is not a port number 1-65535${allowNames ? ', a range lo-hi or a container port name' : ' or a range lo-hi'}`);
+  }
+  return out;
+}
+
+export function portListHas(list: PortList, port: number, portName?: string): boolean {
+  return list.ranges.some(([lo, hi]) => lo <= port && port <= hi) || (portName !== undefined && list.names.includes(portName));
+}
+
+/** Ports of a pod whose inbound traffic bypasses the proxy (no mTLS, no policy). */
+export function skippedInboundPorts(pod: PodTemplate): PortList {
+  return parsePortList(pod.annotations[SKIP_INBOUND_PORTS] ?? '', false);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Identities
+
+/** The mTLS identity Linkerd issues to a ServiceAccount. */
+export function serviceAccountIdentity(serviceAccount: string, namespace: string, context: AnalysisContext): string {
+  return `${serviceAccount}.${namespace}.serviceaccount.identity.${context.controlPlaneNamespace}.${context.trustDomain}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small conveniences for rules
+
+/** Pod templates of workloads in this output (findings on inventory objects would be dropped anyway). */
+export function ownPodTemplates(index: MeshIndex): PodTemplate[] {
+  return index.podTemplates.filter((pod) => !pod.owner.inventory);
+}
+
+/** At most `max` items, then "and N more", so messages stay readable on large outputs. */
+export function listSome(items: string[], max = 5): string {
+  const unique = [...new Set(items)];
+  return unique.length <= max ? unique.join(', ') : `${unique.slice(0, max).join(', ')} and ${unique.length - max} more`;
+}

@@ -1,0 +1,54 @@
+import { Severity } from '../../finding';
+import { POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
+import { asRef, authorizationTarget, kindIs, refText, specOf, targetObject } from '../policy-helpers';
+
+function unsupportedHint(kind: unknown): string {
+  if (kindIs({ kind: String(kind) }, 'Server')) return ' A Server target needs `group: policy.linkerd.io`; a missing group means core.';
+  if (kindIs({ kind: String(kind) }, 'HTTPRoute')) return ' An HTTPRoute target needs `group: policy.linkerd.io` or `group: gateway.networking.k8s.io`.';
+  if (kindIs({ kind: String(kind) }, 'GRPCRoute')) return ' A GRPCRoute target needs `group: gateway.networking.k8s.io`.';
+  if (kindIs({ kind: String(kind) }, 'Namespace')) return ' A Namespace target must omit the group (or use "" / "core").';
+  return '';
+}
+
+/** AuthorizationPolicy.targetRef: a kind/group the webhook accepts, naming an object that exists. */
+export const authorizationTargetRule: Rule = {
+  id: 'LKD-POL-001',
+  area: RuleArea.POLICY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'AuthorizationPolicy targetRef is a supported kind and names an existing object',
+    why: 'The policy webhook accepts only Server (policy.linkerd.io), HTTPRoute (policy.linkerd.io or gateway.networking.k8s.io), '
+      + 'GRPCRoute (gateway.networking.k8s.io) and the policy\'s own Namespace (core). Anything else is rejected at apply time. '
+      + 'A target that does not exist is not rejected, but then the policy authorizes nothing and traffic stays denied.',
+    fix: 'Point targetRef at a Server or route in the same namespace, spelling the group out, or at the policy\'s own Namespace.',
+    badExample: 'targetRef:\n  kind: Server\n  name: orders-http',
+    goodExample: 'targetRef:\n  group: policy.linkerd.io\n  kind: Server\n  name: orders-http',
+  },
+  check(ctx) {
+    for (const policy of ctx.index.own(POLICY_GROUP, 'AuthorizationPolicy')) {
+      const ref = asRef(specOf(policy).targetRef);
+      if (!ref) {
+        ctx.report(policy, 'spec.targetRef is missing; the CRD requires it. Name the Server, route or Namespace this policy authorizes.');
+        continue;
+      }
+      const target = authorizationTarget(policy);
+      if (!target) {
+        ctx.report(policy, `spec.targetRef ${refText(ref)} is not a supported target; the webhook rejects the policy.${unsupportedHint(ref.kind)}`);
+        continue;
+      }
+      const ns = policy.id.namespace ?? '';
+      if (target.kind === 'Namespace') {
+        if (target.name !== ns) {
+          ctx.report(policy, `spec.targetRef names Namespace "${target.name}" but the policy lives in "${ns}"; a Namespace target must be `
+            + 'the policy\'s own namespace. Move the policy or retarget it.');
+        }
+        continue;
+      }
+      if (!targetObject(ctx.index, policy, target)) {
+        ctx.report(policy, `spec.targetRef names ${target.kind} "${target.name}" (${target.group}), which exists neither in this output nor in `
+          + `the inventory of namespace ${ns}; the policy authorizes nothing.`);
+      }
+    }
+  },
+};

@@ -1,0 +1,92 @@
+import { Severity } from '../../finding';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleContext, RuleArea } from '../../rule';
+import { isCoreRef, kindIs, refList, refText, specOf } from '../policy-helpers';
+
+const DNS_LIKE = /^(\*|(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)$/;
+const SPIFFE = /^spiffe:\/\/([^/]*)(\/.*)?$/;
+const TRUST_DOMAIN = /^[a-z0-9._-]+$/;
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
+
+/** Why an identity string is not one Linkerd accepts, or undefined when it is fine. */
+export function identityProblem(identity: unknown): string | undefined {
+  if (typeof identity !== 'string') return 'is not a string';
+  const spiffe = SPIFFE.exec(identity);
+  if (spiffe) {
+    if (!TRUST_DOMAIN.test(spiffe[1])) return 'has a SPIFFE trust domain with characters other than lowercase letters, digits, ".", "-", "_"';
+    const path = spiffe[2];
+    if (path === undefined) return undefined;
+    const segments = path.slice(1).split('/');
+    if (segments.some((s) => s === '' || s === '.' || s === '..' || !SEGMENT.test(s))) {
+      return 'has a SPIFFE path with an empty, "." or ".." segment, a trailing slash or a character outside letters, digits, ".", "-", "_"';
+    }
+    return undefined;
+  }
+  return DNS_LIKE.test(identity) ? undefined
+    : 'is neither a DNS-like name (lowercase labels, optionally starting with a "*" label, or just "*") nor a spiffe:// ID';
+}
+
+function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {
+  if (!Array.isArray(identities) || identities.length === 0) {
+    ctx.report(authn, 'spec.identities must be a non-empty list of identity strings.');
+    return;
+  }
+  identities.forEach((identity, i) => {
+    const problem = identityProblem(identity);
+    if (problem) ctx.report(authn, `spec.identities[${i}] ${JSON.stringify(identity)} ${problem}; the webhook rejects it.`);
+  });
+}
+
+function checkIdentityRefs(ctx: RuleContext, authn: IndexedObject, identityRefs: unknown): void {
+  if (!Array.isArray(identityRefs) || identityRefs.length === 0) {
+    ctx.report(authn, 'spec.identityRefs must be a non-empty list of ServiceAccount or Namespace references.');
+    return;
+  }
+  refList(identityRefs).forEach((ref, i) => {
+    const path = `spec.identityRefs[${i}]`;
+    if (isCoreRef(ref, 'ServiceAccount')) {
+      const ns = ref.namespace ?? authn.id.namespace ?? '';
+      if (!ctx.index.serviceAccount(ns, String(ref.name))) {
+        ctx.report(authn, `${path} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory; `
+          + 'no workload can present that identity.');
+      }
+    } else if (isCoreRef(ref, 'Namespace')) {
+      if (ref.namespace !== undefined) ctx.report(authn, `${path} is a Namespace reference with a namespace field; the webhook rejects it. Remove \`namespace\`.`);
+    } else if (kindIs(ref, 'ServiceAccount') || kindIs(ref, 'Namespace')) {
+      ctx.report(authn, `${path} is ${refText(ref)}; ServiceAccount and Namespace references must omit the group (or use "" / "core").`);
+    } else {
+      ctx.report(authn, `${path} is ${refText(ref)}; only ServiceAccount and Namespace references are accepted.`);
+    }
+  });
+}
+
+/** MeshTLSAuthentication: one of identities/identityRefs, valid identity grammar, existing ServiceAccounts. */
+export const meshTlsIdentitiesRule: Rule = {
+  id: 'LKD-POL-003',
+  area: RuleArea.POLICY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'MeshTLSAuthentication lists valid identities or existing ServiceAccount/Namespace refs',
+    why: 'The CRD requires exactly one of identities and identityRefs. The webhook rejects identities that are neither DNS-like '
+      + 'names (with an optional leading "*" label) nor SPIFFE IDs, and identityRefs of any kind but ServiceAccount or Namespace '
+      + '(a Namespace ref without a namespace field). A ServiceAccount that does not exist is accepted but matches no client.',
+    fix: 'Prefer identityRefs to ServiceAccounts you create; write identities as <sa>.<ns>.serviceaccount.identity.<cp-ns>.<trust-domain>.',
+    badExample: 'spec:\n  identities: ["Client.mesh-lab"]\n  identityRefs: [{kind: Deployment, name: client}]',
+    goodExample: 'spec:\n  identityRefs:\n  - kind: ServiceAccount\n    name: client',
+  },
+  check(ctx) {
+    for (const authn of ctx.index.own(POLICY_GROUP, 'MeshTLSAuthentication')) {
+      const spec = specOf(authn);
+      const hasIdentities = spec.identities !== undefined;
+      const hasRefs = spec.identityRefs !== undefined;
+      if (hasIdentities === hasRefs) {
+        ctx.report(authn, hasIdentities
+          ? 'spec sets both identities and identityRefs; the CRD requires exactly one. Keep one list.'
+          : 'spec sets neither identities nor identityRefs; the CRD requires exactly one.');
+        if (!hasIdentities) continue;
+      }
+      if (hasIdentities) checkIdentities(ctx, authn, spec.identities);
+      if (hasRefs) checkIdentityRefs(ctx, authn, spec.identityRefs);
+    }
+  },
+};

@@ -1,0 +1,58 @@
+import { Severity } from '../../finding';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { AnalysisContext } from '../../options';
+import { Rule, RuleArea } from '../../rule';
+import { specOf } from '../policy-helpers';
+
+const SA_MARKER = '.serviceaccount.identity.';
+
+/** Why an identity can never match a workload of this cluster, or undefined when it can. */
+export function trustDomainProblem(identity: string, context: AnalysisContext): string | undefined {
+  const td = context.trustDomain;
+  if (identity === '*') return undefined;
+  if (identity.startsWith('spiffe://')) {
+    const domain = identity.slice('spiffe://'.length).split('/')[0];
+    return domain === td ? undefined : `has SPIFFE trust domain "${domain}" but the cluster's trust domain is "${td}"`;
+  }
+  const marker = identity.indexOf(SA_MARKER);
+  if (marker >= 0) {
+    const suffix = identity.slice(marker + SA_MARKER.length);
+    const expected = `${context.controlPlaneNamespace}.${td}`;
+    return suffix === expected ? undefined
+      : `ends in "${suffix}" but workload identities here end in "${expected}" (control-plane namespace, then trust domain)`;
+  }
+  return identity.endsWith(`.${td}`) ? undefined : `does not end in the trust domain "${td}", so no workload identity can match it`;
+}
+
+function identitiesOf(entry: IndexedObject): Array<{ path: string; identity: string }> {
+  const spec = specOf(entry);
+  const list = entry.id.kind === 'MeshTLSAuthentication' ? spec.identities : spec.client?.meshTLS?.identities;
+  const base = entry.id.kind === 'MeshTLSAuthentication' ? 'spec.identities' : 'spec.client.meshTLS.identities';
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((identity, i) => (typeof identity === 'string' ? [{ path: `${base}[${i}]`, identity }] : []));
+}
+
+/** Identity strings written by hand carry a trust domain; a different one than the cluster's matches nobody. */
+export const trustDomainRule: Rule = {
+  id: 'LKD-POL-004',
+  area: RuleArea.POLICY,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'Identity strings use the cluster\'s trust domain',
+    why: 'Linkerd identities look like <sa>.<ns>.serviceaccount.identity.<control-plane-ns>.<trust-domain>. An identity written '
+      + 'for another trust domain or control-plane namespace (copied from another cluster, or "cluster.local" left in) is '
+      + 'accepted, but never matches, so the clients it was meant for are denied.',
+    fix: 'Use identityRefs to ServiceAccounts instead of strings, or write the identity with the configured trust domain.',
+    badExample: 'identities:\n- client.mesh-lab.serviceaccount.identity.linkerd.cluster.local   # trust domain is prod.example',
+    goodExample: 'identities:\n- client.mesh-lab.serviceaccount.identity.linkerd.prod.example',
+  },
+  check(ctx) {
+    const holders = [...ctx.index.own(POLICY_GROUP, 'MeshTLSAuthentication'), ...ctx.index.own(POLICY_GROUP, 'ServerAuthorization')];
+    for (const entry of holders) {
+      for (const { path, identity } of identitiesOf(entry)) {
+        const problem = trustDomainProblem(identity, ctx.context);
+        if (problem) ctx.report(entry, `${path} "${identity}" ${problem}; clients it should admit will be denied.`);
+      }
+    }
+  },
+};

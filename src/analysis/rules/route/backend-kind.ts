@@ -1,0 +1,59 @@
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import {
+  backendNamespace, backendRefs, everyRoute, isEgressNetworkBackend, isEgressNetworkParent, isRecord, isServiceBackend, parentNamespace,
+  parentRefs, rules,
+} from '../route-helpers';
+
+function describeKind(backend: Record<string, any>): string {
+  const group = backend.group === undefined ? '' : String(backend.group);
+  return `${group === '' ? 'core' : group}/${backend.kind === undefined ? 'Service' : String(backend.kind)}`;
+}
+
+/** An EgressNetwork backend is only valid under a route whose parent is that same EgressNetwork. */
+function hasEgressParent(route: IndexedObject, namespace: string, name: unknown): boolean {
+  return parentRefs(route).some((ref) => isEgressNetworkParent(ref) && ref.name === name && parentNamespace(ref, route) === namespace);
+}
+
+function checkBackend(ctx: RuleContext, route: IndexedObject, backend: unknown, path: string): void {
+  if (!isRecord(backend)) {
+    ctx.report(route, `${path} is not an object; each backendRef needs at least a name and a port.`);
+    return;
+  }
+  if (isServiceBackend(backend)) return;
+  if (!isEgressNetworkBackend(backend)) {
+    ctx.report(route, `${path} has kind ${describeKind(backend)}; Linkerd only routes to core Services and policy.linkerd.io `
+      + 'EgressNetworks, so it marks this backend InvalidKind and its share of requests fails with HTTP 500.');
+    return;
+  }
+  const namespace = backendNamespace(backend, route);
+  if (!hasEgressParent(route, namespace, backend.name)) {
+    ctx.report(route, `${path} is EgressNetwork ${namespace}/${String(backend.name)}, but the route's parent is not that EgressNetwork; `
+      + 'Linkerd only allows an EgressNetwork backend under the same EgressNetwork parent (InvalidKind, share fails with HTTP 500).');
+  }
+}
+
+/** Linkerd knows two backend kinds; anything else is admitted for interoperability and then fails. */
+export const backendKind: Rule = {
+  id: 'LKD-ROUTE-008',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'A backendRef is a core Service or an EgressNetwork under the same EgressNetwork parent',
+    why: 'The webhook admits other backend kinds (Gateway API allows implementation-specific ones), but Linkerd can only '
+      + 'forward to Services and EgressNetworks. Any other kind, or a Service with a non-core group, becomes an invalid '
+      + 'backend (InvalidKind) whose share of requests fails.',
+    fix: 'Point the backend at a Service (omit group and kind, set name and port); use an EgressNetwork backend only in a '
+      + 'route whose parentRef is that EgressNetwork.',
+    badExample: 'backendRefs:\n- {group: apps, kind: Deployment, name: orders-v2, port: 8080}',
+    goodExample: 'backendRefs:\n- {name: orders-v2, port: 8080}',
+  },
+  check(ctx) {
+    for (const route of everyRoute(ctx.index)) {
+      rules(route).forEach((rule, r) => {
+        backendRefs(rule).forEach((backend, b) => checkBackend(ctx, route, backend, `rules[${r}].backendRefs[${b}]`));
+      });
+    }
+  },
+};

@@ -1,0 +1,68 @@
+import { Severity } from '../../finding';
+import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { everyRoute } from '../route-helpers';
+
+/** The Gateway API bundles Linkerd 2.20 supports (its docs: 1.2.1 recommended, up to 1.5.1). */
+const LOWEST: Version = [1, 2, 1];
+const HIGHEST: Version = [1, 5, 1];
+
+type Version = [number, number, number];
+
+/** Reads `v1.2.1` / `1.2` into numbers; undefined when it is not a version at all. */
+function parseBundleVersion(text: unknown): Version | undefined {
+  const m = typeof text === 'string' ? /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(text.trim()) : null;
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
+}
+
+function compare(a: Version, b: Version): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+
+/** Served API versions in the standard channel of every supported bundle. */
+const SERVED: Record<string, string[]> = {
+  HTTPRoute: [`${GATEWAY_GROUP}/v1`, `${GATEWAY_GROUP}/v1beta1`],
+  GRPCRoute: [`${GATEWAY_GROUP}/v1`],
+};
+
+function checkBundle(ctx: RuleContext, routes: IndexedObject[]): void {
+  const declared = ctx.context.gatewayApiVersion;
+  const version = parseBundleVersion(declared);
+  if (version && compare(version, LOWEST) >= 0 && compare(version, HIGHEST) <= 0) return;
+  const first = routes[0];
+  if (!first) return;
+  ctx.report(first, `the target cluster's Gateway API bundle is "${declared}", outside the v1.2.1-v1.5.1 range Linkerd 2.20 supports; `
+    + `none of the ${routes.length} route(s) in this output can be relied on. Install Gateway API v1.2.1 (recommended) or set gatewayApiVersion.`);
+}
+
+function checkApiVersion(ctx: RuleContext, route: IndexedObject): void {
+  if (route.group !== GATEWAY_GROUP) return;
+  const served = SERVED[route.id.kind];
+  if (served && !served.includes(route.id.apiVersion)) {
+    ctx.report(route, `apiVersion ${route.id.apiVersion} is not served by the standard Gateway API v1.2.1-v1.5.1 CRDs; use ${served[0]}.`);
+  } else if (!served) {
+    ctx.report(route, `${route.id.kind} exists only in the experimental Gateway API channel (the recommended v1.2.1 standard install `
+      + 'does not have it); make sure the cluster installs the experimental CRDs, or the apply fails.', { severity: Severity.WARNING });
+  }
+}
+
+/** Routes are only as good as the CRD bundle the cluster actually has. */
+export const gatewayApiVersion: Rule = {
+  id: 'LKD-ROUTE-016',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'The declared Gateway API bundle is v1.2.1-v1.5.1 and serves every route kind and version emitted',
+    why: 'Linkerd 2.20 works with Gateway API v1.2.1 through v1.5.1 and needs the v1 HTTPRoute and GRPCRoute. Older bundles '
+      + 'lack v1 (Linkerd\'s install refuses them), newer ones add fields Linkerd ignores routes for. GRPCRoute v1alpha2 '
+      + 'is not served by the standard channel; TLSRoute and TCPRoute exist only in the experimental channel.',
+    fix: 'Install Gateway API v1.2.1 (standard), declare it as gatewayApiVersion, and emit HTTPRoute/GRPCRoute at gateway.networking.k8s.io/v1.',
+    badExample: 'apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: GRPCRoute',
+    goodExample: 'apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute',
+  },
+  check(ctx) {
+    const routes = everyRoute(ctx.index);
+    checkBundle(ctx, routes);
+    for (const route of routes) checkApiVersion(ctx, route);
+  },
+};

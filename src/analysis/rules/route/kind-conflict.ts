@@ -1,0 +1,93 @@
+import { Severity } from '../../finding';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
+import { RouteFamily, attachedPorts, everyRouteWithInventory, familyRank, objectLabel, pushTo, routeFamily, serviceParents } from '../route-helpers';
+
+interface Attachment {
+  readonly route: IndexedObject;
+  readonly family: RouteFamily;
+  readonly position: number;
+  readonly service: string;
+}
+
+/** Attachments of one Service, by port; `everyPort` holds those that cover all ports of a Service we cannot see. */
+interface ServiceSlots {
+  readonly byPort: Map<number, Attachment[]>;
+  readonly everyPort: Attachment[];
+}
+
+function collectSlots(index: MeshIndex): Map<string, ServiceSlots> {
+  const slots = new Map<string, ServiceSlots>();
+  for (const route of everyRouteWithInventory(index)) {
+    const family = routeFamily(route);
+    if (!family) continue;
+    for (const parent of serviceParents(route, index)) {
+      const service = `${parent.namespace}/${parent.name}`;
+      const entry = slots.get(service) ?? { byPort: new Map(), everyPort: [] };
+      slots.set(service, entry);
+      const attachment = { route, family, position: parent.position, service };
+      const ports = attachedPorts(parent.ref, parent.service);
+      if (!ports) {
+        entry.everyPort.push(attachment);
+        continue;
+      }
+      for (const port of ports) pushTo(entry.byPort, port, attachment);
+    }
+  }
+  return slots;
+}
+
+interface Loss {
+  readonly attachment: Attachment;
+  readonly ports: Set<string>;
+  readonly winners: Set<string>;
+}
+
+function recordLosses(contenders: Attachment[], port: string, losses: Map<Attachment, Loss>): void {
+  const best = Math.min(...contenders.map((a) => familyRank(a.family)));
+  const winners = contenders.filter((a) => familyRank(a.family) === best);
+  for (const attachment of contenders) {
+    if (familyRank(attachment.family) === best) continue;
+    const loss = losses.get(attachment) ?? { attachment, ports: new Set<string>(), winners: new Set<string>() };
+    losses.set(attachment, loss);
+    loss.ports.add(port);
+    for (const w of winners) loss.winners.add(objectLabel(w.route));
+  }
+}
+
+function findLosses(slots: Map<string, ServiceSlots>): Loss[] {
+  const losses = new Map<Attachment, Loss>();
+  for (const { byPort, everyPort } of slots.values()) {
+    const ports: Array<[string, Attachment[]]> = [...byPort.entries()].map(([port, list]) => [String(port), [...list, ...everyPort]]);
+    if (ports.length === 0) ports.push(['(every port)', everyPort]);
+    for (const [port, contenders] of ports) {
+      if (new Set(contenders.map((a) => a.family)).size > 1) recordLosses(contenders, port, losses);
+    }
+  }
+  return [...losses.values()];
+}
+
+/** One Service port serves one protocol; Linkerd picks the route kind by a fixed precedence. */
+export const kindConflict: Rule = {
+  id: 'LKD-ROUTE-012',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Only one route kind (GRPCRoute, HTTPRoute, TLSRoute, TCPRoute) attaches to a Service port',
+    why: 'When different route kinds share a parent Service port, Linkerd keeps the highest-ranked kind '
+      + '(GRPCRoute > HTTPRoute > TLSRoute > TCPRoute) and marks the others Accepted=False, reason Conflicted. The losing '
+      + 'routes are applied without error and never used. A parentRef without a port covers every port of the Service.',
+    fix: 'Give each protocol its own Service port and set parentRef `port` on each route, or express everything with the winning kind.',
+    badExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]}\n---\n'
+      + 'kind: GRPCRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders}]}   # no port: covers 8080 too',
+    goodExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]}\n---\n'
+      + 'kind: GRPCRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 9090}]}',
+  },
+  check(ctx) {
+    for (const { attachment, ports, winners } of findLosses(collectSlots(ctx.index))) {
+      ctx.report(attachment.route, `parentRefs[${attachment.position}] (Service ${attachment.service}, port ${[...ports].join(', ')}) is `
+        + `shared with ${[...winners].join(', ')}; Linkerd ranks GRPCRoute > HTTPRoute > TLSRoute > TCPRoute on one parent port, so this `
+        + `${attachment.family} is marked Conflicted and never used.`);
+    }
+  },
+};

@@ -1,0 +1,36 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+import { everyRoute, isEgressNetworkParent, isValidPort, layer4Routes, parentRefs, rules } from '../route-helpers';
+
+/** The two admission rules Linkerd applies to every route kind but the CRDs do not express. */
+export const layer4AndEgress: Rule = {
+  id: 'LKD-ROUTE-015',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'TLSRoute/TCPRoute have exactly one rule; an EgressNetwork parentRef sets a port',
+    why: 'Linkerd\'s webhook rejects a TLSRoute or TCPRoute with zero or several rules (it cannot split by rule at layer 4), '
+      + 'and any route whose EgressNetwork parent has no port (an EgressNetwork covers many destinations, so the port is '
+      + 'what selects traffic). The CRDs accept both, so the failure appears only at apply time.',
+    fix: 'Give a TLSRoute/TCPRoute exactly one rule (weights inside it for splits); set `port` on EgressNetwork parentRefs.',
+    badExample: 'kind: TCPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet}]\n  rules: []',
+    goodExample: 'kind: TCPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet, port: 443}]\n'
+      + '  rules:\n  - backendRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet}]',
+  },
+  check(ctx) {
+    for (const route of layer4Routes(ctx.index)) {
+      const count = rules(route).length;
+      if (count !== 1) {
+        ctx.report(route, `spec.rules has ${count} rules; Linkerd's webhook only admits a ${route.id.kind} with exactly one rule.`);
+      }
+    }
+    for (const route of everyRoute(ctx.index)) {
+      parentRefs(route).forEach((ref, i) => {
+        if (isEgressNetworkParent(ref) && !isValidPort(ref.port)) {
+          ctx.report(route, `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port; Linkerd's webhook rejects `
+            + `EgressNetwork parents without one. Set parentRefs[${i}].port to the destination port.`);
+        }
+      });
+    }
+  },
+};

@@ -1,0 +1,59 @@
+import { Severity } from '../../finding';
+import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import {
+  ParentRef, everyRoute, isEgressNetworkParent, isGatewayParent, isServerParent, isServiceParent, parentNamespace, parentRefs, refName,
+} from '../route-helpers';
+
+interface ParentTarget {
+  readonly kind: string;
+  readonly found: boolean;
+  /** Gateways usually belong to another team's install, so a missing one is only a warning. */
+  readonly severity: Severity;
+}
+
+function lookupParent(index: MeshIndex, ref: ParentRef, route: IndexedObject, namespace: string, name: string): ParentTarget | undefined {
+  if (isServiceParent(ref)) return { kind: 'Service', found: !!index.service(namespace, name), severity: Severity.ERROR };
+  if (isServerParent(ref)) return { kind: 'Server', found: !!index.get(POLICY_GROUP, 'Server', namespace, name), severity: Severity.ERROR };
+  if (isEgressNetworkParent(ref)) {
+    return { kind: 'EgressNetwork', found: !!index.get(POLICY_GROUP, 'EgressNetwork', namespace, name), severity: Severity.ERROR };
+  }
+  if (isGatewayParent(ref, route)) {
+    return { kind: 'Gateway', found: !!index.get(GATEWAY_GROUP, 'Gateway', namespace, name), severity: Severity.WARNING };
+  }
+  return undefined;
+}
+
+function checkRoute(ctx: RuleContext, route: IndexedObject): void {
+  parentRefs(route).forEach((ref, i) => {
+    const name = refName(ref);
+    if (!name) {
+      ctx.report(route, `parentRefs[${i}] has no name, so it cannot attach to anything; set parentRefs[${i}].name.`);
+      return;
+    }
+    const namespace = parentNamespace(ref, route);
+    const target = lookupParent(ctx.index, ref, route, namespace, name);
+    if (!target || target.found) return;
+    ctx.report(route, `parentRefs[${i}] names ${target.kind} ${namespace}/${name}, which is neither in this output nor in the inventory; `
+      + 'the route gets Accepted=False (NoMatchingParent) and is never used.', { severity: target.severity });
+  });
+}
+
+/** A route whose parent does not exist is accepted by the API server and then silently unused. */
+export const parentExists: Rule = {
+  id: 'LKD-ROUTE-002',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Every parentRef names an existing Service, Server, EgressNetwork or Gateway',
+    why: 'Nothing checks references at admission. Linkerd\'s status controller marks a route whose parent is missing '
+      + 'NoMatchingParent and its indexes skip it, so traffic keeps flowing as if the route did not exist, and a typo in '
+      + 'a parent name shows only in the route status. Parents that live outside this app belong in the inventory.',
+    fix: 'Correct the parent name/namespace, add the parent to the app, or declare it in the analysis inventory if it already exists in the cluster.',
+    badExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: ordres   # typo\n  port: 8080',
+    goodExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: orders\n  port: 8080',
+  },
+  check(ctx) {
+    for (const route of everyRoute(ctx.index)) checkRoute(ctx, route);
+  },
+};

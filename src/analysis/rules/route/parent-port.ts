@@ -1,0 +1,53 @@
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { ServiceParent, describePorts, everyRoute, isValidPort, serviceParents, servicePorts } from '../route-helpers';
+
+function checkPort(ctx: RuleContext, route: IndexedObject, parent: ServiceParent): void {
+  const { ref, position } = parent;
+  const ports = servicePorts(parent.service);
+  const where = `Service ${parent.namespace}/${parent.name} (ports: ${describePorts(ports)})`;
+  if (ref.port !== undefined && !isValidPort(ref.port)) {
+    ctx.report(route, `parentRefs[${position}].port is ${JSON.stringify(ref.port)}; it must be a Service port number 1-65535 of ${where}.`);
+    return;
+  }
+  if (isValidPort(ref.port) && !ports.some((p) => p.port === ref.port)) {
+    ctx.report(route, `parentRefs[${position}].port ${ref.port} is not a port of ${where}; the route binds to a port no client `
+      + 'calls. Use the Service port (not the targetPort).');
+  }
+  if (ref.sectionName === undefined) return;
+  const named = ports.find((p) => p.name === ref.sectionName);
+  if (!named) {
+    ctx.report(route, `parentRefs[${position}].sectionName "${ref.sectionName}" names no port of ${where}; sectionName must be a Service port name.`);
+  } else if (isValidPort(ref.port) && named.port !== ref.port) {
+    ctx.report(route, `parentRefs[${position}] sets sectionName "${ref.sectionName}" (port ${named.port}) and port ${ref.port}, `
+      + `which disagree; keep one of them.`);
+  } else if (!isValidPort(ref.port)) {
+    ctx.report(route, `parentRefs[${position}] selects port "${ref.sectionName}" by sectionName only; Linkerd's outbound index `
+      + `keys Service parents by port number, so the route applies to every port of the Service. Add port: ${named.port}.`,
+    { severity: Severity.WARNING, fix: `Set parentRefs[${position}].port to ${named.port} (sectionName may stay).` });
+  }
+}
+
+/** A parentRef bound to a port the Service does not expose attaches to nothing anyone calls. */
+export const parentPort: Rule = {
+  id: 'LKD-ROUTE-004',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'A Service parentRef\'s port / sectionName exists on the Service',
+    why: 'A route binds to the Service port named in the parentRef. A port the Service does not expose (often the '
+      + 'container targetPort by mistake) matches no client connection, so the route silently does nothing. A sectionName '
+      + 'without a port is not used by Linkerd to narrow the attachment: the route applies to all ports.',
+    fix: 'Use a `port` (Service port, not targetPort) or `sectionName` (Service port name) that the parent Service declares.',
+    badExample: 'kind: Service\nspec:\n  ports: [{name: http, port: 80, targetPort: 8080}]\n---\nparentRefs:\n- {group: core, kind: Service, name: orders, port: 8080}',
+    goodExample: 'kind: Service\nspec:\n  ports: [{name: http, port: 80, targetPort: 8080}]\n---\nparentRefs:\n- {group: core, kind: Service, name: orders, port: 80}',
+  },
+  check(ctx) {
+    for (const route of everyRoute(ctx.index)) {
+      for (const parent of serviceParents(route, ctx.index)) {
+        if (parent.service && Array.isArray(parent.service.object.spec?.ports)) checkPort(ctx, route, parent);
+      }
+    }
+  },
+};

@@ -1,0 +1,35 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+import { everyRoute, isServerParent, parentRefs } from '../route-helpers';
+
+/** Linkerd's inbound index drops Server parentRefs that carry a port, a sectionName, or point across namespaces. */
+export const serverParentScope: Rule = {
+  id: 'LKD-ROUTE-022',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'A Server parentRef sets no port or sectionName and stays in the route\'s namespace',
+    why: 'A Server already names its port. Linkerd\'s inbound index ignores a Server parentRef that sets `port` or '
+      + '`sectionName`, or whose `namespace` differs from the route\'s, so the route (and any AuthorizationPolicy that '
+      + 'targets it) never applies to inbound traffic. The schema accepts all three.',
+    fix: 'Remove `port` and `sectionName` from Server parentRefs and create the route in the Server\'s namespace.',
+    badExample: 'parentRefs:\n- {group: policy.linkerd.io, kind: Server, name: orders-http, port: 8080}',
+    goodExample: 'parentRefs:\n- {group: policy.linkerd.io, kind: Server, name: orders-http}',
+  },
+  check(ctx) {
+    for (const route of everyRoute(ctx.index)) {
+      parentRefs(route).forEach((ref, i) => {
+        if (!isServerParent(ref)) return;
+        const problems: string[] = [];
+        if (ref.port !== undefined) problems.push(`sets port ${JSON.stringify(ref.port)}`);
+        if (ref.sectionName !== undefined) problems.push(`sets sectionName "${ref.sectionName}"`);
+        if (typeof ref.namespace === 'string' && ref.namespace !== route.id.namespace) {
+          problems.push(`points to namespace "${ref.namespace}" instead of the route's "${route.id.namespace ?? ''}"`);
+        }
+        if (problems.length === 0) return;
+        ctx.report(route, `parentRefs[${i}] (Server ${ref.name}) ${problems.join(' and ')}; Linkerd's inbound index ignores such a `
+          + 'Server parent, so the route never applies. Remove them (a Server parent is always local and already names its port).');
+      });
+    }
+  },
+};

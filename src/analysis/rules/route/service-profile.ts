@@ -1,0 +1,79 @@
+import { Severity } from '../../finding';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
+import { SERVICE_PROFILE_GROUP, allRoutes, hasAnnotation, objectLabel, pushTo, serviceParents } from '../route-helpers';
+
+/** `orders.shop.svc.cluster.local` → `shop/orders`; the cluster domain does not matter for the match. */
+function profiledService(profile: IndexedObject): string | undefined {
+  const m = /^([^.]+)\.([^.]+)\.svc(\.|$)/.exec(profile.id.name);
+  return m ? `${m[2]}/${m[1]}` : undefined;
+}
+
+function profilesByService(index: MeshIndex): Map<string, IndexedObject[]> {
+  const byService = new Map<string, IndexedObject[]>();
+  for (const profile of index.list(SERVICE_PROFILE_GROUP, 'ServiceProfile')) {
+    const service = profiledService(profile);
+    if (service) pushTo(byService, service, profile);
+  }
+  return byService;
+}
+
+/** A profile in the Service's namespace applies to every client; elsewhere only to clients in its own namespace. */
+function severityFor(profile: IndexedObject, serviceNamespace: string): Severity {
+  return profile.id.namespace === serviceNamespace ? Severity.ERROR : Severity.WARNING;
+}
+
+function describeProfile(profile: IndexedObject, serviceNamespace: string): string {
+  const scope = profile.id.namespace === serviceNamespace ? 'every client' : `clients in namespace "${profile.id.namespace ?? ''}"`;
+  return `${objectLabel(profile)} (applies to ${scope})`;
+}
+
+function checkRoutes(ctx: RuleContext, byService: Map<string, IndexedObject[]>): void {
+  for (const route of allRoutes(ctx.index)) {
+    for (const parent of serviceParents(route, ctx.index)) {
+      for (const profile of byService.get(`${parent.namespace}/${parent.name}`) ?? []) {
+        ctx.report(route, `parentRefs[${parent.position}] is Service ${parent.namespace}/${parent.name}, which also has ServiceProfile `
+          + `${describeProfile(profile, parent.namespace)}; the ServiceProfile wins and proxies ignore this route's routing, retries and timeouts.`,
+        { severity: severityFor(profile, parent.namespace) });
+      }
+    }
+  }
+}
+
+const RETRY_OR_TIMEOUT_KEYS = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS];
+
+function checkServices(ctx: RuleContext, byService: Map<string, IndexedObject[]>): void {
+  for (const service of ctx.index.own('', 'Service')) {
+    const keys = RETRY_OR_TIMEOUT_KEYS.filter((k) => hasAnnotation(service.object, k));
+    if (keys.length === 0) continue;
+    const namespace = service.id.namespace ?? '';
+    for (const profile of byService.get(`${namespace}/${service.id.name}`) ?? []) {
+      ctx.report(service, `annotations ${keys.join(', ')} have no effect while ServiceProfile ${describeProfile(profile, namespace)} exists: `
+        + 'the profile\'s retries and timeouts are used instead.', { severity: severityFor(profile, namespace) });
+    }
+  }
+}
+
+/** ServiceProfiles predate Gateway API routes and silently take precedence over them. */
+export const serviceProfileWins: Rule = {
+  id: 'LKD-ROUTE-019',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'No ServiceProfile exists for a Service that has routes or retry/timeout annotations',
+    why: 'When a ServiceProfile (linkerd.io/v1alpha2, named <service>.<namespace>.svc.<cluster-domain>) exists for a Service, '
+      + 'proxies use it and ignore HTTPRoute/GRPCRoute routing, retries and timeouts, including retry.linkerd.io/* and '
+      + 'timeout.linkerd.io/* annotations. Nothing reports the conflict (linkerd/website#1608).',
+    fix: 'Delete the ServiceProfile (move its retries/timeouts to annotations on the Service or route), or drop the routes.',
+    badExample: 'apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata: {name: orders.shop.svc.cluster.local, namespace: shop}\n---\n'
+      + 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, namespace: shop, port: 8080}]}',
+    goodExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, namespace: shop, port: 8080}]}',
+  },
+  check(ctx) {
+    const byService = profilesByService(ctx.index);
+    if (byService.size === 0) return;
+    checkRoutes(ctx, byService);
+    checkServices(ctx, byService);
+  },
+};

@@ -1,0 +1,55 @@
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { allRoutes, backendRefs, filtersOf, isGrpcRoute, rules } from '../route-helpers';
+
+/** Gateway API filter types Linkerd 2.20 cannot convert. CORS and other post-1.2.1 types are LKD-ROUTE-020's. */
+const NEVER_SUPPORTED = new Set(['RequestMirror', 'URLRewrite', 'ExtensionRef']);
+
+function isUnsupported(route: IndexedObject, type: unknown): type is string {
+  if (typeof type !== 'string') return false;
+  return NEVER_SUPPORTED.has(type) || (isGrpcRoute(route) && type === 'RequestRedirect');
+}
+
+function checkRuleFilters(ctx: RuleContext, route: IndexedObject, rule: unknown, r: number): void {
+  filtersOf(rule).forEach((filter, f) => {
+    if (!isUnsupported(route, filter?.type)) return;
+    ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: the whole route fails `
+      + 'conversion and is skipped for every client (only a controller log line says so), although the API server accepted it. '
+      + `Remove rules[${r}].filters[${f}].`);
+  });
+}
+
+function checkBackendFilters(ctx: RuleContext, route: IndexedObject, rule: unknown, r: number): void {
+  backendRefs(rule).forEach((backend, b) => {
+    filtersOf(backend).forEach((filter, f) => {
+      if (!isUnsupported(route, filter?.type)) return;
+      ctx.report(route, `rules[${r}].backendRefs[${b}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: `
+        + `that backend becomes invalid and its share of requests fails with HTTP 500. Remove rules[${r}].backendRefs[${b}].filters[${f}].`);
+    });
+  });
+}
+
+/** Filters the webhook admits and the outbound indexer then refuses. */
+export const unsupportedFilters: Rule = {
+  id: 'LKD-ROUTE-011',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Routes use only filters Linkerd supports (header modifiers; RequestRedirect on HTTPRoute)',
+    why: 'Linkerd\'s webhook admits RequestMirror, URLRewrite and ExtensionRef, then its indexer cannot convert them. On a rule '
+      + 'the whole route is dropped (for inbound and outbound use) with only a log warning; on a backendRef that backend '
+      + 'becomes invalid and its share fails with HTTP 500. A GRPCRoute can only use the two header modifiers.',
+    fix: 'Remove the filter. Do path rewriting in the application, and traffic shadowing with a separate tool.',
+    badExample: 'rules:\n- filters:\n  - type: RequestMirror\n    requestMirror:\n      backendRef: {name: orders-shadow, port: 8080}\n  backendRefs: [{name: orders-v1, port: 8080}]',
+    goodExample: 'rules:\n- filters:\n  - type: RequestHeaderModifier\n    requestHeaderModifier:\n      set: [{name: x-route, value: orders}]\n  backendRefs: [{name: orders-v1, port: 8080}]',
+  },
+  check(ctx) {
+    for (const route of allRoutes(ctx.index)) {
+      rules(route).forEach((rule, r) => {
+        checkRuleFilters(ctx, route, rule, r);
+        checkBackendFilters(ctx, route, rule, r);
+      });
+    }
+  },
+};

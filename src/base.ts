@@ -1,0 +1,65 @@
+/**
+ * Base of every L2 construct here (it also registers the App's checks: the one validation hook), in cdk8s-plus's pattern: the L1 ApiObject is a child called `Resource`, names are
+ * explicit (never hashed, because other objects refer to them by name), and specs are built lazily so `add*` methods
+ * keep working after construction.
+ */
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { validateLabelName, validateObjectName } from './core/names';
+import { MeshChecks } from './frontends/mesh-checks';
+
+/** Props every mesh resource takes. */
+export interface MeshResourceProps {
+  /** metadata.name of the object; explicit because other objects refer to it by name. */
+  readonly name: string;
+  /**
+   * Namespace of the object.
+   * @default - the namespace of the enclosing Chart
+   */
+  readonly namespace?: string;
+  /**
+   * Extra labels.
+   * @default - none
+   */
+  readonly labels?: { [key: string]: string };
+  /**
+   * Extra annotations.
+   * @default - none
+   */
+  readonly annotations?: { [key: string]: string };
+}
+
+/** A reference to a named, namespaced object. */
+export interface IMeshResource {
+  /** metadata.name. */
+  readonly name: string;
+  /** The namespace, if known. */
+  readonly namespace?: string;
+}
+
+/** A construct that synthesizes one object and takes part in the App's checks. */
+export abstract class MeshResource extends Construct implements IMeshResource {
+  /** The L1 object (escape hatch). */
+  public abstract readonly apiObject: ApiObject;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    MeshChecks.of(this);
+  }
+
+  public get name(): string {
+    return this.apiObject.metadata.name!;
+  }
+
+  public get namespace(): string | undefined {
+    return this.apiObject.metadata.namespace;
+  }
+}
+
+/** Validated metadata for a MeshResource's L1 object. */
+export function metadataFor(scope: Construct, props: MeshResourceProps): { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> } {
+  validateObjectName(scope, props.name);
+  const namespace = props.namespace ?? Chart.of(scope).namespace;
+  if (namespace !== undefined) validateLabelName(scope, namespace, 'namespace');
+  return { name: props.name, namespace, labels: props.labels, annotations: props.annotations };
+}

@@ -1,0 +1,48 @@
+/**
+ * Linkerd reads exactly one integer and one unit (`500ms`, `5s`, `2m`); a compound value such as `1m30s` is silently
+ * dropped from a route's timeouts. Durations are therefore rendered in the largest unit that divides them exactly,
+ * and refused when they cannot be written that way.
+ */
+import { Duration } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { InputRule, check } from './errors';
+
+interface Unit { readonly suffix: string; readonly ms: number }
+
+const ANNOTATION_UNITS: Unit[] = [
+  { suffix: 'd', ms: 86_400_000 }, { suffix: 'h', ms: 3_600_000 }, { suffix: 'm', ms: 60_000 }, { suffix: 's', ms: 1000 }, { suffix: 'ms', ms: 1 },
+];
+/** Gateway API durations know no days, and allow at most 5 digits. */
+const GATEWAY_UNITS = ANNOTATION_UNITS.slice(1);
+const GATEWAY_MAX_DIGITS = 99_999;
+
+function render(ms: number, units: Unit[], maxAmount: number): string | undefined {
+  if (ms === 0) return '0s';
+  for (const unit of units) {
+    if (ms % unit.ms === 0 && ms / unit.ms <= maxAmount) return `${ms / unit.ms}${unit.suffix}`;
+  }
+  return undefined;
+}
+
+function millisOf(scope: IConstruct, duration: Duration, what: string): number {
+  check(duration instanceof Duration, scope, InputRule.DURATION, `${what} is not a Duration.`, 'Pass a cdk8s Duration, e.g. Duration.seconds(5).');
+  const ms = duration.toMilliseconds({ integral: false });
+  check(Number.isInteger(ms) && ms >= 0, scope, InputRule.DURATION,
+    `${what} ${duration.toHumanString()} is not a whole, non-negative number of milliseconds.`,
+    'Use a whole number of milliseconds or larger units, e.g. Duration.millis(1500).');
+  return ms;
+}
+
+/** A duration for `retry.linkerd.io/timeout` and `timeout.linkerd.io/*` annotations. */
+export function annotationDuration(scope: IConstruct, duration: Duration, what: string): string {
+  return render(millisOf(scope, duration, what), ANNOTATION_UNITS, Number.MAX_SAFE_INTEGER)!;
+}
+
+/** A duration for Gateway API `rules[].timeouts`, in a form both the CRD and Linkerd accept. */
+export function gatewayDuration(scope: IConstruct, duration: Duration, what: string): string {
+  const ms = millisOf(scope, duration, what);
+  const text = render(ms, GATEWAY_UNITS, GATEWAY_MAX_DIGITS);
+  check(text !== undefined, scope, 'LKD-ROUTE-014', `${what} ${duration.toHumanString()} cannot be written as one Gateway API duration unit.`,
+    'Use at most 99999 of a single unit (h, m, s, ms); Linkerd drops compound values like 1m30s.');
+  return text;
+}

@@ -1,0 +1,158 @@
+/**
+ * The construct front-end of the check engine: the one validation hook constructs use. It is registered once on the
+ * App, and at synth it hands the resolved manifests (with their construct paths) to the engine. Errors fail
+ * `cdk8s synth`; warnings are printed, or fail too when the app asks for it.
+ */
+import { ApiObject } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { AnalysisResult, analyze } from '../analysis/engine';
+import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
+import { Manifest } from '../analysis/model/manifest';
+import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
+import { MeshConfigError } from '../core/errors';
+import { DefaultInboundPolicy } from '../workloads/default-inbound-policy';
+
+/** What the checks need to know about the target cluster. */
+export interface MeshChecksOptions {
+  /**
+   * Fail synth on warnings too.
+   * @default false
+   */
+  readonly failOnWarnings?: boolean;
+  /**
+   * Print warnings to stderr during synth.
+   * @default true
+   */
+  readonly printWarnings?: boolean;
+  /**
+   * Target Kubernetes version.
+   * @default "1.31"
+   */
+  readonly kubernetesVersion?: string;
+  /**
+   * Gateway API bundle version installed in the cluster.
+   * @default "v1.2.1"
+   */
+  readonly gatewayApiVersion?: string;
+  /**
+   * Linkerd identity trust domain.
+   * @default "cluster.local"
+   */
+  readonly trustDomain?: string;
+  /**
+   * The cluster's pod and service networks.
+   * @default - the chart's clusterNetworks
+   */
+  readonly clusterNetworks?: string[];
+  /**
+   * The cluster-wide default inbound policy (`proxy.defaultInboundPolicy`).
+   * @default DefaultInboundPolicy.ALL_UNAUTHENTICATED
+   */
+  readonly defaultInboundPolicy?: DefaultInboundPolicy;
+  /**
+   * Objects that exist in the cluster but are not synthesized here (e.g. pre-existing Services), as plain manifests.
+   * @default - none
+   */
+  readonly inventory?: any[];
+}
+
+const CHECKS_SYMBOL = Symbol.for('cdk8s-linkerd.MeshChecks');
+const printed = new Set<string>();
+
+function describe(f: Finding): string {
+  const where = f.constructPath ?? f.file ?? '';
+  const resource = `${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}`;
+  return `${f.ruleId} at ${where} (${resource}): ${f.message} Fix: ${f.fix}`;
+}
+
+function apiObjectsUnder(scope: IConstruct): ApiObject[] {
+  return scope.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c));
+}
+
+/** Build-time checks for every object of an App. */
+export class MeshChecks {
+  /** The checks of the App that `scope` belongs to; created and registered on first use. */
+  public static of(scope: IConstruct): MeshChecks {
+    const root = scope.node.root as any;
+    if (!root[CHECKS_SYMBOL]) root[CHECKS_SYMBOL] = new MeshChecks(scope.node.root);
+    return root[CHECKS_SYMBOL];
+  }
+
+  /**
+   * Suppresses one rule on the objects of a construct, with a reason. The suppression is written into the objects'
+   * annotations so the audit trail stays in the YAML, and the CLI and plugin honour it too.
+   */
+  public static suppress(construct: IConstruct, ruleId: string, reason: string): void {
+    if (typeof ruleId !== 'string' || !/^LKD-[A-Z]+-\d{3}$/.test(ruleId)) {
+      throw new MeshConfigError(construct, 'LKD-META-001', `${JSON.stringify(ruleId)} is not a rule ID.`, 'Pass an ID such as LKD-POL-011.');
+    }
+    if (typeof reason !== 'string' || reason.trim().length < 3) {
+      throw new MeshConfigError(construct, 'LKD-META-001', `suppressing ${ruleId} needs a reason.`, 'Say why the finding is acceptable here.');
+    }
+    const objects = apiObjectsUnder(construct);
+    if (objects.length === 0) {
+      throw new MeshConfigError(construct, 'LKD-META-001', 'this construct has no Kubernetes objects to suppress findings on.', 'Suppress on the construct that owns the object.');
+    }
+    for (const obj of objects) {
+      const list: Suppression[] = ((obj as any)[CHECKS_SYMBOL] ??= []);
+      list.push({ ruleId, reason: reason.trim() });
+      obj.metadata.addAnnotation(SUPPRESS_ANNOTATION, formatSuppressions(list));
+    }
+  }
+
+  private options: MeshChecksOptions = {};
+  private last?: AnalysisResult;
+
+  private constructor(private readonly root: IConstruct) {
+    root.node.addValidation({ validate: () => this.validate() });
+  }
+
+  /** Sets what the checks know about the target cluster (merged with earlier settings). */
+  public configure(options: MeshChecksOptions): void {
+    this.options = { ...this.options, ...options };
+  }
+
+  /** Runs the engine over every object of the App now and returns the findings (suppressed ones excluded). */
+  public analyze(): Finding[] {
+    return this.run().findings;
+  }
+
+  private run(): AnalysisResult {
+    const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: obj.toJson(), source: { constructPath: obj.node.path } }));
+    this.last = analyze(manifests, {
+      kubernetesVersion: this.options.kubernetesVersion,
+      gatewayApiVersion: this.options.gatewayApiVersion,
+      trustDomain: this.options.trustDomain,
+      clusterNetworks: this.options.clusterNetworks,
+      defaultInboundPolicy: this.options.defaultInboundPolicy,
+      inventory: this.options.inventory,
+    });
+    return this.last;
+  }
+
+  /** Findings of the last run (runs the checks if they have not run). */
+  public get findings(): Finding[] {
+    return (this.last ?? this.run()).findings;
+  }
+
+  /** Suppressed findings of the last run, with their reasons. */
+  public get suppressed(): SuppressedFinding[] {
+    return (this.last ?? this.run()).suppressed;
+  }
+
+  private validate(): string[] {
+    const { findings } = this.run();
+    const failing = findings.filter((f) => f.severity === Severity.ERROR || (this.options.failOnWarnings && f.severity === Severity.WARNING));
+    if (this.options.printWarnings ?? true) this.printWarnings(findings.filter((f) => f.severity === Severity.WARNING && !failing.includes(f)));
+    return failing.map(describe);
+  }
+
+  private printWarnings(warnings: Finding[]): void {
+    for (const warning of warnings) {
+      const line = `warning: ${describe(warning)}`;
+      if (printed.has(line)) continue;
+      printed.add(line);
+      process.stderr.write(`${line}\n`);
+    }
+  }
+}

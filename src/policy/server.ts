@@ -1,0 +1,110 @@
+import { ApiObject, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+import { PodSelection } from './pod-selection';
+import { InputRule, check } from '../core/errors';
+import { validatePortName, validatePortNumber } from '../core/names';
+import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
+import * as l1 from '../imports/policy.linkerd.io';
+import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../workloads/default-inbound-policy';
+
+/** The protocol a Server port speaks, so the proxy skips detection. */
+export enum ProxyProtocol {
+  /** Detect the protocol (the default when omitted). */
+  UNKNOWN = 'unknown',
+  /** HTTP/1.x. */
+  HTTP1 = 'HTTP/1',
+  /** HTTP/2. */
+  HTTP2 = 'HTTP/2',
+  /** gRPC. */
+  GRPC = 'gRPC',
+  /** Opaque TCP: no protocol detection, no HTTP policy. */
+  OPAQUE = 'opaque',
+  /** TLS that the application terminates. */
+  TLS = 'TLS',
+}
+
+/** A Server's port: a number, or the name of a container port. */
+export class ServerPort {
+  /** A container port number (1..65535). */
+  public static number(port: number): ServerPort {
+    return new ServerPort(port);
+  }
+
+  /** A container port name. Linkerd reads a quoted number such as "8080" as a name, so names must contain a letter. */
+  public static name(name: string): ServerPort {
+    return new ServerPort(name);
+  }
+
+  private constructor(private readonly value: number | string) {}
+
+  /** The port as written in the Server spec. @internal */
+  public _toKube(scope: Construct): number | string {
+    if (typeof this.value === 'number') return validatePortNumber(scope, this.value, 'Server port');
+    return validatePortName(scope, this.value);
+  }
+}
+
+/** Props for a Server. */
+export interface ServerProps extends MeshResourceProps {
+  /** The pods this Server applies to. */
+  readonly selector: PodSelection;
+  /** The pod port. */
+  readonly port: ServerPort;
+  /**
+   * The protocol of the port.
+   * @default - detected by the proxy
+   */
+  readonly proxyProtocol?: ProxyProtocol;
+  /**
+   * What happens to requests no AuthorizationPolicy allows.
+   * @default DefaultInboundPolicy.DENY (the CRD's default)
+   */
+  readonly accessPolicy?: DefaultInboundPolicy;
+}
+
+/** A reference to a Server. */
+export interface IServer extends IMeshResource {}
+
+/**
+ * A Linkerd Server (policy.linkerd.io/v1beta3): a port of a set of pods that policy applies to. Once a Server selects
+ * a port, everything not explicitly authorized is denied (accessPolicy defaults to deny).
+ */
+export class Server extends MeshResource implements IServer {
+  /** A Server that exists in the cluster but not in this app. */
+  public static fromServerName(name: string, namespace?: string): IServer {
+    return { name, namespace };
+  }
+
+  public readonly apiObject: ApiObject;
+  /** The pods selected. */
+  public readonly selector: PodSelection;
+  private readonly port: ServerPort;
+
+  constructor(scope: Construct, id: string, props: ServerProps) {
+    super(scope, id);
+    check(props.selector instanceof PodSelection, this, InputRule.REQUIRED, 'selector is required.', 'Pass selector: PodSelection.app("orders") or similar.');
+    check(props.port instanceof ServerPort, this, InputRule.REQUIRED, 'port is required.', 'Pass port: ServerPort.number(8080) or ServerPort.name("http").');
+    if (props.accessPolicy !== undefined) {
+      check(isDefaultInboundPolicy(props.accessPolicy), this, 'LKD-POL-012',
+        `accessPolicy ${JSON.stringify(props.accessPolicy)} is not one of Linkerd's six policies.`, 'Use a DefaultInboundPolicy value.');
+    }
+    if (props.proxyProtocol !== undefined) {
+      check(Object.values(ProxyProtocol).includes(props.proxyProtocol), this, 'LKD-POL-012',
+        `proxyProtocol ${JSON.stringify(props.proxyProtocol)} is not a protocol Linkerd knows.`, 'Use a ProxyProtocol value.');
+    }
+    this.selector = props.selector;
+    this.port = props.port;
+    const port = this.port._toKube(this);
+    this.apiObject = new l1.Server(this, 'Resource', {
+      metadata: metadataFor(this, props),
+      spec: Lazy.any({
+        produce: () => ({
+          podSelector: this.selector._toKube(),
+          port,
+          proxyProtocol: props.proxyProtocol,
+          accessPolicy: props.accessPolicy,
+        }),
+      }) as any,
+    });
+  }
+}

@@ -1,0 +1,83 @@
+import { ApiObject, Duration, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+import { HttpRouteMatch, renderHttpMatch } from './matches';
+import { HttpRetry, RouteTimeouts, httpRetryAnnotations, timeoutAnnotations } from './retry';
+import { RouteBackend } from './route-backend';
+import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent } from './route-base';
+import { gatewayDuration } from '../core/durations';
+import { check } from '../core/errors';
+import { MeshResourceProps, metadataFor } from '../base';
+import * as l1 from '../imports/gateway.networking.k8s.io';
+
+/** One rule of an HTTPRoute. */
+export interface HttpRouteRule {
+  /**
+   * Requests the rule applies to (any one of them).
+   * @default - every request
+   */
+  readonly matches?: HttpRouteMatch[];
+  /**
+   * Where matching requests go.
+   * @default - the parent Service itself
+   */
+  readonly backends?: RouteBackend[];
+  /**
+   * Timeout for the whole request (Gateway API `timeouts.request`; Linkerd needs a single unit).
+   * @default - none
+   */
+  readonly requestTimeout?: Duration;
+}
+
+/** Props for an HttpRoute. */
+export interface HttpRouteProps extends MeshResourceProps, ServiceRouteProps {
+  /**
+   * The rules.
+   * @default - none yet; add with addRule()
+   */
+  readonly rules?: HttpRouteRule[];
+  /**
+   * Retries for requests of this route. They replace (not merge with) any retry settings on the Service.
+   * @default - none
+   */
+  readonly retry?: HttpRetry;
+  /**
+   * Timeouts for requests of this route. They replace any timeouts on the Service.
+   * @default - none
+   */
+  readonly timeouts?: RouteTimeouts;
+}
+
+/** A Gateway API HTTPRoute (v1) attached to a Service: how the mesh routes calls to that Service port. */
+export class HttpRoute extends ServiceRoute {
+  public readonly apiObject: ApiObject;
+  private readonly rules: Record<string, any>[] = [];
+
+  constructor(scope: Construct, id: string, props: HttpRouteProps) {
+    super(scope, id);
+    const metadata = metadataFor(this, props);
+    const annotations = { ...props.annotations, ...httpRetryAnnotations(this, props.retry), ...timeoutAnnotations(this, props.timeouts) };
+    const parentRef = renderServiceParent(this, props, metadata.namespace);
+    this.apiObject = new l1.HttpRoute(this, 'Resource', {
+      metadata: { ...metadata, annotations: Object.keys(annotations).length ? annotations : undefined },
+      spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
+    });
+    for (const rule of props.rules ?? []) this.addRule(rule);
+    this.node.addValidation({
+      validate: () => (this.rules.length === 0 ? [`LKD-INPUT-003: HTTPRoute ${this.name} has no rules. Fix: add a rule with addRule().`] : []),
+    });
+  }
+
+  /** Adds a rule (at most 16 per route). */
+  public addRule(rule: HttpRouteRule): void {
+    this.checkRuleCount(this.rules.length);
+    const where = `rules[${this.rules.length}]`;
+    const matches = rule.matches ?? [];
+    check(matches.length <= 64, this, 'LKD-INPUT-006', `${where} has ${matches.length} matches; at most 64 are allowed.`, 'Split the rule.');
+    const rendered: Record<string, any> = {
+      matches: matches.length ? matches.map((m, i) => renderHttpMatch(this, m, `${where}.matches[${i}]`)) : undefined,
+      backendRefs: renderBackends(this, rule.backends, where, this.namespace),
+    };
+    if (rule.requestTimeout) rendered.timeouts = { request: gatewayDuration(this, rule.requestTimeout, `${where} request timeout`) };
+    this.rules.push(rendered);
+  }
+}

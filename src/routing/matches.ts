@@ -1,0 +1,153 @@
+/**
+ * Request matches, validated against Gateway API v1.2.1's rules at construction (the CRD's CEL rules would only
+ * reject them at apply time, far from the code that wrote them).
+ */
+import { IConstruct } from 'constructs';
+import { check } from '../core/errors';
+
+/** HTTP methods (upper case, as the Gateway API enum spells them). */
+export enum HttpMethod {
+  GET = 'GET',
+  HEAD = 'HEAD',
+  POST = 'POST',
+  PUT = 'PUT',
+  DELETE = 'DELETE',
+  CONNECT = 'CONNECT',
+  OPTIONS = 'OPTIONS',
+  TRACE = 'TRACE',
+  PATCH = 'PATCH',
+}
+
+const PATH_CHARS = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})+$/;
+const TOKEN = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
+
+/** A path match. */
+export class PathMatch {
+  /** The exact path. */
+  public static exact(path: string): PathMatch {
+    return new PathMatch('Exact', path);
+  }
+
+  /** A path prefix, matched by whole segments. */
+  public static prefix(path: string): PathMatch {
+    return new PathMatch('PathPrefix', path);
+  }
+
+  /** A regular expression (its dialect is implementation-specific). */
+  public static regex(pattern: string): PathMatch {
+    return new PathMatch('RegularExpression', pattern);
+  }
+
+  private constructor(
+    /** Exact, PathPrefix or RegularExpression. */
+    public readonly type: string,
+    /** The path or pattern. */
+    public readonly value: string,
+  ) {}
+
+  /** @internal */
+  public _toKube(scope: IConstruct): Record<string, string> {
+    check(typeof this.value === 'string' && this.value.length >= 1 && this.value.length <= 1024, scope, 'LKD-INPUT-006',
+      `path ${JSON.stringify(this.value)} must be 1..1024 characters.`, 'Use a shorter path.');
+    if (this.type !== 'RegularExpression') checkPlainPath(scope, this.value);
+    return { type: this.type, value: this.value };
+  }
+}
+
+function checkPlainPath(scope: IConstruct, path: string): void {
+  const fix = 'Use a normalized absolute path such as /api/v1 (no //, /./, /../, %2F, # or characters outside RFC 3986).';
+  check(path.startsWith('/'), scope, 'LKD-INPUT-006', `path ${JSON.stringify(path)} must start with "/".`, fix);
+  const bad = ['//', '/./', '/../', '%2f', '%2F', '#'].find((s) => path.includes(s));
+  check(!bad && !path.endsWith('/..') && !path.endsWith('/.') && PATH_CHARS.test(path), scope, 'LKD-INPUT-006',
+    `path ${JSON.stringify(path)} is not a normalized path Gateway API accepts.`, fix);
+}
+
+/** A header match. */
+export interface HeaderMatch {
+  /** Header name (an HTTP token; compared case-insensitively). */
+  readonly name: string;
+  /** The value. */
+  readonly value: string;
+  /**
+   * Treat `value` as a regular expression.
+   * @default false
+   */
+  readonly regex?: boolean;
+}
+
+export function renderHeaders(scope: IConstruct, headers: HeaderMatch[] | undefined, where: string): Record<string, string>[] | undefined {
+  if (!headers || headers.length === 0) return undefined;
+  check(headers.length <= 16, scope, 'LKD-INPUT-006', `${where} has ${headers.length} header matches; at most 16 are allowed.`, 'Match on fewer headers.');
+  const seen = new Set<string>();
+  return headers.map((h) => {
+    check(typeof h.name === 'string' && h.name.length <= 256 && TOKEN.test(h.name), scope, 'LKD-INPUT-006',
+      `${where} header name ${JSON.stringify(h.name)} is not an HTTP token.`, 'Use letters, digits and !#$%&\'*+-.^_`|~ only (no spaces or colons).');
+    check(!seen.has(h.name.toLowerCase()), scope, 'LKD-INPUT-006', `${where} matches header ${h.name} twice.`,
+      'Header names are case-insensitive: match each header once.');
+    seen.add(h.name.toLowerCase());
+    check(typeof h.value === 'string' && h.value.length >= 1 && h.value.length <= 4096, scope, 'LKD-INPUT-006',
+      `${where} header ${h.name} value must be 1..4096 characters.`, 'Give the header a value.');
+    return { name: h.name, value: h.value, type: h.regex ? 'RegularExpression' : 'Exact' };
+  });
+}
+
+/** An HTTPRoute match: all of its conditions must hold. */
+export interface HttpRouteMatch {
+  /**
+   * The path.
+   * @default - any path (PathPrefix /)
+   */
+  readonly path?: PathMatch;
+  /**
+   * The method.
+   * @default - any method
+   */
+  readonly method?: HttpMethod;
+  /**
+   * Headers that must be present.
+   * @default - none
+   */
+  readonly headers?: HeaderMatch[];
+}
+
+export function renderHttpMatch(scope: IConstruct, match: HttpRouteMatch, where: string): Record<string, any> {
+  if (match.method !== undefined) {
+    check(Object.values(HttpMethod).includes(match.method), scope, 'LKD-INPUT-006', `${where} method ${JSON.stringify(match.method)} is unknown.`, 'Use an HttpMethod value.');
+  }
+  return { path: match.path?._toKube(scope), method: match.method, headers: renderHeaders(scope, match.headers, where) };
+}
+
+const GRPC_SERVICE = /^\.?[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*$/;
+const GRPC_METHOD = /^[A-Za-z_][A-Za-z_0-9]*$/;
+
+/** A GRPCRoute match. */
+export interface GrpcRouteMatch {
+  /**
+   * Fully qualified service, e.g. `orders.v1.OrderService`.
+   * @default - any service
+   */
+  readonly service?: string;
+  /**
+   * Method name, e.g. `PlaceOrder`.
+   * @default - any method
+   */
+  readonly method?: string;
+  /**
+   * Headers that must be present.
+   * @default - none
+   */
+  readonly headers?: HeaderMatch[];
+}
+
+export function renderGrpcMatch(scope: IConstruct, match: GrpcRouteMatch, where: string): Record<string, any> {
+  if (match.service !== undefined) {
+    check(match.service.length <= 1024 && GRPC_SERVICE.test(match.service), scope, 'LKD-INPUT-006',
+      `${where} gRPC service ${JSON.stringify(match.service)} is not a dotted name.`, 'Use e.g. orders.v1.OrderService.');
+  }
+  if (match.method !== undefined) {
+    check(match.method.length <= 1024 && GRPC_METHOD.test(match.method), scope, 'LKD-INPUT-006',
+      `${where} gRPC method ${JSON.stringify(match.method)} is not an identifier.`, 'Use e.g. PlaceOrder.');
+  }
+  const method = match.service !== undefined || match.method !== undefined ? { type: 'Exact', service: match.service, method: match.method } : undefined;
+  return { method, headers: renderHeaders(scope, match.headers, where) };
+}

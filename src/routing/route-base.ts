@@ -1,0 +1,51 @@
+/** What HTTPRoute and GRPCRoute share: a Service parent (always group core + port), annotations, lazy rules. */
+import { Construct } from 'constructs';
+import { RouteBackend, checkRuleWeights } from './route-backend';
+import { ServiceReference } from './service-reference';
+import { check } from '../core/errors';
+import { validatePortNumber } from '../core/names';
+import { MeshResource } from '../base';
+
+export const MAX_RULES = 16;
+
+/** Props every Service-parented route takes. */
+export interface ServiceRouteProps {
+  /** The Service whose traffic the route shapes (the parent). */
+  readonly service: ServiceReference;
+  /** The Service port the route applies to. */
+  readonly port: number;
+}
+
+/** Namespaces are written only when they differ from the route's: a same-namespace ref reads as the default. */
+function otherNamespace(namespace: string | undefined, routeNamespace: string | undefined): string | undefined {
+  return namespace === routeNamespace ? undefined : namespace;
+}
+
+export function renderServiceParent(scope: Construct, props: ServiceRouteProps, routeNamespace: string | undefined): Record<string, any> {
+  check(props.service instanceof ServiceReference, scope, 'LKD-ROUTE-002', 'service is required.', 'Pass service: ServiceReference.fromService(svc).');
+  validatePortNumber(scope, props.port, 'parent port');
+  const known = props.service._ports();
+  check(!known || known.includes(props.port), scope, 'LKD-ROUTE-004',
+    `Service ${props.service.name} has no port ${props.port} (it exposes ${known?.join(', ')}).`, 'Attach the route to one of the Service\'s ports.');
+  // group "core" is never omitted: the Gateway API would default it to gateway.networking.k8s.io and Linkerd would ignore the route.
+  return { group: 'core', kind: 'Service', name: props.service.name, namespace: otherNamespace(props.service.namespace, routeNamespace), port: props.port };
+}
+
+export function renderBackends(scope: Construct, backends: RouteBackend[] | undefined, where: string, routeNamespace: string | undefined): Record<string, any>[] | undefined {
+  if (!backends || backends.length === 0) return undefined;
+  checkRuleWeights(scope, backends, where);
+  const seen = new Set<string>();
+  return backends.map((b, i) => {
+    const key = `${b.target.namespace ?? ''}/${b.target.name}:${b.port}`;
+    check(!seen.has(key), scope, 'LKD-ROUTE-010', `${where} lists backend ${b.target.name}:${b.port} twice.`, 'Merge them into one backend with the summed weight.');
+    seen.add(key);
+    const ref = b._toKube(scope, `${where}.backendRefs[${i}]`);
+    return { ...ref, namespace: otherNamespace(ref.namespace, routeNamespace) };
+  });
+}
+
+export abstract class ServiceRoute extends MeshResource {
+  protected checkRuleCount(count: number): void {
+    check(count < MAX_RULES, this, 'LKD-INPUT-006', `a route holds at most ${MAX_RULES} rules.`, 'Split the rules over several routes.');
+  }
+}

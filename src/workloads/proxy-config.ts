@@ -1,0 +1,62 @@
+/**
+ * Typed `config.linkerd.io/*` annotations. They only take effect on the pod template (the injector reads pods), so
+ * this module only ever writes them there.
+ */
+import { IConstruct } from 'constructs';
+import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, isDefaultInboundPolicy } from './default-inbound-policy';
+import { InputRule, check } from '../core/errors';
+import { validatePortNumber } from '../core/names';
+
+/** Proxy settings for one workload's pods. */
+export interface ProxyConfig {
+  /**
+   * Ports whose traffic is proxied without protocol detection (server-speaks-first protocols, e.g. MySQL).
+   * @default - the chart's default list (25,587,3306,4444,5432,6379,9300,11211)
+   */
+  readonly opaquePorts?: number[];
+  /**
+   * Inbound ports that bypass the proxy entirely (no mTLS, no policy).
+   * @default - none
+   */
+  readonly skipInboundPorts?: number[];
+  /**
+   * Outbound ports that bypass the proxy entirely.
+   * @default - none
+   */
+  readonly skipOutboundPorts?: number[];
+  /**
+   * Run the proxy as a native sidecar (an init container with restartPolicy Always).
+   * @default - the control plane's `proxy.nativeSidecar` (true in Linkerd 2.20)
+   */
+  readonly nativeSidecar?: boolean;
+  /**
+   * The default inbound policy for ports of these pods that no Server selects.
+   * @default - the namespace's, else the cluster's
+   */
+  readonly defaultInboundPolicy?: DefaultInboundPolicy;
+}
+
+function portList(scope: IConstruct, ports: number[], what: string): string {
+  check(Array.isArray(ports) && ports.length > 0, scope, InputRule.REQUIRED, `${what} is empty.`, `Omit ${what} or list at least one port.`);
+  const unique = [...new Set(ports.map((p) => validatePortNumber(scope, p, `${what} entry`)))].sort((a, b) => a - b);
+  return unique.join(',');
+}
+
+/** The annotations a ProxyConfig stands for, validated. */
+export function proxyAnnotations(scope: IConstruct, config: ProxyConfig | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!config) return out;
+  if (config.opaquePorts) out['config.linkerd.io/opaque-ports'] = portList(scope, config.opaquePorts, 'opaquePorts');
+  if (config.skipInboundPorts) out['config.linkerd.io/skip-inbound-ports'] = portList(scope, config.skipInboundPorts, 'skipInboundPorts');
+  if (config.skipOutboundPorts) out['config.linkerd.io/skip-outbound-ports'] = portList(scope, config.skipOutboundPorts, 'skipOutboundPorts');
+  if (config.nativeSidecar !== undefined) {
+    check(typeof config.nativeSidecar === 'boolean', scope, InputRule.REQUIRED, 'nativeSidecar must be true or false.', 'Pass a boolean.');
+    out['config.linkerd.io/proxy-enable-native-sidecar'] = String(config.nativeSidecar);
+  }
+  if (config.defaultInboundPolicy !== undefined) {
+    check(isDefaultInboundPolicy(config.defaultInboundPolicy), scope, 'LKD-POL-012',
+      `defaultInboundPolicy ${JSON.stringify(config.defaultInboundPolicy)} is not one of Linkerd's six policies.`, 'Use a DefaultInboundPolicy value.');
+    out[DEFAULT_INBOUND_POLICY_ANNOTATION] = config.defaultInboundPolicy;
+  }
+  return out;
+}
