@@ -8,6 +8,7 @@
  * - at the root, `metadata` only exposes `name` and `generateName`;
  * - the Kubernetes strings extension (`lowerAscii`, `split`, …) is available.
  */
+import * as path from 'path';
 import { celEnv, celError, CelInput, isCelError, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { ConformanceHarnessError } from './issues';
@@ -23,21 +24,55 @@ const CEL_RESERVED = new Set([
 ]);
 const ESCAPABLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/;
 const ESCAPES: Readonly<Record<string, string>> = { '__': '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' };
+/** Property names repeat endlessly across objects; escape each one once. */
+const escapedNames = new Map<string, string | undefined>();
 
 /**
  * The name under which a schema property is visible in CEL, or undefined when the API server
  * makes it inaccessible (names with characters outside `[a-zA-Z0-9_.-/]`).
  */
 export function escapeCelPropertyName(name: string): string | undefined {
-  if (CEL_RESERVED.has(name)) return `__${name}__`;
-  if (!ESCAPABLE.test(name)) return undefined;
-  return name.replace(/__|[.\-/]/g, match => ESCAPES[match]);
+  if (escapedNames.has(name)) return escapedNames.get(name);
+  let escaped: string | undefined;
+  if (CEL_RESERVED.has(name)) escaped = `__${name}__`;
+  else if (ESCAPABLE.test(name)) escaped = name.replace(/__|[.\-/]/g, match => ESCAPES[match]);
+  escapedNames.set(name, escaped);
+  return escaped;
 }
 
 /** Operators the evaluator implements natively instead of through its function table. */
 const BUILTIN_OPERATORS = new Set(['_&&_', '_||_', '_?_:_', '_[_]', '@not_strictly_false']);
 
-const ENV = celEnv({ funcs: strings });
+/**
+ * CEL's `matches` compiles its pattern on every call. Rules such as `self.all(k, k.matches(...))`
+ * make that the dominant cost, so the same RE2 engine @bufbuild/cel uses is loaded from beside
+ * it and its compiled patterns are cached. If it cannot be found, the built-in behaviour is kept.
+ */
+type Re2Option = NonNullable<NonNullable<Parameters<typeof celEnv>[0]>['re2']>;
+
+function cachedRe2(): Re2Option | undefined {
+  let engine: { compile(pattern: string): { test(text: string): boolean } };
+  try {
+    const celDir = path.dirname(require.resolve('@bufbuild/cel'));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    engine = require(require.resolve('@bufbuild/re2', { paths: [celDir] })).RE2JS;
+  } catch {
+    return undefined;
+  }
+  const compiled = new Map<string, { test(text: string): boolean }>();
+  return {
+    compile(pattern: string) {
+      let matcher = compiled.get(pattern);
+      if (!matcher) {
+        matcher = engine.compile(pattern);
+        compiled.set(pattern, matcher);
+      }
+      return matcher;
+    },
+  };
+}
+
+const ENV = celEnv({ funcs: strings, re2: cachedRe2() });
 
 /** Type denotations usable as identifiers, e.g. `type(self.port) == int`. */
 const CEL_TYPE_NAMES = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn'];

@@ -28,6 +28,8 @@ export interface ServerSummary {
 
 /** The effective inbound authorization of one container port of one meshed pod template. */
 export interface PortPolicy {
+  /** The pod template the port belongs to. */
+  readonly pod: PodTemplate;
   readonly workload: ResourceId;
   readonly namespace: string;
   readonly port: number;
@@ -176,6 +178,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
     : [];
   const target = `${workloadLabel(pod)} port ${port}`;
   return {
+    pod,
     workload: pod.owner.id,
     namespace: pod.namespace,
     port,

@@ -23,9 +23,9 @@ function collectSlots(index: MeshIndex): Map<string, ServiceSlots> {
     if (!family) continue;
     for (const parent of serviceParents(route, index)) {
       const service = `${parent.namespace}/${parent.name}`;
-      const entry = slots.get(service) ?? { byPort: new Map(), everyPort: [] };
+      const entry: ServiceSlots = slots.get(service) ?? { byPort: new Map<number, Attachment[]>(), everyPort: [] };
       slots.set(service, entry);
-      const attachment = { route, family, position: parent.position, service };
+      const attachment: Attachment = { route, family, position: parent.position, service };
       const ports = attachedPorts(parent.ref, parent.service);
       if (!ports) {
         entry.everyPort.push(attachment);

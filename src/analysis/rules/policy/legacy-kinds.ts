@@ -1,0 +1,56 @@
+import { Severity } from '../../finding';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleContext, RuleArea } from '../../rule';
+
+const SERVER_CURRENT = 'policy.linkerd.io/v1beta3';
+const POLICY_ROUTE_CURRENT = 'policy.linkerd.io/v1beta3';
+
+/** A ServiceProfile is named <service>.<namespace>.svc.<cluster-domain>; returns the Service it shadows. */
+function profiledService(profile: IndexedObject): { name: string; namespace: string } | undefined {
+  const parts = profile.id.name.split('.');
+  return parts.length >= 3 && parts[2] === 'svc' ? { name: parts[0], namespace: parts[1] } : undefined;
+}
+
+function checkServiceProfile(ctx: RuleContext, profile: IndexedObject): void {
+  const svc = profiledService(profile);
+  const routes = svc ? ctx.index.routesForService(svc.namespace, svc.name) : [];
+  const shadow = routes.length > 0
+    ? ` While it exists, the routing, retries and timeouts of ${routes.map((r) => `${r.id.kind} ${r.id.name}`).join(', ')} for Service `
+      + `${svc!.namespace}/${svc!.name} are ignored.`
+    : '';
+  ctx.report(profile, `ServiceProfile is the legacy way to configure routes, retries and timeouts; use HTTPRoute/GRPCRoute with `
+    + `retry.linkerd.io/* and timeout.linkerd.io/* annotations.${shadow}`);
+}
+
+/** Kinds and versions Linkerd 2.20 still serves but that are superseded. */
+export const legacyKindsRule: Rule = {
+  id: 'LKD-POL-015',
+  area: RuleArea.POLICY,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'No legacy policy kinds or versions (ServerAuthorization, old Server/HTTPRoute versions, ServiceProfile)',
+    why: 'ServerAuthorization is superseded by AuthorizationPolicy with MeshTLSAuthentication/NetworkAuthentication; Server '
+      + 'before v1beta3 has no accessPolicy; policy.linkerd.io HTTPRoute before v1beta3 and ServiceProfile are legacy. A '
+      + 'ServiceProfile for a Service also makes Linkerd ignore the HTTPRoutes on that Service.',
+    fix: 'Move to Server policy.linkerd.io/v1beta3, AuthorizationPolicy, and Gateway API HTTPRoute/GRPCRoute.',
+    badExample: 'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization',
+    goodExample: 'apiVersion: policy.linkerd.io/v1alpha1\nkind: AuthorizationPolicy',
+  },
+  check(ctx) {
+    for (const authz of ctx.index.own(POLICY_GROUP, 'ServerAuthorization')) {
+      ctx.report(authz, 'ServerAuthorization is legacy; express it as an AuthorizationPolicy targeting the Server with a '
+        + 'MeshTLSAuthentication and/or NetworkAuthentication.');
+    }
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
+      if (server.id.apiVersion !== SERVER_CURRENT) {
+        ctx.report(server, `Server uses ${server.id.apiVersion}; use ${SERVER_CURRENT}, which adds accessPolicy (default deny).`);
+      }
+    }
+    for (const route of ctx.index.own(POLICY_GROUP, 'HTTPRoute')) {
+      if (route.id.apiVersion !== POLICY_ROUTE_CURRENT) {
+        ctx.report(route, `HTTPRoute uses ${route.id.apiVersion}; use ${POLICY_ROUTE_CURRENT} or gateway.networking.k8s.io/v1.`);
+      }
+    }
+    for (const profile of ctx.index.own('linkerd.io', 'ServiceProfile')) checkServiceProfile(ctx, profile);
+  },
+};

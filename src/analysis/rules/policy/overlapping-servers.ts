@@ -1,0 +1,45 @@
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
+import { listSome, serverCoverage, workloadLabel } from '../policy-helpers';
+
+interface Overlap {
+  readonly loser: IndexedObject;
+  readonly winner: IndexedObject;
+  readonly port: number;
+  readonly workloads: string[];
+}
+
+/** Several Servers on one pod port: the policy controller keeps the first and skips the rest. */
+export const overlappingServersRule: Rule = {
+  id: 'LKD-POL-008',
+  area: RuleArea.POLICY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'At most one Server selects each pod port',
+    why: 'Overlapping Servers are no longer rejected at admission (linkerd2 #13676). The inbound index orders Servers by '
+      + 'creation time, then name; the first to claim a pod port wins and the others are skipped with only a log line, so '
+      + 'their accessPolicy and the AuthorizationPolicies on them silently do nothing for that port.',
+    fix: 'Give each pod port exactly one Server: narrow the podSelectors or merge the Servers.',
+    badExample: '# orders-http and all-http both select app=orders, port 8080',
+    goodExample: '# one Server per pod port; other workloads get their own Server',
+  },
+  check(ctx) {
+    const coverage = serverCoverage(ctx.index);
+    const overlaps = new Map<string, Overlap>();
+    for (const pod of ctx.index.podTemplates) {
+      for (const [port, servers] of coverage.claimedPorts(pod)) {
+        for (const loser of servers.slice(1)) {
+          const k = `${loser.id.namespace}|${loser.id.name}|${servers[0].id.name}|${port}`;
+          const entry = overlaps.get(k) ?? { loser, winner: servers[0], port, workloads: [] };
+          entry.workloads.push(workloadLabel(pod));
+          overlaps.set(k, entry);
+        }
+      }
+    }
+    for (const o of overlaps.values()) {
+      ctx.report(o.loser, `Server ${o.loser.id.name} selects port ${o.port} of ${listSome(o.workloads)}, which Server ${o.winner.id.name} `
+        + 'also selects; Linkerd applies the first by creation time (then name), so this Server is skipped there.');
+    }
+  },
+};

@@ -1,0 +1,62 @@
+import { Severity } from '../../finding';
+import { annotationsOf } from '../../model/manifest';
+import { DEFAULT_POLICY_ANNOTATION, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { DEFAULT_INBOUND_POLICIES } from '../../options';
+import { Rule, RuleContext, RuleArea } from '../../rule';
+import { PROXY_PROTOCOLS, isKnownDefaultPolicy, ownPodTemplates, specOf } from '../policy-helpers';
+
+const ALLOWED = DEFAULT_INBOUND_POLICIES.join(', ');
+
+function caseHint(value: unknown, allowed: readonly string[]): string {
+  const near = typeof value === 'string' ? allowed.find((a) => a.toLowerCase() === value.toLowerCase()) : undefined;
+  return near ? ` (values are case-sensitive: write "${near}")` : '';
+}
+
+function checkAnnotation(ctx: RuleContext, subject: IndexedObject, value: string | undefined, where: string): void {
+  if (value === undefined || isKnownDefaultPolicy(value)) return;
+  ctx.report(subject, `${where} ${DEFAULT_POLICY_ANNOTATION} is ${JSON.stringify(value)}, not one of ${ALLOWED}${caseHint(value, DEFAULT_INBOUND_POLICIES)}; `
+    + 'the injector only logs this and the next level\'s default (ultimately the cluster\'s) applies instead.');
+}
+
+function checkServer(ctx: RuleContext, server: IndexedObject): void {
+  const spec = specOf(server);
+  if (spec.accessPolicy !== undefined && !isKnownDefaultPolicy(spec.accessPolicy)) {
+    ctx.report(server, `spec.accessPolicy ${JSON.stringify(spec.accessPolicy)} is not one of ${ALLOWED}${caseHint(spec.accessPolicy, DEFAULT_INBOUND_POLICIES)}; the webhook rejects the Server.`);
+  }
+  if (spec.proxyProtocol !== undefined && !PROXY_PROTOCOLS.includes(spec.proxyProtocol)) {
+    ctx.report(server, `spec.proxyProtocol ${JSON.stringify(spec.proxyProtocol)} is not one of ${PROXY_PROTOCOLS.join(', ')}`
+      + `${caseHint(spec.proxyProtocol, PROXY_PROTOCOLS)}; the webhook rejects the Server.`);
+  }
+}
+
+/** Enumerated policy values: default-inbound-policy annotations, Server.accessPolicy/proxyProtocol, EgressNetwork.trafficPolicy. */
+export const policyValuesRule: Rule = {
+  id: 'LKD-POL-012',
+  area: RuleArea.POLICY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Default-policy, accessPolicy, proxyProtocol and trafficPolicy values are in their allowed sets',
+    why: 'Server.accessPolicy and proxyProtocol and EgressNetwork.trafficPolicy outside their enums are rejected by the webhook. '
+      + 'A bad config.linkerd.io/default-inbound-policy annotation is worse: the injector only logs it, so the workload silently '
+      + 'keeps a different (often all-unauthenticated) default.',
+    fix: `Use one of ${ALLOWED}; proxyProtocol one of ${PROXY_PROTOCOLS.join(', ')}; trafficPolicy Allow or Deny.`,
+    badExample: 'annotations:\n  config.linkerd.io/default-inbound-policy: authenticated',
+    goodExample: 'annotations:\n  config.linkerd.io/default-inbound-policy: all-authenticated',
+  },
+  check(ctx) {
+    for (const ns of ctx.index.own('', 'Namespace')) {
+      checkAnnotation(ctx, ns, annotationsOf(ns.object)[DEFAULT_POLICY_ANNOTATION], 'annotation');
+    }
+    for (const pod of ownPodTemplates(ctx.index)) {
+      const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
+      checkAnnotation(ctx, pod.owner, pod.annotations[DEFAULT_POLICY_ANNOTATION], where);
+    }
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) checkServer(ctx, server);
+    for (const egress of ctx.index.own(POLICY_GROUP, 'EgressNetwork')) {
+      const value = specOf(egress).trafficPolicy;
+      if (value !== 'Allow' && value !== 'Deny') {
+        ctx.report(egress, `spec.trafficPolicy ${JSON.stringify(value)} must be Allow or Deny${caseHint(value, ['Allow', 'Deny'])}.`);
+      }
+    }
+  },
+};

@@ -1,0 +1,136 @@
+import { Severity } from '../../finding';
+import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';
+import { Rule, RuleContext, RuleArea } from '../../rule';
+import {
+  authorizationTargets, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort, specOf,
+  workloadLabel,
+} from '../policy-helpers';
+
+const PROBE_KINDS = ['livenessProbe', 'readinessProbe', 'startupProbe'];
+
+/** Kubelet probes arrive without an mTLS identity; node addresses are assumed to be inside the cluster networks. */
+const KUBELET: Caller = { meshed: false, inCluster: true, label: 'the kubelet (unauthenticated)' };
+
+interface HttpProbe {
+  readonly kind: string;
+  readonly container: string;
+  readonly port: number;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: Array<{ name: string; value: string }>;
+}
+
+function probePort(container: any, port: unknown): number | undefined {
+  if (typeof port === 'number') return port;
+  const named = (Array.isArray(container?.ports) ? container.ports : []).find((p: any) => p?.name === port);
+  return typeof named?.containerPort === 'number' ? named.containerPort : undefined;
+}
+
+export function httpProbes(pod: PodTemplate): HttpProbe[] {
+  const containers = [...(Array.isArray(pod.spec.containers) ? pod.spec.containers : []), ...(Array.isArray(pod.spec.initContainers) ? pod.spec.initContainers : [])];
+  const probes: HttpProbe[] = [];
+  for (const container of containers) {
+    for (const kind of PROBE_KINDS) {
+      const get = container?.[kind]?.httpGet;
+      if (!get || typeof get !== 'object') continue;
+      const port = probePort(container, get.port);
+      if (port === undefined) continue;
+      const [path, query] = String(typeof get.path === 'string' && get.path ? get.path : '/').split('?');
+      const headers = (Array.isArray(get.httpHeaders) ? get.httpHeaders : []).map((h: any) => ({ name: String(h?.name ?? ''), value: String(h?.value ?? '') }));
+      probes.push({ kind, container: String(container?.name ?? ''), port, path, query: new URLSearchParams(query ?? ''), headers });
+    }
+  }
+  return probes;
+}
+
+function pathMatches(path: any, probePath: string): boolean {
+  const type = path?.type ?? 'PathPrefix';
+  const value = typeof path?.value === 'string' ? path.value : '/';
+  if (type === 'Exact') return probePath === value;
+  if (type === 'RegularExpression') {
+    try {
+      return new RegExp(`^(?:${value})$`).test(probePath);
+    } catch {
+      return false;
+    }
+  }
+  const prefix = value.replace(/\/+$/, '');
+  return prefix === '' || probePath === prefix || probePath.startsWith(`${prefix}/`);
+}
+
+function matchAccepts(match: any, probe: HttpProbe): boolean {
+  if (!match || typeof match !== 'object') return false;
+  if (match.method !== undefined && match.method !== 'GET') return false;
+  if (!pathMatches(match.path, probe.path)) return false;
+  const headers = Array.isArray(match.headers) ? match.headers : [];
+  if (!headers.every((h: any) => probe.headers.some((p) => p.name.toLowerCase() === String(h?.name).toLowerCase() && p.value === h?.value))) return false;
+  const params = Array.isArray(match.queryParams) ? match.queryParams : [];
+  return params.every((q: any) => probe.query.get(String(q?.name)) === q?.value);
+}
+
+/** Whether an HTTP route has a rule that a probe request (GET path) matches; GRPCRoutes never do. */
+export function routeMatchesProbe(route: IndexedObject, probe: HttpProbe): boolean {
+  if (route.id.kind !== 'HTTPRoute') return false;
+  const rules = Array.isArray(specOf(route).rules) && specOf(route).rules.length > 0 ? specOf(route).rules : [{}];
+  return rules.some((rule: any) => {
+    const matches = Array.isArray(rule?.matches) && rule.matches.length > 0 ? rule.matches : [{}];
+    return matches.some((m: any) => matchAccepts(m, probe));
+  });
+}
+
+function kubeletAllowed(ctx: RuleContext, server: IndexedObject, matching: IndexedObject[]): boolean {
+  const authz = authorizationTargets(ctx.index);
+  const policies = [
+    ...authz.forServer(server), ...authz.forNamespace(server.id.namespace ?? ''), ...matching.flatMap((r) => authz.forRoute(r)),
+  ];
+  if (policies.some((p) => authorizationAdmits(ctx.index, p, KUBELET, ctx.context).admitted)) return true;
+  return defaultPolicyAllows(serverAccessPolicy(server), KUBELET, ctx.context, 'accessPolicy').allowed;
+}
+
+function checkPod(ctx: RuleContext, server: IndexedObject, routes: IndexedObject[], pod: PodTemplate): void {
+  const port = serverPort(server);
+  const number = port === undefined ? undefined : typeof port === 'number' ? port : resolveContainerPort(pod, port);
+  for (const probe of httpProbes(pod).filter((p) => p.port === number)) {
+    const where = `${probe.kind} of container ${probe.container} in ${workloadLabel(pod)} (GET ${probe.path} on port ${probe.port})`;
+    const matching = routes.filter((r) => routeMatchesProbe(r, probe));
+    if (matching.length === 0) {
+      ctx.report(server, `routes are attached to Server ${server.id.name}, and none matches the ${where}; once a route is attached, `
+        + 'probes are no longer authorized automatically and unmatched requests are refused, so the pod will never become ready.');
+    } else if (!kubeletAllowed(ctx, server, matching)) {
+      ctx.report(server, `routes are attached to Server ${server.id.name}, and no authorization admits unauthenticated callers on `
+        + `${matching.map((r) => r.id.name).join(', ')} for the ${where}; probes will get 403 and the pod will never become ready.`);
+    }
+  }
+}
+
+/** Once a route is attached to a Server, kubelet probes on its port need an explicit route and authorization. */
+export const probesNeedAuthorizationRule: Rule = {
+  id: 'LKD-POL-010',
+  area: RuleArea.POLICY,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'Probes on a Server port with routes are matched and authorized',
+    why: 'Linkerd authorizes kubelet probe paths by itself only while a port has no Server, or a Server with no routes '
+      + '(linkerd2 #9008). As soon as an HTTPRoute attaches to the Server, probe requests must match a route and be admitted '
+      + 'by an AuthorizationPolicy that allows unauthenticated clients; otherwise probes fail and pods never become ready (#7050).',
+    fix: 'Add a route matching the probe paths (e.g. /healthz, /ready) and an AuthorizationPolicy on it whose '
+      + 'requiredAuthenticationRefs is a NetworkAuthentication for the node/pod networks (or empty).',
+    badExample: 'kind: HTTPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: Server, name: orders-http}]\n'
+      + '  rules: [{matches: [{path: {value: /api}}]}]   # readinessProbe GET /ready on the same port',
+    goodExample: 'kind: HTTPRoute\nmetadata: {name: orders-probes}\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: Server, name: orders-http}]\n'
+      + '  rules: [{matches: [{path: {type: Exact, value: /ready}}]}]\n---\nkind: AuthorizationPolicy\nspec:\n'
+      + '  targetRef: {group: policy.linkerd.io, kind: HTTPRoute, name: orders-probes}\n  requiredAuthenticationRefs:\n'
+      + '  - {group: policy.linkerd.io, kind: NetworkAuthentication, name: kubelet-networks}',
+  },
+  check(ctx) {
+    const coverage = serverCoverage(ctx.index);
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
+      const routes = routesForServer(ctx.index, server);
+      if (routes.length === 0) continue;
+      for (const pod of coverage.podsOf(server)) {
+        if (pod.injection !== Injection.DISABLED) checkPod(ctx, server, routes, pod);
+      }
+    }
+  },
+};

@@ -1,0 +1,78 @@
+import { Severity } from '../../finding';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleContext, RuleArea } from '../../rule';
+import { asRef, claimOrder, isCoreRef, isPolicyRef, refList, refText, specOf } from '../policy-helpers';
+
+function rps(value: any): unknown {
+  return value && typeof value === 'object' ? value.requestsPerSecond : undefined;
+}
+
+function checkRate(ctx: RuleContext, policy: IndexedObject, path: string, value: unknown, total: unknown): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    ctx.report(policy, `${path} is ${JSON.stringify(value)}; it must be a positive integer.`);
+  } else if (typeof total === 'number' && total > 0 && value > total) {
+    ctx.report(policy, `${path} ${value} exceeds total.requestsPerSecond ${total}; the webhook rejects it.`);
+  }
+}
+
+/** The Server a policy targets, as a namespace|name key, when the target is a Server at all. */
+function targetKey(policy: IndexedObject): string | undefined {
+  const ref = asRef(specOf(policy).targetRef);
+  return isPolicyRef(ref, 'Server') ? `${policy.id.namespace}|${ref!.name}` : undefined;
+}
+
+function checkTarget(ctx: RuleContext, policy: IndexedObject): void {
+  const ref = asRef(specOf(policy).targetRef);
+  if (!isPolicyRef(ref, 'Server')) {
+    ctx.report(policy, `spec.targetRef ${refText(ref)} must be a Server with group policy.linkerd.io; the webhook rejects anything else.`);
+  } else if (!ctx.index.get(POLICY_GROUP, 'Server', policy.id.namespace, String(ref!.name))) {
+    ctx.report(policy, `spec.targetRef names Server "${ref!.name}", which does not exist in namespace ${policy.id.namespace}; `
+      + 'the status becomes NoMatchingTarget and nothing is limited.');
+  }
+}
+
+function checkRates(ctx: RuleContext, policy: IndexedObject): void {
+  const spec = specOf(policy);
+  const total = rps(spec.total);
+  if (spec.total !== undefined) checkRate(ctx, policy, 'spec.total.requestsPerSecond', total, undefined);
+  if (spec.identity !== undefined) checkRate(ctx, policy, 'spec.identity.requestsPerSecond', rps(spec.identity), total);
+  refList(spec.overrides).forEach((override: any, i) => {
+    checkRate(ctx, policy, `spec.overrides[${i}].requestsPerSecond`, override.requestsPerSecond, total);
+    refList(override.clientRefs).forEach((ref, j) => {
+      if (!isCoreRef(ref, 'ServiceAccount')) {
+        ctx.report(policy, `spec.overrides[${i}].clientRefs[${j}] is ${refText(ref)}; only ServiceAccount (core group) is accepted.`);
+      }
+    });
+  });
+}
+
+/** HTTPLocalRateLimitPolicy: a real Server target, sane rates, one policy per Server. */
+export const rateLimitRule: Rule = {
+  id: 'LKD-POL-014',
+  area: RuleArea.POLICY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'HTTPLocalRateLimitPolicy targets an existing Server with valid rates, one per Server',
+    why: 'The webhook requires a Server target, total.requestsPerSecond > 0, identity and override rates > 0 and not above '
+      + 'the total, and ServiceAccount clientRefs. Only the oldest policy per Server is accepted; the others get '
+      + 'RateLimitReasonAlreadyExists and silently do nothing.',
+    fix: 'Target one Server per policy (merge limits into one policy), keep identity/override rates at or below the total.',
+    badExample: 'spec:\n  targetRef: {kind: Server, name: orders-http}\n  total: {requestsPerSecond: 0}',
+    goodExample: 'spec:\n  targetRef: {group: policy.linkerd.io, kind: Server, name: orders-http}\n  total: {requestsPerSecond: 100}\n  identity: {requestsPerSecond: 20}',
+  },
+  check(ctx) {
+    const firstByServer = new Map<string, IndexedObject>();
+    for (const policy of [...ctx.index.list(POLICY_GROUP, 'HTTPLocalRateLimitPolicy')].sort(claimOrder)) {
+      if (!policy.inventory) {
+        checkTarget(ctx, policy);
+        checkRates(ctx, policy);
+      }
+      const key = targetKey(policy);
+      if (key === undefined) continue;
+      const first = firstByServer.get(key);
+      if (!first) firstByServer.set(key, policy);
+      else ctx.report(policy, `HTTPLocalRateLimitPolicy ${first.id.name} already targets Server ${key.split('|')[1]}; only the oldest `
+        + 'is accepted and this one gets RateLimitReasonAlreadyExists. Merge the limits into one policy.');
+    }
+  },
+};

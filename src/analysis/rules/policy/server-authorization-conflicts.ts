@@ -1,0 +1,38 @@
+import { Severity } from '../../finding';
+import { POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
+import { specOf } from '../policy-helpers';
+import { checkNetworkList } from './networks';
+
+/** Legacy ServerAuthorization combinations the webhook rejects. */
+export const serverAuthorizationConflictsRule: Rule = {
+  id: 'LKD-POL-018',
+  area: RuleArea.POLICY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'ServerAuthorization client settings do not contradict each other',
+    why: 'The webhook rejects a ServerAuthorization whose client is both meshTLS and unauthenticated, whose meshTLS is '
+      + 'unauthenticatedTLS and also lists identities or serviceAccounts, or whose networks break the cidr/except rules.',
+    fix: 'Pick one client mode; better, replace the ServerAuthorization with an AuthorizationPolicy (see LKD-POL-015).',
+    badExample: 'client:\n  unauthenticated: true\n  meshTLS:\n    serviceAccounts: [{name: client}]',
+    goodExample: 'client:\n  meshTLS:\n    serviceAccounts: [{name: client}]',
+  },
+  check(ctx) {
+    for (const authz of ctx.index.own(POLICY_GROUP, 'ServerAuthorization')) {
+      const client = specOf(authz).client;
+      if (!client || typeof client !== 'object') {
+        ctx.report(authz, 'spec.client is missing; a ServerAuthorization must say which clients it admits.');
+        continue;
+      }
+      const mtls = client.meshTLS;
+      if (mtls && client.unauthenticated === true) {
+        ctx.report(authz, 'spec.client sets both meshTLS and unauthenticated: true; the webhook rejects this. Keep one.');
+      }
+      const named = (Array.isArray(mtls?.identities) && mtls.identities.length > 0) || (Array.isArray(mtls?.serviceAccounts) && mtls.serviceAccounts.length > 0);
+      if (mtls?.unauthenticatedTLS === true && named) {
+        ctx.report(authz, 'spec.client.meshTLS sets unauthenticatedTLS: true together with identities/serviceAccounts; the webhook rejects this.');
+      }
+      if (client.networks !== undefined) checkNetworkList(ctx, authz, client.networks, 'spec.client.networks');
+    }
+  },
+};

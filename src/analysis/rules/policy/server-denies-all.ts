@@ -1,0 +1,38 @@
+import { Severity } from '../../finding';
+import { POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
+import {
+  authorizationTargets, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverPort, specOf,
+} from '../policy-helpers';
+
+/** A Server defaults to deny; without any authorization its port refuses every connection. */
+export const serverDeniesAllRule: Rule = {
+  id: 'LKD-POL-009',
+  area: RuleArea.POLICY,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'A Server with accessPolicy deny has at least one authorization',
+    why: 'Creating a Server switches its port from the default inbound policy to the Server\'s accessPolicy, which defaults to '
+      + 'deny in v1beta3. With no AuthorizationPolicy on the Server, its routes or its namespace, every connection is refused '
+      + '(for example Prometheus scrapes in linkerd2#13013, or #7154).',
+    fix: 'Add an AuthorizationPolicy targeting the Server, or set accessPolicy (e.g. all-authenticated, or audit while rolling out).',
+    badExample: 'kind: Server\nspec:\n  port: 8080\n  podSelector: {matchLabels: {app: orders}}\n# and no AuthorizationPolicy',
+    goodExample: 'kind: AuthorizationPolicy\nspec:\n  targetRef: {group: policy.linkerd.io, kind: Server, name: orders-http}\n'
+      + '  requiredAuthenticationRefs:\n  - {group: policy.linkerd.io, kind: MeshTLSAuthentication, name: clients}',
+  },
+  check(ctx) {
+    const authz = authorizationTargets(ctx.index);
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
+      if (serverAccessPolicy(server) !== 'deny') continue;
+      const routes = routesForServer(ctx.index, server);
+      const authorized = authz.forServer(server).length > 0
+        || authz.forNamespace(server.id.namespace ?? '').length > 0
+        || routes.some((r) => authz.forRoute(r).length > 0)
+        || serverAuthorizationsFor(ctx.index, server).length > 0;
+      if (authorized) continue;
+      const explicit = specOf(server).accessPolicy === 'deny' ? 'accessPolicy deny' : 'accessPolicy unset (deny, the v1beta3 default)';
+      ctx.report(server, `Server ${server.id.name} has ${explicit} and no AuthorizationPolicy targets it, its routes or its namespace; `
+        + `port ${JSON.stringify(serverPort(server))} of the selected pods refuses every connection.`);
+    }
+  },
+};

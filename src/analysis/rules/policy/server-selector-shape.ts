@@ -1,0 +1,52 @@
+import { Severity } from '../../finding';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleContext, RuleArea } from '../../rule';
+import { specOf } from '../policy-helpers';
+
+const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
+
+function checkExpressions(ctx: RuleContext, server: IndexedObject, field: string, selector: any): void {
+  const expressions = selector?.matchExpressions;
+  if (expressions === undefined) return;
+  if (!Array.isArray(expressions)) {
+    ctx.report(server, `spec.${field}.matchExpressions must be a list.`);
+    return;
+  }
+  expressions.forEach((req: any, i: number) => {
+    const path = `spec.${field}.matchExpressions[${i}]`;
+    if (!OPERATORS.includes(req?.operator)) {
+      ctx.report(server, `${path}.operator ${JSON.stringify(req?.operator)} is not one of ${OPERATORS.join(', ')}; the CRD rejects it.`);
+    } else if ((req.operator === 'In' || req.operator === 'NotIn') && (!Array.isArray(req.values) || req.values.length === 0)) {
+      ctx.report(server, `${path} uses ${req.operator} with no values; ${req.operator === 'In' ? 'it can never match' : 'it excludes nothing'}. List the values.`);
+    }
+  });
+}
+
+/** Exactly one of podSelector / externalWorkloadSelector, with well-formed expressions. */
+export const serverSelectorShapeRule: Rule = {
+  id: 'LKD-POL-016',
+  area: RuleArea.POLICY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Server sets exactly one of podSelector and externalWorkloadSelector',
+    why: 'The Server CRD requires exactly one selector (oneOf); the API server rejects both or neither. Selector operators '
+      + 'are limited to In, NotIn, Exists and DoesNotExist, and In without values never matches.',
+    fix: 'Keep one selector; use matchLabels, or matchExpressions with a valid operator and values.',
+    badExample: 'spec:\n  port: 8080\n  # no podSelector',
+    goodExample: 'spec:\n  port: 8080\n  podSelector:\n    matchLabels: {app: orders}',
+  },
+  check(ctx) {
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
+      const spec = specOf(server);
+      const pod = spec.podSelector !== undefined && spec.podSelector !== null;
+      const external = spec.externalWorkloadSelector !== undefined && spec.externalWorkloadSelector !== null;
+      if (pod === external) {
+        ctx.report(server, pod
+          ? 'spec sets both podSelector and externalWorkloadSelector; the CRD requires exactly one.'
+          : 'spec sets neither podSelector nor externalWorkloadSelector; the CRD requires exactly one (an empty podSelector {} selects every pod).');
+      }
+      if (pod) checkExpressions(ctx, server, 'podSelector', spec.podSelector);
+      if (external) checkExpressions(ctx, server, 'externalWorkloadSelector', spec.externalWorkloadSelector);
+    }
+  },
+};

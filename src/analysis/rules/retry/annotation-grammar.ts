@@ -1,0 +1,61 @@
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import {
+  Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
+  parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
+} from '../linkerd-grammar';
+import { allRoutes, annotationMap } from '../route-helpers';
+import { isOutboundRoute, retryKeysOf } from './retry-config';
+
+const PARSERS: Record<string, (value: unknown) => Parsed<unknown>> = {
+  [RETRY_HTTP_ANNOTATION]: parseHttpRetryConditions,
+  [RETRY_GRPC_ANNOTATION]: parseGrpcRetryCodes,
+  [RETRY_LIMIT_ANNOTATION]: parseRetryLimit,
+  [RETRY_TIMEOUT_ANNOTATION]: parseLinkerdDuration,
+  ...Object.fromEntries(TIMEOUT_ANNOTATIONS.map((k) => [k, parseLinkerdDuration])),
+};
+
+const ALL_KEYS = Object.keys(PARSERS);
+
+/** What Linkerd does with the unreadable value, which differs between routes and Services. */
+function consequence(obj: IndexedObject, key: string): string {
+  if (obj.id.kind !== 'Service') {
+    return 'Linkerd\'s webhook rejects the route (and if the webhook is bypassed, the controller skips the whole route).';
+  }
+  const block = key.startsWith('retry.') ? 'retry' : 'timeout';
+  return `the webhook never sees Services, so Linkerd only logs an error and ignores all of this Service's ${block} settings.`;
+}
+
+function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: string[]): void {
+  const annotations = annotationMap(obj.object);
+  for (const key of keys) {
+    if (!(key in annotations)) continue;
+    const parsed = PARSERS[key](annotations[key]);
+    if (!parsed.ok) ctx.report(obj, `annotation ${key}: ${parsed.reason}; ${consequence(obj, key)}`);
+  }
+}
+
+/** Retry and timeout annotations are strings in a small language; a typo either blocks apply or vanishes. */
+export const annotationGrammar: Rule = {
+  id: 'LKD-RETRY-002',
+  area: RuleArea.RETRY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'retry.linkerd.io/* and timeout.linkerd.io/* annotations parse',
+    why: '`retry.linkerd.io/http` is a comma list of 5xx, gateway-error, a code 100-599 or a range a-b (no spaces); '
+      + '`retry.linkerd.io/grpc` a comma list of cancelled, deadline-exceeded, internal, resource-exhausted, unavailable; '
+      + '`retry.linkerd.io/limit` a 0-65535 integer; timeouts one integer plus ms|s|m|h|d. On a route the webhook rejects '
+      + 'a bad value; on a Service, which the webhook never sees, Linkerd logs it and drops the Service\'s whole retry or timeout block.',
+    fix: 'Write the value in Linkerd\'s grammar, e.g. `retry.linkerd.io/http: "5xx,429"`, `retry.linkerd.io/limit: "3"`, '
+      + '`timeout.linkerd.io/request: "90s"`.',
+    badExample: 'metadata:\n  annotations:\n    retry.linkerd.io/http: "5xx, 429"\n    timeout.linkerd.io/request: 1m30s',
+    goodExample: 'metadata:\n  annotations:\n    retry.linkerd.io/http: "5xx,429"\n    timeout.linkerd.io/request: 90s',
+  },
+  check(ctx) {
+    for (const route of allRoutes(ctx.index)) {
+      if (isOutboundRoute(route, ctx.index)) checkKeys(ctx, route, [...retryKeysOf(route), ...TIMEOUT_ANNOTATIONS]);
+    }
+    for (const service of ctx.index.own('', 'Service')) checkKeys(ctx, service, ALL_KEYS);
+  },
+};

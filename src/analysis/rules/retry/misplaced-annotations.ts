@@ -1,0 +1,69 @@
+import { Severity } from '../../finding';
+import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
+import { allRoutes, hasAnnotation, isGrpcRoute, isRecord, isServerParent, parentRefs } from '../route-helpers';
+import { isOutboundRoute, presentKeys } from './retry-config';
+
+const ROUTE_KEYS = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS];
+const READ_BY_LINKERD = new Set(['|Service', `${GATEWAY_GROUP}|HTTPRoute`, `${GATEWAY_GROUP}|GRPCRoute`, `${POLICY_GROUP}|HTTPRoute`,
+  `${POLICY_GROUP}|EgressNetwork`]);
+
+function checkFamily(ctx: RuleContext, route: IndexedObject): void {
+  const wrong = isGrpcRoute(route) ? RETRY_HTTP_ANNOTATION : RETRY_GRPC_ANNOTATION;
+  if (!hasAnnotation(route.object, wrong)) return;
+  const right = isGrpcRoute(route) ? RETRY_GRPC_ANNOTATION : RETRY_HTTP_ANNOTATION;
+  ctx.report(route, `annotation ${wrong} is never read on a ${route.id.kind}; Linkerd only reads ${right} there, so these retry `
+    + `conditions are ignored. Use ${right}.`);
+}
+
+function checkInbound(ctx: RuleContext, route: IndexedObject): void {
+  const keys = presentKeys(route, ROUTE_KEYS);
+  if (keys.length === 0 || isOutboundRoute(route, ctx.index) || !parentRefs(route).some(isServerParent)) return;
+  ctx.report(route, `annotations ${keys.join(', ')} are on a route whose parent is a Server (an inbound, policy route); retries and `
+    + 'timeouts are client-side and only read on routes whose parent is a Service, so they do nothing here. Move them to a '
+    + 'route with a Service parent, or to the Service.');
+}
+
+/** Pod templates and workloads are a frequent wrong home: Linkerd reads these keys on Services and routes only. */
+function checkOtherObjects(ctx: RuleContext): void {
+  for (const entry of ctx.index.objects) {
+    if (entry.inventory || READ_BY_LINKERD.has(`${entry.group}|${entry.id.kind}`)) continue;
+    const keys = presentKeys(entry, ROUTE_KEYS);
+    if (keys.length > 0) {
+      ctx.report(entry, `annotations ${keys.join(', ')} are on a ${entry.id.kind}, where Linkerd never reads them; put them on the `
+        + 'Service or on an HTTPRoute/GRPCRoute whose parent is the Service.');
+    }
+  }
+  for (const pod of ctx.index.podTemplates) {
+    const annotations: unknown = pod.annotations;
+    const keys = isRecord(annotations) ? ROUTE_KEYS.filter((k) => Object.prototype.hasOwnProperty.call(annotations, k)) : [];
+    if (pod.owner.inventory || keys.length === 0 || pod.owner.id.kind === 'Pod') continue;
+    ctx.report(pod.owner, `the pod template carries ${keys.join(', ')}, where Linkerd never reads them (they are not proxy `
+      + 'configuration); put them on the Service or on a route whose parent is the Service.');
+  }
+}
+
+/** Annotations that are well-formed but sit where no part of Linkerd looks. */
+export const misplacedAnnotations: Rule = {
+  id: 'LKD-RETRY-004',
+  area: RuleArea.RETRY,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'Retry/timeout annotations sit where Linkerd reads them, in the right family',
+    why: 'An HTTPRoute reads only retry.linkerd.io/http, a GRPCRoute only retry.linkerd.io/grpc; the other is ignored. '
+      + 'Retries and timeouts are outbound (client-side) behaviour, read from Services and from routes with a Service '
+      + 'parent; on a Server-parented (inbound) route, a workload or a pod template they do nothing, without any warning.',
+    fix: 'Use retry.linkerd.io/http on HTTPRoutes and retry.linkerd.io/grpc on GRPCRoutes, and put the annotations on the '
+      + 'Service or on a route whose parentRef is the Service.',
+    badExample: 'kind: GRPCRoute\nmetadata:\n  annotations: {retry.linkerd.io/http: 5xx}',
+    goodExample: 'kind: GRPCRoute\nmetadata:\n  annotations: {retry.linkerd.io/grpc: unavailable}',
+  },
+  check(ctx) {
+    for (const route of allRoutes(ctx.index)) {
+      checkFamily(ctx, route);
+      checkInbound(ctx, route);
+    }
+    checkOtherObjects(ctx);
+  },
+};

@@ -1,0 +1,86 @@
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../linkerd-grammar';
+import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, rules } from '../route-helpers';
+import { RetrySettings, describeKeys, effectiveRetry, presentKeys } from './retry-config';
+
+const NON_IDEMPOTENT = new Set(['POST', 'PATCH']);
+
+/** Why an HTTP rule can see non-idempotent requests, or undefined when every match pins a safe method. */
+function httpExposure(rule: unknown, r: number): string | undefined {
+  const matches = matchesOf(rule);
+  if (matches.length === 0) return `rules[${r}] has no matches, so it takes every method, POST and PATCH included`;
+  for (const [j, m] of matches.entries()) {
+    const method = isRecord(m) ? m.method : undefined;
+    if (method === undefined) return `rules[${r}].matches[${j}] has no method, so it takes POST and PATCH too`;
+    if (NON_IDEMPOTENT.has(method)) return `rules[${r}].matches[${j}] matches method ${method}`;
+  }
+  return undefined;
+}
+
+/**
+ * Every gRPC call is an HTTP POST, so the method verb says nothing. We treat a match that names one exact gRPC method
+ * as the author's statement that this method is safe to repeat, and warn when retries cover a whole service, a
+ * regular expression, or everything.
+ */
+function grpcExposure(rule: unknown, r: number): string | undefined {
+  const matches = matchesOf(rule);
+  if (matches.length === 0) return `rules[${r}] has no matches, so it covers every gRPC method`;
+  for (const [j, m] of matches.entries()) {
+    const method = isRecord(m) && isRecord(m.method) ? m.method : undefined;
+    if (!method || typeof method.method !== 'string') return `rules[${r}].matches[${j}] does not name one gRPC method`;
+    if (method.type === 'RegularExpression') return `rules[${r}].matches[${j}] selects methods by regular expression`;
+  }
+  return undefined;
+}
+
+function origin(settings: RetrySettings, route: IndexedObject): string {
+  const keys = describeKeys(settings.source, settings.keys);
+  return settings.source === route ? keys : `${keys}, inherited from ${objectLabel(settings.source)}`;
+}
+
+function checkRoute(ctx: RuleContext, route: IndexedObject): void {
+  const settings = effectiveRetry(route, ctx.index);
+  if (!settings) return;
+  const exposure = isGrpcRoute(route) ? grpcExposure : httpExposure;
+  const list = rules(route);
+  (list.length === 0 ? [undefined] : list).forEach((rule, r) => {
+    const why = exposure(rule, r);
+    if (!why) return;
+    ctx.report(route, `retries (${origin(settings, route)}) apply to ${why}. A request that failed after the server already acted `
+      + '(e.g. a 503 or a timeout after the write) is sent again, so a non-idempotent call can take effect twice.');
+  });
+}
+
+const SERVICE_RETRY_KEYS = [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
+
+function checkService(ctx: RuleContext, service: IndexedObject): void {
+  const keys = presentKeys(service, SERVICE_RETRY_KEYS);
+  if (keys.length === 0 || routesAttachedTo(ctx.index, service).length > 0) return;
+  ctx.report(service, `retries (${describeKeys(service, keys)}) apply to every request to this Service, whatever its method, `
+    + 'POST and PATCH included; a request that failed after the server acted is sent again and can take effect twice.');
+}
+
+/** Linkerd retries whatever it is told to; it cannot know which calls are safe to repeat. */
+export const nonIdempotentRetries: Rule = {
+  id: 'LKD-RETRY-001',
+  area: RuleArea.RETRY,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'Retries are limited to requests that are safe to repeat',
+    why: 'Linkerd retries any request up to 64 KiB of body, whatever its method. A POST or PATCH whose response was a 5xx '
+      + 'or timed out may already have been applied, so a retry can create a second order or charge twice. A rule with no '
+      + 'method match (or a Service-wide retry) covers POST and PATCH. gRPC calls are all POSTs: only a match that names '
+      + 'one exact gRPC method is taken as a deliberate choice of an idempotent method.',
+    fix: 'Put retry annotations on a route whose rules match only idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS) or '
+      + 'exact gRPC methods, and leave writes on a route without retries; or make the handler idempotent and suppress with a reason.',
+    badExample: 'metadata:\n  annotations: {retry.linkerd.io/http: 5xx}\nspec:\n  rules:\n  - backendRefs: [{name: orders, port: 8080}]',
+    goodExample: 'metadata:\n  annotations: {retry.linkerd.io/http: 5xx}\nspec:\n  rules:\n  - matches: [{method: GET}]\n'
+      + '    backendRefs: [{name: orders, port: 8080}]',
+  },
+  check(ctx) {
+    for (const route of allRoutes(ctx.index)) checkRoute(ctx, route);
+    for (const service of ctx.index.own('', 'Service')) checkService(ctx, service);
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * How Linkerd 2.20 resolves retry and timeout settings for a route: the route's own annotations when it has any
+ * of its kind's retry keys, otherwise its parent Service's (a whole-block replacement, never a per-key merge).
+ */
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import {
+  RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
+  TIMEOUT_REQUEST_ANNOTATION, parseLinkerdDuration, parseRetryLimit,
+} from '../linkerd-grammar';
+import {
+  ServiceParent, annotationMap, hasAnnotation, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord, parentRefs,
+  rules, serviceParents,
+} from '../route-helpers';
+
+/** The retry keys a route of this kind reads (an HTTPRoute never reads `/grpc`, a GRPCRoute never `/http`). */
+export function retryKeysOf(route: IndexedObject): string[] {
+  if (isGrpcRoute(route)) return [RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
+  if (isHttpRoute(route)) return [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
+  return [];
+}
+
+export function presentKeys(obj: IndexedObject | undefined, keys: readonly string[]): string[] {
+  return obj ? keys.filter((k) => hasAnnotation(obj.object, k)) : [];
+}
+
+export function describeKeys(obj: IndexedObject, keys: string[]): string {
+  const annotations = annotationMap(obj.object);
+  return keys.map((k) => `${k}=${JSON.stringify(annotations[k])}`).join(', ');
+}
+
+/** Routes whose annotations Linkerd reads: those with a Service or EgressNetwork parent (outbound routes). */
+export function isOutboundRoute(route: IndexedObject, index: MeshIndex): boolean {
+  return serviceParents(route, index).length > 0 || parentRefs(route).some(isEgressNetworkParent);
+}
+
+export interface RetrySettings {
+  /** Where the settings come from: the route itself or its parent Service. */
+  readonly source: IndexedObject;
+  readonly keys: string[];
+  /** Attempts after the first; Linkerd uses 1 when unset or 0. */
+  readonly limit: number;
+  /** Per-attempt timeout in ms, when set and non-zero. */
+  readonly timeoutMs?: number;
+}
+
+/** Reads the retry settings `keys` of `source` define (unparseable values fall back to Linkerd's defaults). */
+export function retrySettingsOf(source: IndexedObject, keys: string[]): RetrySettings {
+  const annotations = annotationMap(source.object);
+  const limit = parseRetryLimit(annotations[RETRY_LIMIT_ANNOTATION]);
+  const timeout = parseLinkerdDuration(annotations[RETRY_TIMEOUT_ANNOTATION]);
+  return {
+    source,
+    keys,
+    limit: limit.ok && limit.value > 0 ? limit.value : 1,
+    timeoutMs: keys.includes(RETRY_TIMEOUT_ANNOTATION) && timeout.ok && timeout.value > 0 ? timeout.value : undefined,
+  };
+}
+
+/** The first parent Service that carries retry keys of the route's kind. */
+function inheritedFrom(route: IndexedObject, parents: ServiceParent[]): { service: IndexedObject; keys: string[] } | undefined {
+  const kindKeys = retryKeysOf(route);
+  for (const parent of parents) {
+    const keys = presentKeys(parent.service, kindKeys);
+    if (parent.service && keys.length > 0) return { service: parent.service, keys };
+  }
+  return undefined;
+}
+
+/** The retry settings Linkerd applies to a route with a Service parent, or undefined when it does not retry. */
+export function effectiveRetry(route: IndexedObject, index: MeshIndex): RetrySettings | undefined {
+  const parents = serviceParents(route, index);
+  if (parents.length === 0) return undefined;
+  const own = presentKeys(route, retryKeysOf(route));
+  if (own.length > 0) return retrySettingsOf(route, own);
+  const inherited = inheritedFrom(route, parents);
+  return inherited ? retrySettingsOf(inherited.service, inherited.keys) : undefined;
+}
+
+export interface RequestTimeout {
+  readonly ms: number;
+  /** Where it is set, for messages. */
+  readonly source: string;
+}
+
+function annotationTimeout(obj: IndexedObject, label: string): RequestTimeout | undefined {
+  const parsed = parseLinkerdDuration(annotationMap(obj.object)[TIMEOUT_REQUEST_ANNOTATION]);
+  return parsed.ok ? { ms: parsed.value, source: `${TIMEOUT_REQUEST_ANNOTATION} on ${label}` } : undefined;
+}
+
+function ruleTimeout(route: IndexedObject, r: number): RequestTimeout | undefined {
+  const rule = rules(route)[r];
+  if (!isGatewayHttpRoute(route) || !isRecord(rule?.timeouts) || rule.timeouts.request === undefined) return undefined;
+  const parsed = parseLinkerdDuration(rule.timeouts.request);
+  return parsed.ok && parsed.value > 0 ? { ms: parsed.value, source: `rules[${r}].timeouts.request` } : undefined;
+}
+
+/** Whether rule `r` of the route ends up with any timeout of its own (which hides all of the Service's timeouts). */
+export function ruleHasOwnTimeout(route: IndexedObject, r: number): boolean {
+  return TIMEOUT_ANNOTATIONS.some((k) => hasAnnotation(route.object, k)) || ruleTimeout(route, r) !== undefined;
+}
+
+/** The request timeout Linkerd applies to rule `r` (0 = disabled), following its precedence order. */
+export function requestTimeoutFor(route: IndexedObject, r: number, index: MeshIndex): RequestTimeout | undefined {
+  if (hasAnnotation(route.object, TIMEOUT_REQUEST_ANNOTATION)) return annotationTimeout(route, 'the route');
+  const fromRule = ruleTimeout(route, r);
+  if (fromRule || ruleHasOwnTimeout(route, r)) return fromRule;
+  for (const parent of serviceParents(route, index)) {
+    if (parent.service && hasAnnotation(parent.service.object, TIMEOUT_REQUEST_ANNOTATION)) {
+      return annotationTimeout(parent.service, `Service ${parent.namespace}/${parent.name}`);
+    }
+  }
+  return undefined;
+}
+
+/** Rule indexes to evaluate: at least one, since a route without rules still gets a default rule. */
+export function ruleIndexes(route: IndexedObject): number[] {
+  const count = rules(route).length;
+  return count === 0 ? [0] : [...Array(count).keys()];
+}

@@ -1,0 +1,53 @@
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
+import { ServiceParent, allRoutes, serviceParents } from '../route-helpers';
+import { describeKeys, presentKeys, retryKeysOf, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
+
+function checkRetries(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {
+  const kindKeys = retryKeysOf(route);
+  const own = presentKeys(route, kindKeys);
+  const lost = presentKeys(service, kindKeys).filter((k) => !own.includes(k));
+  if (own.length === 0 || lost.length === 0) return;
+  ctx.report(route, `the route sets ${own.join(', ')}, so Linkerd uses only the route's retry settings: the Service's `
+    + `${describeKeys(service, lost)} (Service ${parent.namespace}/${parent.name}) no longer applies to this route. `
+    + 'Repeat those annotations on the route if they should still hold.');
+}
+
+function checkTimeouts(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {
+  const own = presentKeys(route, TIMEOUT_ANNOTATIONS);
+  const lost = presentKeys(service, TIMEOUT_ANNOTATIONS).filter((k) => !own.includes(k));
+  if (lost.length === 0) return;
+  const affected = ruleIndexes(route).filter((r) => ruleHasOwnTimeout(route, r));
+  if (affected.length === 0) return;
+  const where = own.length > 0 ? `the route sets ${own.join(', ')}` : `rules[${affected.join('], rules[')}] set timeouts.request`;
+  ctx.report(route, `${where}, so Linkerd ignores every timeout of the Service for ${own.length > 0 ? 'this route' : 'those rules'}: `
+    + `${describeKeys(service, lost)} (Service ${parent.namespace}/${parent.name}) no longer applies. Repeat it on the route if it should still hold.`);
+}
+
+/** Route-level settings replace the Service's as a block; users expect a per-key merge. */
+export const routeReplacesService: Rule = {
+  id: 'LKD-RETRY-005',
+  area: RuleArea.RETRY,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'Route retry/timeout settings replace the Service\'s entirely (no per-key merge)',
+    why: 'If a route has any retry annotation of its kind, Linkerd uses the route\'s retry settings and none of the '
+      + 'Service\'s; if a rule ends up with any timeout, all the Service\'s timeouts are ignored for it. Setting only '
+      + '`retry.linkerd.io/limit` on the route silently drops the Service\'s `retry.linkerd.io/http` conditions and timeout.',
+    fix: 'Repeat on the route every Service retry/timeout annotation that should still apply, or move all of them to one place.',
+    badExample: 'kind: Service\nmetadata:\n  annotations: {retry.linkerd.io/http: 5xx, retry.linkerd.io/timeout: 300ms}\n---\n'
+      + 'kind: HTTPRoute\nmetadata:\n  annotations: {retry.linkerd.io/limit: "3"}',
+    goodExample: 'kind: HTTPRoute\nmetadata:\n  annotations: {retry.linkerd.io/http: 5xx, retry.linkerd.io/timeout: 300ms, retry.linkerd.io/limit: "3"}',
+  },
+  check(ctx) {
+    for (const route of allRoutes(ctx.index)) {
+      for (const parent of serviceParents(route, ctx.index)) {
+        if (!parent.service) continue;
+        checkRetries(ctx, route, parent, parent.service);
+        checkTimeouts(ctx, route, parent, parent.service);
+      }
+    }
+  },
+};

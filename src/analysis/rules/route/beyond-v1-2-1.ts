@@ -1,0 +1,73 @@
+import { Severity } from '../../finding';
+import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { allRoutes, backendRefs, filtersOf, isGrpcRoute, isRecord, matchesOf, rules } from '../route-helpers';
+
+/** Rule-level fields added to the standard channel after v1.2.1 (or experimental only). */
+const NEWER_RULE_FIELDS = ['name', 'sessionPersistence', 'retry'];
+/** Redirect codes beyond v1.2.1's 301/302. */
+const NEWER_REDIRECT_CODES = new Set([303, 307, 308]);
+/** v1.2.1 GRPCRoute allows 8 matches per rule (later bundles: 64). */
+const GRPC_MAX_MATCHES = 8;
+
+function filterProblems(filter: unknown): string[] {
+  if (!isRecord(filter)) return [];
+  const problems: string[] = [];
+  if (filter.type === 'CORS' || filter.cors !== undefined) problems.push('a CORS filter');
+  const mirror = filter.requestMirror;
+  if (isRecord(mirror) && (mirror.percent !== undefined || mirror.fraction !== undefined)) problems.push('requestMirror.percent/fraction');
+  const code = filter.requestRedirect?.statusCode;
+  if (NEWER_REDIRECT_CODES.has(code)) problems.push(`requestRedirect.statusCode ${code} (v1.2.1 allows 301 and 302)`);
+  return problems;
+}
+
+function ruleProblems(route: IndexedObject, rule: unknown, r: number): string[] {
+  if (!isRecord(rule)) return [];
+  const problems = NEWER_RULE_FIELDS.filter((f) => rule[f] !== undefined).map((f) => `rules[${r}].${f}`);
+  filtersOf(rule).forEach((filter, f) => {
+    problems.push(...filterProblems(filter).map((p) => `rules[${r}].filters[${f}]: ${p}`));
+  });
+  backendRefs(rule).forEach((backend, b) => filtersOf(backend).forEach((filter, f) => {
+    problems.push(...filterProblems(filter).map((p) => `rules[${r}].backendRefs[${b}].filters[${f}]: ${p}`));
+  }));
+  const matches = matchesOf(rule).length;
+  if (isGrpcRoute(route) && matches > GRPC_MAX_MATCHES) {
+    problems.push(`rules[${r}].matches has ${matches} entries (v1.2.1 allows ${GRPC_MAX_MATCHES})`);
+  }
+  return problems;
+}
+
+function checkRoute(ctx: RuleContext, route: IndexedObject): void {
+  const spec = route.object.spec;
+  if (isRecord(spec) && Array.isArray(spec.rules) && spec.rules.length === 0 && !isGrpcRoute(route)) {
+    ctx.report(route, 'spec.rules is an explicit empty list: Gateway API v1.5.1+ rejects it (rules needs at least one item) and on '
+      + 'v1.2.1 the route has no rule any request can match. Omit rules (defaults to one PathPrefix "/" rule) or add a rule.');
+  }
+  rules(route).forEach((rule, r) => {
+    for (const problem of ruleProblems(route, rule, r)) {
+      ctx.report(route, `${problem} is not part of Gateway API v1.2.1; Linkerd 2.20 ignores a route that uses fields or values `
+        + 'beyond v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it. Remove it.');
+    }
+  });
+}
+
+/** Linkerd 2.20 is built against v1.2.1 types; newer fields make it ignore the route, not just the field. */
+export const beyondGatewayV121: Rule = {
+  id: 'LKD-ROUTE-020',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Routes use only fields and values of Gateway API v1.2.1 that every supported bundle accepts',
+    why: 'Linkerd 2.20 supports bundles v1.2.1-v1.5.1 but reads routes as v1.2.1: a route using a newer field or value (rule '
+      + '`name`, `sessionPersistence`, `retry`, mirror `percent`/`fraction`, CORS, redirect 303/307/308) is admitted and then '
+      + 'ignored as a whole (linkerd/linkerd2#14846, #14986). An explicit `rules: []` is valid at v1.2.1 but rejected from v1.5.1.',
+    fix: 'Remove the newer field; use Linkerd annotations for retries (retry.linkerd.io/*) and 301/302 for redirects.',
+    badExample: 'rules:\n- name: canary\n  backendRefs: [{name: orders-v2, port: 8080}]',
+    goodExample: 'rules:\n- backendRefs: [{name: orders-v2, port: 8080}]',
+  },
+  check(ctx) {
+    for (const route of allRoutes(ctx.index)) {
+      if (route.group === GATEWAY_GROUP) checkRoute(ctx, route);
+    }
+  },
+};

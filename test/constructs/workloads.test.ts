@@ -1,0 +1,76 @@
+import * as kplus from 'cdk8s-plus-28';
+import { DefaultInboundPolicy, MeshedDeployment, MeshedNamespace } from '../../src';
+import { find, labChart, synth } from '../support/synth';
+
+const container = { image: 'hashicorp/http-echo:1.0.0', ports: [{ name: 'http', number: 8080 }], securityContext: { user: 65532 } };
+
+describe('MeshedNamespace', () => {
+  test('enables injection by annotation and sets the default inbound policy', () => {
+    const chart = labChart();
+    new MeshedNamespace(chart, 'Ns', { name: 'mesh-lab', defaultInboundPolicy: DefaultInboundPolicy.AUDIT });
+    const ns = find(synth(chart), 'Namespace', 'mesh-lab');
+    expect(ns.metadata.annotations).toEqual({ 'linkerd.io/inject': 'enabled', 'config.linkerd.io/default-inbound-policy': 'audit' });
+    expect(ns.metadata.labels ?? {}).not.toHaveProperty('linkerd.io/inject');
+    // Cluster-scoped: the chart's namespace must not leak onto it.
+    expect(ns.metadata.namespace).toBeUndefined();
+  });
+
+  test('rejects a policy outside the six values, naming the construct and rule', () => {
+    expect(() => new MeshedNamespace(labChart(), 'Ns', { name: 'x', defaultInboundPolicy: 'allow-all' as any }))
+      .toThrow(/\[lab\/Ns\] LKD-POL-012: .*allow-all.*Fix: /);
+  });
+
+  test('rejects a name that is not a DNS label', () => {
+    expect(() => new MeshedNamespace(labChart(), 'Ns', { name: 'Mesh_Lab' })).toThrow(/LKD-INPUT-001.*Mesh_Lab/);
+  });
+});
+
+describe('MeshedDeployment', () => {
+  test('selects by app/version labels and runs under its own ServiceAccount', () => {
+    const chart = labChart();
+    new MeshedDeployment(chart, 'V1', { name: 'orders-v1', app: 'orders', version: 'v1', containers: [container] });
+    const objects = synth(chart);
+    const deployment = find(objects, 'Deployment', 'orders-v1');
+    const labels = { 'app.kubernetes.io/name': 'orders', 'app.kubernetes.io/version': 'v1' };
+    expect(deployment.spec.selector.matchLabels).toEqual(labels);
+    expect(deployment.spec.template.metadata.labels).toMatchObject(labels);
+    expect(deployment.spec.template.spec.serviceAccountName).toBe('orders-v1');
+    expect(find(objects, 'ServiceAccount', 'orders-v1').metadata.namespace).toBe('mesh-lab');
+  });
+
+  test('shares a given ServiceAccount', () => {
+    const chart = labChart();
+    const sa = new kplus.ServiceAccount(chart, 'Sa', { metadata: { name: 'orders' } });
+    new MeshedDeployment(chart, 'V1', { name: 'orders-v1', app: 'orders', serviceAccount: sa, containers: [container] });
+    const objects = synth(chart);
+    expect(find(objects, 'Deployment', 'orders-v1').spec.template.spec.serviceAccountName).toBe('orders');
+    expect(objects.filter((o) => o.kind === 'ServiceAccount')).toHaveLength(1);
+  });
+
+  test('puts injection opt-out and proxy config on the pod template, never on the Deployment', () => {
+    const chart = labChart();
+    new MeshedDeployment(chart, 'Plain', {
+      name: 'plain', app: 'plain', meshed: false, containers: [container],
+      proxy: { opaquePorts: [3306, 25, 3306], skipOutboundPorts: [443], nativeSidecar: false, defaultInboundPolicy: DefaultInboundPolicy.DENY },
+    });
+    const deployment = find(synth(chart), 'Deployment', 'plain');
+    expect(deployment.spec.template.metadata.annotations).toEqual({
+      'linkerd.io/inject': 'disabled',
+      'config.linkerd.io/opaque-ports': '25,3306',
+      'config.linkerd.io/skip-outbound-ports': '443',
+      'config.linkerd.io/proxy-enable-native-sidecar': 'false',
+      'config.linkerd.io/default-inbound-policy': 'deny',
+    });
+    expect(deployment.metadata.annotations).toBeUndefined();
+  });
+
+  test('rejects bad input with the construct path', () => {
+    expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'd', containers: [] })).toThrow(/\[lab\/D\] LKD-INPUT-003/);
+    expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'd', containers: [container], proxy: { opaquePorts: [70000] } }))
+      .toThrow(/LKD-INPUT-002.*70000/);
+    expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'd', containers: [container], proxy: { skipInboundPorts: [] } }))
+      .toThrow(/LKD-INPUT-003.*skipInboundPorts is empty/);
+    expect(() => new MeshedDeployment(labChart(), 'D', { name: 'D!', app: 'd', containers: [container] })).toThrow(/LKD-INPUT-001/);
+    expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'not a label', containers: [container] })).toThrow(/LKD-INPUT-001.*app/);
+  });
+});
