@@ -16,7 +16,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   cdk8sVersion: '2.69.74',
   constructsVersion: '10.4.2',
   jsiiVersion: '~6.0.0',
-  peerDeps: ['cdk8s-plus-28@^2.5.6'],
+  // cdktf and its helm provider serve only the separate `cdk8s-linkerd/lib/cdktf` entry point: optional peers, so
+  // cdk8s users never install CDKTF (archived upstream on 2025-12-10).
+  peerDeps: ['cdk8s-plus-28@^2.5.6', 'cdktf@^0.21.0', '@cdktf/provider-helm@^12.1.2'],
   // Not jsii modules, so jsii requires them bundled; none of their types appear in the public API.
   bundledDeps: ['@bufbuild/cel@0.6.1', 'js-yaml@^4.1.0'],
   devDeps: ['cdk8s-cli@2.207.60', '@types/js-yaml@^4.0.9', 'fast-check@^4'],
@@ -36,6 +38,11 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   },
   gitignore: ['/cdk8s.out/', '/bench-out/', '/.fresh-check/'],
   npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/cdk8s.out/', '/docs/', '/.ci/', '/cdk8s.yaml'] },
+});
+
+project.package.addField('peerDependenciesMeta', {
+  'cdktf': { optional: true },
+  '@cdktf/provider-helm': { optional: true },
 });
 
 // Examples are user code: type-check them like a user's project would.

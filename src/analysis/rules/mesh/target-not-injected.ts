@@ -1,0 +1,75 @@
+import { Severity } from '../../finding';
+import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { Rule, RuleContext, RuleArea } from '../../rule';
+import {
+  asRef, authorizationTarget, injectionOrigin, isPolicyRef, isServerParent, listSome, refList, serverCoverage, specOf,
+  targetObject, workloadLabel,
+} from '../policy-helpers';
+
+/** Pods a Server governs whose injection is known to be disabled (unknown injection is not reported). */
+function uninjectedPods(index: MeshIndex, server: IndexedObject): PodTemplate[] {
+  return serverCoverage(index).podsOf(server).filter((pod) => pod.injection === Injection.DISABLED);
+}
+
+function reportServerPods(ctx: RuleContext, subject: IndexedObject, server: IndexedObject, via: string): void {
+  const pods = uninjectedPods(ctx.index, server);
+  if (pods.length === 0) return;
+  ctx.report(subject, `${via} applies to ${listSome(pods.map((p) => `${workloadLabel(p)} (${injectionOrigin(ctx.index, p)})`))}, `
+    + 'which Linkerd does not inject; without a proxy nothing enforces it.');
+}
+
+function serverByName(index: MeshIndex, namespace: string | undefined, name: unknown): IndexedObject | undefined {
+  return typeof name === 'string' ? index.get(POLICY_GROUP, 'Server', namespace, name) : undefined;
+}
+
+function checkRouteServers(ctx: RuleContext, subject: IndexedObject, route: IndexedObject, via: string): void {
+  for (const parent of refList(specOf(route).parentRefs).filter(isServerParent)) {
+    const server = serverByName(ctx.index, route.id.namespace, parent.name);
+    if (server) reportServerPods(ctx, subject, server, `${via} (through Server ${server.id.name})`);
+  }
+}
+
+function checkAuthorizationPolicy(ctx: RuleContext, policy: IndexedObject): void {
+  const target = authorizationTarget(policy);
+  if (!target) return;
+  if (target.kind === 'Namespace') {
+    const pods = ctx.index.podTemplatesIn(target.name);
+    if (pods.length > 0 && pods.every((p) => p.injection === Injection.DISABLED)) {
+      ctx.report(policy, `AuthorizationPolicy ${policy.id.name} targets Namespace ${target.name}, where no workload is injected `
+        + `(${injectionOrigin(ctx.index, pods[0])}); nothing enforces it.`);
+    }
+    return;
+  }
+  const object = targetObject(ctx.index, policy, target);
+  if (!object) return;
+  if (target.kind === 'Server') reportServerPods(ctx, policy, object, `AuthorizationPolicy ${policy.id.name}`);
+  else checkRouteServers(ctx, policy, object, `AuthorizationPolicy ${policy.id.name}`);
+}
+
+/** Inbound policy is enforced by the target's proxy; an uninjected target makes the objects dead letters. */
+export const targetNotInjectedRule: Rule = {
+  id: 'LKD-MESH-001',
+  area: RuleArea.MESH,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'Servers, inbound routes and policies target injected workloads',
+    why: 'Servers, AuthorizationPolicies, inbound (Server-parented) routes and rate limits are enforced by the proxy of the '
+      + 'pods they select. When those pods are not injected (linkerd.io/inject: disabled on the pod template or namespace), '
+      + 'the objects are accepted but nothing enforces them, and the port stays wide open.',
+    fix: 'Annotate the namespace or pod template with linkerd.io/inject: enabled, or drop the policy objects.',
+    badExample: 'kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        linkerd.io/inject: disabled   # selected by Server orders-http',
+    goodExample: 'kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        linkerd.io/inject: enabled',
+  },
+  check(ctx) {
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) reportServerPods(ctx, server, server, `Server ${server.id.name}`);
+    for (const policy of ctx.index.own(POLICY_GROUP, 'AuthorizationPolicy')) checkAuthorizationPolicy(ctx, policy);
+    for (const limit of ctx.index.own(POLICY_GROUP, 'HTTPLocalRateLimitPolicy')) {
+      const ref = asRef(specOf(limit).targetRef);
+      const server = isPolicyRef(ref, 'Server') ? serverByName(ctx.index, limit.id.namespace, ref!.name) : undefined;
+      if (server) reportServerPods(ctx, limit, server, `HTTPLocalRateLimitPolicy ${limit.id.name}`);
+    }
+    const routes = [...ctx.index.own(POLICY_GROUP, 'HTTPRoute'), ...ctx.index.own('gateway.networking.k8s.io', 'HTTPRoute'),
+      ...ctx.index.own('gateway.networking.k8s.io', 'GRPCRoute')];
+    for (const route of routes) checkRouteServers(ctx, route, route, `${route.id.kind} ${route.id.name}`);
+  },
+};
