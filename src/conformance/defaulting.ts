@@ -8,6 +8,8 @@
 import { fieldPath, indexPath, keyPath, RawIssue } from './issues';
 import { cloneJson, isJsonObject, JsonObject, JsonSchema, keepsUnknownFields, propertySchema } from './schema';
 
+const EMBEDDED_RESOURCE_FIELDS = ['apiVersion', 'kind', 'metadata'];
+
 /**
  * Removes fields the schema does not declare and reports each one, the way
  * `kubectl apply --validate=strict` (strict field validation) does.
@@ -25,8 +27,10 @@ export function pruneUnknownFields(
     return;
   }
   if (!isJsonObject(value)) return;
+  // An embedded resource (x-kubernetes-embedded-resource) keeps its own apiVersion/kind/metadata.
+  const keep = schema['x-kubernetes-embedded-resource'] ? EMBEDDED_RESOURCE_FIELDS : rootKeep;
   for (const key of Object.keys(value)) {
-    if (rootKeep.includes(key)) continue;
+    if (keep.includes(key)) continue;
     const child = propertySchema(schema, key);
     const childPath = schema.properties?.[key] ? fieldPath(path, key) : keyPath(path, key);
     if (child) {

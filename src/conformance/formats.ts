@@ -76,8 +76,8 @@ export const isLabelValue: NameCheck = value => {
 export const isIanaServiceName: NameCheck = value => {
   const errs: string[] = [];
   if (value.length > 15) errs.push('must be no more than 15 characters');
-  if (!IANA_SVC_NAME_CHARS.test(value)) errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-  if (value.includes('--')) errs.push("must not contain consecutive hyphens");
+  if (!IANA_SVC_NAME_CHARS.test(value)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (value.includes('--')) errs.push('must not contain consecutive hyphens');
   if (!IANA_SVC_NAME_LETTER.test(value)) errs.push('must contain at least one letter (a-z)');
   if (value.startsWith('-') || value.endsWith('-')) errs.push('must not begin or end with a hyphen');
   return errs;

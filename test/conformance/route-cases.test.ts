@@ -31,26 +31,38 @@ const render = (issues: ConformanceIssue[]) => issues.map(i => `${i.path}: ${i.m
 
 describeWithShared('Gateway API v1.2.1 route cases', () => {
   const cases: RouteCase[] = fs.existsSync(ROUTE_CASES) ? JSON.parse(fs.readFileSync(ROUTE_CASES, 'utf8')) : [];
-  const validator = new ConformanceValidator(CrdCatalog.fromDirectories([GATEWAY_API_CRDS]));
+  // Built lazily: jest still runs this callback (without running tests) when ../shared is absent.
+  let validator: ConformanceValidator;
+  beforeAll(() => {
+    validator = new ConformanceValidator(CrdCatalog.fromDirectories([GATEWAY_API_CRDS]));
+  });
+
+  // Without ../shared there are no cases, and jest refuses an empty `each` table.
+  const valid = cases.filter(c => c.valid).map(c => [c.id, c] as const);
+  const invalid = cases.filter(c => !c.valid).map(c => [c.id, c] as const);
 
   test('the case file holds the 46 expected cases', () => {
     expect(cases).toHaveLength(46);
     expect(new Set(cases.map(c => c.id)).size).toBe(46);
   });
 
-  test.each(cases.filter(c => c.valid).map(c => [c.id, c] as const))('%s is accepted', (_id, c) => {
-    const issues = validator.validate(asObject(c));
-    expect(render(issues)).toBe('');
-  });
+  if (valid.length > 0) {
+    test.each(valid)('%s is accepted', (_id, c) => {
+      const issues = validator.validate(asObject(c));
+      expect(render(issues)).toBe('');
+    });
+  }
 
-  test.each(cases.filter(c => !c.valid).map(c => [c.id, c] as const))('%s is rejected', (_id, c) => {
-    const issues = validator.validate(asObject(c));
-    // A rejection must come from a real check, not merely from a rule that could not run.
-    const real = issues.filter(i => !EVALUATION_ERROR.test(i.message));
-    expect(real.length).toBeGreaterThan(0);
-    for (const issue of issues) {
-      expect(issue).toMatchObject({ apiVersion: 'gateway.networking.k8s.io/v1', kind: c.kind, namespace: c.namespace, name: dnsName(c.id) });
-      expect(issue.path).toMatch(/^$|^spec([.[]|$)/); // every problem in these cases sits under spec
-    }
-  });
+  if (invalid.length > 0) {
+    test.each(invalid)('%s is rejected', (_id, c) => {
+      const issues = validator.validate(asObject(c));
+      // A rejection must come from a real check, not merely from a rule that could not run.
+      const real = issues.filter(i => !EVALUATION_ERROR.test(i.message));
+      expect(real.length).toBeGreaterThan(0);
+      for (const issue of issues) {
+        expect(issue).toMatchObject({ apiVersion: 'gateway.networking.k8s.io/v1', kind: c.kind, namespace: c.namespace, name: dnsName(c.id) });
+        expect(issue.path).toMatch(/^$|^spec([.[]|$)/); // every problem in these cases sits under spec
+      }
+    });
+  }
 });

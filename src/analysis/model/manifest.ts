@@ -36,13 +36,19 @@ export function groupOf(apiVersion: string | undefined): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
+/** Names are coerced to strings: hostile input may put anything there, and findings must still sort and print. */
 export function resourceIdOf(obj: KubeObject): ResourceId {
+  const namespace = obj.metadata?.namespace;
   return {
     apiVersion: String(obj.apiVersion ?? ''),
     kind: String(obj.kind ?? ''),
-    namespace: obj.metadata?.namespace,
+    namespace: namespace === undefined || namespace === null ? undefined : String(namespace),
     name: String(obj.metadata?.name ?? ''),
   };
+}
+
+function isPlainObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Reference groups that mean "the core API group" (Linkerd and Gateway API both accept these). */
@@ -51,9 +57,11 @@ export function isCoreGroup(group: unknown): boolean {
 }
 
 export function annotationsOf(obj: KubeObject | undefined): Record<string, string> {
-  return (obj?.metadata?.annotations as Record<string, string>) ?? {};
+  const annotations = obj?.metadata?.annotations;
+  return isPlainObject(annotations) ? annotations : {};
 }
 
 export function labelsOf(obj: KubeObject | undefined): Record<string, string> {
-  return (obj?.metadata?.labels as Record<string, string>) ?? {};
+  const labels = obj?.metadata?.labels;
+  return isPlainObject(labels) ? labels : {};
 }

@@ -61,11 +61,16 @@ function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   }
 }
 
+function listOf(value: unknown): any[] {
+  return Array.isArray(value) ? value : [];
+}
+
 function containerPorts(spec: KubeObject): ContainerPort[] {
-  const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
+  const containers = [...listOf(spec.containers), ...listOf(spec.initContainers)];
   const ports: ContainerPort[] = [];
   for (const container of containers) {
-    for (const port of container?.ports ?? []) {
+    for (const port of listOf(container?.ports)) {
+      if (!port || typeof port !== 'object') continue;
       ports.push({ name: port.name, containerPort: port.containerPort, protocol: port.protocol ?? 'TCP', container: container.name });
     }
   }
@@ -170,14 +175,14 @@ export class MeshIndex {
     if (!template) return;
     const namespace = entry.id.namespace ?? '';
     const annotations = annotationsOf(template);
-    const spec = template.spec ?? {};
+    const spec = template.spec && typeof template.spec === 'object' ? template.spec : {};
     const pod: PodTemplate = {
       owner: entry,
       namespace,
       labels: labelsOf(template),
       annotations,
       spec,
-      serviceAccountName: spec.serviceAccountName ?? spec.serviceAccount ?? 'default',
+      serviceAccountName: String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'),
       ports: containerPorts(spec),
       injection: this.podInjection(annotations, namespace),
     };
@@ -196,7 +201,9 @@ export class MeshIndex {
   private indexRouteParents(entry: IndexedObject): void {
     if (entry.id.kind !== 'HTTPRoute' && entry.id.kind !== 'GRPCRoute') return;
     const seen = new Set<string>();
-    for (const parent of entry.object.spec?.parentRefs ?? []) {
+    const parents = entry.object.spec?.parentRefs;
+    if (!Array.isArray(parents)) return;
+    for (const parent of parents) {
       if (parent?.kind !== 'Service' || typeof parent.name !== 'string') continue;
       const parentKey = `${parent.namespace ?? entry.id.namespace ?? ''}|${parent.name}`;
       if (seen.has(parentKey)) continue;

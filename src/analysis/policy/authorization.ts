@@ -4,8 +4,8 @@
  */
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
 import { AnalysisContext } from '../options';
-import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../rules/policy-helpers';
 import { Cidr, cidrContains, cidrsOverlap, parseCidr } from './cidr';
+import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../rules/policy-helpers';
 
 /** A client as the inbound proxy sees it. */
 export interface Caller {

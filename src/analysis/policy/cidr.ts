@@ -22,7 +22,7 @@ function parseIpv4(text: string): bigint | undefined {
     if (!/^\d{1,3}$/.test(part)) return undefined;
     const n = Number(part);
     if (n > 255) return undefined;
-    value = (value << 8n) | BigInt(n);
+    value = value * 256n + BigInt(n);
   }
   return value;
 }
@@ -37,7 +37,7 @@ function hextets(text: string): number[] | undefined {
     if (i === parts.length - 1 && part.includes('.')) {
       const v4 = parseIpv4(part);
       if (v4 === undefined) return undefined;
-      out.push(Number(v4 >> 16n), Number(v4 & 0xffffn));
+      out.push(Number(v4 / 65536n), Number(v4 % 65536n));
     } else {
       if (!/^[0-9a-fA-F]{1,4}$/.test(part)) return undefined;
       out.push(parseInt(part, 16));
@@ -55,7 +55,7 @@ function parseIpv6(text: string): bigint | undefined {
   const missing = 8 - head.length - tail.length;
   if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
   const all = [...head, ...new Array(halves.length === 2 ? missing : 0).fill(0), ...tail];
-  return all.reduce((acc, h) => (acc << 16n) | BigInt(h), 0n);
+  return all.reduce((acc, h) => acc * 65536n + BigInt(h), 0n);
 }
 
 /** Parses `10.0.0.0/8`, `fd00::/8` or a bare address (a /32 or /128); undefined when it is not one. */
@@ -71,9 +71,9 @@ export function parseCidr(text: unknown): Cidr | undefined {
   if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return undefined;
   const prefix = prefixText === undefined ? bits : Number(prefixText);
   if (prefix > bits) return undefined;
-  const hostBits = BigInt(bits - prefix);
-  const first = (value >> hostBits) << hostBits;
-  const last = first + (1n << hostBits) - 1n;
+  const size = 2n ** BigInt(bits - prefix);
+  const first = (value / size) * size;
+  const last = first + size - 1n;
   return { family, first, last, prefix, text: trimmed };
 }
 

@@ -7,13 +7,13 @@
 import { ResourceId } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
 import { AnalysisContext } from '../options';
+import { Caller, Decision, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
+import { parseCidr, cidrContains } from './cidr';
 import {
   EffectiveDefault, authorizationTargets, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf, refList,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts,
   specOf, workloadLabel,
 } from '../rules/policy-helpers';
-import { Caller, Decision, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
-import { parseCidr, cidrContains } from './cidr';
 
 export type { Caller, Decision } from './authorization';
 

@@ -2,6 +2,33 @@
  * The rule pack: every rule the engine runs, in ID order. Adding a rule = one new file plus one line here.
  */
 import { Rule } from '../rule';
+import { configAnnotationsRule } from './mesh/config-annotations';
+import { networkPolicyRule } from './mesh/network-policy';
+import { opaquePortsRule } from './mesh/opaque-ports';
+import { podHazardsRule } from './mesh/pod-hazards';
+import { proxyPortCollisionRule } from './mesh/proxy-port-collision';
+import { skippedServerPortRule } from './mesh/skipped-server-port';
+import { targetNotInjectedRule } from './mesh/target-not-injected';
+import { wrongMetadataRule } from './mesh/wrong-metadata';
+import { authenticationRefsRule } from './policy/authentication-refs';
+import { authorizationTargetRule } from './policy/authorization-target';
+import { legacyKindsRule } from './policy/legacy-kinds';
+import { meshTlsIdentitiesRule } from './policy/mesh-tls-identities';
+import { networksRule } from './policy/networks';
+import { openAuthorizationRule } from './policy/open-authorization';
+import { overlappingServersRule } from './policy/overlapping-servers';
+import { plaintextDefaultRule } from './policy/plaintext-default';
+import { policyValuesRule } from './policy/policy-values';
+import { probesNeedAuthorizationRule } from './policy/probes-need-authorization';
+import { rateLimitRule } from './policy/rate-limit';
+import { routeAuthorizationWithoutServerRule } from './policy/route-authorization-without-server';
+import { serverAuthorizationConflictsRule } from './policy/server-authorization-conflicts';
+import { serverDeniesAllRule } from './policy/server-denies-all';
+import { serverParentGroupRule } from './policy/server-parent-ref';
+import { serverPortRule } from './policy/server-port';
+import { serverSelectorShapeRule } from './policy/server-selector-shape';
+import { serverSelectsNothingRule } from './policy/server-selects-nothing';
+import { trustDomainRule } from './policy/trust-domain';
 import { omittedParentGroup } from './route/omitted-parent-group';
 import { backendWeights } from './route/weights';
 import { annotationGrammar } from './retry/annotation-grammar';
@@ -32,6 +59,12 @@ import { serviceProfileWins } from './route/service-profile';
 import { unsupportedFilters } from './route/unsupported-filters';
 
 export const ALL_RULES: Rule[] = [
+  authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule,
+  serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
+  plaintextDefaultRule, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
+  routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
+  targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
+  proxyPortCollisionRule, skippedServerPortRule,
   omittedParentGroup,
   backendWeights,
   parentExists,

@@ -28,7 +28,7 @@ export const GRPC_RETRY_CODES = ['cancelled', 'deadline-exceeded', 'internal', '
 export const MAX_RETRY_LIMIT = 65_535;
 
 const UNIT_MS: Record<string, bigint> = { ms: 1n, s: 1_000n, m: 60_000n, h: 3_600_000n, d: 86_400_000n };
-const MAX_U64 = (1n << 64n) - 1n;
+const MAX_U64 = 2n ** 64n - 1n;
 
 function ok<T>(value: T): Parsed<T> {
   return { ok: true, value };

@@ -408,6 +408,12 @@ export function ownPodTemplates(index: MeshIndex): PodTemplate[] {
   return index.podTemplates.filter((pod) => !pod.owner.inventory);
 }
 
+/** Containers and init containers (native sidecars are init containers) as plain objects; junk entries dropped. */
+export function containersOf(pod: PodTemplate): any[] {
+  const list = (field: unknown) => (Array.isArray(field) ? field : []);
+  return [...list(pod.spec.containers), ...list(pod.spec.initContainers)].filter((c) => c !== null && typeof c === 'object');
+}
+
 /** At most `max` items, then "and N more", so messages stay readable on large outputs. */
 export function listSome(items: string[], max = 5): string {
   const unique = [...new Set(items)];

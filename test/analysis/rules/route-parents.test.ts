@@ -13,7 +13,9 @@ function withRoute(mutate: (route: any) => void): any[] {
 }
 
 const inboundRoute = (parentRef: Record<string, unknown>) => ({
-  apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'orders-inbound', namespace: 'mesh-lab' },
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'HTTPRoute',
+  metadata: { name: 'orders-inbound', namespace: 'mesh-lab' },
   spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http', ...parentRef }], rules: [{ matches: [{ path: { value: '/health' } }] }] },
 });
 

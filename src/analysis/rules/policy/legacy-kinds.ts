@@ -1,26 +1,9 @@
 import { Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
+import { POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
 
 const SERVER_CURRENT = 'policy.linkerd.io/v1beta3';
 const POLICY_ROUTE_CURRENT = 'policy.linkerd.io/v1beta3';
-
-/** A ServiceProfile is named <service>.<namespace>.svc.<cluster-domain>; returns the Service it shadows. */
-function profiledService(profile: IndexedObject): { name: string; namespace: string } | undefined {
-  const parts = profile.id.name.split('.');
-  return parts.length >= 3 && parts[2] === 'svc' ? { name: parts[0], namespace: parts[1] } : undefined;
-}
-
-function checkServiceProfile(ctx: RuleContext, profile: IndexedObject): void {
-  const svc = profiledService(profile);
-  const routes = svc ? ctx.index.routesForService(svc.namespace, svc.name) : [];
-  const shadow = routes.length > 0
-    ? ` While it exists, the routing, retries and timeouts of ${routes.map((r) => `${r.id.kind} ${r.id.name}`).join(', ')} for Service `
-      + `${svc!.namespace}/${svc!.name} are ignored.`
-    : '';
-  ctx.report(profile, `ServiceProfile is the legacy way to configure routes, retries and timeouts; use HTTPRoute/GRPCRoute with `
-    + `retry.linkerd.io/* and timeout.linkerd.io/* annotations.${shadow}`);
-}
 
 /** Kinds and versions Linkerd 2.20 still serves but that are superseded. */
 export const legacyKindsRule: Rule = {
@@ -51,6 +34,9 @@ export const legacyKindsRule: Rule = {
         ctx.report(route, `HTTPRoute uses ${route.id.apiVersion}; use ${POLICY_ROUTE_CURRENT} or gateway.networking.k8s.io/v1.`);
       }
     }
-    for (const profile of ctx.index.own('linkerd.io', 'ServiceProfile')) checkServiceProfile(ctx, profile);
+    for (const profile of ctx.index.own('linkerd.io', 'ServiceProfile')) {
+      ctx.report(profile, 'ServiceProfile is the legacy way to configure routes, retries and timeouts; use HTTPRoute/GRPCRoute with '
+        + 'retry.linkerd.io/* and timeout.linkerd.io/* annotations (while it exists it overrides routes on its Service, see LKD-ROUTE-019).');
+    }
   },
 };

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../policy/cidr';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 import { specOf } from '../policy-helpers';
 
 /** Checks one `networks` list (NetworkAuthentication, EgressNetwork, legacy ServerAuthorization); returns the parsed CIDRs. */

@@ -3,7 +3,7 @@ import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model
 import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
-  authorizationTargets, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort, specOf,
+  authorizationTargets, containersOf, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort, specOf,
   workloadLabel,
 } from '../policy-helpers';
 
@@ -28,9 +28,8 @@ function probePort(container: any, port: unknown): number | undefined {
 }
 
 export function httpProbes(pod: PodTemplate): HttpProbe[] {
-  const containers = [...(Array.isArray(pod.spec.containers) ? pod.spec.containers : []), ...(Array.isArray(pod.spec.initContainers) ? pod.spec.initContainers : [])];
   const probes: HttpProbe[] = [];
-  for (const container of containers) {
+  for (const container of containersOf(pod)) {
     for (const kind of PROBE_KINDS) {
       const get = container?.[kind]?.httpGet;
       if (!get || typeof get !== 'object') continue;
@@ -64,7 +63,8 @@ function matchAccepts(match: any, probe: HttpProbe): boolean {
   if (match.method !== undefined && match.method !== 'GET') return false;
   if (!pathMatches(match.path, probe.path)) return false;
   const headers = Array.isArray(match.headers) ? match.headers : [];
-  if (!headers.every((h: any) => probe.headers.some((p) => p.name.toLowerCase() === String(h?.name).toLowerCase() && p.value === h?.value))) return false;
+  const sent = (h: any) => probe.headers.some((p) => p.name.toLowerCase() === String(h?.name).toLowerCase() && p.value === h?.value);
+  if (!headers.every(sent)) return false;
   const params = Array.isArray(match.queryParams) ? match.queryParams : [];
   return params.every((q: any) => probe.query.get(String(q?.name)) === q?.value);
 }

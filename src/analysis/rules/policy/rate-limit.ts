@@ -70,9 +70,10 @@ export const rateLimitRule: Rule = {
       const key = targetKey(policy);
       if (key === undefined) continue;
       const first = firstByServer.get(key);
-      if (!first) firstByServer.set(key, policy);
-      else ctx.report(policy, `HTTPLocalRateLimitPolicy ${first.id.name} already targets Server ${key.split('|')[1]}; only the oldest `
+      if (!first) {firstByServer.set(key, policy);} else {
+        ctx.report(policy, `HTTPLocalRateLimitPolicy ${first.id.name} already targets Server ${key.split('|')[1]}; only the oldest `
         + 'is accepted and this one gets RateLimitReasonAlreadyExists. Merge the limits into one policy.');
+      }
     }
   },
 };

@@ -28,7 +28,8 @@ export const serverAuthorizationConflictsRule: Rule = {
       if (mtls && client.unauthenticated === true) {
         ctx.report(authz, 'spec.client sets both meshTLS and unauthenticated: true; the webhook rejects this. Keep one.');
       }
-      const named = (Array.isArray(mtls?.identities) && mtls.identities.length > 0) || (Array.isArray(mtls?.serviceAccounts) && mtls.serviceAccounts.length > 0);
+      const nonEmpty = (list: unknown) => Array.isArray(list) && list.length > 0;
+      const named = nonEmpty(mtls?.identities) || nonEmpty(mtls?.serviceAccounts);
       if (mtls?.unauthenticatedTLS === true && named) {
         ctx.report(authz, 'spec.client.meshTLS sets unauthenticatedTLS: true together with identities/serviceAccounts; the webhook rejects this.');
       }

@@ -13,7 +13,7 @@ function checkFamily(ctx: RuleContext, route: IndexedObject): void {
   const wrong = isGrpcRoute(route) ? RETRY_HTTP_ANNOTATION : RETRY_GRPC_ANNOTATION;
   if (!hasAnnotation(route.object, wrong)) return;
   const right = isGrpcRoute(route) ? RETRY_GRPC_ANNOTATION : RETRY_HTTP_ANNOTATION;
-  ctx.report(route, `annotation ${wrong} is never read on a ${route.id.kind}; Linkerd only reads ${right} there, so these retry `
+  ctx.report(route, `annotation ${wrong} is never read on ${route.id.kind}s; Linkerd only reads ${right} there, so these retry `
     + `conditions are ignored. Use ${right}.`);
 }
 

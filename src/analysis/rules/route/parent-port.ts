@@ -21,7 +21,7 @@ function checkPort(ctx: RuleContext, route: IndexedObject, parent: ServiceParent
     ctx.report(route, `parentRefs[${position}].sectionName "${ref.sectionName}" names no port of ${where}; sectionName must be a Service port name.`);
   } else if (isValidPort(ref.port) && named.port !== ref.port) {
     ctx.report(route, `parentRefs[${position}] sets sectionName "${ref.sectionName}" (port ${named.port}) and port ${ref.port}, `
-      + `which disagree; keep one of them.`);
+      + 'which disagree; keep one of them.');
   } else if (!isValidPort(ref.port)) {
     ctx.report(route, `parentRefs[${position}] selects port "${ref.sectionName}" by sectionName only; Linkerd's outbound index `
       + `keys Service parents by port number, so the route applies to every port of the Service. Add port: ${named.port}.`,

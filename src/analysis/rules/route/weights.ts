@@ -22,7 +22,7 @@ export const backendWeights: Rule = {
       rules(route).forEach((rule, r) => {
         const backends = backendRefs(rule);
         if (backends.length === 0) return;
-        const weights = backends.map((b) => (b.weight === undefined ? 1 : b.weight));
+        const weights = backends.map((b) => (b?.weight === undefined ? 1 : b.weight));
         weights.forEach((w, b) => {
           if (!Number.isInteger(w) || w < 0 || w > MAX_WEIGHT) {
             ctx.report(route, `rules[${r}].backendRefs[${b}] has weight ${JSON.stringify(w)}; it must be an integer 0..${MAX_WEIGHT}.`);

@@ -1,0 +1,81 @@
+/**
+ * One measurement in a fresh process (so peak RSS belongs to that measurement alone). Prints one JSON line:
+ * {"ms": wall time of the measured part, "rssMb": peak RSS of the process, "objects": count}.
+ *
+ *   measure library N OUTDIR     constructs + all checks, synthesized to YAML
+ *   measure plain JSONFILE OUTDIR plain cdk8s ApiObjects holding the same JSON, synthesized to YAML
+ *   measure analyze DIR          the CLI's analyze over YAML (parsing included)
+ *   measure parse DIR            js-yaml loadAll of the same YAML, nothing else
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { ApiObject, App, Chart } from 'cdk8s';
+import * as yaml from 'js-yaml';
+import { buildMesh } from './mesh';
+
+interface Measured { readonly ms: number; readonly objects: number }
+
+function timed(fn: () => number): Measured {
+  const start = process.hrtime.bigint();
+  const objects = fn();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, objects };
+}
+
+function yamlFiles(dir: string): string[] {
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => path.join(dir, f));
+}
+
+function library(services: number, outdir: string): Measured {
+  return timed(() => {
+    const app = new App({ outdir });
+    buildMesh(app, services);
+    app.synth();
+    return app.node.findAll().filter((c) => ApiObject.isApiObject(c)).length;
+  });
+}
+
+/** Charts and their objects as the library wrote them; loaded before the clock starts. */
+function plain(jsonFile: string, outdir: string): Measured {
+  const charts = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as { name: string; objects: any[] }[];
+  return timed(() => {
+    const app = new App({ outdir });
+    let count = 0;
+    for (const c of charts) {
+      const chart = new Chart(app, c.name);
+      for (const obj of c.objects) new ApiObject(chart, `${obj.kind}-${obj.metadata.namespace ?? ''}-${obj.metadata.name}`, obj);
+      count += c.objects.length;
+    }
+    app.synth();
+    return count;
+  });
+}
+
+function analyzeCli(dir: string): Measured {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const cli = require('../lib/frontends/cli/main');
+  return timed(() => {
+    let out = '';
+    const io = { stdout: (s: string) => { out += s; }, stderr: () => undefined };
+    const code = cli.main(['analyze', '--format', 'json', dir], io);
+    if (code === 2) throw new Error(`analyze failed: ${out.slice(0, 500)}`);
+    return JSON.parse(out).summary ? Number(process.env.BENCH_OBJECTS ?? 0) : 0;
+  });
+}
+
+function parse(dir: string): Measured {
+  return timed(() => yamlFiles(dir).reduce((n, f) => n + yaml.loadAll(fs.readFileSync(f, 'utf8')).length, 0));
+}
+
+function run(): Measured {
+  const [mode, a, b] = process.argv.slice(2);
+  switch (mode) {
+    case 'library': return library(Number(a), b);
+    case 'plain': return plain(a, b);
+    case 'analyze': return analyzeCli(a);
+    case 'parse': return parse(a);
+    default: throw new Error(`unknown mode ${mode}`);
+  }
+}
+
+const result = run();
+process.stdout.write(`${JSON.stringify({ ...result, rssMb: process.resourceUsage().maxRSS / 1024 })}\n`);

@@ -1,0 +1,159 @@
+/**
+ * `npm run bench [-- --sizes 100,500,1000,5000] [--runs 5] [--json FILE]`
+ *
+ * For each N: the library with all checks (A) against plain cdk8s ApiObjects holding the same JSON (B), and the
+ * CLI's analyze over B's YAML (C) against js-yaml parsing alone (P). Runs alternate A, B, C, P so machine noise hits
+ * every side alike; each is the median of the runs, each run a fresh process (so peak RSS is its own).
+ */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as yaml from 'js-yaml';
+import { svgPlot } from './plot';
+
+interface Sample { readonly ms: number; readonly rssMb: number; readonly objects: number }
+
+interface Result {
+  readonly services: number;
+  readonly objects: number;
+  readonly libraryMs: number;
+  readonly plainMs: number;
+  readonly ratio: number;
+  readonly analyzeMs: number;
+  readonly parseMs: number;
+  readonly analyzeRatio: number;
+  readonly peakRssLibraryMb: number;
+  readonly peakRssPlainMb: number;
+}
+
+const ROOT = path.resolve(__dirname, '..');
+
+function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+function measure(args: string[], env: Record<string, string> = {}): Sample {
+  const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'measure.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TS_NODE_PROJECT: path.join(__dirname, 'tsconfig.json'), ...env },
+    maxBuffer: 1 << 26,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Synthesizes the library's output once and turns it into B's input (charts with their objects). */
+function prepare(services: number, work: string): { jsonFile: string; yamlDir: string } {
+  const libraryOut = path.join(work, `prep-${services}`);
+  measure(['library', String(services), libraryOut]);
+  const charts = fs.readdirSync(libraryOut).filter((f) => f.endsWith('.k8s.yaml')).sort().map((f) => ({
+    name: f.replace(/\.k8s\.yaml$/, ''),
+    objects: yaml.loadAll(fs.readFileSync(path.join(libraryOut, f), 'utf8')).filter(Boolean),
+  }));
+  const jsonFile = path.join(work, `plain-${services}.json`);
+  fs.writeFileSync(jsonFile, JSON.stringify(charts));
+  return { jsonFile, yamlDir: libraryOut };
+}
+
+function benchSize(services: number, runs: number, work: string): Result {
+  const { jsonFile, yamlDir } = prepare(services, work);
+  const a: Sample[] = []; const b: Sample[] = []; const c: Sample[] = []; const p: Sample[] = [];
+  for (let r = 0; r < runs; r++) {
+    a.push(measure(['library', String(services), path.join(work, `a-${services}`)]));
+    b.push(measure(['plain', jsonFile, path.join(work, `b-${services}`)]));
+    c.push(measure(['analyze', path.join(work, `b-${services}`)]));
+    p.push(measure(['parse', path.join(work, `b-${services}`)]));
+  }
+  const libraryMs = median(a.map((s) => s.ms));
+  const plainMs = median(b.map((s) => s.ms));
+  const analyzeMs = median(c.map((s) => s.ms));
+  const parseMs = median(p.map((s) => s.ms));
+  return {
+    services,
+    objects: b[0].objects,
+    libraryMs: round(libraryMs), plainMs: round(plainMs), ratio: round(libraryMs / plainMs, 2),
+    analyzeMs: round(analyzeMs), parseMs: round(parseMs), analyzeRatio: round(analyzeMs / parseMs, 2),
+    peakRssLibraryMb: round(median(a.map((s) => s.rssMb))), peakRssPlainMb: round(median(b.map((s) => s.rssMb))),
+  };
+}
+
+function round(v: number, digits = 0): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
+
+function table(results: Result[]): string {
+  const head = '| N | objects | A library ms | B plain ms | A/B | C analyze ms | P parse ms | C/P | RSS A MB | RSS B MB |';
+  const rows = results.map((r) => `| ${r.services} | ${r.objects} | ${r.libraryMs} | ${r.plainMs} | ${r.ratio} | ${r.analyzeMs} | ${r.parseMs} | ${r.analyzeRatio} | ${r.peakRssLibraryMb} | ${r.peakRssPlainMb} |`);
+  return [head, '|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+}
+
+function targets(results: Result[]): string[] {
+  const at = (n: number) => results.find((r) => r.services === n);
+  const big = at(5000);
+  const small = at(500);
+  const lines: string[] = [];
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  if (big) {
+    lines.push(`A/B at N=5000 ≤ 1.5: ${big.ratio} — ${verdict(big.ratio <= 1.5)}`);
+    lines.push(`peak RSS A ≤ 2 × B at N=5000: ${big.peakRssLibraryMb} vs ${big.peakRssPlainMb} MB — ${verdict(big.peakRssLibraryMb <= 2 * big.peakRssPlainMb)}`);
+  }
+  if (big && small) {
+    const growth = round(big.libraryMs / small.libraryMs, 2);
+    lines.push(`checks linear, A(5000)/A(500) ≤ 11: ${growth} — ${verdict(growth <= 11)}`);
+  }
+  for (const r of results) lines.push(`C/P ≤ 2 at N=${r.services}: ${r.analyzeRatio} — ${verdict(r.analyzeRatio <= 2)}`);
+  return lines;
+}
+
+function writeDocs(results: Result[], verdicts: string[]): void {
+  const docs = path.join(ROOT, 'docs');
+  fs.mkdirSync(docs, { recursive: true });
+  const series = (label: string, color: string, pick: (r: Result) => number) => ({ label, color, points: results.map((r) => ({ x: r.services, y: pick(r) })) });
+  fs.writeFileSync(path.join(docs, 'benchmarks.svg'), svgPlot('Synthesis and analysis time against mesh size', [
+    series('A library + checks', '#d62728', (r) => r.libraryMs),
+    series('B plain cdk8s', '#1f77b4', (r) => r.plainMs),
+    series('C CLI analyze', '#2ca02c', (r) => r.analyzeMs),
+    series('P js-yaml parse', '#7f7f7f', (r) => r.parseMs),
+  ]));
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  fs.writeFileSync(path.join(docs, 'benchmarks.md'), [
+    '# Benchmarks', '',
+    'Written by `npm run bench` (bench/run.ts). Each number is the median of several fresh-process runs, alternated',
+    'A, B, C, P. A = the library\'s constructs with all checks, synthesized to YAML; B = plain cdk8s ApiObjects holding',
+    'the same JSON, synthesized to YAML; C = `cdk8s-linkerd analyze` over B\'s YAML (parsing included); P = js-yaml',
+    '`loadAll` of that YAML alone.', '',
+    `Machine: ${machine}.`, '',
+    table(results), '',
+    ...verdicts.map((v) => `- ${v}`), '',
+    '![time against N, log–log](benchmarks.svg)', '',
+  ].join('\n'));
+}
+
+function main(): void {
+  const sizes = flag('sizes', '100,500,1000,5000').split(',').map(Number);
+  const runs = Number(flag('runs', '5'));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-linkerd-bench-'));
+  const results = sizes.map((n) => {
+    const r = benchSize(n, runs, work);
+    process.stdout.write(`N=${n}: A ${r.libraryMs} ms, B ${r.plainMs} ms, C ${r.analyzeMs} ms, P ${r.parseMs} ms\n`);
+    return r;
+  });
+  const verdicts = targets(results);
+  process.stdout.write(`\n${table(results)}\n\n${verdicts.join('\n')}\n`);
+  const jsonOut = flag('json', '');
+  if (jsonOut) fs.writeFileSync(jsonOut, `${JSON.stringify({ results }, null, 2)}\n`);
+  if (process.argv.includes('--no-docs')) return;
+  writeDocs(results, verdicts);
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+main();

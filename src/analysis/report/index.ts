@@ -1,0 +1,8 @@
+/** Report formats: pure functions from findings (or the mesh graph) to text. */
+export * from './summary';
+export * from './text';
+export * from './json';
+export * from './sarif';
+export * from './rule-descriptors';
+export * from './mesh-graph';
+export * from './mermaid';

@@ -1,0 +1,29 @@
+/**
+ * Machine-readable report. The shape is a contract for scripts, so every key is always present (null when unknown)
+ * and keys are written in a fixed order.
+ */
+import { Finding } from '../finding';
+import { countFindings } from './summary';
+
+function findingJson(f: Finding): Record<string, unknown> {
+  return {
+    ruleId: f.ruleId,
+    severity: f.severity,
+    resource: {
+      apiVersion: f.resource.apiVersion,
+      kind: f.resource.kind,
+      namespace: f.resource.namespace ?? null,
+      name: f.resource.name,
+    },
+    message: f.message,
+    file: f.file ?? null,
+    line: f.line ?? null,
+    fix: f.fix,
+  };
+}
+
+export function formatJson(findings: readonly Finding[]): string {
+  const counts = countFindings(findings);
+  const report = { findings: findings.map(findingJson), summary: { errors: counts.errors, warnings: counts.warnings } };
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

@@ -1,0 +1,33 @@
+/**
+ * Human-readable report: one line per finding (`file:line: severity ruleId Kind ns/name: message (fix: …)`), a
+ * summary line, and the suppressed findings with their reasons, so the audit trail is visible in every run.
+ */
+import { Finding, SuppressedFinding } from '../finding';
+import { countFindings, locationLabel, resourceLabel } from './summary';
+
+function findingLine(f: Finding): string {
+  return `${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (fix: ${f.fix})`;
+}
+
+function suppressedLine(s: SuppressedFinding): string {
+  const f = s.finding;
+  return `  ${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (reason: ${s.reason})`;
+}
+
+function summaryLine(findings: readonly Finding[], suppressed: readonly SuppressedFinding[]): string {
+  const counts = countFindings(findings);
+  const parts = [`${counts.errors} errors`, `${counts.warnings} warnings`];
+  if (counts.infos > 0) parts.push(`${counts.infos} info`);
+  if (suppressed.length > 0) parts.push(`${suppressed.length} suppressed`);
+  return parts.join(', ');
+}
+
+export function formatText(findings: readonly Finding[], suppressed: readonly SuppressedFinding[] = []): string {
+  const lines = findings.map(findingLine);
+  lines.push(summaryLine(findings, suppressed));
+  if (suppressed.length > 0) {
+    lines.push('suppressed:');
+    lines.push(...suppressed.map(suppressedLine));
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,59 @@
+import { Severity } from '../../finding';
+import { PodTemplate } from '../../model/mesh-index';
+import { Rule, RuleContext, RuleArea } from '../../rule';
+import { PROXY_UID, containersOf, isMeshed, ownPodTemplates, workloadLabel } from '../policy-helpers';
+
+function proxyUid(pod: PodTemplate): number {
+  const value = pod.annotations['config.linkerd.io/proxy-uid'];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : PROXY_UID;
+}
+
+function appContainers(pod: PodTemplate): any[] {
+  return containersOf(pod).filter((c) => !String(c.name ?? '').startsWith('linkerd-'));
+}
+
+function checkUid(ctx: RuleContext, pod: PodTemplate): void {
+  const uid = proxyUid(pod);
+  const podUid = pod.spec.securityContext?.runAsUser;
+  const offenders = appContainers(pod).filter((c) => (c.securityContext?.runAsUser ?? podUid) === uid).map((c) => String(c.name));
+  if (offenders.length > 0) {
+    ctx.report(pod.owner, `container(s) ${offenders.join(', ')} of ${workloadLabel(pod)} run as UID ${uid}, the proxy's UID; the proxy's `
+      + 'iptables rules exempt that UID, so their outbound traffic bypasses the proxy (no mTLS, no policy). Use another runAsUser.');
+  }
+}
+
+function checkPod(ctx: RuleContext, pod: PodTemplate): void {
+  const name = workloadLabel(pod);
+  if (pod.spec.hostNetwork === true) {
+    ctx.report(pod.owner, `${name} is marked for injection but uses hostNetwork: true; the injector skips such pods, so it runs without a proxy.`);
+  }
+  const udp = pod.ports.filter((p) => p.protocol === 'UDP').map((p) => `${p.containerPort}/UDP (${p.container})`);
+  if (udp.length > 0) {
+    ctx.report(pod.owner, `${name} declares ${udp.join(', ')}; Linkerd proxies TCP only, so UDP traffic gets no mTLS and no policy.`);
+  }
+  if (pod.spec.automountServiceAccountToken === false) {
+    ctx.report(pod.owner, `${name} sets automountServiceAccountToken: false. Linkerd 2.20 projects its own token for the proxy when `
+      + 'identity.serviceAccountTokenProjection is true (the default); if your install turns projection off, the proxy cannot obtain an identity.',
+    { severity: Severity.INFO });
+  }
+  checkUid(ctx, pod);
+}
+
+/** Pod settings that quietly undo meshing for an injected workload. */
+export const podHazardsRule: Rule = {
+  id: 'LKD-MESH-005',
+  area: RuleArea.MESH,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'Injected pods avoid hostNetwork, UDP-only assumptions, token opt-outs and the proxy UID',
+    why: 'The injector does not inject hostNetwork pods; UDP is never proxied; without a ServiceAccount token (and with token '
+      + 'projection disabled) the proxy cannot get an identity; and an app running as the proxy UID (2102) has its outbound '
+      + 'traffic exempted from redirection. Each leaves a "meshed" workload partly outside the mesh.',
+    fix: 'Drop hostNetwork, keep mesh traffic on TCP, keep the token available, and run apps under a UID other than 2102.',
+    badExample: 'spec:\n  hostNetwork: true\n  securityContext:\n    runAsUser: 2102',
+    goodExample: 'spec:\n  securityContext:\n    runAsUser: 10001',
+  },
+  check(ctx) {
+    for (const pod of ownPodTemplates(ctx.index)) if (isMeshed(pod)) checkPod(ctx, pod);
+  },
+};

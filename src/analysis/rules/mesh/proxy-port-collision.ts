@@ -1,0 +1,48 @@
+import { Severity } from '../../finding';
+import { PodTemplate } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
+import { isMeshed, ownPodTemplates, workloadLabel } from '../policy-helpers';
+
+const PROXY_PORTS: Array<{ key: string; role: string; port: number }> = [
+  { key: 'config.linkerd.io/inbound-port', role: 'inbound', port: 4143 },
+  { key: 'config.linkerd.io/outbound-port', role: 'outbound', port: 4140 },
+  { key: 'config.linkerd.io/admin-port', role: 'admin', port: 4191 },
+  { key: 'config.linkerd.io/control-port', role: 'control', port: 4190 },
+];
+
+function proxyPorts(pod: PodTemplate): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const { key, role, port } of PROXY_PORTS) {
+    const value = pod.annotations[key];
+    out.set(value !== undefined && /^\d+$/.test(value) ? Number(value) : port, role);
+  }
+  return out;
+}
+
+/** App containers sharing the pod network namespace cannot use the proxy's ports. */
+export const proxyPortCollisionRule: Rule = {
+  id: 'LKD-MESH-007',
+  area: RuleArea.MESH,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Application containers do not use the proxy\'s ports (4143, 4140, 4191, 4190)',
+    why: 'The proxy shares the pod\'s network namespace and binds its inbound (4143), outbound (4140), admin (4191) and control '
+      + '(4190) ports. An application port with the same number fails to bind or steals the proxy\'s traffic, and iptables never '
+      + 'redirects those ports, so the pod breaks in confusing ways once injected.',
+    fix: 'Move the application to another port, or move the proxy port with the matching config.linkerd.io/*-port annotation.',
+    badExample: 'ports:\n- containerPort: 4191',
+    goodExample: 'ports:\n- containerPort: 9191',
+  },
+  check(ctx) {
+    for (const pod of ownPodTemplates(ctx.index).filter(isMeshed)) {
+      const taken = proxyPorts(pod);
+      const clashes = pod.ports
+        .filter((p) => !p.container?.startsWith('linkerd-') && taken.has(p.containerPort))
+        .map((p) => `${p.containerPort} (container ${p.container}, the proxy's ${taken.get(p.containerPort)} port)`);
+      if (clashes.length > 0) {
+        ctx.report(pod.owner, `${workloadLabel(pod)} declares container port(s) ${[...new Set(clashes)].join(', ')}; the injected proxy needs `
+          + 'those ports. Change the application port or the proxy port annotation.');
+      }
+    }
+  },
+};

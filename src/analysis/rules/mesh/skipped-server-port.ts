@@ -1,0 +1,36 @@
+import { Severity } from '../../finding';
+import { POLICY_GROUP } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
+import {
+  isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts, workloadLabel,
+} from '../policy-helpers';
+
+/** skip-inbound-ports sends a port around the proxy; a Server on that port protects nothing. */
+export const skippedServerPortRule: Rule = {
+  id: 'LKD-MESH-008',
+  area: RuleArea.MESH,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'A Server does not select a port that skips the proxy',
+    why: 'Ports listed in config.linkerd.io/skip-inbound-ports bypass the proxy entirely: no mTLS, no Server, no '
+      + 'AuthorizationPolicy. A Server on such a port looks like protection but the port is open to anyone the network allows.',
+    fix: 'Remove the port from skip-inbound-ports (and mark it opaque if protocol detection was the problem), or drop the Server.',
+    badExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "8080"\n# Server orders-http selects port 8080',
+    goodExample: 'annotations:\n  config.linkerd.io/opaque-ports: "8080"',
+  },
+  check(ctx) {
+    const coverage = serverCoverage(ctx.index);
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
+      const port = serverPort(server);
+      if (port === undefined) continue;
+      const skipped = coverage.podsOf(server).filter((pod) => {
+        const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
+        return isMeshed(pod) && number !== undefined && portListHas(skippedInboundPorts(pod), number);
+      });
+      if (skipped.length > 0) {
+        ctx.report(server, `port ${JSON.stringify(port)} is listed in config.linkerd.io/skip-inbound-ports of ${listSome(skipped.map(workloadLabel))}; `
+          + 'that traffic bypasses the proxy, so this Server and its AuthorizationPolicies never apply there.');
+      }
+    }
+  },
+};

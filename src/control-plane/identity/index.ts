@@ -1,0 +1,4 @@
+export * from './binding';
+export * from './identity';
+export * from './static-identity';
+export * from './cert-manager-identity';

@@ -1,0 +1,82 @@
+/**
+ * `cdk8s-linkerd analyze`: load the manifests, run the one engine (plus the schema rule with --crds), render one
+ * format. Everything that can fail on bad input fails before anything is written, so stdout never holds half a report.
+ */
+import * as path from 'path';
+import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
+import { Severity } from '../../analysis/finding';
+import { DEFAULT_INBOUND_POLICIES } from '../../analysis/options';
+import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../analysis/report';
+import { ALL_RULES } from '../../analysis/rules';
+import { OptionSpec, ParsedArgs, optionValue, parseArgs } from './args';
+import { UsageError } from './errors';
+import { CliIo } from './io';
+import { loadManifests } from './load-manifests';
+import { packageInfo } from './package-info';
+import { knownRules } from './rule-list';
+import { schemaRule } from './schema-rule';
+import { ANALYZE_USAGE } from './usage';
+
+export const FORMATS = ['text', 'json', 'sarif', 'mermaid'] as const;
+export type Format = typeof FORMATS[number];
+
+const SPECS: Record<string, OptionSpec> = {
+  'help': { value: false },
+  'crds': { value: true, repeat: true },
+  'format': { value: true, choices: FORMATS },
+  'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
+  'kubernetes-version': { value: true },
+  'gateway-api-version': { value: true },
+  'trust-domain': { value: true },
+  'default-inbound-policy': { value: true, choices: DEFAULT_INBOUND_POLICIES },
+};
+
+const VERSION = /^v?\d+\.\d+(\.\d+)?$/;
+
+function versionOption(args: ParsedArgs, name: string): string | undefined {
+  const value = optionValue(args, name);
+  if (value !== undefined && !VERSION.test(value)) throw new UsageError(`--${name} must look like 1.31 or v1.2.1 (got ${JSON.stringify(value)})`);
+  return value;
+}
+
+function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
+  const crds = (args.options.get('crds') ?? []).map((dir) => path.resolve(cwd, dir));
+  const trustDomain = optionValue(args, 'trust-domain');
+  if (trustDomain !== undefined && trustDomain.trim() === '') throw new UsageError('--trust-domain must not be empty');
+  return {
+    // The engine's own default has no leading "v" (1.31); accept both spellings.
+    kubernetesVersion: versionOption(args, 'kubernetes-version')?.replace(/^v/, ''),
+    gatewayApiVersion: versionOption(args, 'gateway-api-version'),
+    trustDomain,
+    defaultInboundPolicy: optionValue(args, 'default-inbound-policy'),
+    rules: crds.length > 0 ? [...ALL_RULES, schemaRule(crds)] : undefined,
+  };
+}
+
+function render(format: Format, result: AnalysisResult): string {
+  switch (format) {
+    case 'json': return formatJson(result.findings);
+    case 'sarif': {
+      const info = packageInfo();
+      return formatSarif(result.findings, { rules: knownRules(), toolVersion: info.version, informationUri: info.informationUri, suppressed: result.suppressed });
+    }
+    case 'mermaid': return formatMermaid(meshGraph(result));
+    default: return formatText(result.findings, result.suppressed);
+  }
+}
+
+/** Returns the exit code: 1 when a finding reaches --fail-on, else 0. */
+export function analyzeCommand(argv: readonly string[], io: CliIo): number {
+  const args = parseArgs(argv, SPECS);
+  if (args.flags.has('help')) {
+    io.stdout(ANALYZE_USAGE);
+    return 0;
+  }
+  if (args.positionals.length === 0) throw new UsageError('analyze needs at least one PATH (a YAML file or folder)');
+  const options = engineOptions(args, io.cwd);
+  const manifests = loadManifests(args.positionals, io.cwd);
+  const result = analyze(manifests, options);
+  io.stdout(render((optionValue(args, 'format') ?? 'text') as Format, result));
+  const threshold = (optionValue(args, 'fail-on') ?? Severity.ERROR) as Severity;
+  return findingsAtLeast(result.findings, threshold).length > 0 ? 1 : 0;
+}

@@ -1,0 +1,14 @@
+/** Bad usage or input the CLI cannot read: exit code 2, a message on stderr, and nothing on stdout. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}

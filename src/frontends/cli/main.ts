@@ -1,0 +1,47 @@
+/**
+ * The CLI entry point, free of process globals: `main(argv, io)` returns the exit code. bin.ts wires it to the process.
+ * Exit codes: 0 clean, 1 findings at/above --fail-on, 2 bad usage or input (message on stderr, nothing on stdout).
+ */
+import { analyzeCommand } from './analyze-command';
+import { InputError, UsageError } from './errors';
+import { CliIo } from './io';
+import { packageInfo } from './package-info';
+import { rulesCommand } from './rule-list';
+import { MAIN_USAGE } from './usage';
+
+export type { CliIo } from './io';
+
+export const EXIT_OK = 0;
+export const EXIT_FINDINGS = 1;
+export const EXIT_USAGE = 2;
+
+function dispatch(argv: readonly string[], io: CliIo): number {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'analyze': return analyzeCommand(rest, io);
+    case 'rules': return rulesCommand(rest, io);
+    case 'help': case '--help': case '-h':
+      io.stdout(MAIN_USAGE);
+      return EXIT_OK;
+    case '--version': case '-V':
+      io.stdout(`${packageInfo().version}\n`);
+      return EXIT_OK;
+    case undefined:
+      io.stderr(MAIN_USAGE);
+      return EXIT_USAGE;
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (try --help)`);
+  }
+}
+
+export function main(argv: readonly string[], io: CliIo): number {
+  try {
+    return dispatch(argv, io);
+  } catch (e: any) {
+    if (e instanceof UsageError) io.stderr(`cdk8s-linkerd: ${e.message}\n`);
+    else if (e instanceof InputError) io.stderr(`cdk8s-linkerd: error: ${e.message}\n`);
+    // Anything else is a bug or a harness failure; still no partial report, and the stack helps the bug report.
+    else io.stderr(`cdk8s-linkerd: internal error: ${e?.stack ?? e}\n`);
+    return EXIT_USAGE;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Adapter from the CRD conformance validator to the engine: `--crds DIR` (CLI) or `crds` (plugin) turns into one more
+ * rule, LKD-SCHEMA-001, so schema findings get the engine's suppressions, sorting and inventory handling for free.
+ * This is the only file that knows the conformance API.
+ */
+import { Severity } from '../../analysis/finding';
+import { IndexedObject } from '../../analysis/model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../analysis/rule';
+import { CORE_KINDS, ConformanceValidator, CrdCatalog, splitApiVersion } from '../../conformance';
+import { InputError } from './errors';
+
+export const SCHEMA_RULE_ID = 'LKD-SCHEMA-001';
+
+const SCHEMA_DOC = {
+  title: 'Objects must pass the schema and CEL validation of their CRD (or built-in kind)',
+  why: 'The API server validates every object against its CustomResourceDefinition (OpenAPI schema and '
+    + 'x-kubernetes-validations) and rejects the whole apply when one fails.',
+  fix: 'Correct the field the message names; compare with the CRD given to --crds.',
+};
+
+/** Documentation-only stand-in used in rule listings and SARIF when no --crds run defines the real rule. */
+export const SCHEMA_RULE_DESCRIPTOR = { id: SCHEMA_RULE_ID, severity: Severity.ERROR, doc: SCHEMA_DOC };
+
+function loadCatalog(dirs: readonly string[]): CrdCatalog {
+  try {
+    return CrdCatalog.fromDirectories(dirs);
+  } catch (e: any) {
+    throw new InputError(`--crds ${dirs.join(', ')}: cannot load CRDs (${e.message ?? e})`);
+  }
+}
+
+/** Groups the catalog serves: an unknown version or kind in one of them is an error, unknown groups are skipped. */
+function knownGroups(catalog: CrdCatalog): Set<string> {
+  return new Set(catalog.servedKinds.map((gvk) => gvk.split('/')[0]));
+}
+
+function shouldValidate(entry: IndexedObject, catalog: CrdCatalog, groups: Set<string>): boolean {
+  const { apiVersion, kind } = entry.id;
+  if (catalog.has(apiVersion, kind) || CORE_KINDS[`${apiVersion}/${kind}`]) return true;
+  const { group } = splitApiVersion(apiVersion);
+  return group !== '' && groups.has(group);
+}
+
+function reportIssues(ctx: RuleContext, entry: IndexedObject, validator: ConformanceValidator): void {
+  for (const issue of validator.validate(entry.object)) {
+    ctx.report(entry, issue.path ? `${issue.path}: ${issue.message}` : issue.message);
+  }
+}
+
+/** The LKD-SCHEMA-001 rule over the CRDs in `dirs` (each read non-recursively; later folders win). */
+export function schemaRule(dirs: readonly string[]): Rule {
+  const catalog = loadCatalog(dirs);
+  const validator = new ConformanceValidator(catalog);
+  const groups = knownGroups(catalog);
+  return {
+    ...SCHEMA_RULE_DESCRIPTOR,
+    area: RuleArea.SCHEMA,
+    check(ctx) {
+      for (const entry of ctx.index.objects) {
+        if (!entry.inventory && shouldValidate(entry, catalog, groups)) reportIssues(ctx, entry, validator);
+      }
+    },
+  };
+}

@@ -1,0 +1,449 @@
+import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
+import { Severity } from '../../../src/analysis/finding';
+import { ALL_RULES } from '../../../src/analysis/rules';
+import { NS, asManifests, meshLab, pick } from '../../support/mesh-fixture';
+
+function ruleFindings(objects: any[], ruleId: string, options: AnalyzeOptions = {}) {
+  return analyze(asManifests(objects), options).findings.filter((f) => f.ruleId === ruleId);
+}
+
+function only(objects: any[], ruleId: string, options: AnalyzeOptions = {}) {
+  const found = ruleFindings(objects, ruleId, options);
+  expect(found).toHaveLength(1);
+  return found[0];
+}
+
+const POLICY = 'policy.linkerd.io';
+const authz = () => ({
+  apiVersion: `${POLICY}/v1alpha1`,
+  kind: 'AuthorizationPolicy',
+  metadata: { name: 'extra', namespace: NS },
+  spec: {
+    targetRef: { group: POLICY, kind: 'Server', name: 'orders-http' },
+    requiredAuthenticationRefs: [{ group: POLICY, kind: 'MeshTLSAuthentication', name: 'client-sa' }],
+  },
+});
+const server = (name: string, spec: any) => ({ apiVersion: `${POLICY}/v1beta3`, kind: 'Server', metadata: { name, namespace: NS }, spec });
+
+const POLICY_IDS = [
+  'LKD-POL-001', 'LKD-POL-002', 'LKD-POL-003', 'LKD-POL-004', 'LKD-POL-005', 'LKD-POL-006', 'LKD-POL-007', 'LKD-POL-008',
+  'LKD-POL-009', 'LKD-POL-010', 'LKD-POL-011', 'LKD-POL-012', 'LKD-POL-014', 'LKD-POL-015', 'LKD-POL-016', 'LKD-POL-017',
+  'LKD-POL-018', 'LKD-POL-019', 'LKD-POL-020',
+];
+
+describe('policy rule pack', () => {
+  test('every policy rule is registered once with full documentation', () => {
+    for (const id of POLICY_IDS) {
+      const matches = ALL_RULES.filter((r) => r.id === id);
+      expect(matches).toHaveLength(1);
+      const { doc } = matches[0];
+      for (const field of [doc.title, doc.why, doc.fix, doc.badExample, doc.goodExample]) expect(field).toEqual(expect.any(String));
+    }
+  });
+  test('the mesh-lab baseline triggers no policy rule', () => {
+    const ids = analyze(asManifests(meshLab())).findings.map((f) => f.ruleId);
+    expect(ids.filter((id) => POLICY_IDS.includes(id))).toEqual([]);
+  });
+  test('malformed objects never make a rule throw', () => {
+    const junk = [
+      { apiVersion: `${POLICY}/v1beta3`, kind: 'Server', metadata: { name: 'j1', namespace: NS }, spec: 'nope' },
+      { apiVersion: `${POLICY}/v1alpha1`, kind: 'AuthorizationPolicy', metadata: { name: 'j2', namespace: NS }, spec: { targetRef: 7, requiredAuthenticationRefs: [null, 3] } },
+      { apiVersion: `${POLICY}/v1alpha1`, kind: 'MeshTLSAuthentication', metadata: { name: 'j3', namespace: NS }, spec: { identities: [5, null] } },
+      { apiVersion: `${POLICY}/v1alpha1`, kind: 'NetworkAuthentication', metadata: { name: 'j4', namespace: NS }, spec: { networks: [null, { cidr: 4 }] } },
+      { apiVersion: `${POLICY}/v1alpha1`, kind: 'HTTPLocalRateLimitPolicy', metadata: { name: 'j5', namespace: NS }, spec: { overrides: [null] } },
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'j6', namespace: NS }, spec: { template: { spec: { containers: [null, { ports: 'x' }] } } } },
+      { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'j7', namespace: NS }, spec: { ingress: [{ ports: [null] }] } },
+      { apiVersion: `${POLICY}/v1beta1`, kind: 'ServerAuthorization', metadata: { name: 'j8', namespace: NS }, spec: { client: { networks: 'x' } } },
+    ];
+    expect(() => analyze(asManifests([...meshLab(), ...junk]))).not.toThrow();
+  });
+});
+
+describe('LKD-POL-001 AuthorizationPolicy target', () => {
+  test('fires on a Server target without the policy group', () => {
+    const objects = meshLab();
+    delete pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.targetRef.group;
+    const f = only(objects, 'LKD-POL-001');
+    expect(f.resource).toMatchObject({ kind: 'AuthorizationPolicy', name: 'client-to-orders' });
+    expect(f.message).toMatch(/not a supported target.*group: policy.linkerd.io/);
+  });
+  test('fires on a missing target and on a foreign Namespace target', () => {
+    const objects = [...meshLab(), authz()];
+    pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.targetRef.name = 'orders-grpc';
+    pick(objects, 'AuthorizationPolicy', 'extra').spec.targetRef = { kind: 'Namespace', name: 'other' };
+    const messages = ruleFindings(objects, 'LKD-POL-001').map((f) => f.message);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/Server "orders-grpc".*exists neither/),
+      expect.stringMatching(/Namespace "other" but the policy lives in "mesh-lab"/),
+    ]));
+  });
+  test('accepts the own Namespace and an inventory Server', () => {
+    const objects = [...meshLab(), authz()];
+    pick(objects, 'AuthorizationPolicy', 'extra').spec.targetRef = { kind: 'Namespace', name: NS };
+    pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.targetRef.name = 'legacy';
+    const inventory = [server('legacy', { podSelector: {}, port: 9000 })];
+    expect(ruleFindings(objects, 'LKD-POL-001', { inventory })).toEqual([]);
+  });
+});
+
+describe('LKD-POL-002 requiredAuthenticationRefs', () => {
+  test('fires on a MeshTLSAuthentication ref without group', () => {
+    const objects = meshLab();
+    delete pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs[0].group;
+    expect(only(objects, 'LKD-POL-002').message).toMatch(/requiredAuthenticationRefs\[0\].*missing or other group means core/);
+  });
+  test('fires on mixing MeshTLS and ServiceAccount, and on a missing MeshTLSAuthentication', () => {
+    const objects = meshLab();
+    const refs = pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs;
+    refs.push({ kind: 'ServiceAccount', name: 'client' });
+    refs[0].name = 'nobody';
+    const messages = ruleFindings(objects, 'LKD-POL-002').map((f) => f.message);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/mixes a MeshTLSAuthentication and a ServiceAccount/),
+      expect.stringMatching(/MeshTLSAuthentication mesh-lab\/nobody, which does not exist/),
+    ]));
+  });
+  test('accepts one ServiceAccount plus one NetworkAuthentication', () => {
+    const objects = [...meshLab(), {
+      apiVersion: `${POLICY}/v1alpha1`,
+      kind: 'NetworkAuthentication',
+      metadata: { name: 'pods', namespace: NS },
+      spec: { networks: [{ cidr: '10.0.0.0/8' }] },
+    }];
+    pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = [
+      { kind: 'ServiceAccount', name: 'client' }, { group: POLICY, kind: 'NetworkAuthentication', name: 'pods' },
+    ];
+    expect(ruleFindings(objects, 'LKD-POL-002')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-003 MeshTLSAuthentication', () => {
+  test('fires on a bad identity and on a missing ServiceAccount', () => {
+    const objects = [...meshLab(), {
+      apiVersion: `${POLICY}/v1alpha1`,
+      kind: 'MeshTLSAuthentication',
+      metadata: { name: 'bad', namespace: NS },
+      spec: { identities: ['Client.Mesh-Lab', 'spiffe://td/ns/../x', '*.mesh-lab.serviceaccount.identity.linkerd.cluster.local'] },
+    }];
+    pick(objects, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs.push({ kind: 'ServiceAccount', name: 'ghost' }, { kind: 'Namespace', name: 'x', namespace: 'y' });
+    const found = ruleFindings(objects, 'LKD-POL-003');
+    expect(found.map((f) => `${f.resource.name}: ${f.message}`)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^bad: spec.identities\[0\] "Client.Mesh-Lab" is neither a DNS-like name/),
+      expect.stringMatching(/^bad: spec.identities\[1\].*SPIFFE path/),
+      expect.stringMatching(/^client-sa: spec.identityRefs\[1\] names ServiceAccount mesh-lab\/ghost/),
+      expect.stringMatching(/^client-sa: spec.identityRefs\[2\] is a Namespace reference with a namespace field/),
+    ]));
+    expect(found).toHaveLength(4);
+  });
+  test('fires when both lists are set', () => {
+    const objects = meshLab();
+    pick(objects, 'MeshTLSAuthentication', 'client-sa').spec.identities = ['*'];
+    expect(only(objects, 'LKD-POL-003').message).toMatch(/both identities and identityRefs/);
+  });
+  test('accepts a ServiceAccount from the inventory', () => {
+    const objects = meshLab();
+    pick(objects, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs[0] = { kind: 'ServiceAccount', name: 'batch', namespace: 'jobs' };
+    const inventory = [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'batch', namespace: 'jobs' } }];
+    expect(ruleFindings(objects, 'LKD-POL-003', { inventory })).toEqual([]);
+  });
+});
+
+describe('LKD-POL-004 trust domain', () => {
+  const withIdentities = (identities: string[]) => {
+    const objects = meshLab();
+    const spec = pick(objects, 'MeshTLSAuthentication', 'client-sa').spec;
+    delete spec.identityRefs;
+    spec.identities = identities;
+    return objects;
+  };
+  test('fires when the identity carries another trust domain', () => {
+    const f = only(withIdentities(['client.mesh-lab.serviceaccount.identity.linkerd.cluster.local']), 'LKD-POL-004', { trustDomain: 'prod.example' });
+    expect(f.severity).toBe(Severity.WARNING);
+    expect(f.resource.name).toBe('client-sa');
+    expect(f.message).toMatch(/ends in "linkerd.cluster.local" but workload identities here end in "linkerd.prod.example"/);
+  });
+  test('fires on a SPIFFE ID of another trust domain', () => {
+    expect(only(withIdentities(['spiffe://other.org/ns/a/sa/b']), 'LKD-POL-004').message).toMatch(/SPIFFE trust domain "other.org"/);
+  });
+  test('passes for matching identities and "*"', () => {
+    expect(ruleFindings(withIdentities(['*', '*.mesh-lab.serviceaccount.identity.linkerd.cluster.local', 'spiffe://cluster.local/x']), 'LKD-POL-004')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-005 networks', () => {
+  const netAuthn = (networks: any) => ({ apiVersion: `${POLICY}/v1alpha1`, kind: 'NetworkAuthentication', metadata: { name: 'nets', namespace: NS }, spec: { networks } });
+  test('fires on an except outside, an except negating, a bad CIDR and an empty list', () => {
+    const objects = [...meshLab(), netAuthn([
+      { cidr: '10.0.0.0/16', except: ['10.1.0.0/24', '10.0.0.0/8'] }, { cidr: '300.1.1.1' },
+    ]), { ...netAuthn([]), metadata: { name: 'empty', namespace: NS } }];
+    const messages = ruleFindings(objects, 'LKD-POL-005').map((f) => `${f.resource.name}: ${f.message}`);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^nets: spec.networks\[0\].except\[0\] "10.1.0.0\/24" is not inside cidr 10.0.0.0\/16/),
+      expect.stringMatching(/^nets: spec.networks\[0\].except\[1\] "10.0.0.0\/8" covers the whole cidr/),
+      expect.stringMatching(/^nets: spec.networks\[1\].cidr "300.1.1.1" is not a CIDR/),
+      expect.stringMatching(/^empty: spec.networks must be a non-empty list/),
+    ]));
+  });
+  test('fires on an EgressNetwork overlapping the cluster networks', () => {
+    const egress = { apiVersion: `${POLICY}/v1alpha1`, kind: 'EgressNetwork', metadata: { name: 'out', namespace: NS }, spec: { trafficPolicy: 'Allow', networks: [{ cidr: '10.20.0.0/16' }, { cidr: '2001:db8::/32' }] } };
+    expect(only([...meshLab(), egress], 'LKD-POL-005').message).toMatch(/10.20.0.0\/16 overlaps the cluster network 10.0.0.0\/8/);
+  });
+  test('accepts a bare IP, IPv6 and an inner except', () => {
+    const objects = [...meshLab(), netAuthn([{ cidr: '192.0.2.7' }, { cidr: 'fd00::/8', except: ['fd00:1::/32'] }, { cidr: '10.0.0.0/8', except: ['10.1.2.3'] }])];
+    expect(ruleFindings(objects, 'LKD-POL-005')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-006 Server selects nothing', () => {
+  test('fires on a podSelector typo', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.podSelector.matchLabels['app.kubernetes.io/name'] = 'order';
+    const f = only(objects, 'LKD-POL-006');
+    expect(f.resource.name).toBe('orders-http');
+    expect(f.message).toMatch(/app.kubernetes.io\/name=order\) selects none of the 3 pod template/);
+  });
+  test('passes with matchExpressions that select orders', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.podSelector = { matchExpressions: [{ key: 'app.kubernetes.io/version', operator: 'In', values: ['v1', 'v2'] }] };
+    expect(ruleFindings(objects, 'LKD-POL-006')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-007 Server port', () => {
+  test('a quoted number is a port name: error that explains it', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.port = '8080';
+    expect(only(objects, 'LKD-POL-007').message).toMatch(/string "8080"; Linkerd reads a quoted number as a port NAME.*port: 8080/);
+  });
+  test('fires when a selected pod lacks the port', () => {
+    const objects = meshLab();
+    pick(objects, 'Deployment', 'orders-v2').spec.template.spec.containers[0].ports[0].containerPort = 9090;
+    const f = only(objects, 'LKD-POL-007');
+    expect(f.message).toMatch(/Deployment mesh-lab\/orders-v2 declare\(s\) no containerPort 8080/);
+  });
+  test('passes with a port name every pod declares', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.port = 'http';
+    expect(ruleFindings(objects, 'LKD-POL-007')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-008 overlapping Servers', () => {
+  test('reports the Server that loses by name order', () => {
+    const objects = [...meshLab(), server('all-http', { podSelector: {}, port: 'http' })];
+    const f = only(objects, 'LKD-POL-008');
+    expect(f.resource.name).toBe('orders-http');
+    expect(f.message).toMatch(/selects port 8080 of Deployment mesh-lab\/orders-v1, Deployment mesh-lab\/orders-v2, which Server all-http also selects/);
+  });
+  test('passes for Servers on different ports', () => {
+    expect(ruleFindings([...meshLab(), server('admin', { podSelector: {}, port: 9990 })], 'LKD-POL-008')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-009 Server denies all', () => {
+  test('fires when no AuthorizationPolicy targets the Server', () => {
+    const objects = meshLab().filter((o) => o.kind !== 'AuthorizationPolicy');
+    const f = only(objects, 'LKD-POL-009');
+    expect(f.resource.name).toBe('orders-http');
+    expect(f.message).toMatch(/accessPolicy unset \(deny, the v1beta3 default\).*refuses every connection/);
+  });
+  test('passes with a namespace-wide policy or a permissive accessPolicy', () => {
+    const objects = meshLab();
+    pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.targetRef = { kind: 'Namespace', name: NS };
+    expect(ruleFindings(objects, 'LKD-POL-009')).toEqual([]);
+    const open = meshLab().filter((o) => o.kind !== 'AuthorizationPolicy');
+    pick(open, 'Server', 'orders-http').spec.accessPolicy = 'all-authenticated';
+    expect(ruleFindings(open, 'LKD-POL-009')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-010 probes once routes attach', () => {
+  const inboundRoute = (path: string) => ({
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name: 'orders-api', namespace: NS },
+    spec: { parentRefs: [{ group: POLICY, kind: 'Server', name: 'orders-http' }], rules: [{ matches: [{ path: { type: 'PathPrefix', value: path } }] }] },
+  });
+  const withProbe = () => {
+    const objects = meshLab();
+    for (const name of ['orders-v1', 'orders-v2']) {
+      pick(objects, 'Deployment', name).spec.template.spec.containers[0].readinessProbe = { httpGet: { path: '/ready', port: 'http' } };
+    }
+    return objects;
+  };
+  test('fires when no attached route matches the probe path', () => {
+    const found = ruleFindings([...withProbe(), inboundRoute('/api')], 'LKD-POL-010');
+    expect(found).toHaveLength(2);
+    expect(found[0].resource.name).toBe('orders-http');
+    expect(found[0].message).toMatch(/none matches the readinessProbe of container main in Deployment mesh-lab\/orders-v1 \(GET \/ready on port 8080\)/);
+  });
+  test('fires when the matching route admits only meshed clients', () => {
+    const found = ruleFindings([...withProbe(), inboundRoute('/')], 'LKD-POL-010');
+    expect(found[0].message).toMatch(/no authorization admits unauthenticated callers on orders-api/);
+  });
+  test('passes with a route policy that admits unauthenticated callers, and without routes', () => {
+    const probeAuthz = {
+      ...authz(),
+      metadata: { name: 'probes', namespace: NS },
+      spec: { targetRef: { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', name: 'orders-api' }, requiredAuthenticationRefs: [] },
+    };
+    expect(ruleFindings([...withProbe(), inboundRoute('/'), probeAuthz], 'LKD-POL-010')).toEqual([]);
+    expect(ruleFindings(withProbe(), 'LKD-POL-010')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-011 plaintext default', () => {
+  test('fires on a meshed port without a Server under the cluster default', () => {
+    const objects = meshLab();
+    delete pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/default-inbound-policy'];
+    pick(objects, 'Deployment', 'client').spec.template.spec.containers[0].ports = [{ name: 'metrics', containerPort: 9100 }];
+    const f = only(objects, 'LKD-POL-011');
+    expect(f.resource).toMatchObject({ kind: 'Deployment', name: 'client' });
+    expect(f.message).toMatch(/port\(s\) 9100 \(metrics\) have no Server.*all-unauthenticated \(from the cluster default/);
+  });
+  test('names a pod-level cluster-unauthenticated default', () => {
+    const objects = meshLab();
+    const tpl = pick(objects, 'Deployment', 'client').spec.template;
+    tpl.spec.containers[0].ports = [{ containerPort: 9100 }];
+    tpl.metadata.annotations = { 'config.linkerd.io/default-inbound-policy': 'cluster-unauthenticated' };
+    expect(only(objects, 'LKD-POL-011').message).toMatch(/cluster-unauthenticated \(from pod annotation/);
+  });
+  test('passes when the namespace default is authenticated or the port skips the proxy', () => {
+    const objects = meshLab();
+    pick(objects, 'Deployment', 'client').spec.template.spec.containers[0].ports = [{ containerPort: 9100 }];
+    expect(ruleFindings(objects, 'LKD-POL-011')).toEqual([]);
+    delete pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/default-inbound-policy'];
+    pick(objects, 'Deployment', 'client').spec.template.metadata.annotations = { 'config.linkerd.io/skip-inbound-ports': '9000-9200' };
+    expect(ruleFindings(objects, 'LKD-POL-011')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-012 enumerated values', () => {
+  test('fires on a bad namespace default and Server enums', () => {
+    const objects = meshLab();
+    pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/default-inbound-policy'] = 'authenticated';
+    Object.assign(pick(objects, 'Server', 'orders-http').spec, { accessPolicy: 'Deny', proxyProtocol: 'http/1' });
+    const messages = ruleFindings(objects, 'LKD-POL-012').map((f) => `${f.resource.kind}: ${f.message}`);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^Namespace: annotation config.linkerd.io\/default-inbound-policy is "authenticated"/),
+      expect.stringMatching(/^Server: spec.accessPolicy "Deny".*write "deny"/),
+      expect.stringMatching(/^Server: spec.proxyProtocol "http\/1".*write "HTTP\/1"/),
+    ]));
+  });
+  test('passes on valid values', () => {
+    const objects = meshLab();
+    Object.assign(pick(objects, 'Server', 'orders-http').spec, { accessPolicy: 'audit', proxyProtocol: 'gRPC' });
+    expect(ruleFindings(objects, 'LKD-POL-012')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-014 rate limits', () => {
+  const limit = (name: string, spec: any) => ({ apiVersion: `${POLICY}/v1alpha1`, kind: 'HTTPLocalRateLimitPolicy', metadata: { name, namespace: NS }, spec });
+  const target = { group: POLICY, kind: 'Server', name: 'orders-http' };
+  test('fires on rates above the total, a non-SA clientRef and a second policy on the Server', () => {
+    const objects = [...meshLab(),
+      limit('a-limit', { targetRef: target, total: { requestsPerSecond: 100 }, identity: { requestsPerSecond: 200 }, overrides: [{ requestsPerSecond: 5, clientRefs: [{ kind: 'Deployment', name: 'client' }] }] }),
+      limit('b-limit', { targetRef: target, total: { requestsPerSecond: 10 } })];
+    const messages = ruleFindings(objects, 'LKD-POL-014').map((f) => `${f.resource.name}: ${f.message}`);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^a-limit: spec.identity.requestsPerSecond 200 exceeds total/),
+      expect.stringMatching(/^a-limit: spec.overrides\[0\].clientRefs\[0\] is Deployment/),
+      expect.stringMatching(/^b-limit: HTTPLocalRateLimitPolicy a-limit already targets Server orders-http/),
+    ]));
+    expect(messages).toHaveLength(3);
+  });
+  test('fires on a missing Server target', () => {
+    expect(only([...meshLab(), limit('x', { targetRef: { ...target, name: 'nope' }, total: { requestsPerSecond: 1 } })], 'LKD-POL-014').message).toMatch(/NoMatchingTarget/);
+  });
+  test('passes for one valid policy', () => {
+    expect(ruleFindings([...meshLab(), limit('ok', { targetRef: target, total: { requestsPerSecond: 100 }, identity: { requestsPerSecond: 10 } })], 'LKD-POL-014')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-015 legacy kinds', () => {
+  test('fires on an old Server version and a ServerAuthorization', () => {
+    const objects = [...meshLab(), {
+      apiVersion: `${POLICY}/v1beta1`,
+      kind: 'ServerAuthorization',
+      metadata: { name: 'old', namespace: NS },
+      spec: { server: { name: 'orders-http' }, client: { meshTLS: { serviceAccounts: [{ name: 'client' }] } } },
+    }];
+    pick(objects, 'Server', 'orders-http').apiVersion = `${POLICY}/v1beta2`;
+    const found = ruleFindings(objects, 'LKD-POL-015');
+    expect(found.map((f) => f.resource.kind).sort()).toEqual(['Server', 'ServerAuthorization']);
+    expect(found.find((f) => f.resource.kind === 'Server')!.message).toMatch(/v1beta2; use policy.linkerd.io\/v1beta3/);
+  });
+  test('passes on current versions', () => {
+    expect(ruleFindings(meshLab(), 'LKD-POL-015')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-016 Server selector shape', () => {
+  test('fires on a missing selector and a bad operator', () => {
+    const objects = [...meshLab(), server('none', { port: 8080 })];
+    pick(objects, 'Server', 'orders-http').spec.podSelector = { matchExpressions: [{ key: 'a', operator: 'Equals', values: ['b'] }] };
+    const messages = ruleFindings(objects, 'LKD-POL-016').map((f) => `${f.resource.name}: ${f.message}`);
+    expect(messages).toEqual([
+      expect.stringMatching(/^none: spec sets neither podSelector nor externalWorkloadSelector/),
+      expect.stringMatching(/^orders-http: spec.podSelector.matchExpressions\[0\].operator "Equals"/),
+    ]);
+  });
+  test('passes for the baseline Server', () => {
+    expect(ruleFindings(meshLab(), 'LKD-POL-016')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-017 authorization on an outbound route', () => {
+  test('fires when the policy targets a Service-parented route', () => {
+    const objects = meshLab();
+    pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.targetRef = { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', name: 'orders-split' };
+    const f = only(objects, 'LKD-POL-017');
+    expect(f.resource.name).toBe('client-to-orders');
+    expect(f.message).toMatch(/HTTPRoute orders-split, which has no Server parentRef/);
+  });
+  test('passes for a Server target', () => {
+    expect(ruleFindings(meshLab(), 'LKD-POL-017')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-018 ServerAuthorization conflicts', () => {
+  const sa = (client: any) => ({ apiVersion: `${POLICY}/v1beta1`, kind: 'ServerAuthorization', metadata: { name: 'legacy', namespace: NS }, spec: { server: { name: 'orders-http' }, client } });
+  test('fires on meshTLS plus unauthenticated', () => {
+    expect(only([...meshLab(), sa({ unauthenticated: true, meshTLS: { serviceAccounts: [{ name: 'client' }] } })], 'LKD-POL-018').message).toMatch(/both meshTLS and unauthenticated/);
+  });
+  test('fires on unauthenticatedTLS with identities and bad networks', () => {
+    const found = ruleFindings([...meshLab(), sa({ meshTLS: { unauthenticatedTLS: true, identities: ['*'] }, networks: [{ cidr: '10.0.0.0/8', except: ['11.0.0.0/8'] }] })], 'LKD-POL-018');
+    expect(found.map((f) => f.message)).toEqual(expect.arrayContaining([expect.stringMatching(/unauthenticatedTLS/), expect.stringMatching(/not inside cidr/)]));
+  });
+  test('passes for a plain meshTLS client', () => {
+    expect(ruleFindings([...meshLab(), sa({ meshTLS: { serviceAccounts: [{ name: 'client' }] } })], 'LKD-POL-018')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-019 open authorization', () => {
+  test('fires on an empty requiredAuthenticationRefs', () => {
+    const objects = meshLab();
+    pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = [];
+    expect(only(objects, 'LKD-POL-019').message).toMatch(/is empty, which admits every client/);
+  });
+  test('passes with an authentication', () => {
+    expect(ruleFindings(meshLab(), 'LKD-POL-019')).toEqual([]);
+  });
+});
+
+describe('LKD-POL-020 Server parent group', () => {
+  const route = (parent: any) => ({
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name: 'inbound', namespace: NS },
+    spec: { parentRefs: [parent], rules: [{}] },
+  });
+  test('fires on kind Server without group', () => {
+    const f = only([...meshLab(), route({ kind: 'Server', name: 'orders-http' })], 'LKD-POL-020');
+    expect(f.resource.name).toBe('inbound');
+    expect(f.message).toMatch(/parentRefs\[0\] names Server "orders-http" with no group \(defaulted to gateway.networking.k8s.io\)/);
+  });
+  test('passes with the policy group', () => {
+    expect(ruleFindings([...meshLab(), route({ group: POLICY, kind: 'Server', name: 'orders-http' })], 'LKD-POL-020')).toEqual([]);
+  });
+});

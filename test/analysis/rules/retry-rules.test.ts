@@ -1,0 +1,150 @@
+import { analyze } from '../../../src/analysis/engine';
+import { Severity } from '../../../src/analysis/finding';
+import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
+
+function ruleFindings(objects: any[], ruleId: string) {
+  return analyze(asManifests(objects)).findings.filter((f) => f.ruleId === ruleId);
+}
+
+/** The baseline with annotations on the route and/or the orders Service, and optional rule edits. */
+function mesh(routeAnnotations?: Record<string, unknown>, serviceAnnotations?: Record<string, unknown>, editRoute?: (route: any) => void): any[] {
+  const objects = meshLab();
+  const route = pick(objects, 'HTTPRoute', 'orders-split');
+  if (routeAnnotations) route.metadata.annotations = routeAnnotations;
+  if (serviceAnnotations) pick(objects, 'Service', 'orders').metadata.annotations = serviceAnnotations;
+  editRoute?.(route);
+  return objects;
+}
+
+const getOnly = (route: any) => { route.spec.rules[0].matches = [{ method: 'GET' }, { method: 'HEAD' }]; };
+const asGrpc = (route: any) => { route.kind = 'GRPCRoute'; };
+
+describe('LKD-RETRY-001 retries on non-idempotent requests', () => {
+  test('passes when the retried rule matches only GET/HEAD', () => {
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/http': '5xx' }, undefined, getOnly), 'LKD-RETRY-001')).toEqual([]);
+  });
+  test('warns when a rule without method match retries', () => {
+    const [finding] = ruleFindings(mesh({ 'retry.linkerd.io/http': '5xx' }), 'LKD-RETRY-001');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/retries \(retry\.linkerd\.io\/http="5xx"\) apply to rules\[0\] has no matches.*take effect twice/);
+  });
+  test('warns on a POST match, with retries inherited from the Service', () => {
+    const objects = mesh(undefined, { 'retry.linkerd.io/http': 'gateway-error' }, (r) => { r.spec.rules[0].matches = [{ method: 'GET' }, { method: 'POST' }]; });
+    expect(ruleFindings(objects, 'LKD-RETRY-001')[0].message)
+      .toMatch(/inherited from Service mesh-lab\/orders\) apply to rules\[0\]\.matches\[1\] matches method POST/);
+  });
+  test('for GRPCRoute, an exact method is accepted and a service-wide match is flagged', () => {
+    const exact = (r: any) => { asGrpc(r); r.spec.rules[0].matches = [{ method: { service: 'orders.v1.Orders', method: 'GetOrder' } }]; };
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/grpc': 'unavailable' }, undefined, exact), 'LKD-RETRY-001')).toEqual([]);
+    const serviceWide = (r: any) => { asGrpc(r); r.spec.rules[0].matches = [{ method: { service: 'orders.v1.Orders' } }]; };
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/grpc': 'unavailable' }, undefined, serviceWide), 'LKD-RETRY-001')[0].message)
+      .toMatch(/rules\[0\]\.matches\[0\] does not name one gRPC method/);
+  });
+  test('warns on a Service with retries and no route', () => {
+    const objects = mesh(undefined, { 'retry.linkerd.io/limit': '2' });
+    objects.splice(objects.indexOf(pick(objects, 'HTTPRoute', 'orders-split')), 1);
+    const [finding] = ruleFindings(objects, 'LKD-RETRY-001');
+    expect(finding).toMatchObject({ resource: { kind: 'Service', name: 'orders' }, message: expect.stringContaining('every request to this Service') });
+  });
+});
+
+describe('LKD-RETRY-002 annotation grammar', () => {
+  test('passes for valid values', () => {
+    const good = { 'retry.linkerd.io/http': '5xx,429', 'retry.linkerd.io/limit': '3', 'retry.linkerd.io/timeout': '300ms', 'timeout.linkerd.io/request': '10s' };
+    expect(ruleFindings(mesh(good, good, getOnly), 'LKD-RETRY-002')).toEqual([]);
+  });
+  test('fires on a route value with a space, naming the webhook rejection', () => {
+    const [finding] = ruleFindings(mesh({ 'retry.linkerd.io/http': '5xx, 429' }, undefined, getOnly), 'LKD-RETRY-002');
+    expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/annotation retry\.linkerd\.io\/http: item " 429".*webhook rejects the route/);
+  });
+  test('fires on Service values the webhook never sees', () => {
+    const messages = ruleFindings(mesh(undefined, { 'retry.linkerd.io/limit': '70000', 'timeout.linkerd.io/request': '1m30s' }), 'LKD-RETRY-002')
+      .map((f) => `${f.resource.kind}: ${f.message}`);
+    expect(messages).toEqual([
+      expect.stringMatching(/^Service: annotation retry\.linkerd\.io\/limit: "70000" is larger than 65535.*ignores all of this Service's retry settings/),
+      expect.stringMatching(/^Service: annotation timeout\.linkerd\.io\/request: .*compound.*ignores all of this Service's timeout settings/),
+    ]);
+  });
+  test('checks gRPC codes on GRPCRoutes', () => {
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/grpc': 'not-found' }, undefined, asGrpc), 'LKD-RETRY-002')[0].message)
+      .toMatch(/item "not-found" is not one of cancelled/);
+  });
+});
+
+describe('LKD-RETRY-003 retry attempts fit the request timeout', () => {
+  const retry = (timeout: string, limit = '3') => ({ 'retry.linkerd.io/http': '5xx', 'retry.linkerd.io/limit': limit, 'retry.linkerd.io/timeout': timeout });
+  test('passes when every attempt fits', () => {
+    expect(ruleFindings(mesh({ ...retry('1s'), 'timeout.linkerd.io/request': '4s' }, undefined, getOnly), 'LKD-RETRY-003')).toEqual([]);
+  });
+  test('warns when attempts do not fit', () => {
+    const [finding] = ruleFindings(mesh({ ...retry('2s'), 'timeout.linkerd.io/request': '5s' }, undefined, getOnly), 'LKD-RETRY-003');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/retry\.linkerd\.io\/timeout 2s x 4 attempts \(limit 3 \+ the first\) = 8s exceeds the request timeout 5s.*at most 2 attempt/);
+  });
+  test('warns when the retry timeout is not shorter than the request timeout from rules[].timeouts', () => {
+    const objects = mesh(retry('10s', '1'), undefined, (r) => { getOnly(r); r.spec.rules[0].timeouts = { request: '10s' }; });
+    expect(ruleFindings(objects, 'LKD-RETRY-003')[0].message).toMatch(/10s is not shorter than the request timeout 10s \(rules\[0\]\.timeouts\.request\)/);
+  });
+  test('uses the Service request timeout when the route has none, and checks the Service itself', () => {
+    const objects = mesh(retry('3s', '2'), { 'timeout.linkerd.io/request': '5s', 'retry.linkerd.io/timeout': '5s' }, getOnly);
+    const messages = ruleFindings(objects, 'LKD-RETRY-003').map((f) => `${f.resource.kind}: ${f.message}`);
+    expect(messages).toEqual([
+      expect.stringMatching(/^HTTPRoute: .*exceeds the request timeout 5s \(timeout\.linkerd\.io\/request on Service mesh-lab\/orders\)/),
+      expect.stringMatching(/^Service: .*5s is not shorter than the request timeout 5s/),
+    ]);
+  });
+});
+
+describe('LKD-RETRY-004 misplaced annotations', () => {
+  test('passes for http retries on an HTTPRoute', () => {
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/http': '5xx' }, undefined, getOnly), 'LKD-RETRY-004')).toEqual([]);
+  });
+  test('warns on the gRPC family on an HTTPRoute', () => {
+    const [finding] = ruleFindings(mesh({ 'retry.linkerd.io/grpc': 'unavailable' }, undefined, getOnly), 'LKD-RETRY-004');
+    expect(finding).toMatchObject({ resource: { name: 'orders-split' }, message: expect.stringContaining('retry.linkerd.io/grpc is never read on HTTPRoutes') });
+  });
+  test('warns on retries on a Server-parented route', () => {
+    const objects = mesh({ 'retry.linkerd.io/http': '5xx' }, undefined, (r) => { r.spec.parentRefs = [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }]; });
+    expect(ruleFindings(objects, 'LKD-RETRY-004')[0].message).toMatch(/parent is a Server \(an inbound, policy route\)/);
+  });
+  test('warns on a Deployment pod template', () => {
+    const objects = meshLab();
+    pick(objects, 'Deployment', 'client').spec.template.metadata.annotations = { 'timeout.linkerd.io/request': '5s' };
+    const [finding] = ruleFindings(objects, 'LKD-RETRY-004');
+    expect(finding).toMatchObject({ resource: { kind: 'Deployment', name: 'client' }, message: expect.stringContaining('pod template carries timeout.linkerd.io/request') });
+  });
+  test('warns on workload metadata', () => {
+    const objects = meshLab();
+    pick(objects, 'Deployment', 'orders-v1').metadata.annotations = { 'retry.linkerd.io/http': '5xx' };
+    const [finding] = ruleFindings(objects, 'LKD-RETRY-004');
+    expect(finding).toMatchObject({ resource: { kind: 'Deployment', name: 'orders-v1' }, message: expect.stringContaining('are on a Deployment, where Linkerd never reads them') });
+  });
+});
+
+describe('LKD-RETRY-005 route settings replace the Service\'s', () => {
+  test('passes when the route repeats the Service\'s keys', () => {
+    const all = { 'retry.linkerd.io/http': '5xx', 'retry.linkerd.io/timeout': '300ms' };
+    expect(ruleFindings(mesh({ ...all, 'retry.linkerd.io/limit': '3' }, all, getOnly), 'LKD-RETRY-005')).toEqual([]);
+  });
+  test('warns when the route sets only the limit', () => {
+    const objects = mesh({ 'retry.linkerd.io/limit': '3' }, { 'retry.linkerd.io/http': '5xx', 'retry.linkerd.io/timeout': '300ms' }, getOnly);
+    const [finding] = ruleFindings(objects, 'LKD-RETRY-005');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/the route sets retry\.linkerd\.io\/limit.*Service's retry\.linkerd\.io\/http="5xx", retry\.linkerd\.io\/timeout="300ms".*no longer applies/);
+  });
+  test('warns when a rule timeout hides the Service\'s timeouts', () => {
+    const objects = mesh(undefined, { 'timeout.linkerd.io/response': '2s' }, (r) => { r.spec.rules[0].timeouts = { request: '10s' }; });
+    expect(ruleFindings(objects, 'LKD-RETRY-005')[0].message).toMatch(/rules\[0\] set timeouts\.request.*timeout\.linkerd\.io\/response="2s".*no longer applies/);
+  });
+});
+
+describe('LKD-RETRY-006 unknown keys', () => {
+  test('passes on the baseline', () => {
+    expect(ruleFindings(meshLab(), 'LKD-RETRY-006')).toEqual([]);
+  });
+  test('warns on a misspelt key and suggests the right one', () => {
+    const [finding] = ruleFindings(mesh(undefined, { 'retry.linkerd.io/limits': '3' }), 'LKD-RETRY-006');
+    expect(finding).toMatchObject({ resource: { kind: 'Service', name: 'orders' }, message: expect.stringContaining('did you mean retry.linkerd.io/limit?') });
+  });
+});

@@ -1,0 +1,105 @@
+import { analyze } from '../../../src/analysis/engine';
+import { Severity } from '../../../src/analysis/finding';
+import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
+
+function ruleFindings(objects: any[], ruleId: string, inventory: any[] = []) {
+  return analyze(asManifests(objects), { inventory }).findings.filter((f) => f.ruleId === ruleId);
+}
+
+function route(kind: string, name: string, spec: Record<string, unknown>, namespace = 'mesh-lab'): any {
+  return { apiVersion: 'gateway.networking.k8s.io/v1', kind, metadata: { name, namespace }, spec };
+}
+
+const ordersParent = (extra: Record<string, unknown> = {}) => ({ group: 'core', kind: 'Service', name: 'orders', namespace: 'mesh-lab', ...extra });
+
+describe('LKD-ROUTE-012 route kinds on one Service port', () => {
+  test('passes when gRPC has its own port', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').spec.ports.push({ name: 'grpc', port: 9090 });
+    objects.push(route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent({ port: 9090 })] }));
+    expect(ruleFindings(objects, 'LKD-ROUTE-012')).toEqual([]);
+  });
+  test('fires on the HTTPRoute when a GRPCRoute without port covers the same Service', () => {
+    const objects = [...meshLab(), route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent()] })];
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-012');
+    expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { kind: 'HTTPRoute', name: 'orders-split' } });
+    expect(finding.message).toMatch(/parentRefs\[0\] \(Service mesh-lab\/orders, port 8080\) is shared with GRPCRoute mesh-lab\/orders-grpc.*Conflicted/);
+  });
+  test('counts routes from the inventory and TCPRoutes', () => {
+    const tcp = { ...route('TCPRoute', 'orders-tcp', { parentRefs: [ordersParent({ port: 8080 })] }), apiVersion: 'gateway.networking.k8s.io/v1alpha2' };
+    const [finding] = ruleFindings([...meshLab(), tcp], 'LKD-ROUTE-012');
+    expect(finding).toMatchObject({ resource: { kind: 'TCPRoute', name: 'orders-tcp' }, message: expect.stringContaining('HTTPRoute mesh-lab/orders-split') });
+    const inventoryGrpc = route('GRPCRoute', 'legacy-grpc', { parentRefs: [ordersParent({ port: 8080 })] });
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-012', [inventoryGrpc]).map((f) => f.resource.name)).toEqual(['orders-split']);
+  });
+});
+
+describe('LKD-ROUTE-013 ambiguous matches', () => {
+  const canary = (name: string, header = 'x-canary') => route('HTTPRoute', name, {
+    parentRefs: [ordersParent({ port: 8080 })],
+    rules: [{ matches: [{ headers: [{ name: header, value: 'true' }] }], backendRefs: [{ name: 'orders-v2', port: 8080 }] }],
+  });
+  test('passes for distinct matches', () => {
+    expect(ruleFindings([...meshLab(), canary('orders-canary')], 'LKD-ROUTE-013')).toEqual([]);
+  });
+  test('fires when two routes on one port share a match (header names compared case-insensitively)', () => {
+    const [finding] = ruleFindings([...meshLab(), canary('orders-canary'), canary('orders-canary-2', 'X-Canary')], 'LKD-ROUTE-013');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-canary-2' } });
+    expect(finding.message).toMatch(/rules\[0\]\.matches\[0\] \(PathPrefix \/, headers Exact:x-canary=true\) on Service mesh-lab\/orders:8080 is identical to rules\[0\]\.matches\[0\] of HTTPRoute mesh-lab\/orders-canary/);
+  });
+  test('a rule without matches collides with an explicit PathPrefix "/" elsewhere', () => {
+    const catchAll = route('HTTPRoute', 'orders-all', {
+      parentRefs: [ordersParent({ port: 8080 })], rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' } }], backendRefs: [{ name: 'orders-v1', port: 8080 }] }],
+    });
+    expect(ruleFindings([...meshLab(), catchAll], 'LKD-ROUTE-013').map((f) => f.resource.name)).toEqual(['orders-split']);
+  });
+  test('consumer routes in different namespaces do not compete with each other', () => {
+    const a = canary('a'); a.metadata.namespace = 'team-a';
+    const b = canary('b'); b.metadata.namespace = 'team-b';
+    expect(ruleFindings([...meshLab(), a, b], 'LKD-ROUTE-013')).toEqual([]);
+  });
+  test('fires on a match repeated inside one route', () => {
+    const objects = meshLab();
+    const split = pick(objects, 'HTTPRoute', 'orders-split');
+    split.spec.rules.push({ matches: [{ path: { type: 'PathPrefix', value: '/orders/' } }] }, { matches: [{ path: { value: '/orders' } }] });
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-013');
+    expect(finding.message).toMatch(/rules\[2\]\.matches\[0\] \(PathPrefix \/orders\) repeats rules\[1\]\.matches\[0\]/);
+  });
+});
+
+describe('LKD-ROUTE-019 ServiceProfile wins', () => {
+  const profile = (namespace: string) => ({
+    apiVersion: 'linkerd.io/v1alpha2', kind: 'ServiceProfile', metadata: { name: 'orders.mesh-lab.svc.cluster.local', namespace }, spec: { routes: [] },
+  });
+  test('passes without a ServiceProfile, and for a profile of another Service', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-019')).toEqual([]);
+    const other = { ...profile('mesh-lab'), metadata: { name: 'payments.mesh-lab.svc.cluster.local', namespace: 'mesh-lab' } };
+    expect(ruleFindings([...meshLab(), other], 'LKD-ROUTE-019')).toEqual([]);
+  });
+  test('errors for a server-side profile, warns for a client-side one', () => {
+    const [server] = ruleFindings([...meshLab(), profile('mesh-lab')], 'LKD-ROUTE-019');
+    expect(server).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
+    expect(server.message).toMatch(/ServiceProfile mesh-lab\/orders\.mesh-lab\.svc\.cluster\.local \(applies to every client\).*ignore this route/);
+    const [client] = ruleFindings([...meshLab(), profile('frontend')], 'LKD-ROUTE-019');
+    expect(client).toMatchObject({ severity: Severity.WARNING, message: expect.stringContaining('clients in namespace "frontend"') });
+  });
+  test('flags retry annotations on the profiled Service, even with the profile in the inventory', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').metadata.annotations = { 'retry.linkerd.io/http': '5xx' };
+    const names = ruleFindings(objects, 'LKD-ROUTE-019', [profile('mesh-lab')]).map((f) => `${f.resource.kind}/${f.resource.name}`);
+    expect(names).toEqual(['HTTPRoute/orders-split', 'Service/orders']);
+  });
+});
+
+describe('LKD-ROUTE-021 hostnames on a mesh route', () => {
+  test('passes on the baseline', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-021')).toEqual([]);
+  });
+  test('warns when a Service-parented route sets hostnames', () => {
+    const objects = meshLab();
+    pick(objects, 'HTTPRoute', 'orders-split').spec.hostnames = ['orders.mesh-lab.svc.cluster.local'];
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-021');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/spec\.hostnames \(orders\.mesh-lab\.svc\.cluster\.local\) is set on a route whose parent is a Service/);
+  });
+});

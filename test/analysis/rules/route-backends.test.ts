@@ -1,0 +1,112 @@
+import { analyze } from '../../../src/analysis/engine';
+import { Severity } from '../../../src/analysis/finding';
+import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
+
+function ruleFindings(objects: any[], ruleId: string) {
+  return analyze(asManifests(objects)).findings.filter((f) => f.ruleId === ruleId);
+}
+
+function withRule(mutate: (rule: any, route: any) => void): any[] {
+  const objects = meshLab();
+  const route = pick(objects, 'HTTPRoute', 'orders-split');
+  mutate(route.spec.rules[0], route);
+  return objects;
+}
+
+describe('LKD-ROUTE-006 Service backend port', () => {
+  test('passes on the baseline', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-006')).toEqual([]);
+  });
+  test('fires on a backend without port', () => {
+    const [finding] = ruleFindings(withRule((rule) => { delete rule.backendRefs[1].port; }), 'LKD-ROUTE-006');
+    expect(finding.resource.name).toBe('orders-split');
+    expect(finding.message).toMatch(/rules\[0\]\.backendRefs\[1\] \(Service orders-v2\) has no port.*weight 10.*HTTP 500/);
+  });
+  test('explains that group core slips past the CRD', () => {
+    const objects = withRule((rule) => { rule.backendRefs[0] = { group: 'core', kind: 'Service', name: 'orders-v1' }; });
+    expect(ruleFindings(objects, 'LKD-ROUTE-006')[0].message).toMatch(/weight 1 \(default\).*group "core" slips past the API server/);
+  });
+  test('fires on port 0', () => {
+    expect(ruleFindings(withRule((rule) => { rule.backendRefs[0].port = 0; }), 'LKD-ROUTE-006')[0].message).toMatch(/has port 0/);
+  });
+});
+
+describe('LKD-ROUTE-007 backend Service exists and has the port', () => {
+  test('passes on the baseline', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-007')).toEqual([]);
+  });
+  test('fires on a missing backend Service', () => {
+    const [finding] = ruleFindings(withRule((rule) => { rule.backendRefs[1].name = 'orders-v3'; }), 'LKD-ROUTE-007');
+    expect(finding.resource.name).toBe('orders-split');
+    expect(finding.message).toMatch(/rules\[0\]\.backendRefs\[1\] names Service mesh-lab\/orders-v3.*BackendNotFound/);
+  });
+  test('fires on a port the backend Service does not expose', () => {
+    const [finding] = ruleFindings(withRule((rule) => { rule.backendRefs[0].port = 80; }), 'LKD-ROUTE-007');
+    expect(finding.message).toMatch(/rules\[0\]\.backendRefs\[0\]\.port 80 is not a port of Service mesh-lab\/orders-v1/);
+  });
+  test('follows the backend namespace', () => {
+    const objects = withRule((rule) => { rule.backendRefs[0].namespace = 'elsewhere'; });
+    expect(ruleFindings(objects, 'LKD-ROUTE-007')[0].message).toContain('Service elsewhere/orders-v1');
+  });
+});
+
+describe('LKD-ROUTE-008 backend kind', () => {
+  test('passes on the baseline', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-008')).toEqual([]);
+  });
+  test('fires on a Deployment backend', () => {
+    const [finding] = ruleFindings(withRule((rule) => { Object.assign(rule.backendRefs[1], { group: 'apps', kind: 'Deployment' }); }), 'LKD-ROUTE-008');
+    expect(finding.resource.name).toBe('orders-split');
+    expect(finding.message).toMatch(/rules\[0\]\.backendRefs\[1\] has kind apps\/Deployment.*InvalidKind/);
+  });
+  test('fires on an EgressNetwork backend under a Service parent, passes under the same EgressNetwork', () => {
+    const egress = { group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet', namespace: 'mesh-lab' };
+    const objects = withRule((rule) => { rule.backendRefs = [{ ...egress, port: 443 }]; });
+    expect(ruleFindings(objects, 'LKD-ROUTE-008')[0].message).toMatch(/EgressNetwork mesh-lab\/internet, but the route's parent is not that EgressNetwork/);
+    const fixed = withRule((rule, route) => { rule.backendRefs = [{ ...egress, port: 443 }]; route.spec.parentRefs = [{ ...egress, port: 443 }]; });
+    expect(ruleFindings(fixed, 'LKD-ROUTE-008')).toEqual([]);
+  });
+});
+
+describe('LKD-ROUTE-010 backend sanity', () => {
+  test('passes on the baseline', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-010')).toEqual([]);
+  });
+  test('warns on a duplicate backend in one rule', () => {
+    const [finding] = ruleFindings(withRule((rule) => { rule.backendRefs[1].name = 'orders-v1'; }), 'LKD-ROUTE-010');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/rules\[0\]\.backendRefs\[1\] repeats rules\[0\]\.backendRefs\[0\] \(Service mesh-lab\/orders-v1:8080\)/);
+  });
+  test('warns on a lone backend with a weight, not without', () => {
+    expect(ruleFindings(withRule((rule) => { rule.backendRefs.pop(); }), 'LKD-ROUTE-010')[0].message)
+      .toMatch(/rules\[0\]\.backendRefs\[0\] is the only backend and sets weight 90/);
+    expect(ruleFindings(withRule((rule) => { rule.backendRefs.pop(); delete rule.backendRefs[0].weight; }), 'LKD-ROUTE-010')).toEqual([]);
+  });
+});
+
+describe('LKD-ROUTE-011 unsupported filters', () => {
+  test('passes with a header modifier', () => {
+    const objects = withRule((rule) => {
+      rule.filters = [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'x-route', value: 'split' }] } }];
+    });
+    expect(ruleFindings(objects, 'LKD-ROUTE-011')).toEqual([]);
+  });
+  test('a rule-level RequestMirror drops the whole route', () => {
+    const objects = withRule((rule) => {
+      rule.filters = [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'orders-v2', port: 8080 } } }];
+    });
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-011');
+    expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/rules\[0\]\.filters\[0\] is a RequestMirror filter.*the whole route fails/);
+  });
+  test('a backend-level URLRewrite fails that backend\'s share', () => {
+    const objects = withRule((rule) => { rule.backendRefs[1].filters = [{ type: 'URLRewrite', urlRewrite: { hostname: 'orders' } }]; });
+    expect(ruleFindings(objects, 'LKD-ROUTE-011')[0].message).toMatch(/rules\[0\]\.backendRefs\[1\]\.filters\[0\] is a URLRewrite filter.*HTTP 500/);
+  });
+  test('RequestRedirect is fine on HTTPRoute but not on GRPCRoute', () => {
+    const redirect = [{ type: 'RequestRedirect', requestRedirect: { statusCode: 301 } }];
+    expect(ruleFindings(withRule((rule) => { rule.filters = redirect; delete rule.backendRefs; }), 'LKD-ROUTE-011')).toEqual([]);
+    const objects = withRule((rule, route) => { route.kind = 'GRPCRoute'; rule.filters = redirect; });
+    expect(ruleFindings(objects, 'LKD-ROUTE-011')[0].message).toContain('RequestRedirect filter');
+  });
+});

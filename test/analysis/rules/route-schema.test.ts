@@ -1,0 +1,122 @@
+import { analyze } from '../../../src/analysis/engine';
+import { Severity } from '../../../src/analysis/finding';
+import { AnalysisContextInput } from '../../../src/analysis/options';
+import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
+
+function ruleFindings(objects: any[], ruleId: string, options: AnalysisContextInput = {}) {
+  return analyze(asManifests(objects), options).findings.filter((f) => f.ruleId === ruleId);
+}
+
+function withRoute(mutate: (route: any) => void): any[] {
+  const objects = meshLab();
+  mutate(pick(objects, 'HTTPRoute', 'orders-split'));
+  return objects;
+}
+
+const timeouts = (t: Record<string, unknown>) => withRoute((r) => { r.spec.rules[0].timeouts = t; });
+
+describe('LKD-ROUTE-014 rule timeouts', () => {
+  test('passes for single-unit durations in order', () => {
+    expect(ruleFindings(timeouts({ request: '90s', backendRequest: '30s' }), 'LKD-ROUTE-014')).toEqual([]);
+    expect(ruleFindings(timeouts({ request: '0s', backendRequest: '30s' }), 'LKD-ROUTE-014')).toEqual([]);
+  });
+  test('fires on a compound request timeout Linkerd silently drops, suggesting the single-unit form', () => {
+    const [finding] = ruleFindings(timeouts({ request: '1m30s' }), 'LKD-ROUTE-014');
+    expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/rules\[0\]\.timeouts\.request is "1m30s".*silently drops.*"90s"/);
+    expect(finding.fix).toBe('Set rules[0].timeouts.request to "90s".');
+  });
+  test('fires when backendRequest exceeds request', () => {
+    expect(ruleFindings(timeouts({ request: '1s', backendRequest: '1500ms' }), 'LKD-ROUTE-014')[0].message)
+      .toMatch(/rules\[0\]\.timeouts\.backendRequest \(1500ms\) is longer than rules\[0\]\.timeouts\.request \(1s\)/);
+  });
+  test('fires on a value the CRD rejects', () => {
+    expect(ruleFindings(timeouts({ backendRequest: '100us' }), 'LKD-ROUTE-014')[0].message)
+      .toMatch(/rules\[0\]\.timeouts\.backendRequest: "100us" is not a Gateway API duration/);
+  });
+});
+
+describe('LKD-ROUTE-018 timeout fields Linkerd does not apply', () => {
+  test('passes for a plain request timeout', () => {
+    expect(ruleFindings(timeouts({ request: '10s' }), 'LKD-ROUTE-018')).toEqual([]);
+  });
+  test('warns that backendRequest is not applied', () => {
+    const [finding] = ruleFindings(timeouts({ request: '10s', backendRequest: '2s' }), 'LKD-ROUTE-018');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/rules\[0\]\.timeouts\.backendRequest is set, but Linkerd 2\.20 only validates it/);
+  });
+  test('warns when the request annotation shadows rules[].timeouts.request', () => {
+    const objects = withRoute((r) => { r.spec.rules[0].timeouts = { request: '10s' }; r.metadata.annotations = { 'timeout.linkerd.io/request': '5s' }; });
+    expect(ruleFindings(objects, 'LKD-ROUTE-018')[0].message).toMatch(/annotation takes precedence, so rules\[0\]\.timeouts\.request is ignored/);
+  });
+  test('warns on timeouts in a GRPCRoute', () => {
+    const objects = withRoute((r) => { r.kind = 'GRPCRoute'; r.spec.rules[0].timeouts = { request: '10s' }; });
+    expect(ruleFindings(objects, 'LKD-ROUTE-018')[0].message).toMatch(/GRPCRoute has no timeouts field/);
+  });
+});
+
+describe('LKD-ROUTE-015 layer-4 rules and EgressNetwork ports', () => {
+  const tcp = (rules: unknown[], parent: Record<string, unknown>) => ({
+    apiVersion: 'gateway.networking.k8s.io/v1alpha2',
+    kind: 'TCPRoute',
+    metadata: { name: 'egress-tcp', namespace: 'mesh-lab' },
+    spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet', ...parent }], rules },
+  });
+  const egressBackend = { group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet' };
+  test('passes for one rule and a port', () => {
+    expect(ruleFindings([...meshLab(), tcp([{ backendRefs: [egressBackend] }], { port: 443 })], 'LKD-ROUTE-015')).toEqual([]);
+  });
+  test('fires on two rules and on an EgressNetwork parent without port', () => {
+    const messages = ruleFindings([...meshLab(), tcp([{ backendRefs: [egressBackend] }, { backendRefs: [egressBackend] }], {})], 'LKD-ROUTE-015')
+      .map((f) => `${f.resource.name}: ${f.message}`);
+    expect(messages).toEqual([
+      expect.stringMatching(/^egress-tcp: parentRefs\[0\] \(EgressNetwork internet\) has no valid port/),
+      expect.stringMatching(/^egress-tcp: spec\.rules has 2 rules/),
+    ]);
+  });
+});
+
+describe('LKD-ROUTE-016 Gateway API bundle and versions', () => {
+  test('passes for v1.2.1 and v1.5.1', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-016')).toEqual([]);
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-016', { gatewayApiVersion: 'v1.5.1' })).toEqual([]);
+  });
+  test.each(['v1.1.1', 'v1.6.1', 'latest'])('fires once for bundle %s', (version) => {
+    const findings = ruleFindings([...meshLab(), { ...pick(meshLab(), 'HTTPRoute', 'orders-split'), metadata: { name: 'b', namespace: 'mesh-lab' } }],
+      'LKD-ROUTE-016', { gatewayApiVersion: version });
+    expect(findings).toHaveLength(1);
+    expect(findings[0].message).toContain(`bundle is "${version}", outside the v1.2.1-v1.5.1 range`);
+  });
+  test('fires on GRPCRoute v1alpha2 and warns on experimental kinds', () => {
+    const grpc = { ...pick(meshLab(), 'HTTPRoute', 'orders-split'), apiVersion: 'gateway.networking.k8s.io/v1alpha2', kind: 'GRPCRoute' };
+    expect(ruleFindings([grpc], 'LKD-ROUTE-016')[0].message).toMatch(/apiVersion gateway\.networking\.k8s\.io\/v1alpha2 is not served.*use gateway\.networking\.k8s\.io\/v1/);
+    const tls = { ...grpc, kind: 'TLSRoute' };
+    expect(ruleFindings([tls], 'LKD-ROUTE-016')[0]).toMatchObject({ severity: Severity.WARNING, message: expect.stringContaining('experimental') });
+  });
+});
+
+describe('LKD-ROUTE-020 fields beyond Gateway API v1.2.1', () => {
+  test('passes on the baseline', () => {
+    expect(ruleFindings(meshLab(), 'LKD-ROUTE-020')).toEqual([]);
+  });
+  test.each([
+    ['a rule name', (r: any) => { r.spec.rules[0].name = 'split'; }, /rules\[0\]\.name is not part of Gateway API v1\.2\.1/],
+    ['sessionPersistence', (r: any) => { r.spec.rules[0].sessionPersistence = { type: 'Cookie' }; }, /rules\[0\]\.sessionPersistence/],
+    ['a CORS filter', (r: any) => { r.spec.rules[0].filters = [{ type: 'CORS', cors: {} }]; }, /rules\[0\]\.filters\[0\]: a CORS filter/],
+    ['mirror percent', (r: any) => { r.spec.rules[0].backendRefs[0].filters = [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'x', port: 1 }, percent: 10 } }]; },
+      /rules\[0\]\.backendRefs\[0\]\.filters\[0\]: requestMirror\.percent\/fraction/],
+    ['redirect 308', (r: any) => { r.spec.rules[0] = { filters: [{ type: 'RequestRedirect', requestRedirect: { statusCode: 308 } }] }; }, /statusCode 308/],
+    ['an empty rules list', (r: any) => { r.spec.rules = []; }, /spec\.rules is an explicit empty list/],
+  ])('fires on %s', (_, mutate, pattern) => {
+    const [finding] = ruleFindings(withRoute(mutate), 'LKD-ROUTE-020');
+    expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(pattern);
+  });
+  test('fires on more than 8 matches in a GRPCRoute rule', () => {
+    const objects = withRoute((r) => {
+      r.kind = 'GRPCRoute';
+      r.spec.rules[0].matches = Array.from({ length: 9 }, (_, i) => ({ method: { service: 'orders.v1.Orders', method: `M${i}` } }));
+    });
+    expect(ruleFindings(objects, 'LKD-ROUTE-020')[0].message).toMatch(/rules\[0\]\.matches has 9 entries \(v1\.2\.1 allows 8\)/);
+  });
+});
