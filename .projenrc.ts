@@ -65,6 +65,19 @@ project.addTask('import', {
   exec: 'ts-node -P scripts/tsconfig.json scripts/import-crds.ts',
 });
 
+project.addTask('rule-docs', {
+  description: 'Regenerate docs/rules.md from the rule pack',
+  exec: 'ts-node -P scripts/tsconfig.json scripts/rule-docs.ts',
+});
+
+project.addTask('bench', {
+  description: 'Benchmark the library and the CLI against plain cdk8s (flags: --sizes 100,500 --runs 5 --json FILE)',
+  steps: [
+    { spawn: 'compile' },
+    { exec: 'ts-node -P bench/tsconfig.json bench/run.ts', receiveArgs: true },
+  ],
+});
+
 project.addTask('conformance', {
   description: 'Run the CRD conformance suite against ../shared (fails if ../shared is missing under CI)',
   exec: 'jest --ci test/conformance',

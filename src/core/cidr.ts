@@ -1,10 +1,17 @@
-/** CIDR parsing and containment for NetworkAuthentication and EgressNetwork (IPv4 and IPv6, bare IPs allowed). */
+/**
+ * Just enough IP arithmetic for policy checks: Linkerd networks are CIDRs or bare IPs (IPv4 or IPv6),
+ * compared as integer ranges. Bigint keeps IPv6 exact.
+ */
 
 export interface Cidr {
-  readonly version: 4 | 6;
-  /** The network address as a big integer. */
-  readonly address: bigint;
+  readonly family: 4 | 6;
+  /** First address of the range (host bits cleared). */
+  readonly first: bigint;
+  /** Last address of the range. */
+  readonly last: bigint;
   readonly prefix: number;
+  /** The text it was parsed from, for messages. */
+  readonly text: string;
 }
 
 function parseIpv4(text: string): bigint | undefined {
@@ -12,56 +19,73 @@ function parseIpv4(text: string): bigint | undefined {
   if (parts.length !== 4) return undefined;
   let value = 0n;
   for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
-    value = (value << 8n) | BigInt(Number(part));
+    if (!/^\d{1,3}$/.test(part)) return undefined;
+    const n = Number(part);
+    if (n > 255) return undefined;
+    value = value * 256n + BigInt(n);
   }
   return value;
+}
+
+function hextets(text: string): number[] | undefined {
+  if (text === '') return [];
+  const out: number[] = [];
+  const parts = text.split(':');
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    // An IPv4 tail (::ffff:10.0.0.1) stands for the last two hextets.
+    if (i === parts.length - 1 && part.includes('.')) {
+      const v4 = parseIpv4(part);
+      if (v4 === undefined) return undefined;
+      out.push(Number(v4 / 65536n), Number(v4 % 65536n));
+    } else {
+      if (!/^[0-9a-fA-F]{1,4}$/.test(part)) return undefined;
+      out.push(parseInt(part, 16));
+    }
+  }
+  return out;
 }
 
 function parseIpv6(text: string): bigint | undefined {
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
-  const head = halves[0] ? halves[0].split(':') : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const head = hextets(halves[0]);
+  const tail = halves.length === 2 ? hextets(halves[1]) : [];
+  if (!head || !tail) return undefined;
   const missing = 8 - head.length - tail.length;
-  if ((halves.length === 1 && missing !== 0) || missing < 0) return undefined;
-  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-  let value = 0n;
-  for (const group of groups) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(group)) return undefined;
-    value = (value << 16n) | BigInt(parseInt(group, 16));
-  }
-  return value;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const all = [...head, ...new Array(halves.length === 2 ? missing : 0).fill(0), ...tail];
+  return all.reduce((acc, h) => acc * 65536n + BigInt(h), 0n);
 }
 
-/** Parses `10.0.0.0/8`, `fd00::/8` or a bare IP; undefined when it is not one. */
-export function parseCidr(text: string): Cidr | undefined {
+/** Parses `10.0.0.0/8`, `fd00::/8` or a bare address (a /32 or /128); undefined when it is not one. */
+export function parseCidr(text: unknown): Cidr | undefined {
   if (typeof text !== 'string') return undefined;
-  const [ip, prefixText, extra] = text.trim().split('/');
+  const trimmed = text.trim();
+  const [addr, prefixText, extra] = trimmed.split('/');
   if (extra !== undefined) return undefined;
-  const version = ip.includes(':') ? 6 : 4;
-  const address = version === 4 ? parseIpv4(ip) : parseIpv6(ip);
-  const bits = version === 4 ? 32 : 128;
-  if (address === undefined) return undefined;
+  const family: 4 | 6 = addr.includes(':') ? 6 : 4;
+  const value = family === 4 ? parseIpv4(addr) : parseIpv6(addr);
+  if (value === undefined) return undefined;
+  const bits = family === 4 ? 32 : 128;
   if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return undefined;
   const prefix = prefixText === undefined ? bits : Number(prefixText);
   if (prefix > bits) return undefined;
-  const hostBits = BigInt(bits - prefix);
-  return { version, address: (address >> hostBits) << hostBits, prefix };
+  const size = 2n ** BigInt(bits - prefix);
+  const first = (value / size) * size;
+  const last = first + size - 1n;
+  return { family, first, last, prefix, text: trimmed };
 }
 
-/** Whether `inner` lies inside `outer` (same family, longer-or-equal prefix, same network bits). */
+/** Whether `outer` contains every address of `inner`. */
 export function cidrContains(outer: Cidr, inner: Cidr): boolean {
-  if (outer.version !== inner.version || inner.prefix < outer.prefix) return false;
-  const bits = outer.version === 4 ? 32 : 128;
-  const shift = BigInt(bits - outer.prefix);
-  return (inner.address >> shift) === (outer.address >> shift);
+  return outer.family === inner.family && outer.first <= inner.first && inner.last <= outer.last;
 }
 
 export function cidrsOverlap(a: Cidr, b: Cidr): boolean {
-  return cidrContains(a, b) || cidrContains(b, a);
+  return a.family === b.family && a.first <= b.last && b.first <= a.last;
 }
 
-export function sameCidr(a: Cidr, b: Cidr): boolean {
-  return a.version === b.version && a.prefix === b.prefix && a.address === b.address;
+export function cidrEquals(a: Cidr, b: Cidr): boolean {
+  return a.family === b.family && a.first === b.first && a.last === b.last;
 }

@@ -1,32 +1,34 @@
 /**
  * Grammar of the identities Linkerd accepts in MeshTLSAuthentication.spec.identities (from its admission rules):
- * a DNS-like name with an optional leading "*" label, a lone "*", or a SPIFFE ID.
+ * a DNS-like name with an optional leading "*" label, a lone "*", or a SPIFFE ID. Shared by constructs and the engine.
  */
 
-const DNS_LIKE_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const SPIFFE_TRUST_DOMAIN = /^[a-z0-9._-]+$/;
-const SPIFFE_SEGMENT = /^[A-Za-z0-9._-]+$/;
+const DNS_LIKE = /^(\*|(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)$/;
+const SPIFFE = /^spiffe:\/\/([^/]*)(\/.*)?$/;
+const TRUST_DOMAIN = /^[a-z0-9._-]+$/;
+const SEGMENT = /^[A-Za-z0-9._-]+$/;
 
-function isDnsLikeIdentity(value: string): boolean {
-  if (value === '*') return true;
-  const labels = value.split('.');
-  return labels.every((label, i) => (i === 0 && label === '*') || DNS_LIKE_LABEL.test(label));
-}
-
-function isSpiffeId(value: string): boolean {
-  const rest = value.slice('spiffe://'.length);
-  const slash = rest.indexOf('/');
-  const trustDomain = slash < 0 ? rest : rest.slice(0, slash);
-  if (!SPIFFE_TRUST_DOMAIN.test(trustDomain)) return false;
-  if (slash < 0) return true;
-  const segments = rest.slice(slash + 1).split('/');
-  return segments.every((s) => s !== '' && s !== '.' && s !== '..' && SPIFFE_SEGMENT.test(s));
+/** Why an identity string is not one Linkerd accepts, or undefined when it is fine. */
+export function identityProblem(identity: unknown): string | undefined {
+  if (typeof identity !== 'string') return 'is not a string';
+  const spiffe = SPIFFE.exec(identity);
+  if (spiffe) {
+    if (!TRUST_DOMAIN.test(spiffe[1])) return 'has a SPIFFE trust domain with characters other than lowercase letters, digits, ".", "-", "_"';
+    const path = spiffe[2];
+    if (path === undefined) return undefined;
+    const segments = path.slice(1).split('/');
+    if (segments.some((s) => s === '' || s === '.' || s === '..' || !SEGMENT.test(s))) {
+      return 'has a SPIFFE path with an empty, "." or ".." segment, a trailing slash or a character outside letters, digits, ".", "-", "_"';
+    }
+    return undefined;
+  }
+  return DNS_LIKE.test(identity) ? undefined
+    : 'is neither a DNS-like name (lowercase labels, optionally starting with a "*" label, or just "*") nor a spiffe:// ID';
 }
 
 /** Whether Linkerd's admission webhook accepts `value` as a mesh identity. */
-export function isValidMeshIdentity(value: string): boolean {
-  if (typeof value !== 'string' || value.length === 0) return false;
-  return value.startsWith('spiffe://') ? isSpiffeId(value) : isDnsLikeIdentity(value);
+export function isValidMeshIdentity(value: unknown): boolean {
+  return identityProblem(value) === undefined;
 }
 
 /** The mesh identity of a ServiceAccount: `<sa>.<ns>.serviceaccount.identity.<control-plane-ns>.<trust-domain>`. */

@@ -1,7 +1,7 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-28';
-import { cidrContains, parseCidr, sameCidr } from '../core/cidr';
+import { cidrContains, cidrEquals, parseCidr } from '../core/cidr';
 import { InputRule, check } from '../core/errors';
 import { isValidMeshIdentity } from '../core/identity';
 import { validateLabelName } from '../core/names';
@@ -110,7 +110,7 @@ export class Network {
     check(outer !== undefined, scope, 'LKD-POL-005', `network ${JSON.stringify(this.block)} is not a CIDR or IP.`, 'Use e.g. "10.0.0.0/8" or "fd00::/8".');
     for (const text of this.exceptions) {
       const inner = parseCidr(text);
-      check(inner !== undefined && cidrContains(outer, inner) && !sameCidr(outer, inner), scope, 'LKD-POL-005',
+      check(inner !== undefined && cidrContains(outer, inner) && !cidrEquals(outer, inner), scope, 'LKD-POL-005',
         `except ${JSON.stringify(text)} is not a network strictly inside ${this.block}.`, 'List only sub-networks of the CIDR in except.');
     }
     return this.exceptions.length ? { cidr: this.block, except: [...this.exceptions] } : { cidr: this.block };

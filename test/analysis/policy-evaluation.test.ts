@@ -151,6 +151,16 @@ describe('authorization variants', () => {
     expect(decision).toMatchObject({ allowed: true, reason: expect.stringMatching(/only for requests matching HTTPRoute orders-api/) });
   });
 
+  test('a legacy ServerAuthorization still admits its clients', () => {
+    const objects = lab();
+    objects.push({
+      apiVersion: `${POLICY}/v1beta1`, kind: 'ServerAuthorization', metadata: { name: 'legacy', namespace: NS },
+      spec: { server: { name: 'orders-http' }, client: { meshTLS: { serviceAccounts: [{ name: 'default' }] } } },
+    });
+    const decision = canReach(evaluate(objects), from('wrong-client'), orders, 8080);
+    expect(decision).toMatchObject({ allowed: true, reason: expect.stringMatching(/legacy ServerAuthorization legacy admits/) });
+  });
+
   test('skip-inbound-ports bypasses the Server', () => {
     const objects = lab();
     pick(objects, 'Deployment', 'orders-v1').spec.template.metadata.annotations = { 'config.linkerd.io/skip-inbound-ports': '8080' };

@@ -4,7 +4,7 @@
  */
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
 import { AnalysisContext } from '../options';
-import { Cidr, cidrContains, cidrsOverlap, parseCidr } from './cidr';
+import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
 import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../rules/policy-helpers';
 
 /** A client as the inbound proxy sees it. */

@@ -8,7 +8,7 @@ import { ResourceId } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
 import { AnalysisContext } from '../options';
 import { Caller, Decision, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
-import { parseCidr, cidrContains } from './cidr';
+import { parseCidr, cidrContains } from '../../core/cidr';
 import {
   EffectiveDefault, authorizationTargets, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf, refList,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts,

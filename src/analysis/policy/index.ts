@@ -1,5 +1,4 @@
 /** Policy evaluation over the mesh index: who may reach which port, and how routes split traffic. */
 export * from './authorization';
-export * from './cidr';
 export * from './evaluate';
 export * from './route-shares';

@@ -2,6 +2,7 @@
  * Shared reading of Linkerd policy objects for the policy and mesh rules and for policy evaluation.
  * Everything cross-object is computed once per index (memoized) so rules stay linear in the number of objects.
  */
+import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core/identity';
 import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
 import {
   DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
@@ -129,6 +130,7 @@ interface Memo {
   coverage?: ServerCoverage;
   authz?: AuthorizationTargets;
   serverRoutes?: Map<string, IndexedObject[]>;
+  legacy?: Map<string, IndexedObject[]>;
 }
 
 const MEMO = new WeakMap<MeshIndex, Memo>();
@@ -277,18 +279,28 @@ export function authorizationTargets(index: MeshIndex): AuthorizationTargets {
   return m.authz ??= buildAuthorizationTargets(index);
 }
 
+function legacyByNamespace(index: MeshIndex): Map<string, IndexedObject[]> {
+  const m = memo(index);
+  if (!m.legacy) {
+    m.legacy = new Map();
+    for (const authz of index.list(POLICY_GROUP, 'ServerAuthorization')) {
+      const ns = namespaceOf(authz);
+      const list = m.legacy.get(ns);
+      if (list) list.push(authz); else m.legacy.set(ns, [authz]);
+    }
+  }
+  return m.legacy;
+}
+
 /** Legacy ServerAuthorizations that name a Server directly or select it by label. */
 export function serverAuthorizationsFor(index: MeshIndex, server: IndexedObject): IndexedObject[] {
-  return index.list(POLICY_GROUP, 'ServerAuthorization').filter((authz) => {
-    if (authz.id.namespace !== server.id.namespace) return false;
+  const labels = (server.object.metadata?.labels ?? {}) as Record<string, string>;
+  return (legacyByNamespace(index).get(namespaceOf(server)) ?? []).filter((authz) => {
     const ref = specOf(authz).server;
     if (!ref || typeof ref !== 'object') return false;
     if (ref.name !== undefined) return ref.name === server.id.name;
-    if (ref.selector && typeof ref.selector === 'object') {
-      const labels = (server.object.metadata?.labels ?? {}) as Record<string, string>;
-      return Object.entries(ref.selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
-    }
-    return false;
+    const selector = ref.selector;
+    return !!selector && typeof selector === 'object' && Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
   });
 }
 
@@ -395,9 +407,9 @@ export function skippedInboundPorts(pod: PodTemplate): PortList {
 // ---------------------------------------------------------------------------------------------------------------
 // Identities
 
-/** The mTLS identity Linkerd issues to a ServiceAccount. */
+/** The mTLS identity Linkerd issues to a ServiceAccount, in this analysis's trust domain. */
 export function serviceAccountIdentity(serviceAccount: string, namespace: string, context: AnalysisContext): string {
-  return `${serviceAccount}.${namespace}.serviceaccount.identity.${context.controlPlaneNamespace}.${context.trustDomain}`;
+  return coreServiceAccountIdentity(serviceAccount, namespace, context.trustDomain, context.controlPlaneNamespace);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

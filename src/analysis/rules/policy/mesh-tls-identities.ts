@@ -1,30 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
+import { identityProblem } from '../../../core/identity';
 import { isCoreRef, kindIs, refList, refText, specOf } from '../policy-helpers';
-
-const DNS_LIKE = /^(\*|(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)$/;
-const SPIFFE = /^spiffe:\/\/([^/]*)(\/.*)?$/;
-const TRUST_DOMAIN = /^[a-z0-9._-]+$/;
-const SEGMENT = /^[A-Za-z0-9._-]+$/;
-
-/** Why an identity string is not one Linkerd accepts, or undefined when it is fine. */
-export function identityProblem(identity: unknown): string | undefined {
-  if (typeof identity !== 'string') return 'is not a string';
-  const spiffe = SPIFFE.exec(identity);
-  if (spiffe) {
-    if (!TRUST_DOMAIN.test(spiffe[1])) return 'has a SPIFFE trust domain with characters other than lowercase letters, digits, ".", "-", "_"';
-    const path = spiffe[2];
-    if (path === undefined) return undefined;
-    const segments = path.slice(1).split('/');
-    if (segments.some((s) => s === '' || s === '.' || s === '..' || !SEGMENT.test(s))) {
-      return 'has a SPIFFE path with an empty, "." or ".." segment, a trailing slash or a character outside letters, digits, ".", "-", "_"';
-    }
-    return undefined;
-  }
-  return DNS_LIKE.test(identity) ? undefined
-    : 'is neither a DNS-like name (lowercase labels, optionally starting with a "*" label, or just "*") nor a spiffe:// ID';
-}
 
 function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {
   if (!Array.isArray(identities) || identities.length === 0) {

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../policy/cidr';
+import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../../core/cidr';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { specOf } from '../policy-helpers';
 
