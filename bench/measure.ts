@@ -54,11 +54,12 @@ function analyzeCli(dir: string): Measured {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const cli = require('../lib/frontends/cli/main');
   return timed(() => {
-    let out = '';
-    const io = { stdout: (s: string) => { out += s; }, stderr: () => undefined };
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { cwd: process.cwd(), stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) };
     const code = cli.main(['analyze', '--format', 'json', dir], io);
-    if (code === 2) throw new Error(`analyze failed: ${out.slice(0, 500)}`);
-    return JSON.parse(out).summary ? Number(process.env.BENCH_OBJECTS ?? 0) : 0;
+    if (code === 2) throw new Error(`analyze failed: ${err.join('').slice(0, 500)}`);
+    return JSON.parse(out.join('')).findings.length;
   });
 }
 

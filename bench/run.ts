@@ -51,7 +51,7 @@ function median(values: number[]): number {
 }
 
 /** Synthesizes the library's output once and turns it into B's input (charts with their objects). */
-function prepare(services: number, work: string): { jsonFile: string; yamlDir: string } {
+function prepare(services: number, work: string): string {
   const libraryOut = path.join(work, `prep-${services}`);
   measure(['library', String(services), libraryOut]);
   const charts = fs.readdirSync(libraryOut).filter((f) => f.endsWith('.k8s.yaml')).sort().map((f) => ({
@@ -60,11 +60,11 @@ function prepare(services: number, work: string): { jsonFile: string; yamlDir: s
   }));
   const jsonFile = path.join(work, `plain-${services}.json`);
   fs.writeFileSync(jsonFile, JSON.stringify(charts));
-  return { jsonFile, yamlDir: libraryOut };
+  return jsonFile;
 }
 
 function benchSize(services: number, runs: number, work: string): Result {
-  const { jsonFile, yamlDir } = prepare(services, work);
+  const jsonFile = prepare(services, work);
   const a: Sample[] = []; const b: Sample[] = []; const c: Sample[] = []; const p: Sample[] = [];
   for (let r = 0; r < runs; r++) {
     a.push(measure(['library', String(services), path.join(work, `a-${services}`)]));

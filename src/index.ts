@@ -25,6 +25,10 @@ export * from './routing/http-route';
 export * from './routing/grpc-route';
 export * from './routing/traffic-split';
 
+// Control plane: identity, trust anchors and their rotation.
+export * from './control-plane/identity';
+
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './frontends/mesh-checks';
+export { LinkerdValidation } from './frontends/plugin';

@@ -24,6 +24,8 @@ export interface AnalysisContext {
   readonly controlPlaneNamespace: string;
   /** Objects that exist in the cluster but are not part of this output (pre-existing Services, ServiceAccounts …). */
   readonly inventory: KubeObject[];
+  /** Whether the control plane projects a ServiceAccount token for proxies (`identity.serviceAccountTokenProjection`). */
+  readonly serviceAccountTokenProjection: boolean;
   /** Days of certificate validity under which a warning is given. */
   readonly certificateExpiryWarningDays: number;
   /** The moment certificates are judged against (tests pin it). */
@@ -41,6 +43,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     defaultInboundPolicy: input.defaultInboundPolicy ?? 'all-unauthenticated',
     controlPlaneNamespace: input.controlPlaneNamespace ?? 'linkerd',
     inventory: input.inventory ?? [],
+    serviceAccountTokenProjection: input.serviceAccountTokenProjection ?? true,
     certificateExpiryWarningDays: input.certificateExpiryWarningDays ?? 60,
     now: input.now ?? new Date(),
   };

@@ -50,6 +50,16 @@ export interface MeshChecksOptions {
    */
   readonly defaultInboundPolicy?: DefaultInboundPolicy;
   /**
+   * Whether the control plane projects ServiceAccount tokens for proxies (`identity.serviceAccountTokenProjection`).
+   * @default true
+   */
+  readonly serviceAccountTokenProjection?: boolean;
+  /**
+   * Certificates with fewer days of validity left get a warning.
+   * @default 60
+   */
+  readonly certificateExpiryWarningDays?: number;
+  /**
    * Objects that exist in the cluster but are not synthesized here (e.g. pre-existing Services), as plain manifests.
    * @default - none
    */
@@ -102,9 +112,40 @@ export class MeshChecks {
 
   private options: MeshChecksOptions = {};
   private last?: AnalysisResult;
+  /** The failures of the first validation inside the current App.synth()/synthYaml(), reused until it returns. */
+  private synthScoped?: string[];
+  private synthDepth = 0;
 
   private constructor(private readonly root: IConstruct) {
-    root.node.addValidation({ validate: () => this.validate() });
+    root.node.addValidation({ validate: () => this.validateOncePerSynth() });
+    this.scopeValidationToSynth(root);
+  }
+
+  /**
+   * cdk8s validates the whole App once more for every chart it writes (App._synthChart), so an App-wide analysis
+   * would run charts + 1 times per synth: quadratic in large apps. Nothing can change the tree while one synchronous
+   * App.synth() runs, so the first result is reused until that call returns. Only the App instance's own methods
+   * are wrapped; calls outside a synth (Testing.synth, chart.toJson) always analyze afresh.
+   */
+  private scopeValidationToSynth(root: IConstruct): void {
+    for (const method of ['synth', 'synthYaml'] as const) {
+      const original = (root as any)[method];
+      if (typeof original !== 'function') continue;
+      (root as any)[method] = (...args: unknown[]) => {
+        this.synthDepth++;
+        try {
+          return original.apply(root, args);
+        } finally {
+          if (--this.synthDepth === 0) this.synthScoped = undefined;
+        }
+      };
+    }
+  }
+
+  private validateOncePerSynth(): string[] {
+    if (this.synthDepth === 0) return this.validate();
+    this.synthScoped ??= this.validate();
+    return this.synthScoped;
   }
 
   /** Sets what the checks know about the target cluster (merged with earlier settings). */
@@ -126,6 +167,8 @@ export class MeshChecks {
       clusterNetworks: this.options.clusterNetworks,
       defaultInboundPolicy: this.options.defaultInboundPolicy,
       inventory: this.options.inventory,
+      serviceAccountTokenProjection: this.options.serviceAccountTokenProjection,
+      certificateExpiryWarningDays: this.options.certificateExpiryWarningDays,
     });
     return this.last;
   }

@@ -205,8 +205,11 @@ describe('LinkerdIdentity.fromCertManager', () => {
     const anchor = find(out, 'Certificate', 'linkerd-trust-anchor');
     expect(anchor.metadata.namespace).toBe('cert-manager');
     expect(anchor.spec).toMatchObject({
-      isCA: true, commonName: 'root.linkerd.cluster.local', secretName: 'linkerd-trust-anchor',
-      duration: '8760h0m0s', renewBefore: '7320h0m0s',
+      isCA: true,
+      commonName: 'root.linkerd.cluster.local',
+      secretName: 'linkerd-trust-anchor',
+      duration: '8760h0m0s',
+      renewBefore: '7320h0m0s',
       privateKey: { algorithm: 'ECDSA', rotationPolicy: 'Always' },
       issuerRef: { name: 'linkerd-trust-root-issuer', kind: 'Issuer' },
     });
@@ -216,11 +219,16 @@ describe('LinkerdIdentity.fromCertManager', () => {
     const issuer = find(out, 'Certificate', 'linkerd-identity-issuer');
     expect(issuer.metadata.namespace).toBe('linkerd');
     expect(issuer.spec).toMatchObject({
-      secretName: 'linkerd-identity-issuer', isCA: true, commonName: 'identity.linkerd.cluster.local',
-      duration: '48h0m0s', renewBefore: '25h0m0s', privateKey: { algorithm: 'ECDSA', rotationPolicy: 'Always' },
+      secretName: 'linkerd-identity-issuer',
+      isCA: true,
+      commonName: 'identity.linkerd.cluster.local',
+      duration: '48h0m0s',
+      renewBefore: '25h0m0s',
+      privateKey: { algorithm: 'ECDSA', rotationPolicy: 'Always' },
       issuerRef: { name: 'linkerd-identity-issuer', kind: 'ClusterIssuer' },
     });
     const bundle = find(out, 'Bundle', 'linkerd-identity-trust-roots');
+    expect(bundle.metadata.namespace).toBeUndefined();
     expect(bundle.apiVersion).toBe('trust.cert-manager.io/v1alpha1');
     expect(bundle.spec).toEqual({
       sources: [{ secret: { name: 'linkerd-trust-anchor', key: 'tls.crt' } }, { secret: { name: 'linkerd-previous-anchor', key: 'tls.crt' } }],
@@ -231,7 +239,10 @@ describe('LinkerdIdentity.fromCertManager', () => {
 
   test('names, namespaces and durations are configurable', () => {
     const { objects: out } = objects({
-      certManagerNamespace: 'certs', trustAnchorName: 'mesh-root', issuerDuration: Duration.hours(24), issuerRenewBefore: Duration.hours(8),
+      certManagerNamespace: 'certs',
+      trustAnchorName: 'mesh-root',
+      issuerDuration: Duration.hours(24),
+      issuerRenewBefore: Duration.hours(8),
       issuerCommonName: 'identity.linkerd.example.org',
     });
     expect(find(out, 'Certificate', 'mesh-root').metadata.namespace).toBe('certs');
@@ -246,7 +257,12 @@ describe('LinkerdIdentity.fromCertManager', () => {
   });
 
   test('an issuer that can outlive the anchor is a synth warning', () => {
-    const { scope } = objects({ trustAnchorRenewBefore: Duration.hours(24), trustAnchorDuration: Duration.hours(48), issuerDuration: Duration.hours(30), issuerRenewBefore: Duration.hours(10) });
+    const { scope } = objects({
+      trustAnchorRenewBefore: Duration.hours(24),
+      trustAnchorDuration: Duration.hours(48),
+      issuerDuration: Duration.hours(30),
+      issuerRenewBefore: Duration.hours(10),
+    });
     expect(captureStderr(() => Testing.synth(scope))).toContain('LKD-CERT-004');
   });
 

@@ -2,11 +2,11 @@
  * The cdk8s-linkerd CLI, run as users run it: the compiled bin in a child process, on YAML written to a temp folder.
  */
 import * as path from 'path';
+import { RunResult, assertBuilt, documentLine, removeDir, runCli, tempDir, writeText, writeYaml } from './cli-harness';
 import { ALL_RULES } from '../../src/analysis/rules';
 import { SUPPRESS_ANNOTATION } from '../../src/analysis/suppressions';
-import { GATEWAY_API_CRDS, describeWithShared } from '../support/shared';
 import { meshLab, pick } from '../support/mesh-fixture';
-import { RunResult, assertBuilt, documentLine, removeDir, runCli, tempDir, writeText, writeYaml } from './cli-harness';
+import { GATEWAY_API_CRDS, describeWithShared } from '../support/shared';
 
 let dir: string;
 

@@ -5,10 +5,10 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { LinkerdValidation } from '../../src/frontends/plugin';
-import { GATEWAY_API_CRDS, describeWithShared } from '../support/shared';
-import { meshLab, pick } from '../support/mesh-fixture';
 import { NODE_MODULES, PLUGIN_ENTRY, assertBuilt, childEnv, removeDir, tempDir, writeYaml } from './cli-harness';
+import { LinkerdValidation } from '../../src/frontends/plugin';
+import { meshLab, pick } from '../support/mesh-fixture';
+import { GATEWAY_API_CRDS, describeWithShared } from '../support/shared';
 
 const CDK8S_CLI = fs.realpathSync(path.join(NODE_MODULES, '.bin', 'cdk8s'));
 

@@ -105,6 +105,11 @@ export function issue(options: IssueOptions): TestCert {
   return { certPem: fs.readFileSync(certFile, 'utf8'), keyPem: fs.readFileSync(keyFile, 'utf8'), certFile, keyFile };
 }
 
+/** An openssl -startdate/-enddate for now plus `days` (negative: in the past). */
+export function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().replace(/[-:T]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
 const cache = new Map<string, TestCert>();
 
 function cached(name: string, make: () => TestCert): TestCert {
@@ -119,8 +124,8 @@ function cached(name: string, make: () => TestCert): TestCert {
 /** Named fixtures, each generated on first use. */
 export const certs = {
   /** ECDSA P-256 trust anchor, one year. */
-  get root(): TestCert { return cached('root', () => issue({ cn: 'root.linkerd.cluster.local', days: 365 })); },
-  /** A second anchor (the "new" one in rotations). */
+  get root(): TestCert { return cached('root', () => issue({ cn: 'root.linkerd.cluster.local', startDate: daysFromNow(-1), endDate: daysFromNow(364) })); },
+  /** A second anchor (the "new" one in rotations), issued a day after `root`. */
   get newRoot(): TestCert { return cached('newRoot', () => issue({ cn: 'root-2.linkerd.cluster.local', days: 730 })); },
   /** ECDSA P-256 issuer signed by `root`, 180 days. */
   get issuer(): TestCert { return cached('issuer', () => issue({ cn: 'identity.linkerd.cluster.local', signer: certs.root, days: 180 })); },

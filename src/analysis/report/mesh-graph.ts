@@ -6,7 +6,7 @@
 import { ResourceId } from '../model/manifest';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
 import { AnalysisContext } from '../options';
-import { Caller, Decision, PortPolicy, callerOf, evaluateInboundPolicy, routeShares } from '../policy';
+import { BackendShare, Caller, Decision, PortPolicy, callerOf, evaluateInboundPolicy, routeShares } from '../policy';
 
 export enum GraphNodeKind {
   SERVICE = 'service',
@@ -64,6 +64,13 @@ function serverPortNode(server: ResourceId, port: number): GraphNode {
   return { key: `srv/${idText(server)}/${port}`, kind: GraphNodeKind.SERVER_PORT, label: `Server ${idText(server)} :${port}` };
 }
 
+/** Services share nodes with route parents; other backends (EgressNetwork) get nodes of their own kind. */
+function backendNode(backend: BackendShare): GraphNode {
+  if (backend.kind === 'Service') return serviceNode(backend.namespace, backend.name);
+  const text = `${backend.namespace}/${backend.name}`;
+  return { key: `backend/${backend.kind}/${text}`, kind: GraphNodeKind.SERVICE, label: `${backend.kind} ${text}` };
+}
+
 function percentLabel(percent: number): string {
   return `${Number.isInteger(percent) ? percent : percent.toFixed(2).replace(/0+$/, '')}%`;
 }
@@ -76,12 +83,7 @@ function shareEdges(index: MeshIndex): GraphEdge[] {
     const from = rule.parent ? serviceNode(ns, name) : routeNode(rule.route);
     for (const backend of rule.backends) {
       if (backend.implicit) continue; // a rule without backends keeps traffic on its parent: no edge to draw
-      const to = backend.kind === 'Service' ? serviceNode(backend.namespace, backend.name) : {
-        key: `backend/${backend.kind}/${backend.namespace}/${backend.name}`,
-        kind: GraphNodeKind.SERVICE,
-        label: `${backend.kind} ${backend.namespace}/${backend.name}`,
-      };
-      edges.push({ from, to, label: percentLabel(backend.percent) });
+      edges.push({ from, to: backendNode(backend), label: percentLabel(backend.percent) });
     }
   }
   return edges;

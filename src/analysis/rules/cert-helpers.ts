@@ -33,6 +33,12 @@ export interface CertificateBundle {
   readonly problems: string[];
 }
 
+/** The ConfigMap (and trust-manager Bundle) every proxy reads the anchors from, and its key; fixed by the chart. */
+export const TRUST_ROOTS_CONFIGMAP = 'linkerd-identity-trust-roots';
+export const TRUST_ROOTS_KEY = 'ca-bundle.crt';
+/** The Secret linkerd-identity reads the issuer from; fixed by the chart. */
+export const ISSUER_SECRET = 'linkerd-identity-issuer';
+
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 /** Any PEM private key: PKCS#8 (`PRIVATE KEY`), SEC1 (`EC PRIVATE KEY`), PKCS#1 (`RSA PRIVATE KEY`), encrypted. */
 export const PRIVATE_KEY_PATTERN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
@@ -118,8 +124,9 @@ function readTlv(der: Buffer, offset: number): Tlv {
   const tag = der[offset];
   let length = der[offset + 1];
   let start = offset + 2;
-  if (length & 0x80) {
-    const octets = length & 0x7f;
+  // DER long form: the high bit of the first length byte says how many length bytes follow.
+  if (length >= 0x80) {
+    const octets = length - 0x80;
     length = 0;
     for (let i = 0; i < octets; i++) length = length * 256 + der[start + i];
     start += octets;

@@ -2,6 +2,11 @@
  * The rule pack: every rule the engine runs, in ID order. Adding a rule = one new file plus one line here.
  */
 import { Rule } from '../rule';
+import { certificateAlgorithms } from './cert/algorithms';
+import { certificateChain } from './cert/chain';
+import { certificateLifetimes } from './cert/lifetimes';
+import { privateKeyInOutput } from './cert/private-keys';
+import { certificateValidity } from './cert/validity';
 import { configAnnotationsRule } from './mesh/config-annotations';
 import { networkPolicyRule } from './mesh/network-policy';
 import { opaquePortsRule } from './mesh/opaque-ports';
@@ -57,6 +62,13 @@ import { ruleTimeouts } from './route/rule-timeouts';
 import { serverParentScope } from './route/server-parent-scope';
 import { serviceProfileWins } from './route/service-profile';
 import { unsupportedFilters } from './route/unsupported-filters';
+import { pinnedVersions } from './version/pinned';
+import { proxyVersionSkew } from './version/proxy-skew';
+import { controlPlaneHa } from './control-plane/high-availability';
+import { webhookFailurePolicyIgnore } from './control-plane/webhook-failure-policy';
+import { externalCaWithoutTrustRoots } from './control-plane/external-ca';
+import { kubernetesVersion } from './control-plane/kubernetes-version';
+import { controlPlaneGatewayApi } from './control-plane/gateway-api-version';
 
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule,
@@ -93,6 +105,12 @@ export const ALL_RULES: Rule[] = [
   misplacedAnnotations,
   routeReplacesService,
   unknownRetryKeys,
+  certificateChain,
+  certificateAlgorithms,
+  certificateValidity,
+  certificateLifetimes,
+  privateKeyInOutput,
+  pinnedVersions, proxyVersionSkew, controlPlaneHa, webhookFailurePolicyIgnore, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 export function ruleById(id: string): Rule | undefined {

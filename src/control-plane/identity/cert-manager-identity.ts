@@ -1,11 +1,11 @@
 /** Identity issued by cert-manager and distributed by trust-manager, as Linkerd's automatic-rotation guide sets it up. */
-import { ApiObject, Duration } from 'cdk8s';
+import { ApiObject, Duration, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IdentityBindOptions, IdentityBinding } from './binding';
 import { CertRule, checkAnchorAlgorithms, requireCertificates, warnAtSynth } from './checks';
 import { formatGoDuration, wholeMillis } from './go-duration';
 import { ISSUER_SECRET_NAME, IssuerScheme } from './static-identity';
-import { bundlePem } from '../../analysis/rules/cert-helpers';
+import { TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, bundlePem } from '../../analysis/rules/cert-helpers';
 import { check } from '../../core/errors';
 import { validateLabelName, validateObjectName } from '../../core/names';
 
@@ -88,8 +88,7 @@ export interface CertManagerIdentityProps {
 export const CERT_MANAGER_API_VERSION = 'cert-manager.io/v1';
 export const TRUST_MANAGER_API_VERSION = 'trust.cert-manager.io/v1alpha1';
 /** The Bundle's name is the ConfigMap's name, and the chart and proxy injector read exactly this one. */
-export const TRUST_ROOTS_NAME = 'linkerd-identity-trust-roots';
-export const TRUST_ROOTS_KEY = 'ca-bundle.crt';
+export const TRUST_ROOTS_NAME = TRUST_ROOTS_CONFIGMAP;
 /** trust-manager copies the bundle only into namespaces with this label; the control-plane namespace must carry it. */
 export const CONTROL_PLANE_NAMESPACE_LABEL = 'linkerd.io/is-control-plane';
 
@@ -153,6 +152,12 @@ function checkLifetimes(scope: Construct, r: Resolved): void {
   }
 }
 
+/** cdk8s stamps the Chart's namespace on every object; a cluster-scoped one must not carry it. */
+function clusterScoped(obj: ApiObject): ApiObject {
+  if (obj.metadata.namespace !== undefined) obj.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+  return obj;
+}
+
 function certificate(scope: Construct, id: string, name: string, namespace: string, spec: Record<string, any>): ApiObject {
   return new ApiObject(scope, id, { apiVersion: CERT_MANAGER_API_VERSION, kind: 'Certificate', metadata: { name, namespace }, spec } as any);
 }
@@ -162,7 +167,8 @@ const PRIVATE_KEY = { algorithm: 'ECDSA', size: 256, rotationPolicy: 'Always' };
 
 function trustAnchorObjects(scope: Construct, r: Resolved): ApiObject[] {
   const rootIssuer = new ApiObject(scope, 'TrustRootIssuer', {
-    apiVersion: CERT_MANAGER_API_VERSION, kind: 'Issuer',
+    apiVersion: CERT_MANAGER_API_VERSION,
+    kind: 'Issuer',
     metadata: { name: r.rootIssuerName, namespace: r.certManagerNamespace },
     spec: { selfSigned: {} },
   } as any);
@@ -175,11 +181,12 @@ function trustAnchorObjects(scope: Construct, r: Resolved): ApiObject[] {
     privateKey: PRIVATE_KEY,
     issuerRef: { name: r.rootIssuerName, kind: 'Issuer', group: 'cert-manager.io' },
   });
-  const clusterIssuer = new ApiObject(scope, 'IdentityClusterIssuer', {
-    apiVersion: CERT_MANAGER_API_VERSION, kind: 'ClusterIssuer',
+  const clusterIssuer = clusterScoped(new ApiObject(scope, 'IdentityClusterIssuer', {
+    apiVersion: CERT_MANAGER_API_VERSION,
+    kind: 'ClusterIssuer',
     metadata: { name: r.clusterIssuerName },
     spec: { ca: { secretName: r.trustAnchorName } },
-  } as any);
+  } as any));
   return [rootIssuer, anchor, clusterIssuer];
 }
 
@@ -199,8 +206,9 @@ function issuerCertificate(scope: Construct, r: Resolved): ApiObject {
 
 /** Both the current and the previous anchor are bundled so a rotation never leaves proxies trusting only one. */
 function trustBundle(scope: Construct, r: Resolved): ApiObject {
-  return new ApiObject(scope, 'TrustRootsBundle', {
-    apiVersion: TRUST_MANAGER_API_VERSION, kind: 'Bundle',
+  return clusterScoped(new ApiObject(scope, 'TrustRootsBundle', {
+    apiVersion: TRUST_MANAGER_API_VERSION,
+    kind: 'Bundle',
     metadata: { name: TRUST_ROOTS_NAME },
     spec: {
       sources: [
@@ -212,7 +220,7 @@ function trustBundle(scope: Construct, r: Resolved): ApiObject {
         namespaceSelector: { matchLabels: { [CONTROL_PLANE_NAMESPACE_LABEL]: 'true' } },
       },
     },
-  } as any);
+  } as any));
 }
 
 /** The previous-anchor Secret with the public certificate only: trust-manager needs tls.crt, never the key. */
@@ -220,7 +228,8 @@ function previousAnchorSecret(scope: Construct, r: Resolved, pem: string): ApiOb
   const anchors = requireCertificates(scope, pem, 'previousAnchorPem');
   checkAnchorAlgorithms(scope, anchors);
   return new ApiObject(scope, 'PreviousAnchorSecret', {
-    apiVersion: 'v1', kind: 'Secret',
+    apiVersion: 'v1',
+    kind: 'Secret',
     metadata: { name: r.previousAnchorSecretName, namespace: r.certManagerNamespace },
     type: 'Opaque',
     data: { 'tls.crt': Buffer.from(bundlePem(anchors), 'utf8').toString('base64') },

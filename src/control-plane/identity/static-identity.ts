@@ -7,7 +7,7 @@ import {
   requireOneCertificate, warnIfIssuerOutlivesAnchors,
 } from './checks';
 import { goDuration } from './go-duration';
-import { ParsedCertificate, bundlePem, keyMismatchProblem } from '../../analysis/rules/cert-helpers';
+import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../analysis/rules/cert-helpers';
 import { InputRule, check } from '../../core/errors';
 import { MeshChecks } from '../../frontends/mesh-checks';
 
@@ -65,7 +65,7 @@ export interface StaticIdentityProps {
 }
 
 /** Name of the issuer Secret linkerd-identity reads (fixed by the chart). */
-export const ISSUER_SECRET_NAME = 'linkerd-identity-issuer';
+export const ISSUER_SECRET_NAME = ISSUER_SECRET;
 
 /** The certificates of a static identity, parsed and checked. */
 interface CheckedCertificates {
@@ -103,7 +103,9 @@ function privateKeyToWrite(scope: Construct, props: StaticIdentityProps, issuer:
   return key;
 }
 
-function issuerValues(props: StaticIdentityProps, scheme: IssuerScheme, issuer: ParsedCertificate, key: string | undefined, scope: Construct): Record<string, any> {
+function issuerValues(
+  scope: Construct, props: StaticIdentityProps, scheme: IssuerScheme, issuer: ParsedCertificate, key: string | undefined,
+): Record<string, any> {
   const tls: Record<string, string> = { crtPEM: `${issuer.x509.toString().trim()}\n` };
   // The chart writes keyPEM into the Secret only for linkerd.io/tls; for kubernetes.io/tls the key goes into our Secret.
   if (key !== undefined && scheme === IssuerScheme.LINKERD_TLS) tls.keyPEM = key;
@@ -150,7 +152,7 @@ export function bindStaticIdentity(scope: Construct, props: StaticIdentityProps,
     values: {
       identityTrustAnchorsPEM: bundlePem(certs.anchors),
       identityTrustDomain: options.trustDomain,
-      identity: { externalCA: false, issuer: issuerValues(props, scheme, certs.issuer, key, scope) },
+      identity: { externalCA: false, issuer: issuerValues(scope, props, scheme, certs.issuer, key) },
     },
     apiObjects,
     writesPrivateKey: key !== undefined,

@@ -3,11 +3,6 @@
  * format. Everything that can fail on bad input fails before anything is written, so stdout never holds half a report.
  */
 import * as path from 'path';
-import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
-import { Severity } from '../../analysis/finding';
-import { DEFAULT_INBOUND_POLICIES } from '../../analysis/options';
-import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../analysis/report';
-import { ALL_RULES } from '../../analysis/rules';
 import { OptionSpec, ParsedArgs, optionValue, parseArgs } from './args';
 import { UsageError } from './errors';
 import { CliIo } from './io';
@@ -16,6 +11,11 @@ import { packageInfo } from './package-info';
 import { knownRules } from './rule-list';
 import { schemaRule } from './schema-rule';
 import { ANALYZE_USAGE } from './usage';
+import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
+import { Severity } from '../../analysis/finding';
+import { DEFAULT_INBOUND_POLICIES } from '../../analysis/options';
+import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../analysis/report';
+import { ALL_RULES } from '../../analysis/rules';
 
 export const FORMATS = ['text', 'json', 'sarif', 'mermaid'] as const;
 export type Format = typeof FORMATS[number];
@@ -53,13 +53,15 @@ function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
   };
 }
 
+function sarif(result: AnalysisResult): string {
+  const { version, informationUri } = packageInfo();
+  return formatSarif(result.findings, { rules: knownRules(), toolVersion: version, informationUri, suppressed: result.suppressed });
+}
+
 function render(format: Format, result: AnalysisResult): string {
   switch (format) {
     case 'json': return formatJson(result.findings);
-    case 'sarif': {
-      const info = packageInfo();
-      return formatSarif(result.findings, { rules: knownRules(), toolVersion: info.version, informationUri: info.informationUri, suppressed: result.suppressed });
-    }
+    case 'sarif': return sarif(result);
     case 'mermaid': return formatMermaid(meshGraph(result));
     default: return formatText(result.findings, result.suppressed);
   }

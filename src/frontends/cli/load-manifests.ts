@@ -5,8 +5,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { KubeObject, Manifest } from '../../analysis/model/manifest';
 import { InputError } from './errors';
+import { KubeObject, Manifest } from '../../analysis/model/manifest';
 
 /** YAML 1.2 core types plus merge keys: timestamps stay strings, as the API server's JSON conversion leaves them. */
 // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them.

@@ -1,9 +1,9 @@
 /** `cdk8s-linkerd rules` and the rule catalog every report uses: the engine's pack plus the rules front-ends add. */
-import { ALL_RULES } from '../../analysis/rules';
-import { RuleDescriptor, SUPPRESSION_RULE, ruleCatalog } from '../../analysis/report';
 import { OptionSpec, optionValue, parseArgs } from './args';
 import { CliIo } from './io';
 import { SCHEMA_RULE_DESCRIPTOR } from './schema-rule';
+import { RuleDescriptor, SUPPRESSION_RULE, ruleCatalog } from '../../analysis/report';
+import { ALL_RULES } from '../../analysis/rules';
 
 export function knownRules(): RuleDescriptor[] {
   return ruleCatalog(ALL_RULES, [SUPPRESSION_RULE, SCHEMA_RULE_DESCRIPTOR]);

@@ -3,11 +3,11 @@
  * rule, LKD-SCHEMA-001, so schema findings get the engine's suppressions, sorting and inventory handling for free.
  * This is the only file that knows the conformance API.
  */
+import { InputError } from './errors';
 import { Severity } from '../../analysis/finding';
 import { IndexedObject } from '../../analysis/model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../analysis/rule';
 import { CORE_KINDS, ConformanceValidator, CrdCatalog, splitApiVersion } from '../../conformance';
-import { InputError } from './errors';
 
 export const SCHEMA_RULE_ID = 'LKD-SCHEMA-001';
 

@@ -2,6 +2,8 @@
  * cdk8s-cli validation plugin: runs the same engine as the constructs and the CLI over the manifests `cdk8s synth`
  * wrote, and reports every finding at or above `failOn` as a violation (which makes `cdk8s synth` exit 2).
  */
+import { ValidationContextLike, Violation } from './plugin-types';
+import { LinkerdValidationSettings, readProperties } from './properties';
 import { AnalysisResult, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Finding } from '../../analysis/finding';
 import { Manifest } from '../../analysis/model/manifest';
@@ -9,8 +11,6 @@ import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { parseManifests, readInput } from '../cli/load-manifests';
 import { schemaRule } from '../cli/schema-rule';
-import { ValidationContextLike, Violation } from './plugin-types';
-import { LinkerdValidationSettings, readProperties } from './properties';
 
 /** Construct paths by resource name; names used by more than one object are left out rather than guessed. */
 function constructPaths(manifests: Manifest[], metadata: ValidationContextLike['metadata']): Map<string, string> {

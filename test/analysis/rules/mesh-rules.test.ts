@@ -135,12 +135,13 @@ describe('LKD-MESH-005 pod hazards', () => {
       expect.stringMatching(/container\(s\) main of Deployment mesh-lab\/client run as UID 2102/),
     ]));
   });
-  test('reports a disabled token mount only as info', () => {
+  test('reports a disabled token mount only when the control plane does not project tokens', () => {
     const objects = meshLab();
     template(objects, 'client').spec.automountServiceAccountToken = false;
-    const f = only(objects, 'LKD-MESH-005');
-    expect(f.severity).toBe(Severity.INFO);
-    expect(f.message).toMatch(/serviceAccountTokenProjection/);
+    expect(ruleFindings(objects, 'LKD-MESH-005')).toEqual([]);
+    const [f] = analyze(asManifests(objects), { serviceAccountTokenProjection: false }).findings.filter((x) => x.ruleId === 'LKD-MESH-005');
+    expect(f.severity).toBe(Severity.WARNING);
+    expect(f.message).toMatch(/serviceAccountTokenProjection off/);
   });
   test('passes for unmeshed pods and other UIDs', () => {
     const objects = meshLab();

@@ -31,10 +31,11 @@ function checkPod(ctx: RuleContext, pod: PodTemplate): void {
   if (udp.length > 0) {
     ctx.report(pod.owner, `${name} declares ${udp.join(', ')}; Linkerd proxies TCP only, so UDP traffic gets no mTLS and no policy.`);
   }
-  if (pod.spec.automountServiceAccountToken === false) {
-    ctx.report(pod.owner, `${name} sets automountServiceAccountToken: false. Linkerd 2.20 projects its own token for the proxy when `
-      + 'identity.serviceAccountTokenProjection is true (the default); if your install turns projection off, the proxy cannot obtain an identity.',
-    { severity: Severity.INFO });
+  // With token projection (the chart default) the injector mounts a token for the proxy itself; only without it does
+  // an opted-out ServiceAccount token leave the proxy unable to obtain an identity.
+  if (pod.spec.automountServiceAccountToken === false && !ctx.context.serviceAccountTokenProjection) {
+    ctx.report(pod.owner, `${name} sets automountServiceAccountToken: false and the control plane has `
+      + 'identity.serviceAccountTokenProjection off, so the proxy cannot obtain an identity.');
   }
   checkUid(ctx, pod);
 }
@@ -45,7 +46,7 @@ export const podHazardsRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.WARNING,
   doc: {
-    title: 'Injected pods avoid hostNetwork, UDP-only assumptions, token opt-outs and the proxy UID',
+    title: 'Injected pods avoid hostNetwork, UDP, token opt-outs without projection, and the proxy UID',
     why: 'The injector does not inject hostNetwork pods; UDP is never proxied; without a ServiceAccount token (and with token '
       + 'projection disabled) the proxy cannot get an identity; and an app running as the proxy UID (2102) has its outbound '
       + 'traffic exempted from redirection. Each leaves a "meshed" workload partly outside the mesh.',

@@ -1,0 +1,16 @@
+import { App } from 'cdk8s';
+import { buildMesh } from './mesh';
+const n = Number(process.argv[2]);
+const app = new App({ outdir: '/tmp/ph' });
+let t = Date.now();
+buildMesh(app, n);
+console.log('build', Date.now() - t);
+t = Date.now();
+(app as any).node.validate && 0;
+const errs: string[] = [];
+for (const c of app.node.findAll()) errs.push(...c.node.validate());
+console.log('validate', Date.now() - t, errs.length);
+t = Date.now();
+process.env.CDK8S_SKIP = '1';
+app.synth();
+console.log('synth (incl validate again)', Date.now() - t);

@@ -1,0 +1,32 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+import { chainProblems, parseCertificateBundle } from '../cert-helpers';
+import { certificatesOf, issuerOf, ownFields, trustMaterials } from './material';
+
+/** The trust chain linkerd-identity checks when it loads the issuer, on YAML. */
+export const certificateChain: Rule = {
+  id: 'LKD-CERT-001',
+  area: RuleArea.CERT,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Trust anchors and issuer parse, the issuer is a CA, and it verifies against the anchor bundle',
+    why: 'linkerd-identity refuses to start when the issuer does not verify against the trust anchors or is not an '
+      + 'intermediate CA, and then no proxy gets a certificate; `linkerd check` reports "issuer cert is issued by the trust anchor".',
+    fix: 'Put only PEM certificates in the bundle, and use an intermediate CA (basicConstraints CA:TRUE) signed by one of the anchors.',
+    badExample: 'kind: Secret\nmetadata: {name: linkerd-identity-issuer, namespace: linkerd}\ntype: kubernetes.io/tls\nstringData:\n  tls.crt: <leaf certificate, CA:FALSE>\n  ca.crt: <an unrelated root>',
+    goodExample: 'kind: Secret\nmetadata: {name: linkerd-identity-issuer, namespace: linkerd}\ntype: kubernetes.io/tls\nstringData:\n  tls.crt: <intermediate CA signed by the root>\n  ca.crt: <the root>',
+  },
+  check(ctx) {
+    for (const material of trustMaterials(ctx.index)) {
+      for (const { pem } of ownFields(material)) {
+        for (const problem of parseCertificateBundle(pem.text).problems) ctx.report(material.subject, `${pem.label} ${problem}.`);
+      }
+      const issuer = issuerOf(material.issuer);
+      if (!issuer) continue;
+      const anchors = certificatesOf(material.anchors);
+      for (const problem of chainProblems(issuer, anchors)) {
+        ctx.report(material.subject, `${material.issuer!.label}: ${problem}${anchors.length > 0 ? ` (anchors from ${material.anchors!.label})` : ''}.`);
+      }
+    }
+  },
+};

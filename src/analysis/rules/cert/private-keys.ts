@@ -1,0 +1,59 @@
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea } from '../../rule';
+import { containsPrivateKey } from '../cert-helpers';
+
+const MAX_DEPTH = 32;
+const MAX_PATHS = 3;
+
+function walk(value: unknown, path: string, depth: number, found: string[]): void {
+  if (depth > MAX_DEPTH) return;
+  if (typeof value === 'string') {
+    if (containsPrivateKey(value)) found.push(path);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => walk(item, `${path}[${i}]`, depth + 1, found));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) walk(v, /^[A-Za-z_][\w]*$/.test(k) ? `${path}.${k}` : `${path}['${k}']`, depth + 1, found);
+  }
+}
+
+/** Secret `data` and ConfigMap `binaryData` are base64: decode them before looking. */
+function encodedPaths(entry: IndexedObject): string[] {
+  const section = entry.id.kind === 'Secret' ? 'data' : entry.id.kind === 'ConfigMap' ? 'binaryData' : undefined;
+  const values = section ? entry.object[section] : undefined;
+  if (entry.group !== '' || typeof values !== 'object' || values === null) return [];
+  return Object.entries(values)
+    .filter(([, v]) => typeof v === 'string' && containsPrivateKey(Buffer.from(v, 'base64').toString('utf8')))
+    .map(([k]) => `${section}['${k}']`);
+}
+
+export function privateKeyPaths(entry: IndexedObject): string[] {
+  const found: string[] = [];
+  walk(entry.object, '', 0, found);
+  return [...found.map((p) => p.replace(/^\./, '')), ...encodedPaths(entry)];
+}
+
+/** A private key in the manifests is readable by anyone who can read Git, CI logs or the GitOps controller. */
+export const privateKeyInOutput: Rule = {
+  id: 'LKD-CERT-005',
+  area: RuleArea.CERT,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'No private key in the synthesized output',
+    why: 'Manifests end up in Git, CI artifacts and GitOps controllers. Whoever reads the Linkerd issuer key can mint '
+      + 'any mesh identity and pass every AuthorizationPolicy.',
+    fix: 'Provide the key out of band (cert-manager, an external secret store, `kubectl create secret`); if the output '
+      + 'is itself stored as a secret, suppress LKD-CERT-005 on the object with a reason.',
+    badExample: "kind: Secret\nmetadata: {name: linkerd-identity-issuer}\nstringData:\n  tls.key: '-----BEGIN EC PRIVATE KEY-----...'",
+    goodExample: 'kind: Certificate  # cert-manager writes the Secret in the cluster\nspec: {secretName: linkerd-identity-issuer, isCA: true}',
+  },
+  check(ctx) {
+    for (const entry of ctx.index.objects) {
+      if (entry.inventory) continue;
+      const paths = privateKeyPaths(entry);
+      if (paths.length === 0) continue;
+      const shown = paths.slice(0, MAX_PATHS).join(', ') + (paths.length > MAX_PATHS ? ` and ${paths.length - MAX_PATHS} more` : '');
+      ctx.report(entry, `a PEM private key is written at ${shown}.`);
+    }
+  },
+};

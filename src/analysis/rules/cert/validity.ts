@@ -1,0 +1,32 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+import { ValidityState, validityProblem } from '../cert-helpers';
+import { certificatesOf, ownFields, trustMaterials } from './material';
+
+/** Expired and soon-expiring certificates; unlike `linkerd check` (which exits 0 on warnings, linkerd2#9612) this can fail CI. */
+export const certificateValidity: Rule = {
+  id: 'LKD-CERT-003',
+  area: RuleArea.CERT,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Certificates are inside their validity window and not about to expire',
+    why: 'An expired or not-yet-valid anchor or issuer stops mesh identity: new pods get no certificate and mTLS fails. '
+      + '`linkerd check` only warns when fewer than 60 days are left, and exits 0.',
+    fix: 'Rotate the certificate (see TrustAnchorRotation) before it expires; an expired anchor needs Linkerd\'s "replacing expired certificates" procedure.',
+    badExample: 'identityTrustAnchorsPEM: <root whose notAfter has passed>',
+    goodExample: 'identityTrustAnchorsPEM: <root valid for another year>',
+  },
+  check(ctx) {
+    const { now, certificateExpiryWarningDays } = ctx.context;
+    for (const material of trustMaterials(ctx.index)) {
+      for (const { pem, role } of ownFields(material)) {
+        for (const cert of certificatesOf(pem)) {
+          const problem = validityProblem(cert, role, now, certificateExpiryWarningDays);
+          if (!problem) continue;
+          const severity = problem.state === ValidityState.EXPIRING ? Severity.WARNING : Severity.ERROR;
+          ctx.report(material.subject, `${pem.label}: ${problem.message}.`, { severity });
+        }
+      }
+    }
+  },
+};

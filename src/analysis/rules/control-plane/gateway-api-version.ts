@@ -1,0 +1,31 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+import { LinkerdVersion } from '../../../control-plane/versions';
+import { everyRoute } from '../route-helpers';
+import { linkerdInstalls } from './installs';
+
+/**
+ * The control plane's side of the Gateway API range. LKD-ROUTE-016 already reports an unsupported bundle on the
+ * output's first route, so this rule speaks only for outputs that install Linkerd and have no routes.
+ */
+export const controlPlaneGatewayApi: Rule = {
+  id: 'LKD-CP-005',
+  area: RuleArea.CONTROL_PLANE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'A Linkerd install targets a cluster whose Gateway API bundle is v1.2.1 to v1.5.1',
+    why: 'Linkerd does not install the Gateway API (installGatewayAPI is false) but its policy controller reads HTTPRoute and GRPCRoute '
+      + 'v1: bundles before v1.2.1 lack what 2.20 expects, and newer than v1.5.1 is untested. Routes created later are then ignored '
+      + 'or rejected.',
+    fix: 'Install Gateway API v1.2.1 (standard channel, recommended) before Linkerd and declare it as gatewayApiVersion.',
+  },
+  check(ctx) {
+    const release = LinkerdVersion.V2_20;
+    const declared = ctx.context.gatewayApiVersion;
+    if (release.supportsGatewayApi(declared) || everyRoute(ctx.index).length > 0) return;
+    const install = linkerdInstalls(ctx.index)[0];
+    if (!install) return;
+    ctx.report(install.subject, `the target cluster's Gateway API bundle is ${JSON.stringify(declared)}, outside the `
+      + `${release.gatewayApiMinVersion}–${release.gatewayApiMaxVersion} range Linkerd ${release.appVersion} supports.`);
+  },
+};

@@ -1,0 +1,160 @@
+/**
+ * The one place rules learn how Linkerd is installed: Helm chart installs found in Argo CD Applications, Flux
+ * HelmReleases, and a rendered chart's `linkerd-config` ConfigMap (whose `values` key holds the install's values, minus
+ * the issuer key). Rules ask for installs and their values instead of parsing delivery objects themselves.
+ */
+import * as yaml from 'js-yaml';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import { isPlainObject, mergeLayers } from '../../../control-plane/install/merge';
+
+export const CONTROL_PLANE_CHART = 'linkerd-control-plane';
+export const LINKERD_CONFIG_MAP = 'linkerd-config';
+
+/** Where an install was read from. */
+export enum InstallSource {
+  ARGO_CD = 'Argo CD Application',
+  FLUX = 'Flux HelmRelease',
+  CONFIG_MAP = 'linkerd-config ConfigMap',
+}
+
+/** One Helm chart install. */
+export interface ChartInstall {
+  /** The object findings about this install are reported on. */
+  readonly subject: IndexedObject;
+  readonly source: InstallSource;
+  /** Chart name, when the source names it. */
+  readonly chart?: string;
+  /** Chart version as written (Argo targetRevision, Flux chart version …); undefined when the source has none. */
+  readonly chartVersion?: string;
+  /** The field the chart version was read from, for messages. */
+  readonly versionField: string;
+  /** The install's values, when they could be read. */
+  readonly values?: Record<string, any>;
+  /** Namespace the chart is installed into. */
+  readonly namespace?: string;
+}
+
+/** Linkerd's charts: the core (linkerd-crds, linkerd-control-plane, linkerd2-cni) and extensions (linkerd-viz …). */
+export function isLinkerdChart(chart: string | undefined): boolean {
+  return typeof chart === 'string' && /^linkerd/.test(chart.slice(chart.lastIndexOf('/') + 1));
+}
+
+function parseYamlValues(text: unknown): Record<string, any> | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const parsed = yaml.load(text);
+    return isPlainObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `a.b.c=v` style Helm parameters as nested values. */
+function parameterValues(parameters: unknown): Record<string, any> | undefined {
+  if (!Array.isArray(parameters) || parameters.length === 0) return undefined;
+  const out: Record<string, any> = {};
+  for (const p of parameters) {
+    if (!p || typeof p.name !== 'string') continue;
+    const parts = p.name.split('.');
+    let node = out;
+    for (const part of parts.slice(0, -1)) node = (node[part] = isPlainObject(node[part]) ? node[part] : {});
+    node[parts[parts.length - 1]] = p.value;
+  }
+  return out;
+}
+
+function argoSources(spec: any): any[] {
+  if (Array.isArray(spec?.sources)) return spec.sources.filter((s: unknown) => isPlainObject(s));
+  return isPlainObject(spec?.source) ? [spec.source] : [];
+}
+
+/** Argo CD merges `values`, then `valuesObject`, then `parameters`, each overriding the one before. */
+function argoInstalls(entry: IndexedObject): ChartInstall[] {
+  const spec = entry.object.spec;
+  return argoSources(spec).filter((source) => typeof source.chart === 'string').map((source) => ({
+    subject: entry,
+    source: InstallSource.ARGO_CD,
+    chart: source.chart,
+    chartVersion: typeof source.targetRevision === 'string' ? source.targetRevision : undefined,
+    versionField: 'spec.source.targetRevision',
+    values: mergeLayers(parseYamlValues(source.helm?.values), isPlainObject(source.helm?.valuesObject) ? source.helm.valuesObject : undefined,
+      parameterValues(source.helm?.parameters)),
+    namespace: spec?.destination?.namespace,
+  }));
+}
+
+/** Values a HelmRelease pulls from ConfigMaps in the output or inventory (Secrets are not read). */
+function valuesFrom(index: MeshIndex, release: IndexedObject): Array<Record<string, any> | undefined> {
+  const refs = release.object.spec?.valuesFrom;
+  if (!Array.isArray(refs)) return [];
+  return refs.filter((ref) => ref?.kind === 'ConfigMap' && typeof ref.name === 'string').map((ref) => {
+    const configMap = index.get('', 'ConfigMap', release.id.namespace, ref.name);
+    const text = configMap?.object.data?.[ref.valuesKey ?? 'values.yaml'];
+    if (ref.targetPath) return parameterValues([{ name: ref.targetPath, value: text }]);
+    return parseYamlValues(text);
+  });
+}
+
+/** The chart and version a HelmRelease points at: `spec.chart.spec`, or an OCIRepository / HelmChart via `spec.chartRef`. */
+function fluxChart(index: MeshIndex, release: IndexedObject): { chart?: string; version?: string; field: string } {
+  const chartSpec = release.object.spec?.chart?.spec;
+  if (isPlainObject(chartSpec)) return { chart: chartSpec.chart, version: chartSpec.version, field: 'spec.chart.spec.version' };
+  const ref = release.object.spec?.chartRef;
+  const namespace = ref?.namespace ?? release.id.namespace;
+  if (ref?.kind === 'OCIRepository') {
+    const repo = index.get('source.toolkit.fluxcd.io', 'OCIRepository', namespace, ref.name)?.object.spec;
+    const url = typeof repo?.url === 'string' ? repo.url : undefined;
+    const version = repo?.ref?.digest ?? repo?.ref?.tag ?? repo?.ref?.semver;
+    return { chart: url?.slice(url.lastIndexOf('/') + 1), version, field: `OCIRepository ${ref.name} spec.ref` };
+  }
+  if (ref?.kind === 'HelmChart') {
+    const chart = index.get('source.toolkit.fluxcd.io', 'HelmChart', namespace, ref.name)?.object.spec;
+    return { chart: chart?.chart, version: chart?.version, field: `HelmChart ${ref.name} spec.version` };
+  }
+  return { field: 'spec.chart.spec.version' };
+}
+
+/** Flux merges valuesFrom in order, then spec.values on top. */
+function fluxInstall(index: MeshIndex, entry: IndexedObject): ChartInstall {
+  const spec = entry.object.spec;
+  const chart = fluxChart(index, entry);
+  return {
+    subject: entry,
+    source: InstallSource.FLUX,
+    chart: chart.chart,
+    chartVersion: chart.version,
+    versionField: chart.field,
+    values: mergeLayers(...valuesFrom(index, entry), isPlainObject(spec?.values) ? spec.values : undefined),
+    namespace: spec?.targetNamespace ?? entry.id.namespace,
+  };
+}
+
+function configMapInstall(entry: IndexedObject): ChartInstall | undefined {
+  const values = parseYamlValues(entry.object.data?.values);
+  if (!values) return undefined;
+  return { subject: entry, source: InstallSource.CONFIG_MAP, chart: CONTROL_PLANE_CHART, versionField: 'data.values', values, namespace: entry.id.namespace };
+}
+
+/** Every Linkerd chart install in this output (not the inventory), in input order. */
+export function linkerdInstalls(index: MeshIndex): ChartInstall[] {
+  const installs: ChartInstall[] = [];
+  for (const app of index.own('argoproj.io', 'Application')) installs.push(...argoInstalls(app));
+  for (const release of index.own('helm.toolkit.fluxcd.io', 'HelmRelease')) installs.push(fluxInstall(index, release));
+  for (const configMap of index.own('', 'ConfigMap')) {
+    if (configMap.id.name !== LINKERD_CONFIG_MAP) continue;
+    const install = configMapInstall(configMap);
+    if (install) installs.push(install);
+  }
+  return installs.filter((install) => isLinkerdChart(install.chart));
+}
+
+/** Installs of linkerd-control-plane whose values could be read. */
+export function controlPlaneInstalls(index: MeshIndex): Array<ChartInstall & { values: Record<string, any> }> {
+  return linkerdInstalls(index).filter((i): i is ChartInstall & { values: Record<string, any> } =>
+    i.chart?.slice(i.chart.lastIndexOf('/') + 1) === CONTROL_PLANE_CHART && i.values !== undefined);
+}
+
+/** The object to report a cluster-wide problem on: the first Linkerd install, else the first object of the output. */
+export function clusterSubject(index: MeshIndex): IndexedObject | undefined {
+  return linkerdInstalls(index)[0]?.subject ?? index.objects.find((o) => !o.inventory);
+}

@@ -1,0 +1,26 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+import { LinkerdVersion } from '../../../control-plane/versions';
+import { clusterSubject } from './installs';
+
+/** The charts refuse to render below their kubeVersion, and Linkerd is not tested there. */
+export const kubernetesVersion: Rule = {
+  id: 'LKD-CP-004',
+  area: RuleArea.CONTROL_PLANE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'The target cluster runs a Kubernetes version Linkerd 2.20 supports (1.31 or later)',
+    why: 'The linkerd-crds and linkerd-control-plane charts declare kubeVersion ">=1.31.0-0", so Helm, Argo CD and Flux refuse to '
+      + 'install them on older clusters, and linkerd check fails its kubernetes-version check.',
+    fix: 'Upgrade the cluster to Kubernetes 1.31 or later and declare it as kubernetesVersion.',
+  },
+  check(ctx) {
+    const release = LinkerdVersion.V2_20;
+    const declared = ctx.context.kubernetesVersion;
+    if (release.supportsKubernetes(declared)) return;
+    const subject = clusterSubject(ctx.index);
+    if (!subject) return;
+    ctx.report(subject, `the target cluster's Kubernetes version is ${JSON.stringify(declared)}, but Linkerd ${release.appVersion} (charts `
+      + `${release.chartVersion}) needs ${release.minKubernetesVersion} or later; its charts will not install there.`);
+  },
+};

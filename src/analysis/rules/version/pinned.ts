@@ -1,0 +1,57 @@
+import { Severity } from '../../finding';
+import { PodTemplate } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+import { imageValueProblems } from '../../../control-plane/install/image-values';
+import { chartVersionProblem, imageProblem } from '../../../control-plane/versions';
+import { ChartInstall, InstallSource, linkerdInstalls } from '../control-plane/installs';
+
+function checkChartVersion(ctx: RuleContext, install: ChartInstall): void {
+  // A rendered linkerd-config carries no chart version: it was pinned (or not) by whoever rendered it.
+  if (install.source === InstallSource.CONFIG_MAP) return;
+  const problem = chartVersionProblem(install.chartVersion);
+  if (problem) {
+    ctx.report(install.subject, `${install.source} installs chart ${install.chart} with ${install.versionField} ${JSON.stringify(install.chartVersion ?? '')}: `
+      + `${problem}, so the control plane can change without a code change.`);
+  }
+}
+
+function checkValueImages(ctx: RuleContext, install: ChartInstall): void {
+  for (const { problem } of imageValueProblems(install.values)) {
+    ctx.report(install.subject, `${install.source} for chart ${install.chart}: ${problem}.`);
+  }
+}
+
+function checkPodImages(ctx: RuleContext, pod: PodTemplate): void {
+  const containers = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
+  for (const container of containers) {
+    if (!container || typeof container !== 'object') continue;
+    const problem = imageProblem(container.image);
+    if (problem) ctx.report(pod.owner, `container ${JSON.stringify(container.name ?? '')}: ${problem}; every restart may run different code.`);
+  }
+}
+
+/** Floating charts and images change what runs without a code change, and differently on every node. */
+export const pinnedVersions: Rule = {
+  id: 'LKD-VER-001',
+  area: RuleArea.VERSION,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Linkerd charts and all images are pinned to exact versions',
+    why: 'A Helm chart without an exact version (empty, "latest", or a range such as ^2026.6.0) installs whatever is newest when '
+      + 'Argo CD or Flux next reconciles, so the control plane upgrades itself out of order (CRDs and control plane separately). '
+      + 'An image without a tag pulls "latest", which differs between nodes and restarts.',
+    fix: 'Use LinkerdVersion.V2_20 (charts 2026.6.3) or LinkerdVersion.ofChart("<exact version>"); tag every image exactly (or by digest); '
+      + 'leave the chart\'s image versions unset so the chart version pins them.',
+    badExample: 'kind: HelmRelease\nspec:\n  chart:\n    spec:\n      chart: linkerd-control-plane\n      version: ">=2026.6.0"',
+    goodExample: 'kind: HelmRelease\nspec:\n  chart:\n    spec:\n      chart: linkerd-control-plane\n      version: 2026.6.3',
+  },
+  check(ctx) {
+    for (const install of linkerdInstalls(ctx.index)) {
+      checkChartVersion(ctx, install);
+      checkValueImages(ctx, install);
+    }
+    for (const pod of ctx.index.podTemplates) {
+      if (!pod.owner.inventory) checkPodImages(ctx, pod);
+    }
+  },
+};

@@ -1,0 +1,135 @@
+/**
+ * The cdk8s construct for a pinned Linkerd install: it binds the identity, resolves the chart values once, and hands
+ * them to the chosen delivery form. Object order in the output: namespace → identity objects → CRDs → control plane.
+ */
+import { ApiObject, Chart, JsonPatch } from 'cdk8s';
+import { Construct } from 'constructs';
+import { LinkerdInstallOptions } from './options';
+import { ResolvedInstall, copyValues, resolveInstall } from './values';
+import { InputRule, check } from '../../core/errors';
+import { isDnsSubdomain, validateLabelName } from '../../core/names';
+import { LinkerdDelivery } from '../../delivery/delivery';
+import { DeliveryForm } from '../../delivery/form';
+import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../../delivery/runbooks';
+import { MeshChecks } from '../../frontends/mesh-checks';
+import { IdentityBinding } from '../identity/binding';
+import { LinkerdIdentity } from '../identity/identity';
+import { LinkerdVersion } from '../versions';
+
+/** Props for LinkerdControlPlane. */
+export interface LinkerdControlPlaneProps extends LinkerdInstallOptions {
+  /** Trust anchors and issuer: `LinkerdIdentity.fromCertManager()` or `LinkerdIdentity.fromCertificates(...)`. */
+  readonly identity: LinkerdIdentity;
+  /** How the charts reach the cluster: `LinkerdDelivery.argoCd()`, `.flux()` or `.helm()`. */
+  readonly delivery: LinkerdDelivery;
+  /**
+   * Create the control-plane namespace with the labels Linkerd expects (`linkerd.io/is-control-plane`, which
+   * trust-manager Bundles select, and `config.linkerd.io/admission-webhooks: disabled`).
+   * @default true
+   */
+  readonly createNamespace?: boolean;
+}
+
+/** The resolved values of both charts. */
+export interface LinkerdChartValues {
+  /** Values for linkerd-crds. */
+  readonly crds: { [key: string]: any };
+  /** Values for linkerd-control-plane. */
+  readonly controlPlane: { [key: string]: any };
+}
+
+/** Validates the install target before the identity is bound to it. */
+export function installTarget(scope: Construct, options: LinkerdInstallOptions): { namespace: string; trustDomain: string } {
+  const namespace = validateLabelName(scope, options.namespace ?? 'linkerd', 'namespace');
+  const trustDomain = options.trustDomain ?? 'cluster.local';
+  check(typeof trustDomain === 'string' && isDnsSubdomain(trustDomain), scope, InputRule.NAME,
+    `trustDomain ${JSON.stringify(trustDomain)} is not a DNS name.`, 'Use a DNS name such as "cluster.local".');
+  return { namespace, trustDomain };
+}
+
+/** The control-plane namespace with the labels `linkerd install` puts on it. */
+export function namespaceManifest(name: string, form: DeliveryForm): any {
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name,
+      labels: { 'linkerd.io/is-control-plane': 'true', 'config.linkerd.io/admission-webhooks': 'disabled', 'linkerd.io/control-plane-ns': name },
+      // Argo CD applies the namespace before wave 0 (the CRDs) when a parent Application syncs this output.
+      annotations: { 'linkerd.io/inject': 'disabled', ...(form === DeliveryForm.ARGO_CD ? { 'argocd.argoproj.io/sync-wave': '-1' } : {}) },
+    },
+  };
+}
+
+/**
+ * A pinned Linkerd 2.20 control plane (charts linkerd-crds and linkerd-control-plane), delivered by cdk8s Helm, Argo CD
+ * or Flux with the same resolved values. The CRDs always precede the control plane.
+ */
+export class LinkerdControlPlane extends Construct {
+  /** Namespace of the control plane. */
+  public readonly namespace: string;
+  /** The pinned release. */
+  public readonly version: LinkerdVersion;
+  /** How the charts are delivered. */
+  public readonly deliveryForm: DeliveryForm;
+  /**
+   * The namespace object.
+   * @default - none when `createNamespace` is false
+   */
+  public readonly namespaceObject?: ApiObject;
+  /** The construct holding the identity's objects. */
+  public readonly identityScope: Construct;
+  private readonly install: ResolvedInstall;
+  private readonly delivery: LinkerdDelivery;
+
+  constructor(scope: Construct, id: string, props: LinkerdControlPlaneProps) {
+    super(scope, id);
+    MeshChecks.of(this);
+    check(props.identity instanceof LinkerdIdentity, this, InputRule.REQUIRED, 'identity is required.',
+      'Pass identity: LinkerdIdentity.fromCertManager() or LinkerdIdentity.fromCertificates({...}).');
+    check(props.delivery instanceof LinkerdDelivery, this, InputRule.REQUIRED, 'delivery is required.',
+      'Pass delivery: LinkerdDelivery.argoCd(), LinkerdDelivery.flux() or LinkerdDelivery.helm().');
+    const target = installTarget(this, props);
+    this.delivery = props.delivery;
+    this.deliveryForm = props.delivery.form;
+    this.namespace = target.namespace;
+    this.namespaceObject = (props.createNamespace ?? true) ? this.createNamespace(target.namespace) : undefined;
+    this.identityScope = new Construct(this, 'Identity');
+    const binding: IdentityBinding = props.identity._bind(this.identityScope, target);
+    this.install = resolveInstall(this, props, binding);
+    this.version = this.install.version;
+    const delivered = props.delivery._deliver(this, this.install);
+    if (this.namespaceObject) {
+      this.identityScope.node.addDependency(this.namespaceObject);
+      delivered.crds.node.addDependency(this.namespaceObject);
+    }
+    delivered.controlPlane.node.addDependency(this.identityScope);
+  }
+
+  /** The resolved chart values (keys sorted), exactly as every delivery form passes them. */
+  public values(): LinkerdChartValues {
+    return { crds: copyValues(this.install.crdsValues), controlPlane: copyValues(this.install.controlPlaneValues) };
+  }
+
+  /** The upgrade runbook (markdown): CRDs → control plane → prune → restart in cohorts → `linkerd check --proxy`. */
+  public upgradeRunbook(options: RunbookOptions = {}): string {
+    return upgradeRunbook(this.install, this.delivery._steps(), options);
+  }
+
+  /** The exit runbook (markdown): remove injection, restart, verify no proxies, remove extensions, then the core. */
+  public exitRunbook(options: RunbookOptions = {}): string {
+    return exitRunbook(this.install, this.delivery._steps(), options);
+  }
+
+  /** Writes `linkerd-upgrade.md` and `linkerd-exit.md` into `dir` and returns their paths. */
+  public writeRunbooks(dir: string, options: RunbookOptions = {}): string[] {
+    return writeRunbookFiles(dir, this.upgradeRunbook(options), this.exitRunbook(options));
+  }
+
+  private createNamespace(name: string): ApiObject {
+    const ns = new ApiObject(this, 'Namespace', namespaceManifest(name, this.deliveryForm));
+    // A Chart's namespace is stamped on every object, but a Namespace is cluster-scoped and must not carry one.
+    if (Chart.of(this).namespace !== undefined) ns.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    return ns;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './options';
+export * from './high-availability';
+export * from './control-plane';

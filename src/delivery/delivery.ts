@@ -1,0 +1,64 @@
+/**
+ * How the pinned charts reach the cluster. Each form writes the same resolved values; they differ only in who runs
+ * Helm (cdk8s at synth, Argo CD, Flux, Terraform) and so in the commands of their runbooks.
+ */
+import { Construct } from 'constructs';
+import { ArgoCdDeliveryOptions, deliverWithArgoCd, argoCdSteps } from './argo-cd';
+import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
+import { DeliveryForm } from './form';
+import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
+import { DeliveredCharts, DeliverySteps } from './steps';
+import { ResolvedInstall } from '../control-plane/install/values';
+
+/** How the control plane is delivered; pick one with the static factories. */
+export abstract class LinkerdDelivery {
+  /**
+   * Render both charts in cdk8s with `helm template` (two cdk8s `Helm` constructs, CRDs first). Synth needs the helm
+   * binary and network access to the chart repository; apply the output with kubectl (see the runbooks).
+   */
+  public static helm(options: HelmDeliveryOptions = {}): LinkerdDelivery {
+    return new StepsDelivery(DeliveryForm.HELM, helmSteps(options), (scope, install) => deliverWithHelm(scope, install, options));
+  }
+
+  /** Two Argo CD Applications: linkerd-crds in sync wave 0 (server-side apply), linkerd-control-plane in wave 1. */
+  public static argoCd(options: ArgoCdDeliveryOptions = {}): LinkerdDelivery {
+    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(options), (scope, install) => deliverWithArgoCd(scope, install, options));
+  }
+
+  /** A Flux HelmRepository and two HelmReleases; the control plane `dependsOn` the CRDs release. */
+  public static flux(options: FluxDeliveryOptions = {}): LinkerdDelivery {
+    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(options), (scope, install) => deliverWithFlux(scope, install, options));
+  }
+
+  /** The form. */
+  public abstract readonly form: DeliveryForm;
+
+  /**
+   * Creates the delivery objects under `scope`; returns the construct holding the CRDs and the one holding the control
+   * plane (the second depends on the first).
+   * @internal
+   */
+  public abstract _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts;
+
+  /**
+   * The runbook commands of this form.
+   * @internal
+   */
+  public abstract _steps(): DeliverySteps;
+}
+
+type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
+
+class StepsDelivery extends LinkerdDelivery {
+  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver) {
+    super();
+  }
+
+  public _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts {
+    return this.deliver(scope, install);
+  }
+
+  public _steps(): DeliverySteps {
+    return this.steps;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Delivery (c): a Flux HelmRepository (source.toolkit.fluxcd.io/v1) and two HelmReleases (helm.toolkit.fluxcd.io/v2)
+ * with exact chart versions; the control-plane release `dependsOn` the CRDs release, so helm-controller installs and
+ * upgrades it only after the CRDs release is Ready.
+ */
+import { ApiObject, Duration } from 'cdk8s';
+import { Construct } from 'constructs';
+import { DeliveryForm } from './form';
+import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
+import { KubeObject } from '../analysis/model/manifest';
+import { copyValues, ResolvedInstall } from '../control-plane/install/values';
+import { InputRule, check } from '../core/errors';
+import { validateLabelName, validateObjectName } from '../core/names';
+import { MeshChecks } from '../frontends/mesh-checks';
+
+/** Options for Flux. */
+export interface FluxDeliveryOptions {
+  /**
+   * Namespace of the HelmRepository and the HelmReleases.
+   * @default "flux-system"
+   */
+  readonly fluxNamespace?: string;
+  /**
+   * Name of the HelmRepository.
+   * @default "linkerd"
+   */
+  readonly repositoryName?: string;
+  /**
+   * How often Flux reconciles the releases and refreshes the repository index.
+   * @default Duration.minutes(10)
+   */
+  readonly interval?: Duration;
+}
+
+export const HELM_REPOSITORY_API_VERSION = 'source.toolkit.fluxcd.io/v1';
+export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
+
+/** Flux intervals are Go durations; whole minutes or seconds keep them readable. */
+function fluxInterval(scope: Construct, interval: Duration | undefined): string {
+  if (interval === undefined) return '10m';
+  check(interval instanceof Duration, scope, InputRule.DURATION, 'interval is not a Duration.', 'Pass e.g. Duration.minutes(10).');
+  const seconds = interval.toSeconds({ integral: false });
+  check(Number.isInteger(seconds) && seconds >= 1, scope, InputRule.DURATION,
+    `interval ${interval.toHumanString()} is not a whole number of seconds of at least 1.`, 'Pass e.g. Duration.minutes(10).');
+  return seconds % 60 === 0 ? `${seconds / 60}m` : `${seconds}s`;
+}
+
+interface ReleaseSpec {
+  readonly name: string;
+  readonly chart: string;
+  readonly values: Record<string, any>;
+  readonly dependsOn?: string;
+}
+
+function helmRelease(install: ResolvedInstall, fluxNamespace: string, repositoryName: string, interval: string, release: ReleaseSpec): KubeObject {
+  return {
+    apiVersion: HELM_RELEASE_API_VERSION,
+    kind: 'HelmRelease',
+    metadata: { name: release.name, namespace: fluxNamespace, labels: { 'app.kubernetes.io/part-of': 'linkerd' } },
+    spec: {
+      interval,
+      releaseName: release.name,
+      targetNamespace: install.namespace,
+      chart: {
+        spec: {
+          chart: release.chart,
+          version: install.version.chartVersion,
+          sourceRef: { kind: 'HelmRepository', name: repositoryName, namespace: fluxNamespace },
+        },
+      },
+      ...(release.dependsOn ? { dependsOn: [{ name: release.dependsOn, namespace: fluxNamespace }] } : {}),
+      values: copyValues(release.values),
+    },
+  };
+}
+
+/** The HelmRepository and the two HelmReleases, as plain manifests. */
+export function fluxObjects(scope: Construct, install: ResolvedInstall, options: FluxDeliveryOptions = {}): { repository: KubeObject; crds: KubeObject; controlPlane: KubeObject } {
+  const fluxNamespace = validateLabelName(scope, options.fluxNamespace ?? 'flux-system', 'fluxNamespace');
+  const repositoryName = validateObjectName(scope, options.repositoryName ?? 'linkerd', 'repositoryName');
+  const interval = fluxInterval(scope, options.interval);
+  const release = (spec: ReleaseSpec) => helmRelease(install, fluxNamespace, repositoryName, interval, spec);
+  return {
+    repository: {
+      apiVersion: HELM_REPOSITORY_API_VERSION,
+      kind: 'HelmRepository',
+      metadata: { name: repositoryName, namespace: fluxNamespace, labels: { 'app.kubernetes.io/part-of': 'linkerd' } },
+      spec: { url: install.version.helmRepository, interval },
+    },
+    crds: release({ name: install.crdsReleaseName, chart: install.version.crdsChart, values: install.crdsValues }),
+    controlPlane: release({
+      name: install.controlPlaneReleaseName,
+      chart: install.version.controlPlaneChart,
+      values: install.controlPlaneValues,
+      dependsOn: install.crdsReleaseName,
+    }),
+  };
+}
+
+export function deliverWithFlux(scope: Construct, install: ResolvedInstall, options: FluxDeliveryOptions): DeliveredCharts {
+  const objects = fluxObjects(scope, install, options);
+  const repository = new ApiObject(scope, 'HelmRepository', objects.repository as any);
+  const crds = new ApiObject(scope, 'CrdsRelease', objects.crds as any);
+  const controlPlane = new ApiObject(scope, 'ControlPlaneRelease', objects.controlPlane as any);
+  crds.addDependency(repository);
+  controlPlane.addDependency(crds);
+  if (install.writesPrivateKey) {
+    MeshChecks.suppress(controlPlane, 'LKD-CERT-005', 'the identity was created with writePrivateKey: true, so the issuer key is in these values by choice');
+  }
+  return { crds, controlPlane };
+}
+
+export function fluxSteps(options: FluxDeliveryOptions): DeliverySteps {
+  const fluxNs = options.fluxNamespace ?? 'flux-system';
+  const ready = (name: string, timeout: string) => `kubectl -n ${fluxNs} wait helmrelease/${name} --for=condition=Ready --timeout=${timeout}`;
+  return {
+    form: DeliveryForm.FLUX,
+    title: 'Flux HelmReleases',
+    variables: (install) => [`NS=${install.namespace}`, 'KUSTOMIZATION=<the Flux Kustomization that applies this cdk8s output>'],
+    publish: () => ({
+      text: 'Change the version in code, synthesize, push, and let Flux apply the new HelmRelease specs.',
+      commands: ['npx cdk8s synth', 'git add dist && git commit -m "linkerd: upgrade" && git push',
+        `flux reconcile kustomization "$KUSTOMIZATION" -n ${fluxNs} --with-source`],
+    }),
+    upgradeCrds: (install) => ({
+      text: 'Reconcile the CRDs release and wait until it is Ready and the CRDs are served.',
+      commands: [`flux reconcile helmrelease ${install.crdsReleaseName} -n ${fluxNs} --with-source`, ready(install.crdsReleaseName, '10m'), waitForCrds(install)],
+    }),
+    upgradeControlPlane: (install) => ({
+      text: 'Reconcile the control-plane release (dependsOn holds it until the CRDs release is Ready) and wait for it.',
+      commands: [`flux reconcile helmrelease ${install.controlPlaneReleaseName} -n ${fluxNs}`, ready(install.controlPlaneReleaseName, '15m'), waitForControlPlane()],
+    }),
+    prune: (install) => ({
+      text: 'helm-controller upgrades with Helm, which deletes what the new chart no longer renders; confirm the release history.',
+      commands: [`helm -n ${install.namespace} history ${install.controlPlaneReleaseName} --max 3`, `flux get helmreleases -n ${fluxNs}`],
+    }),
+    removeCore: (install) => ({
+      text: 'Suspend the Kustomization so nothing is re-created, delete the control-plane release (helm-controller uninstalls it), '
+        + 'then the CRDs release and the repository; then remove LinkerdControlPlane from code and resume.',
+      commands: [
+        `flux suspend kustomization "$KUSTOMIZATION" -n ${fluxNs}`,
+        `kubectl -n ${fluxNs} delete helmrelease ${install.controlPlaneReleaseName} --wait`,
+        `kubectl -n ${fluxNs} delete helmrelease ${install.crdsReleaseName} --wait`,
+        `kubectl -n ${fluxNs} delete helmrepository ${options.repositoryName ?? 'linkerd'} --ignore-not-found`,
+        'kubectl delete namespace "$NS" --ignore-not-found',
+      ],
+    }),
+  };
+}

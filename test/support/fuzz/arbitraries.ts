@@ -1,0 +1,438 @@
+/**
+ * fast-check generators for random meshes. Every knob draws from a small pool of realistic values plus, depending on
+ * the case's hostility, values people get wrong (bad percents, quoted numbers, compound durations, names the API
+ * server refuses, CIDRs with spaces, …).
+ *
+ * Hostility 0 generates COHERENT meshes: references point at objects that exist, on ports they expose, without the
+ * duplicates and conflicts the checks refuse — so a good share of cases synthesize and exercise the output checks,
+ * not only the input checks. Higher levels mix in wrong values (weight h against 10 realistic ones per knob) and
+ * drop the coherence, so cross-object mistakes reach the engine.
+ */
+import * as fc from 'fast-check';
+import {
+  AccessSpec, AppSpec, BackendSpec, ContainerPortSpec, DurationSpec, EgressSpec, GrpcMatchSpec, GrpcRetrySpec, HeaderSpec,
+  HttpMatchSpec, HttpRetrySpec, Loose, MeshSpec, MeshTlsSpec, NetworkSpec, PolicySpec, PolicyTargetSpec, PortChoice,
+  RateLimitSpec, RouteRuleSpec, RouteSpec, SelectorSpec, ServerPortSpec, ServerSpec, ServiceRefSpec, SplitSpec, StatusSpec,
+  TimeoutsSpec, VersionSpec,
+} from './spec';
+
+export const FUZZ_NAMESPACE = 'fuzz';
+
+/** Hostility levels a case is drawn at (0 twice: half the cases are coherent). */
+export const HOSTILITY_LEVELS = [0, 0, 1, 3] as const;
+
+/** What generators know about the case: its hostility and the apps already drawn. */
+interface Ctx {
+  readonly h: number;
+  readonly apps: AppSpec[];
+}
+
+/** A value from `valid`, or (with weight `h` against 10) from `hostile`. */
+function pool<T>(h: number, valid: readonly T[], hostile: readonly T[]): fc.Arbitrary<T> {
+  const good = fc.constantFrom(...valid);
+  if (h === 0 || hostile.length === 0) return good;
+  return fc.oneof({ arbitrary: good, weight: 10 }, { arbitrary: fc.constantFrom(...hostile), weight: h });
+}
+
+/** A knob that is realistic at hostility 0 and can also be `hostile` at higher levels. */
+function either<T>(h: number, coherent: fc.Arbitrary<T>, hostile: fc.Arbitrary<T>, weight = h): fc.Arbitrary<T> {
+  if (h === 0) return coherent;
+  return fc.oneof({ arbitrary: coherent, weight: 10 }, { arbitrary: hostile, weight });
+}
+
+/** undefined (the builder then names the object after its index, so names are unique), or a bad/colliding name. */
+function hostileName(h: number, bad: string[]): fc.Arbitrary<string | undefined> {
+  return either(h, fc.constant(undefined), fc.constantFrom(...bad));
+}
+
+function maybe<T>(arb: fc.Arbitrary<T>, freq = 2): fc.Arbitrary<T | undefined> {
+  return fc.option(arb, { nil: undefined, freq });
+}
+
+function list<T>(arb: fc.Arbitrary<T>, min: number, max: number): fc.Arbitrary<T[]> {
+  return fc.array(arb, { minLength: min, maxLength: max });
+}
+
+const anyIndex = fc.nat({ max: 7 });
+
+function appIndex(ctx: Ctx): fc.Arbitrary<number> {
+  return fc.nat({ max: ctx.apps.length - 1 });
+}
+
+// ---- small values -----------------------------------------------------------------------------
+
+function duration(h: number): fc.Arbitrary<DurationSpec> {
+  return fc.record({
+    unit: fc.constantFrom('millis', 'seconds', 'minutes', 'hours', 'days'),
+    // 90 s is the classic "1m30s"; 100000 of anything overflows Gateway API's 5 digits; 0.5 ms is not whole.
+    amount: pool(h, [0, 1, 5, 30, 90, 250, 1500], [100_000, 0.5, 1.25]),
+  }) as fc.Arbitrary<DurationSpec>;
+}
+
+function loose(h: number, valid: number[], hostile: Loose<number>[]): fc.Arbitrary<Loose<number>> {
+  return pool<Loose<number>>(h, valid, hostile);
+}
+
+function timeouts(h: number): fc.Arbitrary<TimeoutsSpec> {
+  return fc.record({ request: maybe(duration(h)), response: maybe(duration(h)), idle: maybe(duration(h)) });
+}
+
+function status(h: number): fc.Arbitrary<StatusSpec> {
+  return pool<StatusSpec>(h,
+    [{ kind: 'server-errors' }, { kind: 'gateway-errors' }, { kind: 'code', code: 429 }, { kind: 'code', code: 503 }, { kind: 'range', from: 500, to: 504 }],
+    [{ kind: 'code', code: 99 }, { kind: 'code', code: 600 }, { kind: 'range', from: 504, to: 500 }, { kind: 'code', code: 503.5 }]);
+}
+
+function httpRetry(h: number): fc.Arbitrary<HttpRetrySpec> {
+  return fc.record({
+    statuses: list(status(h), h > 0 ? 0 : 1, 3),
+    limit: maybe(loose(h, [1, 2, 3], [0, 70_000, '3'])),
+    timeout: maybe(duration(h)),
+  });
+}
+
+function grpcRetry(h: number): fc.Arbitrary<GrpcRetrySpec> {
+  return fc.record({
+    codes: list(pool(h, ['cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable'], ['not-a-code', 'UNAVAILABLE']), h > 0 ? 0 : 1, 3),
+    limit: maybe(loose(h, [1, 2], [0, '2'])),
+    timeout: maybe(duration(h)),
+  });
+}
+
+/** The n-th port of the target Service (always one it exposes), or a literal that may not be. */
+function portChoice(h: number): fc.Arbitrary<PortChoice> {
+  const nth = fc.record({ kind: fc.constant('nth' as const), index: anyIndex });
+  return either<PortChoice>(h, nth, fc.record({ kind: fc.constant('literal' as const), value: loose(h, [8080, 9999], [0, 70_000, '8080']) }), 2);
+}
+
+const BAD_SERVICE_REFS: ServiceRefSpec[] = [
+  { kind: 'name', name: 'missing-svc' }, { kind: 'name', name: 'Bad_Name' }, { kind: 'name', name: 'orders', namespace: 'other-ns' },
+  { kind: 'name', name: 'orders', namespace: 'Bad NS' }, { kind: 'name', name: '' },
+];
+
+function versionRef(ctx: Ctx): fc.Arbitrary<ServiceRefSpec> {
+  return appIndex(ctx).chain((app) => fc.record({
+    kind: fc.constant('version' as const), app: fc.constant(app), version: fc.nat({ max: ctx.apps[app].versions.length - 1 }),
+  }));
+}
+
+function serviceRef(ctx: Ctx): fc.Arbitrary<ServiceRefSpec> {
+  const coherent = fc.oneof(
+    { arbitrary: fc.record({ kind: fc.constant('app' as const), app: appIndex(ctx) }), weight: 1 },
+    { arbitrary: versionRef(ctx), weight: 3 },
+  );
+  return either(ctx.h, coherent, fc.constantFrom(...BAD_SERVICE_REFS), 1);
+}
+
+function refKey(ref: ServiceRefSpec): string {
+  return ref.kind === 'name' ? `name:${ref.namespace}/${ref.name}` : `${ref.kind}:${ref.app}:${ref.kind === 'version' ? ref.version : ''}`;
+}
+
+function network(h: number): fc.Arbitrary<NetworkSpec> {
+  return pool<NetworkSpec>(h,
+    [{ cidr: '10.0.0.0/8' }, { cidr: '192.168.1.0/24' }, { cidr: 'fd00::/8' }, { cidr: '10.1.2.3' }, { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] }],
+    [{ cidr: '10.0.0.0/33' }, { cidr: '300.1.1.1' }, { cidr: 'not-a-cidr' }, { cidr: ' 10.0.0.0/8' }, { cidr: '10.0.0.0/8', except: ['192.168.0.0/16'] },
+      { cidr: '10.0.0.0/8', except: ['10.0.0.0/8'] }, { cidr: '10.0.0.0/8', except: [' 10.1.0.0/16'] }, { cidr: '10.0.0.1/8' }]);
+}
+
+function headers(h: number): fc.Arbitrary<HeaderSpec[]> {
+  const header = fc.record({
+    name: pool(h, ['x-version', 'x-user', 'X-Tenant'], ['bad name', 'x:y', '', 'X-Version']),
+    value: pool(h, ['v1', 'beta', '^v[0-9]+$'], ['', '(', 'a\nb', 'x'.repeat(4097)]),
+    regex: fc.boolean(),
+  });
+  // Coherent: each header once (names are case-insensitive); hostile levels may repeat one.
+  if (h === 0) return fc.uniqueArray(header, { maxLength: 2, selector: (x) => x.name.toLowerCase() });
+  return list(header, 0, 2);
+}
+
+// ---- workloads --------------------------------------------------------------------------------
+
+function containerPorts(h: number): fc.Arbitrary<ContainerPortSpec[]> {
+  const port = fc.record({
+    // 4143 is the proxy's inbound port: an app container must not take it.
+    number: pool(h, [80, 8080, 9090, 5432], [4143]),
+    name: maybe(fc.constantFrom('http', 'grpc', 'admin'), 1),
+  });
+  return fc.uniqueArray(port, { minLength: 1, maxLength: 2, selector: (p) => p.number })
+    .map((ports) => ports.filter((p, i) => p.name === undefined || ports.findIndex((q) => q.name === p.name) === i));
+}
+
+const often = (value: boolean) => fc.oneof({ arbitrary: fc.constant(value), weight: 9 }, { arbitrary: fc.constant(!value), weight: 1 });
+
+/** Coherent apps run the same ports in every version (as real versions do); hostile ones may differ per version. */
+function versions(h: number): fc.Arbitrary<VersionSpec[]> {
+  const names = either<string[]>(h, fc.constantFrom(['v1'], ['v1', 'v2'], ['v1', 'v2', 'v3']), fc.constant(['v1', 'v1.0-']), 1);
+  const make = (version: string, ports: fc.Arbitrary<ContainerPortSpec[]>) => fc.record({
+    version: fc.constant(version), ports, meshed: h === 0 ? fc.constant(true) : often(true), service: h === 0 ? fc.constant(true) : often(true),
+  });
+  return fc.tuple(names, containerPorts(h), fc.boolean()).chain(([vs, shared, perVersion]) => fc.tuple(
+    ...vs.map((v) => make(v, h > 0 && perVersion ? containerPorts(h) : fc.constant(shared))),
+  ));
+}
+
+function apps(h: number): fc.Arbitrary<AppSpec[]> {
+  const names = either<string[]>(h, fc.shuffledSubarray(['orders', 'users', 'billing'], { minLength: 1, maxLength: 3 }), fc.constant(['orders', 'bad app']), 1);
+  return names.chain((ns) => fc.tuple(...ns.map((name) => fc.record({
+    name: fc.constant(name),
+    versions: versions(h),
+    servicePortOffset: fc.constantFrom(0, 0, 1000),
+  }))));
+}
+
+// ---- splits and routes ------------------------------------------------------------------------
+
+/** Integer percents that add up to 100 (zeros included): cut 0..100 at count-1 sorted points. */
+function validPercents(count: number): fc.Arbitrary<number[]> {
+  return list(fc.integer({ min: 0, max: 100 }), count - 1, count - 1).map((cuts) => {
+    const points = [0, ...cuts.sort((a, b) => a - b), 100];
+    return points.slice(1).map((p, i) => p - points[i]);
+  });
+}
+
+const BAD_PERCENTS: Loose<number>[][] = [[90, 11], [50, 49], [0, 0], [33.3, 66.7], ['90', '10'], [100, -0.5, 0.5], []];
+
+function percents(h: number, versionCount: number): fc.Arbitrary<Loose<number>[]> {
+  const hostile = fc.oneof(list(fc.integer({ min: -5, max: 110 }), 1, 3), fc.constantFrom(...BAD_PERCENTS), validPercents(versionCount + 1));
+  return either(h, validPercents(versionCount), hostile);
+}
+
+function split(ctx: Ctx, app: number): fc.Arbitrary<SplitSpec> {
+  const { h } = ctx;
+  const grpc = h === 0 ? fc.boolean() : often(false);
+  return grpc.chain((isGrpc) => fc.record({
+    app: fc.constant(app),
+    parentByName: fc.boolean(),
+    port: portChoice(h),
+    percents: percents(h, ctx.apps[app].versions.length),
+    backendPort: h === 0 ? fc.constant(undefined) : maybe(loose(h, [8080], ['8080', 0]), 1),
+    grpc: fc.constant(isGrpc),
+    // Coherent: the retry family matches the protocol.
+    httpRetry: h > 0 || !isGrpc ? maybe(httpRetry(h), 1) : fc.constant(undefined),
+    grpcRetry: h > 0 || isGrpc ? maybe(grpcRetry(h), 1) : fc.constant(undefined),
+    timeouts: maybe(timeouts(h), 1),
+  }));
+}
+
+function splits(ctx: Ctx): fc.Arbitrary<SplitSpec[]> {
+  // Coherent: at most one split per app (two would both attach to the app Service's port).
+  const apps = ctx.h === 0 ? fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: Math.min(2, ctx.apps.length) }) : list(appIndex(ctx), 0, 2);
+  return apps.chain((indices) => fc.tuple(...indices.map((a) => split(ctx, a))));
+}
+
+function httpMatch(h: number): fc.Arbitrary<HttpMatchSpec> {
+  const plain = fc.record({
+    type: fc.constantFrom('exact' as const, 'prefix' as const),
+    value: pool(h, ['/', '/api', '/api/v1', '/api/'], ['api', '//x', '/a/../b', '/%2F', '/ü', '', '/a#b']),
+  });
+  const regex = fc.record({ type: fc.constant('regex' as const), value: pool(h, ['^/api/.*', '/v[0-9]+'], ['(', '(?=x)', '']) });
+  return fc.record({
+    path: maybe(fc.oneof({ arbitrary: plain, weight: 4 }, { arbitrary: regex, weight: 1 })),
+    method: maybe(pool(h, ['GET', 'POST', 'PUT', 'DELETE'], ['get', 'FETCH'])),
+    headers: headers(h),
+  });
+}
+
+function grpcMatch(h: number): fc.Arbitrary<GrpcMatchSpec> {
+  return fc.record({
+    service: maybe(pool(h, ['orders.v1.Orders', 'Health'], ['1bad', 'a..b', ''])),
+    method: maybe(pool(h, ['Get', 'List'], ['Get/Put', ''])),
+    headers: headers(h),
+  });
+}
+
+function backend(ctx: Ctx): fc.Arbitrary<BackendSpec> {
+  const { h } = ctx;
+  return fc.record({
+    target: serviceRef(ctx),
+    port: portChoice(h),
+    // Coherent weights are positive (or unset); zero shares appear in splits, and all-zero rules at hostile levels.
+    weight: maybe(loose(h, h === 0 ? [1, 50, 100] : [0, 1, 50, 100], [1_000_001, -1, 1.5, '5'])),
+  });
+}
+
+function backends(ctx: Ctx): fc.Arbitrary<BackendSpec[]> {
+  if (ctx.h === 0) return fc.uniqueArray(backend(ctx), { maxLength: 3, selector: (b) => refKey(b.target) });
+  return list(backend(ctx), 0, 3);
+}
+
+function routeRule(ctx: Ctx): fc.Arbitrary<RouteRuleSpec> {
+  const { h } = ctx;
+  return fc.record({
+    httpMatches: list(httpMatch(h), 0, 2),
+    grpcMatches: list(grpcMatch(h), 0, 2),
+    backends: backends(ctx),
+    requestTimeout: maybe(duration(h), 1),
+  });
+}
+
+function route(ctx: Ctx, parent: fc.Arbitrary<ServiceRefSpec>): fc.Arbitrary<RouteSpec> {
+  const { h } = ctx;
+  return fc.record({
+    name: hostileName(h, ['Route_Bad', 'dup-route']),
+    grpc: fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, { arbitrary: fc.constant(true), weight: 1 }),
+    parent,
+    port: portChoice(h),
+    rules: list(routeRule(ctx), h > 0 ? 0 : 1, 3),
+    httpRetry: maybe(httpRetry(h), 1),
+    grpcRetry: maybe(grpcRetry(h), 1),
+    timeouts: maybe(timeouts(h), 1),
+  });
+}
+
+function routes(ctx: Ctx): fc.Arbitrary<RouteSpec[]> {
+  if (ctx.h > 0) return list(route(ctx, serviceRef(ctx)), 0, 2);
+  // Coherent: routes attach to version Services (splits own the app Services), one route per parent, so route kinds
+  // never mix on a port.
+  return fc.uniqueArray(versionRef(ctx), { maxLength: 2, selector: refKey })
+    .chain((parents) => fc.tuple(...parents.map((p) => route(ctx, fc.constant(p)))));
+}
+
+// ---- policy -----------------------------------------------------------------------------------
+
+function serverPort(h: number): fc.Arbitrary<ServerPortSpec> {
+  const container = fc.record({ kind: fc.constant('container' as const), index: anyIndex, byName: fc.boolean() });
+  const hostile = fc.oneof(
+    fc.record({ kind: fc.constant('number' as const), value: loose(h, [1234], [0, 70_000, 8080.5, '8080']) }),
+    // A quoted number is a port NAME to Linkerd, which never matches: the classic mistake.
+    fc.record({ kind: fc.constant('name' as const), value: pool(h, ['missing'], ['8080', 'HTTP', 'a-very-long-port-name', 'bad--name']) }),
+  );
+  return either<ServerPortSpec>(h, container, hostile);
+}
+
+function selector(h: number): fc.Arbitrary<SelectorSpec> {
+  return pool<SelectorSpec>(h,
+    [{ kind: 'app' }, { kind: 'workload' }, { kind: 'version-label' }],
+    [{ kind: 'expressions', operator: 'Exists' }, { kind: 'expressions', operator: 'In', values: ['orders', 'users'] },
+      { kind: 'labels', labels: { 'app.kubernetes.io/name': 'nobody' } }, { kind: 'expressions', operator: 'Equals', values: ['x'] },
+      { kind: 'expressions', operator: 'In', values: [] }, { kind: 'expressions', operator: 'Exists', values: ['x'] },
+      { kind: 'labels', labels: { 'bad key!': 'x' } }, { kind: 'labels', labels: {} }]);
+}
+
+function server(ctx: Ctx, app: fc.Arbitrary<number>): fc.Arbitrary<ServerSpec> {
+  const { h } = ctx;
+  return fc.record({
+    name: hostileName(h, ['Srv_Bad', 'dup-server']),
+    app,
+    version: anyIndex,
+    selector: selector(h),
+    port: serverPort(h),
+    proxyProtocol: maybe(pool(h, ['HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS', 'unknown'], ['http/1'])),
+    accessPolicy: maybe(pool(h, ['deny', 'all-authenticated', 'cluster-authenticated', 'audit', 'all-unauthenticated'], ['allow'])),
+  });
+}
+
+function servers(ctx: Ctx): fc.Arbitrary<ServerSpec[]> {
+  if (ctx.h > 0) return list(server(ctx, appIndex(ctx)), 0, 3);
+  // Coherent: one Server per app, so no two Servers select the same pod port.
+  return fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: ctx.apps.length }).chain((apps) => fc.tuple(...apps.map((a) => server(ctx, fc.constant(a)))));
+}
+
+const IDENTITIES = ['users.fuzz.serviceaccount.identity.linkerd.cluster.local', '*.fuzz.serviceaccount.identity.linkerd.cluster.local', '*',
+  'spiffe://cluster.local/ns/fuzz/sa/users'];
+const BAD_IDENTITIES = ['Not Valid', 'spiffe://Bad/x', 'a..b', 'spiffe://td/ns//x', ''];
+
+function meshTls(ctx: Ctx): fc.Arbitrary<MeshTlsSpec> {
+  const { h } = ctx;
+  const refs = fc.record({
+    serviceAccounts: list(appIndex(ctx), 1, 2),
+    namespaces: list(pool(h, [FUZZ_NAMESPACE], ['other-ns', 'Bad NS']), 0, 1),
+    identities: fc.constant([] as string[]),
+  });
+  const strings = fc.record({
+    serviceAccounts: fc.constant([] as number[]),
+    namespaces: fc.constant([] as string[]),
+    identities: list(pool(h, IDENTITIES, BAD_IDENTITIES), 1, 2),
+  });
+  const broken = fc.constantFrom<MeshTlsSpec>(
+    { serviceAccounts: [0], namespaces: [], identities: [IDENTITIES[0]] },
+    { serviceAccounts: [], namespaces: [], identities: [] },
+  );
+  return either(h, fc.oneof({ arbitrary: refs, weight: 3 }, { arbitrary: strings, weight: 1 }), broken);
+}
+
+function policyTarget(ctx: Ctx): fc.Arbitrary<PolicyTargetSpec> {
+  const { h } = ctx;
+  const coherent = fc.oneof(
+    { arbitrary: fc.record({ kind: fc.constant('server' as const), server: anyIndex }), weight: 6 },
+    { arbitrary: fc.record({ kind: fc.constant('route' as const), route: anyIndex }), weight: 1 },
+    { arbitrary: fc.constant<PolicyTargetSpec>({ kind: 'namespace', name: FUZZ_NAMESPACE }), weight: 1 },
+  );
+  const hostile = fc.constantFrom<PolicyTargetSpec>(
+    { kind: 'namespace', name: 'other-ns' }, { kind: 'namespace', name: 'Bad NS' },
+    { kind: 'server-name', name: 'missing-server' }, { kind: 'server-name', name: 'Bad_Server' },
+  );
+  return either(h, coherent, hostile);
+}
+
+function policy(ctx: Ctx): fc.Arbitrary<PolicySpec> {
+  const { h } = ctx;
+  // Linkerd admits at most one MeshTLSAuthentication or one ServiceAccount (not both) and one NetworkAuthentication.
+  const identity = either(h,
+    fc.oneof(
+      fc.record({ meshTls: list(meshTls(ctx), 0, 1), serviceAccounts: fc.constant([] as number[]) }),
+      fc.record({ meshTls: fc.constant([] as MeshTlsSpec[]), serviceAccounts: list(appIndex(ctx), 0, 1) }),
+    ),
+    fc.record({ meshTls: list(meshTls(ctx), 0, 2), serviceAccounts: list(appIndex(ctx), 0, 2) }));
+  return fc.record({
+    name: hostileName(h, ['Pol!', 'dup-policy']),
+    target: policyTarget(ctx),
+    identity,
+    networks: list(list(network(h), 1, 2), 0, h > 0 ? 2 : 1),
+  }).map(({ identity: id, ...rest }) => ({ ...rest, ...id }));
+}
+
+function access(ctx: Ctx): fc.Arbitrary<AccessSpec> {
+  const { h } = ctx;
+  return fc.record({
+    policyName: hostileName(h, ['Allow Bad']),
+    server: anyIndex,
+    serviceAccounts: list(appIndex(ctx), h > 0 ? 0 : 1, 2),
+    namespaces: list(pool(h, [FUZZ_NAMESPACE], ['Bad NS']), 0, 1),
+    networks: list(network(h), 0, 1),
+  });
+}
+
+function rateLimit(ctx: Ctx): fc.Arbitrary<RateLimitSpec> {
+  const { h } = ctx;
+  // Coherent: a total, and per-client limits at or below it.
+  return fc.record({
+    name: hostileName(h, ['Rl_Bad']),
+    server: anyIndex,
+    total: h === 0 ? fc.constant(100) : maybe(loose(h, [10, 100], [0, 1.5, '10', 5e9])),
+    identity: maybe(loose(h, [10], [0, 1.5, '10', 5e9, 1000])),
+    overrides: list(fc.record({ requestsPerSecond: loose(h, [10, 50], [0, '10', 1000]), clients: list(appIndex(ctx), h > 0 ? 0 : 1, 2) }), 0, 1),
+  });
+}
+
+function egress(h: number): fc.Arbitrary<EgressSpec> {
+  return fc.record({
+    name: hostileName(h, ['Egress_Bad']),
+    trafficPolicy: pool(h, ['Allow', 'Deny'], ['allow', '']),
+    networks: maybe(list(pool(h, [{ cidr: '203.0.113.0/24' }, { cidr: '198.51.100.7' }], [{ cidr: '10.0.0.0/40' }, { cidr: ' 203.0.113.0/24' }]), 1, 2)),
+  });
+}
+
+/** One random mesh at a given hostility. */
+export function meshAt(h: number): fc.Arbitrary<MeshSpec> {
+  return apps(h).chain((drawn) => {
+    const ctx: Ctx = { h, apps: drawn };
+    return fc.record({
+      namespace: either(h, fc.constant(FUZZ_NAMESPACE), fc.constant('Fuzz_NS'), 1),
+      defaultInboundPolicy: maybe(pool(h, ['all-authenticated', 'cluster-authenticated', 'deny', 'audit', 'all-unauthenticated'], ['nope']), 1),
+      apps: fc.constant(drawn),
+      splits: splits(ctx),
+      servers: servers(ctx),
+      accesses: list(access(ctx), 0, 2),
+      policies: list(policy(ctx), 0, 2),
+      routes: routes(ctx),
+      rateLimits: list(rateLimit(ctx), 0, 1),
+      egress: list(egress(h), 0, 1),
+    });
+  });
+}
+
+/** Random meshes over every hostility level, tagged with the level (shown with a counterexample). */
+export function meshes(): fc.Arbitrary<{ hostility: number; spec: MeshSpec }> {
+  return fc.constantFrom(...HOSTILITY_LEVELS).chain((hostility) => meshAt(hostility).map((spec) => ({ hostility, spec })));
+}
