@@ -115,6 +115,8 @@ export class MeshChecks {
   /** The failures of the first validation inside the current App.synth()/synthYaml(), reused until it returns. */
   private synthScoped?: string[];
   private synthDepth = 0;
+  /** Objects whose rendered JSON is pinned for the rest of the current synth (see renderForSynth). */
+  private pinned: ApiObject[] = [];
 
   private constructor(private readonly root: IConstruct) {
     root.node.addValidation({ validate: () => this.validateOncePerSynth() });
@@ -136,10 +138,29 @@ export class MeshChecks {
         try {
           return original.apply(root, args);
         } finally {
-          if (--this.synthDepth === 0) this.synthScoped = undefined;
+          if (--this.synthDepth === 0) this.endSynth();
         }
       };
     }
+  }
+
+  private endSynth(): void {
+    this.synthScoped = undefined;
+    for (const obj of this.pinned) delete (obj as any).toJson;
+    this.pinned = [];
+  }
+
+  /**
+   * Inside a synth, the JSON the checks looked at is exactly what cdk8s writes next, so each object's rendering is
+   * pinned (an own `toJson` shadowing the prototype's) until the synth returns: objects are rendered once, not twice.
+   */
+  private render(obj: ApiObject): any {
+    const json = obj.toJson();
+    if (this.synthDepth > 0) {
+      (obj as any).toJson = () => json;
+      this.pinned.push(obj);
+    }
+    return json;
   }
 
   private validateOncePerSynth(): string[] {
@@ -159,7 +180,7 @@ export class MeshChecks {
   }
 
   private run(): AnalysisResult {
-    const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: obj.toJson(), source: { constructPath: obj.node.path } }));
+    const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: this.render(obj), source: { constructPath: obj.node.path } }));
     this.last = analyze(manifests, {
       kubernetesVersion: this.options.kubernetesVersion,
       gatewayApiVersion: this.options.gatewayApiVersion,

@@ -18,26 +18,45 @@ import {
 
 export const FUZZ_NAMESPACE = 'fuzz';
 
-/** Hostility levels a case is drawn at (0 twice: half the cases are coherent). */
-export const HOSTILITY_LEVELS = [0, 0, 1, 3] as const;
+/**
+ * How hostile a case is: `values` is the weight of a wrong value against REALISTIC_WEIGHT realistic ones at every knob
+ * (a mesh has ~40 knobs, so level 1 puts about one mistake into a case, and it usually reaches the output); `tangled`
+ * drops the structural coherence (duplicates, conflicting Servers and routes, references across apps).
+ */
+export interface Hostility {
+  readonly values: number;
+  readonly tangled: boolean;
+}
+
+const REALISTIC_WEIGHT = 40;
+
+/** Levels a case is drawn at; coherent cases twice, so about half of all cases synthesize. */
+export const HOSTILITY_LEVELS: readonly Hostility[] = [
+  { values: 0, tangled: false }, { values: 0, tangled: false }, { values: 1, tangled: false }, { values: 1, tangled: true }, { values: 6, tangled: true },
+];
 
 /** What generators know about the case: its hostility and the apps already drawn. */
 interface Ctx {
+  /** Weight of wrong values (Hostility.values). */
   readonly h: number;
+  readonly tangled: boolean;
   readonly apps: AppSpec[];
 }
 
-/** A value from `valid`, or (with weight `h` against 10) from `hostile`. */
+/** A value from `valid`, or (with weight `h` against the realistic ones) from `hostile`. */
 function pool<T>(h: number, valid: readonly T[], hostile: readonly T[]): fc.Arbitrary<T> {
-  const good = fc.constantFrom(...valid);
-  if (h === 0 || hostile.length === 0) return good;
-  return fc.oneof({ arbitrary: good, weight: 10 }, { arbitrary: fc.constantFrom(...hostile), weight: h });
+  return either(h, fc.constantFrom(...valid), hostile.length ? fc.constantFrom(...hostile) : fc.constantFrom(...valid));
 }
 
 /** A knob that is realistic at hostility 0 and can also be `hostile` at higher levels. */
 function either<T>(h: number, coherent: fc.Arbitrary<T>, hostile: fc.Arbitrary<T>, weight = h): fc.Arbitrary<T> {
   if (h === 0) return coherent;
-  return fc.oneof({ arbitrary: coherent, weight: 10 }, { arbitrary: hostile, weight });
+  return fc.oneof({ arbitrary: coherent, weight: REALISTIC_WEIGHT }, { arbitrary: hostile, weight });
+}
+
+/** A structural choice: coherent unless the case is tangled. */
+function structure<T>(ctx: { tangled: boolean }, coherent: () => fc.Arbitrary<T>, tangled: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
+  return ctx.tangled ? tangled() : coherent();
 }
 
 /** undefined (the builder then names the object after its index, so names are unique), or a bad/colliding name. */
@@ -85,7 +104,7 @@ function status(h: number): fc.Arbitrary<StatusSpec> {
 
 function httpRetry(h: number): fc.Arbitrary<HttpRetrySpec> {
   return fc.record({
-    statuses: list(status(h), h > 0 ? 0 : 1, 3),
+    statuses: either(h, list(status(h), 1, 3), fc.constant([])),
     limit: maybe(loose(h, [1, 2, 3], [0, 70_000, '3'])),
     timeout: maybe(duration(h)),
   });
@@ -93,7 +112,7 @@ function httpRetry(h: number): fc.Arbitrary<HttpRetrySpec> {
 
 function grpcRetry(h: number): fc.Arbitrary<GrpcRetrySpec> {
   return fc.record({
-    codes: list(pool(h, ['cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable'], ['not-a-code', 'UNAVAILABLE']), h > 0 ? 0 : 1, 3),
+    codes: either(h, list(pool(h, ['cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable'], ['not-a-code', 'UNAVAILABLE']), 1, 3), fc.constant([])),
     limit: maybe(loose(h, [1, 2], [0, '2'])),
     timeout: maybe(duration(h)),
   });
@@ -135,15 +154,15 @@ function network(h: number): fc.Arbitrary<NetworkSpec> {
       { cidr: '10.0.0.0/8', except: ['10.0.0.0/8'] }, { cidr: '10.0.0.0/8', except: [' 10.1.0.0/16'] }, { cidr: '10.0.0.1/8' }]);
 }
 
-function headers(h: number): fc.Arbitrary<HeaderSpec[]> {
+function headers(h: number, tangled: boolean): fc.Arbitrary<HeaderSpec[]> {
   const header = fc.record({
     name: pool(h, ['x-version', 'x-user', 'X-Tenant'], ['bad name', 'x:y', '', 'X-Version']),
     value: pool(h, ['v1', 'beta', '^v[0-9]+$'], ['', '(', 'a\nb', 'x'.repeat(4097)]),
     regex: fc.boolean(),
   });
   // Coherent: each header once (names are case-insensitive); hostile levels may repeat one.
-  if (h === 0) return fc.uniqueArray(header, { maxLength: 2, selector: (x) => x.name.toLowerCase() });
-  return list(header, 0, 2);
+  if (tangled) return list(header, 0, 2);
+  return fc.uniqueArray(header, { maxLength: 2, selector: (x) => x.name.toLowerCase() });
 }
 
 // ---- workloads --------------------------------------------------------------------------------
@@ -161,21 +180,21 @@ function containerPorts(h: number): fc.Arbitrary<ContainerPortSpec[]> {
 const often = (value: boolean) => fc.oneof({ arbitrary: fc.constant(value), weight: 9 }, { arbitrary: fc.constant(!value), weight: 1 });
 
 /** Coherent apps run the same ports in every version (as real versions do); hostile ones may differ per version. */
-function versions(h: number): fc.Arbitrary<VersionSpec[]> {
+function versions(h: number, tangled: boolean): fc.Arbitrary<VersionSpec[]> {
   const names = either<string[]>(h, fc.constantFrom(['v1'], ['v1', 'v2'], ['v1', 'v2', 'v3']), fc.constant(['v1', 'v1.0-']), 1);
   const make = (version: string, ports: fc.Arbitrary<ContainerPortSpec[]>) => fc.record({
-    version: fc.constant(version), ports, meshed: h === 0 ? fc.constant(true) : often(true), service: h === 0 ? fc.constant(true) : often(true),
+    version: fc.constant(version), ports, meshed: tangled ? often(true) : fc.constant(true), service: tangled ? often(true) : fc.constant(true),
   });
   return fc.tuple(names, containerPorts(h), fc.boolean()).chain(([vs, shared, perVersion]) => fc.tuple(
-    ...vs.map((v) => make(v, h > 0 && perVersion ? containerPorts(h) : fc.constant(shared))),
+    ...vs.map((v) => make(v, tangled && perVersion ? containerPorts(h) : fc.constant(shared))),
   ));
 }
 
-function apps(h: number): fc.Arbitrary<AppSpec[]> {
+function apps(h: number, tangled: boolean): fc.Arbitrary<AppSpec[]> {
   const names = either<string[]>(h, fc.shuffledSubarray(['orders', 'users', 'billing'], { minLength: 1, maxLength: 3 }), fc.constant(['orders', 'bad app']), 1);
   return names.chain((ns) => fc.tuple(...ns.map((name) => fc.record({
     name: fc.constant(name),
-    versions: versions(h),
+    versions: versions(h, tangled),
     servicePortOffset: fc.constantFrom(0, 0, 1000),
   }))));
 }
@@ -199,28 +218,28 @@ function percents(h: number, versionCount: number): fc.Arbitrary<Loose<number>[]
 
 function split(ctx: Ctx, app: number): fc.Arbitrary<SplitSpec> {
   const { h } = ctx;
-  const grpc = h === 0 ? fc.boolean() : often(false);
+  const grpc = fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, { arbitrary: fc.constant(true), weight: 1 });
   return grpc.chain((isGrpc) => fc.record({
     app: fc.constant(app),
     parentByName: fc.boolean(),
     port: portChoice(h),
     percents: percents(h, ctx.apps[app].versions.length),
-    backendPort: h === 0 ? fc.constant(undefined) : maybe(loose(h, [8080], ['8080', 0]), 1),
+    backendPort: either<Loose<number> | undefined>(h, fc.constant(undefined), loose(h, [8080], ['8080', 0])),
     grpc: fc.constant(isGrpc),
-    // Coherent: the retry family matches the protocol.
-    httpRetry: h > 0 || !isGrpc ? maybe(httpRetry(h), 1) : fc.constant(undefined),
-    grpcRetry: h > 0 || isGrpc ? maybe(grpcRetry(h), 1) : fc.constant(undefined),
+    // Realistic: the retry family matches the protocol; a hostile value is the other family's.
+    httpRetry: isGrpc ? either(h, fc.constant(undefined), httpRetry(h)) : maybe(httpRetry(h), 1),
+    grpcRetry: isGrpc ? maybe(grpcRetry(h), 1) : either(h, fc.constant(undefined), grpcRetry(h)),
     timeouts: maybe(timeouts(h), 1),
   }));
 }
 
 function splits(ctx: Ctx): fc.Arbitrary<SplitSpec[]> {
   // Coherent: at most one split per app (two would both attach to the app Service's port).
-  const apps = ctx.h === 0 ? fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: Math.min(2, ctx.apps.length) }) : list(appIndex(ctx), 0, 2);
+  const apps = structure(ctx, () => fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: Math.min(2, ctx.apps.length) }), () => list(appIndex(ctx), 0, 2));
   return apps.chain((indices) => fc.tuple(...indices.map((a) => split(ctx, a))));
 }
 
-function httpMatch(h: number): fc.Arbitrary<HttpMatchSpec> {
+function httpMatch(h: number, tangled: boolean): fc.Arbitrary<HttpMatchSpec> {
   const plain = fc.record({
     type: fc.constantFrom('exact' as const, 'prefix' as const),
     value: pool(h, ['/', '/api', '/api/v1', '/api/'], ['api', '//x', '/a/../b', '/%2F', '/ü', '', '/a#b']),
@@ -229,15 +248,15 @@ function httpMatch(h: number): fc.Arbitrary<HttpMatchSpec> {
   return fc.record({
     path: maybe(fc.oneof({ arbitrary: plain, weight: 4 }, { arbitrary: regex, weight: 1 })),
     method: maybe(pool(h, ['GET', 'POST', 'PUT', 'DELETE'], ['get', 'FETCH'])),
-    headers: headers(h),
+    headers: headers(h, tangled),
   });
 }
 
-function grpcMatch(h: number): fc.Arbitrary<GrpcMatchSpec> {
+function grpcMatch(h: number, tangled: boolean): fc.Arbitrary<GrpcMatchSpec> {
   return fc.record({
     service: maybe(pool(h, ['orders.v1.Orders', 'Health'], ['1bad', 'a..b', ''])),
     method: maybe(pool(h, ['Get', 'List'], ['Get/Put', ''])),
-    headers: headers(h),
+    headers: headers(h, tangled),
   });
 }
 
@@ -246,21 +265,20 @@ function backend(ctx: Ctx): fc.Arbitrary<BackendSpec> {
   return fc.record({
     target: serviceRef(ctx),
     port: portChoice(h),
-    // Coherent weights are positive (or unset); zero shares appear in splits, and all-zero rules at hostile levels.
-    weight: maybe(loose(h, h === 0 ? [1, 50, 100] : [0, 1, 50, 100], [1_000_001, -1, 1.5, '5'])),
+    // Realistic weights are positive (or unset); zero shares appear in splits, all-zero rules at hostile levels.
+    weight: maybe(loose(h, [1, 50, 100], [0, 1_000_001, -1, 1.5, '5'])),
   });
 }
 
 function backends(ctx: Ctx): fc.Arbitrary<BackendSpec[]> {
-  if (ctx.h === 0) return fc.uniqueArray(backend(ctx), { maxLength: 3, selector: (b) => refKey(b.target) });
-  return list(backend(ctx), 0, 3);
+  return structure(ctx, () => fc.uniqueArray(backend(ctx), { maxLength: 3, selector: (b) => refKey(b.target) }), () => list(backend(ctx), 0, 3));
 }
 
 function routeRule(ctx: Ctx): fc.Arbitrary<RouteRuleSpec> {
   const { h } = ctx;
   return fc.record({
-    httpMatches: list(httpMatch(h), 0, 2),
-    grpcMatches: list(grpcMatch(h), 0, 2),
+    httpMatches: list(httpMatch(h, ctx.tangled), 0, 2),
+    grpcMatches: list(grpcMatch(h, ctx.tangled), 0, 2),
     backends: backends(ctx),
     requestTimeout: maybe(duration(h), 1),
   });
@@ -273,7 +291,7 @@ function route(ctx: Ctx, parent: fc.Arbitrary<ServiceRefSpec>): fc.Arbitrary<Rou
     grpc: fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, { arbitrary: fc.constant(true), weight: 1 }),
     parent,
     port: portChoice(h),
-    rules: list(routeRule(ctx), h > 0 ? 0 : 1, 3),
+    rules: either(h, list(routeRule(ctx), 1, 3), fc.constant([])),
     httpRetry: maybe(httpRetry(h), 1),
     grpcRetry: maybe(grpcRetry(h), 1),
     timeouts: maybe(timeouts(h), 1),
@@ -281,7 +299,7 @@ function route(ctx: Ctx, parent: fc.Arbitrary<ServiceRefSpec>): fc.Arbitrary<Rou
 }
 
 function routes(ctx: Ctx): fc.Arbitrary<RouteSpec[]> {
-  if (ctx.h > 0) return list(route(ctx, serviceRef(ctx)), 0, 2);
+  if (ctx.tangled) return list(route(ctx, serviceRef(ctx)), 0, 2);
   // Coherent: routes attach to version Services (splits own the app Services), one route per parent, so route kinds
   // never mix on a port.
   return fc.uniqueArray(versionRef(ctx), { maxLength: 2, selector: refKey })
@@ -323,7 +341,7 @@ function server(ctx: Ctx, app: fc.Arbitrary<number>): fc.Arbitrary<ServerSpec> {
 }
 
 function servers(ctx: Ctx): fc.Arbitrary<ServerSpec[]> {
-  if (ctx.h > 0) return list(server(ctx, appIndex(ctx)), 0, 3);
+  if (ctx.tangled) return list(server(ctx, appIndex(ctx)), 0, 3);
   // Coherent: one Server per app, so no two Servers select the same pod port.
   return fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: ctx.apps.length }).chain((apps) => fc.tuple(...apps.map((a) => server(ctx, fc.constant(a)))));
 }
@@ -368,17 +386,17 @@ function policyTarget(ctx: Ctx): fc.Arbitrary<PolicyTargetSpec> {
 function policy(ctx: Ctx): fc.Arbitrary<PolicySpec> {
   const { h } = ctx;
   // Linkerd admits at most one MeshTLSAuthentication or one ServiceAccount (not both) and one NetworkAuthentication.
-  const identity = either(h,
-    fc.oneof(
+  const identity = structure(ctx,
+    () => fc.oneof(
       fc.record({ meshTls: list(meshTls(ctx), 0, 1), serviceAccounts: fc.constant([] as number[]) }),
       fc.record({ meshTls: fc.constant([] as MeshTlsSpec[]), serviceAccounts: list(appIndex(ctx), 0, 1) }),
     ),
-    fc.record({ meshTls: list(meshTls(ctx), 0, 2), serviceAccounts: list(appIndex(ctx), 0, 2) }));
+    () => fc.record({ meshTls: list(meshTls(ctx), 0, 2), serviceAccounts: list(appIndex(ctx), 0, 2) }));
   return fc.record({
     name: hostileName(h, ['Pol!', 'dup-policy']),
     target: policyTarget(ctx),
     identity,
-    networks: list(list(network(h), 1, 2), 0, h > 0 ? 2 : 1),
+    networks: list(list(network(h), 1, 2), 0, ctx.tangled ? 2 : 1),
   }).map(({ identity: id, ...rest }) => ({ ...rest, ...id }));
 }
 
@@ -387,7 +405,7 @@ function access(ctx: Ctx): fc.Arbitrary<AccessSpec> {
   return fc.record({
     policyName: hostileName(h, ['Allow Bad']),
     server: anyIndex,
-    serviceAccounts: list(appIndex(ctx), h > 0 ? 0 : 1, 2),
+    serviceAccounts: either(h, list(appIndex(ctx), 1, 2), fc.constant([])),
     namespaces: list(pool(h, [FUZZ_NAMESPACE], ['Bad NS']), 0, 1),
     networks: list(network(h), 0, 1),
   });
@@ -399,9 +417,9 @@ function rateLimit(ctx: Ctx): fc.Arbitrary<RateLimitSpec> {
   return fc.record({
     name: hostileName(h, ['Rl_Bad']),
     server: anyIndex,
-    total: h === 0 ? fc.constant(100) : maybe(loose(h, [10, 100], [0, 1.5, '10', 5e9])),
+    total: either(h, fc.constant<Loose<number> | undefined>(100), maybe(loose(h, [10, 100], [0, 1.5, '10', 5e9]))),
     identity: maybe(loose(h, [10], [0, 1.5, '10', 5e9, 1000])),
-    overrides: list(fc.record({ requestsPerSecond: loose(h, [10, 50], [0, '10', 1000]), clients: list(appIndex(ctx), h > 0 ? 0 : 1, 2) }), 0, 1),
+    overrides: list(fc.record({ requestsPerSecond: loose(h, [10, 50], [0, '10', 1000]), clients: either(h, list(appIndex(ctx), 1, 2), fc.constant([])) }), 0, 1),
   });
 }
 
@@ -414,9 +432,10 @@ function egress(h: number): fc.Arbitrary<EgressSpec> {
 }
 
 /** One random mesh at a given hostility. */
-export function meshAt(h: number): fc.Arbitrary<MeshSpec> {
-  return apps(h).chain((drawn) => {
-    const ctx: Ctx = { h, apps: drawn };
+export function meshAt(level: Hostility): fc.Arbitrary<MeshSpec> {
+  const h = level.values;
+  return apps(h, level.tangled).chain((drawn) => {
+    const ctx: Ctx = { h, tangled: level.tangled, apps: drawn };
     return fc.record({
       namespace: either(h, fc.constant(FUZZ_NAMESPACE), fc.constant('Fuzz_NS'), 1),
       defaultInboundPolicy: maybe(pool(h, ['all-authenticated', 'cluster-authenticated', 'deny', 'audit', 'all-unauthenticated'], ['nope']), 1),
@@ -433,6 +452,6 @@ export function meshAt(h: number): fc.Arbitrary<MeshSpec> {
 }
 
 /** Random meshes over every hostility level, tagged with the level (shown with a counterexample). */
-export function meshes(): fc.Arbitrary<{ hostility: number; spec: MeshSpec }> {
+export function meshes(): fc.Arbitrary<{ hostility: Hostility; spec: MeshSpec }> {
   return fc.constantFrom(...HOSTILITY_LEVELS).chain((hostility) => meshAt(hostility).map((spec) => ({ hostility, spec })));
 }

@@ -4,7 +4,7 @@
  * counterexample and its replay path.
  */
 import * as fc from 'fast-check';
-import { meshes } from './arbitraries';
+import { Hostility, meshes } from './arbitraries';
 import { CaseReport, ConformanceCheck, runCase } from './oracle';
 
 export interface FuzzOptions {
@@ -20,14 +20,19 @@ export interface FuzzStats {
   rejected: number;
   /** How many rejections each rule ID caused (what the constructs and engine actually refuse). */
   readonly ruleIds: Map<string, number>;
-  /** [synthesized, rejected] per hostility level. */
-  readonly byHostility: Map<number, [number, number]>;
+  /** [synthesized, rejected] per hostility level (`values`/`tangled`, e.g. "1/tangled"). */
+  readonly byHostility: Map<string, [number, number]>;
   ms: number;
 }
 
-function record(stats: FuzzStats, hostility: number, report: CaseReport): void {
+export function levelName(h: Hostility): string {
+  return `${h.values}/${h.tangled ? 'tangled' : 'coherent'}`;
+}
+
+function record(stats: FuzzStats, hostility: Hostility, report: CaseReport): void {
   stats.cases++;
-  const bucket = stats.byHostility.get(hostility) ?? [0, 0];
+  const level = levelName(hostility);
+  const bucket = stats.byHostility.get(level) ?? [0, 0];
   if (report.outcome.kind === 'synthesized') {
     stats.synthesized++;
     bucket[0]++;
@@ -36,7 +41,7 @@ function record(stats: FuzzStats, hostility: number, report: CaseReport): void {
     bucket[1]++;
     for (const id of new Set(report.outcome.ruleIds)) stats.ruleIds.set(id, (stats.ruleIds.get(id) ?? 0) + 1);
   }
-  stats.byHostility.set(hostility, bucket);
+  stats.byHostility.set(level, bucket);
 }
 
 export function replayCommand(seed: number, runs: number): string {
@@ -68,7 +73,7 @@ export function fuzzMeshes(options: FuzzOptions): FuzzStats {
 
 /** A short human summary of a run. */
 export function describeStats(stats: FuzzStats): string {
-  const levels = [...stats.byHostility.entries()].sort(([a], [b]) => a - b)
+  const levels = [...stats.byHostility.entries()].sort(([a], [b]) => a.localeCompare(b))
     .map(([h, [s, r]]) => `hostility ${h}: ${s} synthesized / ${r} rejected`);
   const top = [...stats.ruleIds.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id, n]) => `${id} ${n}`);
   return [

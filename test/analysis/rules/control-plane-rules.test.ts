@@ -1,0 +1,136 @@
+import { Testing } from 'cdk8s';
+import * as yaml from 'js-yaml';
+import { analyze } from '../../../src/analysis/engine';
+import { HighAvailabilityPreset } from '../../../src/control-plane/install/high-availability';
+import { LinkerdDelivery } from '../../../src/delivery/delivery';
+import { argoApp, controlPlaneChart, fluxRelease, manifests, workload } from '../../delivery/fixtures';
+
+function findings(objects: any[], ruleId: string, options = {}) {
+  return analyze(manifests(objects), options).findings.filter((f) => f.ruleId === ruleId);
+}
+
+const cp = (values: any) => argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', values);
+const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
+const NODES = [node('a'), node('b'), node('c')];
+const trustBundle = { apiVersion: 'trust.cert-manager.io/v1alpha1', kind: 'Bundle', metadata: { name: 'linkerd-identity-trust-roots' }, spec: {} };
+
+describe('LKD-CP-001 HA', () => {
+  test('passes for the HA preset on 3 known nodes, and for a deliberate single replica', () => {
+    expect(findings([cp(HighAvailabilityPreset.values())], 'LKD-CP-001', { inventory: NODES })).toEqual([]);
+    expect(findings([cp({ controllerReplicas: 1 })], 'LKD-CP-001')).toEqual([]);
+  });
+
+  test('fires on partial HA, naming each gap', () => {
+    const [finding] = findings([cp({ controllerReplicas: 2 })], 'LKD-CP-001');
+    expect(finding.severity).toBe('warning');
+    expect(finding.message).toMatch(/asks for HA but controllerReplicas is 2 \(HA needs 3\); enablePodDisruptionBudget is off.*; enablePodAntiAffinity is off/);
+  });
+
+  test('names the 3-node requirement when the node count is unknown or too small', () => {
+    const unknown = findings([cp(HighAvailabilityPreset.values())], 'LKD-CP-001');
+    expect(unknown.map((f) => f.message)).toEqual([expect.stringMatching(/needs at least 3 schedulable nodes; the node count is not known/)]);
+    const tooFew = findings([cp(HighAvailabilityPreset.values())], 'LKD-CP-001', { inventory: [node('a'), node('b')] });
+    expect(tooFew.map((f) => f.message)).toEqual([expect.stringMatching(/at least 3 schedulable nodes; the inventory lists only 2 Node\(s\)/)]);
+  });
+
+  test('reads values from a rendered linkerd-config ConfigMap too', () => {
+    const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+      data: { values: yaml.dump({ controllerReplicas: 2, enablePodAntiAffinity: true, enablePodDisruptionBudget: true, webhookFailurePolicy: 'Fail' }) } };
+    expect(findings([config], 'LKD-CP-001', { inventory: NODES }).map((f) => f.message))
+      .toEqual([expect.stringMatching(/linkerd-config ConfigMap asks for HA but controllerReplicas is 2/)]);
+  });
+});
+
+describe('LKD-CP-002 webhookFailurePolicy Ignore', () => {
+  test('passes with Fail', () => {
+    expect(findings([cp({ webhookFailurePolicy: 'Fail' })], 'LKD-CP-002')).toEqual([]);
+  });
+
+  test.each([
+    ['explicit Ignore', { webhookFailurePolicy: 'Ignore' }, /leaves webhookFailurePolicy at Ignore: /],
+    ['the chart default', {}, /at Ignore \(the chart default\)/],
+  ])('fires on %s', (_what, values, message) => {
+    const [finding] = findings([fluxRelease('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', values)], 'LKD-CP-002');
+    expect(finding.severity).toBe('warning');
+    expect(finding.message).toMatch(message);
+    expect(finding.message).toMatch(/admitted without validation/);
+  });
+});
+
+describe('LKD-CP-003 externalCA without trust roots', () => {
+  const external = cp({ identity: { externalCA: true } });
+
+  test('passes with a trust-manager Bundle or the ConfigMap, in the output or the inventory', () => {
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-identity-trust-roots', namespace: 'linkerd' }, data: { 'ca-bundle.crt': 'x' } };
+    expect(findings([external, trustBundle], 'LKD-CP-003')).toEqual([]);
+    expect(findings([external, configMap], 'LKD-CP-003')).toEqual([]);
+    expect(findings([external], 'LKD-CP-003', { inventory: [trustBundle] })).toEqual([]);
+    expect(findings([cp({ identity: { externalCA: false } })], 'LKD-CP-003')).toEqual([]);
+  });
+
+  test('fires when nothing provides linkerd-identity-trust-roots', () => {
+    const wrongNamespace = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-identity-trust-roots', namespace: 'default' } };
+    const [finding] = findings([external, wrongNamespace], 'LKD-CP-003');
+    expect(finding.severity).toBe('error');
+    expect(finding.message).toMatch(/identity\.externalCA: true, but neither ConfigMap linkerd\/linkerd-identity-trust-roots nor a trust-manager Bundle/);
+  });
+});
+
+describe('LKD-CP-004 Kubernetes version', () => {
+  test('passes on 1.31 and later', () => {
+    expect(findings([cp({})], 'LKD-CP-004', { kubernetesVersion: '1.31' })).toEqual([]);
+    expect(findings([cp({})], 'LKD-CP-004', { kubernetesVersion: 'v1.33.1' })).toEqual([]);
+  });
+
+  test('fires once below 1.31, on the Linkerd install when there is one, else on the first object', () => {
+    const [onInstall, ...rest] = findings([workload('web', ['nginx:1.27']), cp({})], 'LKD-CP-004', { kubernetesVersion: '1.30' });
+    expect(rest).toEqual([]);
+    expect(onInstall.severity).toBe('error');
+    expect(onInstall.resource).toMatchObject({ kind: 'Application', name: 'linkerd-control-plane' });
+    expect(onInstall.message).toMatch(/Kubernetes version is "1\.30", but Linkerd edge-26\.6\.3 .* needs 1\.31 or later/);
+    const [onWorkload] = findings([workload('web', ['nginx:1.27'])], 'LKD-CP-004', { kubernetesVersion: '1.29' });
+    expect(onWorkload.resource).toMatchObject({ kind: 'Deployment', name: 'web' });
+  });
+});
+
+describe('LKD-CP-005 Gateway API version', () => {
+  const route = {
+    apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r', namespace: 'shop' },
+    spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'web', port: 80 }], rules: [] },
+  };
+
+  test('passes in range', () => {
+    expect(findings([cp({})], 'LKD-CP-005', { gatewayApiVersion: 'v1.5.1' })).toEqual([]);
+  });
+
+  test('fires on an install outside v1.2.1-v1.5.1', () => {
+    const [finding] = findings([cp({})], 'LKD-CP-005', { gatewayApiVersion: 'v1.1.1' });
+    expect(finding.severity).toBe('error');
+    expect(finding.message).toMatch(/Gateway API bundle is "v1\.1\.1", outside the v1\.2\.1–v1\.5\.1 range/);
+  });
+
+  test('leaves outputs with routes to LKD-ROUTE-016, so the problem is reported once', () => {
+    const all = analyze(manifests([cp({}), route]), { gatewayApiVersion: 'v1.1.1' }).findings;
+    expect(all.filter((f) => f.ruleId === 'LKD-CP-005')).toEqual([]);
+    expect(all.filter((f) => f.ruleId === 'LKD-ROUTE-016').length).toBeGreaterThan(0);
+  });
+
+  test('says nothing when the output installs no Linkerd', () => {
+    expect(findings([workload('web', ['nginx:1.27'])], 'LKD-CP-005', { gatewayApiVersion: 'v1.0.0' })).toEqual([]);
+  });
+});
+
+describe('the constructs\' own output', () => {
+  test.each([['Argo CD', LinkerdDelivery.argoCd()], ['Flux', LinkerdDelivery.flux()]])(
+    'an HA %s install with cert-manager identity has no version or control-plane findings once the nodes are known', (_form, delivery) => {
+      const { chart } = controlPlaneChart({ highAvailability: true, delivery });
+      const result = analyze(manifests(Testing.synth(chart)), { inventory: NODES });
+      expect(result.findings.filter((f) => /^LKD-(VER|CP)-/.test(f.ruleId))).toEqual([]);
+    });
+
+  test('a default (non-HA) install is warned about its Ignore webhooks only', () => {
+    const { chart } = controlPlaneChart();
+    const ids = analyze(manifests(Testing.synth(chart))).findings.filter((f) => /^LKD-(VER|CP)-/.test(f.ruleId)).map((f) => f.ruleId);
+    expect(ids).toEqual(['LKD-CP-002']);
+  });
+});

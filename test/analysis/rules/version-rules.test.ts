@@ -1,0 +1,94 @@
+import { analyze } from '../../../src/analysis/engine';
+import { argoApp, fluxRelease, manifests, workload } from '../../delivery/fixtures';
+
+function findings(objects: any[], ruleId: string, options = {}) {
+  return analyze(manifests(objects), options).findings.filter((f) => f.ruleId === ruleId);
+}
+
+const PINNED_VALUES = { webhookFailurePolicy: 'Fail' };
+
+describe('LKD-VER-001 pinned charts and images', () => {
+  test('passes for exact chart versions, pinned value images and tagged workload images', () => {
+    expect(findings([
+      argoApp('linkerd-crds', 'linkerd-crds', '2026.6.3', {}),
+      argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { ...PINNED_VALUES, proxy: { image: { version: 'edge-26.6.3' } } }),
+      fluxRelease('linkerd-viz', 'linkerd-viz', '2026.6.3'),
+      workload('web', ['nginx:1.27', 'registry.example/app@sha256:' + 'a'.repeat(64)]),
+    ], 'LKD-VER-001')).toEqual([]);
+  });
+
+  test.each([
+    ['Argo CD latest', argoApp('linkerd-control-plane', 'linkerd-control-plane', 'latest'), /Argo CD Application installs chart linkerd-control-plane with spec\.source\.targetRevision "latest": .*floats/],
+    ['Argo CD range', argoApp('linkerd-crds', 'linkerd-crds', '>=2026.6.0'), /targetRevision ">=2026\.6\.0": .*range/],
+    ['Argo CD without a revision', argoApp('linkerd-crds', 'linkerd-crds', undefined), /no chart version is set/],
+    ['Flux range', fluxRelease('linkerd-control-plane', 'linkerd-control-plane', '^2026.6.0'), /Flux HelmRelease installs chart linkerd-control-plane with spec\.chart\.spec\.version "\^2026\.6\.0"/],
+    ['Flux without a version', fluxRelease('linkerd-crds', 'linkerd-crds', undefined), /no chart version/],
+    ['a latest proxy image value', argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { proxy: { image: { version: 'latest' } } }), /proxy\.image\.version: the tag "latest"/],
+    ['a latest image in YAML values', argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', undefined, { values: 'controllerImageVersion: latest\n' }), /controllerImageVersion/],
+    ['an untagged workload image', workload('web', ['nginx']), /container "c0": image "nginx" has no tag/],
+    ['a latest workload image', workload('web', ['busybox:1.36', 'nginx:latest']), /container "c1": image "nginx:latest": the tag "latest"/],
+  ])('fires on %s', (_what, object, message) => {
+    const [finding, ...rest] = findings([object], 'LKD-VER-001');
+    expect(rest).toEqual([]);
+    expect(finding.message).toMatch(message);
+    expect(finding.severity).toBe('error');
+  });
+
+  test('reads Flux chartRef OCIRepositories and follows valuesFrom ConfigMaps', () => {
+    const oci = { apiVersion: 'source.toolkit.fluxcd.io/v1beta2', kind: 'OCIRepository', metadata: { name: 'linkerd-cp', namespace: 'flux-system' },
+      spec: { url: 'oci://ghcr.io/example/charts/linkerd-control-plane', ref: { semver: '>=2026.6.0' } } };
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-values', namespace: 'flux-system' }, data: { 'values.yaml': 'proxy:\n  image:\n    version: latest\n' } };
+    const release = fluxRelease('linkerd-control-plane', 'unused', undefined, undefined, { valuesFrom: [{ kind: 'ConfigMap', name: 'linkerd-values' }] });
+    delete release.spec.chart;
+    release.spec.chartRef = { kind: 'OCIRepository', name: 'linkerd-cp' };
+    const messages = findings([oci, cm, release], 'LKD-VER-001').map((f) => f.message);
+    expect(messages).toHaveLength(2);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/OCIRepository linkerd-cp spec\.ref ">=2026\.6\.0"/),
+      expect.stringMatching(/proxy\.image\.version/),
+    ]));
+  });
+
+  test('ignores non-Linkerd charts and inventory workloads', () => {
+    expect(findings([argoApp('podinfo', 'podinfo', 'latest')], 'LKD-VER-001')).toEqual([]);
+    expect(findings([], 'LKD-VER-001', { inventory: [workload('legacy', ['nginx'])] })).toEqual([]);
+  });
+});
+
+describe('LKD-VER-002 proxy version overrides', () => {
+  test('passes without overrides, and with overrides equal to the control plane', () => {
+    expect(findings([
+      argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { proxy: { image: { version: 'edge-26.6.3' } } }),
+      workload('web', ['nginx:1.27'], { 'config.linkerd.io/proxy-version': 'edge-26.6.3' }),
+      workload('api', ['nginx:1.27']),
+    ], 'LKD-VER-002')).toEqual([]);
+  });
+
+  test('fires on a pod annotation that differs from the control plane in the output', () => {
+    const [finding] = findings([
+      fluxRelease('linkerd-control-plane', 'linkerd-control-plane', '2026.7.1', {}),
+      workload('web', ['nginx:1.27'], { 'config.linkerd.io/proxy-version': 'edge-26.6.3' }),
+    ], 'LKD-VER-002');
+    expect(finding.severity).toBe('warning');
+    expect(finding.resource).toMatchObject({ kind: 'Deployment', name: 'web' });
+    expect(finding.message).toMatch(/proxy-version: edge-26\.6\.3 differs from the control plane \(edge-26\.7\.1, from Flux HelmRelease linkerd-control-plane\)/);
+  });
+
+  test('without a control plane in the output, compares with Linkerd 2.20; namespaces count too', () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', annotations: { 'config.linkerd.io/proxy-version': 'edge-25.1.1' } } };
+    const result = findings([ns, workload('web', ['nginx:1.27'], { 'config.linkerd.io/proxy-version': 'edge-25.1.1' })], 'LKD-VER-002');
+    expect(result.map((f) => f.resource.kind).sort()).toEqual(['Deployment', 'Namespace']);
+    expect(result[0].message).toMatch(/edge-26\.6\.3, from Linkerd 2\.20/);
+  });
+
+  test('fires on a proxy.image.version value that differs from the chart\'s version', () => {
+    const [finding] = findings([argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { proxy: { image: { version: 'edge-26.5.1' } } })], 'LKD-VER-002');
+    expect(finding.message).toMatch(/sets proxy\.image\.version: edge-26\.5\.1, but the control plane runs edge-26\.6\.3/);
+  });
+
+  test('an explicit linkerdVersion value is the control plane\'s version', () => {
+    expect(findings([
+      argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { linkerdVersion: 'edge-26.6.3-hotfix', proxy: { image: { version: 'edge-26.6.3-hotfix' } } }),
+    ], 'LKD-VER-002')).toEqual([]);
+  });
+});
