@@ -60,6 +60,16 @@ project.addTask('mesh-lab', {
   exec: 'cdk8s synth --no-check-upgrade',
 });
 
+project.addTask('control-plane', {
+  description: 'Synthesize examples/control-plane (HA, cert-manager identity, Argo CD delivery) into cdk8s.out/',
+  exec: 'ts-node -P examples/tsconfig.json examples/control-plane/main.ts',
+});
+
+project.addTask('control-plane-cdktf', {
+  description: 'Synthesize examples/control-plane-cdktf (helm_release resources through CDKTF) into cdk8s.out/',
+  exec: 'ts-node -P examples/tsconfig.json examples/control-plane-cdktf/main.ts',
+});
+
 project.addTask('import', {
   description: 'Regenerate src/imports (L1 types) from the reference CRDs in ../shared/reference',
   exec: 'ts-node -P scripts/tsconfig.json scripts/import-crds.ts',

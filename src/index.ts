@@ -25,8 +25,16 @@ export * from './routing/http-route';
 export * from './routing/grpc-route';
 export * from './routing/traffic-split';
 
-// Control plane: identity, trust anchors and their rotation.
+// Control plane: pinned versions, install values, identity (trust anchors, rotation) and delivery.
+export { LinkerdVersion, LinkerdChartVersionOptions } from './control-plane/versions';
+export * from './control-plane/install';
 export * from './control-plane/identity';
+export { LinkerdDelivery } from './delivery/delivery';
+export { DeliveryForm } from './delivery/form';
+export { HelmDeliveryOptions } from './delivery/helm';
+export { ArgoCdDeliveryOptions } from './delivery/argo-cd';
+export { FluxDeliveryOptions } from './delivery/flux';
+export { RunbookOptions } from './delivery/runbooks';
 
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';

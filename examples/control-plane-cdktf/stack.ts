@@ -4,10 +4,10 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { App, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import * as yaml from 'js-yaml';
-import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { LinkerdHelmReleases } from '../../src/cdktf';
 import { LinkerdIdentity } from '../../src/control-plane/identity';
 

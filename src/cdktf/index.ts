@@ -4,15 +4,16 @@
  * that cdk8s users never load cdktf (archived upstream on 2025-12-10; cdktf 0.21 and @cdktf/provider-helm 12.1.2 are
  * its last releases, hence optional peer dependencies).
  */
-import * as cdk8s from 'cdk8s';
-import { TerraformStack } from 'cdktf';
-import { Construct } from 'constructs';
+import * as path from 'path';
 import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { Release } from '@cdktf/provider-helm/lib/release';
+import * as cdk8s from 'cdk8s';
+import { App, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { LinkerdIdentity } from '../control-plane/identity/identity';
 import { LinkerdChartValues, installTarget, namespaceManifest } from '../control-plane/install/control-plane';
 import { LinkerdInstallOptions } from '../control-plane/install/options';
 import { ResolvedInstall, copyValues, resolveInstall } from '../control-plane/install/values';
-import { LinkerdIdentity } from '../control-plane/identity/identity';
 import { LinkerdVersion } from '../control-plane/versions';
 import { InputRule, check } from '../core/errors';
 import { DeliveryForm } from '../delivery/form';
@@ -77,7 +78,8 @@ export class LinkerdHelmReleases extends Construct {
     this.install = resolveInstall(this, props, binding);
     this.namespace = this.install.namespace;
     this.version = this.install.version;
-    const release = (releaseId: string, name: string, chartName: string, values: Record<string, any>, after?: Release) => new Release(this, releaseId, {
+    type Values = Record<string, any>;
+    const release = (releaseId: string, name: string, chartName: string, values: Values, after?: Release) => new Release(this, releaseId, {
       provider: props.provider,
       dependsOn: after ? [after] : undefined,
       name,
@@ -130,7 +132,7 @@ export class LinkerdHelmReleases extends Construct {
   private steps(): DeliverySteps {
     const stack = TerraformStack.of(this);
     return terraformSteps({
-      stackDir: `cdktf.out/stacks/${stack.node.id}`,
+      stackDir: path.join(App.of(stack).outdir, 'stacks', stack.node.id),
       crdsAddress: `helm_release.${stack.getLogicalId(this.crdsRelease)}`,
       controlPlaneAddress: `helm_release.${stack.getLogicalId(this.controlPlaneRelease)}`,
       hasPrerequisites: this.hasIdentityObjects,

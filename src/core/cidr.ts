@@ -77,6 +77,14 @@ export function parseCidr(text: unknown): Cidr | undefined {
   return { family, first, last, prefix, text: trimmed };
 }
 
+/**
+ * Like parseCidr, but refuses surrounding whitespace: Linkerd reads the network fields of its CRDs verbatim as IP
+ * networks, so " 10.0.0.0/8" is refused there although it trims to a valid CIDR.
+ */
+export function parseExactCidr(text: unknown): Cidr | undefined {
+  return typeof text === 'string' && text === text.trim() ? parseCidr(text) : undefined;
+}
+
 /** Whether `outer` contains every address of `inner`. */
 export function cidrContains(outer: Cidr, inner: Cidr): boolean {
   return outer.family === inner.family && outer.first <= inner.first && inner.last <= outer.last;

@@ -74,8 +74,14 @@ function helmRelease(install: ResolvedInstall, fluxNamespace: string, repository
   };
 }
 
+export interface FluxObjects {
+  readonly repository: KubeObject;
+  readonly crds: KubeObject;
+  readonly controlPlane: KubeObject;
+}
+
 /** The HelmRepository and the two HelmReleases, as plain manifests. */
-export function fluxObjects(scope: Construct, install: ResolvedInstall, options: FluxDeliveryOptions = {}): { repository: KubeObject; crds: KubeObject; controlPlane: KubeObject } {
+export function fluxObjects(scope: Construct, install: ResolvedInstall, options: FluxDeliveryOptions = {}): FluxObjects {
   const fluxNamespace = validateLabelName(scope, options.fluxNamespace ?? 'flux-system', 'fluxNamespace');
   const repositoryName = validateObjectName(scope, options.repositoryName ?? 'linkerd', 'repositoryName');
   const interval = fluxInterval(scope, options.interval);

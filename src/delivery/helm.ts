@@ -62,7 +62,8 @@ export type HelmFactory = (scope: Construct, id: string, props: HelmProps) => Co
 const realHelm: HelmFactory = (scope, id, props) => new Helm(scope, id, props);
 
 /** Two `Helm` children, the control plane depending on the CRDs so every CRD precedes every control-plane object. */
-export function deliverWithHelm(scope: Construct, install: ResolvedInstall, options: HelmDeliveryOptions, create: HelmFactory = realHelm): DeliveredCharts {
+export function deliverWithHelm(scope: Construct, install: ResolvedInstall, options: HelmDeliveryOptions,
+  create: HelmFactory = realHelm): DeliveredCharts {
   const props = helmChartProps(install, options);
   const crds = create(scope, 'Crds', props.crds);
   const controlPlane = create(scope, 'ControlPlane', props.controlPlane);

@@ -22,7 +22,7 @@ export function terraformSteps(addresses: TerraformAddresses): DeliverySteps {
   return {
     form: DeliveryForm.TERRAFORM,
     title: 'Terraform helm_release resources (CDKTF)',
-    variables: (install) => [`NS=${install.namespace}`, `STACK_DIR=${addresses.stackDir}`,
+    variables: (install) => [`NS=${install.namespace}`, `STACK_DIR="${addresses.stackDir}"`,
       ...(addresses.hasPrerequisites ? ['PREREQUISITES=<the file you wrote prerequisiteManifests to>'] : [])],
     publish: () => ({
       text: 'Change the version in code, synthesize, and review the plan.'

@@ -1,7 +1,7 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-28';
-import { cidrContains, cidrEquals, parseCidr } from '../core/cidr';
+import { cidrContains, cidrEquals, parseExactCidr } from '../core/cidr';
 import { InputRule, check } from '../core/errors';
 import { isValidMeshIdentity } from '../core/identity';
 import { validateLabelName } from '../core/names';
@@ -106,12 +106,12 @@ export class Network {
 
   /** Validates and renders. @internal */
   public _toKube(scope: Construct): { cidr: string; except?: string[] } {
-    const outer = parseCidr(this.block);
-    check(outer !== undefined, scope, 'LKD-POL-005', `network ${JSON.stringify(this.block)} is not a CIDR or IP.`, 'Use e.g. "10.0.0.0/8" or "fd00::/8".');
+    const outer = parseExactCidr(this.block);
+    check(outer !== undefined, scope, 'LKD-POL-005', `network ${JSON.stringify(this.block)} is not a CIDR or IP.`, 'Use e.g. "10.0.0.0/8" or "fd00::/8", without spaces.');
     for (const text of this.exceptions) {
-      const inner = parseCidr(text);
+      const inner = parseExactCidr(text);
       check(inner !== undefined && cidrContains(outer, inner) && !cidrEquals(outer, inner), scope, 'LKD-POL-005',
-        `except ${JSON.stringify(text)} is not a network strictly inside ${this.block}.`, 'List only sub-networks of the CIDR in except.');
+        `except ${JSON.stringify(text)} is not a network strictly inside ${this.block}.`, 'List only sub-networks of the CIDR in except, without spaces.');
     }
     return this.exceptions.length ? { cidr: this.block, except: [...this.exceptions] } : { cidr: this.block };
   }

@@ -43,7 +43,12 @@ export class ServerAccess extends Construct {
    * client identity" — creating a MeshTLSAuthentication (and NetworkAuthentication) and the AuthorizationPolicy.
    */
   public static allow(server: Server, options: AllowOptions): ServerAccess {
-    return new ServerAccess(server, `Allow-${options.policyName}`, options, server);
+    const id = `Allow-${options.policyName}`;
+    // Checked here because the constructs library would otherwise throw its own uncoded "already a Construct" error.
+    check(server.node.tryFindChild(id) === undefined, server, InputRule.CONFLICT,
+      `allow() was already called on this Server with policyName ${JSON.stringify(options.policyName)}.`,
+      'Give each allow() its own policyName, or list all identities and networks in one call.');
+    return new ServerAccess(server, id, options, server);
   }
 
   /** The identities accepted, if any were given. */

@@ -20,6 +20,8 @@ export enum HttpMethod {
 
 const PATH_CHARS = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})+$/;
 const TOKEN = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
+/** What an HTTP header value may not contain (tab is allowed). */
+const CONTROL_CHARS = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /** A path match. */
 export class PathMatch {
@@ -49,9 +51,35 @@ export class PathMatch {
   public _toKube(scope: IConstruct): Record<string, string> {
     check(typeof this.value === 'string' && this.value.length >= 1 && this.value.length <= 1024, scope, 'LKD-INPUT-006',
       `path ${JSON.stringify(this.value)} must be 1..1024 characters.`, 'Use a shorter path.');
-    if (this.type !== 'RegularExpression') checkPlainPath(scope, this.value);
+    if (this.type === 'RegularExpression') checkRegex(scope, this.value, 'path regex');
+    else checkPlainPath(scope, this.value);
     return { type: this.type, value: this.value };
   }
+}
+
+/**
+ * Rust regex syntax that JS writes differently or lacks, rewritten so a JS RegExp can judge the rest: `(?P<name>` is
+ * `(?<name>`, and inline flags (`(?i)`, `(?i:`) are dropped.
+ */
+function asJsRegex(pattern: string): string {
+  return pattern.replace(/\(\?P</g, '(?<').replace(/\(\?[imsxuU-]+\)/g, '').replace(/\(\?[imsxuU-]+:/g, '(?:');
+}
+
+/**
+ * Linkerd compiles RegularExpression matches with Rust's regex crate and drops the whole route when one does not
+ * compile (the API server accepts any string). A JS RegExp catches the syntax errors; look-around and
+ * back-references, which JS has and Rust's engine does not, are refused explicitly.
+ */
+function checkRegex(scope: IConstruct, pattern: string, what: string): void {
+  let problem: string | undefined;
+  try {
+    new RegExp(asJsRegex(pattern));
+    if (/\(\?<?[=!]|\\[1-9]/.test(pattern)) problem = 'uses look-around or a back-reference, which Linkerd\'s regex engine does not support';
+  } catch (e) {
+    problem = `does not compile (${(e as Error).message})`;
+  }
+  check(problem === undefined, scope, 'LKD-INPUT-006', `${what} ${JSON.stringify(pattern)} ${problem}; Linkerd would skip the whole route.`,
+    'Fix the regular expression (RE2/Rust syntax: no look-around, no back-references), or use an Exact/PathPrefix match.');
 }
 
 function checkPlainPath(scope: IConstruct, path: string): void {
@@ -87,6 +115,10 @@ export function renderHeaders(scope: IConstruct, headers: HeaderMatch[] | undefi
     seen.add(h.name.toLowerCase());
     check(typeof h.value === 'string' && h.value.length >= 1 && h.value.length <= 4096, scope, 'LKD-INPUT-006',
       `${where} header ${h.name} value must be 1..4096 characters.`, 'Give the header a value.');
+    if (h.regex) checkRegex(scope, h.value, `${where} header ${h.name} regex`);
+    // The proxy parses an exact value as an HTTP header value, which refuses control characters; Linkerd would skip the route.
+    else check(!CONTROL_CHARS.test(h.value), scope, 'LKD-INPUT-006', `${where} header ${h.name} value ${JSON.stringify(h.value)} contains a control character.`,
+      'Use printable characters only (no newlines or other control characters).');
     return { name: h.name, value: h.value, type: h.regex ? 'RegularExpression' : 'Exact' };
   });
 }

@@ -5,6 +5,7 @@
 function modulesLoadedBy(entry: string): string[] {
   let loaded: string[] = [];
   jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the point is to load the entry point in isolation
     require(entry);
     loaded = Object.keys(require.cache);
   });

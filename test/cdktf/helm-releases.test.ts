@@ -1,6 +1,8 @@
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
-import { App as TfApp, TerraformStack, Testing } from 'cdktf';
 import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
+import { App as TfApp, TerraformStack, Testing } from 'cdktf';
 import { LinkerdHelmReleases, LinkerdHelmReleasesProps } from '../../src/cdktf';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { controlPlaneChart } from '../delivery/fixtures';
@@ -59,7 +61,7 @@ describe('CDKTF helm_release delivery', () => {
   test('runbooks name this stack\'s resource addresses', () => {
     const upgrade = releases.upgradeRunbook();
     expect(upgrade).toContain(`terraform -chdir="$STACK_DIR" apply -target=helm_release.${byName['linkerd-crds'].id}`);
-    expect(upgrade).toContain('STACK_DIR=cdktf.out/stacks/linkerd');
+    expect(upgrade).toMatch(/STACK_DIR="\S+[\\/]stacks[\\/]linkerd"\n/);
     expect(upgrade).toContain('kubectl apply -f "$PREREQUISITES"');
     const exit = releases.exitRunbook();
     expect(exit.indexOf(`destroy -target=helm_release.${byName['linkerd-control-plane'].id}`))
@@ -75,13 +77,13 @@ describe('CDKTF helm_release delivery', () => {
   });
 
   test('synthesizes with the cdktf App into an outdir without a terraform binary', () => {
-    const outdir = path.join(require('os').tmpdir(), `cdktf-linkerd-${process.pid}`);
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-linkerd-'));
     const app = new TfApp({ outdir });
     const s = new TerraformStack(app, 'linkerd');
     new HelmProvider(s, 'helm', {});
     new LinkerdHelmReleases(s, 'Linkerd', { identity: LinkerdIdentity.fromCertManager() });
     app.synth();
-    const json = JSON.parse(require('fs').readFileSync(path.join(outdir, 'stacks', 'linkerd', 'cdk.tf.json'), 'utf8'));
+    const json = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'linkerd', 'cdk.tf.json'), 'utf8'));
     expect(Object.keys(json.resource.helm_release)).toHaveLength(2);
   });
 });

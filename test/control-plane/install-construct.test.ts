@@ -1,6 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
-import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
+import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { LinkerdVersion } from '../../src/control-plane/versions';
 import { LinkerdDelivery } from '../../src/delivery/delivery';
 import { DeliveryForm } from '../../src/delivery/form';

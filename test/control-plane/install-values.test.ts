@@ -76,7 +76,10 @@ describe('resolved values: typed options', () => {
       controllerReplicas: 2,
       webhookFailurePolicy: 'Fail',
       proxy: {
-        defaultInboundPolicy: 'all-authenticated', nativeSidecar: false, opaquePorts: '25,4222,5432', logHTTPHeaders: 'insecure',
+        defaultInboundPolicy: 'all-authenticated',
+        nativeSidecar: false,
+        opaquePorts: '25,4222,5432',
+        logHTTPHeaders: 'insecure',
         resources: { cpu: { request: '50m' }, memory: { limit: '128Mi' } },
       },
     });
@@ -148,8 +151,13 @@ describe('HA preset', () => {
   test('HA sets 3 replicas, PDBs, anti-affinity and Fail; typed options and additionalValues still win', () => {
     const ha = resolve({ highAvailability: true }).controlPlaneValues;
     expect(ha).toMatchObject({ highAvailability: true, controllerReplicas: 3, enablePodDisruptionBudget: true, enablePodAntiAffinity: true, webhookFailurePolicy: 'Fail' });
-    const overridden = resolve({ highAvailability: true, controllerReplicas: 5, webhookFailurePolicy: WebhookFailurePolicy.IGNORE,
-      proxy: { resources: { memoryLimit: '512Mi' } }, additionalValues: { enablePodDisruptionBudget: false } }).controlPlaneValues;
+    const overridden = resolve({
+      highAvailability: true,
+      controllerReplicas: 5,
+      webhookFailurePolicy: WebhookFailurePolicy.IGNORE,
+      proxy: { resources: { memoryLimit: '512Mi' } },
+      additionalValues: { enablePodDisruptionBudget: false },
+    }).controlPlaneValues;
     expect(overridden).toMatchObject({ controllerReplicas: 5, webhookFailurePolicy: 'Ignore', enablePodDisruptionBudget: false });
     expect(overridden.proxy.resources).toEqual({ cpu: { request: '100m' }, memory: { limit: '512Mi', request: '20Mi' } });
   });

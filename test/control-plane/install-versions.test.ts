@@ -1,15 +1,30 @@
-import { LinkerdVersion } from '../../src/control-plane/versions';
-import { chartVersionProblem, edgeAppVersion, imageProblem, imageTagProblem } from '../../src/control-plane/versions';
+import { LinkerdVersion, chartVersionProblem, edgeAppVersion, imageProblem, imageTagProblem } from '../../src/control-plane/versions';
 
 describe('LinkerdVersion.V2_20', () => {
   test('pins the 2.20 charts, app and proxy versions, and the cluster requirements', () => {
     const v = LinkerdVersion.V2_20;
     expect({
-      chart: v.chartVersion, app: v.appVersion, proxy: v.proxyVersion, repo: v.helmRepository, k8s: v.minKubernetesVersion,
-      gwMin: v.gatewayApiMinVersion, gwMax: v.gatewayApiMaxVersion, crds: v.crdsChart, cp: v.controlPlaneChart, tag: v.imageTag,
+      chart: v.chartVersion,
+      app: v.appVersion,
+      proxy: v.proxyVersion,
+      repo: v.helmRepository,
+      k8s: v.minKubernetesVersion,
+      gwMin: v.gatewayApiMinVersion,
+      gwMax: v.gatewayApiMaxVersion,
+      crds: v.crdsChart,
+      cp: v.controlPlaneChart,
+      tag: v.imageTag,
     }).toEqual({
-      chart: '2026.6.3', app: 'edge-26.6.3', proxy: 'v2.359.0', repo: 'https://helm.linkerd.io/edge', k8s: '1.31',
-      gwMin: 'v1.2.1', gwMax: 'v1.5.1', crds: 'linkerd-crds', cp: 'linkerd-control-plane', tag: 'edge-26.6.3',
+      chart: '2026.6.3',
+      app: 'edge-26.6.3',
+      proxy: 'v2.359.0',
+      repo: 'https://helm.linkerd.io/edge',
+      k8s: '1.31',
+      gwMin: 'v1.2.1',
+      gwMax: 'v1.5.1',
+      crds: 'linkerd-crds',
+      cp: 'linkerd-control-plane',
+      tag: 'edge-26.6.3',
     });
   });
 

@@ -1,8 +1,8 @@
 import { Chart, Testing } from 'cdk8s';
+import { indexOf, only, rendered } from './fixtures';
 import { resolveInstall } from '../../src/control-plane/install/values';
 import { argoCdApplications, deliverWithArgoCd } from '../../src/delivery/argo-cd';
 import { LinkerdDelivery } from '../../src/delivery/delivery';
-import { indexOf, only, rendered } from './fixtures';
 
 describe('Argo CD delivery', () => {
   const { cp, objects } = rendered({ delivery: LinkerdDelivery.argoCd(), highAvailability: true });
@@ -24,7 +24,9 @@ describe('Argo CD delivery', () => {
 
   test('pinned chart sources with the resolved values as helm.valuesObject', () => {
     expect(crds.spec.source).toEqual({
-      repoURL: 'https://helm.linkerd.io/edge', chart: 'linkerd-crds', targetRevision: '2026.6.3',
+      repoURL: 'https://helm.linkerd.io/edge',
+      chart: 'linkerd-crds',
+      targetRevision: '2026.6.3',
       helm: { releaseName: 'linkerd-crds', valuesObject: { installGatewayAPI: false } },
     });
     expect(controlPlane.spec.source).toMatchObject({ repoURL: 'https://helm.linkerd.io/edge', chart: 'linkerd-control-plane', targetRevision: '2026.6.3' });
@@ -55,8 +57,13 @@ describe('Argo CD delivery', () => {
   test('options: Argo CD namespace, project, destination, manual sync, no ignores', () => {
     const { objects: custom } = rendered({
       namespace: 'mesh',
-      delivery: LinkerdDelivery.argoCd({ argoCdNamespace: 'gitops', project: 'platform', destinationServer: 'https://prod.example:6443',
-        automatedSync: false, ignoreGeneratedWebhookCertificates: false }),
+      delivery: LinkerdDelivery.argoCd({
+        argoCdNamespace: 'gitops',
+        project: 'platform',
+        destinationServer: 'https://prod.example:6443',
+        automatedSync: false,
+        ignoreGeneratedWebhookCertificates: false,
+      }),
     });
     const app = only(custom, 'Application', 'linkerd-control-plane');
     expect(app.metadata.namespace).toBe('gitops');

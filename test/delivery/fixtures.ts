@@ -1,7 +1,7 @@
 /** Shared setup for the control-plane delivery tests: a chart holding one LinkerdControlPlane, rendered in order. */
 import { App, Chart, Testing } from 'cdk8s';
-import { LinkerdControlPlane, LinkerdControlPlaneProps } from '../../src/control-plane/install/control-plane';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
+import { LinkerdControlPlane, LinkerdControlPlaneProps } from '../../src/control-plane/install/control-plane';
 import { LinkerdDelivery } from '../../src/delivery/delivery';
 import { MeshChecks } from '../../src/frontends/mesh-checks';
 

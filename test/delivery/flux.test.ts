@@ -1,6 +1,6 @@
 import { Duration } from 'cdk8s';
-import { LinkerdDelivery } from '../../src/delivery/delivery';
 import { indexOf, only, rendered } from './fixtures';
+import { LinkerdDelivery } from '../../src/delivery/delivery';
 
 describe('Flux delivery', () => {
   const { cp, objects } = rendered({ delivery: LinkerdDelivery.flux(), highAvailability: true });
@@ -21,7 +21,9 @@ describe('Flux delivery', () => {
       expect(release.apiVersion).toBe('helm.toolkit.fluxcd.io/v2');
       expect(release.metadata.namespace).toBe('flux-system');
       expect(release.spec).toMatchObject({
-        interval: '10m', releaseName: chart, targetNamespace: 'linkerd',
+        interval: '10m',
+        releaseName: chart,
+        targetNamespace: 'linkerd',
         chart: { spec: { chart, version: '2026.6.3', sourceRef: { kind: 'HelmRepository', name: 'linkerd', namespace: 'flux-system' } } },
       });
     }

@@ -1,6 +1,8 @@
 import { Chart, HelmProps, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { resolveInstall } from '../../src/control-plane/install/values';
+import { LinkerdDelivery } from '../../src/delivery/delivery';
+import { DeliveryForm } from '../../src/delivery/form';
 import { deliverWithHelm, helmChartProps, kubeVersionFlag } from '../../src/delivery/helm';
 
 function install(options = {}) {
@@ -44,5 +46,13 @@ describe('cdk8s Helm delivery: what would be handed to Helm (helm itself never r
     ]);
     expect(calls.map((c) => c.props)).toEqual([helmChartProps(resolved).crds, helmChartProps(resolved).controlPlane]);
     expect(delivered.controlPlane.node.dependencies).toEqual([delivered.crds]);
+  });
+});
+
+describe('LinkerdDelivery.helm()', () => {
+  test('is the HELM form, with kubectl-based runbook steps (constructing it in a chart would run helm)', () => {
+    const delivery = LinkerdDelivery.helm({ helmFlags: ['--debug'] });
+    expect(delivery.form).toBe(DeliveryForm.HELM);
+    expect(delivery._steps().title).toBe('cdk8s-rendered Helm charts, applied with kubectl');
   });
 });

@@ -2,13 +2,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
+import { controlPlaneChart } from './fixtures';
 import { resolveInstall } from '../../src/control-plane/install/values';
 import { argoCdSteps } from '../../src/delivery/argo-cd';
 import { fluxSteps } from '../../src/delivery/flux';
 import { helmSteps } from '../../src/delivery/helm';
 import { RunbookOptions, exitRunbook, upgradeRunbook } from '../../src/delivery/runbooks';
 import { DeliverySteps } from '../../src/delivery/steps';
-import { controlPlaneChart } from './fixtures';
 
 /** Runbooks from the pure builders: the Helm form's construct would run helm, which is not here. */
 function runbooks(steps: DeliverySteps, options: RunbookOptions) {

@@ -13,6 +13,7 @@ import { opaquePortsRule } from './mesh/opaque-ports';
 import { podHazardsRule } from './mesh/pod-hazards';
 import { proxyPortCollisionRule } from './mesh/proxy-port-collision';
 import { skippedServerPortRule } from './mesh/skipped-server-port';
+import { duplicateObjectsRule } from './mesh/duplicate-objects';
 import { targetNotInjectedRule } from './mesh/target-not-injected';
 import { wrongMetadataRule } from './mesh/wrong-metadata';
 import { authenticationRefsRule } from './policy/authentication-refs';
@@ -77,6 +78,7 @@ export const ALL_RULES: Rule[] = [
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
   proxyPortCollisionRule, skippedServerPortRule,
+  duplicateObjectsRule,
   omittedParentGroup,
   backendWeights,
   parentExists,

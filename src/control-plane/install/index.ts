@@ -1,3 +1,3 @@
-export * from './options';
-export * from './high-availability';
-export * from './control-plane';
+export { LinkerdInstallOptions, LinkerdProxyOptions, ProxyResources, ProxyLogHttpHeaders, WebhookFailurePolicy } from './options';
+export { HighAvailabilityPreset } from './high-availability';
+export { LinkerdControlPlane, LinkerdControlPlaneProps, LinkerdChartValues } from './control-plane';

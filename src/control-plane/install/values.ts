@@ -97,7 +97,8 @@ function resourceValues(scope: IConstruct, resources: ProxyResources | undefined
   };
 }
 
-function enumValue<T extends string>(scope: IConstruct, value: T | undefined, allowed: Record<string, T>, what: string, ruleId: string): T | undefined {
+function enumValue<T extends string>(scope: IConstruct, value: T | undefined, allowed: Record<string, T>, what: string,
+  ruleId: string): T | undefined {
   if (value === undefined) return undefined;
   check(Object.values(allowed).includes(value), scope, ruleId, `${what} ${JSON.stringify(value)} is not one of ${Object.values(allowed).join(', ')}.`,
     `Use a value of the ${what} enum.`);

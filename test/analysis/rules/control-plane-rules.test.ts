@@ -34,8 +34,12 @@ describe('LKD-CP-001 HA', () => {
   });
 
   test('reads values from a rendered linkerd-config ConfigMap too', () => {
-    const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' },
-      data: { values: yaml.dump({ controllerReplicas: 2, enablePodAntiAffinity: true, enablePodDisruptionBudget: true, webhookFailurePolicy: 'Fail' }) } };
+    const config = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+      data: { values: yaml.dump({ controllerReplicas: 2, enablePodAntiAffinity: true, enablePodDisruptionBudget: true, webhookFailurePolicy: 'Fail' }) },
+    };
     expect(findings([config], 'LKD-CP-001', { inventory: NODES }).map((f) => f.message))
       .toEqual([expect.stringMatching(/linkerd-config ConfigMap asks for HA but controllerReplicas is 2/)]);
   });
@@ -95,7 +99,9 @@ describe('LKD-CP-004 Kubernetes version', () => {
 
 describe('LKD-CP-005 Gateway API version', () => {
   const route = {
-    apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r', namespace: 'shop' },
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name: 'r', namespace: 'shop' },
     spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'web', port: 80 }], rules: [] },
   };
 

@@ -35,8 +35,12 @@ describe('LKD-VER-001 pinned charts and images', () => {
   });
 
   test('reads Flux chartRef OCIRepositories and follows valuesFrom ConfigMaps', () => {
-    const oci = { apiVersion: 'source.toolkit.fluxcd.io/v1beta2', kind: 'OCIRepository', metadata: { name: 'linkerd-cp', namespace: 'flux-system' },
-      spec: { url: 'oci://ghcr.io/example/charts/linkerd-control-plane', ref: { semver: '>=2026.6.0' } } };
+    const oci = {
+      apiVersion: 'source.toolkit.fluxcd.io/v1beta2',
+      kind: 'OCIRepository',
+      metadata: { name: 'linkerd-cp', namespace: 'flux-system' },
+      spec: { url: 'oci://ghcr.io/example/charts/linkerd-control-plane', ref: { semver: '>=2026.6.0' } },
+    };
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-values', namespace: 'flux-system' }, data: { 'values.yaml': 'proxy:\n  image:\n    version: latest\n' } };
     const release = fluxRelease('linkerd-control-plane', 'unused', undefined, undefined, { valuesFrom: [{ kind: 'ConfigMap', name: 'linkerd-values' }] });
     delete release.spec.chart;

@@ -59,9 +59,14 @@ function structure<T>(ctx: { tangled: boolean }, coherent: () => fc.Arbitrary<T>
   return ctx.tangled ? tangled() : coherent();
 }
 
-/** undefined (the builder then names the object after its index, so names are unique), or a bad/colliding name. */
-function hostileName(h: number, bad: string[]): fc.Arbitrary<string | undefined> {
-  return either(h, fc.constant(undefined), fc.constantFrom(...bad));
+/**
+ * undefined (the builder then names the object after its index, so names are unique), a name the API server refuses
+ * (hostile values), or in tangled cases a shared name, so two objects of one kind can collide.
+ */
+function objectName(ctx: { h: number; tangled: boolean }, bad: string, shared: string): fc.Arbitrary<string | undefined> {
+  const unique = fc.constant(undefined);
+  const named = ctx.tangled ? fc.oneof({ arbitrary: unique, weight: 3 }, { arbitrary: fc.constant(shared), weight: 1 }) : unique;
+  return either(ctx.h, named, fc.constant(bad));
 }
 
 function maybe<T>(arb: fc.Arbitrary<T>, freq = 2): fc.Arbitrary<T | undefined> {
@@ -287,7 +292,7 @@ function routeRule(ctx: Ctx): fc.Arbitrary<RouteRuleSpec> {
 function route(ctx: Ctx, parent: fc.Arbitrary<ServiceRefSpec>): fc.Arbitrary<RouteSpec> {
   const { h } = ctx;
   return fc.record({
-    name: hostileName(h, ['Route_Bad', 'dup-route']),
+    name: objectName(ctx, 'Route_Bad', 'shared-route'),
     grpc: fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, { arbitrary: fc.constant(true), weight: 1 }),
     parent,
     port: portChoice(h),
@@ -330,7 +335,7 @@ function selector(h: number): fc.Arbitrary<SelectorSpec> {
 function server(ctx: Ctx, app: fc.Arbitrary<number>): fc.Arbitrary<ServerSpec> {
   const { h } = ctx;
   return fc.record({
-    name: hostileName(h, ['Srv_Bad', 'dup-server']),
+    name: objectName(ctx, 'Srv_Bad', 'shared-server'),
     app,
     version: anyIndex,
     selector: selector(h),
@@ -393,7 +398,7 @@ function policy(ctx: Ctx): fc.Arbitrary<PolicySpec> {
     ),
     () => fc.record({ meshTls: list(meshTls(ctx), 0, 2), serviceAccounts: list(appIndex(ctx), 0, 2) }));
   return fc.record({
-    name: hostileName(h, ['Pol!', 'dup-policy']),
+    name: objectName(ctx, 'Pol!', 'shared-policy'),
     target: policyTarget(ctx),
     identity,
     networks: list(list(network(h), 1, 2), 0, ctx.tangled ? 2 : 1),
@@ -403,7 +408,7 @@ function policy(ctx: Ctx): fc.Arbitrary<PolicySpec> {
 function access(ctx: Ctx): fc.Arbitrary<AccessSpec> {
   const { h } = ctx;
   return fc.record({
-    policyName: hostileName(h, ['Allow Bad']),
+    policyName: objectName(ctx, 'Allow Bad', 'shared-access'),
     server: anyIndex,
     serviceAccounts: either(h, list(appIndex(ctx), 1, 2), fc.constant([])),
     namespaces: list(pool(h, [FUZZ_NAMESPACE], ['Bad NS']), 0, 1),
@@ -415,7 +420,7 @@ function rateLimit(ctx: Ctx): fc.Arbitrary<RateLimitSpec> {
   const { h } = ctx;
   // Coherent: a total, and per-client limits at or below it.
   return fc.record({
-    name: hostileName(h, ['Rl_Bad']),
+    name: objectName(ctx, 'Rl_Bad', 'shared-limit'),
     server: anyIndex,
     total: either(h, fc.constant<Loose<number> | undefined>(100), maybe(loose(h, [10, 100], [0, 1.5, '10', 5e9]))),
     identity: maybe(loose(h, [10], [0, 1.5, '10', 5e9, 1000])),
@@ -423,9 +428,10 @@ function rateLimit(ctx: Ctx): fc.Arbitrary<RateLimitSpec> {
   });
 }
 
-function egress(h: number): fc.Arbitrary<EgressSpec> {
+function egress(ctx: Ctx): fc.Arbitrary<EgressSpec> {
+  const { h } = ctx;
   return fc.record({
-    name: hostileName(h, ['Egress_Bad']),
+    name: objectName(ctx, 'Egress_Bad', 'shared-egress'),
     trafficPolicy: pool(h, ['Allow', 'Deny'], ['allow', '']),
     networks: maybe(list(pool(h, [{ cidr: '203.0.113.0/24' }, { cidr: '198.51.100.7' }], [{ cidr: '10.0.0.0/40' }, { cidr: ' 203.0.113.0/24' }]), 1, 2)),
   });
@@ -446,7 +452,7 @@ export function meshAt(level: Hostility): fc.Arbitrary<MeshSpec> {
       policies: list(policy(ctx), 0, 2),
       routes: routes(ctx),
       rateLimits: list(rateLimit(ctx), 0, 1),
-      egress: list(egress(h), 0, 1),
+      egress: list(egress(ctx), 0, 2),
     });
   });
 }

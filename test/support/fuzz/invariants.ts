@@ -15,8 +15,8 @@ const ANNOTATION_DURATION = /^\d+(ms|s|m|h|d)$/;
 const HTTP_STATUS_ITEM = /^(5xx|gateway-error|[1-5]\d\d(-[1-5]\d\d)?)$/;
 const GRPC_CODES = new Set(['cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable']);
 const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/;
-/** Header values the proxy can parse: visible ASCII, space, tab (no control characters). */
-const HEADER_VALUE = /^[\t\x20-\x7e]+$/;
+/** Header values the proxy can parse (http::HeaderValue): no control characters except tab. */
+const HEADER_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]+$/;
 const CIDR = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/;
 
 const ROUTE_KINDS = new Set(['HTTPRoute', 'GRPCRoute']);
@@ -75,7 +75,8 @@ function parentRefs(o: Obj): string[] {
 
 function regexProblem(pattern: string): string | undefined {
   try {
-    new RegExp(pattern);
+    // Rust spellings JS lacks: named groups with P, inline flags.
+    new RegExp(pattern.replace(/\(\?P</g, '(?<').replace(/\(\?[imsxuU-]+\)/g, '').replace(/\(\?[imsxuU-]+:/g, '(?:'));
   } catch (e) {
     return `does not compile (${(e as Error).message})`;
   }

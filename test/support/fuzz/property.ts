@@ -62,7 +62,7 @@ export function fuzzMeshes(options: FuzzOptions): FuzzStats {
   });
   const start = Date.now();
   try {
-    fc.assert(property, { numRuns: options.runs, seed: options.seed });
+    fc.assert(property, { numRuns: options.runs, seed: options.seed, includeErrorInReport: true });
   } catch (e) {
     throw new Error(`fuzz seed ${options.seed} (replay: ${replayCommand(options.seed, options.runs)})\n${(e as Error).message}`);
   } finally {

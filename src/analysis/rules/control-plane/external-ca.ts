@@ -1,8 +1,8 @@
+import { controlPlaneInstalls } from './installs';
+import { valueAt } from '../../../control-plane/install/merge';
 import { Severity } from '../../finding';
 import { MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
-import { valueAt } from '../../../control-plane/install/merge';
-import { controlPlaneInstalls } from './installs';
 
 export const TRUST_ROOTS = 'linkerd-identity-trust-roots';
 const TRUST_MANAGER_GROUP = 'trust.cert-manager.io';

@@ -1,6 +1,6 @@
+import { LinkerdVersion } from '../../../control-plane/versions';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { LinkerdVersion } from '../../../control-plane/versions';
 import { everyRoute } from '../route-helpers';
 import { linkerdInstalls } from './installs';
 

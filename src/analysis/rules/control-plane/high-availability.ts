@@ -1,6 +1,6 @@
+import { ChartInstall, controlPlaneInstalls } from './installs';
 import { Severity } from '../../finding';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ChartInstall, controlPlaneInstalls } from './installs';
 
 type ValuesInstall = ChartInstall & { values: Record<string, any> };
 

@@ -1,7 +1,7 @@
+import { clusterSubject } from './installs';
+import { LinkerdVersion } from '../../../control-plane/versions';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { LinkerdVersion } from '../../../control-plane/versions';
-import { clusterSubject } from './installs';
 
 /** The charts refuse to render below their kubeVersion, and Linkerd is not tested there. */
 export const kubernetesVersion: Rule = {

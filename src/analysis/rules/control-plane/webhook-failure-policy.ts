@@ -1,6 +1,6 @@
+import { controlPlaneInstalls } from './installs';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { controlPlaneInstalls } from './installs';
 
 /** With Ignore, every admission check silently stops whenever its controller is down. */
 export const webhookFailurePolicyIgnore: Rule = {

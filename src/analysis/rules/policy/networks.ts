@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../../core/cidr';
+import { Cidr, cidrContains, cidrsOverlap, parseCidr, parseExactCidr } from '../../../core/cidr';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { specOf } from '../policy-helpers';
 
@@ -12,7 +12,7 @@ export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, netwo
   }
   const parsed: Cidr[] = [];
   networks.forEach((net: any, i: number) => {
-    const cidr = parseCidr(net?.cidr);
+    const cidr = parseExactCidr(net?.cidr);
     if (!cidr) {
       ctx.report(subject, `${path}[${i}].cidr ${JSON.stringify(net?.cidr)} is not a CIDR or IP address.`);
       return;
@@ -24,7 +24,7 @@ export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, netwo
       return;
     }
     except.forEach((text: unknown, j: number) => {
-      const ex = parseCidr(text);
+      const ex = parseExactCidr(text);
       const where = `${path}[${i}].except[${j}] ${JSON.stringify(text)}`;
       if (!ex) ctx.report(subject, `${where} is not a CIDR or IP address.`);
       else if (cidrContains(ex, cidr)) ctx.report(subject, `${where} covers the whole cidr ${cidr.text}, negating it; the webhook rejects this. Remove the entry instead.`);

@@ -1,8 +1,8 @@
+import { imageValueProblems } from '../../../control-plane/install/image-values';
+import { chartVersionProblem, imageProblem } from '../../../control-plane/versions';
 import { Severity } from '../../finding';
 import { PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { imageValueProblems } from '../../../control-plane/install/image-values';
-import { chartVersionProblem, imageProblem } from '../../../control-plane/versions';
 import { ChartInstall, InstallSource, linkerdInstalls } from '../control-plane/installs';
 
 function checkChartVersion(ctx: RuleContext, install: ChartInstall): void {

@@ -1,9 +1,9 @@
-import { Severity } from '../../finding';
-import { annotationsOf } from '../../model/manifest';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import { PROXY_VERSION_KEY } from '../../../control-plane/install/image-values';
 import { valueAt } from '../../../control-plane/install/merge';
 import { LinkerdVersion, chartVersionProblem, edgeAppVersion } from '../../../control-plane/versions';
+import { Severity } from '../../finding';
+import { annotationsOf } from '../../model/manifest';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 import { ChartInstall, controlPlaneInstalls } from '../control-plane/installs';
 
 export const PROXY_VERSION_ANNOTATION = 'config.linkerd.io/proxy-version';
