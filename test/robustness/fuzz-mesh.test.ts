@@ -8,7 +8,7 @@
 import { App, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  HttpRoute, MeshChecks, MeshedDeployment, Network, NetworkAuthentication, PathMatch, PodSelection, RouteBackend, Server, ServerPort, ServiceReference,
+  HttpRoute, MeshChecks, MeshedDeployment, Network, NetworkAuthentication, PathMatch, PodSelection, RouteBackend, Server, ServerAccess, ServerPort, ServiceReference,
 } from '../../src';
 import { conformanceIssues } from '../support/conformance';
 import { FUZZ_NAMESPACE } from '../support/fuzz/arbitraries';
@@ -19,7 +19,7 @@ import { MeshSpec } from '../support/fuzz/spec';
 import { describeWithShared } from '../support/shared';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_129);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1_500);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
 
 describeWithShared(`fuzzed meshes (seed ${SEED}, ${RUNS} cases)`, () => {
   test('every case synthesizes into valid output or fails with a coded error naming a construct path', () => {
@@ -98,6 +98,14 @@ describe('regressions the fuzzer found (each was synthesized into output Linkerd
     new Server(chart, 'A', { name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(8080) });
     new Server(chart, 'B', { name: 'orders-http', selector: PodSelection.app('other'), port: ServerPort.number(9090) });
     expect(() => chart.toJson()).toThrow(/LKD-MESH-009 at fuzz\/B\/Resource \(Server fuzz\/orders-http\): Server fuzz\/orders-http is already defined by fuzz\/A\/Resource/);
+  });
+
+  test('allow() twice with one policyName is a coded conflict on the Server, not the constructs library\'s uncoded error', () => {
+    const { chart } = lab();
+    const server = new Server(chart, 'Http', { name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(8080) });
+    const networks = [Network.cidr('10.0.0.0/8')];
+    ServerAccess.allow(server, { policyName: 'shared', networks });
+    expect(() => ServerAccess.allow(server, { policyName: 'shared', networks })).toThrow(/^\[fuzz\/Http\] LKD-INPUT-004: allow\(\) was already called .* Fix: /);
   });
 
   test('the oracle itself: a coherent spec synthesizes cleanly, a regex that does not compile is a coded rejection', () => {

@@ -63,6 +63,7 @@ import { ruleTimeouts } from './route/rule-timeouts';
 import { serverParentScope } from './route/server-parent-scope';
 import { serviceProfileWins } from './route/service-profile';
 import { unsupportedFilters } from './route/unsupported-filters';
+import { serviceSelectsPods } from './route/service-selects-pods';
 import { pinnedVersions } from './version/pinned';
 import { proxyVersionSkew } from './version/proxy-skew';
 import { controlPlaneHa } from './control-plane/high-availability';
@@ -90,6 +91,7 @@ export const ALL_RULES: Rule[] = [
   backendKind,
   backendSanity,
   unsupportedFilters,
+  serviceSelectsPods,
   kindConflict,
   ambiguousMatches,
   ruleTimeouts,

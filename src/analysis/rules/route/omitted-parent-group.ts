@@ -1,4 +1,5 @@
 import { Severity } from '../../finding';
+import { isCoreGroup } from '../../model/manifest';
 import { Rule, RuleArea } from '../../rule';
 import { allRoutes, parentRefs } from '../route-helpers';
 
@@ -18,9 +19,14 @@ export const omittedParentGroup: Rule = {
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
       parentRefs(route).forEach((ref, i) => {
-        if (ref.kind === 'Service' && (ref.group === undefined || ref.group === 'gateway.networking.k8s.io')) {
+        if (ref.kind !== 'Service') return;
+        if (ref.group === undefined || ref.group === 'gateway.networking.k8s.io') {
           ctx.report(route, `parentRefs[${i}] names Service "${ref.name}" without group "core"; `
             + 'the API server defaults the group to gateway.networking.k8s.io and Linkerd silently ignores the route.');
+        } else if (!isCoreGroup(ref.group)) {
+          // Any other group names a Service kind that does not exist either (e.g. policy.linkerd.io, copied from a Server parent).
+          ctx.report(route, `parentRefs[${i}] names Service "${ref.name}" in group ${JSON.stringify(ref.group)}; only the core group `
+            + 'has Services, so Linkerd silently ignores the route.');
         }
       });
     }

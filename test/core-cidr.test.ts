@@ -1,4 +1,4 @@
-import { cidrContains, cidrEquals, cidrsOverlap, parseCidr } from '../../src/analysis/policy/cidr';
+import { cidrContains, cidrEquals, cidrsOverlap, parseCidr } from '../src/core/cidr';
 
 describe('CIDR parsing for policy networks', () => {
   test.each([

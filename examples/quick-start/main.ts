@@ -1,0 +1,52 @@
+// The README's short example, kept as a file so CI type-checks and synthesizes it (tests import buildQuickStart).
+import { App, Chart } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import {
+  MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort,
+  ServiceReference, TrafficSplit,
+} from '../../src';
+
+export function buildQuickStart(app: App): Chart {
+  const chart = new Chart(app, 'shop', { namespace: 'shop' });
+  new MeshedNamespace(chart, 'Ns', { name: 'shop' });
+
+  const client = new kplus.ServiceAccount(chart, 'Client', { metadata: { name: 'client' } });
+  new MeshedDeployment(chart, 'ClientApp', {
+    name: 'client', app: 'client', serviceAccount: client,
+    containers: [{ image: 'curlimages/curl:8.14.1', command: ['sleep', 'infinity'], securityContext: { user: 100 } }],
+  });
+  const service = (name: string, labels: Record<string, string>) => {
+    const svc = new kplus.Service(chart, name, { metadata: { name }, ports: [{ port: 8080 }] });
+    for (const [k, v] of Object.entries(labels)) svc.selectLabel(k, v);
+    return ServiceReference.fromService(svc);
+  };
+  for (const version of ['v1', 'v2']) {
+    const orders = new MeshedDeployment(chart, `Orders-${version}`, {
+      name: `orders-${version}`, app: 'orders', version,
+      containers: [{ image: 'hashicorp/http-echo:1.0.0', args: ['-listen=:8080'], ports: [{ number: 8080 }], securityContext: { user: 65532 } }],
+    });
+    service(`orders-${version}`, orders.selectorLabels);
+  }
+
+  // "orders' port 8080 allows the client identity": a Server, a MeshTLSAuthentication and an AuthorizationPolicy.
+  const ordersHttp = new Server(chart, 'OrdersHttp', {
+    name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(8080), proxyProtocol: ProxyProtocol.HTTP1,
+  });
+  ServerAccess.allow(ordersHttp, { policyName: 'client-to-orders', authenticationName: 'client-sa', serviceAccounts: [client] });
+
+  // 90/10 between the versions; refuses shares that do not add up to 100. The parent is always group core + port.
+  new TrafficSplit(chart, 'Split', {
+    name: 'orders-split', service: service('orders', { 'app.kubernetes.io/name': 'orders' }), port: 8080,
+    backends: [
+      { service: ServiceReference.fromName('orders-v1'), percent: 90 },
+      { service: ServiceReference.fromName('orders-v2'), percent: 10 },
+    ],
+  });
+  return chart;
+}
+
+if (require.main === module) {
+  const app = new App({ outdir: 'cdk8s.out/quick-start' });
+  buildQuickStart(app);
+  app.synth(); // the checks run here: an error fails synth and writes nothing
+}
