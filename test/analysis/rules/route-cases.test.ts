@@ -3,55 +3,17 @@
  * Schema-level verdicts belong to the CRD conformance harness; here we check what the engine itself adds:
  * CRD-valid routes that Linkerd drops or ignores must get an engine error, and no case may crash the engine.
  */
-import * as fs from 'fs';
 import { analyze } from '../../../src/analysis/engine';
 import { Finding, Severity } from '../../../src/analysis/finding';
-import { asManifests, meshLab } from '../../support/mesh-fixture';
-import { ROUTE_CASES, describeWithShared } from '../../support/shared';
-
-interface RouteCase {
-  readonly id: string;
-  readonly kind: string;
-  readonly valid: boolean;
-  readonly namespace: string;
-  readonly spec: Record<string, unknown>;
-}
-
-/** The HTTP cases use Service port 80, the gRPC ones 9090 / 9091 (by name grpc / grpc-admin). */
-const EXTRA_PORTS = [{ name: 'web', port: 80, targetPort: 8080 }, { name: 'grpc', port: 9090 }, { name: 'grpc-admin', port: 9091 }];
-
-/** The baseline mesh without its own route, each orders Service also exposing the ports the cases use. */
-function meshFor(routeCase: RouteCase): any[] {
-  const objects = meshLab().filter((o) => o.kind !== 'HTTPRoute');
-  for (const o of objects) {
-    if (o.kind === 'Service' && ['orders', 'orders-v1', 'orders-v2'].includes(o.metadata.name)) o.spec.ports.push(...EXTRA_PORTS);
-  }
-  const route = {
-    apiVersion: 'gateway.networking.k8s.io/v1',
-    kind: routeCase.kind,
-    metadata: { name: routeCase.id, namespace: routeCase.namespace },
-    spec: JSON.parse(JSON.stringify(routeCase.spec)),
-  };
-  return [...objects, route];
-}
+import { asManifests } from '../../support/mesh-fixture';
+import { LINKERD_DROPS, RouteCase, loadRouteCases, meshFor } from '../../support/route-cases';
+import { describeWithShared } from '../../support/shared';
 
 function errorRuleIds(routeCase: RouteCase): string[] {
   const findings: Finding[] = analyze(asManifests(meshFor(routeCase))).findings;
   const onRoute = findings.filter((f) => f.resource.name === routeCase.id && f.severity === Severity.ERROR);
   return [...new Set(onRoute.map((f) => f.ruleId))].sort();
 }
-
-/** CRD-valid routes that Linkerd 2.20 itself drops or ignores, and the engine rule that says so. */
-const LINKERD_DROPS: Record<string, string> = {
-  'http-valid-all-weights-zero': 'LKD-ROUTE-009',
-  'http-valid-parentref-service-default-group': 'LKD-ROUTE-001',
-  'http-valid-timeouts-compound': 'LKD-ROUTE-014',
-  'http-valid-mirror-with-port': 'LKD-ROUTE-011',
-  'http-valid-backend-group-core-no-port': 'LKD-ROUTE-006',
-  'http-valid-empty-rules-list': 'LKD-ROUTE-020',
-  // Not in the brief's list, but also dropped by Linkerd: a URLRewrite filter fails conversion of the whole route.
-  'http-valid-rewrite-prefix-defaulted-match': 'LKD-ROUTE-011',
-};
 
 /**
  * Invalid (schema-rejected) cases the engine also catches on its own, with the rules that fire. Every other invalid
@@ -74,7 +36,7 @@ const ENGINE_ALSO_CATCHES: Record<string, string[]> = {
   'http-invalid-timeout-microseconds': ['LKD-ROUTE-014'],
 };
 
-const cases: RouteCase[] = fs.existsSync(ROUTE_CASES) ? JSON.parse(fs.readFileSync(ROUTE_CASES, 'utf8')) : [];
+const cases: RouteCase[] = loadRouteCases();
 
 describeWithShared('shared Gateway API route cases', () => {
   test('the case file has cases of both kinds', () => {

@@ -6,14 +6,27 @@ import { containsPrivateKey } from '../cert-helpers';
 const MAX_DEPTH = 32;
 const MAX_PATHS = 3;
 
-function walk(value: unknown, path: string, depth: number, found: string[]): void {
-  if (depth > MAX_DEPTH) return;
+function pathOf(segments: Array<string | number>): string {
+  return segments.map((s) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][\w]*$/.test(s) ? `.${s}` : `['${s}']`)).join('');
+}
+
+/** Every object of every run is walked, so the path is only spelled out for a hit (the segments are a shared stack). */
+function walk(value: unknown, segments: Array<string | number>, found: string[]): void {
+  if (segments.length > MAX_DEPTH) return;
   if (typeof value === 'string') {
-    if (containsPrivateKey(value)) found.push(path);
+    if (containsPrivateKey(value)) found.push(pathOf(segments));
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => walk(item, `${path}[${i}]`, depth + 1, found));
+    for (let i = 0; i < value.length; i++) {
+      segments.push(i);
+      walk(value[i], segments, found);
+      segments.pop();
+    }
   } else if (typeof value === 'object' && value !== null) {
-    for (const [k, v] of Object.entries(value)) walk(v, /^[A-Za-z_][\w]*$/.test(k) ? `${path}.${k}` : `${path}['${k}']`, depth + 1, found);
+    for (const k in value) {
+      segments.push(k);
+      walk((value as Record<string, unknown>)[k], segments, found);
+      segments.pop();
+    }
   }
 }
 
@@ -29,7 +42,7 @@ function encodedPaths(entry: IndexedObject): string[] {
 
 export function privateKeyPaths(entry: IndexedObject): string[] {
   const found: string[] = [];
-  walk(entry.object, '', 0, found);
+  walk(entry.object, [], found);
   return [...found.map((p) => p.replace(/^\./, '')), ...encodedPaths(entry)];
 }
 
