@@ -26,7 +26,7 @@ export * from './routing/grpc-route';
 export * from './routing/traffic-split';
 
 // Control plane: pinned versions, install values, identity (trust anchors, rotation) and delivery.
-export { LinkerdVersion, LinkerdChartVersionOptions } from './control-plane/versions';
+export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';
 export * from './control-plane/install';
 export * from './control-plane/identity';
 export { LinkerdDelivery } from './delivery/delivery';

@@ -14,7 +14,7 @@ import { LinkerdIdentity } from '../control-plane/identity/identity';
 import { LinkerdChartValues, installTarget, namespaceManifest } from '../control-plane/install/control-plane';
 import { LinkerdInstallOptions } from '../control-plane/install/options';
 import { ResolvedInstall, copyValues, resolveInstall } from '../control-plane/install/values';
-import { LinkerdVersion } from '../control-plane/versions';
+import { LinkerdVersion } from '../core/versions';
 import { InputRule, check } from '../core/errors';
 import { DeliveryForm } from '../delivery/form';
 import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../delivery/runbooks';

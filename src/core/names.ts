@@ -41,7 +41,8 @@ export function validatePortName(scope: IConstruct, name: string): string {
 
 export function validatePortNumber(scope: IConstruct, port: number, what = 'port'): number {
   check(Number.isInteger(port) && port >= 1 && port <= 65535, scope, InputRule.PORT,
-    `${what} ${JSON.stringify(port)} is outside 1..65535.`, 'Use an integer port between 1 and 65535.');
+    // A quoted number ("8080") is the usual cause when the value is in range; say so rather than "outside".
+    `${what} ${JSON.stringify(port)} ${typeof port === 'number' ? 'is outside 1..65535' : 'is not a number'}.`, 'Use an integer port between 1 and 65535.');
   return port;
 }
 

@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { DeliveredCharts, DeliverySteps, crdsChartLabel, waitForControlPlane, waitForCrds } from './steps';
 import { copyValues, ResolvedInstall } from '../control-plane/install/values';
-import { parseKubernetesVersion } from '../control-plane/versions';
+import { parseKubernetesVersion } from '../core/versions';
 
 /** Options for rendering the charts in cdk8s with the `helm` binary. */
 export interface HelmDeliveryOptions {

@@ -115,10 +115,13 @@ export function renderHeaders(scope: IConstruct, headers: HeaderMatch[] | undefi
     seen.add(h.name.toLowerCase());
     check(typeof h.value === 'string' && h.value.length >= 1 && h.value.length <= 4096, scope, 'LKD-INPUT-006',
       `${where} header ${h.name} value must be 1..4096 characters.`, 'Give the header a value.');
-    if (h.regex) checkRegex(scope, h.value, `${where} header ${h.name} regex`);
-    // The proxy parses an exact value as an HTTP header value, which refuses control characters; Linkerd would skip the route.
-    else check(!CONTROL_CHARS.test(h.value), scope, 'LKD-INPUT-006', `${where} header ${h.name} value ${JSON.stringify(h.value)} contains a control character.`,
-      'Use printable characters only (no newlines or other control characters).');
+    if (h.regex) {
+      checkRegex(scope, h.value, `${where} header ${h.name} regex`);
+    } else {
+      // The proxy parses an exact value as an HTTP header value, which refuses control characters; Linkerd would skip the route.
+      check(!CONTROL_CHARS.test(h.value), scope, 'LKD-INPUT-006', `${where} header ${h.name} value ${JSON.stringify(h.value)} contains a control character.`,
+        'Use printable characters only (no newlines or other control characters).');
+    }
     return { name: h.name, value: h.value, type: h.regex ? 'RegularExpression' : 'Exact' };
   });
 }

@@ -1,7 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
-import { LinkerdVersion } from '../../src/control-plane/versions';
+import { LinkerdVersion } from '../../src/core/versions';
 import { LinkerdDelivery } from '../../src/delivery/delivery';
 import { DeliveryForm } from '../../src/delivery/form';
 import { MeshChecks } from '../../src/frontends/mesh-checks';

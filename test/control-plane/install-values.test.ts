@@ -3,10 +3,10 @@ import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { HighAvailabilityPreset } from '../../src/control-plane/install/high-availability';
-import { leaves, valueAt } from '../../src/control-plane/install/merge';
+import { leaves, valueAt } from '../../src/core/helm-values';
 import { LinkerdInstallOptions, ProxyLogHttpHeaders, WebhookFailurePolicy } from '../../src/control-plane/install/options';
 import { resolveInstall } from '../../src/control-plane/install/values';
-import { LinkerdVersion } from '../../src/control-plane/versions';
+import { LinkerdVersion } from '../../src/core/versions';
 import { DefaultInboundPolicy } from '../../src/workloads/default-inbound-policy';
 import { CHART_DIR, describeWithShared } from '../support/shared';
 

@@ -1,4 +1,4 @@
-import { LinkerdVersion, chartVersionProblem, edgeAppVersion, imageProblem, imageTagProblem } from '../../src/control-plane/versions';
+import { LinkerdVersion, chartVersionProblem, edgeAppVersion, imageProblem, imageTagProblem } from '../../src/core/versions';
 
 describe('LinkerdVersion.V2_20', () => {
   test('pins the 2.20 charts, app and proxy versions, and the cluster requirements', () => {

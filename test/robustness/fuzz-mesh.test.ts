@@ -5,17 +5,20 @@
  * with a coded error naming a construct path. The seed is fixed so CI is reproducible; FUZZ_SEED / FUZZ_RUNS override
  * it locally, and scripts/fuzz-nightly.ts runs many more cases.
  */
+import * as os from 'os';
+import * as path from 'path';
 import { App, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  HttpRoute, MeshChecks, MeshedDeployment, Network, NetworkAuthentication, PathMatch, PodSelection, RouteBackend, Server, ServerAccess, ServerPort, ServiceReference,
+  HttpRoute, MeshChecks, MeshedDeployment, Network, NetworkAuthentication, PathMatch, PodSelection, RouteBackend, Server, ServerAccess, ServerPort,
+  ServiceReference,
 } from '../../src';
 import { conformanceIssues } from '../support/conformance';
 import { FUZZ_NAMESPACE } from '../support/fuzz/arbitraries';
 import { linkerdReadsProblems } from '../support/fuzz/invariants';
 import { runCase } from '../support/fuzz/oracle';
 import { describeStats, fuzzMeshes } from '../support/fuzz/property';
-import { MeshSpec } from '../support/fuzz/spec';
+import { MeshSpec } from '../support/fuzz/mesh-spec';
 import { describeWithShared } from '../support/shared';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_129);
@@ -38,13 +41,19 @@ function baseSpec(): MeshSpec {
   return {
     namespace: FUZZ_NAMESPACE,
     apps: [{ name: 'orders', servicePortOffset: 0, versions: [{ version: 'v1', ports: [{ number: 8080, name: 'http' }], meshed: true, service: true }] }],
-    splits: [], servers: [], accesses: [], policies: [], routes: [], rateLimits: [], egress: [],
+    splits: [],
+    servers: [],
+    accesses: [],
+    policies: [],
+    routes: [],
+    rateLimits: [],
+    egress: [],
   };
 }
 
 /** One mesh with a chart in namespace fuzz, an orders Deployment and Service, for hand-written regressions. */
 function lab(): { app: App; chart: Chart; service: kplus.Service } {
-  const app = new App({ outdir: '/tmp/cdk8s-linkerd-unused' });
+  const app = new App({ outdir: path.join(os.tmpdir(), 'cdk8s-linkerd-unused') });
   MeshChecks.of(app).configure({ printWarnings: false });
   const chart = new Chart(app, 'fuzz', { namespace: FUZZ_NAMESPACE });
   new MeshedDeployment(chart, 'Orders', { name: 'orders-v1', app: 'orders', version: 'v1', containers: [{ image: 'example/app:1.0.0', ports: [{ number: 8080, name: 'http' }], securityContext: { user: 1000 } }] });
@@ -53,10 +62,14 @@ function lab(): { app: App; chart: Chart; service: kplus.Service } {
   return { app, chart, service };
 }
 
-function route(chart: Chart, service: kplus.Service, path: PathMatch | undefined, headers?: { name: string; value: string; regex?: boolean }[]): HttpRoute {
+type Header = { name: string; value: string; regex?: boolean };
+
+function route(chart: Chart, service: kplus.Service, pathMatch: PathMatch | undefined, headers?: Header[]): HttpRoute {
   return new HttpRoute(chart, 'Route', {
-    name: 'orders', service: ServiceReference.fromService(service), port: 8080,
-    rules: [{ matches: [{ path, headers }], backends: [RouteBackend.service(ServiceReference.fromService(service), { port: 8080 })] }],
+    name: 'orders',
+    service: ServiceReference.fromService(service),
+    port: 8080,
+    rules: [{ matches: [{ path: pathMatch, headers }], backends: [RouteBackend.service(ServiceReference.fromService(service), { port: 8080 })] }],
   });
 }
 
@@ -121,7 +134,9 @@ describe('regressions the fuzzer found (each was synthesized into output Linkerd
   test('durations that Linkerd would drop never reach the output (a compound 1m30s is written as 90s)', () => {
     const { chart, service } = lab();
     new HttpRoute(chart, 'Route', {
-      name: 'orders', service: ServiceReference.fromService(service), port: 8080,
+      name: 'orders',
+      service: ServiceReference.fromService(service),
+      port: 8080,
       rules: [{ requestTimeout: Duration.seconds(90), backends: [RouteBackend.service(ServiceReference.fromService(service), { port: 8080 })] }],
     });
     const routeObject = chart.toJson().find((o: any) => o.kind === 'HTTPRoute');

@@ -6,6 +6,7 @@ import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
 import { certificateLifetimes } from './cert/lifetimes';
 import { privateKeyInOutput } from './cert/private-keys';
+import { secretsInOutput } from './secrets/secrets-in-output';
 import { certificateValidity } from './cert/validity';
 import { configAnnotationsRule } from './mesh/config-annotations';
 import { networkPolicyRule } from './mesh/network-policy';
@@ -14,6 +15,7 @@ import { podHazardsRule } from './mesh/pod-hazards';
 import { proxyPortCollisionRule } from './mesh/proxy-port-collision';
 import { skippedServerPortRule } from './mesh/skipped-server-port';
 import { duplicateObjectsRule } from './mesh/duplicate-objects';
+import { missingServiceAccount } from './mesh/missing-service-account';
 import { targetNotInjectedRule } from './mesh/target-not-injected';
 import { wrongMetadataRule } from './mesh/wrong-metadata';
 import { authenticationRefsRule } from './policy/authentication-refs';
@@ -80,6 +82,7 @@ export const ALL_RULES: Rule[] = [
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
   proxyPortCollisionRule, skippedServerPortRule,
   duplicateObjectsRule,
+  missingServiceAccount,
   omittedParentGroup,
   backendWeights,
   parentExists,
@@ -114,6 +117,7 @@ export const ALL_RULES: Rule[] = [
   certificateValidity,
   certificateLifetimes,
   privateKeyInOutput,
+  secretsInOutput,
   pinnedVersions, proxyVersionSkew, controlPlaneHa, webhookFailurePolicyIgnore, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
 ].sort((a, b) => a.id.localeCompare(b.id));
 

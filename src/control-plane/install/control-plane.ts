@@ -14,7 +14,7 @@ import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '
 import { MeshChecks } from '../../frontends/mesh-checks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
-import { LinkerdVersion } from '../versions';
+import { LinkerdVersion } from '../../core/versions';
 
 /** Props for LinkerdControlPlane. */
 export interface LinkerdControlPlaneProps extends LinkerdInstallOptions {

@@ -3,7 +3,7 @@
  * notes). Everything else stays reachable through `additionalValues`.
  */
 import { DefaultInboundPolicy } from '../../workloads/default-inbound-policy';
-import { LinkerdVersion } from '../versions';
+import { LinkerdVersion } from '../../core/versions';
 
 /** What the admission webhooks (proxy injector, sp-validator, policy validator) do when their controller is down. */
 export enum WebhookFailurePolicy {

@@ -150,6 +150,37 @@ function expandList(obj: KubeObject, where: string): KubeObject[] {
   return obj.items.map((item: unknown, i: number) => asKubeObject(item, `${where} (items[${i}])`));
 }
 
+/** Aliases may multiply a document's values, but not beyond this (and 10x its distinct values). */
+export const MAX_EXPANDED_VALUES = 1_000_000;
+
+/**
+ * js-yaml shares an aliased node instead of copying it, so a "billion laughs" document parses in microseconds; but
+ * everything that walks or prints it (rules, reports) would visit each alias again, for minutes and gigabytes. Count
+ * the expanded size once, with the shared nodes memoized, and refuse documents whose aliases blow it up.
+ */
+function checkAliasExpansion(doc: unknown, where: string): void {
+  const sizes = new Map<object, number>();
+  let distinct = 0;
+  const size = (value: unknown): number => {
+    if (typeof value !== 'object' || value === null) return 1;
+    const known = sizes.get(value);
+    if (known !== undefined) return known;
+    let total = 1;
+    for (const child of Object.values(value)) {
+      if (typeof child !== 'object' || child === null) distinct++;
+      total = Math.min(total + size(child), MAX_EXPANDED_VALUES * 10 + 1);
+    }
+    distinct++;
+    sizes.set(value, total);
+    return total;
+  };
+  const expanded = size(doc);
+  if (expanded > MAX_EXPANDED_VALUES && expanded > 10 * distinct) {
+    throw new InputError(`${where}: YAML aliases expand this document to more than ${MAX_EXPANDED_VALUES} values `
+      + `(from ${distinct} written); refusing to analyze what looks like an alias bomb`);
+  }
+}
+
 /** Manifests of one YAML text; empty documents (`---` alone, comments only) are skipped. */
 export function parseManifests(text: string, file: string): Manifest[] {
   const { docs, lines } = loadWithLines(text, file);
@@ -158,6 +189,7 @@ export function parseManifests(text: string, file: string): Manifest[] {
     if (doc === null || doc === undefined) return;
     const line = lines[i] ?? 1;
     const where = `${file}:${line}`;
+    checkAliasExpansion(doc, where);
     for (const object of expandList(asKubeObject(doc, where), where)) manifests.push({ object, source: { file, line } });
   });
   return manifests;

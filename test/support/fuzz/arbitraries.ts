@@ -14,7 +14,7 @@ import {
   HttpMatchSpec, HttpRetrySpec, Loose, MeshSpec, MeshTlsSpec, NetworkSpec, PolicySpec, PolicyTargetSpec, PortChoice,
   RateLimitSpec, RouteRuleSpec, RouteSpec, SelectorSpec, ServerPortSpec, ServerSpec, ServiceRefSpec, SplitSpec, StatusSpec,
   TimeoutsSpec, VersionSpec,
-} from './spec';
+} from './mesh-spec';
 
 export const FUZZ_NAMESPACE = 'fuzz';
 
@@ -32,7 +32,8 @@ const REALISTIC_WEIGHT = 40;
 
 /** Levels a case is drawn at; coherent cases twice, so about half of all cases synthesize. */
 export const HOSTILITY_LEVELS: readonly Hostility[] = [
-  { values: 0, tangled: false }, { values: 0, tangled: false }, { values: 1, tangled: false }, { values: 1, tangled: true }, { values: 6, tangled: true },
+  { values: 0, tangled: false }, { values: 0, tangled: false }, { values: 1, tangled: false },
+  { values: 1, tangled: true }, { values: 6, tangled: true },
 ];
 
 /** What generators know about the case: its hostility and the apps already drawn. */
@@ -240,8 +241,10 @@ function split(ctx: Ctx, app: number): fc.Arbitrary<SplitSpec> {
 
 function splits(ctx: Ctx): fc.Arbitrary<SplitSpec[]> {
   // Coherent: at most one split per app (two would both attach to the app Service's port).
-  const apps = structure(ctx, () => fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: Math.min(2, ctx.apps.length) }), () => list(appIndex(ctx), 0, 2));
-  return apps.chain((indices) => fc.tuple(...indices.map((a) => split(ctx, a))));
+  const chosen = structure(ctx,
+    () => fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: Math.min(2, ctx.apps.length) }),
+    () => list(appIndex(ctx), 0, 2));
+  return chosen.chain((indices) => fc.tuple(...indices.map((a) => split(ctx, a))));
 }
 
 function httpMatch(h: number, tangled: boolean): fc.Arbitrary<HttpMatchSpec> {
@@ -348,7 +351,8 @@ function server(ctx: Ctx, app: fc.Arbitrary<number>): fc.Arbitrary<ServerSpec> {
 function servers(ctx: Ctx): fc.Arbitrary<ServerSpec[]> {
   if (ctx.tangled) return list(server(ctx, appIndex(ctx)), 0, 3);
   // Coherent: one Server per app, so no two Servers select the same pod port.
-  return fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: ctx.apps.length }).chain((apps) => fc.tuple(...apps.map((a) => server(ctx, fc.constant(a)))));
+  return fc.shuffledSubarray([...ctx.apps.keys()], { maxLength: ctx.apps.length })
+    .chain((chosen) => fc.tuple(...chosen.map((a) => server(ctx, fc.constant(a)))));
 }
 
 const IDENTITIES = ['users.fuzz.serviceaccount.identity.linkerd.cluster.local', '*.fuzz.serviceaccount.identity.linkerd.cluster.local', '*',

@@ -9,7 +9,7 @@ import {
   AccessSpec, AppSpec, BackendSpec, DurationSpec, EgressSpec, GrpcMatchSpec, GrpcRetrySpec, HeaderSpec, HttpMatchSpec, HttpRetrySpec, MeshSpec,
   NetworkSpec, PolicySpec, PolicyTargetSpec, PortChoice, RateLimitSpec, RouteRuleSpec, RouteSpec, SelectorSpec, ServerPortSpec, ServerSpec,
   ServiceRefSpec, SplitSpec, StatusSpec, TimeoutsSpec,
-} from './spec';
+} from './mesh-spec';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, EgressTrafficPolicy, GrpcRetry, GrpcRetryCode,
   GrpcRoute, GrpcRouteMatch, HeaderMatch, HttpLocalRateLimitPolicy, HttpMethod, HttpRetry, HttpRoute, HttpRouteMatch, IServer, MeshChecks,
@@ -36,7 +36,10 @@ interface Built {
   readonly routes: MeshResource[];
 }
 
-const SMALL = { cpu: { request: kplus.Cpu.millis(10), limit: kplus.Cpu.millis(100) }, memory: { request: Size.mebibytes(16), limit: Size.mebibytes(32) } };
+const SMALL = {
+  cpu: { request: kplus.Cpu.millis(10), limit: kplus.Cpu.millis(100) },
+  memory: { request: Size.mebibytes(16), limit: Size.mebibytes(32) },
+};
 /** Ports of Services not generated here (referenced by name): assume the common one. */
 const UNKNOWN_SERVICE_PORTS = [8080];
 
@@ -54,7 +57,9 @@ function portName(n: { number: number; name?: string }): string {
   return n.name ?? `p${n.number}`;
 }
 
-function service(chart: Chart, name: string, selector: Record<string, string>, ports: { number: number; name?: string }[], offset: number): kplus.Service {
+type NamedPort = { number: number; name?: string };
+
+function service(chart: Chart, name: string, selector: Record<string, string>, ports: NamedPort[], offset: number): kplus.Service {
   const svc = new kplus.Service(chart, `Service-${name}`, {
     metadata: { name },
     ports: ports.map((p) => ({ name: portName(p), port: p.number + offset, targetPort: p.number })),
@@ -78,10 +83,17 @@ function uniquePorts(app: AppSpec): { number: number; name?: string }[] {
 function buildApp(chart: Chart, app: AppSpec): BuiltApp {
   const serviceAccount = new kplus.ServiceAccount(chart, `Identity-${app.name}`, { metadata: { name: app.name }, automountToken: false });
   const workloads = app.versions.map((v) => new MeshedDeployment(chart, `Workload-${app.name}-${v.version}`, {
-    name: `${app.name}-${v.version}`, app: app.name, version: v.version, serviceAccount, meshed: v.meshed,
+    name: `${app.name}-${v.version}`,
+    app: app.name,
+    version: v.version,
+    serviceAccount,
+    meshed: v.meshed,
     containers: [{
-      name: 'main', image: 'example/app:1.0.0', ports: v.ports.map((p) => ({ number: p.number, name: p.name })),
-      securityContext: { user: 1000, group: 1000 }, resources: SMALL,
+      name: 'main',
+      image: 'example/app:1.0.0',
+      ports: v.ports.map((p) => ({ number: p.number, name: p.name })),
+      securityContext: { user: 1000, group: 1000 },
+      resources: SMALL,
     }],
   }));
   const versionServices = app.versions.map((v, i) => (v.service
@@ -273,8 +285,13 @@ function buildRateLimit(built: Built, r: RateLimitSpec, i: number): void {
   const server: IServer | undefined = at(built.servers, r.server);
   if (!server) return;
   new HttpLocalRateLimitPolicy(built.chart, `RateLimit${i}`, {
-    name: r.name ?? `rl-${i}`, server, totalRequestsPerSecond: r.total as Any, identityRequestsPerSecond: r.identity as Any,
-    overrides: r.overrides.length ? r.overrides.map((o) => ({ requestsPerSecond: o.requestsPerSecond as Any, clients: serviceAccounts(built, o.clients) })) : undefined,
+    name: r.name ?? `rl-${i}`,
+    server,
+    totalRequestsPerSecond: r.total as Any,
+    identityRequestsPerSecond: r.identity as Any,
+    overrides: r.overrides.length
+      ? r.overrides.map((o) => ({ requestsPerSecond: o.requestsPerSecond as Any, clients: serviceAccounts(built, o.clients) }))
+      : undefined,
   });
 }
 

@@ -9,7 +9,7 @@ import * as path from 'path';
 import { App, Testing } from 'cdk8s';
 import { buildMesh } from './build';
 import { linkerdReadsProblems } from './invariants';
-import { Loose, MeshSpec } from './spec';
+import { Loose, MeshSpec } from './mesh-spec';
 import { analyze } from '../../../src/analysis/engine';
 import { Severity } from '../../../src/analysis/finding';
 import { MeshConfigError } from '../../../src/core/errors';
@@ -47,11 +47,11 @@ function meshConfigErrorProblems(e: MeshConfigError, paths: Set<string>): string
 function validationLineProblems(line: string, paths: Set<string>): string[] {
   const match = /^\[([^\]]*)\] (.*)$/.exec(line);
   if (!match) return [`validation line ${JSON.stringify(line)} is not "[path] message"`];
-  const [, path, message] = match;
+  const [, constructPath, message] = match;
   const problems: string[] = [];
   if (!CODE.test(message)) problems.push(`validation message ${JSON.stringify(message)} has no rule ID`);
   if (!/Fix: \S/.test(message)) problems.push(`validation message ${JSON.stringify(message)} has no "Fix:"`);
-  const named = path !== '' ? path : / at (\S+) \(/.exec(message)?.[1];
+  const named = constructPath !== '' ? constructPath : / at (\S+) \(/.exec(message)?.[1];
   if (!named || !paths.has(named)) problems.push(`validation message ${JSON.stringify(line)} names no construct path of the app`);
   return problems;
 }

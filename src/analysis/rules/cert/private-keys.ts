@@ -10,21 +10,28 @@ function pathOf(segments: Array<string | number>): string {
   return segments.map((s) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][\w]*$/.test(s) ? `.${s}` : `['${s}']`)).join('');
 }
 
-/** Every object of every run is walked, so the path is only spelled out for a hit (the segments are a shared stack). */
-function walk(value: unknown, segments: Array<string | number>, found: string[]): void {
+/**
+ * Every object of every run is walked, so the path is only spelled out for a hit (the segments are a shared stack),
+ * and a node shared through YAML aliases is visited once (an alias bomb must not turn into exponential work).
+ */
+function walk(value: unknown, segments: Array<string | number>, found: string[], seen = new Set<object>()): void {
   if (segments.length > MAX_DEPTH) return;
+  if (typeof value === 'object' && value !== null) {
+    if (seen.has(value)) return;
+    seen.add(value);
+  }
   if (typeof value === 'string') {
     if (containsPrivateKey(value)) found.push(pathOf(segments));
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       segments.push(i);
-      walk(value[i], segments, found);
+      walk(value[i], segments, found, seen);
       segments.pop();
     }
   } else if (typeof value === 'object' && value !== null) {
     for (const k in value) {
       segments.push(k);
-      walk((value as Record<string, unknown>)[k], segments, found);
+      walk((value as Record<string, unknown>)[k], segments, found, seen);
       segments.pop();
     }
   }

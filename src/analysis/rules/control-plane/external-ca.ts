@@ -1,5 +1,5 @@
 import { controlPlaneInstalls } from './installs';
-import { valueAt } from '../../../control-plane/install/merge';
+import { valueAt } from '../../../core/helm-values';
 import { Severity } from '../../finding';
 import { MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';

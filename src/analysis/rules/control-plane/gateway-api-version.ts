@@ -1,4 +1,4 @@
-import { LinkerdVersion } from '../../../control-plane/versions';
+import { LinkerdVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
 import { everyRoute } from '../route-helpers';
@@ -18,6 +18,8 @@ export const controlPlaneGatewayApi: Rule = {
       + 'v1: bundles before v1.2.1 lack what 2.20 expects, and newer than v1.5.1 is untested. Routes created later are then ignored '
       + 'or rejected.',
     fix: 'Install Gateway API v1.2.1 (standard channel, recommended) before Linkerd and declare it as gatewayApiVersion.',
+    badExample: '# MeshChecks.of(app).configure({ gatewayApiVersion: "v1.6.1" }), or --gateway-api-version v1.6.1\nkind: Application\nmetadata: {name: linkerd-control-plane}',
+    goodExample: '# MeshChecks.of(app).configure({ gatewayApiVersion: "v1.2.1" })\nkind: Application\nmetadata: {name: linkerd-control-plane}',
   },
   check(ctx) {
     const release = LinkerdVersion.V2_20;

@@ -4,7 +4,7 @@
  * the issuer key). Rules ask for installs and their values instead of parsing delivery objects themselves.
  */
 import * as yaml from 'js-yaml';
-import { isPlainObject, mergeLayers } from '../../../control-plane/install/merge';
+import { isPlainObject, mergeLayers } from '../../../core/helm-values';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 
 export const CONTROL_PLANE_CHART = 'linkerd-control-plane';

@@ -1,5 +1,5 @@
 import { clusterSubject } from './installs';
-import { LinkerdVersion } from '../../../control-plane/versions';
+import { LinkerdVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
 
@@ -13,6 +13,8 @@ export const kubernetesVersion: Rule = {
     why: 'The linkerd-crds and linkerd-control-plane charts declare kubeVersion ">=1.31.0-0", so Helm, Argo CD and Flux refuse to '
       + 'install them on older clusters, and linkerd check fails its kubernetes-version check.',
     fix: 'Upgrade the cluster to Kubernetes 1.31 or later and declare it as kubernetesVersion.',
+    badExample: '# MeshChecks.of(app).configure({ kubernetesVersion: "1.30" }), or --kubernetes-version 1.30\nkind: Application\nmetadata: {name: linkerd-control-plane}',
+    goodExample: '# MeshChecks.of(app).configure({ kubernetesVersion: "1.31" })\nkind: Application\nmetadata: {name: linkerd-control-plane}',
   },
   check(ctx) {
     const release = LinkerdVersion.V2_20;

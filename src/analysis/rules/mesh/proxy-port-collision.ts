@@ -37,7 +37,8 @@ export const proxyPortCollisionRule: Rule = {
     for (const pod of ownPodTemplates(ctx.index).filter(isMeshed)) {
       const taken = proxyPorts(pod);
       const clashes = pod.ports
-        .filter((p) => !p.container?.startsWith('linkerd-') && taken.has(p.containerPort))
+        // Container names come from YAML and may be any type.
+        .filter((p) => !(typeof p.container === 'string' && p.container.startsWith('linkerd-')) && taken.has(p.containerPort))
         .map((p) => `${p.containerPort} (container ${p.container}, the proxy's ${taken.get(p.containerPort)} port)`);
       if (clashes.length > 0) {
         ctx.report(pod.owner, `${workloadLabel(pod)} declares container port(s) ${[...new Set(clashes)].join(', ')}; the injected proxy needs `

@@ -21,7 +21,7 @@ function portValueProblem(port: number | string | undefined): string | undefined
 function checkPods(ctx: RuleContext, server: IndexedObject, port: number | string): void {
   const missing = serverCoverage(ctx.index).podsOf(server).filter((pod) => resolveContainerPort(pod, port) === undefined);
   if (missing.length === 0) return;
-  const what = typeof port === 'number' ? `containerPort ${port}` : `a container port named "${port}"`;
+  const what = typeof port === 'number' ? `containerPort ${port}` : `container port named "${port}"`;
   ctx.report(server, `spec.port ${JSON.stringify(port)}: ${listSome(missing.map(workloadLabel))} declare(s) no ${what}; `
     + 'Linkerd cannot line the Server up with those pods\' ports (connections show up as "unknown port" and are denied). '
     + 'Declare the port in the container spec or fix spec.port.');

@@ -33,7 +33,7 @@ function checkRoutes(ctx: RuleContext, byService: Map<string, IndexedObject[]>):
   for (const route of allRoutes(ctx.index)) {
     for (const parent of serviceParents(route, ctx.index)) {
       for (const profile of byService.get(`${parent.namespace}/${parent.name}`) ?? []) {
-        ctx.report(route, `parentRefs[${parent.position}] is Service ${parent.namespace}/${parent.name}, which also has ServiceProfile `
+        ctx.report(route, `parentRefs[${parent.position}] is Service ${parent.namespace}/${parent.name}, which also has `
           + `${describeProfile(profile, parent.namespace)}; the ServiceProfile wins and proxies ignore this route's routing, retries and timeouts.`,
         { severity: severityFor(profile, parent.namespace) });
       }
@@ -49,7 +49,7 @@ function checkServices(ctx: RuleContext, byService: Map<string, IndexedObject[]>
     if (keys.length === 0) continue;
     const namespace = service.id.namespace ?? '';
     for (const profile of byService.get(`${namespace}/${service.id.name}`) ?? []) {
-      ctx.report(service, `annotations ${keys.join(', ')} have no effect while ServiceProfile ${describeProfile(profile, namespace)} exists: `
+      ctx.report(service, `annotations ${keys.join(', ')} have no effect while ${describeProfile(profile, namespace)} exists: `
         + 'the profile\'s retries and timeouts are used instead.', { severity: severityFor(profile, namespace) });
     }
   }

@@ -1,5 +1,5 @@
-import { imageValueProblems } from '../../../control-plane/install/image-values';
-import { chartVersionProblem, imageProblem } from '../../../control-plane/versions';
+import { imageValueProblems } from '../../../core/image-values';
+import { chartVersionProblem, imageProblem } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -22,7 +22,8 @@ function checkValueImages(ctx: RuleContext, install: ChartInstall): void {
 }
 
 function checkPodImages(ctx: RuleContext, pod: PodTemplate): void {
-  const containers = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
+  const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
+  const containers = [...list(pod.spec.initContainers), ...list(pod.spec.containers)];
   for (const container of containers) {
     if (!container || typeof container !== 'object') continue;
     const problem = imageProblem(container.image);

@@ -1,6 +1,6 @@
-import { PROXY_VERSION_KEY } from '../../../control-plane/install/image-values';
-import { valueAt } from '../../../control-plane/install/merge';
-import { LinkerdVersion, chartVersionProblem, edgeAppVersion } from '../../../control-plane/versions';
+import { PROXY_VERSION_KEY } from '../../../core/image-values';
+import { valueAt } from '../../../core/helm-values';
+import { LinkerdVersion, chartVersionProblem, edgeAppVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { Rule, RuleArea, RuleContext } from '../../rule';

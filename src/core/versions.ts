@@ -3,7 +3,7 @@
  * CDKTF), every runbook and every version rule reads these numbers from here, so a version bump is one edit.
  */
 import { IConstruct } from 'constructs';
-import { MeshConfigError } from '../core/errors';
+import { MeshConfigError } from './errors';
 
 /** Rule IDs of the version and control-plane checks (shared by constructs and the engine). */
 export const VersionRule = {

@@ -1,0 +1,29 @@
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+
+/**
+ * A pod's ServiceAccount is its mesh identity. A missing one is not refused when the Deployment is applied: the
+ * ReplicaSet just never creates pods, and every policy naming that identity matches nobody.
+ */
+export const missingServiceAccount: Rule = {
+  id: 'LKD-MESH-010',
+  area: RuleArea.MESH,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'A workload\'s ServiceAccount (its mesh identity) exists',
+    why: 'The API server accepts a Deployment whose serviceAccountName does not exist, but no pod is ever created for it '
+      + '(the ReplicaSet fails with "serviceaccount not found"), so the workload and its identity silently never appear.',
+    fix: 'Create the ServiceAccount in the workload\'s namespace (or list it in the inventory if it exists in the cluster).',
+    badExample: 'kind: Deployment\nspec:\n  template:\n    spec:\n      serviceAccountName: orders   # no ServiceAccount orders',
+    goodExample: 'kind: ServiceAccount\nmetadata: {name: orders}\n---\nkind: Deployment\nspec:\n  template:\n    spec:\n      serviceAccountName: orders',
+  },
+  check(ctx) {
+    for (const pod of ctx.index.podTemplates) {
+      // Every namespace has "default"; its absence from the output says nothing.
+      if (pod.owner.inventory || pod.serviceAccountName === 'default') continue;
+      if (ctx.index.serviceAccount(pod.namespace, pod.serviceAccountName)) continue;
+      ctx.report(pod.owner, `runs as ServiceAccount ${pod.namespace}/${pod.serviceAccountName}, which exists neither in this output nor `
+        + 'in the inventory; no pod will be created and policies naming that identity match nobody.');
+    }
+  },
+};

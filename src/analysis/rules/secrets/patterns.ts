@@ -1,0 +1,61 @@
+/**
+ * What a secret looks like in a manifest: well-known token formats (recognisable by their prefix, so few false
+ * positives), and literal values under keys that name a password. Pure functions; no secret value ever leaves here,
+ * only the kind of secret.
+ */
+
+/** A token format, by the name reports use. */
+interface TokenPattern {
+  readonly name: string;
+  readonly pattern: RegExp;
+}
+
+/** Prefixed formats only: each is documented by its vendor, and the prefix keeps random text from matching. */
+const TOKEN_PATTERNS: TokenPattern[] = [
+  { name: 'a GitHub token', pattern: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{60,}/ },
+  { name: 'a Slack token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
+  { name: 'an AWS access key ID', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
+  // header.payload.signature, each base64url; the header and payload of a JWT are JSON objects, so they start "eyJ".
+  { name: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
+];
+
+/** The kind of token in `text`, if it holds one. */
+export function tokenKind(text: string): string | undefined {
+  return TOKEN_PATTERNS.find((t) => t.pattern.test(text))?.name;
+}
+
+/** Key names whose value is a credential, compared without case and separators (DB_PASSWORD, db.password, apiKey). */
+const CREDENTIAL_KEY = /(?:password|passwd|passphrase|pwd|secret|token|apikey|accesskey|secretkey|privatekey|clientsecret|credentials?)$/;
+/** Keys that end like a credential but hold a reference or a setting (existingSecret: my-secret, useToken: "true"). */
+const NOT_A_CREDENTIAL = /^(?:existing|use|create|enable|enabled|mount|auto|skip|require|with)/;
+
+function normalizedKey(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Whether a key (or env var name) names a credential. */
+export function isCredentialKey(key: string): boolean {
+  const k = normalizedKey(key);
+  return CREDENTIAL_KEY.test(k) && !NOT_A_CREDENTIAL.test(k);
+}
+
+/**
+ * Values that are not the secret itself: empty, a reference to be substituted later (`${VAR}`, `$(VAR)`, `{{ .x }}`,
+ * `ref+vault://…`), or a boolean spelled as text (a setting such as `token: "true"`).
+ */
+export function isReference(value: string): boolean {
+  const v = value.trim();
+  return v === ''
+    || /^\$\{[^}]*\}$/.test(v) || /^\$\([^)]*\)$/.test(v) || /^\{\{.*\}\}$/s.test(v) || /^ref\+[a-z0-9]+:\/\//i.test(v)
+    || /^(?:true|false|yes|no|null|~)$/i.test(v);
+}
+
+/** base64 of "-----BEGIN": how an encoded PEM block starts. */
+const ENCODED_PEM_START = 'LS0tLS1CRUdJT';
+
+/** Decoded text of a value that looks like base64 of a PEM block, else undefined (cheap check first). */
+export function decodedPem(value: string): string | undefined {
+  const v = value.trim();
+  if (!v.startsWith(ENCODED_PEM_START) || !/^[A-Za-z0-9+/=\s]+$/.test(v)) return undefined;
+  return Buffer.from(v, 'base64').toString('utf8');
+}

@@ -1,0 +1,129 @@
+/**
+ * Walks one object for secrets. Only the PATH and the KIND of a secret are returned, never the value, so reports and
+ * CI logs do not repeat the leak. Private keys in plain text (and base64 in Secret data / ConfigMap binaryData) are
+ * LKD-CERT-005's and skipped here, so one mistake gives one finding.
+ */
+import * as yaml from 'js-yaml';
+import { IndexedObject } from '../../model/mesh-index';
+import { containsPrivateKey } from '../cert-helpers';
+import { decodedPem, isCredentialKey, isReference, tokenKind } from './patterns';
+
+export interface SecretHit {
+  /** Where, e.g. `spec.template.spec.containers[0].env[2].value (DB_PASSWORD)`. */
+  readonly path: string;
+  /** What, e.g. `a GitHub token`. */
+  readonly what: string;
+}
+
+const MAX_DEPTH = 64;
+/** Embedded Helm values are parsed only up to this size (a values string is a few KB; anything bigger is data). */
+const MAX_EMBEDDED_YAML = 256 * 1024;
+
+type Segment = string | number;
+
+interface Walk {
+  readonly hits: SecretHit[];
+  /** Shared (aliased) nodes are looked at once: a YAML alias bomb stays linear. */
+  readonly visited: Set<object>;
+  readonly segments: Segment[];
+}
+
+function pathOf(segments: Segment[]): string {
+  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][\w]*$/.test(s) ? `${i === 0 ? '' : '.'}${s}` : `['${s}']`)).join('');
+}
+
+function decodeBase64(value: string): string {
+  return Buffer.from(value, 'base64').toString('utf8');
+}
+
+/** What secret a string is, judged with the key it sits under; undefined when none (or when it is CERT-005's). */
+function classify(value: string, key: string | undefined, base64: boolean): string | undefined {
+  if (containsPrivateKey(value)) return undefined;
+  const text = base64 ? decodeBase64(value) : value;
+  if (base64 && containsPrivateKey(text)) return undefined;
+  const pem = base64 ? undefined : decodedPem(value);
+  if (pem !== undefined && containsPrivateKey(pem)) return 'a base64-encoded private key';
+  const token = tokenKind(text);
+  if (token) return token;
+  if (key !== undefined && isCredentialKey(key) && !isReference(text)) return `a literal value for ${JSON.stringify(key)}`;
+  return undefined;
+}
+
+/** Helm values written as a YAML string (Argo CD `helm.values`, HelmChart `valuesContent`): look inside too. */
+function embeddedYaml(key: string | undefined, value: string): unknown {
+  if (key === undefined || !/^values(content)?$/i.test(key) || !value.includes('\n') || value.length > MAX_EMBEDDED_YAML) return undefined;
+  try {
+    return yaml.load(value, { schema: yaml.CORE_SCHEMA });
+  } catch {
+    return undefined;
+  }
+}
+
+function visitString(w: Walk, value: string, key: string | undefined, base64: boolean, label: string): void {
+  const what = classify(value, key, base64);
+  if (what) w.hits.push({ path: pathOf(w.segments) + label, what });
+  const embedded = embeddedYaml(key, value);
+  if (embedded !== undefined && typeof embedded === 'object') visit(w, embedded, undefined, false);
+}
+
+/** `{name, value}` pairs (env vars, Helm `set` lists): the name is the key that says what the value is. */
+function pairName(obj: Record<string, unknown>): string | undefined {
+  return typeof obj.name === 'string' && typeof obj.value === 'string' ? obj.name : undefined;
+}
+
+function visitObject(w: Walk, obj: Record<string, unknown>, base64Children: boolean): void {
+  const pair = pairName(obj);
+  for (const [k, child] of Object.entries(obj)) {
+    w.segments.push(k);
+    if (pair !== undefined && k === 'value') visitString(w, child as string, pair, false, ` (${pair})`);
+    else visit(w, child, k, base64Children);
+    w.segments.pop();
+  }
+}
+
+function visit(w: Walk, value: unknown, key: string | undefined, base64: boolean): void {
+  if (w.segments.length > MAX_DEPTH) return;
+  if (typeof value === 'string') {
+    visitString(w, value, key, base64, '');
+    return;
+  }
+  if (typeof value !== 'object' || value === null || w.visited.has(value)) return;
+  w.visited.add(value);
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      w.segments.push(i);
+      visit(w, item, key, false);
+      w.segments.pop();
+    });
+  } else {
+    visitObject(w, value as Record<string, unknown>, false);
+  }
+}
+
+/** The sections whose values are base64 (Secret `data`, ConfigMap `binaryData`). */
+function base64Section(entry: IndexedObject): string | undefined {
+  if (entry.group !== '') return undefined;
+  if (entry.id.kind === 'Secret') return 'data';
+  if (entry.id.kind === 'ConfigMap') return 'binaryData';
+  return undefined;
+}
+
+/** Every secret in one object, in document order. */
+export function findSecrets(entry: IndexedObject): SecretHit[] {
+  const w: Walk = { hits: [], visited: new Set(), segments: [] };
+  const section = base64Section(entry);
+  const root = entry.object;
+  if (typeof root !== 'object' || root === null) return [];
+  w.visited.add(root);
+  for (const [k, child] of Object.entries(root)) {
+    w.segments.push(k);
+    if (k === section && typeof child === 'object' && child !== null && !Array.isArray(child)) {
+      w.visited.add(child);
+      visitObject(w, child as Record<string, unknown>, true);
+    } else {
+      visit(w, child, k, false);
+    }
+    w.segments.pop();
+  }
+  return w.hits;
+}

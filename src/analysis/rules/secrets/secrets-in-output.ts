@@ -1,0 +1,38 @@
+import { findSecrets } from './scan';
+import { Severity } from '../../finding';
+import { Rule, RuleArea } from '../../rule';
+
+const MAX_SHOWN = 3;
+
+/**
+ * Credentials written into manifests: tokens with a known format anywhere, literal values under password-like keys
+ * (ConfigMap data, env values, annotations, Helm values, Secret data), base64-encoded private keys outside Secret
+ * data. Plain PEM private keys are LKD-CERT-005's. The suppression annotation is the opt-in for output that is
+ * itself protected (e.g. encrypted before it is stored).
+ */
+export const secretsInOutput: Rule = {
+  id: 'LKD-SEC-001',
+  area: RuleArea.SECRET,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'No credentials (tokens, passwords, encoded private keys) in the manifests',
+    why: 'Synthesized manifests are committed to Git, uploaded as CI artifacts and read by GitOps controllers; a token or '
+      + 'password written into them is readable by everyone who can read any of those, for as long as the history exists. '
+      + 'A Secret object does not help: its data is only base64.',
+    fix: 'Reference the credential instead of writing it: env valueFrom.secretKeyRef, a Secret created out of band '
+      + '(External Secrets, Sealed Secrets, kubectl create secret), or a `${VAR}` placeholder resolved at deploy time. '
+      + 'Rotate any credential that was committed. If this output is encrypted before it is stored, suppress LKD-SEC-001 on the object with that reason.',
+    badExample: 'env:\n- name: DB_PASSWORD\n  value: s3cr3t-in-git',
+    goodExample: 'env:\n- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: orders-db, key: password}',
+  },
+  check(ctx) {
+    for (const entry of ctx.index.objects) {
+      if (entry.inventory) continue;
+      const hits = findSecrets(entry);
+      if (hits.length === 0) continue;
+      const shown = hits.slice(0, MAX_SHOWN).map((h) => `${h.what} at ${h.path}`).join('; ');
+      const more = hits.length > MAX_SHOWN ? ` and ${hits.length - MAX_SHOWN} more` : '';
+      ctx.report(entry, `${shown}${more}. The value is not repeated here; whoever can read these manifests can use it.`);
+    }
+  },
+};

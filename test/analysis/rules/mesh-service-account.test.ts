@@ -1,0 +1,25 @@
+import { analyze } from '../../../src/analysis/engine';
+import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
+
+const findings = (objects: any[], inventory: any[] = []) =>
+  analyze(asManifests(objects), { inventory }).findings.filter((f) => f.ruleId === 'LKD-MESH-010');
+
+describe('LKD-MESH-010 missing ServiceAccount', () => {
+  test('passes on the baseline (both identities exist)', () => {
+    expect(findings(meshLab())).toEqual([]);
+  });
+
+  test('fires when the ServiceAccount a workload runs as is missing, naming the workload', () => {
+    const objects = meshLab().filter((o) => !(o.kind === 'ServiceAccount' && o.metadata.name === 'orders'));
+    expect(findings(objects).map((f) => f.resource.name).sort()).toEqual(['orders-v1', 'orders-v2']);
+    expect(findings(objects)[0].message).toMatch(/mesh-lab\/orders, which exists neither/);
+  });
+
+  test('the inventory and the default ServiceAccount count as existing', () => {
+    const objects = meshLab();
+    const sa = pick(objects, 'ServiceAccount', 'orders');
+    expect(findings(objects.filter((o) => o !== sa), [sa])).toEqual([]);
+    pick(objects, 'Deployment', 'client').spec.template.spec.serviceAccountName = 'default';
+    expect(findings(objects)).toEqual([]);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * One small scenario per coded check of the mesh constructs (src/core, src/policy, src/routing, src/workloads,
+ * src/frontends/mesh-checks.ts): each must throw a coded error. The error-message review finds every `check(` call
+ * site in those folders and requires a scenario that reaches it, so a new check without a scenario fails the review.
+ */
+import { Chart, Duration, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import {
+  Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, GrpcRetryCode, GrpcRoute, HttpLocalRateLimitPolicy, HttpMethod,
+  HttpRoute, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection,
+  ProxyProtocol, RetryStatus, RouteBackend, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit,
+} from '../../src';
+
+type Any = any;
+
+export interface Env {
+  readonly chart: Chart;
+  /** A Service `orders` exposing port 8080 only. */
+  readonly service: kplus.Service;
+  readonly client: kplus.ServiceAccount;
+  readonly server: () => Server;
+}
+
+export interface Scenario {
+  readonly name: string;
+  /** Builds something wrong; must throw (at construction, or at synth for node validations). */
+  readonly run: (env: Env) => void;
+  /** The error surfaces when the chart is synthesized (construct validations), not at construction. */
+  readonly atSynth?: boolean;
+}
+
+export function environment(): Env {
+  const app = Testing.app();
+  MeshChecks.of(app).configure({ printWarnings: false });
+  const chart = new Chart(app, 'lab', { namespace: 'mesh-lab' });
+  const service = new kplus.Service(chart, 'Orders', { metadata: { name: 'orders' }, ports: [{ name: 'http', port: 8080, targetPort: 8080 }] });
+  const client = new kplus.ServiceAccount(chart, 'Client', { metadata: { name: 'client' } });
+  let server: Server | undefined;
+  return {
+    chart,
+    service,
+    client,
+    server: () => (server ??= new Server(chart, 'OrdersHttp', { name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(8080) })),
+  };
+}
+
+const orders = (e: Env) => ServiceReference.fromService(e.service);
+const backend = (e: Env, weight?: number, port = 8080) => RouteBackend.service(orders(e), { port, weight });
+
+function route(e: Env, props: Partial<ConstructorParameters<typeof HttpRoute>[2]> = {}): HttpRoute {
+  return new HttpRoute(e.chart, 'Route', { name: 'orders', service: orders(e), port: 8080, rules: [{ backends: [backend(e)] }], ...props });
+}
+
+function grpcRoute(e: Env, props: Partial<ConstructorParameters<typeof GrpcRoute>[2]> = {}): GrpcRoute {
+  return new GrpcRoute(e.chart, 'Grpc', { name: 'orders-grpc', service: orders(e), port: 8080, rules: [{ backends: [backend(e)] }], ...props });
+}
+
+const match = (m: Any) => ({ rules: [{ matches: [m] }] });
+const repeat = <T>(n: number, f: (i: number) => T) => Array.from({ length: n }, (_, i) => f(i));
+const meshTls = (e: Env, id: string) => new MeshTlsAuthentication(e.chart, id, { name: id.toLowerCase(), serviceAccounts: [e.client] });
+const netAuth = (e: Env, id: string) => new NetworkAuthentication(e.chart, id, { name: id.toLowerCase(), networks: [Network.cidr('10.0.0.0/8')] });
+const policy = (e: Env, props: Any) => new AuthorizationPolicy(e.chart, 'Policy', { name: 'policy', target: AuthorizationTarget.server(e.server()), requiredAuthentications: [], ...props });
+const limit = (e: Env, props: Any) => new HttpLocalRateLimitPolicy(e.chart, 'Limit', { name: 'limit', server: e.server(), ...props });
+const split = (e: Env, props: Any) => new TrafficSplit(e.chart, 'Split', {
+  name: 'split', service: orders(e), port: 8080, backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 100 }], ...props,
+});
+const workload = (e: Env, props: Any) => new MeshedDeployment(e.chart, 'Orders-v1', { name: 'orders-v1', app: 'orders', containers: [{ image: 'example/app:1.0.0' }], ...props });
+
+export const SCENARIOS: Scenario[] = [
+  // core/durations.ts
+  { name: 'a timeout that is not a Duration', run: (e) => route(e, { timeouts: { request: 5 as Any } }) },
+  { name: 'a timeout of half a millisecond', run: (e) => route(e, { timeouts: { request: Duration.millis(0.5) } }) },
+  { name: 'a rule timeout of 100000 seconds (no single Gateway API unit)', run: (e) => route(e, { rules: [{ requestTimeout: Duration.seconds(100_000) }] }) },
+  // core/names.ts
+  { name: 'an object name with an underscore', run: (e) => new Server(e.chart, 'Bad', { name: 'orders_http', selector: PodSelection.app('orders'), port: ServerPort.number(8080) }) },
+  { name: 'a namespace name with capitals', run: (e) => new MeshedNamespace(e.chart, 'Ns', { name: 'Mesh-Lab' }) },
+  { name: 'a quoted number as a Server port name', run: (e) => new Server(e.chart, 'Quoted', { name: 'quoted', selector: PodSelection.app('orders'), port: ServerPort.name('8080') }) },
+  { name: 'a Server port outside 1..65535', run: (e) => new Server(e.chart, 'Big', { name: 'big', selector: PodSelection.app('orders'), port: ServerPort.number(70_000) }) },
+  { name: 'an app label value with a space', run: (e) => workload(e, { app: 'orders app' }) },
+  // policy/authentication.ts
+  { name: 'an identity that is neither DNS-like nor SPIFFE', run: (e) => new MeshTlsAuthentication(e.chart, 'Ids', { name: 'ids', identities: ['Not Valid'] }) },
+  { name: 'identity strings mixed with ServiceAccounts', run: (e) => new MeshTlsAuthentication(e.chart, 'Mixed', { name: 'mixed', serviceAccounts: [e.client], identities: ['*'] }) },
+  { name: 'a network that is not a CIDR', run: (e) => new NetworkAuthentication(e.chart, 'Net', { name: 'net', networks: [Network.cidr('10.0.0.0/33')] }) },
+  { name: 'an except outside its network', run: (e) => new NetworkAuthentication(e.chart, 'Net', { name: 'net', networks: [Network.cidr('10.0.0.0/8', ['192.168.0.0/16'])] }) },
+  { name: 'a NetworkAuthentication without networks', run: (e) => new NetworkAuthentication(e.chart, 'Net', { name: 'net', networks: [] }) },
+  { name: 'a MeshTLSAuthentication that accepts nobody', run: (e) => new MeshTlsAuthentication(e.chart, 'Nobody', { name: 'nobody' }), atSynth: true },
+  // policy/authorization-policy.ts
+  { name: 'a policy without a target', run: (e) => policy(e, { target: undefined }) },
+  { name: 'a policy without requiredAuthentications', run: (e) => policy(e, { requiredAuthentications: undefined }) },
+  { name: 'a Namespace target in another namespace', run: (e) => policy(e, { target: AuthorizationTarget.namespace('other') }) },
+  { name: 'two MeshTLSAuthentications in one policy', run: (e) => policy(e, { requiredAuthentications: [Authentication.meshTls(meshTls(e, 'A')), Authentication.meshTls(meshTls(e, 'B'))] }) },
+  { name: 'two NetworkAuthentications in one policy', run: (e) => policy(e, { requiredAuthentications: [Authentication.network(netAuth(e, 'A')), Authentication.network(netAuth(e, 'B'))] }) },
+  // policy/rate-limit-policy.ts
+  { name: 'a total rate of 0', run: (e) => limit(e, { totalRequestsPerSecond: 0 }) },
+  { name: 'a per-identity rate above the total', run: (e) => limit(e, { totalRequestsPerSecond: 100, identityRequestsPerSecond: 200 }) },
+  { name: 'a rate limit without limits', run: (e) => limit(e, {}) },
+  { name: 'an override without clients', run: (e) => limit(e, { overrides: [{ requestsPerSecond: 10, clients: [] }] }) },
+  // policy/server-access.ts
+  {
+    name: 'allow() twice with one policy name',
+    run: (e) => { for (let i = 0; i < 2; i++) ServerAccess.allow(e.server(), { policyName: 'client', serviceAccounts: [e.client] }); },
+  },
+  { name: 'allow() with nobody', run: (e) => ServerAccess.allow(e.server(), { policyName: 'nobody' }) },
+  // policy/server.ts
+  { name: 'a Server without a selector', run: (e) => new Server(e.chart, 'S', { name: 's', selector: undefined as Any, port: ServerPort.number(8080) }) },
+  { name: 'a Server without a port', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: undefined as Any }) },
+  { name: 'an unknown accessPolicy', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), accessPolicy: 'allow' as Any }) },
+  { name: 'an unknown proxyProtocol', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), proxyProtocol: 'http/1' as ProxyProtocol }) },
+  // routing/grpc-route.ts, http-route.ts
+  { name: 'a GRPCRoute without rules', run: (e) => grpcRoute(e, { rules: [] }), atSynth: true },
+  { name: 'a GRPCRoute rule with 9 matches', run: (e) => grpcRoute(e, { rules: [{ matches: repeat(9, () => ({ method: 'Get' })) }] }) },
+  { name: 'an HTTPRoute without rules', run: (e) => route(e, { rules: [] }), atSynth: true },
+  { name: 'an HTTPRoute rule with 65 matches', run: (e) => route(e, { rules: [{ matches: repeat(65, (i) => ({ path: PathMatch.exact(`/p${i}`) })) }] }) },
+  { name: 'a route with 17 rules', run: (e) => route(e, { rules: repeat(17, () => ({})) }) },
+  // routing/matches.ts
+  { name: 'an empty path', run: (e) => route(e, match({ path: PathMatch.exact('') })) },
+  { name: 'a path regex that does not compile', run: (e) => route(e, match({ path: PathMatch.regex('(') })) },
+  { name: 'a relative path', run: (e) => route(e, match({ path: PathMatch.prefix('api') })) },
+  { name: 'a path with //', run: (e) => route(e, match({ path: PathMatch.prefix('/api//v1') })) },
+  { name: '17 header matches', run: (e) => route(e, match({ headers: repeat(17, (i) => ({ name: `x-h${i}`, value: 'v' })) })) },
+  { name: 'a header name with a space', run: (e) => route(e, match({ headers: [{ name: 'x version', value: 'v1' }] })) },
+  { name: 'the same header twice (case-insensitive)', run: (e) => route(e, match({ headers: [{ name: 'x-version', value: 'v1' }, { name: 'X-Version', value: 'v2' }] })) },
+  { name: 'an empty header value', run: (e) => route(e, match({ headers: [{ name: 'x-version', value: '' }] })) },
+  { name: 'a header value with a newline', run: (e) => route(e, match({ headers: [{ name: 'x-version', value: 'v1\nv2' }] })) },
+  { name: 'an unknown HTTP method', run: (e) => route(e, match({ method: 'FETCH' as HttpMethod })) },
+  { name: 'a gRPC service that is not a dotted name', run: (e) => grpcRoute(e, match({ service: '1orders' })) },
+  { name: 'a gRPC method that is not an identifier', run: (e) => grpcRoute(e, match({ method: 'Get/Put' })) },
+  // routing/retry.ts
+  { name: 'a retry status of 99', run: (e) => route(e, { retry: { statuses: [RetryStatus.code(99)] } }) },
+  { name: 'a retry limit of 0', run: (e) => route(e, { retry: { statuses: [RetryStatus.GATEWAY_ERRORS], limit: 0 } }) },
+  { name: 'a retry without statuses', run: (e) => route(e, { retry: { statuses: [] } }) },
+  { name: 'an unknown gRPC retry code', run: (e) => grpcRoute(e, { retry: { codes: ['nope' as GrpcRetryCode] } }) },
+  // routing/route-backend.ts, route-base.ts
+  { name: 'a backend port the Service does not expose', run: (e) => route(e, { rules: [{ backends: [backend(e, undefined, 9090)] }] }) },
+  { name: 'a weight above 1000000', run: (e) => route(e, { rules: [{ backends: [backend(e, 2_000_000)] }] }) },
+  { name: '17 backends in one rule', run: (e) => route(e, { rules: [{ backends: repeat(17, (i) => RouteBackend.service(ServiceReference.fromName(`b${i}`), { port: 8080 })) }] }) },
+  { name: 'every weight 0', run: (e) => route(e, { rules: [{ backends: [backend(e, 0)] }] }) },
+  { name: 'a route without a Service', run: (e) => route(e, { service: undefined as Any }) },
+  { name: 'a parent port the Service does not expose', run: (e) => route(e, { port: 9090 }) },
+  { name: 'the same backend twice', run: (e) => route(e, { rules: [{ backends: [backend(e, 1), backend(e, 2)] }] }) },
+  // routing/traffic-split.ts
+  { name: 'a split without backends', run: (e) => split(e, { backends: [] }) },
+  { name: 'a split percent of 33.3', run: (e) => split(e, { backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 33.3 }] }) },
+  { name: 'split percents adding up to 90', run: (e) => split(e, { backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 90 }] }) },
+  { name: 'HTTP retries on a gRPC split', run: (e) => split(e, { grpc: true, httpRetry: { statuses: [RetryStatus.GATEWAY_ERRORS] } }) },
+  // workloads/*
+  { name: 'a MeshedDeployment without containers', run: (e) => workload(e, { containers: [] }) },
+  { name: 'an unknown namespace default inbound policy', run: (e) => new MeshedNamespace(e.chart, 'Ns', { name: 'mesh-lab', defaultInboundPolicy: 'nope' as DefaultInboundPolicy }) },
+  { name: 'an empty opaquePorts list', run: (e) => workload(e, { proxy: { opaquePorts: [] } }) },
+  { name: 'nativeSidecar as a string', run: (e) => workload(e, { proxy: { nativeSidecar: 'yes' as Any } }) },
+  { name: 'an unknown pod default inbound policy', run: (e) => workload(e, { proxy: { defaultInboundPolicy: 'nope' as DefaultInboundPolicy } }) },
+  // frontends/mesh-checks.ts
+  { name: 'a suppression with a malformed rule ID', run: (e) => MeshChecks.suppress(e.server(), 'POL-11', 'a reason') },
+  { name: 'a suppression without a reason', run: (e) => MeshChecks.suppress(e.server(), 'LKD-POL-011', '') },
+  { name: 'a suppression on a construct without objects', run: (e) => MeshChecks.suppress(new Construct(e.chart, 'Empty'), 'LKD-POL-011', 'a reason') },
+];

@@ -1,0 +1,221 @@
+/**
+ * Errors people can act on. Every coded error the mesh constructs throw (one scenario per `check(` call site, found
+ * by scanning the source) and one finding of every engine rule (mutation corpus + rule-triggers.ts, read from YAML
+ * like the CLI does) must name where (construct path, or file and line), the rule ID and a fix. All of them are
+ * written into docs/error-messages.md for review: `UPDATE_ERROR_DOCS=1 npx jest test/robustness/error-messages.test.ts`
+ * regenerates it; otherwise the test fails when the committed file is stale.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as yaml from 'js-yaml';
+import { Env, SCENARIOS, Scenario, environment } from './construct-error-scenarios';
+import { MUTATIONS, meshLabObjects, mutate } from './mutation-corpus';
+import { RULE_TRIGGERS } from './rule-triggers';
+import { AnalyzeOptions, analyze } from '../../src/analysis/engine';
+import { Finding } from '../../src/analysis/finding';
+import { ALL_RULES } from '../../src/analysis/rules';
+import { MeshConfigError } from '../../src/core/errors';
+import { parseManifests } from '../../src/frontends/cli/load-manifests';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const DOC = path.join(REPO, 'docs', 'error-messages.md');
+/** Where the mesh constructs live; control-plane, delivery and cdktf constructs are reviewed by their own suites. */
+const CONSTRUCT_SOURCES = ['src/core', 'src/policy', 'src/routing', 'src/workloads', 'src/frontends/mesh-checks.ts', 'src/base.ts'];
+const CODED = /^\[([^\]]+)\] (LKD-[A-Z]+-\d{3}): (.+?) Fix: (.+)$/s;
+
+interface ConstructError {
+  readonly scenario: string;
+  readonly ruleId: string;
+  readonly path: string;
+  readonly problem: string;
+  readonly fix: string;
+  /** `src/…:line` of the check that threw, or "synth" for construct validations. */
+  readonly site: string;
+  readonly message: string;
+}
+
+// ---- construct errors -------------------------------------------------------------------------
+
+/** Lines with `check(` (or a direct `new MeshConfigError(`) in the construct sources. */
+function checkSites(): string[] {
+  const files = CONSTRUCT_SOURCES.flatMap((p) => {
+    const full = path.join(REPO, p);
+    return fs.statSync(full).isDirectory() ? fs.readdirSync(full).filter((f) => f.endsWith('.ts')).map((f) => path.join(p, f)) : [p];
+  });
+  // versions.ts belongs to the control plane, whose errors test/control-plane/install-versions.test.ts triggers.
+  return files.filter((f) => f !== 'src/core/errors.ts' && f !== 'src/core/versions.ts').flatMap((file) => fs.readFileSync(path.join(REPO, file), 'utf8').split('\n')
+    .map((line, i) => ((/\bcheck\(/.test(line) && !/function check|check\(ctx\)|\.check\(/.test(line)) || /new MeshConfigError\(/.test(line) ? `${file}:${i + 1}` : undefined))
+    .filter((s): s is string => s !== undefined));
+}
+
+/** The first stack frame outside core/errors.ts: the call site of check(). */
+function siteOf(e: Error): string {
+  for (const line of (e.stack ?? '').split('\n').slice(1)) {
+    const m = /\(?([^\s(]+):(\d+):\d+\)?$/.exec(line.trim());
+    if (!m) continue;
+    const rel = path.relative(REPO, m[1]);
+    if (rel.startsWith('src/') && rel !== path.join('src', 'core', 'errors.ts')) return `${rel}:${m[2]}`;
+  }
+  return 'unknown';
+}
+
+function fromMeshConfigError(scenario: string, e: MeshConfigError): ConstructError {
+  const m = CODED.exec(e.message);
+  return { scenario, ruleId: e.ruleId, path: e.constructPath, problem: m?.[3] ?? '', fix: m?.[4] ?? '', site: siteOf(e), message: e.message };
+}
+
+/** cdk8s joins construct validation messages as `[path] message`; engine lines (path "[]") are the engine's part. */
+function fromValidation(scenario: string, e: Error): ConstructError[] {
+  return e.message.split('\n').slice(1).map((l) => l.trim()).filter((l) => /^\[[^\]]+\] LKD-/.test(l)).map((line) => {
+    const [, p, message] = /^\[([^\]]+)\] (.*)$/s.exec(line)!;
+    const m = /^(LKD-[A-Z]+-\d{3}): (.+?) Fix: (.+)$/s.exec(message);
+    return { scenario, ruleId: m?.[1] ?? '', path: p, problem: m?.[2] ?? '', fix: m?.[3] ?? '', site: 'synth', message: line };
+  });
+}
+
+function runScenario(s: Scenario): { errors: ConstructError[]; env: Env; thrown: unknown } {
+  const env = environment();
+  try {
+    s.run(env);
+    if (s.atSynth) env.chart.toJson();
+  } catch (e) {
+    if (e instanceof MeshConfigError) return { errors: [fromMeshConfigError(s.name, e)], env, thrown: e };
+    if (e instanceof Error && e.message.startsWith('Validation failed')) return { errors: fromValidation(s.name, e), env, thrown: e };
+    return { errors: [], env, thrown: e };
+  }
+  return { errors: [], env, thrown: undefined };
+}
+
+// ---- engine findings --------------------------------------------------------------------------
+
+interface EngineExample {
+  readonly trigger: string;
+  readonly finding: Finding;
+}
+
+/** Analyses objects the way the CLI does: written as YAML, read back with file and line. */
+function findingsFromYaml(objects: any[], file: string, options: AnalyzeOptions = {}): Finding[] {
+  const text = objects.map((o) => yaml.dump(o, { noRefs: true, lineWidth: -1 })).join('---\n');
+  return analyze(parseManifests(text, file), options).findings;
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** One example per rule: a trigger's finding of its own rule first; rules no trigger names take any finding. */
+function engineExamples(): Map<string, EngineExample> {
+  const runs: { trigger: string; preferred: string; findings: Finding[] }[] = [];
+  const base = meshLabObjects();
+  for (const m of MUTATIONS) {
+    runs.push({
+      trigger: `mesh-lab, mutation "${m.kind}: ${m.instance}"`,
+      preferred: m.expected.ruleId,
+      findings: findingsFromYaml(mutate(base, m), `review/${slug(m.kind)}.yaml`),
+    });
+  }
+  for (const t of RULE_TRIGGERS) {
+    runs.push({ trigger: `rule-triggers.ts (${t.ruleId})`, preferred: t.ruleId, findings: findingsFromYaml(t.objects(), `review/${t.ruleId.toLowerCase()}.yaml`, t.options) });
+  }
+  const examples = new Map<string, EngineExample>();
+  for (const run of runs) {
+    const own = run.findings.find((f) => f.ruleId === run.preferred);
+    if (own && !examples.has(own.ruleId)) examples.set(own.ruleId, { trigger: run.trigger, finding: own });
+  }
+  for (const run of runs) {
+    for (const finding of run.findings) if (!examples.has(finding.ruleId)) examples.set(finding.ruleId, { trigger: run.trigger, finding });
+  }
+  return examples;
+}
+
+// ---- the review file --------------------------------------------------------------------------
+
+/** Messages must not change between runs: certificate fingerprints and serials (from keys made at run time) are masked. */
+function stable(text: string): string {
+  return text.replace(/\b[0-9A-F]{2}(:[0-9A-F]{2}){7,}\b/g, '<fingerprint>').replace(/\b[0-9a-f]{32,}\b/gi, '<hex>');
+}
+
+function constructSection(errors: ConstructError[]): string[] {
+  const file = (e: ConstructError) => e.site.replace(/:\d+$/, '');
+  const sorted = [...errors].sort((a, b) => a.ruleId.localeCompare(b.ruleId) || file(a).localeCompare(file(b))
+    || a.scenario.localeCompare(b.scenario));
+  const lines: string[] = [];
+  let rule = '';
+  for (const e of sorted) {
+    if (e.ruleId !== rule) lines.push('', `### ${(rule = e.ruleId)}`, '');
+    // The file, not the line: an unrelated edit above a check must not make the review stale.
+    lines.push(`- ${e.scenario} (\`${e.site.replace(/:\d+$/, '')}\`)`, `  > ${stable(e.message).replace(/\n/g, ' ')}`);
+  }
+  return lines;
+}
+
+function engineSection(examples: Map<string, EngineExample>): string[] {
+  return [...examples.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([id, { trigger, finding: f }]) => [
+    '', `### ${id} (${f.severity})`, '',
+    `- on: \`${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}\` at \`${f.file}:${f.line}\``,
+    `- trigger: ${trigger}`,
+    `- message: ${stable(f.message)}`,
+    `- fix: ${stable(f.fix)}`,
+  ]);
+}
+
+function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample>): string {
+  return [
+    '# Error messages',
+    '',
+    '<!-- Generated by test/robustness/error-messages.test.ts: `UPDATE_ERROR_DOCS=1 npx jest test/robustness/error-messages.test.ts`. Do not edit by hand. -->',
+    '',
+    'Every coded error the mesh constructs throw, and one finding of every analysis rule, as users see them, for review.',
+    'Each names where (the construct path, or the file and line), the rule ID and a fix. Construct errors list the scenario',
+    'and the `check` that threw; engine findings list the input that triggered them (docs/rules.md explains each rule).',
+    '',
+    `## Construct errors (${errors.length})`,
+    ...constructSection(errors),
+    '',
+    `## Engine findings (${examples.size} rules)`,
+    ...engineSection(examples),
+    '',
+  ].join('\n');
+}
+
+// ---- tests ------------------------------------------------------------------------------------
+
+describe('errors people can act on', () => {
+  const results = SCENARIOS.map((s) => ({ scenario: s, ...runScenario(s) }));
+  const errors = results.flatMap((r) => r.errors);
+  const examples = engineExamples();
+
+  test('every construct scenario throws a coded error (and nothing else)', () => {
+    const wrong = results.filter((r) => r.errors.length === 0).map((r) => `${r.scenario.name}: ${r.thrown === undefined ? 'did not throw' : String((r.thrown as Error).stack ?? r.thrown).slice(0, 400)}`);
+    expect(wrong).toEqual([]);
+  });
+
+  test('every check( call site of the mesh constructs is reached by a scenario', () => {
+    const reached = new Set(errors.map((e) => e.site));
+    const sites = checkSites();
+    expect(sites.length).toBeGreaterThan(60);
+    expect(sites.filter((s) => !reached.has(s))).toEqual([]);
+  });
+
+  test('each construct error names an existing construct path, the rule ID and a fix', () => {
+    const bad = results.flatMap((r) => r.errors.filter((e) => {
+      const known = e.path === '<root>' || r.env.chart.node.root.node.findAll().some((c) => c.node.path === e.path);
+      return !known || !/^LKD-[A-Z]+-\d{3}$/.test(e.ruleId) || e.problem.length < 10 || e.fix.length < 5;
+    }).map((e) => e.message));
+    expect(bad).toEqual([]);
+  });
+
+  test('every engine rule has a triggering input, and its finding names the resource, file and line, the rule and a fix', () => {
+    expect(ALL_RULES.map((r) => r.id).filter((id) => !examples.has(id))).toEqual([]);
+    const bad = [...examples.values()].map(({ finding: f }) => f).filter((f) => !f.file || !f.line || !f.resource.kind || !f.resource.name
+      || f.message.length < 20 || f.fix.length < 10 || !/^LKD-[A-Z]+-\d{3}$/.test(f.ruleId));
+    expect(bad).toEqual([]);
+  });
+
+  test('docs/error-messages.md is current (UPDATE_ERROR_DOCS=1 regenerates it)', () => {
+    const doc = renderDoc(errors, examples);
+    if (process.env.UPDATE_ERROR_DOCS === '1') fs.writeFileSync(DOC, doc);
+    const committed = fs.existsSync(DOC) ? fs.readFileSync(DOC, 'utf8') : '';
+    expect(committed).toEqual(doc);
+  });
+});
