@@ -33,7 +33,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   },
   eslintOptions: {
     dirs: ['src'],
-    devdirs: ['test', 'examples', 'scripts'],
+    devdirs: ['test', 'examples', 'scripts', 'bench'],
     ignorePatterns: ['src/imports/**', '*.js', '*.d.ts', 'node_modules/', 'cdk8s.out/'],
   },
   gitignore: ['/cdk8s.out/', '/bench-out/', '/.fresh-check/'],

@@ -17,7 +17,10 @@ function addService(chart: Chart, i: number): void {
   const app = `svc-${i}`;
   const identity = new kplus.ServiceAccount(chart, `${app}-sa`, { metadata: { name: app }, automountToken: false });
   const container = (version: string): kplus.ContainerProps => ({
-    name: 'app', image: 'hashicorp/http-echo:1.0.0', args: [`-listen=:${PORT}`, `-text=${version}`], ports: [{ name: 'http', number: PORT }],
+    name: 'app',
+    image: 'hashicorp/http-echo:1.0.0',
+    args: [`-listen=:${PORT}`, `-text=${version}`],
+    ports: [{ name: 'http', number: PORT }],
     securityContext: { user: 65532, group: 65532 },
   });
   const services: Record<string, kplus.Service> = {};
@@ -27,10 +30,16 @@ function addService(chart: Chart, i: number): void {
   }
   const stable = service(chart, app, { 'app.kubernetes.io/name': app });
   const server = new lib.Server(chart, `${app}-server`, { name: `${app}-http`, selector: lib.PodSelection.app(app), port: lib.ServerPort.number(PORT), proxyProtocol: lib.ProxyProtocol.HTTP1 });
-  lib.ServerAccess.allow(server, { policyName: `${app}-callers`, authenticationName: `${app}-identities`, serviceAccounts: [identity] });
+  const callers = { policyName: `${app}-callers`, authenticationName: `${app}-identities`, serviceAccounts: [identity] };
+  lib.ServerAccess.allow(server, callers);
   new lib.TrafficSplit(chart, `${app}-split`, {
-    name: `${app}-split`, service: lib.ServiceReference.fromService(stable), port: PORT,
-    backends: [{ service: lib.ServiceReference.fromService(services.v1), percent: 90 }, { service: lib.ServiceReference.fromService(services.v2), percent: 10 }],
+    name: `${app}-split`,
+    service: lib.ServiceReference.fromService(stable),
+    port: PORT,
+    backends: [
+      { service: lib.ServiceReference.fromService(services.v1), percent: 90 },
+      { service: lib.ServiceReference.fromService(services.v2), percent: 10 },
+    ],
   });
 }
 

@@ -38,7 +38,7 @@ function measure(args: string[], env: Record<string, string> = {}): Sample {
   const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'measure.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, TS_NODE_PROJECT: path.join(__dirname, 'tsconfig.json'), ...env },
-    maxBuffer: 1 << 26,
+    maxBuffer: 64 * 1024 * 1024,
     encoding: 'utf8',
   });
   return JSON.parse(out.trim().split('\n').pop()!);
@@ -79,9 +79,14 @@ function benchSize(services: number, runs: number, work: string): Result {
   return {
     services,
     objects: b[0].objects,
-    libraryMs: round(libraryMs), plainMs: round(plainMs), ratio: round(libraryMs / plainMs, 2),
-    analyzeMs: round(analyzeMs), parseMs: round(parseMs), analyzeRatio: round(analyzeMs / parseMs, 2),
-    peakRssLibraryMb: round(median(a.map((s) => s.rssMb))), peakRssPlainMb: round(median(b.map((s) => s.rssMb))),
+    libraryMs: round(libraryMs),
+    plainMs: round(plainMs),
+    ratio: round(libraryMs / plainMs, 2),
+    analyzeMs: round(analyzeMs),
+    parseMs: round(parseMs),
+    analyzeRatio: round(analyzeMs / parseMs, 2),
+    peakRssLibraryMb: round(median(a.map((s) => s.rssMb))),
+    peakRssPlainMb: round(median(b.map((s) => s.rssMb))),
   };
 }
 
@@ -117,7 +122,9 @@ function targets(results: Result[]): string[] {
 function writeDocs(results: Result[], verdicts: string[]): void {
   const docs = path.join(ROOT, 'docs');
   fs.mkdirSync(docs, { recursive: true });
-  const series = (label: string, color: string, pick: (r: Result) => number) => ({ label, color, points: results.map((r) => ({ x: r.services, y: pick(r) })) });
+  const series = (label: string, color: string, pick: (r: Result) => number) => ({
+    label, color, points: results.map((r) => ({ x: r.services, y: pick(r) })),
+  });
   fs.writeFileSync(path.join(docs, 'benchmarks.svg'), svgPlot('Synthesis and analysis time against mesh size', [
     series('A library + checks', '#d62728', (r) => r.libraryMs),
     series('B plain cdk8s', '#1f77b4', (r) => r.plainMs),

@@ -56,8 +56,16 @@ export abstract class MeshResource extends Construct implements IMeshResource {
   }
 }
 
+/** The metadata a MeshResource writes. */
+export interface ResolvedMetadata {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly labels?: Record<string, string>;
+  readonly annotations?: Record<string, string>;
+}
+
 /** Validated metadata for a MeshResource's L1 object. */
-export function metadataFor(scope: Construct, props: MeshResourceProps): { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> } {
+export function metadataFor(scope: Construct, props: MeshResourceProps): ResolvedMetadata {
   validateObjectName(scope, props.name);
   const namespace = props.namespace ?? Chart.of(scope).namespace;
   if (namespace !== undefined) validateLabelName(scope, namespace, 'namespace');

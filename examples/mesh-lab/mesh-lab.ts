@@ -124,7 +124,8 @@ export class NegativeExperiment extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
     super(scope, id, { ...props, namespace: NAMESPACE });
     new MeshedDeployment(this, 'WrongClient', {
-      name: 'wrong-client', app: 'wrong-client',
+      name: 'wrong-client',
+      app: 'wrong-client',
       serviceAccount: kplus.ServiceAccount.fromServiceAccountName(this, 'DefaultIdentity', 'default'),
       containers: [curlContainer()],
     });

@@ -12,7 +12,9 @@ export function buildQuickStart(app: App): Chart {
 
   const client = new kplus.ServiceAccount(chart, 'Client', { metadata: { name: 'client' } });
   new MeshedDeployment(chart, 'ClientApp', {
-    name: 'client', app: 'client', serviceAccount: client,
+    name: 'client',
+    app: 'client',
+    serviceAccount: client,
     containers: [{ image: 'curlimages/curl:8.14.1', command: ['sleep', 'infinity'], securityContext: { user: 100 } }],
   });
   const service = (name: string, labels: Record<string, string>) => {
@@ -22,7 +24,9 @@ export function buildQuickStart(app: App): Chart {
   };
   for (const version of ['v1', 'v2']) {
     const orders = new MeshedDeployment(chart, `Orders-${version}`, {
-      name: `orders-${version}`, app: 'orders', version,
+      name: `orders-${version}`,
+      app: 'orders',
+      version,
       containers: [{ image: 'hashicorp/http-echo:1.0.0', args: ['-listen=:8080'], ports: [{ number: 8080 }], securityContext: { user: 65532 } }],
     });
     service(`orders-${version}`, orders.selectorLabels);
@@ -36,7 +40,9 @@ export function buildQuickStart(app: App): Chart {
 
   // 90/10 between the versions; refuses shares that do not add up to 100. The parent is always group core + port.
   new TrafficSplit(chart, 'Split', {
-    name: 'orders-split', service: service('orders', { 'app.kubernetes.io/name': 'orders' }), port: 8080,
+    name: 'orders-split',
+    service: service('orders', { 'app.kubernetes.io/name': 'orders' }),
+    port: 8080,
     backends: [
       { service: ServiceReference.fromName('orders-v1'), percent: 90 },
       { service: ServiceReference.fromName('orders-v2'), percent: 10 },

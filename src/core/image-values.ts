@@ -2,8 +2,8 @@
  * The image keys of the linkerd-control-plane chart. The chart builds each image as `<name>:<version>`, with an empty
  * version meaning "the chart's linkerdVersion", which the pinned chart version already fixes.
  */
-import { imageTagProblem } from './versions';
 import { isPlainObject, valueAt } from './helm-values';
+import { imageTagProblem } from './versions';
 
 /** [name key, version key] of every image the chart renders. */
 export const CHART_IMAGES: Array<[string, string]> = [

@@ -1,11 +1,11 @@
 import { ApiObject, Lazy } from 'cdk8s';
-import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { cidrContains, cidrEquals, parseExactCidr } from '../core/cidr';
 import { InputRule, check } from '../core/errors';
 import { isValidMeshIdentity } from '../core/identity';
 import { validateLabelName } from '../core/names';
-import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import * as l1 from '../imports/policy.linkerd.io';
 
 /** Props for a MeshTlsAuthentication. */

@@ -1,11 +1,11 @@
 import { ApiObject } from 'cdk8s';
-import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
 import { IAuthentication, MeshTlsAuthentication, NetworkAuthentication } from './authentication';
 import { IServer } from './server';
+import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { check } from '../core/errors';
 import { validateLabelName } from '../core/names';
-import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import * as l1 from '../imports/policy.linkerd.io';
 
 const POLICY_GROUP = 'policy.linkerd.io';

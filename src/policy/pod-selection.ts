@@ -46,7 +46,9 @@ export class PodSelection {
   public _toKube(): Record<string, any> {
     const out: Record<string, any> = {};
     if (Object.keys(this.matchLabels).length > 0) out.matchLabels = this.matchLabels;
-    if (this.matchExpressions.length > 0) out.matchExpressions = this.matchExpressions.map((e) => ({ key: e.key, operator: e.operator, values: e.values }));
+    if (this.matchExpressions.length > 0) {
+      out.matchExpressions = this.matchExpressions.map((e) => ({ key: e.key, operator: e.operator, values: e.values }));
+    }
     return out;
   }
 }

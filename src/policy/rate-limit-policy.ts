@@ -1,9 +1,9 @@
 import { ApiObject } from 'cdk8s';
-import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
 import { IServer } from './server';
-import { check } from '../core/errors';
 import { MeshResource, MeshResourceProps, metadataFor } from '../base';
+import { check } from '../core/errors';
 import * as l1 from '../imports/policy.linkerd.io';
 
 const U32_MAX = 4_294_967_295;

@@ -1,5 +1,5 @@
-import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
 import { MeshTlsAuthentication, Network, NetworkAuthentication } from './authentication';
 import { Authentication, AuthorizationPolicy, AuthorizationTarget } from './authorization-policy';
 import { Server } from './server';

@@ -1,9 +1,9 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { PodSelection } from './pod-selection';
+import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { InputRule, check } from '../core/errors';
 import { validatePortName, validatePortNumber } from '../core/names';
-import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import * as l1 from '../imports/policy.linkerd.io';
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../workloads/default-inbound-policy';
 

@@ -4,8 +4,8 @@ import { GrpcRouteMatch, renderGrpcMatch } from './matches';
 import { GrpcRetry, RouteTimeouts, grpcRetryAnnotations, timeoutAnnotations } from './retry';
 import { RouteBackend } from './route-backend';
 import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent } from './route-base';
-import { check } from '../core/errors';
 import { MeshResourceProps, metadataFor } from '../base';
+import { check } from '../core/errors';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 
 /** One rule of a GRPCRoute. */

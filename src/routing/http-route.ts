@@ -4,9 +4,9 @@ import { HttpRouteMatch, renderHttpMatch } from './matches';
 import { HttpRetry, RouteTimeouts, httpRetryAnnotations, timeoutAnnotations } from './retry';
 import { RouteBackend } from './route-backend';
 import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent } from './route-base';
+import { MeshResourceProps, metadataFor } from '../base';
 import { gatewayDuration } from '../core/durations';
 import { check } from '../core/errors';
-import { MeshResourceProps, metadataFor } from '../base';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 
 /** One rule of an HTTPRoute. */

@@ -2,9 +2,9 @@
 import { Construct } from 'constructs';
 import { RouteBackend, checkRuleWeights } from './route-backend';
 import { ServiceReference } from './service-reference';
+import { MeshResource } from '../base';
 import { check } from '../core/errors';
 import { validatePortNumber } from '../core/names';
-import { MeshResource } from '../base';
 
 export const MAX_RULES = 16;
 
@@ -31,7 +31,9 @@ export function renderServiceParent(scope: Construct, props: ServiceRouteProps, 
   return { group: 'core', kind: 'Service', name: props.service.name, namespace: otherNamespace(props.service.namespace, routeNamespace), port: props.port };
 }
 
-export function renderBackends(scope: Construct, backends: RouteBackend[] | undefined, where: string, routeNamespace: string | undefined): Record<string, any>[] | undefined {
+export function renderBackends(
+  scope: Construct, backends: RouteBackend[] | undefined, where: string, routeNamespace: string | undefined,
+): Record<string, any>[] | undefined {
   if (!backends || backends.length === 0) return undefined;
   checkRuleWeights(scope, backends, where);
   const seen = new Set<string>();

@@ -4,8 +4,8 @@ import { HttpRoute } from './http-route';
 import { GrpcRetry, HttpRetry, RouteTimeouts } from './retry';
 import { RouteBackend } from './route-backend';
 import { ServiceReference } from './service-reference';
-import { check } from '../core/errors';
 import { MeshResource } from '../base';
+import { check } from '../core/errors';
 
 /** One side of a split. */
 export interface SplitBackend {

@@ -1,10 +1,10 @@
-import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
 import { INJECT_ANNOTATION } from './default-inbound-policy';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
 import { InputRule, check } from '../core/errors';
-import { MeshChecks } from '../frontends/mesh-checks';
 import { validateLabelValue, validateObjectName } from '../core/names';
+import { MeshChecks } from '../frontends/mesh-checks';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';
 export const APP_VERSION_LABEL = 'app.kubernetes.io/version';

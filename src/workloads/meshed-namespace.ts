@@ -1,10 +1,10 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
-import { Construct } from 'constructs';
 import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
 import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from './default-inbound-policy';
 import { check } from '../core/errors';
-import { MeshChecks } from '../frontends/mesh-checks';
 import { validateLabelName } from '../core/names';
+import { MeshChecks } from '../frontends/mesh-checks';
 
 /** Props for a MeshedNamespace. */
 export interface MeshedNamespaceProps {

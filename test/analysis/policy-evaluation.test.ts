@@ -154,7 +154,9 @@ describe('authorization variants', () => {
   test('a legacy ServerAuthorization still admits its clients', () => {
     const objects = lab();
     objects.push({
-      apiVersion: `${POLICY}/v1beta1`, kind: 'ServerAuthorization', metadata: { name: 'legacy', namespace: NS },
+      apiVersion: `${POLICY}/v1beta1`,
+      kind: 'ServerAuthorization',
+      metadata: { name: 'legacy', namespace: NS },
       spec: { server: { name: 'orders-http' }, client: { meshTLS: { serviceAccounts: [{ name: 'default' }] } } },
     });
     const decision = canReach(evaluate(objects), from('wrong-client'), orders, 8080);

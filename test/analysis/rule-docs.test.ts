@@ -6,7 +6,8 @@ import { ALL_RULES } from '../../src/analysis/rules';
 describe('rule documentation', () => {
   test('every rule documents what, why, fix and both examples', () => {
     for (const rule of ALL_RULES) {
-      expect({ id: rule.id, title: rule.doc.title.length > 10, why: rule.doc.why.length > 20, fix: rule.doc.fix.length > 10, bad: !!rule.doc.badExample, good: !!rule.doc.goodExample })
+      const { title, why, fix, badExample, goodExample } = rule.doc;
+      expect({ id: rule.id, title: title.length > 10, why: why.length > 20, fix: fix.length > 10, bad: !!badExample, good: !!goodExample })
         .toEqual({ id: rule.id, title: true, why: true, fix: true, bad: true, good: true });
     }
   });

@@ -15,7 +15,9 @@ describe('HttpRoute', () => {
     const chart = labChart();
     const s = services(chart);
     new HttpRoute(chart, 'R', {
-      name: 'r', service: ServiceReference.fromService(s.orders), port: 8080,
+      name: 'r',
+      service: ServiceReference.fromService(s.orders),
+      port: 8080,
       rules: [{ backends: [RouteBackend.service(ServiceReference.fromService(s.v1), { port: 8080 })] }],
     });
     const route = find(synth(chart), 'HTTPRoute', 'r');
@@ -28,7 +30,9 @@ describe('HttpRoute', () => {
     const chart = labChart();
     const s = services(chart);
     const route = new HttpRoute(chart, 'R', {
-      name: 'r', service: ServiceReference.fromService(s.orders), port: 8080,
+      name: 'r',
+      service: ServiceReference.fromService(s.orders),
+      port: 8080,
       retry: { statuses: [RetryStatus.SERVER_ERRORS, RetryStatus.code(429), RetryStatus.range(500, 504)], limit: 2, timeout: Duration.millis(300) },
       timeouts: { request: Duration.seconds(90), idle: Duration.minutes(2) },
     });
@@ -76,7 +80,8 @@ describe('HttpRoute', () => {
     const route = new HttpRoute(chart, 'R', { name: 'r', service: ServiceReference.fromService(s.orders), port: 8080 });
     const v1 = ServiceReference.fromService(s.v1);
     const v2 = ServiceReference.fromService(s.v2);
-    expect(() => route.addRule({ backends: [RouteBackend.service(v1, { port: 8080, weight: 0 }), RouteBackend.service(v2, { port: 8080, weight: 0 })] }))
+    const zero = (service: ServiceReference) => RouteBackend.service(service, { port: 8080, weight: 0 });
+    expect(() => route.addRule({ backends: [zero(v1), zero(v2)] }))
       .toThrow(/LKD-ROUTE-009.*weight 0/);
     expect(() => route.addRule({ backends: [RouteBackend.service(v1, { port: 8080, weight: 1_000_001 })] })).toThrow(/LKD-ROUTE-009.*1000001/);
     expect(() => route.addRule({ backends: [RouteBackend.service(v1, { port: 8080 }), RouteBackend.service(v1, { port: 8080 })] })).toThrow(/LKD-ROUTE-010/);
@@ -118,7 +123,9 @@ describe('GrpcRoute', () => {
   test('renders method matches and gRPC retries', () => {
     const chart = labChart();
     new GrpcRoute(chart, 'G', {
-      name: 'g', service: ServiceReference.fromName('orders'), port: 9090,
+      name: 'g',
+      service: ServiceReference.fromName('orders'),
+      port: 9090,
       retry: { codes: [GrpcRetryCode.UNAVAILABLE, GrpcRetryCode.UNAVAILABLE, GrpcRetryCode.INTERNAL] },
       rules: [{ matches: [{ service: 'orders.v1.OrderService', method: 'GetOrder' }], backends: [RouteBackend.service(ServiceReference.fromName('orders-v1'), { port: 9090 })] }],
     });
@@ -141,7 +148,9 @@ describe('TrafficSplit', () => {
     const chart = labChart();
     const s = services(chart);
     new TrafficSplit(chart, 'Split', {
-      name: 'orders-split', service: ServiceReference.fromService(s.orders), port: 8080,
+      name: 'orders-split',
+      service: ServiceReference.fromService(s.orders),
+      port: 8080,
       backends: [{ service: ServiceReference.fromService(s.v1), percent: 90 }, { service: ServiceReference.fromService(s.v2), percent: 10 }],
     });
     const route = find(synth(chart), 'HTTPRoute', 'orders-split');
@@ -159,12 +168,19 @@ describe('TrafficSplit', () => {
   test('a gRPC split makes a GRPCRoute; the retry family must match', () => {
     const chart = labChart();
     new TrafficSplit(chart, 'Split', {
-      name: 'g', service: ServiceReference.fromName('orders'), port: 9090, grpc: true,
+      name: 'g',
+      service: ServiceReference.fromName('orders'),
+      port: 9090,
+      grpc: true,
       backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 50 }, { service: ServiceReference.fromName('orders-v2'), percent: 50 }],
     });
     expect(find(synth(chart), 'GRPCRoute', 'g').spec.rules[0].backendRefs).toHaveLength(2);
     expect(() => new TrafficSplit(labChart(), 'S', {
-      name: 'g', service: ServiceReference.fromName('orders'), port: 9090, grpc: true, httpRetry: { statuses: [RetryStatus.SERVER_ERRORS] },
+      name: 'g',
+      service: ServiceReference.fromName('orders'),
+      port: 9090,
+      grpc: true,
+      httpRetry: { statuses: [RetryStatus.SERVER_ERRORS] },
       backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 100 }],
     })).toThrow(/LKD-RETRY-004/);
   });

@@ -50,7 +50,10 @@ describe('MeshedDeployment', () => {
   test('puts injection opt-out and proxy config on the pod template, never on the Deployment', () => {
     const chart = labChart();
     new MeshedDeployment(chart, 'Plain', {
-      name: 'plain', app: 'plain', meshed: false, containers: [container],
+      name: 'plain',
+      app: 'plain',
+      meshed: false,
+      containers: [container],
       proxy: { opaquePorts: [3306, 25, 3306], skipOutboundPorts: [443], nativeSidecar: false, defaultInboundPolicy: DefaultInboundPolicy.DENY },
     });
     const deployment = find(synth(chart), 'Deployment', 'plain');

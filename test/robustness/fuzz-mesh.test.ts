@@ -16,9 +16,9 @@ import {
 import { conformanceIssues } from '../support/conformance';
 import { FUZZ_NAMESPACE } from '../support/fuzz/arbitraries';
 import { linkerdReadsProblems } from '../support/fuzz/invariants';
+import { MeshSpec } from '../support/fuzz/mesh-spec';
 import { runCase } from '../support/fuzz/oracle';
 import { describeStats, fuzzMeshes } from '../support/fuzz/property';
-import { MeshSpec } from '../support/fuzz/mesh-spec';
 import { describeWithShared } from '../support/shared';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_129);

@@ -6,7 +6,7 @@ import { Manifest } from '../../src/analysis/model/manifest';
 
 export const NS = 'mesh-lab';
 
-function deployment(name: string, version: string | undefined, serviceAccountName: string, image: string, labels: Record<string, string>, port?: number): any {
+function deployment(name: string, serviceAccountName: string, image: string, labels: Record<string, string>, port?: number): any {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -27,7 +27,6 @@ function deployment(name: string, version: string | undefined, serviceAccountNam
         },
       },
     },
-    ...(version ? {} : {}),
   };
 }
 
@@ -47,29 +46,37 @@ export function meshLab(): any[] {
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/default-inbound-policy': 'all-authenticated' } } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'client', namespace: NS } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'orders', namespace: NS } },
-    deployment('orders-v1', 'v1', 'orders', 'hashicorp/http-echo:1.0.0', orders('v1'), 8080),
-    deployment('orders-v2', 'v2', 'orders', 'hashicorp/http-echo:1.0.0', orders('v2'), 8080),
-    deployment('client', undefined, 'client', 'curlimages/curl:8.14.1', { 'app.kubernetes.io/name': 'client' }),
+    deployment('orders-v1', 'orders', 'hashicorp/http-echo:1.0.0', orders('v1'), 8080),
+    deployment('orders-v2', 'orders', 'hashicorp/http-echo:1.0.0', orders('v2'), 8080),
+    deployment('client', 'client', 'curlimages/curl:8.14.1', { 'app.kubernetes.io/name': 'client' }),
     service('orders-v1', orders('v1')),
     service('orders-v2', orders('v2')),
     service('orders', { 'app.kubernetes.io/name': 'orders' }),
     {
-      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name: 'orders-http', namespace: NS },
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: { name: 'orders-http', namespace: NS },
       spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'orders' } }, port: 8080, proxyProtocol: 'HTTP/1' },
     },
     {
-      apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'MeshTLSAuthentication', metadata: { name: 'client-sa', namespace: NS },
+      apiVersion: 'policy.linkerd.io/v1alpha1',
+      kind: 'MeshTLSAuthentication',
+      metadata: { name: 'client-sa', namespace: NS },
       spec: { identityRefs: [{ kind: 'ServiceAccount', name: 'client' }] },
     },
     {
-      apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'AuthorizationPolicy', metadata: { name: 'client-to-orders', namespace: NS },
+      apiVersion: 'policy.linkerd.io/v1alpha1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name: 'client-to-orders', namespace: NS },
       spec: {
         targetRef: { group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' },
         requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'MeshTLSAuthentication', name: 'client-sa' }],
       },
     },
     {
-      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'orders-split', namespace: NS },
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'orders-split', namespace: NS },
       spec: {
         parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', port: 8080 }],
         rules: [{ backendRefs: [{ name: 'orders-v1', port: 8080, weight: 90 }, { name: 'orders-v2', port: 8080, weight: 10 }] }],

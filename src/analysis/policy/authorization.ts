@@ -2,9 +2,9 @@
  * Whether one caller satisfies one AuthorizationPolicy or one default policy, with the reason in words.
  * This is the static counterpart of what the inbound proxy decides per connection.
  */
+import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
 import { AnalysisContext } from '../options';
-import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
 import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../rules/policy-helpers';
 
 /** A client as the inbound proxy sees it. */

@@ -6,16 +6,20 @@ import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
 import { certificateLifetimes } from './cert/lifetimes';
 import { privateKeyInOutput } from './cert/private-keys';
-import { secretsInOutput } from './secrets/secrets-in-output';
 import { certificateValidity } from './cert/validity';
+import { externalCaWithoutTrustRoots } from './control-plane/external-ca';
+import { controlPlaneGatewayApi } from './control-plane/gateway-api-version';
+import { controlPlaneHa } from './control-plane/high-availability';
+import { kubernetesVersion } from './control-plane/kubernetes-version';
+import { webhookFailurePolicyIgnore } from './control-plane/webhook-failure-policy';
 import { configAnnotationsRule } from './mesh/config-annotations';
+import { duplicateObjectsRule } from './mesh/duplicate-objects';
+import { missingServiceAccount } from './mesh/missing-service-account';
 import { networkPolicyRule } from './mesh/network-policy';
 import { opaquePortsRule } from './mesh/opaque-ports';
 import { podHazardsRule } from './mesh/pod-hazards';
 import { proxyPortCollisionRule } from './mesh/proxy-port-collision';
 import { skippedServerPortRule } from './mesh/skipped-server-port';
-import { duplicateObjectsRule } from './mesh/duplicate-objects';
-import { missingServiceAccount } from './mesh/missing-service-account';
 import { targetNotInjectedRule } from './mesh/target-not-injected';
 import { wrongMetadataRule } from './mesh/wrong-metadata';
 import { authenticationRefsRule } from './policy/authentication-refs';
@@ -37,8 +41,6 @@ import { serverPortRule } from './policy/server-port';
 import { serverSelectorShapeRule } from './policy/server-selector-shape';
 import { serverSelectsNothingRule } from './policy/server-selects-nothing';
 import { trustDomainRule } from './policy/trust-domain';
-import { omittedParentGroup } from './route/omitted-parent-group';
-import { backendWeights } from './route/weights';
 import { annotationGrammar } from './retry/annotation-grammar';
 import { misplacedAnnotations } from './retry/misplaced-annotations';
 import { nonIdempotentRetries } from './retry/non-idempotent';
@@ -58,21 +60,19 @@ import { kindConflict } from './route/kind-conflict';
 import { layer4AndEgress } from './route/layer4-and-egress';
 import { meshHostnames } from './route/mesh-hostnames';
 import { missingParents } from './route/missing-parents';
+import { omittedParentGroup } from './route/omitted-parent-group';
 import { parentClusterIp } from './route/parent-cluster-ip';
 import { parentExists } from './route/parent-exists';
 import { parentPort } from './route/parent-port';
 import { ruleTimeouts } from './route/rule-timeouts';
 import { serverParentScope } from './route/server-parent-scope';
 import { serviceProfileWins } from './route/service-profile';
-import { unsupportedFilters } from './route/unsupported-filters';
 import { serviceSelectsPods } from './route/service-selects-pods';
+import { unsupportedFilters } from './route/unsupported-filters';
+import { backendWeights } from './route/weights';
+import { secretsInOutput } from './secrets/secrets-in-output';
 import { pinnedVersions } from './version/pinned';
 import { proxyVersionSkew } from './version/proxy-skew';
-import { controlPlaneHa } from './control-plane/high-availability';
-import { webhookFailurePolicyIgnore } from './control-plane/webhook-failure-policy';
-import { externalCaWithoutTrustRoots } from './control-plane/external-ca';
-import { kubernetesVersion } from './control-plane/kubernetes-version';
-import { controlPlaneGatewayApi } from './control-plane/gateway-api-version';
 
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule,
@@ -118,7 +118,8 @@ export const ALL_RULES: Rule[] = [
   certificateLifetimes,
   privateKeyInOutput,
   secretsInOutput,
-  pinnedVersions, proxyVersionSkew, controlPlaneHa, webhookFailurePolicyIgnore, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
+  pinnedVersions, proxyVersionSkew,
+  controlPlaneHa, webhookFailurePolicyIgnore, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
 ].sort((a, b) => a.id.localeCompare(b.id));
 
 export function ruleById(id: string): Rule | undefined {

@@ -8,13 +8,13 @@ import { LinkerdInstallOptions } from './options';
 import { ResolvedInstall, copyValues, resolveInstall } from './values';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
+import { LinkerdVersion } from '../../core/versions';
 import { LinkerdDelivery } from '../../delivery/delivery';
 import { DeliveryForm } from '../../delivery/form';
 import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../../delivery/runbooks';
 import { MeshChecks } from '../../frontends/mesh-checks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
-import { LinkerdVersion } from '../../core/versions';
 
 /** Props for LinkerdControlPlane. */
 export interface LinkerdControlPlaneProps extends LinkerdInstallOptions {

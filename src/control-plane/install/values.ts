@@ -4,14 +4,14 @@
  */
 import { IConstruct } from 'constructs';
 import { HighAvailabilityPreset } from './high-availability';
-import { imageValueProblems } from '../../core/image-values';
-import { cloneValues, isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
 import { LinkerdInstallOptions, LinkerdProxyOptions, ProxyLogHttpHeaders, ProxyResources, WebhookFailurePolicy } from './options';
 import { parseCidr } from '../../core/cidr';
 import { InputRule, check } from '../../core/errors';
+import { cloneValues, isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
+import { imageValueProblems } from '../../core/image-values';
 import { validateLabelName, validatePortNumber } from '../../core/names';
-import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../workloads/default-inbound-policy';
 import { LinkerdVersion, VersionRule } from '../../core/versions';
+import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../workloads/default-inbound-policy';
 
 /** The chart's defaults for the keys the typed options govern; written explicitly so a chart change cannot move them. */
 export const CHART_DEFAULTS = {

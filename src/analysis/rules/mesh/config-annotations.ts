@@ -1,7 +1,7 @@
+import { parseCidr } from '../../../core/cidr';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { DEFAULT_POLICY_ANNOTATION, INJECT_ANNOTATION, IndexedObject } from '../../model/mesh-index';
-import { parseCidr } from '../../../core/cidr';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { OPAQUE_PORTS, ownPodTemplates, parsePortList } from '../policy-helpers';
 

@@ -1,7 +1,7 @@
+import { identityProblem } from '../../../core/identity';
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { identityProblem } from '../../../core/identity';
 import { isCoreRef, kindIs, refList, refText, specOf } from '../policy-helpers';
 
 function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {

@@ -1,6 +1,6 @@
+import { Cidr, cidrContains, cidrsOverlap, parseCidr, parseExactCidr } from '../../../core/cidr';
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Cidr, cidrContains, cidrsOverlap, parseCidr, parseExactCidr } from '../../../core/cidr';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { specOf } from '../policy-helpers';
 

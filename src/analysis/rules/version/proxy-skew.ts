@@ -1,5 +1,5 @@
-import { PROXY_VERSION_KEY } from '../../../core/image-values';
 import { valueAt } from '../../../core/helm-values';
+import { PROXY_VERSION_KEY } from '../../../core/image-values';
 import { LinkerdVersion, chartVersionProblem, edgeAppVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
