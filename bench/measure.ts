@@ -26,9 +26,10 @@ function yamlFiles(dir: string): string[] {
 }
 
 function library(services: number, outdir: string): Measured {
+  const perChart = Number(process.env.BENCH_SERVICES_PER_CHART) || services;
   return timed(() => {
     const app = new App({ outdir });
-    buildMesh(app, services);
+    buildMesh(app, services, perChart);
     app.synth();
     return app.node.findAll().filter((c) => ApiObject.isApiObject(c)).length;
   });

@@ -10,7 +10,6 @@ import { Construct } from 'constructs';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const lib = require('../lib') as typeof import('../src');
 
-export const SERVICES_PER_NAMESPACE = 50;
 const PORT = 8080;
 
 function addService(chart: Chart, i: number): void {
@@ -49,12 +48,16 @@ function service(scope: Construct, name: string, selector: Record<string, string
   return svc;
 }
 
-/** Adds N services to `scope`, one chart per namespace of 50 services (as teams split large meshes). */
-export function buildMesh(scope: Construct, services: number): void {
-  for (let start = 0; start < services; start += SERVICES_PER_NAMESPACE) {
-    const namespace = `bench-${start / SERVICES_PER_NAMESPACE}`;
+/**
+ * Adds N services to `scope`: one chart (and namespace) per `perChart` services, all in one chart by default.
+ * Note that cdk8s itself re-resolves and re-validates the whole App for every chart it writes, so its own cost grows
+ * with charts × objects; `--services-per-chart` shows that effect separately.
+ */
+export function buildMesh(scope: Construct, services: number, perChart = services): void {
+  for (let start = 0; start < services; start += perChart) {
+    const namespace = `bench-${start / perChart}`;
     const chart = new Chart(scope, namespace, { namespace });
     new lib.MeshedNamespace(chart, 'ns', { name: namespace });
-    for (let i = start; i < Math.min(services, start + SERVICES_PER_NAMESPACE); i++) addService(chart, i);
+    for (let i = start; i < Math.min(services, start + perChart); i++) addService(chart, i);
   }
 }

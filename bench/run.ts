@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --sizes 100,500,1000,5000] [--runs 5] [--json FILE]`
+ * `npm run bench [-- --sizes 100,500,1000,5000] [--runs 5] [--json FILE] [--services-per-chart N] [--no-docs]`
  *
  * For each N: the library with all checks (A) against plain cdk8s ApiObjects holding the same JSON (B), and the
  * CLI's analyze over B's YAML (C) against js-yaml parsing alone (P). Runs alternate A, B, C, P so machine noise hits
@@ -146,6 +146,8 @@ function writeDocs(results: Result[], verdicts: string[]): void {
 }
 
 function main(): void {
+  const perChart = flag('services-per-chart', '');
+  if (perChart) process.env.BENCH_SERVICES_PER_CHART = perChart;
   const sizes = flag('sizes', '100,500,1000,5000').split(',').map(Number);
   const runs = Number(flag('runs', '5'));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-linkerd-bench-'));

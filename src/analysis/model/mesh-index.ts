@@ -86,6 +86,7 @@ export class MeshIndex {
   private readonly podsByNamespace = new Map<string, PodTemplate[]>();
   private readonly podsByLabel = new Map<string, PodTemplate[]>();
   private readonly routesByParent = new Map<string, IndexedObject[]>();
+  private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
 
   constructor(manifests: Manifest[], inventory: KubeObject[] = []) {
     for (const m of manifests) this.add(m.object, m.source ?? {}, false);
@@ -135,11 +136,16 @@ export class MeshIndex {
     return candidates.filter((pod) => selectorMatches(selector, pod.labels));
   }
 
-  /** Pod templates a Service's `spec.selector` selects (none for a Service without selector). */
+  /** Pod templates a Service's `spec.selector` selects (none for a Service without selector); computed once per Service. */
   public podTemplatesForService(service: IndexedObject): PodTemplate[] {
-    const selector = service.object.spec?.selector as Record<string, string> | undefined;
-    if (!selector || Object.keys(selector).length === 0) return [];
-    return this.podTemplatesMatching(service.id.namespace ?? '', { matchLabels: selector });
+    let pods = this.podsByService.get(service);
+    if (!pods) {
+      const selector = service.object.spec?.selector;
+      const usable = selector && typeof selector === 'object' && !Array.isArray(selector) && Object.keys(selector).length > 0;
+      pods = usable ? this.podTemplatesMatching(service.id.namespace ?? '', { matchLabels: selector }) : [];
+      this.podsByService.set(service, pods);
+    }
+    return pods;
   }
 
   /** HTTPRoutes and GRPCRoutes (either group) whose parentRefs name this Service (in any group spelling). */

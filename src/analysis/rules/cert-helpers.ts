@@ -46,7 +46,8 @@ const DAY_MS = 86_400_000;
 
 /** Whether a text carries a PEM private key. */
 export function containsPrivateKey(text: string): boolean {
-  return PRIVATE_KEY_PATTERN.test(text);
+  // Called on every string of every object: a substring search rules out almost all of them before the regex.
+  return text.includes('PRIVATE KEY-----') && PRIVATE_KEY_PATTERN.test(text);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -370,7 +370,21 @@ function portNumber(text: string): number | undefined {
 }
 
 /** Comma-separated ports and `lo-hi` ranges; named ports only where Linkerd resolves them (opaque-ports on pods). */
+/** The same few lists (the chart default above all) are read for every pod and Service: parse each once. */
+const parsedPortLists = new Map<string, PortList>();
+
 export function parsePortList(value: unknown, allowNames: boolean): PortList {
+  if (typeof value !== 'string') return parsePortListUncached(value, allowNames);
+  const key = `${allowNames}|${value}`;
+  let list = parsedPortLists.get(key);
+  if (!list) {
+    list = parsePortListUncached(value, allowNames);
+    if (parsedPortLists.size < 10_000) parsedPortLists.set(key, list);
+  }
+  return list;
+}
+
+function parsePortListUncached(value: unknown, allowNames: boolean): PortList {
   const out: PortList = { ranges: [], names: [], errors: [] };
   if (typeof value !== 'string') {
     out.errors.push('the value is not a string');

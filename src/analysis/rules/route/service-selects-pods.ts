@@ -18,7 +18,8 @@ function usedServices(ctx: RuleContext): Map<string, Use[]> {
   const add = (namespace: string, name: unknown, use: Use) => {
     if (typeof name !== 'string') return;
     const k = key(namespace, name);
-    uses.set(k, [...(uses.get(k) ?? []), use]);
+    const list = uses.get(k);
+    if (list) list.push(use); else uses.set(k, [use]);
   };
   for (const route of everyRoute(ctx.index)) {
     for (const parent of serviceParents(route, ctx.index)) add(parent.namespace, parent.name, { route, role: 'parent' });

@@ -19,8 +19,12 @@ const TOKEN_PATTERNS: TokenPattern[] = [
   { name: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
 ];
 
+/** Every string of every object is looked at: one cheap test for any prefix before the precise patterns. */
+const ANY_TOKEN_PREFIX = /gh[opusr]_|github_pat_|xox[abprs]-|AKIA|ASIA|eyJ/;
+
 /** The kind of token in `text`, if it holds one. */
 export function tokenKind(text: string): string | undefined {
+  if (!ANY_TOKEN_PREFIX.test(text)) return undefined;
   return TOKEN_PATTERNS.find((t) => t.pattern.test(text))?.name;
 }
 
@@ -33,10 +37,18 @@ function normalizedKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/** Keys repeat across objects (name, image, port …): each is judged once per process. */
+const credentialKeys = new Map<string, boolean>();
+
 /** Whether a key (or env var name) names a credential. */
 export function isCredentialKey(key: string): boolean {
-  const k = normalizedKey(key);
-  return CREDENTIAL_KEY.test(k) && !NOT_A_CREDENTIAL.test(k);
+  let known = credentialKeys.get(key);
+  if (known === undefined) {
+    const k = normalizedKey(key);
+    known = CREDENTIAL_KEY.test(k) && !NOT_A_CREDENTIAL.test(k);
+    if (credentialKeys.size < 10_000) credentialKeys.set(key, known);
+  }
+  return known;
 }
 
 /**

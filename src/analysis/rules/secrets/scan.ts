@@ -73,7 +73,8 @@ function pairName(obj: Record<string, unknown>): string | undefined {
 
 function visitObject(w: Walk, obj: Record<string, unknown>, base64Children: boolean): void {
   const pair = pairName(obj);
-  for (const [k, child] of Object.entries(obj)) {
+  for (const k in obj) {
+    const child = obj[k];
     w.segments.push(k);
     if (pair !== undefined && k === 'value') visitString(w, child as string, pair, false, ` (${pair})`);
     else visit(w, child, k, base64Children);
