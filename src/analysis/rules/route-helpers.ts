@@ -157,7 +157,24 @@ export interface ServiceParent {
   readonly service?: IndexedObject;
 }
 
+/** Many route rules ask for the same route's Service parents; an index's routes resolve once (per index). */
+const parentsByIndex = new WeakMap<MeshIndex, Map<IndexedObject, ServiceParent[]>>();
+
 export function serviceParents(route: IndexedObject, index: MeshIndex): ServiceParent[] {
+  let byRoute = parentsByIndex.get(index);
+  if (!byRoute) {
+    byRoute = new Map();
+    parentsByIndex.set(index, byRoute);
+  }
+  let parents = byRoute.get(route);
+  if (!parents) {
+    parents = resolveServiceParents(route, index);
+    byRoute.set(route, parents);
+  }
+  return parents;
+}
+
+function resolveServiceParents(route: IndexedObject, index: MeshIndex): ServiceParent[] {
   const result: ServiceParent[] = [];
   parentRefs(route).forEach((ref, position) => {
     const name = refName(ref);

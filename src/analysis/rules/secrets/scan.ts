@@ -23,6 +23,10 @@ type Segment = string | number;
 
 interface Walk {
   readonly hits: SecretHit[];
+  /** Paths of PEM private keys (plain, or base64 in Secret data / ConfigMap binaryData): LKD-CERT-005's findings. */
+  readonly privateKeys: string[];
+  /** Above 0 while inside Helm values parsed from a string: the string itself was already judged for keys. */
+  embedded: number;
   /** Shared (aliased) nodes are looked at once: a YAML alias bomb stays linear. */
   readonly visited: Set<object>;
   readonly segments: Segment[];
@@ -60,10 +64,15 @@ function embeddedYaml(key: string | undefined, value: string): unknown {
 }
 
 function visitString(w: Walk, value: string, key: string | undefined, base64: boolean, label: string): void {
+  if (w.embedded === 0 && (containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value))))) w.privateKeys.push(pathOf(w.segments));
   const what = classify(value, key, base64);
   if (what) w.hits.push({ path: pathOf(w.segments) + label, what });
   const embedded = embeddedYaml(key, value);
-  if (embedded !== undefined && typeof embedded === 'object') visit(w, embedded, undefined, false);
+  if (embedded !== undefined && typeof embedded === 'object') {
+    w.embedded++;
+    visit(w, embedded, undefined, false);
+    w.embedded--;
+  }
 }
 
 /** `{name, value}` pairs (env vars, Helm `set` lists): the name is the key that says what the value is. */
@@ -109,12 +118,34 @@ function base64Section(entry: IndexedObject): string | undefined {
   return undefined;
 }
 
+/** What one walk over an object's strings found. */
+export interface ScanResult {
+  readonly secrets: SecretHit[];
+  readonly privateKeys: string[];
+}
+
+/** LKD-SEC-001 and LKD-CERT-005 look at the same strings: each object is walked once, for both. */
+const scans = new WeakMap<IndexedObject, ScanResult>();
+
+export function scanObject(entry: IndexedObject): ScanResult {
+  let result = scans.get(entry);
+  if (!result) {
+    result = walkObject(entry);
+    scans.set(entry, result);
+  }
+  return result;
+}
+
 /** Every secret in one object, in document order. */
 export function findSecrets(entry: IndexedObject): SecretHit[] {
-  const w: Walk = { hits: [], visited: new Set(), segments: [] };
+  return scanObject(entry).secrets;
+}
+
+function walkObject(entry: IndexedObject): ScanResult {
+  const w: Walk = { hits: [], privateKeys: [], embedded: 0, visited: new Set(), segments: [] };
   const section = base64Section(entry);
   const root = entry.object;
-  if (typeof root !== 'object' || root === null) return [];
+  if (typeof root !== 'object' || root === null) return { secrets: [], privateKeys: [] };
   w.visited.add(root);
   for (const [k, child] of Object.entries(root)) {
     w.segments.push(k);
@@ -126,5 +157,5 @@ export function findSecrets(entry: IndexedObject): SecretHit[] {
     }
     w.segments.pop();
   }
-  return w.hits;
+  return { secrets: w.hits, privateKeys: w.privateKeys };
 }
