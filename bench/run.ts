@@ -142,6 +142,7 @@ function writeDocs(results: Result[], verdicts: string[]): void {
     table(results), '',
     ...verdicts.map((v) => `- ${v}`), '',
     '![time against N, log–log](benchmarks.svg)', '',
+    'What was profiled and fixed, and why the missed targets are missed: [performance-notes.md](performance-notes.md).', '',
   ].join('\n'));
 }
 
