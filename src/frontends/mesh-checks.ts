@@ -75,6 +75,14 @@ function describe(f: Finding): string {
   return `${f.ruleId} at ${where} (${resource}): ${f.message} Fix: ${f.fix}`;
 }
 
+/**
+ * The construct a user wrote: L2 constructs (ours and cdk8s-plus's) keep their L1 object as a child called "Resource",
+ * so `lab/Orders/Resource/Resource` is reported as `lab/Orders`.
+ */
+function ownerPath(obj: ApiObject): string {
+  return obj.node.path.replace(/(\/Resource)+$/, '');
+}
+
 function apiObjectsUnder(scope: IConstruct): ApiObject[] {
   return scope.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c));
 }
@@ -180,7 +188,7 @@ export class MeshChecks {
   }
 
   private run(): AnalysisResult {
-    const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: this.render(obj), source: { constructPath: obj.node.path } }));
+    const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: this.render(obj), source: { constructPath: ownerPath(obj) } }));
     this.last = analyze(manifests, {
       kubernetesVersion: this.options.kubernetesVersion,
       gatewayApiVersion: this.options.gatewayApiVersion,

@@ -21,7 +21,7 @@ describe('MeshChecks (the construct front-end)', () => {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'checks-'));
     const { app, chart } = appWithOrders(outdir);
     new Server(chart, 'Ghost', { name: 'ghost', selector: PodSelection.app('nobody'), port: ServerPort.number(8080), proxyProtocol: ProxyProtocol.HTTP1 });
-    expect(() => app.synth()).toThrow(/LKD-POL-006 at lab\/Ghost\/Resource \(Server mesh-lab\/ghost\): .* Fix: /);
+    expect(() => app.synth()).toThrow(/LKD-POL-006 at lab\/Ghost \(Server mesh-lab\/ghost\): .* Fix: /);
     expect(fs.readdirSync(outdir)).toEqual([]);
   });
 
