@@ -24,7 +24,8 @@ const ANY_TOKEN_PREFIX = /gh[opusr]_|github_pat_|xox[abprs]-|AKIA|ASIA|eyJ/;
 
 /** The kind of token in `text`, if it holds one. */
 export function tokenKind(text: string): string | undefined {
-  if (!ANY_TOKEN_PREFIX.test(text)) return undefined;
+  // The shortest format (xox?- plus 10) is 15 characters; most manifest strings are names and labels, shorter still.
+  if (text.length < 15 || !ANY_TOKEN_PREFIX.test(text)) return undefined;
   return TOKEN_PATTERNS.find((t) => t.pattern.test(text))?.name;
 }
 
@@ -67,6 +68,7 @@ const ENCODED_PEM_START = 'LS0tLS1CRUdJT';
 
 /** Decoded text of a value that looks like base64 of a PEM block, else undefined (cheap check first). */
 export function decodedPem(value: string): string | undefined {
+  if (!value.includes(ENCODED_PEM_START)) return undefined; // the common case, without allocating a trimmed copy
   const v = value.trim();
   if (!v.startsWith(ENCODED_PEM_START) || !/^[A-Za-z0-9+/=\s]+$/.test(v)) return undefined;
   return Buffer.from(v, 'base64').toString('utf8');

@@ -55,7 +55,8 @@ function classify(value: string, key: string | undefined, base64: boolean): stri
 
 /** Helm values written as a YAML string (Argo CD `helm.values`, HelmChart `valuesContent`): look inside too. */
 function embeddedYaml(key: string | undefined, value: string): unknown {
-  if (key === undefined || !/^values(content)?$/i.test(key) || !value.includes('\n') || value.length > MAX_EMBEDDED_YAML) return undefined;
+  // Cheapest tests first: this runs for every string of every object.
+  if (key === undefined || !value.includes('\n') || value.length > MAX_EMBEDDED_YAML || !/^values(content)?$/i.test(key)) return undefined;
   try {
     return yaml.load(value, { schema: yaml.CORE_SCHEMA });
   } catch {
