@@ -20,7 +20,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // cdk8s users never install CDKTF (archived upstream on 2025-12-10).
   peerDeps: ['cdk8s-plus-28@^2.5.6', 'cdktf@^0.21.0', '@cdktf/provider-helm@^12.1.2'],
   // Not jsii modules, so jsii requires them bundled; none of their types appear in the public API.
-  bundledDeps: ['@bufbuild/cel@0.6.1', 'js-yaml@^4.1.0'],
+  // @bufbuild/protobuf is @bufbuild/cel's peer dependency: bundled too, or the packaged CEL engine cannot load.
+  bundledDeps: ['@bufbuild/cel@0.6.1', '@bufbuild/protobuf@^2.6.2', 'js-yaml@^4.1.0'],
   devDeps: ['cdk8s-cli@2.207.60', '@types/js-yaml@^4.0.9', 'fast-check@^4'],
   keywords: ['cdk8s', 'linkerd', 'service-mesh', 'gateway-api', 'kubernetes'],
   bin: { 'cdk8s-linkerd': 'lib/frontends/cli/bin.js' },

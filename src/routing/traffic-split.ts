@@ -71,7 +71,9 @@ export class TrafficSplit extends Construct {
     check(total === 100, this, 'LKD-ROUTE-009', `the percents add up to ${total}, not 100.`, 'Adjust the shares so they sum to exactly 100.');
     check(!(props.grpc && props.httpRetry) && !(!props.grpc && props.grpcRetry), this, 'LKD-RETRY-004',
       'the retry family does not match the split\'s protocol.', 'Use httpRetry for HTTP splits and grpcRetry for gRPC splits.');
-    const backends = props.backends.map((b) => RouteBackend.service(b.service, { port: b.port ?? props.port, weight: b.percent }));
+    // A lone backend gets everything whatever its weight; writing "100" would only suggest a missing canary.
+    const weightOf = (percent: number) => (props.backends.length === 1 ? undefined : percent);
+    const backends = props.backends.map((b) => RouteBackend.service(b.service, { port: b.port ?? props.port, weight: weightOf(b.percent) }));
     const common = { name: props.name, namespace: props.namespace, service: props.service, port: props.port, timeouts: props.timeouts };
     this.route = props.grpc
       ? new GrpcRoute(this, 'Route', { ...common, retry: props.grpcRetry, rules: [{ backends }] })

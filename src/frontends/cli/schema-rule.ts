@@ -7,7 +7,18 @@ import { InputError } from './errors';
 import { Severity } from '../../analysis/finding';
 import { IndexedObject } from '../../analysis/model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../analysis/rule';
-import { CORE_KINDS, ConformanceValidator, CrdCatalog, splitApiVersion } from '../../conformance';
+import type { ConformanceValidator, CrdCatalog } from '../../conformance';
+
+type Conformance = typeof import('../../conformance');
+
+/**
+ * The CEL engine and CRD schemas cost time and memory at load; only `--crds` / `crds` needs them, so they are loaded
+ * then, not whenever the library or the CLI is imported.
+ */
+function conformance(): Conformance {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../../conformance');
+}
 
 export const SCHEMA_RULE_ID = 'LKD-SCHEMA-001';
 
@@ -23,7 +34,7 @@ export const SCHEMA_RULE_DESCRIPTOR = { id: SCHEMA_RULE_ID, severity: Severity.E
 
 function loadCatalog(dirs: readonly string[]): CrdCatalog {
   try {
-    return CrdCatalog.fromDirectories(dirs);
+    return conformance().CrdCatalog.fromDirectories(dirs);
   } catch (e: any) {
     throw new InputError(`--crds ${dirs.join(', ')}: cannot load CRDs (${e.message ?? e})`);
   }
@@ -34,10 +45,10 @@ function knownGroups(catalog: CrdCatalog): Set<string> {
   return new Set(catalog.servedKinds.map((gvk) => gvk.split('/')[0]));
 }
 
-function shouldValidate(entry: IndexedObject, catalog: CrdCatalog, groups: Set<string>): boolean {
+function shouldValidate(entry: IndexedObject, catalog: CrdCatalog, groups: Set<string>, lib: Conformance): boolean {
   const { apiVersion, kind } = entry.id;
-  if (catalog.has(apiVersion, kind) || CORE_KINDS[`${apiVersion}/${kind}`]) return true;
-  const { group } = splitApiVersion(apiVersion);
+  if (catalog.has(apiVersion, kind) || lib.CORE_KINDS[`${apiVersion}/${kind}`]) return true;
+  const { group } = lib.splitApiVersion(apiVersion);
   return group !== '' && groups.has(group);
 }
 
@@ -49,15 +60,16 @@ function reportIssues(ctx: RuleContext, entry: IndexedObject, validator: Conform
 
 /** The LKD-SCHEMA-001 rule over the CRDs in `dirs` (each read non-recursively; later folders win). */
 export function schemaRule(dirs: readonly string[]): Rule {
+  const lib = conformance();
   const catalog = loadCatalog(dirs);
-  const validator = new ConformanceValidator(catalog);
+  const validator = new lib.ConformanceValidator(catalog);
   const groups = knownGroups(catalog);
   return {
     ...SCHEMA_RULE_DESCRIPTOR,
     area: RuleArea.SCHEMA,
     check(ctx) {
       for (const entry of ctx.index.objects) {
-        if (!entry.inventory && shouldValidate(entry, catalog, groups)) reportIssues(ctx, entry, validator);
+        if (!entry.inventory && shouldValidate(entry, catalog, groups, lib)) reportIssues(ctx, entry, validator);
       }
     },
   };
