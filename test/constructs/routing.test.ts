@@ -190,7 +190,9 @@ describe('TrafficSplit with one backend', () => {
   test('writes no weight (a lone backend gets all traffic; LKD-ROUTE-010 would warn about "100")', () => {
     const chart = labChart();
     new TrafficSplit(chart, 'Split', {
-      name: 's', service: ServiceReference.fromName('orders'), port: 8080,
+      name: 's',
+      service: ServiceReference.fromName('orders'),
+      port: 8080,
       backends: [{ service: ServiceReference.fromName('orders-v2'), percent: 100 }],
     });
     expect(find(synth(chart), 'HTTPRoute', 's').spec.rules[0].backendRefs).toEqual([{ name: 'orders-v2', port: 8080 }]);
