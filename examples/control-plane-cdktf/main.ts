@@ -4,6 +4,9 @@
  * and `apply` need a terraform binary and a cluster, synth does not.
  */
 import { synthesize } from './stack';
+import { runOrExit } from '../run';
 
 const outdir = process.env.CDKTF_OUTDIR ?? 'cdk8s.out/control-plane-cdktf';
-for (const file of synthesize(outdir)) console.log(file);
+runOrExit(() => {
+  for (const file of synthesize(outdir)) console.log(file);
+});

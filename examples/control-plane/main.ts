@@ -4,6 +4,9 @@
  * Argo CD runs Helm in the cluster.
  */
 import { synthesize } from './control-plane';
+import { runOrExit } from '../run';
 
 const outdir = process.env.CDK8S_OUTDIR ?? 'cdk8s.out/control-plane';
-for (const file of synthesize(outdir)) console.log(file);
+runOrExit(() => {
+  for (const file of synthesize(outdir)) console.log(file);
+});

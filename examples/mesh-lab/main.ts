@@ -4,11 +4,14 @@
  */
 import { App } from 'cdk8s';
 import { MeshLab, NegativeExperiment } from './mesh-lab';
+import { runOrExit } from '../run';
 
-const app = new App();
-const lab = new MeshLab(app, 'mesh-lab');
-if (process.env.MESH_LAB_NEGATIVE === '1') {
-  const negative = new NegativeExperiment(app, 'mesh-lab-negative');
-  negative.addDependency(lab);
-}
-app.synth();
+runOrExit(() => {
+  const app = new App();
+  const lab = new MeshLab(app, 'mesh-lab');
+  if (process.env.MESH_LAB_NEGATIVE === '1') {
+    const negative = new NegativeExperiment(app, 'mesh-lab-negative');
+    negative.addDependency(lab);
+  }
+  app.synth();
+});

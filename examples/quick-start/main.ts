@@ -5,6 +5,7 @@ import {
   MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort,
   ServiceReference, TrafficSplit,
 } from '../../src';
+import { runOrExit } from '../run';
 
 export function buildQuickStart(app: App): Chart {
   const chart = new Chart(app, 'shop', { namespace: 'shop' });
@@ -52,7 +53,9 @@ export function buildQuickStart(app: App): Chart {
 }
 
 if (require.main === module) {
-  const app = new App({ outdir: 'cdk8s.out/quick-start' });
-  buildQuickStart(app);
-  app.synth(); // the checks run here: an error fails synth and writes nothing
+  runOrExit(() => {
+    const app = new App({ outdir: 'cdk8s.out/quick-start' });
+    buildQuickStart(app);
+    app.synth(); // the checks run here: an error fails synth and writes nothing
+  });
 }

@@ -3,7 +3,19 @@
  * names the construct path, a stable rule ID and the fix. The IDs are shared with the analysis engine where the
  * mistake is the same (e.g. weights are LKD-ROUTE-009 in both), so users can grep one ID everywhere.
  */
+import * as path from 'path';
 import { IConstruct } from 'constructs';
+
+/** This package's own code, compiled (lib/) or as sources (src/): frames from here say nothing to a user. */
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+const OWN_FRAME = [path.join(PACKAGE_ROOT, 'lib') + path.sep, path.join(PACKAGE_ROOT, 'src') + path.sep];
+
+/** The stack starting at the user's code: the library frames above the caller are dropped. */
+function userStack(stack: string | undefined): string | undefined {
+  if (!stack) return stack;
+  const [head, ...frames] = stack.split('\n');
+  return [head, ...frames.filter((frame) => !OWN_FRAME.some((own) => frame.includes(own)))].join('\n');
+}
 
 /** The error every construct throws for bad input. */
 export class MeshConfigError extends Error {
@@ -13,11 +25,14 @@ export class MeshConfigError extends Error {
   public readonly constructPath: string;
 
   constructor(scope: IConstruct, ruleId: string, problem: string, fix: string) {
-    const path = scope.node.path || '<root>';
-    super(`[${path}] ${ruleId}: ${problem} Fix: ${fix}`);
+    const constructPath = scope.node.path || '<root>';
+    super(`[${constructPath}] ${ruleId}: ${problem} Fix: ${fix}`);
     this.name = 'MeshConfigError';
     this.ruleId = ruleId;
-    this.constructPath = path;
+    this.constructPath = constructPath;
+    // The untrimmed stack stays available (non-enumerable) for the library's own tests of where errors come from.
+    Object.defineProperty(this, 'fullStack', { value: this.stack, enumerable: false });
+    this.stack = userStack(this.stack);
   }
 }
 

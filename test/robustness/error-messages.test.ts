@@ -50,7 +50,7 @@ function checkSites(): string[] {
 
 /** The first stack frame outside core/errors.ts: the call site of check(). */
 function siteOf(e: Error): string {
-  for (const line of (e.stack ?? '').split('\n').slice(1)) {
+  for (const line of (((e as any).fullStack as string | undefined) ?? e.stack ?? '').split('\n').slice(1)) {
     const m = /\(?([^\s(]+):(\d+):\d+\)?$/.exec(line.trim());
     if (!m) continue;
     const rel = path.relative(REPO, m[1]);
