@@ -85,8 +85,10 @@ export class MeshLab extends Chart {
       });
       this.service(`orders-${version}`, workload.selectorLabels);
     }
-    new MeshedDeployment(this, 'Client', { name: 'client', app: 'client', serviceAccount: this.clientServiceAccount, containers: [curlContainer()] });
+    const client = new MeshedDeployment(this, 'Client', { name: 'client', app: 'client', serviceAccount: this.clientServiceAccount, containers: [curlContainer()] });
     this.orders = this.service('orders', { 'app.kubernetes.io/name': 'orders' });
+    // The seed's first experiment as a build-time check: synth fails if the policy would ever refuse client → orders.
+    client.addCall(ServiceReference.fromService(this.orders), ORDERS_PORT);
 
     if (props.withPolicy ?? true) {
       const ordersHttp = new Server(this, 'OrdersHttp', {

@@ -2,12 +2,22 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { INJECT_ANNOTATION } from './default-inbound-policy';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
+import { CALLS_ANNOTATION } from '../core/annotations';
 import { InputRule, check } from '../core/errors';
-import { validateLabelValue, validateObjectName } from '../core/names';
+import { validateLabelValue, validateObjectName, validatePortNumber } from '../core/names';
 import { MeshChecks } from '../frontends/mesh-checks';
+import { ServiceReference } from '../routing/service-reference';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';
 export const APP_VERSION_LABEL = 'app.kubernetes.io/version';
+
+/** A Service port a workload calls; the checks prove the mesh allows it (LKD-POL-013). */
+export interface ServiceCall {
+  /** The Service called. */
+  readonly service: ServiceReference;
+  /** The Service port. */
+  readonly port: number;
+}
 
 /** Props for a MeshedDeployment. */
 export interface MeshedDeploymentProps {
@@ -48,6 +58,11 @@ export interface MeshedDeploymentProps {
    * @default false
    */
   readonly automountServiceAccountToken?: boolean;
+  /**
+   * Services this workload calls. Synth fails (LKD-POL-013) when the mesh's policy would refuse one of them.
+   * @default - none declared
+   */
+  readonly calls?: ServiceCall[];
 }
 
 /**
@@ -67,6 +82,7 @@ export class MeshedDeployment extends Construct {
   public readonly version?: string;
   /** Whether the pods are injected. */
   public readonly meshed: boolean;
+  private readonly calls: string[] = [];
 
   constructor(scope: Construct, id: string, props: MeshedDeploymentProps) {
     super(scope, id);
@@ -96,6 +112,18 @@ export class MeshedDeployment extends Construct {
     // Injection and proxy settings belong on the pod template: the injector never reads the Deployment's metadata.
     if (!this.meshed) this.deployment.podMetadata.addAnnotation(INJECT_ANNOTATION, 'disabled');
     for (const [key, value] of Object.entries(proxyAnnotations(this, props.proxy))) this.deployment.podMetadata.addAnnotation(key, value);
+    for (const call of props.calls ?? []) this.addCall(call.service, call.port);
+  }
+
+  /**
+   * Declares that this workload calls a Service port. The declaration is written as an annotation on the Deployment,
+   * and synth fails (LKD-POL-013) if the mesh's inbound policy would refuse the call — e.g. after a move to deny.
+   */
+  public addCall(service: ServiceReference, port: number): void {
+    check(service instanceof ServiceReference, this, InputRule.REQUIRED, 'addCall needs a ServiceReference.', 'Pass ServiceReference.fromService(svc).');
+    validatePortNumber(this, port, 'called port');
+    this.calls.push(`${service.name}${service.namespace ? `.${service.namespace}` : ''}:${port}`);
+    this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
   }
 
   /** The labels this Deployment's pods carry and select on. */

@@ -1,6 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
-import { DefaultInboundPolicy, MeshedDeployment, MeshedNamespace } from '../../src';
-import { find, labChart, synth } from '../support/synth';
+import { DefaultInboundPolicy, MeshedDeployment, MeshedNamespace, ServiceReference } from '../../src';
+import { find, labChart, synth, synthChecked } from '../support/synth';
 
 const container = { image: 'hashicorp/http-echo:1.0.0', ports: [{ name: 'http', number: 8080 }], securityContext: { user: 65532 } };
 
@@ -75,5 +75,27 @@ describe('MeshedDeployment', () => {
       .toThrow(/LKD-INPUT-003.*skipInboundPorts is empty/);
     expect(() => new MeshedDeployment(labChart(), 'D', { name: 'D!', app: 'd', containers: [container] })).toThrow(/LKD-INPUT-001/);
     expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'not a label', containers: [container] })).toThrow(/LKD-INPUT-001.*app/);
+  });
+});
+
+describe('MeshedDeployment.addCall', () => {
+  test('writes the declared calls on the Deployment (sorted, unique) for LKD-POL-013', () => {
+    const chart = labChart();
+    const d = new MeshedDeployment(chart, 'C', { name: 'client', app: 'client', containers: [container] });
+    d.addCall(ServiceReference.fromName('orders'), 8080);
+    d.addCall(ServiceReference.fromName('billing', 'finance'), 443);
+    d.addCall(ServiceReference.fromName('orders'), 8080);
+    expect(find(synth(chart), 'Deployment', 'client').metadata.annotations).toEqual({ 'analysis.cdk8s-linkerd.io/calls': 'billing.finance:443,orders:8080' });
+    expect(() => d.addCall(ServiceReference.fromName('orders'), 0)).toThrow(/\[lab\/C\] LKD-INPUT-002/);
+  });
+
+  test('a declared call the policy refuses fails synth', () => {
+    const chart = labChart();
+    new MeshedNamespace(chart, 'Ns', { name: 'mesh-lab', defaultInboundPolicy: DefaultInboundPolicy.DENY });
+    const server = new MeshedDeployment(chart, 'S', { name: 'orders', app: 'orders', containers: [container] });
+    const svc = new kplus.Service(chart, 'Svc', { metadata: { name: 'orders' }, ports: [{ port: 8080 }] });
+    for (const [k, v] of Object.entries(server.selectorLabels)) svc.selectLabel(k, v);
+    new MeshedDeployment(chart, 'C', { name: 'client', app: 'client', containers: [container], calls: [{ service: ServiceReference.fromService(svc), port: 8080 }] });
+    expect(() => synthChecked(chart)).toThrow(/LKD-POL-013 at lab\/C .*calls orders\.mesh-lab:8080, but the mesh would refuse it: .*deny/);
   });
 });

@@ -24,6 +24,7 @@ import { targetNotInjectedRule } from './mesh/target-not-injected';
 import { wrongMetadataRule } from './mesh/wrong-metadata';
 import { authenticationRefsRule } from './policy/authentication-refs';
 import { authorizationTargetRule } from './policy/authorization-target';
+import { declaredCalls } from './policy/declared-calls';
 import { legacyKindsRule } from './policy/legacy-kinds';
 import { meshTlsIdentitiesRule } from './policy/mesh-tls-identities';
 import { networksRule } from './policy/networks';
@@ -75,7 +76,7 @@ import { pinnedVersions } from './version/pinned';
 import { proxyVersionSkew } from './version/proxy-skew';
 
 export const ALL_RULES: Rule[] = [
-  authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule,
+  authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
   plaintextDefaultRule, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,

@@ -1,0 +1,70 @@
+import { CALLS_ANNOTATION } from '../../../core/annotations';
+import { Severity } from '../../finding';
+import { annotationsOf } from '../../model/manifest';
+import { PodTemplate } from '../../model/mesh-index';
+import { InboundPolicy, canReach, evaluateInboundPolicy } from '../../policy';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+
+interface DeclaredCall {
+  readonly text: string;
+  readonly service: string;
+  readonly namespace: string;
+  readonly port: number | string;
+}
+
+const ENTRY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)(\.([a-z0-9]([-a-z0-9]*[a-z0-9])?))?:([0-9]{1,5}|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
+
+function parseCalls(value: string, defaultNamespace: string): { calls: DeclaredCall[]; bad: string[] } {
+  const calls: DeclaredCall[] = [];
+  const bad: string[] = [];
+  for (const text of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = ENTRY.exec(text);
+    if (!m) {
+      bad.push(text);
+      continue;
+    }
+    const port = /^\d+$/.test(m[6]) ? Number(m[6]) : m[6];
+    calls.push({ text, service: m[1], namespace: m[4] ?? defaultNamespace, port });
+  }
+  return { calls, bad };
+}
+
+function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => InboundPolicy): void {
+  const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
+  if (typeof value !== 'string') return;
+  const { calls, bad } = parseCalls(value, pod.namespace);
+  for (const text of bad) {
+    ctx.report(pod.owner, `${CALLS_ANNOTATION} entry ${JSON.stringify(text)} is not service[.namespace]:port.`);
+  }
+  for (const call of calls) {
+    const decision = canReach(policy(), { namespace: pod.namespace, name: pod.owner.id.name, kind: pod.owner.id.kind },
+      { namespace: call.namespace, service: call.service }, call.port);
+    if (!decision.allowed) {
+      ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}, but the mesh would refuse it: ${decision.reason}.`);
+    }
+  }
+}
+
+/** Declared dependencies (the calls annotation) must be allowed by the inbound policy the manifests produce. */
+export const declaredCalls: Rule = {
+  id: 'LKD-POL-013',
+  area: RuleArea.POLICY,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Every call a workload declares is allowed by the mesh\'s inbound policy',
+    why: 'Moving to authenticated or deny policies is where outages come from (linkerd2#7154, #10691): a caller that '
+      + 'nobody listed in an AuthorizationPolicy gets 403s, or connection resets, only after the rollout. Declaring the calls '
+      + 'a workload makes lets the build prove each one is still allowed.',
+    fix: 'Authorize the caller (e.g. ServerAccess.allow with its ServiceAccount), or drop the declared call if it is gone.',
+    badExample: 'kind: Deployment\nmetadata:\n  name: wrong-client\n  annotations:\n    analysis.cdk8s-linkerd.io/calls: orders:8080   # runs as SA default',
+    goodExample: 'kind: Deployment\nmetadata:\n  name: client\n  annotations:\n    analysis.cdk8s-linkerd.io/calls: orders:8080   # SA client is authorized',
+  },
+  check(ctx) {
+    // The inbound policy of the whole mesh is computed once, and only when some workload declares calls.
+    let policy: InboundPolicy | undefined;
+    const lazyPolicy = () => (policy ??= evaluateInboundPolicy(ctx.index, ctx.context));
+    for (const pod of ctx.index.podTemplates) {
+      if (!pod.owner.inventory) checkWorkload(ctx, pod, lazyPolicy);
+    }
+  },
+};
