@@ -5,7 +5,7 @@ export * as gatewayApi from './imports/gateway.networking.k8s.io';
 export * from './base';
 
 // L2 by domain.
-export * from './workloads/default-inbound-policy';
+export * from './core/default-inbound-policy';
 export * from './workloads/proxy-config';
 export * from './workloads/meshed-namespace';
 export * from './workloads/meshed-deployment';

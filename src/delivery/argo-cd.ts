@@ -6,10 +6,12 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { KubeObject } from '../analysis/model/manifest';
 import { copyValues, ResolvedInstall } from '../control-plane/install/values';
 import { validateLabelName } from '../core/names';
 import { MeshChecks } from '../frontends/mesh-checks';
+
+/** A rendered Kubernetes object. */
+type KubeObject = Record<string, any>;
 
 /** Options for Argo CD Applications. */
 export interface ArgoCdDeliveryOptions {

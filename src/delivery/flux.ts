@@ -7,11 +7,13 @@ import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { KubeObject } from '../analysis/model/manifest';
 import { copyValues, ResolvedInstall } from '../control-plane/install/values';
 import { InputRule, check } from '../core/errors';
 import { validateLabelName, validateObjectName } from '../core/names';
 import { MeshChecks } from '../frontends/mesh-checks';
+
+/** A rendered Kubernetes object. */
+type KubeObject = Record<string, any>;
 
 /** Options for Flux. */
 export interface FluxDeliveryOptions {

@@ -9,8 +9,8 @@ import { AnalysisResult, analyze } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
 import { Manifest } from '../analysis/model/manifest';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
+import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { MeshConfigError } from '../core/errors';
-import { DefaultInboundPolicy } from '../workloads/default-inbound-policy';
 
 /** What the checks need to know about the target cluster. */
 export interface MeshChecksOptions {

@@ -2,10 +2,10 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { PodSelection } from './pod-selection';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
+import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validatePortName, validatePortNumber } from '../core/names';
 import * as l1 from '../imports/policy.linkerd.io';
-import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../workloads/default-inbound-policy';
 
 /** The protocol a Server port speaks, so the proxy skips detection. */
 export enum ProxyProtocol {

@@ -1,8 +1,8 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { INJECT_ANNOTATION } from './default-inbound-policy';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
 import { CALLS_ANNOTATION } from '../core/annotations';
+import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortNumber } from '../core/names';
 import { MeshChecks } from '../frontends/mesh-checks';
@@ -122,7 +122,9 @@ export class MeshedDeployment extends Construct {
   public addCall(service: ServiceReference, port: number): void {
     check(service instanceof ServiceReference, this, InputRule.REQUIRED, 'addCall needs a ServiceReference.', 'Pass ServiceReference.fromService(svc).');
     validatePortNumber(this, port, 'called port');
-    this.calls.push(`${service.name}${service.namespace ? `.${service.namespace}` : ''}:${port}`);
+    // Same-namespace calls are written without the namespace, as route refs are: the manifest stays portable.
+    const namespace = service.namespace !== undefined && service.namespace !== this.deployment.metadata.namespace ? `.${service.namespace}` : '';
+    this.calls.push(`${service.name}${namespace}:${port}`);
     this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
   }
 

@@ -1,7 +1,7 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from './default-inbound-policy';
+import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { check } from '../core/errors';
 import { validateLabelName } from '../core/names';
 import { MeshChecks } from '../frontends/mesh-checks';

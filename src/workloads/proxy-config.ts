@@ -3,7 +3,7 @@
  * this module only ever writes them there.
  */
 import { IConstruct } from 'constructs';
-import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, isDefaultInboundPolicy } from './default-inbound-policy';
+import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validatePortNumber } from '../core/names';
 

@@ -5,9 +5,9 @@ import * as yaml from 'js-yaml';
 import { HighAvailabilityPreset } from '../../src/control-plane/install/high-availability';
 import { LinkerdInstallOptions, ProxyLogHttpHeaders, WebhookFailurePolicy } from '../../src/control-plane/install/options';
 import { resolveInstall } from '../../src/control-plane/install/values';
+import { DefaultInboundPolicy } from '../../src/core/default-inbound-policy';
 import { leaves, valueAt } from '../../src/core/helm-values';
 import { LinkerdVersion } from '../../src/core/versions';
-import { DefaultInboundPolicy } from '../../src/workloads/default-inbound-policy';
 import { CHART_DIR, describeWithShared } from '../support/shared';
 
 const IDENTITY = { values: { identityTrustDomain: 'cluster.local', identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls' } } }, writesPrivateKey: false };

@@ -5,7 +5,7 @@ import { IdentityBindOptions, IdentityBinding } from './binding';
 import { CertRule, checkAnchorAlgorithms, requireCertificates, warnAtSynth } from './checks';
 import { formatGoDuration, wholeMillis } from './go-duration';
 import { ISSUER_SECRET_NAME, IssuerScheme } from './static-identity';
-import { TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, bundlePem } from '../../analysis/rules/cert-helpers';
+import { TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, bundlePem } from '../../core/certificates';
 import { check } from '../../core/errors';
 import { validateLabelName, validateObjectName } from '../../core/names';
 

@@ -6,7 +6,7 @@ import { IConstruct } from 'constructs';
 import {
   ParsedCertificate, ValidityState, anchorAlgorithmProblem, chainProblems, issuerAlgorithmProblems,
   outlivesAnchorProblem, parseCertificateBundle, validityProblem,
-} from '../../analysis/rules/cert-helpers';
+} from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
 
 export const CertRule = {

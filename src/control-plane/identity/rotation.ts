@@ -10,7 +10,7 @@ import { CertRule, checkAnchorAlgorithms, checkChain, checkIssuerAlgorithm, requ
 import { ISSUER_SECRET_NAME, IssuerScheme } from './static-identity';
 import {
   ParsedCertificate, ValidityState, bundlePem, sameCertificate, signersOf, validityProblem,
-} from '../../analysis/rules/cert-helpers';
+} from '../../core/certificates';
 import { check } from '../../core/errors';
 import { validateLabelName } from '../../core/names';
 

@@ -7,7 +7,7 @@ import {
   requireOneCertificate, warnIfIssuerOutlivesAnchors,
 } from './checks';
 import { goDuration } from './go-duration';
-import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../analysis/rules/cert-helpers';
+import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
 import { MeshChecks } from '../../frontends/mesh-checks';
 

@@ -2,8 +2,8 @@
  * The typed install options: only the chart values that decide how the mesh behaves (section b of the research
  * notes). Everything else stays reachable through `additionalValues`.
  */
+import { DefaultInboundPolicy } from '../../core/default-inbound-policy';
 import { LinkerdVersion } from '../../core/versions';
-import { DefaultInboundPolicy } from '../../workloads/default-inbound-policy';
 
 /** What the admission webhooks (proxy injector, sp-validator, policy validator) do when their controller is down. */
 export enum WebhookFailurePolicy {

@@ -6,12 +6,12 @@ import { IConstruct } from 'constructs';
 import { HighAvailabilityPreset } from './high-availability';
 import { LinkerdInstallOptions, LinkerdProxyOptions, ProxyLogHttpHeaders, ProxyResources, WebhookFailurePolicy } from './options';
 import { parseCidr } from '../../core/cidr';
+import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../core/default-inbound-policy';
 import { InputRule, check } from '../../core/errors';
 import { cloneValues, isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
 import { imageValueProblems } from '../../core/image-values';
 import { validateLabelName, validatePortNumber } from '../../core/names';
 import { LinkerdVersion, VersionRule } from '../../core/versions';
-import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../workloads/default-inbound-policy';
 
 /** The chart's defaults for the keys the typed options govern; written explicitly so a chart change cannot move them. */
 export const CHART_DEFAULTS = {

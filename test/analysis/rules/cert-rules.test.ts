@@ -2,9 +2,9 @@ import { Chart, Testing } from 'cdk8s';
 import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
 import { Severity } from '../../../src/analysis/finding';
 import { ruleById } from '../../../src/analysis/rules';
-import { parseGoDuration, signatureAlgorithmOf } from '../../../src/analysis/rules/cert-helpers';
 import { SUPPRESS_ANNOTATION } from '../../../src/analysis/suppressions';
 import { LinkerdIdentity } from '../../../src/control-plane/identity';
+import { parseGoDuration, signatureAlgorithmOf } from '../../../src/core/certificates';
 import { TestCert, certs } from '../../support/certs';
 import { synth } from '../../support/synth';
 

@@ -1,7 +1,7 @@
+import { certificatesOf, issuerOf, ownFields, trustMaterials } from './material';
+import { anchorAlgorithmProblem, issuerAlgorithmProblems } from '../../../core/certificates';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { anchorAlgorithmProblem, issuerAlgorithmProblems } from '../cert-helpers';
-import { certificatesOf, issuerOf, ownFields, trustMaterials } from './material';
 
 /** The key algorithms `linkerd check` accepts. */
 export const certificateAlgorithms: Rule = {

@@ -1,7 +1,7 @@
+import { certificatesOf, issuerOf, ownFields, trustMaterials } from './material';
+import { chainProblems, parseCertificateBundle } from '../../../core/certificates';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { chainProblems, parseCertificateBundle } from '../cert-helpers';
-import { certificatesOf, issuerOf, ownFields, trustMaterials } from './material';
 
 /** The trust chain linkerd-identity checks when it loads the issuer, on YAML. */
 export const certificateChain: Rule = {

@@ -1,8 +1,8 @@
+import { certificatesOf, issuerOf, trustMaterials } from './material';
+import { ISSUER_SECRET, outlivesAnchorProblem, parseGoDuration, unfinishedRotationProblem } from '../../../core/certificates';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ISSUER_SECRET, outlivesAnchorProblem, parseGoDuration, unfinishedRotationProblem } from '../cert-helpers';
-import { certificatesOf, issuerOf, trustMaterials } from './material';
 
 const CERT_MANAGER_GROUP = 'cert-manager.io';
 /** cert-manager's defaults when a Certificate omits them: 90 days, renewed when a third is left. */

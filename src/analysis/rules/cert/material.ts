@@ -4,8 +4,8 @@
  * Argo CD Applications and Flux HelmReleases.
  */
 import * as yaml from 'js-yaml';
+import { ISSUER_SECRET, ParsedCertificate, TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, parseCertificateBundle } from '../../../core/certificates';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import { ISSUER_SECRET, ParsedCertificate, TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, parseCertificateBundle } from '../cert-helpers';
 
 /** One PEM text found in an object. */
 export interface PemField {

@@ -1,7 +1,7 @@
+import { certificatesOf, ownFields, trustMaterials } from './material';
+import { ValidityState, validityProblem } from '../../../core/certificates';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { ValidityState, validityProblem } from '../cert-helpers';
-import { certificatesOf, ownFields, trustMaterials } from './material';
 
 /** Expired and soon-expiring certificates; unlike `linkerd check` (which exits 0 on warnings, linkerd2#9612) this can fail CI. */
 export const certificateValidity: Rule = {

@@ -4,9 +4,9 @@
  * LKD-CERT-005's and skipped here, so one mistake gives one finding.
  */
 import * as yaml from 'js-yaml';
-import { IndexedObject } from '../../model/mesh-index';
-import { containsPrivateKey } from '../cert-helpers';
 import { decodedPem, isCredentialKey, isReference, tokenKind } from './patterns';
+import { containsPrivateKey } from '../../../core/certificates';
+import { IndexedObject } from '../../model/mesh-index';
 
 export interface SecretHit {
   /** Where, e.g. `spec.template.spec.containers[0].env[2].value (DB_PASSWORD)`. */

@@ -1,0 +1,71 @@
+/**
+ * Data flows one way: constructs → manifests → engine → findings. This test reads every import in src/ and fails when
+ * a module reaches up a layer (e.g. the engine importing a construct), so the layering stays true as the code grows.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+const SRC = path.resolve(__dirname, '..', 'src');
+
+/** What each area may import from src/ (besides itself). Lower layers first. */
+const ALLOWED: Record<string, string[]> = {
+  'imports': [],
+  'core': [],
+  'conformance': ['core'],
+  'analysis': ['core'],
+  'frontends/cli': ['analysis', 'conformance', 'core'],
+  'frontends/plugin': ['analysis', 'conformance', 'core', 'frontends/cli'],
+  'frontends/mesh-checks.ts': ['analysis', 'core'],
+  'base.ts': ['core', 'frontends/mesh-checks.ts'],
+  'workloads': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports', 'routing'],
+  'routing': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports'],
+  'policy': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports', 'workloads'],
+  // The control plane is delivered by a delivery form and a delivery renders the control plane's values: one domain.
+  'control-plane': ['base.ts', 'core', 'delivery', 'frontends/mesh-checks.ts', 'imports'],
+  'delivery': ['base.ts', 'core', 'control-plane', 'frontends/mesh-checks.ts'],
+  'cdktf': ['core', 'control-plane', 'delivery'],
+};
+
+function areaOf(rel: string): string | undefined {
+  return Object.keys(ALLOWED).sort((a, b) => b.length - a.length).find((a) => rel === a || rel.startsWith(`${a}/`));
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? sourceFiles(full) : e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from|require\()\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]);
+  return specs.map((s) => path.relative(SRC, path.resolve(path.dirname(file), s)).replace(/\\/g, '/'));
+}
+
+function allowed(fromArea: string, target: string): boolean {
+  const targetArea = areaOf(target) ?? areaOf(`${target}.ts`) ?? target;
+  if (targetArea === fromArea) return true;
+  return ALLOWED[fromArea].some((a) => target === a || target.startsWith(`${a}/`) || `${target}.ts` === a || targetArea === a);
+}
+
+describe('architecture', () => {
+  const files = sourceFiles(SRC).map((f) => path.relative(SRC, f).replace(/\\/g, '/')).filter((f) => f !== 'index.ts');
+
+  test('every source file belongs to a layer', () => {
+    expect(files.filter((f) => !areaOf(f))).toEqual([]);
+  });
+
+  test('no module imports from a layer above it', () => {
+    const violations = files.flatMap((file) => {
+      const area = areaOf(file)!;
+      return importsOf(path.join(SRC, file)).filter((target) => !allowed(area, target)).map((target) => `${file} → ${target}`);
+    });
+    expect(violations).toEqual([]);
+  });
+
+  test('the main entry point never loads cdktf', () => {
+    const text = fs.readFileSync(path.join(SRC, 'index.ts'), 'utf8');
+    expect(text).not.toMatch(/cdktf/);
+  });
+});
