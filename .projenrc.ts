@@ -52,6 +52,9 @@ const typecheckExamples = project.addTask('typecheck:examples', {
   exec: 'tsc -p examples/tsconfig.json',
 });
 
+// Snapshots change only by hand (`npx jest -u`), never through a task: a task that rewrites them could hide a diff.
+project.tasks.removeTask('test:update');
+
 // The CLI and the cdk8s-cli plugin tests run the compiled library, so compile before jest.
 project.testTask.prependSpawn(typecheckExamples);
 project.testTask.prependSpawn(project.compileTask);
