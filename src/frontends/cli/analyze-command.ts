@@ -16,6 +16,7 @@ import { Severity } from '../../analysis/finding';
 import { DEFAULT_INBOUND_POLICIES } from '../../analysis/options';
 import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
+import { parseCidr } from '../../core/cidr';
 
 export const FORMATS = ['text', 'json', 'sarif', 'mermaid'] as const;
 export type Format = typeof FORMATS[number];
@@ -23,6 +24,8 @@ export type Format = typeof FORMATS[number];
 const SPECS: Record<string, OptionSpec> = {
   'help': { value: false },
   'crds': { value: true, repeat: true },
+  'inventory': { value: true, repeat: true },
+  'cluster-networks': { value: true },
   'format': { value: true, choices: FORMATS },
   'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
   'kubernetes-version': { value: true },
@@ -39,6 +42,22 @@ function versionOption(args: ParsedArgs, name: string): string | undefined {
   return value;
 }
 
+/** CIDRs as a comma-separated list, each checked, so a typo is a usage error rather than a silent mismatch. */
+function clusterNetworks(args: ParsedArgs): string[] | undefined {
+  const value = optionValue(args, 'cluster-networks');
+  if (value === undefined) return undefined;
+  const cidrs = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = cidrs.filter((c) => !parseCidr(c));
+  if (cidrs.length === 0 || bad.length > 0) throw new UsageError(`--cluster-networks must be a comma-separated list of CIDRs (bad: ${bad.join(', ') || 'empty'})`);
+  return cidrs;
+}
+
+/** Objects that exist in the cluster but are not in PATH (e.g. `kubectl get svc,sa -A -o yaml` saved to a file). */
+function inventory(args: ParsedArgs, cwd: string): Record<string, any>[] | undefined {
+  const paths = args.options.get('inventory');
+  return paths ? loadManifests(paths, cwd).map((m) => m.object) : undefined;
+}
+
 function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
   const crds = (args.options.get('crds') ?? []).map((dir) => path.resolve(cwd, dir));
   const trustDomain = optionValue(args, 'trust-domain');
@@ -49,6 +68,8 @@ function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
     gatewayApiVersion: versionOption(args, 'gateway-api-version'),
     trustDomain,
     defaultInboundPolicy: optionValue(args, 'default-inbound-policy'),
+    clusterNetworks: clusterNetworks(args),
+    inventory: inventory(args, cwd),
     rules: crds.length > 0 ? [...ALL_RULES, schemaRule(crds)] : undefined,
   };
 }

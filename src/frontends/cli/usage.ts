@@ -22,6 +22,9 @@ Options:
   --format text|json|sarif|mermaid   Output format (default: text)
   --fail-on error|warning            Lowest severity that makes the exit code 1 (default: error)
   --crds DIR                         Also validate objects against the CRDs in DIR (repeatable; rule LKD-SCHEMA-001)
+  --inventory PATH                   YAML of objects that exist in the cluster but not in PATH, e.g. pre-existing
+                                     Services (repeatable; never reported on, only looked up)
+  --cluster-networks CIDRS           The cluster's pod and service networks, comma-separated (default: the chart's)
   --kubernetes-version V             Target Kubernetes version (default: 1.31)
   --gateway-api-version V            Gateway API bundle installed in the cluster (default: v1.2.1)
   --trust-domain D                   Linkerd identity trust domain (default: cluster.local)
