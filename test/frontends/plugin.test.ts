@@ -66,6 +66,17 @@ describe('cdk8s synth with the plugin in cdk8s.yaml', () => {
     expect(run.output).toContain('Validation failed');
   });
 
+  test('objects that exist in the cluster are given as an inventory file (relative to cdk8s.yaml)', () => {
+    const objects = meshLab();
+    const services = objects.filter((o) => o.kind === 'Service');
+    fs.writeFileSync(path.join(dir, 'cluster.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: services }));
+    const app = objects.filter((o) => o.kind !== 'Service');
+    expect(synth(app, {}).status).toBe(2);
+    const run = synth(app, { inventory: ['cluster.json'] });
+    expect(run.output).toContain('Validations ended succesfully');
+    expect(run.status).toBe(0);
+  });
+
   test('a warning is logged by default and fails with failOn: warning', () => {
     const objects = meshLab();
     pick(objects, 'HTTPRoute', 'orders-split').spec.hostnames = ['orders.example.com'];

@@ -9,7 +9,7 @@ import { Finding } from '../../analysis/finding';
 import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
-import { parseManifests, readInput } from '../cli/load-manifests';
+import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 import { schemaRule } from '../cli/schema-rule';
 
 /** Construct paths by resource name; names used by more than one object are left out rather than guessed. */
@@ -86,6 +86,7 @@ export class LinkerdValidation {
       trustDomain: s.trustDomain,
       defaultInboundPolicy: s.defaultInboundPolicy,
       clusterNetworks: s.clusterNetworks,
+      inventory: s.inventory.length > 0 ? loadManifests(s.inventory, process.cwd()).map((m) => m.object) : undefined,
       rules: s.crds.length > 0 ? [...ALL_RULES, schemaRule(s.crds)] : undefined,
     });
   }

@@ -15,9 +15,11 @@ export interface LinkerdValidationSettings {
   readonly clusterNetworks?: string[];
   /** Absolute CRD folders (relative ones resolve against the directory cdk8s runs in, where cdk8s.yaml is). */
   readonly crds: string[];
+  /** Files or folders of objects that exist in the cluster but are not synthesized (absolute, like crds). */
+  readonly inventory: string[];
 }
 
-const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds'];
+const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds', 'inventory'];
 
 function fail(message: string): never {
   throw new Error(`cdk8s-linkerd validation plugin: ${message}`);
@@ -64,5 +66,6 @@ export function readProperties(raw: unknown, cwd: string = process.cwd()): Linke
     defaultInboundPolicy: policy,
     clusterNetworks: networks.length > 0 ? networks : undefined,
     crds: stringList(props, 'crds').map((dir) => path.resolve(cwd, dir)),
+    inventory: stringList(props, 'inventory').map((p) => path.resolve(cwd, p)),
   };
 }
