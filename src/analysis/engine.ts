@@ -52,12 +52,29 @@ function runRules(rules: Rule[], index: MeshIndex, context: AnalysisContext): Fi
   return findings;
 }
 
-function suppressionProblems(index: MeshIndex): Finding[] {
-  const findings: Finding[] = [];
+function resourceKey(f: Finding): string {
+  return `${f.resource.apiVersion}|${f.resource.kind}|${f.resource.namespace ?? ''}|${f.resource.name}`;
+}
+
+interface SuppressionTable {
+  /** Rule ID → reason, per resource key. */
+  readonly reasons: Map<string, Map<string, string>>;
+  /** LKD-META-001 findings for annotations that cannot be used. */
+  readonly problems: Finding[];
+}
+
+/** Reads every object's suppression annotation once: the usable ones, and findings for the rest. */
+function readSuppressions(index: MeshIndex): SuppressionTable {
+  const reasons = new Map<string, Map<string, string>>();
+  const problems: Finding[] = [];
   for (const entry of index.objects) {
     if (entry.inventory) continue;
-    for (const problem of parseSuppressions(entry.object).problems) {
-      findings.push({
+    const parsed = parseSuppressions(entry.object);
+    if (parsed.suppressions.length > 0) {
+      reasons.set(resourceKey({ resource: entry.id } as Finding), new Map(parsed.suppressions.map((s) => [s.ruleId, s.reason])));
+    }
+    for (const problem of parsed.problems) {
+      problems.push({
         ruleId: SUPPRESSION_RULE_ID,
         severity: Severity.ERROR,
         resource: entry.id,
@@ -69,24 +86,14 @@ function suppressionProblems(index: MeshIndex): Finding[] {
       });
     }
   }
-  return findings;
+  return { reasons, problems };
 }
 
-function resourceKey(f: Finding): string {
-  return `${f.resource.apiVersion}|${f.resource.kind}|${f.resource.namespace ?? ''}|${f.resource.name}`;
-}
-
-function applySuppressions(findings: Finding[], index: MeshIndex): { kept: Finding[]; suppressed: SuppressedFinding[] } {
-  const reasons = new Map<string, Map<string, string>>();
-  for (const entry of index.objects) {
-    const { suppressions } = parseSuppressions(entry.object);
-    if (suppressions.length === 0) continue;
-    reasons.set(resourceKey({ resource: entry.id } as Finding), new Map(suppressions.map((s) => [s.ruleId, s.reason])));
-  }
+function applySuppressions(findings: Finding[], table: SuppressionTable): { kept: Finding[]; suppressed: SuppressedFinding[] } {
   const kept: Finding[] = [];
   const suppressed: SuppressedFinding[] = [];
   for (const finding of findings) {
-    const reason = reasons.get(resourceKey(finding))?.get(finding.ruleId);
+    const reason = table.reasons.get(resourceKey(finding))?.get(finding.ruleId);
     if (reason !== undefined && finding.ruleId !== SUPPRESSION_RULE_ID) suppressed.push({ finding, reason });
     else kept.push(finding);
   }
@@ -97,8 +104,9 @@ function applySuppressions(findings: Finding[], index: MeshIndex): { kept: Findi
 export function analyze(manifests: Manifest[], options: AnalyzeOptions = {}): AnalysisResult {
   const context = resolveContext(options);
   const index = new MeshIndex(manifests, context.inventory);
-  const raw = [...runRules(options.rules ?? ALL_RULES, index, context), ...suppressionProblems(index)];
-  const { kept, suppressed } = applySuppressions(raw, index);
+  const table = readSuppressions(index);
+  const raw = [...runRules(options.rules ?? ALL_RULES, index, context), ...table.problems];
+  const { kept, suppressed } = applySuppressions(raw, table);
   kept.sort(compareFindings);
   suppressed.sort((a, b) => compareFindings(a.finding, b.finding));
   return { findings: kept, suppressed, index, context };
