@@ -3,6 +3,8 @@
  * {"ms": wall time of the measured part, "rssMb": peak RSS of the process, "objects": count}.
  *
  *   measure library N OUTDIR     constructs + all checks, synthesized to YAML
+ *   measure unchecked N OUTDIR   the same constructs with the synth-time analysis switched off (diagnostic only:
+ *                                it splits A's cost into what the constructs and cdk8s-plus cost and what the checks cost)
  *   measure plain JSONFILE OUTDIR plain cdk8s ApiObjects holding the same JSON, synthesized to YAML
  *   measure analyze DIR          the CLI's analyze over YAML (parsing included)
  *   measure parse DIR            js-yaml loadAll of the same YAML, nothing else
@@ -23,6 +25,16 @@ function timed(fn: () => number): Measured {
 
 function yamlFiles(dir: string): string[] {
   return fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => path.join(dir, f));
+}
+
+/**
+ * Not a user option (the checks cannot be switched off): the bench replaces the App-level validation with one that
+ * finds nothing, so the analysis and its rendering never run and cdk8s renders the objects itself, as in B.
+ */
+function switchChecksOff(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { MeshChecks } = require('../lib/frontends/mesh-checks');
+  MeshChecks.prototype.validateOncePerSynth = () => [];
 }
 
 function library(services: number, outdir: string): Measured {
@@ -72,6 +84,7 @@ function run(): Measured {
   const [mode, a, b] = process.argv.slice(2);
   switch (mode) {
     case 'library': return library(Number(a), b);
+    case 'unchecked': switchChecksOff(); return library(Number(a), b);
     case 'plain': return plain(a, b);
     case 'analyze': return analyzeCli(a);
     case 'parse': return parse(a);

@@ -2,8 +2,9 @@
  * `npm run bench [-- --sizes 100,500,1000,5000] [--runs 5] [--json FILE] [--services-per-chart N] [--no-docs]`
  *
  * For each N: the library with all checks (A) against plain cdk8s ApiObjects holding the same JSON (B), and the
- * CLI's analyze over B's YAML (C) against js-yaml parsing alone (P). Runs alternate A, B, C, P so machine noise hits
- * every side alike; each is the median of the runs, each run a fresh process (so peak RSS is its own).
+ * CLI's analyze over B's YAML (C) against js-yaml parsing alone (P). A0, the same constructs with the analysis
+ * switched off, splits A's cost into constructs and checks. Runs alternate A, A0, B, C, P so machine noise hits every
+ * side alike; each is the median of the runs, each run a fresh process (so peak RSS is its own).
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -20,6 +21,12 @@ interface Result {
   readonly libraryMs: number;
   readonly plainMs: number;
   readonly ratio: number;
+  /** A0: the same constructs with the analysis switched off. */
+  readonly uncheckedMs: number;
+  /** A0/B: what the constructs (ours and cdk8s-plus's) cost over plain ApiObjects, before any check runs. */
+  readonly uncheckedRatio: number;
+  /** (A − A0)/B: what the checks add, in units of plain cdk8s. */
+  readonly checksRatio: number;
   readonly analyzeMs: number;
   readonly parseMs: number;
   readonly analyzeRatio: number;
@@ -65,15 +72,17 @@ function prepare(services: number, work: string): string {
 
 function benchSize(services: number, runs: number, work: string): Result {
   const jsonFile = prepare(services, work);
-  const a: Sample[] = []; const b: Sample[] = []; const c: Sample[] = []; const p: Sample[] = [];
+  const a: Sample[] = []; const a0: Sample[] = []; const b: Sample[] = []; const c: Sample[] = []; const p: Sample[] = [];
   for (let r = 0; r < runs; r++) {
     a.push(measure(['library', String(services), path.join(work, `a-${services}`)]));
+    a0.push(measure(['unchecked', String(services), path.join(work, `a0-${services}`)]));
     b.push(measure(['plain', jsonFile, path.join(work, `b-${services}`)]));
     c.push(measure(['analyze', path.join(work, `b-${services}`)]));
     p.push(measure(['parse', path.join(work, `b-${services}`)]));
   }
   const libraryMs = median(a.map((s) => s.ms));
   const plainMs = median(b.map((s) => s.ms));
+  const uncheckedMs = median(a0.map((s) => s.ms));
   const analyzeMs = median(c.map((s) => s.ms));
   const parseMs = median(p.map((s) => s.ms));
   return {
@@ -82,6 +91,9 @@ function benchSize(services: number, runs: number, work: string): Result {
     libraryMs: round(libraryMs),
     plainMs: round(plainMs),
     ratio: round(libraryMs / plainMs, 2),
+    uncheckedMs: round(uncheckedMs),
+    uncheckedRatio: round(uncheckedMs / plainMs, 2),
+    checksRatio: round((libraryMs - uncheckedMs) / plainMs, 2),
     analyzeMs: round(analyzeMs),
     parseMs: round(parseMs),
     analyzeRatio: round(analyzeMs / parseMs, 2),
@@ -96,9 +108,9 @@ function round(v: number, digits = 0): number {
 }
 
 function table(results: Result[]): string {
-  const head = '| N | objects | A library ms | B plain ms | A/B | C analyze ms | P parse ms | C/P | RSS A MB | RSS B MB |';
-  const rows = results.map((r) => `| ${r.services} | ${r.objects} | ${r.libraryMs} | ${r.plainMs} | ${r.ratio} | ${r.analyzeMs} | ${r.parseMs} | ${r.analyzeRatio} | ${r.peakRssLibraryMb} | ${r.peakRssPlainMb} |`);
-  return [head, '|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+  const head = '| N | objects | A library ms | A0 unchecked ms | B plain ms | A/B | A0/B | (A−A0)/B | C analyze ms | P parse ms | C/P | RSS A MB | RSS B MB |';
+  const rows = results.map((r) => `| ${r.services} | ${r.objects} | ${r.libraryMs} | ${r.uncheckedMs} | ${r.plainMs} | ${r.ratio} | ${r.uncheckedRatio} | ${r.checksRatio} | ${r.analyzeMs} | ${r.parseMs} | ${r.analyzeRatio} | ${r.peakRssLibraryMb} | ${r.peakRssPlainMb} |`);
+  return [head, `|${'---|'.repeat(13)}`, ...rows].join('\n');
 }
 
 function targets(results: Result[]): string[] {
@@ -108,7 +120,7 @@ function targets(results: Result[]): string[] {
   const lines: string[] = [];
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   if (big) {
-    lines.push(`A/B at N=5000 ≤ 1.5: ${big.ratio} — ${verdict(big.ratio <= 1.5)}`);
+    lines.push(`A/B at N=5000 ≤ 1.5: ${big.ratio} — ${verdict(big.ratio <= 1.5)} (constructs alone A0/B ${big.uncheckedRatio}, checks (A−A0)/B ${big.checksRatio})`);
     lines.push(`peak RSS A ≤ 2 × B at N=5000: ${big.peakRssLibraryMb} vs ${big.peakRssPlainMb} MB — ${verdict(big.peakRssLibraryMb <= 2 * big.peakRssPlainMb)}`);
   }
   if (big && small) {
@@ -127,6 +139,7 @@ function writeDocs(results: Result[], verdicts: string[]): void {
   });
   fs.writeFileSync(path.join(docs, 'benchmarks.svg'), svgPlot('Synthesis and analysis time against mesh size', [
     series('A library + checks', '#d62728', (r) => r.libraryMs),
+    series('A0 constructs, checks off', '#ff9896', (r) => r.uncheckedMs),
     series('B plain cdk8s', '#1f77b4', (r) => r.plainMs),
     series('C CLI analyze', '#2ca02c', (r) => r.analyzeMs),
     series('P js-yaml parse', '#7f7f7f', (r) => r.parseMs),
@@ -135,9 +148,10 @@ function writeDocs(results: Result[], verdicts: string[]): void {
   fs.writeFileSync(path.join(docs, 'benchmarks.md'), [
     '# Benchmarks', '',
     'Written by `npm run bench` (bench/run.ts). Each number is the median of several fresh-process runs, alternated',
-    'A, B, C, P. A = the library\'s constructs with all checks, synthesized to YAML; B = plain cdk8s ApiObjects holding',
-    'the same JSON, synthesized to YAML; C = `cdk8s-linkerd analyze` over B\'s YAML (parsing included); P = js-yaml',
-    '`loadAll` of that YAML alone.', '',
+    'A, A0, B, C, P. A = the library\'s constructs with all checks, synthesized to YAML; A0 = the same constructs with the',
+    'analysis switched off (a diagnostic only the bench can do: it splits A into what the constructs cost and what the',
+    'checks add); B = plain cdk8s ApiObjects holding the same JSON, synthesized to YAML; C = `cdk8s-linkerd analyze`',
+    'over B\'s YAML (parsing included); P = js-yaml `loadAll` of that YAML alone.', '',
     `Machine: ${machine}.`, '',
     table(results), '',
     ...verdicts.map((v) => `- ${v}`), '',
@@ -154,16 +168,15 @@ function main(): void {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-linkerd-bench-'));
   const results = sizes.map((n) => {
     const r = benchSize(n, runs, work);
-    process.stdout.write(`N=${n}: A ${r.libraryMs} ms, B ${r.plainMs} ms, C ${r.analyzeMs} ms, P ${r.parseMs} ms\n`);
+    process.stdout.write(`N=${n}: A ${r.libraryMs} ms, A0 ${r.uncheckedMs} ms, B ${r.plainMs} ms, C ${r.analyzeMs} ms, P ${r.parseMs} ms\n`);
     return r;
   });
   const verdicts = targets(results);
   process.stdout.write(`\n${table(results)}\n\n${verdicts.join('\n')}\n`);
   const jsonOut = flag('json', '');
   if (jsonOut) fs.writeFileSync(jsonOut, `${JSON.stringify({ results }, null, 2)}\n`);
-  if (process.argv.includes('--no-docs')) return;
-  writeDocs(results, verdicts);
   fs.rmSync(work, { recursive: true, force: true });
+  if (!process.argv.includes('--no-docs')) writeDocs(results, verdicts);
 }
 
 main();

@@ -119,7 +119,11 @@ export class MeshChecks {
   }
 
   private options: MeshChecksOptions = {};
-  private last?: AnalysisResult;
+  /**
+   * Findings of the last run. Only these are kept, not the index: a synth writes YAML right after the analysis, and
+   * an index of every object held until then only makes the garbage collector's work larger.
+   */
+  private last?: Pick<AnalysisResult, 'findings' | 'suppressed'>;
   /** The failures of the first validation inside the current App.synth()/synthYaml(), reused until it returns. */
   private synthScoped?: string[];
   private synthDepth = 0;
@@ -187,9 +191,9 @@ export class MeshChecks {
     return this.run().findings;
   }
 
-  private run(): AnalysisResult {
+  private run(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
     const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: this.render(obj), source: { constructPath: ownerPath(obj) } }));
-    this.last = analyze(manifests, {
+    const { findings, suppressed } = analyze(manifests, {
       kubernetesVersion: this.options.kubernetesVersion,
       gatewayApiVersion: this.options.gatewayApiVersion,
       trustDomain: this.options.trustDomain,
@@ -199,6 +203,7 @@ export class MeshChecks {
       serviceAccountTokenProjection: this.options.serviceAccountTokenProjection,
       certificateExpiryWarningDays: this.options.certificateExpiryWarningDays,
     });
+    this.last = { findings, suppressed };
     return this.last;
   }
 

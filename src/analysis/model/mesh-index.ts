@@ -3,7 +3,8 @@
  * so that cross-object rules stay linear in the number of objects.
  */
 import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
-import { LabelSelector, equalityPairs, selectorMatches } from './selectors';
+import { NamespacedLists } from './namespaced-lists';
+import { LabelSelector, equalityPairsOf, selectorMatches } from './selectors';
 
 export const GATEWAY_GROUP = 'gateway.networking.k8s.io';
 export const POLICY_GROUP = 'policy.linkerd.io';
@@ -49,9 +50,6 @@ export interface PodTemplate {
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
 
-function key(group: string, kind: string, namespace: string | undefined, name: string): string {
-  return `${group}|${kind}|${namespace ?? ''}|${name}`;
-}
 
 function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   switch (obj.kind) {
@@ -66,27 +64,32 @@ function listOf(value: unknown): any[] {
 }
 
 function containerPorts(spec: KubeObject): ContainerPort[] {
-  const containers = [...listOf(spec.containers), ...listOf(spec.initContainers)];
   const ports: ContainerPort[] = [];
-  for (const container of containers) {
-    for (const port of listOf(container?.ports)) {
-      if (!port || typeof port !== 'object') continue;
-      ports.push({ name: port.name, containerPort: port.containerPort, protocol: port.protocol ?? 'TCP', container: container.name });
-    }
-  }
+  for (const container of listOf(spec.containers)) addPortsOf(container, ports);
+  for (const container of listOf(spec.initContainers)) addPortsOf(container, ports);
   return ports;
+}
+
+function addPortsOf(container: any, ports: ContainerPort[]): void {
+  for (const port of listOf(container?.ports)) {
+    if (!port || typeof port !== 'object') continue;
+    ports.push({ name: port.name, containerPort: port.containerPort, protocol: port.protocol ?? 'TCP', container: container.name });
+  }
 }
 
 export class MeshIndex {
   /** Every object, in input order (inventory objects last). */
   public readonly objects: IndexedObject[] = [];
   public readonly podTemplates: PodTemplate[] = [];
-  private readonly byKey = new Map<string, IndexedObject>();
+  /** group → kind → namespace and name → definitions in input order (own objects before the inventory). */
+  private readonly byName = new Map<string, Map<string, NamespacedLists<IndexedObject>>>();
   private readonly byKind = new Map<string, IndexedObject[]>();
   private readonly podsByNamespace = new Map<string, PodTemplate[]>();
-  private readonly podsByLabel = new Map<string, PodTemplate[]>();
+  /** namespace → label key → label value → pod templates; nested so that lookups build no key strings. */
+  private readonly podsByLabel = new Map<string, Map<string, Map<unknown, PodTemplate[]>>>();
   private readonly routesByParent = new Map<string, IndexedObject[]>();
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
+  private readonly ownByKind = new Map<string, IndexedObject[]>();
 
   constructor(manifests: Manifest[], inventory: KubeObject[] = []) {
     for (const m of manifests) this.add(m.object, m.source ?? {}, false);
@@ -100,13 +103,21 @@ export class MeshIndex {
     return this.byKind.get(`${group}|${kind}`) ?? [];
   }
 
-  /** Objects of one kind that belong to this output (not the inventory). */
+  /** Objects of one kind that belong to this output (not the inventory). Shared: callers must not modify the list. */
   public own(group: string, kind: string): IndexedObject[] {
-    return this.list(group, kind).filter((o) => !o.inventory);
+    // Rules ask for the same kinds over and over; filtering tens of thousands of entries each time adds up.
+    const kindKey = `${group}|${kind}`;
+    let own = this.ownByKind.get(kindKey);
+    if (!own) {
+      own = this.list(group, kind).filter((o) => !o.inventory);
+      this.ownByKind.set(kindKey, own);
+    }
+    return own;
   }
 
   public get(group: string, kind: string, namespace: string | undefined, name: string): IndexedObject | undefined {
-    return this.byKey.get(key(group, kind, namespace, name));
+    // The first definition wins; an own object shadows an inventory object of the same name.
+    return this.byName.get(group)?.get(kind)?.get(namespace ?? '', name)?.[0];
   }
 
   public namespace(name: string): IndexedObject | undefined {
@@ -127,11 +138,12 @@ export class MeshIndex {
 
   /** Pod templates in `namespace` selected by a label selector; narrows through the label index first. */
   public podTemplatesMatching(namespace: string, selector: LabelSelector | undefined): PodTemplate[] {
-    const pairs = equalityPairs(selector);
     let candidates = this.podTemplatesIn(namespace);
-    for (const pair of pairs) {
-      const withPair = this.podsByLabel.get(`${namespace}|${pair}`) ?? [];
+    const labels = this.podsByLabel.get(namespace);
+    for (const [key, value] of equalityPairsOf(selector)) {
+      const withPair = labels?.get(key)?.get(value) ?? [];
       if (withPair.length < candidates.length) candidates = withPair;
+      if (candidates.length === 0) return [];
     }
     return candidates.filter((pod) => selectorMatches(selector, pod.labels));
   }
@@ -169,9 +181,15 @@ export class MeshIndex {
     const kindKey = `${entry.group}|${id.kind}`;
     const sameKind = this.byKind.get(kindKey);
     if (sameKind) sameKind.push(entry); else this.byKind.set(kindKey, [entry]);
-    const k = key(entry.group, id.kind, id.namespace, id.name);
-    // The first definition wins; an own object shadows an inventory object of the same name.
-    if (!this.byKey.has(k)) this.byKey.set(k, entry);
+    this.namesOf(entry.group, id.kind).add(id.namespace ?? '', id.name, entry);
+  }
+
+  private namesOf(group: string, kind: string): NamespacedLists<IndexedObject> {
+    let kinds = this.byName.get(group);
+    if (!kinds) this.byName.set(group, kinds = new Map());
+    let names = kinds.get(kind);
+    if (!names) kinds.set(kind, names = new NamespacedLists());
+    return names;
   }
 
   private indexWorkload(entry: IndexedObject): void {
@@ -194,7 +212,19 @@ export class MeshIndex {
     };
     this.podTemplates.push(pod);
     this.pushTo(this.podsByNamespace, namespace, pod);
-    for (const [k, v] of Object.entries(pod.labels)) this.pushTo(this.podsByLabel, `${namespace}|${k}=${v}`, pod);
+    this.indexLabels(namespace, pod);
+  }
+
+  private indexLabels(namespace: string, pod: PodTemplate): void {
+    let byKey = this.podsByLabel.get(namespace);
+    if (!byKey) this.podsByLabel.set(namespace, byKey = new Map());
+    for (const key in pod.labels) {
+      let byValue = byKey.get(key);
+      if (!byValue) byKey.set(key, byValue = new Map());
+      const value = pod.labels[key];
+      const list = byValue.get(value);
+      if (list) list.push(pod); else byValue.set(value, [pod]);
+    }
   }
 
   private podInjection(annotations: Record<string, string>, namespace: string): Injection {
@@ -206,14 +236,14 @@ export class MeshIndex {
 
   private indexRouteParents(entry: IndexedObject): void {
     if (entry.id.kind !== 'HTTPRoute' && entry.id.kind !== 'GRPCRoute') return;
-    const seen = new Set<string>();
     const parents = entry.object.spec?.parentRefs;
     if (!Array.isArray(parents)) return;
+    let seen: Set<string> | undefined;
     for (const parent of parents) {
       if (parent?.kind !== 'Service' || typeof parent.name !== 'string') continue;
       const parentKey = `${parent.namespace ?? entry.id.namespace ?? ''}|${parent.name}`;
-      if (seen.has(parentKey)) continue;
-      seen.add(parentKey);
+      if (seen?.has(parentKey)) continue;
+      (seen ??= new Set()).add(parentKey);
       this.pushTo(this.routesByParent, parentKey, entry);
     }
   }

@@ -26,10 +26,12 @@ function requirementHolds(req: LabelSelectorRequirement, labels: Record<string, 
 /** An empty selector selects everything, as in Kubernetes and Linkerd's Server.podSelector. */
 export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
   if (!selector) return true;
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels[key] !== value) return false;
+  const matchLabels = selector.matchLabels;
+  for (const key in matchLabels) {
+    if (labels[key] !== matchLabels[key]) return false;
   }
-  return (selector.matchExpressions ?? []).every((req) => requirementHolds(req, labels));
+  const expressions = selector.matchExpressions;
+  return expressions === undefined || expressions === null || expressions.every((req) => requirementHolds(req, labels));
 }
 
 /** A Service-style selector (plain map); `undefined` selects nothing, as a Service without selector has no endpoints. */
@@ -38,11 +40,13 @@ export function mapSelectorMatches(selector: Record<string, string> | undefined,
   return selectorMatches({ matchLabels: selector }, labels);
 }
 
-/** The equality pairs of a selector: what the label index can use to narrow candidates. */
-export function equalityPairs(selector: LabelSelector | undefined): string[] {
-  const pairs = Object.entries(selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+/** The [key, value] equality pairs of a selector: what the label index can use to narrow candidates. */
+export function equalityPairsOf(selector: LabelSelector | undefined): [string, unknown][] {
+  const pairs: [string, unknown][] = [];
+  const matchLabels = selector?.matchLabels;
+  for (const key in matchLabels) pairs.push([key, matchLabels[key]]);
   for (const req of selector?.matchExpressions ?? []) {
-    if (req.operator === 'In' && req.values?.length === 1) pairs.push(`${req.key}=${req.values[0]}`);
+    if (req.operator === 'In' && req.values?.length === 1) pairs.push([req.key, req.values[0]]);
   }
   return pairs;
 }

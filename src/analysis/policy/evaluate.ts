@@ -201,8 +201,11 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
 // ---------------------------------------------------------------------------------------------------------------
 // The whole mesh
 
-function declaredPorts(pod: PodTemplate): number[] {
-  return [...new Set(pod.ports.filter((p) => p.protocol === 'TCP').map((p) => p.containerPort))];
+/** The distinct TCP container ports a pod template declares, in declaration order. */
+export function declaredPorts(pod: PodTemplate): number[] {
+  const ports: number[] = [];
+  for (const p of pod.ports) if (p.protocol === 'TCP' && !ports.includes(p.containerPort)) ports.push(p.containerPort);
+  return ports;
 }
 
 export function evaluateInboundPolicy(index: MeshIndex, context: AnalysisContext): InboundPolicy {

@@ -7,6 +7,7 @@ import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
 import {
   DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
 } from '../model/mesh-index';
+import { NamespacedLists } from '../model/namespaced-lists';
 import { LabelSelector } from '../model/selectors';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../options';
 
@@ -37,9 +38,14 @@ export function asRef(value: unknown): ObjectRef | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as ObjectRef : undefined;
 }
 
-/** Linkerd compares kinds case-insensitively. */
+/** Linkerd compares kinds case-insensitively. `kind` is one of the (ASCII) kind names, e.g. 'Server'. */
 export function kindIs(ref: ObjectRef | undefined, kind: string): boolean {
-  return typeof ref?.kind === 'string' && ref.kind.toLowerCase() === kind.toLowerCase();
+  const actual = ref?.kind;
+  if (typeof actual !== 'string') return false;
+  // Lower-casing allocates two strings per call, so first the usual answers: the exact spelling, or another kind
+  // of another length (no string lower-cases to an ASCII name of a different length).
+  if (actual === kind) return true;
+  return actual.length === kind.length && actual.toLowerCase() === kind.toLowerCase();
 }
 
 export function groupIs(ref: ObjectRef | undefined, group: string): boolean {
@@ -129,8 +135,10 @@ export interface ServerCoverage {
 interface Memo {
   coverage?: ServerCoverage;
   authz?: AuthorizationTargets;
-  serverRoutes?: Map<string, IndexedObject[]>;
+  serverRoutes?: NamespacedLists<IndexedObject>;
   legacy?: Map<string, IndexedObject[]>;
+  ownPods?: PodTemplate[];
+  uninjectedNamespaces?: Set<string>;
 }
 
 const MEMO = new WeakMap<MeshIndex, Memo>();
@@ -189,19 +197,20 @@ export function isServerParent(ref: ObjectRef | undefined): boolean {
   return isPolicyRef(ref, 'Server');
 }
 
-function buildServerRoutes(index: MeshIndex): Map<string, IndexedObject[]> {
-  const byServer = new Map<string, IndexedObject[]>();
+function buildServerRoutes(index: MeshIndex): NamespacedLists<IndexedObject> {
+  const byServer = new NamespacedLists<IndexedObject>();
   for (const route of inboundRouteKinds(index)) {
-    const seen = new Set<string>();
-    for (const parent of refList(specOf(route).parentRefs)) {
-      if (!isServerParent(parent) || typeof parent.name !== 'string') continue;
+    const parents = specOf(route).parentRefs;
+    if (!Array.isArray(parents)) continue;
+    // Names of the Servers this route already attached to (a route names a Server at most once).
+    let seen: Set<string> | undefined;
+    for (const parent of parents) {
+      if (asRef(parent) === undefined || !isServerParent(parent) || typeof parent.name !== 'string') continue;
       // The inbound index ignores a Server parent in another namespace.
       if (parent.namespace !== undefined && parent.namespace !== route.id.namespace) continue;
-      const k = `${namespaceOf(route)}|${parent.name}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      const list = byServer.get(k);
-      if (list) list.push(route); else byServer.set(k, [route]);
+      if (seen?.has(parent.name)) continue;
+      (seen ??= new Set()).add(parent.name);
+      byServer.add(namespaceOf(route), parent.name, route);
     }
   }
   return byServer;
@@ -211,7 +220,7 @@ function buildServerRoutes(index: MeshIndex): Map<string, IndexedObject[]> {
 export function routesForServer(index: MeshIndex, server: IndexedObject): IndexedObject[] {
   const m = memo(index);
   m.serverRoutes ??= buildServerRoutes(index);
-  return m.serverRoutes.get(`${namespaceOf(server)}|${server.id.name}`) ?? [];
+  return m.serverRoutes.get(namespaceOf(server), server.id.name) ?? [];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -251,10 +260,15 @@ export interface AuthorizationTargets {
 }
 
 function buildAuthorizationTargets(index: MeshIndex): AuthorizationTargets {
-  const byKey = new Map<string, IndexedObject[]>();
-  const push = (k: string, policy: IndexedObject) => {
-    const list = byKey.get(k);
-    if (list) list.push(policy); else byKey.set(k, [policy]);
+  // Per target group and kind (a handful), then namespace and name: lookups run once per Server and route.
+  const byKind = new Map<string, Map<string, NamespacedLists<IndexedObject>>>();
+  const byNamespace = new Map<string, IndexedObject[]>();
+  const tableFor = (group: string, kind: string): NamespacedLists<IndexedObject> => {
+    let kinds = byKind.get(group);
+    if (!kinds) byKind.set(group, kinds = new Map());
+    let table = kinds.get(kind);
+    if (!table) kinds.set(kind, table = new NamespacedLists());
+    return table;
   };
   for (const policy of index.list(POLICY_GROUP, 'AuthorizationPolicy')) {
     const target = authorizationTarget(policy);
@@ -262,15 +276,18 @@ function buildAuthorizationTargets(index: MeshIndex): AuthorizationTargets {
     const ns = namespaceOf(policy);
     // A Namespace target only counts for the policy's own namespace (the webhook rejects any other).
     if (target.kind === 'Namespace') {
-      if (target.name === ns) push(`ns|${ns}`, policy);
+      if (target.name !== ns) continue;
+      const list = byNamespace.get(ns);
+      if (list) list.push(policy); else byNamespace.set(ns, [policy]);
     } else {
-      push(`${target.group}|${target.kind}|${ns}|${target.name}`, policy);
+      tableFor(target.group, target.kind).add(ns, target.name, policy);
     }
   }
+  const lookup = (group: string, kind: string, entry: IndexedObject) => byKind.get(group)?.get(kind)?.get(namespaceOf(entry), entry.id.name) ?? [];
   return {
-    forServer: (server) => byKey.get(`${POLICY_GROUP}|Server|${namespaceOf(server)}|${server.id.name}`) ?? [],
-    forRoute: (route) => byKey.get(`${route.group}|${route.id.kind}|${namespaceOf(route)}|${route.id.name}`) ?? [],
-    forNamespace: (namespace) => byKey.get(`ns|${namespace}`) ?? [],
+    forServer: (server) => lookup(POLICY_GROUP, 'Server', server),
+    forRoute: (route) => lookup(route.group, route.id.kind, route),
+    forNamespace: (namespace) => byNamespace.get(namespace) ?? [],
   };
 }
 
@@ -294,8 +311,11 @@ function legacyByNamespace(index: MeshIndex): Map<string, IndexedObject[]> {
 
 /** Legacy ServerAuthorizations that name a Server directly or select it by label. */
 export function serverAuthorizationsFor(index: MeshIndex, server: IndexedObject): IndexedObject[] {
+  const candidates = legacyByNamespace(index).get(namespaceOf(server));
+  // The legacy kind is rare: most Servers have none in their namespace.
+  if (!candidates) return [];
   const labels = (server.object.metadata?.labels ?? {}) as Record<string, string>;
-  return (legacyByNamespace(index).get(namespaceOf(server)) ?? []).filter((authz) => {
+  return candidates.filter((authz) => {
     const ref = specOf(authz).server;
     if (!ref || typeof ref !== 'object') return false;
     if (ref.name !== undefined) return ref.name === server.id.name;
@@ -369,17 +389,20 @@ function portNumber(text: string): number | undefined {
   return n >= 1 && n <= 65535 ? n : undefined;
 }
 
-/** Comma-separated ports and `lo-hi` ranges; named ports only where Linkerd resolves them (opaque-ports on pods). */
-/** The same few lists (the chart default above all) are read for every pod and Service: parse each once. */
-const parsedPortLists = new Map<string, PortList>();
+/**
+ * The same few lists (the chart default above all) are read for every pod and Service: parse each once. One cache
+ * per mode, keyed by the annotation string itself, so a lookup builds no key. Callers must not modify the result.
+ */
+const parsedPortLists = { names: new Map<string, PortList>(), numbers: new Map<string, PortList>() };
 
+/** Comma-separated ports and `lo-hi` ranges; named ports only where Linkerd resolves them (opaque-ports on pods). */
 export function parsePortList(value: unknown, allowNames: boolean): PortList {
   if (typeof value !== 'string') return parsePortListUncached(value, allowNames);
-  const key = `${allowNames}|${value}`;
-  let list = parsedPortLists.get(key);
+  const cache = allowNames ? parsedPortLists.names : parsedPortLists.numbers;
+  let list = cache.get(value);
   if (!list) {
     list = parsePortListUncached(value, allowNames);
-    if (parsedPortLists.size < 10_000) parsedPortLists.set(key, list);
+    if (cache.size < 10_000) cache.set(value, list);
   }
   return list;
 }
@@ -410,7 +433,9 @@ function parsePortListUncached(value: unknown, allowNames: boolean): PortList {
 }
 
 export function portListHas(list: PortList, port: number, portName?: string): boolean {
-  return list.ranges.some(([lo, hi]) => lo <= port && port <= hi) || (portName !== undefined && list.names.includes(portName));
+  // No destructuring: this runs per Service port and pod, and unoptimized code destructures through the iterator protocol.
+  for (const range of list.ranges) if (range[0] <= port && port <= range[1]) return true;
+  return portName !== undefined && list.names.includes(portName);
 }
 
 /** Ports of a pod whose inbound traffic bypasses the proxy (no mTLS, no policy). */
@@ -429,15 +454,41 @@ export function serviceAccountIdentity(serviceAccount: string, namespace: string
 // ---------------------------------------------------------------------------------------------------------------
 // Small conveniences for rules
 
-/** Pod templates of workloads in this output (findings on inventory objects would be dropped anyway). */
+/** Pod templates of workloads in this output (findings on inventory objects would be dropped anyway). Shared: do not modify. */
 export function ownPodTemplates(index: MeshIndex): PodTemplate[] {
-  return index.podTemplates.filter((pod) => !pod.owner.inventory);
+  const m = memo(index);
+  return m.ownPods ??= index.podTemplates.filter((pod) => !pod.owner.inventory);
+}
+
+/**
+ * Namespaces with a pod template whose injection is known to be disabled. Rules about uninjected targets skip every
+ * other namespace without resolving anything (Servers, routes and policies only reach pods in their own namespace).
+ */
+export function uninjectedNamespaces(index: MeshIndex): Set<string> {
+  const m = memo(index);
+  if (!m.uninjectedNamespaces) {
+    m.uninjectedNamespaces = new Set();
+    for (const pod of index.podTemplates) if (pod.injection === Injection.DISABLED) m.uninjectedNamespaces.add(pod.namespace);
+  }
+  return m.uninjectedNamespaces;
+}
+
+/** Whether a ServiceAccount exists in the output or the inventory. */
+export function serviceAccountExists(index: MeshIndex, namespace: string, name: string): boolean {
+  return index.serviceAccount(namespace, name) !== undefined;
+}
+
+function pushObjects(out: any[], field: unknown): void {
+  if (!Array.isArray(field)) return;
+  for (const c of field) if (c !== null && typeof c === 'object') out.push(c);
 }
 
 /** Containers and init containers (native sidecars are init containers) as plain objects; junk entries dropped. */
 export function containersOf(pod: PodTemplate): any[] {
-  const list = (field: unknown) => (Array.isArray(field) ? field : []);
-  return [...list(pod.spec.containers), ...list(pod.spec.initContainers)].filter((c) => c !== null && typeof c === 'object');
+  const out: any[] = [];
+  pushObjects(out, pod.spec.containers);
+  pushObjects(out, pod.spec.initContainers);
+  return out;
 }
 
 /** At most `max` items, then "and N more", so messages stay readable on large outputs. */

@@ -1,5 +1,6 @@
 /** Shared reading of HTTPRoute / GRPCRoute objects for the route and retry rules. */
 import { isCoreGroup } from '../model/manifest';
+import { perIndex, perKeyOfIndex } from '../model/memo';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
 
 export interface ParentRef {
@@ -11,18 +12,45 @@ export interface ParentRef {
   readonly sectionName?: string;
 }
 
-/** Every route kind the mesh reads from (both HTTPRoute groups and GRPCRoute). */
-export function allRoutes(index: MeshIndex): IndexedObject[] {
-  return [
-    ...index.own(GATEWAY_GROUP, 'HTTPRoute'),
-    ...index.own(GATEWAY_GROUP, 'GRPCRoute'),
-    ...index.own(POLICY_GROUP, 'HTTPRoute'),
-  ];
+/** The route lists of one index. About thirty rules walk them, so each list is built once per index. */
+interface RouteLists {
+  readonly all: readonly IndexedObject[];
+  readonly layer4: readonly IndexedObject[];
+  readonly every: readonly IndexedObject[];
+  readonly everyWithInventory: readonly IndexedObject[];
 }
 
-export function parentRefs(route: IndexedObject): ParentRef[] {
+const ROUTE_KINDS: Array<[string, string]> = [
+  [GATEWAY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'GRPCRoute'], [POLICY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'TLSRoute'], [GATEWAY_GROUP, 'TCPRoute'],
+];
+
+const routeLists = perIndex((index): RouteLists => {
+  const all = [...index.own(GATEWAY_GROUP, 'HTTPRoute'), ...index.own(GATEWAY_GROUP, 'GRPCRoute'), ...index.own(POLICY_GROUP, 'HTTPRoute')];
+  const layer4 = [...index.own(GATEWAY_GROUP, 'TLSRoute'), ...index.own(GATEWAY_GROUP, 'TCPRoute')];
+  return {
+    all,
+    layer4,
+    every: [...all, ...layer4],
+    everyWithInventory: ROUTE_KINDS.flatMap(([group, kind]) => index.list(group, kind)),
+  };
+});
+
+/** Every route kind the mesh reads from (both HTTPRoute groups and GRPCRoute). Shared: do not modify. */
+export function allRoutes(index: MeshIndex): readonly IndexedObject[] {
+  return routeLists(index).all;
+}
+
+const NO_REFS: readonly ParentRef[] = Object.freeze([]);
+
+/** The object-shaped entries of `spec.parentRefs`; the list itself (no copy) when every entry is one, as is usual. */
+export function parentRefs(route: IndexedObject): readonly ParentRef[] {
   const refs = route.object.spec?.parentRefs;
-  return Array.isArray(refs) ? refs.filter((r) => r && typeof r === 'object') : [];
+  if (!Array.isArray(refs)) return NO_REFS;
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i];
+    if (!ref || typeof ref !== 'object') return refs.filter((r) => r && typeof r === 'object');
+  }
+  return refs;
 }
 
 /** A parentRef Linkerd attaches to a Service: kind Service with an explicit core group ("" or "core"). */
@@ -30,13 +58,19 @@ export function isServiceParent(ref: ParentRef): boolean {
   return ref.kind === 'Service' && ref.group !== undefined && isCoreGroup(ref.group);
 }
 
-export function rules(route: IndexedObject): any[] {
+/**
+ * The list accessors below return the manifest's own list, or one shared empty list when the field is missing or
+ * not a list (the common case for filters and matches, asked for every rule and backend). Read-only either way.
+ */
+const NO_ITEMS: readonly any[] = Object.freeze([]);
+
+export function rules(route: IndexedObject): readonly any[] {
   const r = route.object.spec?.rules;
-  return Array.isArray(r) ? r : [];
+  return Array.isArray(r) ? r : NO_ITEMS;
 }
 
-export function backendRefs(rule: any): any[] {
-  return Array.isArray(rule?.backendRefs) ? rule.backendRefs : [];
+export function backendRefs(rule: any): readonly any[] {
+  return Array.isArray(rule?.backendRefs) ? rule.backendRefs : NO_ITEMS;
 }
 
 export function routeLabel(route: IndexedObject): string {
@@ -69,27 +103,23 @@ export function isRecord(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function listOf(value: unknown): any[] {
-  return Array.isArray(value) ? value : [];
+export function listOf(value: unknown): readonly any[] {
+  return Array.isArray(value) ? value : NO_ITEMS;
 }
 
 /** TLSRoute and TCPRoute (experimental channel only); Linkerd uses them only for the kind-precedence contest. */
-export function layer4Routes(index: MeshIndex): IndexedObject[] {
-  return [...index.own(GATEWAY_GROUP, 'TLSRoute'), ...index.own(GATEWAY_GROUP, 'TCPRoute')];
+export function layer4Routes(index: MeshIndex): readonly IndexedObject[] {
+  return routeLists(index).layer4;
 }
 
 /** Every route object of the output, HTTP, gRPC and layer 4. */
-export function everyRoute(index: MeshIndex): IndexedObject[] {
-  return [...allRoutes(index), ...layer4Routes(index)];
+export function everyRoute(index: MeshIndex): readonly IndexedObject[] {
+  return routeLists(index).every;
 }
 
-const ROUTE_KINDS: Array<[string, string]> = [
-  [GATEWAY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'GRPCRoute'], [POLICY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'TLSRoute'], [GATEWAY_GROUP, 'TCPRoute'],
-];
-
 /** Every route, the inventory's included: what competes with this output's routes in the cluster. */
-export function everyRouteWithInventory(index: MeshIndex): IndexedObject[] {
-  return ROUTE_KINDS.flatMap(([group, kind]) => index.list(group, kind));
+export function everyRouteWithInventory(index: MeshIndex): readonly IndexedObject[] {
+  return routeLists(index).everyWithInventory;
 }
 
 export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -154,34 +184,53 @@ export interface ServiceParent {
   readonly position: number;
   readonly namespace: string;
   readonly name: string;
+  /** `namespace/name`, built once here because several rules group parents by it. */
+  readonly key: string;
   readonly service?: IndexedObject;
 }
 
 /** Many route rules ask for the same route's Service parents; an index's routes resolve once (per index). */
-const parentsByIndex = new WeakMap<MeshIndex, Map<IndexedObject, ServiceParent[]>>();
-
-export function serviceParents(route: IndexedObject, index: MeshIndex): ServiceParent[] {
-  let byRoute = parentsByIndex.get(index);
-  if (!byRoute) {
-    byRoute = new Map();
-    parentsByIndex.set(index, byRoute);
-  }
-  let parents = byRoute.get(route);
-  if (!parents) {
-    parents = resolveServiceParents(route, index);
-    byRoute.set(route, parents);
-  }
-  return parents;
-}
+export const serviceParents: (route: IndexedObject, index: MeshIndex) => ServiceParent[] = perKeyOfIndex(resolveServiceParents);
 
 function resolveServiceParents(route: IndexedObject, index: MeshIndex): ServiceParent[] {
   const result: ServiceParent[] = [];
-  parentRefs(route).forEach((ref, position) => {
+  const refs = parentRefs(route);
+  for (let position = 0; position < refs.length; position++) {
+    const ref = refs[position];
     const name = refName(ref);
-    if (!isServiceParent(ref) || !name) return;
+    if (!isServiceParent(ref) || !name) continue;
     const namespace = parentNamespace(ref, route);
-    result.push({ ref, position, namespace, name, service: index.service(namespace, name) });
-  });
+    result.push({ ref, position, namespace, name, key: `${namespace}/${name}`, service: index.service(namespace, name) });
+  }
+  return result;
+}
+
+/** A backendRef Linkerd reads as a Service (see `isServiceBackend`) that has a string name, with the Service it names. */
+export interface ServiceBackend {
+  readonly backend: Record<string, any>;
+  /** Position of the rule in `spec.rules`, and of the backend in that rule's `backendRefs`, for messages. */
+  readonly rule: number;
+  readonly position: number;
+  readonly namespace: string;
+  readonly name: string;
+  readonly service?: IndexedObject;
+}
+
+/** Like the parents: several rules resolve the same backends, so an index's routes resolve them once. */
+export const serviceBackends: (route: IndexedObject, index: MeshIndex) => readonly ServiceBackend[] = perKeyOfIndex(resolveServiceBackends);
+
+function resolveServiceBackends(route: IndexedObject, index: MeshIndex): ServiceBackend[] {
+  const result: ServiceBackend[] = [];
+  const list = rules(route);
+  for (let r = 0; r < list.length; r++) {
+    const backends = backendRefs(list[r]);
+    for (let b = 0; b < backends.length; b++) {
+      const backend = backends[b];
+      if (!isServiceBackend(backend) || typeof backend.name !== 'string') continue;
+      const namespace = backendNamespace(backend, route);
+      result.push({ backend, rule: r, position: b, namespace, name: backend.name, service: index.service(namespace, backend.name) });
+    }
+  }
   return result;
 }
 
@@ -196,6 +245,14 @@ export function servicePorts(service: IndexedObject | undefined): ServicePortSpe
     if (isRecord(p) && Number.isInteger(p.port)) ports.push({ name: typeof p.name === 'string' ? p.name : undefined, port: p.port });
   }
   return ports;
+}
+
+/** Whether `servicePorts(service)` has this port number; answered without building that list, which only messages need. */
+export function hasServicePort(service: IndexedObject, port: number): boolean {
+  for (const p of listOf(service.object.spec?.ports)) {
+    if (isRecord(p) && Number.isInteger(p.port) && p.port === port) return true;
+  }
+  return false;
 }
 
 export function describePorts(ports: ServicePortSpec[]): string {
@@ -232,22 +289,24 @@ export function backendNamespace(backend: Record<string, any>, route: IndexedObj
   return typeof backend.namespace === 'string' ? backend.namespace : (route.id.namespace ?? '');
 }
 
-export function filtersOf(holder: unknown): any[] {
-  return isRecord(holder) ? listOf(holder.filters) : [];
+export function filtersOf(holder: unknown): readonly any[] {
+  return isRecord(holder) ? listOf(holder.filters) : NO_ITEMS;
 }
 
-export function matchesOf(rule: unknown): any[] {
-  return isRecord(rule) ? listOf(rule.matches) : [];
+export function matchesOf(rule: unknown): readonly any[] {
+  return isRecord(rule) ? listOf(rule.matches) : NO_ITEMS;
 }
 
-/** Annotations as a plain string map, whatever shape `metadata.annotations` has. */
-export function annotationMap(obj: Record<string, any> | undefined): Record<string, unknown> {
+const NO_ANNOTATIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** Annotations as a plain string map, whatever shape `metadata.annotations` has. Read-only (shared when there are none). */
+export function annotationMap(obj: Record<string, any> | undefined): Readonly<Record<string, unknown>> {
   const annotations = obj?.metadata?.annotations;
-  return isRecord(annotations) ? annotations : {};
+  return isRecord(annotations) ? annotations : NO_ANNOTATIONS;
 }
 
 export function hasAnnotation(obj: Record<string, any> | undefined, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(annotationMap(obj), key);
+  return hasOwn(annotationMap(obj), key);
 }
 
 export function objectLabel(entry: IndexedObject): string {
@@ -259,4 +318,20 @@ export function routesAttachedTo(index: MeshIndex, service: IndexedObject): Inde
   const namespace = service.id.namespace ?? '';
   return index.routesForService(namespace, service.id.name)
     .filter((route) => serviceParents(route, index).some((p) => p.namespace === namespace && p.name === service.id.name));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Own keys without Object.keys
+
+/** `Object.prototype.hasOwnProperty`; with for-in it lists what `Object.keys` would, without allocating that array. */
+export function hasOwn(value: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(value, key);
+}
+
+/** Whether `Object.keys(value)` is non-empty, without building it. */
+export function hasOwnKeys(value: object): boolean {
+  for (const key in value) {
+    if (hasOwn(value, key)) return true;
+  }
+  return false;
 }

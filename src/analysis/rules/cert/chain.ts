@@ -1,5 +1,5 @@
-import { certificatesOf, issuerOf, ownFields, trustMaterials } from './material';
-import { chainProblems, parseCertificateBundle } from '../../../core/certificates';
+import { bundleOf, certificatesOf, issuerOf, ownFields, trustMaterials } from './material';
+import { chainProblems } from '../../../core/certificates';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
 
@@ -19,7 +19,7 @@ export const certificateChain: Rule = {
   check(ctx) {
     for (const material of trustMaterials(ctx.index)) {
       for (const { pem } of ownFields(material)) {
-        for (const problem of parseCertificateBundle(pem.text).problems) ctx.report(material.subject, `${pem.label} ${problem}.`);
+        for (const problem of bundleOf(pem).problems) ctx.report(material.subject, `${pem.label} ${problem}.`);
       }
       const issuer = issuerOf(material.issuer);
       if (!issuer) continue;

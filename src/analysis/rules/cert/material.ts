@@ -4,7 +4,10 @@
  * Argo CD Applications and Flux HelmReleases.
  */
 import * as yaml from 'js-yaml';
-import { ISSUER_SECRET, ParsedCertificate, TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, parseCertificateBundle } from '../../../core/certificates';
+import {
+  CertificateBundle, ISSUER_SECRET, ParsedCertificate, TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, parseCertificateBundle,
+} from '../../../core/certificates';
+import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 
 /** One PEM text found in an object. */
@@ -132,21 +135,44 @@ function valuesMaterials(entry: IndexedObject): TrustMaterial[] {
   return materials;
 }
 
-/** Every place in this output (not the inventory) that carries identity certificates. */
-export function trustMaterials(index: MeshIndex): TrustMaterial[] {
+/** Whether `helmValuesOf` can find values in an object of this kind; decided from the index entry alone. */
+function mayCarryHelmValues(entry: IndexedObject): boolean {
+  return (entry.group === FLUX_HELM_GROUP && entry.id.kind === 'HelmRelease') || (entry.group === ARGO_GROUP && entry.id.kind === 'Application');
+}
+
+function findTrustMaterials(index: MeshIndex): TrustMaterial[] {
   const materials: TrustMaterial[] = [];
   for (const entry of index.objects) {
     if (entry.inventory) continue;
     if (entry.group === '' && entry.id.kind === 'ConfigMap' && entry.id.name === TRUST_ROOTS_CONFIGMAP) materials.push(configMapMaterial(entry));
     else if (entry.group === '' && entry.id.kind === 'Secret' && entry.id.name === ISSUER_SECRET) materials.push(secretMaterial(index, entry));
-    else materials.push(...valuesMaterials(entry));
+    // Checking the kind first keeps the scan off the manifests themselves: almost no object carries Helm values.
+    else if (mayCarryHelmValues(entry)) materials.push(...valuesMaterials(entry));
   }
   return materials.filter((m) => m.anchors || m.issuer);
 }
 
+/**
+ * Every place in this output (not the inventory) that carries identity certificates. Four certificate rules ask; the
+ * objects are scanned (and the values parsed) once per index. Shared: do not modify.
+ */
+export const trustMaterials: (index: MeshIndex) => readonly TrustMaterial[] = perIndex(findTrustMaterials);
+
+/** A field's parsed bundle; the fields of memoized materials are parsed once, whichever rules ask. */
+const bundles = new WeakMap<PemField, CertificateBundle>();
+
+export function bundleOf(pem: PemField): CertificateBundle {
+  let bundle = bundles.get(pem);
+  if (!bundle) {
+    bundle = parseCertificateBundle(pem.text);
+    bundles.set(pem, bundle);
+  }
+  return bundle;
+}
+
 /** Parsed certificates of a field, or [] when it does not parse (LKD-CERT-001 reports that). */
 export function certificatesOf(pem: PemField | undefined): ParsedCertificate[] {
-  return pem ? parseCertificateBundle(pem.text).certificates : [];
+  return pem ? bundleOf(pem).certificates : [];
 }
 
 /** The issuer of a field: its first certificate (a chain may follow it). */

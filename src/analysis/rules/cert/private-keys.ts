@@ -1,14 +1,8 @@
 import { Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
-import { scanObject } from '../secrets/scan';
+import { scanIndex } from '../secrets/scan';
 
 const MAX_PATHS = 3;
-
-/** Where an object holds PEM private keys (plain text anywhere, base64 in Secret data / ConfigMap binaryData). */
-export function privateKeyPaths(entry: IndexedObject): string[] {
-  return scanObject(entry).privateKeys;
-}
 
 /** A private key in the manifests is readable by anyone who can read Git, CI logs or the GitOps controller. */
 export const privateKeyInOutput: Rule = {
@@ -25,9 +19,7 @@ export const privateKeyInOutput: Rule = {
     goodExample: 'kind: Certificate  # cert-manager writes the Secret in the cluster\nspec: {secretName: linkerd-identity-issuer, isCA: true}',
   },
   check(ctx) {
-    for (const entry of ctx.index.objects) {
-      if (entry.inventory) continue;
-      const paths = privateKeyPaths(entry);
+    for (const [entry, { privateKeys: paths }] of scanIndex(ctx.index)) {
       if (paths.length === 0) continue;
       const shown = paths.slice(0, MAX_PATHS).join(', ') + (paths.length > MAX_PATHS ? ` and ${paths.length - MAX_PATHS} more` : '');
       ctx.report(entry, `a PEM private key is written at ${shown}.`);

@@ -126,9 +126,15 @@ function suggestion(key: string): string {
   return best ? ` Did you mean ${best}?` : '';
 }
 
+/** Keys this rule reads; the cheap prefix test spares the regex for the usual app.kubernetes.io/… keys. */
+function isConfigKey(key: string): boolean {
+  return key.startsWith('config') && PREFIX.test(key);
+}
+
 function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string): void {
-  for (const [key, value] of Object.entries(annotations)) {
-    if (NOT_HERE.has(key) || (key !== INJECT_ANNOTATION && !PREFIX.test(key))) continue;
+  for (const key of Object.keys(annotations)) {
+    if (NOT_HERE.has(key) || (key !== INJECT_ANNOTATION && !isConfigKey(key))) continue;
+    const value = annotations[key];
     const spec = KNOWN_KEYS[key];
     if (!spec) {
       ctx.report(subject, `${where} ${key} is not a Linkerd 2.20 proxy annotation; the injector ignores it.${suggestion(key)}`);
@@ -148,8 +154,9 @@ function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void
     const problem = portList(false)(String(opaque));
     if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}, which ${problem}; on a Service it lists Service port numbers.`);
   }
-  const others = Object.keys(annotations).filter((k) => PREFIX.test(k) && k !== OPAQUE_PORTS && !NOT_HERE.has(k));
-  if (others.length > 0) {
+  let others: string[] | undefined;
+  for (const k of Object.keys(annotations)) if (isConfigKey(k) && k !== OPAQUE_PORTS && !NOT_HERE.has(k)) (others ??= []).push(k);
+  if (others) {
     ctx.report(service, `annotation(s) ${others.join(', ')} have no effect on a Service; only ${OPAQUE_PORTS} is read there. `
       + 'Put proxy settings on the pod template.');
   }

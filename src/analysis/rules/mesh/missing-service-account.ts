@@ -1,5 +1,6 @@
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
+import { serviceAccountExists } from '../policy-helpers';
 
 /**
  * A pod's ServiceAccount is its mesh identity. A missing one is not refused when the Deployment is applied: the
@@ -21,7 +22,7 @@ export const missingServiceAccount: Rule = {
     for (const pod of ctx.index.podTemplates) {
       // Every namespace has "default"; its absence from the output says nothing.
       if (pod.owner.inventory || pod.serviceAccountName === 'default') continue;
-      if (ctx.index.serviceAccount(pod.namespace, pod.serviceAccountName)) continue;
+      if (serviceAccountExists(ctx.index, pod.namespace, pod.serviceAccountName)) continue;
       ctx.report(pod.owner, `runs as ServiceAccount ${pod.namespace}/${pod.serviceAccountName}, which exists neither in this output nor `
         + 'in the inventory; no pod will be created and policies naming that identity match nobody.');
     }

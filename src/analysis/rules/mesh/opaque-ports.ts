@@ -7,32 +7,73 @@ import {
   specOf, workloadLabel,
 } from '../policy-helpers';
 
-function namespaceOpaque(index: MeshIndex, namespace: string): string | undefined {
+/** What one run needs to know about a namespace, read once instead of per Service and pod. */
+interface NamespaceOpaque {
+  /** The namespace's own opaque-ports annotation. */
+  readonly annotation: string | undefined;
+  /** The distinct opaque lists (parsed) of the meshed pod templates in the namespace. */
+  readonly podLists: Set<PortList>;
+}
+
+function namespaceOpaque(index: MeshIndex, namespace: string): NamespaceOpaque {
   const ns = index.namespace(namespace);
-  return ns ? annotationsOf(ns.object)[OPAQUE_PORTS] : undefined;
+  const annotation = ns ? annotationsOf(ns.object)[OPAQUE_PORTS] : undefined;
+  const podLists = new Set<PortList>();
+  for (const pod of index.podTemplatesIn(namespace)) {
+    if (isMeshed(pod)) podLists.add(parsePortList(pod.annotations[OPAQUE_PORTS] ?? annotation ?? CHART_OPAQUE_PORTS, true));
+  }
+  return { annotation, podLists };
 }
 
 /** The object's own list wins over its namespace's, which wins over the chart's proxy.opaquePorts. */
-function opaqueList(own: string | undefined, index: MeshIndex, namespace: string, names: boolean): PortList {
-  return parsePortList(own ?? namespaceOpaque(index, namespace) ?? CHART_OPAQUE_PORTS, names);
+function opaqueList(own: string | undefined, ns: NamespaceOpaque, names: boolean): PortList {
+  return parsePortList(own ?? ns.annotation ?? CHART_OPAQUE_PORTS, names);
 }
 
-function podMarksOpaque(index: MeshIndex, pod: PodTemplate, port: number): boolean {
-  return portListHas(opaqueList(pod.annotations[OPAQUE_PORTS], index, pod.namespace, true), port, portNameOf(pod, port));
+function podMarksOpaque(ns: NamespaceOpaque, pod: PodTemplate, port: number): boolean {
+  return portListHas(opaqueList(pod.annotations[OPAQUE_PORTS], ns, true), port, portNameOf(pod, port));
 }
 
-function checkServicePort(ctx: RuleContext, service: IndexedObject, servicePort: any, pods: PodTemplate[], serviceOpaque: PortList): void {
-  if (typeof servicePort.port !== 'number' || (servicePort.protocol ?? 'TCP') !== 'TCP') return;
-  if (portListHas(serviceOpaque, servicePort.port)) return;
+/**
+ * Whether any meshed pod of the namespace could mark the target opaque, judged from the pods' lists alone. Most
+ * Service ports fail this (a numeric targetPort outside every list), which spares resolving the pods they select.
+ */
+function mayBeOpaqueOnPods(ns: NamespaceOpaque, target: unknown): boolean {
+  for (const list of ns.podLists) {
+    // A named entry may match the port's name; a named targetPort may resolve to any listed number.
+    if (list.names.length > 0) return true;
+    if (typeof target === 'number' ? portListHas(list, target) : list.ranges.length > 0) return true;
+  }
+  return false;
+}
+
+/** The Service ports this rule looks at: numbered TCP ports the Service itself does not mark opaque. */
+function candidatePort(servicePort: any, serviceOpaque: PortList): boolean {
+  return typeof servicePort.port === 'number' && (servicePort.protocol ?? 'TCP') === 'TCP' && !portListHas(serviceOpaque, servicePort.port);
+}
+
+function checkServicePort(ctx: RuleContext, ns: NamespaceOpaque, service: IndexedObject, servicePort: any, pods: PodTemplate[]): void {
   const target = servicePort.targetPort ?? servicePort.port;
   const opaqueOn = pods.filter((pod) => {
     const number = typeof target === 'number' ? target : resolveContainerPort(pod, String(target));
-    return number !== undefined && podMarksOpaque(ctx.index, pod, number);
+    return number !== undefined && podMarksOpaque(ns, pod, number);
   });
   if (opaqueOn.length === 0) return;
   ctx.report(service, `targetPort ${JSON.stringify(target)} of Service port ${servicePort.port} is opaque on ${listSome(opaqueOn.map(workloadLabel))}, `
     + `but the Service does not list port ${servicePort.port} in ${OPAQUE_PORTS}; clients resolving the Service will run protocol `
     + 'detection on it (10 s stalls for server-speaks-first protocols).');
+}
+
+function checkService(ctx: RuleContext, ns: NamespaceOpaque, service: IndexedObject): void {
+  if (ns.podLists.size === 0) return; // no meshed pod in the namespace
+  const serviceOpaque = opaqueList(annotationsOf(service.object)[OPAQUE_PORTS], ns, false);
+  let pods: PodTemplate[] | undefined;
+  for (const servicePort of refList(specOf(service).ports) as any[]) {
+    if (!candidatePort(servicePort, serviceOpaque) || !mayBeOpaqueOnPods(ns, servicePort.targetPort ?? servicePort.port)) continue;
+    pods ??= ctx.index.podTemplatesForService(service).filter(isMeshed);
+    if (pods.length === 0) return;
+    checkServicePort(ctx, ns, service, servicePort, pods);
+  }
 }
 
 /** A port opaque on the pods must be opaque on the Service in front of them (linkerd check, data-plane category). */
@@ -51,12 +92,12 @@ export const opaquePortsRule: Rule = {
     goodExample: 'kind: Service\nmetadata:\n  annotations:\n    config.linkerd.io/opaque-ports: "4222"',
   },
   check(ctx) {
+    const namespaces = new Map<string, NamespaceOpaque>();
     for (const service of ctx.index.own('', 'Service')) {
-      const pods = ctx.index.podTemplatesForService(service).filter(isMeshed);
-      if (pods.length === 0) continue;
-      const own = annotationsOf(service.object)[OPAQUE_PORTS];
-      const serviceOpaque = opaqueList(own, ctx.index, service.id.namespace ?? '', false);
-      for (const servicePort of refList(specOf(service).ports)) checkServicePort(ctx, service, servicePort, pods, serviceOpaque);
+      const namespace = service.id.namespace ?? '';
+      let ns = namespaces.get(namespace);
+      if (!ns) namespaces.set(namespace, ns = namespaceOpaque(ctx.index, namespace));
+      checkService(ctx, ns, service);
     }
   },
 };

@@ -8,33 +8,42 @@ function proxyUid(pod: PodTemplate): number {
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : PROXY_UID;
 }
 
-function appContainers(pod: PodTemplate): any[] {
-  return containersOf(pod).filter((c) => !String(c.name ?? '').startsWith('linkerd-'));
+function isAppContainer(container: any): boolean {
+  return !String(container.name ?? '').startsWith('linkerd-');
 }
 
 function checkUid(ctx: RuleContext, pod: PodTemplate): void {
   const uid = proxyUid(pod);
   const podUid = pod.spec.securityContext?.runAsUser;
-  const offenders = appContainers(pod).filter((c) => (c.securityContext?.runAsUser ?? podUid) === uid).map((c) => String(c.name));
-  if (offenders.length > 0) {
+  // Built only when a container matches: the usual pod has none.
+  let offenders: string[] | undefined;
+  for (const c of containersOf(pod)) {
+    if (isAppContainer(c) && (c.securityContext?.runAsUser ?? podUid) === uid) (offenders ??= []).push(String(c.name));
+  }
+  if (offenders) {
     ctx.report(pod.owner, `container(s) ${offenders.join(', ')} of ${workloadLabel(pod)} run as UID ${uid}, the proxy's UID; the proxy's `
       + 'iptables rules exempt that UID, so their outbound traffic bypasses the proxy (no mTLS, no policy). Use another runAsUser.');
   }
 }
 
+function udpPorts(pod: PodTemplate): string[] | undefined {
+  let udp: string[] | undefined;
+  for (const p of pod.ports) if (p.protocol === 'UDP') (udp ??= []).push(`${p.containerPort}/UDP (${p.container})`);
+  return udp;
+}
+
 function checkPod(ctx: RuleContext, pod: PodTemplate): void {
-  const name = workloadLabel(pod);
   if (pod.spec.hostNetwork === true) {
-    ctx.report(pod.owner, `${name} is marked for injection but uses hostNetwork: true; the injector skips such pods, so it runs without a proxy.`);
+    ctx.report(pod.owner, `${workloadLabel(pod)} is marked for injection but uses hostNetwork: true; the injector skips such pods, so it runs without a proxy.`);
   }
-  const udp = pod.ports.filter((p) => p.protocol === 'UDP').map((p) => `${p.containerPort}/UDP (${p.container})`);
-  if (udp.length > 0) {
-    ctx.report(pod.owner, `${name} declares ${udp.join(', ')}; Linkerd proxies TCP only, so UDP traffic gets no mTLS and no policy.`);
+  const udp = udpPorts(pod);
+  if (udp) {
+    ctx.report(pod.owner, `${workloadLabel(pod)} declares ${udp.join(', ')}; Linkerd proxies TCP only, so UDP traffic gets no mTLS and no policy.`);
   }
   // With token projection (the chart default) the injector mounts a token for the proxy itself; only without it does
   // an opted-out ServiceAccount token leave the proxy unable to obtain an identity.
   if (pod.spec.automountServiceAccountToken === false && !ctx.context.serviceAccountTokenProjection) {
-    ctx.report(pod.owner, `${name} sets automountServiceAccountToken: false and the control plane has `
+    ctx.report(pod.owner, `${workloadLabel(pod)} sets automountServiceAccountToken: false and the control plane has `
       + 'identity.serviceAccountTokenProjection off, so the proxy cannot obtain an identity.');
   }
   checkUid(ctx, pod);

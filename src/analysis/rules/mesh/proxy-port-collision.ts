@@ -1,5 +1,5 @@
 import { Severity } from '../../finding';
-import { PodTemplate } from '../../model/mesh-index';
+import { ContainerPort, PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
 import { isMeshed, ownPodTemplates, workloadLabel } from '../policy-helpers';
 
@@ -19,6 +19,18 @@ function proxyPorts(pod: PodTemplate): Map<number, string> {
   return out;
 }
 
+/** The ports of a pod that keeps every proxy port at its default (almost all pods): built once, not per pod. */
+const DEFAULT_PROXY_PORTS = new Map(PROXY_PORTS.map(({ role, port }) => [port, role]));
+
+function takenPorts(pod: PodTemplate): Map<number, string> {
+  return PROXY_PORTS.some(({ key }) => pod.annotations[key] !== undefined) ? proxyPorts(pod) : DEFAULT_PROXY_PORTS;
+}
+
+function isAppPort(p: ContainerPort): boolean {
+  // Container names come from YAML and may be any type.
+  return !(typeof p.container === 'string' && p.container.startsWith('linkerd-'));
+}
+
 /** App containers sharing the pod network namespace cannot use the proxy's ports. */
 export const proxyPortCollisionRule: Rule = {
   id: 'LKD-MESH-007',
@@ -34,13 +46,16 @@ export const proxyPortCollisionRule: Rule = {
     goodExample: 'ports:\n- containerPort: 9191',
   },
   check(ctx) {
-    for (const pod of ownPodTemplates(ctx.index).filter(isMeshed)) {
-      const taken = proxyPorts(pod);
-      const clashes = pod.ports
-        // Container names come from YAML and may be any type.
-        .filter((p) => !(typeof p.container === 'string' && p.container.startsWith('linkerd-')) && taken.has(p.containerPort))
-        .map((p) => `${p.containerPort} (container ${p.container}, the proxy's ${taken.get(p.containerPort)} port)`);
-      if (clashes.length > 0) {
+    for (const pod of ownPodTemplates(ctx.index)) {
+      if (!isMeshed(pod)) continue;
+      const taken = takenPorts(pod);
+      let clashes: string[] | undefined;
+      for (const p of pod.ports) {
+        if (isAppPort(p) && taken.has(p.containerPort)) {
+          (clashes ??= []).push(`${p.containerPort} (container ${p.container}, the proxy's ${taken.get(p.containerPort)} port)`);
+        }
+      }
+      if (clashes) {
         ctx.report(pod.owner, `${workloadLabel(pod)} declares container port(s) ${[...new Set(clashes)].join(', ')}; the injected proxy needs `
           + 'those ports. Change the application port or the proxy port annotation.');
       }

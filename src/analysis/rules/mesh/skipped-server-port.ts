@@ -1,9 +1,17 @@
 import { Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
+import { MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
 import {
   isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts, workloadLabel,
 } from '../policy-helpers';
+
+function namespacesSkippingPorts(index: MeshIndex): Set<string> {
+  const namespaces = new Set<string>();
+  for (const pod of index.podTemplates) {
+    if (isMeshed(pod) && skippedInboundPorts(pod).ranges.length > 0) namespaces.add(pod.namespace);
+  }
+  return namespaces;
+}
 
 /** skip-inbound-ports sends a port around the proxy; a Server on that port protects nothing. */
 export const skippedServerPortRule: Rule = {
@@ -19,8 +27,12 @@ export const skippedServerPortRule: Rule = {
     goodExample: 'annotations:\n  config.linkerd.io/opaque-ports: "8080"',
   },
   check(ctx) {
+    // A Server only selects pods in its own namespace; where no meshed pod skips any port, there is nothing to find.
+    const skipping = namespacesSkippingPorts(ctx.index);
+    if (skipping.size === 0) return;
     const coverage = serverCoverage(ctx.index);
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
+      if (!skipping.has(server.id.namespace ?? '')) continue;
       const port = serverPort(server);
       if (port === undefined) continue;
       const skipped = coverage.podsOf(server).filter((pod) => {

@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
-import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { GATEWAY_GROUP, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
   asRef, authorizationTarget, injectionOrigin, isPolicyRef, isServerParent, listSome, refList, serverCoverage, specOf,
-  targetObject, workloadLabel,
+  targetObject, uninjectedNamespaces, workloadLabel,
 } from '../policy-helpers';
 
 /** Pods a Server governs whose injection is known to be disabled (unknown injection is not reported). */
@@ -46,6 +46,9 @@ function checkAuthorizationPolicy(ctx: RuleContext, policy: IndexedObject): void
   else checkRouteServers(ctx, policy, object, `AuthorizationPolicy ${policy.id.name}`);
 }
 
+/** Route kinds that can have a Server parent, in the order they are reported. */
+const ROUTE_KINDS: Array<[string, string]> = [[POLICY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'GRPCRoute']];
+
 /** Inbound policy is enforced by the target's proxy; an uninjected target makes the objects dead letters. */
 export const targetNotInjectedRule: Rule = {
   id: 'LKD-MESH-001',
@@ -61,15 +64,28 @@ export const targetNotInjectedRule: Rule = {
     goodExample: 'kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        linkerd.io/inject: enabled',
   },
   check(ctx) {
-    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) reportServerPods(ctx, server, server, `Server ${server.id.name}`);
-    for (const policy of ctx.index.own(POLICY_GROUP, 'AuthorizationPolicy')) checkAuthorizationPolicy(ctx, policy);
+    // Servers, routes and rate limits only reach pods in their own namespace, and a Namespace target is a namespace:
+    // an object whose namespace has no uninjected pod template cannot be reported, so it is not resolved at all.
+    const uninjected = uninjectedNamespaces(ctx.index);
+    if (uninjected.size === 0) return;
+    const mayApply = (entry: IndexedObject) => uninjected.has(entry.id.namespace ?? '');
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
+      if (mayApply(server)) reportServerPods(ctx, server, server, `Server ${server.id.name}`);
+    }
+    for (const policy of ctx.index.own(POLICY_GROUP, 'AuthorizationPolicy')) {
+      // A Namespace target may name another namespace than the policy's own.
+      if (mayApply(policy) || authorizationTarget(policy)?.kind === 'Namespace') checkAuthorizationPolicy(ctx, policy);
+    }
     for (const limit of ctx.index.own(POLICY_GROUP, 'HTTPLocalRateLimitPolicy')) {
+      if (!mayApply(limit)) continue;
       const ref = asRef(specOf(limit).targetRef);
       const server = isPolicyRef(ref, 'Server') ? serverByName(ctx.index, limit.id.namespace, ref!.name) : undefined;
       if (server) reportServerPods(ctx, limit, server, `HTTPLocalRateLimitPolicy ${limit.id.name}`);
     }
-    const routes = [...ctx.index.own(POLICY_GROUP, 'HTTPRoute'), ...ctx.index.own('gateway.networking.k8s.io', 'HTTPRoute'),
-      ...ctx.index.own('gateway.networking.k8s.io', 'GRPCRoute')];
-    for (const route of routes) checkRouteServers(ctx, route, route, `${route.id.kind} ${route.id.name}`);
+    for (const [group, kind] of ROUTE_KINDS) {
+      for (const route of ctx.index.own(group, kind)) {
+        if (mayApply(route)) checkRouteServers(ctx, route, route, `${route.id.kind} ${route.id.name}`);
+      }
+    }
   },
 };

@@ -1,5 +1,5 @@
 import { Severity } from '../../finding';
-import { KubeObject, annotationsOf, labelsOf } from '../../model/manifest';
+import { annotationsOf, labelsOf } from '../../model/manifest';
 import { IndexedObject, INJECT_ANNOTATION } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { ownPodTemplates } from '../policy-helpers';
@@ -15,35 +15,41 @@ function templatePath(kind: string): string {
 
 /** Keys that Linkerd reads from annotations only. */
 export function isLinkerdConfigKey(key: string): boolean {
-  return key === INJECT_ANNOTATION || /^config(\.alpha|\.beta)?\.linkerd\.io\//.test(key);
+  return key === INJECT_ANNOTATION || (key.startsWith('config') && CONFIG_KEY.test(key));
 }
 
-function labelKeys(metadataOwner: KubeObject | undefined): string[] {
-  return Object.keys(labelsOf(metadataOwner)).filter((k) => isLinkerdConfigKey(k) && k !== WEBHOOK_LABEL);
-}
+const CONFIG_KEY = /^config(\.alpha|\.beta)?\.linkerd\.io\//;
 
-function checkLabels(ctx: RuleContext, subject: IndexedObject, metadataOwner: KubeObject | undefined, where: string): void {
-  const keys = labelKeys(metadataOwner);
-  if (keys.length > 0) {
-    ctx.report(subject, `${where} has ${keys.join(', ')} as label(s); Linkerd only reads these as annotations, so they have no effect. `
-      + `Move them to ${where.replace('labels', 'annotations')}.`);
+/** The Linkerd keys among a label or annotation map; undefined (nothing allocated) for the usual map without any. */
+function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | undefined {
+  let keys: string[] | undefined;
+  for (const key of Object.keys(map)) {
+    if (key !== except && isLinkerdConfigKey(key)) (keys ??= []).push(key);
   }
+  return keys;
+}
+
+function reportLabels(ctx: RuleContext, subject: IndexedObject, keys: string[], where: string): void {
+  ctx.report(subject, `${where} has ${keys.join(', ')} as label(s); Linkerd only reads these as annotations, so they have no effect. `
+    + `Move them to ${where.replace('labels', 'annotations')}.`);
 }
 
 function checkWorkloadAnnotations(ctx: RuleContext, workload: IndexedObject): void {
-  const keys = Object.keys(annotationsOf(workload.object)).filter(isLinkerdConfigKey);
-  if (keys.length > 0) {
+  const keys = linkerdKeys(annotationsOf(workload.object));
+  if (keys) {
     ctx.report(workload, `metadata.annotations of the ${workload.id.kind} carries ${keys.join(', ')}; the proxy injector reads pods, so `
       + `these have no effect here. Put them on ${templatePath(workload.id.kind)}.annotations.`);
   }
 }
 
 function checkSpecialKeys(ctx: RuleContext, entry: IndexedObject): void {
+  const kind = entry.id.kind;
+  if (kind !== 'Namespace' && kind !== 'Service') return;
   const annotations = annotationsOf(entry.object);
-  if (entry.id.kind === 'Namespace' && annotations[WEBHOOK_LABEL] !== undefined) {
+  if (kind === 'Namespace' && annotations[WEBHOOK_LABEL] !== undefined) {
     ctx.report(entry, `${WEBHOOK_LABEL} is an annotation here; the webhooks' namespaceSelector reads it as a LABEL. Move it to metadata.labels.`);
   }
-  if (entry.id.kind === 'Service' && annotations[EXPORT_LABEL] !== undefined) {
+  if (kind === 'Service' && annotations[EXPORT_LABEL] !== undefined) {
     ctx.report(entry, `${EXPORT_LABEL} is an annotation here; multicluster mirroring selects Services by this LABEL. Move it to metadata.labels.`);
   }
 }
@@ -66,14 +72,15 @@ export const wrongMetadataRule: Rule = {
   check(ctx) {
     for (const entry of ctx.index.objects) {
       if (entry.inventory) continue;
-      checkLabels(ctx, entry, entry.object, 'metadata.labels');
+      const keys = linkerdKeys(labelsOf(entry.object), WEBHOOK_LABEL);
+      if (keys) reportLabels(ctx, entry, keys, 'metadata.labels');
       checkSpecialKeys(ctx, entry);
       if (WORKLOAD_KINDS.has(entry.id.kind)) checkWorkloadAnnotations(ctx, entry);
     }
     for (const pod of ownPodTemplates(ctx.index)) {
       if (pod.owner.id.kind === 'Pod') continue;
-      const template = { metadata: { labels: pod.labels } };
-      checkLabels(ctx, pod.owner, template, `${templatePath(pod.owner.id.kind)}.labels`);
+      const keys = linkerdKeys(pod.labels, WEBHOOK_LABEL);
+      if (keys) reportLabels(ctx, pod.owner, keys, `${templatePath(pod.owner.id.kind)}.labels`);
     }
   },
 };

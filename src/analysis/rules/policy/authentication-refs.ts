@@ -1,48 +1,54 @@
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, specOf } from '../policy-helpers';
+import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, serviceAccountExists, specOf } from '../policy-helpers';
 
 type RefClass = 'meshtls' | 'network' | 'serviceaccount' | undefined;
 
-function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, path: string): RefClass {
+/** Built only for a finding: most references are fine. */
+function refPath(i: number): string {
+  return `spec.requiredAuthenticationRefs[${i}]`;
+}
+
+function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: number): RefClass {
   const ns = ref.namespace ?? policy.id.namespace;
   const index: MeshIndex = ctx.index;
   if (isPolicyRef(ref, 'MeshTLSAuthentication') || isPolicyRef(ref, 'NetworkAuthentication')) {
     const kind = kindIs(ref, 'MeshTLSAuthentication') ? 'MeshTLSAuthentication' : 'NetworkAuthentication';
     if (!index.get(POLICY_GROUP, kind, ns, String(ref.name))) {
-      ctx.report(policy, `${path} names ${kind} ${ns}/${ref.name}, which does not exist; the policy controller ignores the whole `
+      ctx.report(policy, `${refPath(i)} names ${kind} ${ns}/${ref.name}, which does not exist; the policy controller ignores the whole `
         + 'AuthorizationPolicy ("illegal AuthorizationPolicy") until it does.');
     }
     return kind === 'MeshTLSAuthentication' ? 'meshtls' : 'network';
   }
   if (isCoreRef(ref, 'ServiceAccount')) {
-    if (!index.serviceAccount(ns ?? '', String(ref.name))) {
-      ctx.report(policy, `${path} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory; `
+    if (!serviceAccountExists(index, String(ns ?? ''), String(ref.name))) {
+      ctx.report(policy, `${refPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory; `
         + 'no client can present that identity.');
     }
     return 'serviceaccount';
   }
   if (kindIs(ref, 'MeshTLSAuthentication') || kindIs(ref, 'NetworkAuthentication')) {
-    ctx.report(policy, `${path} is ${refText(ref)}: a missing or other group means core, so the webhook rejects it. Set group: policy.linkerd.io.`);
+    ctx.report(policy, `${refPath(i)} is ${refText(ref)}: a missing or other group means core, so the webhook rejects it. Set group: policy.linkerd.io.`);
   } else if (kindIs(ref, 'ServiceAccount')) {
-    ctx.report(policy, `${path} is ${refText(ref)}: a ServiceAccount reference must omit the group (or use "" / "core").`);
+    ctx.report(policy, `${refPath(i)} is ${refText(ref)}: a ServiceAccount reference must omit the group (or use "" / "core").`);
   } else {
-    ctx.report(policy, `${path} is ${refText(ref)}; only MeshTLSAuthentication, NetworkAuthentication (policy.linkerd.io) and `
+    ctx.report(policy, `${refPath(i)} is ${refText(ref)}; only MeshTLSAuthentication, NetworkAuthentication (policy.linkerd.io) and `
       + 'ServiceAccount (core) are accepted.');
   }
   return undefined;
 }
 
-function checkCounts(ctx: RuleContext, policy: IndexedObject, classes: RefClass[]): void {
-  const count = (c: RefClass) => classes.filter((x) => x === c).length;
-  if (count('meshtls') > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one MeshTLSAuthentication; the webhook allows at most one.');
-  if (count('serviceaccount') > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one ServiceAccount; the webhook allows at most one (use a MeshTLSAuthentication with identityRefs for several).');
-  if (count('meshtls') > 0 && count('serviceaccount') > 0) {
+type RefCounts = Record<NonNullable<RefClass>, number>;
+
+function checkCounts(ctx: RuleContext, policy: IndexedObject, counts: RefCounts): void {
+  if (counts.meshtls > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one MeshTLSAuthentication; the webhook allows at most one.');
+  if (counts.serviceaccount > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one ServiceAccount; the webhook allows at most one (use a MeshTLSAuthentication with identityRefs for several).');
+  if (counts.meshtls > 0 && counts.serviceaccount > 0) {
     ctx.report(policy, 'spec.requiredAuthenticationRefs mixes a MeshTLSAuthentication and a ServiceAccount; the webhook rejects both together. '
       + 'Move the ServiceAccount into the MeshTLSAuthentication\'s identityRefs.');
   }
-  if (count('network') > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one NetworkAuthentication; the webhook allows at most one (merge their networks).');
+  if (counts.network > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one NetworkAuthentication; the webhook allows at most one (merge their networks).');
 }
 
 /** requiredAuthenticationRefs: kinds, groups, counts, and the objects exist. */
@@ -66,15 +72,16 @@ export const authenticationRefsRule: Rule = {
         ctx.report(policy, 'spec.requiredAuthenticationRefs is missing or not a list; the CRD requires it (an empty list means "everyone").');
         continue;
       }
-      const classes = refs.map((ref, i) => {
-        const path = `spec.requiredAuthenticationRefs[${i}]`;
+      const counts: RefCounts = { meshtls: 0, network: 0, serviceaccount: 0 };
+      refs.forEach((ref, i) => {
         if (!ref || typeof ref !== 'object') {
-          ctx.report(policy, `${path} is not an object with kind and name.`);
-          return undefined;
+          ctx.report(policy, `${refPath(i)} is not an object with kind and name.`);
+          return;
         }
-        return checkRef(ctx, policy, ref, path);
+        const refClass = checkRef(ctx, policy, ref, i);
+        if (refClass) counts[refClass]++;
       });
-      checkCounts(ctx, policy, classes);
+      checkCounts(ctx, policy, counts);
     }
   },
 };

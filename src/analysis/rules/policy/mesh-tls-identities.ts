@@ -2,7 +2,7 @@ import { identityProblem } from '../../../core/identity';
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { isCoreRef, kindIs, refList, refText, specOf } from '../policy-helpers';
+import { isCoreRef, kindIs, refList, refText, serviceAccountExists, specOf } from '../policy-helpers';
 
 function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {
   if (!Array.isArray(identities) || identities.length === 0) {
@@ -15,25 +15,29 @@ function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unk
   });
 }
 
+/** Built only for a finding: most references are fine. */
+function identityRefPath(i: number): string {
+  return `spec.identityRefs[${i}]`;
+}
+
 function checkIdentityRefs(ctx: RuleContext, authn: IndexedObject, identityRefs: unknown): void {
   if (!Array.isArray(identityRefs) || identityRefs.length === 0) {
     ctx.report(authn, 'spec.identityRefs must be a non-empty list of ServiceAccount or Namespace references.');
     return;
   }
   refList(identityRefs).forEach((ref, i) => {
-    const path = `spec.identityRefs[${i}]`;
     if (isCoreRef(ref, 'ServiceAccount')) {
       const ns = ref.namespace ?? authn.id.namespace ?? '';
-      if (!ctx.index.serviceAccount(ns, String(ref.name))) {
-        ctx.report(authn, `${path} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory; `
+      if (!serviceAccountExists(ctx.index, String(ns), String(ref.name))) {
+        ctx.report(authn, `${identityRefPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory; `
           + 'no workload can present that identity.');
       }
     } else if (isCoreRef(ref, 'Namespace')) {
-      if (ref.namespace !== undefined) ctx.report(authn, `${path} is a Namespace reference with a namespace field; the webhook rejects it. Remove \`namespace\`.`);
+      if (ref.namespace !== undefined) ctx.report(authn, `${identityRefPath(i)} is a Namespace reference with a namespace field; the webhook rejects it. Remove \`namespace\`.`);
     } else if (kindIs(ref, 'ServiceAccount') || kindIs(ref, 'Namespace')) {
-      ctx.report(authn, `${path} is ${refText(ref)}; ServiceAccount and Namespace references must omit the group (or use "" / "core").`);
+      ctx.report(authn, `${identityRefPath(i)} is ${refText(ref)}; ServiceAccount and Namespace references must omit the group (or use "" / "core").`);
     } else {
-      ctx.report(authn, `${path} is ${refText(ref)}; only ServiceAccount and Namespace references are accepted.`);
+      ctx.report(authn, `${identityRefPath(i)} is ${refText(ref)}; only ServiceAccount and Namespace references are accepted.`);
     }
   });
 }

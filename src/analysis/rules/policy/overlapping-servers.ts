@@ -29,7 +29,8 @@ export const overlappingServersRule: Rule = {
     const overlaps = new Map<string, Overlap>();
     for (const pod of ctx.index.podTemplates) {
       for (const [port, servers] of coverage.claimedPorts(pod)) {
-        for (const loser of servers.slice(1)) {
+        for (let i = 1; i < servers.length; i++) {
+          const loser = servers[i];
           const k = `${loser.id.namespace}|${loser.id.name}|${servers[0].id.name}|${port}`;
           const entry = overlaps.get(k) ?? { loser, winner: servers[0], port, workloads: [] };
           entry.workloads.push(workloadLabel(pod));

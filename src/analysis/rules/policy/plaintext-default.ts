@@ -1,13 +1,16 @@
 import { Severity } from '../../finding';
 import { PodTemplate } from '../../model/mesh-index';
-import { PortPolicy, evaluateInboundPolicy } from '../../policy/evaluate';
+import { declaredPorts } from '../../policy/evaluate';
 import { Rule, RuleArea } from '../../rule';
-import { listSome, workloadLabel } from '../policy-helpers';
+import {
+  effectiveDefaultPolicy, isMeshed, listSome, ownPodTemplates, portListHas, portNameOf, serverCoverage, skippedInboundPorts, workloadLabel,
+} from '../policy-helpers';
 
 const OPEN_DEFAULTS = new Set(['all-unauthenticated', 'cluster-unauthenticated']);
 
-function portText(p: PortPolicy): string {
-  return p.portName ? `${p.port} (${p.portName})` : String(p.port);
+function portText(pod: PodTemplate, port: number): string {
+  const portName = portNameOf(pod, port);
+  return portName ? `${port} (${portName})` : String(port);
 }
 
 /** The seed incident: a meshed workload whose unserved ports still accept plaintext under the chart default. */
@@ -27,16 +30,21 @@ export const plaintextDefaultRule: Rule = {
     goodExample: 'kind: Namespace\nmetadata:\n  annotations:\n    linkerd.io/inject: enabled\n    config.linkerd.io/default-inbound-policy: all-authenticated',
   },
   check(ctx) {
-    const open = new Map<PodTemplate, PortPolicy[]>();
-    for (const p of evaluateInboundPolicy(ctx.index, ctx.context).ports) {
-      if (p.server || p.skipsProxy || !OPEN_DEFAULTS.has(p.defaultPolicy.policy)) continue;
-      if (p.pod.owner.inventory) continue;
-      open.set(p.pod, [...(open.get(p.pod) ?? []), p]);
-    }
-    for (const [pod, ports] of open) {
-      const { policy, origin } = ports[0].defaultPolicy;
-      ctx.report(pod.owner, `${workloadLabel(pod)} is meshed but port(s) ${listSome(ports.map(portText))} have no Server, and the effective `
-        + `default inbound policy is ${policy} (from ${origin}); the proxy accepts unauthenticated plaintext connections on them.`);
+    // What evaluateInboundPolicy would say about these ports, asked directly: building the full evaluation of every
+    // port (Server views, authorizations, closures) costs far more than this rule needs.
+    const coverage = serverCoverage(ctx.index);
+    for (const pod of ownPodTemplates(ctx.index)) {
+      if (!isMeshed(pod)) continue;
+      let unserved: number[] | undefined;
+      for (const port of declaredPorts(pod)) {
+        if (coverage.claims(pod, port).length === 0 && !portListHas(skippedInboundPorts(pod), port)) (unserved ??= []).push(port);
+      }
+      if (!unserved) continue;
+      // The same for every port of the pod, so only read once some port falls back to it.
+      const { policy, origin } = effectiveDefaultPolicy(ctx.index, pod, ctx.context);
+      if (!OPEN_DEFAULTS.has(policy)) continue;
+      ctx.report(pod.owner, `${workloadLabel(pod)} is meshed but port(s) ${listSome(unserved.map((port) => portText(pod, port)))} have no Server, `
+        + `and the effective default inbound policy is ${policy} (from ${origin}); the proxy accepts unauthenticated plaintext connections on them.`);
     }
   },
 };

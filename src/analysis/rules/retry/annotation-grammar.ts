@@ -5,8 +5,8 @@ import {
   Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
 } from '../linkerd-grammar';
-import { allRoutes, annotationMap } from '../route-helpers';
-import { isOutboundRoute, retryKeysOf } from './retry-config';
+import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute } from '../route-helpers';
+import { isOutboundRoute, retryAnnotated } from './retry-config';
 
 const PARSERS: Record<string, (value: unknown) => Parsed<unknown>> = {
   [RETRY_HTTP_ANNOTATION]: parseHttpRetryConditions,
@@ -17,6 +17,15 @@ const PARSERS: Record<string, (value: unknown) => Parsed<unknown>> = {
 };
 
 const ALL_KEYS = Object.keys(PARSERS);
+/** What a route of each kind reads: its kind's retry keys (see retryKeysOf), then the timeouts. */
+const GRPC_ROUTE_KEYS = [RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, ...TIMEOUT_ANNOTATIONS];
+const HTTP_ROUTE_KEYS = [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, ...TIMEOUT_ANNOTATIONS];
+const OTHER_ROUTE_KEYS = [...TIMEOUT_ANNOTATIONS];
+
+function routeKeys(route: IndexedObject): readonly string[] {
+  if (isGrpcRoute(route)) return GRPC_ROUTE_KEYS;
+  return isHttpRoute(route) ? HTTP_ROUTE_KEYS : OTHER_ROUTE_KEYS;
+}
 
 /** What Linkerd does with the unreadable value, which differs between routes and Services. */
 function consequence(obj: IndexedObject, key: string): string {
@@ -27,7 +36,7 @@ function consequence(obj: IndexedObject, key: string): string {
   return `the webhook never sees Services, so Linkerd only logs an error and ignores all of this Service's ${block} settings.`;
 }
 
-function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: string[]): void {
+function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]): void {
   const annotations = annotationMap(obj.object);
   for (const key of keys) {
     if (!(key in annotations)) continue;
@@ -54,8 +63,8 @@ export const annotationGrammar: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
-      if (isOutboundRoute(route, ctx.index)) checkKeys(ctx, route, [...retryKeysOf(route), ...TIMEOUT_ANNOTATIONS]);
+      if (isOutboundRoute(route, ctx.index)) checkKeys(ctx, route, routeKeys(route));
     }
-    for (const service of ctx.index.own('', 'Service')) checkKeys(ctx, service, ALL_KEYS);
+    for (const service of retryAnnotated(ctx.index).services) checkKeys(ctx, service, ALL_KEYS);
   },
 };

@@ -2,8 +2,8 @@ import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
-import { allRoutes, hasAnnotation, isGrpcRoute, isRecord, isServerParent, parentRefs } from '../route-helpers';
-import { isOutboundRoute, presentKeys } from './retry-config';
+import { allRoutes, hasAnnotation, isGrpcRoute, isServerParent, parentRefs } from '../route-helpers';
+import { isOutboundRoute, presentKeys, retryAnnotated } from './retry-config';
 
 const ROUTE_KEYS = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS];
 const READ_BY_LINKERD = new Set(['|Service', `${GATEWAY_GROUP}|HTTPRoute`, `${GATEWAY_GROUP}|GRPCRoute`, `${POLICY_GROUP}|HTTPRoute`,
@@ -25,20 +25,25 @@ function checkInbound(ctx: RuleContext, route: IndexedObject): void {
     + 'route with a Service parent, or to the Service.');
 }
 
+/** The known keys among an object's retry.linkerd.io/* and timeout.linkerd.io/* keys, in ROUTE_KEYS order. */
+function knownKeys(prefixed: readonly string[]): string[] {
+  return ROUTE_KEYS.filter((k) => prefixed.includes(k));
+}
+
 /** Pod templates and workloads are a frequent wrong home: Linkerd reads these keys on Services and routes only. */
 function checkOtherObjects(ctx: RuleContext): void {
-  for (const entry of ctx.index.objects) {
-    if (entry.inventory || READ_BY_LINKERD.has(`${entry.group}|${entry.id.kind}`)) continue;
-    const keys = presentKeys(entry, ROUTE_KEYS);
+  const annotated = retryAnnotated(ctx.index);
+  for (const [entry, prefixed] of annotated.objects) {
+    if (READ_BY_LINKERD.has(`${entry.group}|${entry.id.kind}`)) continue;
+    const keys = knownKeys(prefixed);
     if (keys.length > 0) {
       ctx.report(entry, `annotations ${keys.join(', ')} are on a ${entry.id.kind}, where Linkerd never reads them; put them on the `
         + 'Service or on an HTTPRoute/GRPCRoute whose parent is the Service.');
     }
   }
-  for (const pod of ctx.index.podTemplates) {
-    const annotations: unknown = pod.annotations;
-    const keys = isRecord(annotations) ? ROUTE_KEYS.filter((k) => Object.prototype.hasOwnProperty.call(annotations, k)) : [];
-    if (pod.owner.inventory || keys.length === 0 || pod.owner.id.kind === 'Pod') continue;
+  for (const [pod, prefixed] of annotated.pods) {
+    const keys = knownKeys(prefixed);
+    if (keys.length === 0) continue;
     ctx.report(pod.owner, `the pod template carries ${keys.join(', ')}, where Linkerd never reads them (they are not proxy `
       + 'configuration); put them on the Service or on a route whose parent is the Service.');
   }

@@ -3,7 +3,7 @@ import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../linkerd-grammar';
 import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, rules } from '../route-helpers';
-import { RetrySettings, describeKeys, effectiveRetry, presentKeys } from './retry-config';
+import { RetrySettings, describeKeys, effectiveRetry, presentKeys, retryAnnotated } from './retry-config';
 
 const NON_IDEMPOTENT = new Set(['POST', 'PATCH']);
 
@@ -81,6 +81,6 @@ export const nonIdempotentRetries: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) checkRoute(ctx, route);
-    for (const service of ctx.index.own('', 'Service')) checkService(ctx, service);
+    for (const service of retryAnnotated(ctx.index).services) checkService(ctx, service);
   },
 };

@@ -6,7 +6,9 @@ import {
   formatDuration, parseLinkerdDuration,
 } from '../linkerd-grammar';
 import { allRoutes, annotationMap, objectLabel } from '../route-helpers';
-import { RequestTimeout, RetrySettings, effectiveRetry, presentKeys, requestTimeoutFor, retrySettingsOf, ruleIndexes } from './retry-config';
+import {
+  RequestTimeout, RetrySettings, effectiveRetry, presentKeys, requestTimeoutFor, retryAnnotated, retrySettingsOf, ruleIndexes,
+} from './retry-config';
 
 /** The problem with this retry/timeout pair, or undefined when every allowed attempt fits in the request timeout. */
 function budgetProblem(settings: RetrySettings, request: RequestTimeout): string | undefined {
@@ -38,10 +40,14 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
   }
 }
 
+const SERVICE_RETRY_KEYS = [RETRY_HTTP_ANNOTATION, RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
+
 function checkService(ctx: RuleContext, service: IndexedObject): void {
-  const keys = presentKeys(service, [RETRY_HTTP_ANNOTATION, RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
+  const keys = presentKeys(service, SERVICE_RETRY_KEYS);
+  // Most Services have no retry keys: skip them before parsing (and failing on) an absent request timeout.
+  if (keys.length === 0) return;
   const request = parseLinkerdDuration(annotationMap(service.object)[TIMEOUT_REQUEST_ANNOTATION]);
-  if (keys.length === 0 || !request.ok) return;
+  if (!request.ok) return;
   const problem = budgetProblem(retrySettingsOf(service, keys), { ms: request.value, source: `${TIMEOUT_REQUEST_ANNOTATION} on the Service` });
   if (problem) ctx.report(service, `${problem}. Lower the retry timeout or the limit, or raise the request timeout.`);
 }
@@ -62,6 +68,6 @@ export const retryBudget: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) checkRoute(ctx, route);
-    for (const service of ctx.index.own('', 'Service')) checkService(ctx, service);
+    for (const service of retryAnnotated(ctx.index).services) checkService(ctx, service);
   },
 };

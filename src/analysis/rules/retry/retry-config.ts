@@ -2,28 +2,40 @@
  * How Linkerd 2.20 resolves retry and timeout settings for a route: the route's own annotations when it has any
  * of its kind's retry keys, otherwise its parent Service's (a whole-block replacement, never a per-key merge).
  */
-import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import { perIndex, perKeyOfIndex } from '../../model/memo';
+import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   TIMEOUT_REQUEST_ANNOTATION, parseLinkerdDuration, parseRetryLimit,
 } from '../linkerd-grammar';
 import {
-  ServiceParent, annotationMap, hasAnnotation, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord, parentRefs,
-  rules, serviceParents,
+  ServiceParent, annotationMap, hasAnnotation, hasOwn, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord,
+  parentRefs, rules, serviceParents,
 } from '../route-helpers';
 
+const GRPC_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
+const HTTP_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 /** The retry keys a route of this kind reads (an HTTPRoute never reads `/grpc`, a GRPCRoute never `/http`). */
-export function retryKeysOf(route: IndexedObject): string[] {
-  if (isGrpcRoute(route)) return [RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
-  if (isHttpRoute(route)) return [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
-  return [];
+export function retryKeysOf(route: IndexedObject): readonly string[] {
+  if (isGrpcRoute(route)) return GRPC_RETRY_KEYS;
+  if (isHttpRoute(route)) return HTTP_RETRY_KEYS;
+  return NO_KEYS;
 }
 
-export function presentKeys(obj: IndexedObject | undefined, keys: readonly string[]): string[] {
-  return obj ? keys.filter((k) => hasAnnotation(obj.object, k)) : [];
+/** Which of `keys` the object's annotations have, in the order of `keys`. Runs for every Service and route, so it allocates only on a hit. */
+export function presentKeys(obj: IndexedObject | undefined, keys: readonly string[]): readonly string[] {
+  const annotations = obj?.object.metadata?.annotations;
+  if (!isRecord(annotations)) return NO_KEYS;
+  let present: string[] | undefined;
+  for (const key of keys) {
+    if (hasOwn(annotations, key)) (present ??= []).push(key);
+  }
+  return present ?? NO_KEYS;
 }
 
-export function describeKeys(obj: IndexedObject, keys: string[]): string {
+export function describeKeys(obj: IndexedObject, keys: readonly string[]): string {
   const annotations = annotationMap(obj.object);
   return keys.map((k) => `${k}=${JSON.stringify(annotations[k])}`).join(', ');
 }
@@ -36,7 +48,7 @@ export function isOutboundRoute(route: IndexedObject, index: MeshIndex): boolean
 export interface RetrySettings {
   /** Where the settings come from: the route itself or its parent Service. */
   readonly source: IndexedObject;
-  readonly keys: string[];
+  readonly keys: readonly string[];
   /** Attempts after the first; Linkerd uses 1 when unset or 0. */
   readonly limit: number;
   /** Per-attempt timeout in ms, when set and non-zero. */
@@ -44,7 +56,7 @@ export interface RetrySettings {
 }
 
 /** Reads the retry settings `keys` of `source` define (unparseable values fall back to Linkerd's defaults). */
-export function retrySettingsOf(source: IndexedObject, keys: string[]): RetrySettings {
+export function retrySettingsOf(source: IndexedObject, keys: readonly string[]): RetrySettings {
   const annotations = annotationMap(source.object);
   const limit = parseRetryLimit(annotations[RETRY_LIMIT_ANNOTATION]);
   const timeout = parseLinkerdDuration(annotations[RETRY_TIMEOUT_ANNOTATION]);
@@ -57,7 +69,7 @@ export function retrySettingsOf(source: IndexedObject, keys: string[]): RetrySet
 }
 
 /** The first parent Service that carries retry keys of the route's kind. */
-function inheritedFrom(route: IndexedObject, parents: ServiceParent[]): { service: IndexedObject; keys: string[] } | undefined {
+function inheritedFrom(route: IndexedObject, parents: ServiceParent[]): { service: IndexedObject; keys: readonly string[] } | undefined {
   const kindKeys = retryKeysOf(route);
   for (const parent of parents) {
     const keys = presentKeys(parent.service, kindKeys);
@@ -66,8 +78,13 @@ function inheritedFrom(route: IndexedObject, parents: ServiceParent[]): { servic
   return undefined;
 }
 
-/** The retry settings Linkerd applies to a route with a Service parent, or undefined when it does not retry. */
-export function effectiveRetry(route: IndexedObject, index: MeshIndex): RetrySettings | undefined {
+/**
+ * The retry settings Linkerd applies to a route with a Service parent, or undefined when it does not retry. Two retry
+ * rules ask for every route's settings, so an index's routes resolve once.
+ */
+export const effectiveRetry: (route: IndexedObject, index: MeshIndex) => RetrySettings | undefined = perKeyOfIndex(resolveRetry);
+
+function resolveRetry(route: IndexedObject, index: MeshIndex): RetrySettings | undefined {
   const parents = serviceParents(route, index);
   if (parents.length === 0) return undefined;
   const own = presentKeys(route, retryKeysOf(route));
@@ -117,3 +134,53 @@ export function ruleIndexes(route: IndexedObject): number[] {
   const count = rules(route).length;
   return count === 0 ? [0] : [...Array(count).keys()];
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Where retry.linkerd.io/* and timeout.linkerd.io/* keys appear at all
+
+const RETRY_PREFIX = 'retry.linkerd.io/';
+const TIMEOUT_PREFIX = 'timeout.linkerd.io/';
+
+/** The objects and pod templates of this output (bare Pods aside) that carry any retry.linkerd.io/* or timeout.linkerd.io/* key. */
+export interface RetryAnnotated {
+  /** Object → its keys with either prefix, in annotation order; in index order. */
+  readonly objects: ReadonlyMap<IndexedObject, readonly string[]>;
+  /** The Services among them (as `index.own('', 'Service')` lists them): the only ones a Service check can report on. */
+  readonly services: readonly IndexedObject[];
+  /** The same for workload pod templates. */
+  readonly pods: ReadonlyMap<PodTemplate, readonly string[]>;
+}
+
+/** The keys of an annotation map with either prefix (own enumerable keys, as `Object.keys` lists them); undefined when none. */
+function prefixedKeys(annotations: unknown): string[] | undefined {
+  if (!isRecord(annotations)) return undefined;
+  let keys: string[] | undefined;
+  // for-in avoids an Object.keys array per object; the own-property test keeps it to what Object.keys would list.
+  for (const key in annotations) {
+    if ((key.startsWith(RETRY_PREFIX) || key.startsWith(TIMEOUT_PREFIX)) && hasOwn(annotations, key)) {
+      (keys ??= []).push(key);
+    }
+  }
+  return keys;
+}
+
+/**
+ * Several retry rules look for these keys on every object and pod template, and almost none carry them: one scan per
+ * index finds the few that do.
+ */
+export const retryAnnotated = perIndex((index): RetryAnnotated => {
+  const objects = new Map<IndexedObject, readonly string[]>();
+  const services: IndexedObject[] = [];
+  for (const entry of index.objects) {
+    const keys = entry.inventory ? undefined : prefixedKeys(entry.object.metadata?.annotations);
+    if (!keys) continue;
+    objects.set(entry, keys);
+    if (entry.group === '' && entry.id.kind === 'Service') services.push(entry);
+  }
+  const pods = new Map<PodTemplate, readonly string[]>();
+  for (const pod of index.podTemplates) {
+    const keys = pod.owner.inventory || pod.owner.id.kind === 'Pod' ? undefined : prefixedKeys(pod.annotations);
+    if (keys) pods.set(pod, keys);
+  }
+  return { objects, services, pods };
+});

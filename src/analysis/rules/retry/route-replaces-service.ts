@@ -8,16 +8,19 @@ import { describeKeys, presentKeys, retryKeysOf, ruleHasOwnTimeout, ruleIndexes 
 function checkRetries(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {
   const kindKeys = retryKeysOf(route);
   const own = presentKeys(route, kindKeys);
+  if (own.length === 0) return;
   const lost = presentKeys(service, kindKeys).filter((k) => !own.includes(k));
-  if (own.length === 0 || lost.length === 0) return;
+  if (lost.length === 0) return;
   ctx.report(route, `the route sets ${own.join(', ')}, so Linkerd uses only the route's retry settings: the Service's `
     + `${describeKeys(service, lost)} (Service ${parent.namespace}/${parent.name}) no longer applies to this route. `
     + 'Repeat those annotations on the route if they should still hold.');
 }
 
 function checkTimeouts(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {
+  const serviceKeys = presentKeys(service, TIMEOUT_ANNOTATIONS);
+  if (serviceKeys.length === 0) return;
   const own = presentKeys(route, TIMEOUT_ANNOTATIONS);
-  const lost = presentKeys(service, TIMEOUT_ANNOTATIONS).filter((k) => !own.includes(k));
+  const lost = serviceKeys.filter((k) => !own.includes(k));
   if (lost.length === 0) return;
   const affected = ruleIndexes(route).filter((r) => ruleHasOwnTimeout(route, r));
   if (affected.length === 0) return;

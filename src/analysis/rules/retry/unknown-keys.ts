@@ -2,10 +2,9 @@ import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
-import { annotationMap, isRecord } from '../route-helpers';
+import { retryAnnotated } from './retry-config';
 
 const KNOWN = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS] as string[];
-const PREFIXES = ['retry.linkerd.io/', 'timeout.linkerd.io/'];
 
 /** Edit distance, to suggest the key the author most likely meant. */
 function distance(a: string, b: string): number {
@@ -24,13 +23,10 @@ function closest(key: string): string {
   return KNOWN.reduce((best, k) => (distance(key, k) < distance(key, best) ? k : best));
 }
 
-function unknownKeys(annotations: unknown): string[] {
-  if (!isRecord(annotations)) return [];
-  return Object.keys(annotations).filter((k) => PREFIXES.some((p) => k.startsWith(p)) && !KNOWN.includes(k));
-}
-
-function report(ctx: RuleContext, subject: IndexedObject, keys: string[], where: string): void {
-  for (const key of keys) {
+/** `prefixed`: the object's retry.linkerd.io/* and timeout.linkerd.io/* keys. */
+function report(ctx: RuleContext, subject: IndexedObject, prefixed: readonly string[], where: string): void {
+  for (const key of prefixed) {
+    if (KNOWN.includes(key)) continue;
     ctx.report(subject, `${where}annotation ${key} is not a Linkerd key and is ignored; did you mean ${closest(key)}?`,
       { fix: `Rename ${key} to one of ${KNOWN.join(', ')}.` });
   }
@@ -50,11 +46,8 @@ export const unknownRetryKeys: Rule = {
     goodExample: 'metadata:\n  annotations: {retry.linkerd.io/limit: "3"}',
   },
   check(ctx) {
-    for (const entry of ctx.index.objects) {
-      if (!entry.inventory) report(ctx, entry, unknownKeys(annotationMap(entry.object)), '');
-    }
-    for (const pod of ctx.index.podTemplates) {
-      if (!pod.owner.inventory && pod.owner.id.kind !== 'Pod') report(ctx, pod.owner, unknownKeys(pod.annotations), 'pod template ');
-    }
+    const annotated = retryAnnotated(ctx.index);
+    for (const [entry, keys] of annotated.objects) report(ctx, entry, keys, '');
+    for (const [pod, keys] of annotated.pods) report(ctx, pod.owner, keys, 'pod template ');
   },
 };

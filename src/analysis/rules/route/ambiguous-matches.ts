@@ -2,59 +2,111 @@ import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
-  RouteFamily, attachedPorts, everyRouteWithInventory, isRecord, listOf, matchesOf, objectLabel, pushTo, routeFamily, rules, serviceParents,
+  RouteFamily, attachedPorts, everyRouteWithInventory, isRecord, matchesOf, objectLabel, pushTo, routeFamily, rules, serviceParents,
 } from '../route-helpers';
 
 /** A match in canonical form: defaults filled in, header names lower-cased, lists sorted. */
 interface CanonicalMatch {
   readonly key: string;
-  readonly text: string;
-  /** `rules[i].matches[j]`, or `rules[i]` for a rule without matches. */
-  readonly location: string;
+  /** The match as written; undefined for a rule without matches (the kind's default). */
+  readonly match?: Record<string, any>;
+  readonly rule: number;
+  /** Position in the rule's `matches`; -1 for a rule without matches. */
+  readonly position: number;
 }
 
-function pairs(list: unknown, lowerName: boolean): string[] {
-  return listOf(list).filter(isRecord)
+const NO_PAIRS: readonly string[] = Object.freeze([]);
+
+function pairs(list: unknown, lowerName: boolean): readonly string[] {
+  // Most matches have no headers or query parameters: answer those without building a list.
+  if (!Array.isArray(list) || list.length === 0) return NO_PAIRS;
+  return list.filter(isRecord)
     .map((p) => `${String(p.type ?? 'Exact')}:${lowerName ? String(p.name).toLowerCase() : String(p.name)}=${String(p.value)}`)
     .sort();
 }
 
-function httpMatch(m: Record<string, any>): { key: string; text: string } {
+interface HttpParts {
+  readonly type: string;
+  readonly value: string;
+  readonly method: string;
+  readonly headers: readonly string[];
+  readonly query: readonly string[];
+}
+
+function httpParts(m: Record<string, any>): HttpParts {
   const path = isRecord(m.path) ? m.path : {};
   const type = String(path.type ?? 'PathPrefix');
   let value = typeof path.value === 'string' ? path.value : '/';
   // A trailing slash does not change what a PathPrefix matches.
   if (type === 'PathPrefix' && value.length > 1) value = value.replace(/\/+$/, '') || '/';
-  const headers = pairs(m.headers, true);
-  const query = pairs(m.queryParams, false);
-  const method = typeof m.method === 'string' ? m.method : '';
-  const text = [`${type} ${value}`, method && `method ${method}`, headers.length ? `headers ${headers.join(' ')}` : '',
-    query.length ? `query ${query.join(' ')}` : ''].filter(Boolean).join(', ');
-  return { key: JSON.stringify([type, value, method, headers, query]), text };
+  return { type, value, method: typeof m.method === 'string' ? m.method : '', headers: pairs(m.headers, true), query: pairs(m.queryParams, false) };
 }
 
-function grpcMatch(m: Record<string, any>): { key: string; text: string } {
+function httpKey(m: Record<string, any>): string {
+  const { type, value, method, headers, query } = httpParts(m);
+  return JSON.stringify([type, value, method, headers, query]);
+}
+
+function httpText(m: Record<string, any>): string {
+  const { type, value, method, headers, query } = httpParts(m);
+  return [`${type} ${value}`, method && `method ${method}`, headers.length ? `headers ${headers.join(' ')}` : '',
+    query.length ? `query ${query.join(' ')}` : ''].filter(Boolean).join(', ');
+}
+
+function grpcTarget(m: Record<string, any>): string {
   const method = isRecord(m.method) ? m.method : undefined;
-  const target = method ? `${String(method.type ?? 'Exact')} ${String(method.service ?? '*')}/${String(method.method ?? '*')}` : 'any method';
+  return method ? `${String(method.type ?? 'Exact')} ${String(method.service ?? '*')}/${String(method.method ?? '*')}` : 'any method';
+}
+
+function grpcKey(m: Record<string, any>): string {
+  return JSON.stringify([grpcTarget(m), pairs(m.headers, true)]);
+}
+
+function grpcText(m: Record<string, any>): string {
   const headers = pairs(m.headers, true);
-  return { key: JSON.stringify([target, headers]), text: [target, headers.length ? `headers ${headers.join(' ')}` : ''].filter(Boolean).join(', ') };
+  return [grpcTarget(m), headers.length ? `headers ${headers.join(' ')}` : ''].filter(Boolean).join(', ');
+}
+
+/** The key of a rule without matches is the same for every route of a kind. */
+const HTTP_DEFAULT_KEY = httpKey({});
+const GRPC_DEFAULT_KEY = grpcKey({});
+
+/** What the match says, for messages only (reading it is the costly part, so it waits for a finding). */
+function matchText(route: IndexedObject, match: CanonicalMatch): string {
+  const grpc = route.id.kind === 'GRPCRoute';
+  const m = match.match ?? {};
+  return grpc ? grpcText(m) : httpText(m);
+}
+
+/** `rules[i].matches[j]`, or `rules[i]` for a rule without matches. */
+function matchLocation(match: CanonicalMatch): string {
+  return match.position < 0 ? `rules[${match.rule}]` : `rules[${match.rule}].matches[${match.position}]`;
 }
 
 function canonicalMatches(route: IndexedObject): CanonicalMatch[] {
-  const read = route.id.kind === 'GRPCRoute' ? grpcMatch : httpMatch;
+  const grpc = route.id.kind === 'GRPCRoute';
   const result: CanonicalMatch[] = [];
-  rules(route).forEach((rule, r) => {
-    const matches = matchesOf(rule);
+  const list = rules(route);
+  for (let r = 0; r < list.length; r++) {
+    const matches = matchesOf(list[r]);
     // No matches means the kind's default: everything for gRPC, PathPrefix "/" for HTTP.
-    if (matches.length === 0) result.push({ ...read({}), location: `rules[${r}]` });
-    matches.forEach((m, i) => {
-      if (isRecord(m)) result.push({ ...read(m), location: `rules[${r}].matches[${i}]` });
-    });
-  });
+    if (matches.length === 0) result.push({ key: grpc ? GRPC_DEFAULT_KEY : HTTP_DEFAULT_KEY, rule: r, position: -1 });
+    for (let i = 0; i < matches.length; i++) {
+      const m = matches[i];
+      if (isRecord(m)) result.push({ key: grpc ? grpcKey(m) : httpKey(m), match: m, rule: r, position: i });
+    }
+  }
   return result;
 }
 
+/** Whether the route can have two canonical matches (several rules, or several matches in its one rule). */
+function mayRepeat(route: IndexedObject): boolean {
+  const list = rules(route);
+  return list.length > 1 || (list.length === 1 && matchesOf(list[0]).length > 1);
+}
+
 function reportRepeatsWithin(ctx: RuleContext, route: IndexedObject, matches: CanonicalMatch[]): void {
+  if (matches.length < 2) return;
   const first = new Map<string, CanonicalMatch>();
   for (const match of matches) {
     const earlier = first.get(match.key);
@@ -62,7 +114,8 @@ function reportRepeatsWithin(ctx: RuleContext, route: IndexedObject, matches: Ca
       first.set(match.key, match);
       continue;
     }
-    ctx.report(route, `${match.location} (${match.text}) repeats ${earlier.location}; the earlier one always wins, so ${match.location} `
+    const location = matchLocation(match);
+    ctx.report(route, `${location} (${matchText(route, match)}) repeats ${matchLocation(earlier)}; the earlier one always wins, so ${location} `
       + 'is dead configuration. Remove it or make it more specific.');
   }
 }
@@ -78,21 +131,50 @@ function sameAudience(a: Claim, b: Claim): boolean {
   return a.route.id.namespace === b.route.id.namespace || a.producer || b.producer;
 }
 
-function collectClaims(index: MeshIndex, cache: Map<IndexedObject, CanonicalMatch[]>): Map<string, Claim[]> {
-  const claims = new Map<string, Claim[]>();
-  for (const route of everyRouteWithInventory(index)) {
+const EVERY_PORT: ReadonlyArray<number | string> = Object.freeze(['*']);
+
+/** The HTTP and gRPC routes, the inventory's included: the routes whose matches compete. */
+function matchingRoutes(index: MeshIndex): IndexedObject[] {
+  return everyRouteWithInventory(index).filter((route) => {
     const family = routeFamily(route);
-    if (family !== RouteFamily.HTTP && family !== RouteFamily.GRPC) continue;
-    const matches = cache.get(route) ?? canonicalMatches(route);
-    cache.set(route, matches);
+    return family === RouteFamily.HTTP || family === RouteFamily.GRPC;
+  });
+}
+
+/** Services (`namespace/name`) that two or more routes attach to: only there can two routes' matches compete. */
+function sharedTargets(index: MeshIndex, routes: IndexedObject[]): Set<string> {
+  const firstRoute = new Map<string, IndexedObject>();
+  const shared = new Set<string>();
+  for (const route of routes) {
     for (const parent of serviceParents(route, index)) {
+      const first = firstRoute.get(parent.key);
+      if (!first) firstRoute.set(parent.key, route);
+      else if (first !== route) shared.add(parent.key);
+    }
+  }
+  return shared;
+}
+
+function collectClaims(index: MeshIndex, matchesOfRoute: (route: IndexedObject) => CanonicalMatch[]): Map<string, Claim[]> {
+  const claims = new Map<string, Claim[]>();
+  const routes = matchingRoutes(index);
+  const shared = sharedTargets(index, routes);
+  for (const route of routes) {
+    const family = routeFamily(route);
+    for (const parent of serviceParents(route, index)) {
+      if (!shared.has(parent.key)) continue;
+      const matches = matchesOfRoute(route);
       const producer = parent.namespace === route.id.namespace;
-      for (const port of attachedPorts(parent.ref, parent.service) ?? ['*']) {
-        const seen = new Set<string>();
+      for (const port of attachedPorts(parent.ref, parent.service) ?? EVERY_PORT) {
+        const prefix = `${parent.key}:${port}|${family}|`;
+        // A route claims each distinct match once per port; a one-match route needs no bookkeeping for that.
+        const seen = matches.length > 1 ? new Set<string>() : undefined;
         for (const match of matches) {
-          if (seen.has(match.key)) continue;
-          seen.add(match.key);
-          pushTo(claims, `${parent.namespace}/${parent.name}:${port}|${family}|${match.key}`, { route, match, producer });
+          if (seen) {
+            if (seen.has(match.key)) continue;
+            seen.add(match.key);
+          }
+          pushTo(claims, prefix + match.key, { route, match, producer });
         }
       }
     }
@@ -107,14 +189,18 @@ function byName(a: Claim, b: Claim): number {
 function reportAcrossRoutes(ctx: RuleContext, claims: Map<string, Claim[]>): void {
   const reported = new Set<string>();
   for (const [key, list] of claims) {
+    // One claim has no rival; almost every key is like that.
+    if (list.length < 2) continue;
     const distinct = [...new Map(list.map((c) => [c.route, c])).values()].sort(byName);
     const target = key.slice(0, key.indexOf('|'));
     distinct.forEach((claim, k) => {
       const rival = distinct.slice(0, k).find((other) => sameAudience(other, claim));
-      const once = `${claim.route.id.namespace}/${claim.route.id.name}|${claim.match.location}|${rival ? objectLabel(rival.route) : ''}`;
-      if (!rival || reported.has(once)) return;
+      if (!rival) return;
+      const location = matchLocation(claim.match);
+      const once = `${claim.route.id.namespace}/${claim.route.id.name}|${location}|${objectLabel(rival.route)}`;
+      if (reported.has(once)) return;
       reported.add(once);
-      ctx.report(claim.route, `${claim.match.location} (${claim.match.text}) on Service ${target} is identical to ${rival.match.location} `
+      ctx.report(claim.route, `${location} (${matchText(claim.route, claim.match)}) on Service ${target} is identical to ${matchLocation(rival.match)} `
         + `of ${objectLabel(rival.route)}; Linkerd picks the older route (then the name), so which one serves these requests `
         + 'depends on creation order. Merge the routes or make the matches differ.');
     });
@@ -139,13 +225,17 @@ export const ambiguousMatches: Rule = {
   },
   check(ctx) {
     const cache = new Map<IndexedObject, CanonicalMatch[]>();
-    for (const route of everyRouteWithInventory(ctx.index)) {
-      const family = routeFamily(route);
-      if (route.inventory || (family !== RouteFamily.HTTP && family !== RouteFamily.GRPC)) continue;
-      const matches = canonicalMatches(route);
-      cache.set(route, matches);
-      reportRepeatsWithin(ctx, route, matches);
+    const matchesOfRoute = (route: IndexedObject): CanonicalMatch[] => {
+      let matches = cache.get(route);
+      if (!matches) {
+        matches = canonicalMatches(route);
+        cache.set(route, matches);
+      }
+      return matches;
+    };
+    for (const route of matchingRoutes(ctx.index)) {
+      if (!route.inventory && mayRepeat(route)) reportRepeatsWithin(ctx, route, matchesOfRoute(route));
     }
-    reportAcrossRoutes(ctx, collectClaims(ctx.index, cache));
+    reportAcrossRoutes(ctx, collectClaims(ctx.index, matchesOfRoute));
   },
 };

@@ -1,20 +1,23 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { backendNamespace, backendRefs, describePorts, everyRoute, isServiceBackend, isValidPort, rules, servicePorts } from '../route-helpers';
+import { ServiceBackend, describePorts, everyRoute, hasServicePort, isValidPort, serviceBackends, servicePorts } from '../route-helpers';
 
-function checkBackend(ctx: RuleContext, route: IndexedObject, backend: Record<string, any>, path: string): void {
-  if (typeof backend.name !== 'string' || !isValidPort(backend.port)) return;
-  const namespace = backendNamespace(backend, route);
-  const service = ctx.index.service(namespace, backend.name);
+/** Where the backend is, for messages; built only when there is one to write. */
+function pathOf(backend: ServiceBackend): string {
+  return `rules[${backend.rule}].backendRefs[${backend.position}]`;
+}
+
+function checkBackend(ctx: RuleContext, route: IndexedObject, resolved: ServiceBackend): void {
+  const { backend, namespace, name, service } = resolved;
+  if (!isValidPort(backend.port)) return;
   if (!service) {
-    ctx.report(route, `${path} names Service ${namespace}/${backend.name}, which is neither in this output nor in the inventory; `
+    ctx.report(route, `${pathOf(resolved)} names Service ${namespace}/${name}, which is neither in this output nor in the inventory; `
       + 'Linkerd reports BackendNotFound and that backend\'s share of requests fails with HTTP 500.');
     return;
   }
-  const ports = servicePorts(service);
-  if (Array.isArray(service.object.spec?.ports) && !ports.some((p) => p.port === backend.port)) {
-    ctx.report(route, `${path}.port ${backend.port} is not a port of Service ${namespace}/${backend.name} (ports: ${describePorts(ports)}); `
+  if (Array.isArray(service.object.spec?.ports) && !hasServicePort(service, backend.port)) {
+    ctx.report(route, `${pathOf(resolved)}.port ${backend.port} is not a port of Service ${namespace}/${name} (ports: ${describePorts(servicePorts(service))}); `
       + 'requests sent to that backend cannot connect. Use the Service port, not the targetPort.');
   }
 }
@@ -35,11 +38,7 @@ export const backendExists: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
-      rules(route).forEach((rule, r) => {
-        backendRefs(rule).forEach((backend, b) => {
-          if (isServiceBackend(backend)) checkBackend(ctx, route, backend, `rules[${r}].backendRefs[${b}]`);
-        });
-      });
+      for (const backend of serviceBackends(route, ctx.index)) checkBackend(ctx, route, backend);
     }
   },
 };

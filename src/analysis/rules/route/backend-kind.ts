@@ -16,12 +16,18 @@ function hasEgressParent(route: IndexedObject, namespace: string, name: unknown)
   return parentRefs(route).some((ref) => isEgressNetworkParent(ref) && ref.name === name && parentNamespace(ref, route) === namespace);
 }
 
-function checkBackend(ctx: RuleContext, route: IndexedObject, backend: unknown, path: string): void {
+/** Where the backend is, for messages; built only when there is one to write. */
+function pathOf(r: number, b: number): string {
+  return `rules[${r}].backendRefs[${b}]`;
+}
+
+function checkBackend(ctx: RuleContext, route: IndexedObject, backend: unknown, r: number, b: number): void {
   if (!isRecord(backend)) {
-    ctx.report(route, `${path} is not an object; each backendRef needs at least a name and a port.`);
+    ctx.report(route, `${pathOf(r, b)} is not an object; each backendRef needs at least a name and a port.`);
     return;
   }
   if (isServiceBackend(backend)) return;
+  const path = pathOf(r, b);
   if (!isEgressNetworkBackend(backend)) {
     ctx.report(route, `${path} has kind ${describeKind(backend)}; Linkerd only routes to core Services and policy.linkerd.io `
       + 'EgressNetworks, so it marks this backend InvalidKind and its share of requests fails with HTTP 500.');
@@ -51,9 +57,10 @@ export const backendKind: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
-      rules(route).forEach((rule, r) => {
-        backendRefs(rule).forEach((backend, b) => checkBackend(ctx, route, backend, `rules[${r}].backendRefs[${b}]`));
-      });
+      const list = rules(route);
+      for (let r = 0; r < list.length; r++) {
+        backendRefs(list[r]).forEach((backend, b) => checkBackend(ctx, route, backend, r, b));
+      }
     }
   },
 };

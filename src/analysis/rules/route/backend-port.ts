@@ -31,15 +31,18 @@ export const backendPort: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
-      rules(route).forEach((rule, r) => {
-        backendRefs(rule).forEach((backend, b) => {
-          if (!isServiceBackend(backend) || isValidPort(backend.port)) return;
+      const list = rules(route);
+      for (let r = 0; r < list.length; r++) {
+        const backends = backendRefs(list[r]);
+        for (let b = 0; b < backends.length; b++) {
+          const backend = backends[b];
+          if (!isServiceBackend(backend) || isValidPort(backend.port)) continue;
           const path = `rules[${r}].backendRefs[${b}]`;
           const what = backend.port === undefined ? 'has no port' : `has port ${JSON.stringify(backend.port)}`;
           ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; Linkerd treats it as an invalid backend and its share `
             + `(weight ${weightOf(backend)}) of requests fails with HTTP 500. Set ${path}.port to a Service port.${schemaNote(backend)}`);
-        });
-      });
+        }
+      }
     }
   },
 };

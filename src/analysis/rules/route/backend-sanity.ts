@@ -3,22 +3,67 @@ import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { backendNamespace, backendRefs, everyRoute, isRecord, isServiceBackend, rules } from '../route-helpers';
 
-function reportDuplicates(ctx: RuleContext, route: IndexedObject, backends: any[], r: number): void {
+/** A backend two entries can repeat each other by: a named Service backend with a port. */
+function isKeyed(backend: any): boolean {
+  return isServiceBackend(backend) && typeof backend.name === 'string' && backend.port !== undefined;
+}
+
+/** What makes two backends the same: the Service they resolve to and the port, as one text. */
+function backendKey(route: IndexedObject, backend: Record<string, any>): string {
+  return `${backendNamespace(backend, route)}/${backend.name}:${String(backend.port)}`;
+}
+
+/**
+ * Whether the key of this backend reads back into its parts (a namespace without '/', a name without ':'): then two
+ * keys are equal exactly when the parts are, and the parts can be compared without building the keys.
+ */
+function partsReadBack(route: IndexedObject, backend: any): boolean {
+  return !isKeyed(backend) || (!backendNamespace(backend, route).includes('/') && !backend.name.includes(':'));
+}
+
+function sameKey(route: IndexedObject, a: Record<string, any>, b: Record<string, any>): boolean {
+  return a.name === b.name && backendNamespace(a, route) === backendNamespace(b, route) && String(a.port) === String(b.port);
+}
+
+function reportRepeat(ctx: RuleContext, route: IndexedObject, r: number, b: number, first: number, key: string): void {
+  ctx.report(route, `rules[${r}].backendRefs[${b}] repeats rules[${r}].backendRefs[${first}] (Service ${key}); the two weights `
+    + 'simply add up, which hides the real split. Merge them into one backendRef with the summed weight.');
+}
+
+/** The general case: index every backend by its key. */
+function reportDuplicatesByKey(ctx: RuleContext, route: IndexedObject, backends: readonly any[], r: number): void {
   const firstAt = new Map<string, number>();
   backends.forEach((backend, b) => {
-    if (!isServiceBackend(backend) || typeof backend.name !== 'string' || backend.port === undefined) return;
-    const key = `${backendNamespace(backend, route)}/${backend.name}:${String(backend.port)}`;
+    if (!isKeyed(backend)) return;
+    const key = backendKey(route, backend);
     const first = firstAt.get(key);
-    if (first === undefined) {
-      firstAt.set(key, b);
-      return;
-    }
-    ctx.report(route, `rules[${r}].backendRefs[${b}] repeats rules[${r}].backendRefs[${first}] (Service ${key}); the two weights `
-      + 'simply add up, which hides the real split. Merge them into one backendRef with the summed weight.');
+    if (first === undefined) firstAt.set(key, b);
+    else reportRepeat(ctx, route, r, b, first, key);
   });
 }
 
-function reportLoneWeight(ctx: RuleContext, route: IndexedObject, backends: any[], r: number): void {
+/** Rules have a handful of backends, usually all different; comparing pairs spares a key and a map per rule. */
+const PAIRWISE_LIMIT = 16;
+
+function reportDuplicates(ctx: RuleContext, route: IndexedObject, backends: readonly any[], r: number): void {
+  if (backends.length < 2) return;
+  if (backends.length > PAIRWISE_LIMIT || !backends.every((backend) => partsReadBack(route, backend))) {
+    reportDuplicatesByKey(ctx, route, backends, r);
+    return;
+  }
+  for (let b = 1; b < backends.length; b++) {
+    if (!isKeyed(backends[b])) continue;
+    // The first earlier backend with the same key is the one it repeats.
+    for (let first = 0; first < b; first++) {
+      if (isKeyed(backends[first]) && sameKey(route, backends[first], backends[b])) {
+        reportRepeat(ctx, route, r, b, first, backendKey(route, backends[b]));
+        break;
+      }
+    }
+  }
+}
+
+function reportLoneWeight(ctx: RuleContext, route: IndexedObject, backends: readonly any[], r: number): void {
   const only = backends[0];
   if (backends.length !== 1 || !isRecord(only) || only.weight === undefined || only.weight === 0) return;
   ctx.report(route, `rules[${r}].backendRefs[0] is the only backend and sets weight ${JSON.stringify(only.weight)}; a lone backend `
@@ -41,11 +86,12 @@ export const backendSanity: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
-      rules(route).forEach((rule, r) => {
-        const backends = backendRefs(rule);
+      const list = rules(route);
+      for (let r = 0; r < list.length; r++) {
+        const backends = backendRefs(list[r]);
         reportDuplicates(ctx, route, backends, r);
         reportLoneWeight(ctx, route, backends, r);
-      });
+      }
     }
   },
 };

@@ -21,15 +21,28 @@ function filterProblems(filter: unknown): string[] {
   return problems;
 }
 
+/** `rules[r].filters[f]`, or `rules[r].backendRefs[b].filters[f]` for a backend's filter (b >= 0). */
+function filterPath(r: number, b: number, f: number): string {
+  return b < 0 ? `rules[${r}].filters[${f}]` : `rules[${r}].backendRefs[${b}].filters[${f}]`;
+}
+
+/** Adds the problems of each filter of a rule or backend; most have no filters, so this is usually a no-op. */
+function addFilterProblems(problems: string[], holder: unknown, r: number, b: number): void {
+  const filters = filtersOf(holder);
+  for (let f = 0; f < filters.length; f++) {
+    for (const p of filterProblems(filters[f])) problems.push(`${filterPath(r, b, f)}: ${p}`);
+  }
+}
+
 function ruleProblems(route: IndexedObject, rule: unknown, r: number): string[] {
   if (!isRecord(rule)) return [];
-  const problems = NEWER_RULE_FIELDS.filter((f) => rule[f] !== undefined).map((f) => `rules[${r}].${f}`);
-  filtersOf(rule).forEach((filter, f) => {
-    problems.push(...filterProblems(filter).map((p) => `rules[${r}].filters[${f}]: ${p}`));
-  });
-  backendRefs(rule).forEach((backend, b) => filtersOf(backend).forEach((filter, f) => {
-    problems.push(...filterProblems(filter).map((p) => `rules[${r}].backendRefs[${b}].filters[${f}]: ${p}`));
-  }));
+  const problems: string[] = [];
+  for (const f of NEWER_RULE_FIELDS) {
+    if (rule[f] !== undefined) problems.push(`rules[${r}].${f}`);
+  }
+  addFilterProblems(problems, rule, r, -1);
+  const backends = backendRefs(rule);
+  for (let b = 0; b < backends.length; b++) addFilterProblems(problems, backends[b], r, b);
   const matches = matchesOf(rule).length;
   if (isGrpcRoute(route) && matches > GRPC_MAX_MATCHES) {
     problems.push(`rules[${r}].matches has ${matches} entries (v1.2.1 allows ${GRPC_MAX_MATCHES})`);
@@ -43,12 +56,13 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
     ctx.report(route, 'spec.rules is an explicit empty list: Gateway API v1.5.1+ rejects it (rules needs at least one item) and on '
       + 'v1.2.1 the route has no rule any request can match. Omit rules (defaults to one PathPrefix "/" rule) or add a rule.');
   }
-  rules(route).forEach((rule, r) => {
-    for (const problem of ruleProblems(route, rule, r)) {
+  const list = rules(route);
+  for (let r = 0; r < list.length; r++) {
+    for (const problem of ruleProblems(route, list[r], r)) {
       ctx.report(route, `${problem} is not part of Gateway API v1.2.1; Linkerd 2.20 ignores a route that uses fields or values `
         + 'beyond v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it. Remove it.');
     }
-  });
+  }
 }
 
 /** Linkerd 2.20 is built against v1.2.1 types; newer fields make it ignore the route, not just the field. */

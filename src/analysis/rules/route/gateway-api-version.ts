@@ -25,7 +25,7 @@ const SERVED: Record<string, string[]> = {
   GRPCRoute: [`${GATEWAY_GROUP}/v1`],
 };
 
-function checkBundle(ctx: RuleContext, routes: IndexedObject[]): void {
+function checkBundle(ctx: RuleContext, routes: readonly IndexedObject[]): void {
   const declared = ctx.context.gatewayApiVersion;
   const version = parseBundleVersion(declared);
   if (version && compare(version, LOWEST) >= 0 && compare(version, HIGHEST) <= 0) return;

@@ -38,9 +38,10 @@ export const ignoredTimeouts: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
-      rules(route).forEach((rule, r) => {
-        if (isRecord(rule?.timeouts)) checkRule(ctx, route, rule.timeouts, r);
-      });
+      const list = rules(route);
+      for (let r = 0; r < list.length; r++) {
+        if (isRecord(list[r]?.timeouts)) checkRule(ctx, route, list[r].timeouts, r);
+      }
     }
   },
 };

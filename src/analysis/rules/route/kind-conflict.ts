@@ -16,15 +16,34 @@ interface ServiceSlots {
   readonly everyPort: Attachment[];
 }
 
-function collectSlots(index: MeshIndex): Map<string, ServiceSlots> {
-  const slots = new Map<string, ServiceSlots>();
+/** Services (`namespace/name`) that routes of more than one family attach to: a Service with one family has no conflict. */
+function mixedTargets(index: MeshIndex): Set<string> {
+  const firstFamily = new Map<string, RouteFamily>();
+  const mixed = new Set<string>();
   for (const route of everyRouteWithInventory(index)) {
     const family = routeFamily(route);
     if (!family) continue;
     for (const parent of serviceParents(route, index)) {
-      const service = `${parent.namespace}/${parent.name}`;
-      const entry: ServiceSlots = slots.get(service) ?? { byPort: new Map<number, Attachment[]>(), everyPort: [] };
-      slots.set(service, entry);
+      const first = firstFamily.get(parent.key);
+      if (first === undefined) firstFamily.set(parent.key, family);
+      else if (first !== family) mixed.add(parent.key);
+    }
+  }
+  return mixed;
+}
+
+function collectSlots(index: MeshIndex): Map<string, ServiceSlots> {
+  const slots = new Map<string, ServiceSlots>();
+  const mixed = mixedTargets(index);
+  if (mixed.size === 0) return slots;
+  for (const route of everyRouteWithInventory(index)) {
+    const family = routeFamily(route);
+    if (!family) continue;
+    for (const parent of serviceParents(route, index)) {
+      const service = parent.key;
+      if (!mixed.has(service)) continue;
+      let entry = slots.get(service);
+      if (!entry) slots.set(service, entry = { byPort: new Map<number, Attachment[]>(), everyPort: [] });
       const attachment: Attachment = { route, family, position: parent.position, service };
       const ports = attachedPorts(parent.ref, parent.service);
       if (!ports) {

@@ -25,12 +25,14 @@ export const layer4AndEgress: Rule = {
       }
     }
     for (const route of everyRoute(ctx.index)) {
-      parentRefs(route).forEach((ref, i) => {
+      const refs = parentRefs(route);
+      for (let i = 0; i < refs.length; i++) {
+        const ref = refs[i];
         if (isEgressNetworkParent(ref) && !isValidPort(ref.port)) {
           ctx.report(route, `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port; Linkerd's webhook rejects `
             + `EgressNetwork parents without one. Set parentRefs[${i}].port to the destination port.`);
         }
-      });
+      }
     }
   },
 };

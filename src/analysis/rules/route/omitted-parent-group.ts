@@ -18,8 +18,10 @@ export const omittedParentGroup: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
-      parentRefs(route).forEach((ref, i) => {
-        if (ref.kind !== 'Service') return;
+      const refs = parentRefs(route);
+      for (let i = 0; i < refs.length; i++) {
+        const ref = refs[i];
+        if (ref.kind !== 'Service') continue;
         if (ref.group === undefined || ref.group === 'gateway.networking.k8s.io') {
           ctx.report(route, `parentRefs[${i}] names Service "${ref.name}" without group "core"; `
             + 'the API server defaults the group to gateway.networking.k8s.io and Linkerd silently ignores the route.');
@@ -28,7 +30,7 @@ export const omittedParentGroup: Rule = {
           ctx.report(route, `parentRefs[${i}] names Service "${ref.name}" in group ${JSON.stringify(ref.group)}; only the core group `
             + 'has Services, so Linkerd silently ignores the route.');
         }
-      });
+      }
     }
   },
 };

@@ -3,6 +3,7 @@ import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../../mod
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   ParentRef, everyRoute, isEgressNetworkParent, isGatewayParent, isServerParent, isServiceParent, parentNamespace, parentRefs, refName,
+  serviceParents,
 } from '../route-helpers';
 
 interface ParentTarget {
@@ -12,8 +13,13 @@ interface ParentTarget {
   readonly severity: Severity;
 }
 
+/** Service parents are looked up once per index (serviceParents, same namespace and name); reuse that answer. */
+function serviceParentFound(index: MeshIndex, route: IndexedObject, ref: ParentRef): boolean {
+  return serviceParents(route, index).some((p) => p.ref === ref && p.service !== undefined);
+}
+
 function lookupParent(index: MeshIndex, ref: ParentRef, route: IndexedObject, namespace: string, name: string): ParentTarget | undefined {
-  if (isServiceParent(ref)) return { kind: 'Service', found: !!index.service(namespace, name), severity: Severity.ERROR };
+  if (isServiceParent(ref)) return { kind: 'Service', found: serviceParentFound(index, route, ref), severity: Severity.ERROR };
   if (isServerParent(ref)) return { kind: 'Server', found: !!index.get(POLICY_GROUP, 'Server', namespace, name), severity: Severity.ERROR };
   if (isEgressNetworkParent(ref)) {
     return { kind: 'EgressNetwork', found: !!index.get(POLICY_GROUP, 'EgressNetwork', namespace, name), severity: Severity.ERROR };
@@ -25,18 +31,20 @@ function lookupParent(index: MeshIndex, ref: ParentRef, route: IndexedObject, na
 }
 
 function checkRoute(ctx: RuleContext, route: IndexedObject): void {
-  parentRefs(route).forEach((ref, i) => {
+  const refs = parentRefs(route);
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i];
     const name = refName(ref);
     if (!name) {
       ctx.report(route, `parentRefs[${i}] has no name, so it cannot attach to anything; set parentRefs[${i}].name.`);
-      return;
+      continue;
     }
     const namespace = parentNamespace(ref, route);
     const target = lookupParent(ctx.index, ref, route, namespace, name);
-    if (!target || target.found) return;
+    if (!target || target.found) continue;
     ctx.report(route, `parentRefs[${i}] names ${target.kind} ${namespace}/${name}, which is neither in this output nor in the inventory; `
       + 'the route gets Accepted=False (NoMatchingParent) and is never used.', { severity: target.severity });
-  });
+  }
 }
 
 /** A route whose parent does not exist is accepted by the API server and then silently unused. */

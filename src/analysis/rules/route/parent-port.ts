@@ -1,24 +1,32 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ServiceParent, describePorts, everyRoute, isValidPort, serviceParents, servicePorts } from '../route-helpers';
+import {
+  ServiceParent, ServicePortSpec, describePorts, everyRoute, hasServicePort, isValidPort, serviceParents, servicePorts,
+} from '../route-helpers';
 
-function checkPort(ctx: RuleContext, route: IndexedObject, parent: ServiceParent): void {
+/** The parent and its ports, for messages; built only when there is one to write. */
+function describeParent(parent: ServiceParent, ports: ServicePortSpec[]): string {
+  return `Service ${parent.namespace}/${parent.name} (ports: ${describePorts(ports)})`;
+}
+
+function checkPort(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {
   const { ref, position } = parent;
-  const ports = servicePorts(parent.service);
-  const where = `Service ${parent.namespace}/${parent.name} (ports: ${describePorts(ports)})`;
   if (ref.port !== undefined && !isValidPort(ref.port)) {
-    ctx.report(route, `parentRefs[${position}].port is ${JSON.stringify(ref.port)}; it must be a Service port number 1-65535 of ${where}.`);
+    ctx.report(route, `parentRefs[${position}].port is ${JSON.stringify(ref.port)}; it must be a Service port number 1-65535 of `
+      + `${describeParent(parent, servicePorts(service))}.`);
     return;
   }
-  if (isValidPort(ref.port) && !ports.some((p) => p.port === ref.port)) {
-    ctx.report(route, `parentRefs[${position}].port ${ref.port} is not a port of ${where}; the route binds to a port no client `
-      + 'calls. Use the Service port (not the targetPort).');
+  if (isValidPort(ref.port) && !hasServicePort(service, ref.port)) {
+    ctx.report(route, `parentRefs[${position}].port ${ref.port} is not a port of ${describeParent(parent, servicePorts(service))}; the route binds `
+      + 'to a port no client calls. Use the Service port (not the targetPort).');
   }
   if (ref.sectionName === undefined) return;
+  const ports = servicePorts(service);
   const named = ports.find((p) => p.name === ref.sectionName);
   if (!named) {
-    ctx.report(route, `parentRefs[${position}].sectionName "${ref.sectionName}" names no port of ${where}; sectionName must be a Service port name.`);
+    ctx.report(route, `parentRefs[${position}].sectionName "${ref.sectionName}" names no port of ${describeParent(parent, ports)}; `
+      + 'sectionName must be a Service port name.');
   } else if (isValidPort(ref.port) && named.port !== ref.port) {
     ctx.report(route, `parentRefs[${position}] sets sectionName "${ref.sectionName}" (port ${named.port}) and port ${ref.port}, `
       + 'which disagree; keep one of them.');
@@ -46,7 +54,7 @@ export const parentPort: Rule = {
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
       for (const parent of serviceParents(route, ctx.index)) {
-        if (parent.service && Array.isArray(parent.service.object.spec?.ports)) checkPort(ctx, route, parent);
+        if (parent.service && Array.isArray(parent.service.object.spec?.ports)) checkPort(ctx, route, parent, parent.service);
       }
     }
   },

@@ -49,9 +49,10 @@ export const ruleTimeouts: Rule = {
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
       if (!isGatewayHttpRoute(route)) continue;
-      rules(route).forEach((rule, r) => {
-        if (isRecord(rule?.timeouts)) checkRule(ctx, route, rule.timeouts, r);
-      });
+      const list = rules(route);
+      for (let r = 0; r < list.length; r++) {
+        if (isRecord(list[r]?.timeouts)) checkRule(ctx, route, list[r].timeouts, r);
+      }
     }
   },
 };

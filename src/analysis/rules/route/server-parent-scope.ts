@@ -18,18 +18,20 @@ export const serverParentScope: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
-      parentRefs(route).forEach((ref, i) => {
-        if (!isServerParent(ref)) return;
+      const refs = parentRefs(route);
+      for (let i = 0; i < refs.length; i++) {
+        const ref = refs[i];
+        if (!isServerParent(ref)) continue;
         const problems: string[] = [];
         if (ref.port !== undefined) problems.push(`sets port ${JSON.stringify(ref.port)}`);
         if (ref.sectionName !== undefined) problems.push(`sets sectionName "${ref.sectionName}"`);
         if (typeof ref.namespace === 'string' && ref.namespace !== route.id.namespace) {
           problems.push(`points to namespace "${ref.namespace}" instead of the route's "${route.id.namespace ?? ''}"`);
         }
-        if (problems.length === 0) return;
+        if (problems.length === 0) continue;
         ctx.report(route, `parentRefs[${i}] (Server ${ref.name}) ${problems.join(' and ')}; Linkerd's inbound index ignores such a `
           + 'Server parent, so the route never applies. Remove them (a Server parent is always local and already names its port).');
-      });
+      }
     }
   },
 };

@@ -1,35 +1,69 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { backendNamespace, backendRefs, everyRoute, isServiceBackend, rules, serviceParents } from '../route-helpers';
+import { everyRoute, hasOwnKeys, serviceBackends, serviceParents } from '../route-helpers';
 
 interface Use {
   readonly route: IndexedObject;
   readonly role: 'parent' | 'backend';
 }
 
-function key(namespace: string, name: string): string {
-  return `${namespace}/${name}`;
+/** A Service that routes use and whose selector selects none of its namespace's pods: one finding. */
+interface Unselected {
+  readonly service: IndexedObject;
+  /** The namespace as the message names it (that of the `namespace/name` the routes wrote). */
+  readonly namespace: string;
+  readonly selector: Record<string, unknown>;
+  readonly podCount: number;
+  readonly uses: Use[];
 }
 
-/** Every Service that a route uses as parent or backend, with the routes that use it. */
-function usedServices(ctx: RuleContext): Map<string, Use[]> {
-  const uses = new Map<string, Use[]>();
-  const add = (namespace: string, name: unknown, use: Use) => {
-    if (typeof name !== 'string') return;
-    const k = key(namespace, name);
-    const list = uses.get(k);
-    if (list) list.push(use); else uses.set(k, [use]);
-  };
-  for (const route of everyRoute(ctx.index)) {
-    for (const parent of serviceParents(route, ctx.index)) add(parent.namespace, parent.name, { route, role: 'parent' });
-    for (const rule of rules(route)) {
-      for (const backend of backendRefs(rule)) {
-        if (isServiceBackend(backend)) add(backendNamespace(backend, route), backend.name, { route, role: 'backend' });
-      }
+/** Whether routes can count on the Service's pods: only a Service with a selector, in a namespace with pods here, is judged. */
+function judge(ctx: RuleContext, service: IndexedObject, namespace: string): Unselected | undefined {
+  const selector = service.object.spec?.selector;
+  if (!selector || typeof selector !== 'object' || !hasOwnKeys(selector)) return undefined;
+  const podCount = ctx.index.podTemplatesIn(namespace).length;
+  if (podCount === 0 || ctx.index.podTemplatesForService(service).length > 0) return undefined;
+  return { service, namespace, selector, podCount, uses: [] };
+}
+
+/**
+ * The uses of Services by routes, grouped by the `namespace/name` they name and judged once per Service. A name
+ * resolves to one Service, so grouping by the Service object spares building a text key per use. A namespace with
+ * a '/' (malformed input) reads back differently from that text, so such a name is looked up as the text reads.
+ */
+class ServiceUses {
+  public readonly unselected: Unselected[] = [];
+  private readonly byService = new Map<IndexedObject, Unselected | null>();
+
+  constructor(private readonly ctx: RuleContext) {}
+
+  public add(namespace: string, name: string, service: IndexedObject | undefined, route: IndexedObject, role: Use['role']): void {
+    if (namespace.includes('/')) {
+      const text = `${namespace}/${name}`;
+      const slash = text.indexOf('/');
+      [namespace, name] = [text.slice(0, slash), text.slice(slash + 1)];
+      service = this.ctx.index.service(namespace, name);
     }
+    if (!service) return;
+    let group = this.byService.get(service);
+    if (group === undefined) {
+      group = judge(this.ctx, service, namespace) ?? null;
+      this.byService.set(service, group);
+      if (group) this.unselected.push(group);
+    }
+    // Only the few findings need their uses.
+    group?.uses.push({ route, role });
   }
-  return uses;
+}
+
+function collectUses(ctx: RuleContext): Unselected[] {
+  const uses = new ServiceUses(ctx);
+  for (const route of everyRoute(ctx.index)) {
+    for (const p of serviceParents(route, ctx.index)) uses.add(p.namespace, p.name, p.service, route, 'parent');
+    for (const b of serviceBackends(route, ctx.index)) uses.add(b.namespace, b.name, b.service, route, 'backend');
+  }
+  return uses.unselected;
 }
 
 function selectorText(selector: Record<string, unknown>): string {
@@ -60,14 +94,8 @@ export const serviceSelectsPods: Rule = {
     goodExample: 'kind: Service\nmetadata: {name: orders-v2}\nspec:\n  selector: {app.kubernetes.io/name: orders, app.kubernetes.io/version: v2}',
   },
   check(ctx) {
-    for (const [k, uses] of usedServices(ctx)) {
-      const [namespace, name] = [k.slice(0, k.indexOf('/')), k.slice(k.indexOf('/') + 1)];
-      const service = ctx.index.service(namespace, name);
-      const selector = service?.object.spec?.selector;
-      if (!service || !selector || typeof selector !== 'object' || Object.keys(selector).length === 0) continue;
-      const pods = ctx.index.podTemplatesIn(namespace);
-      if (pods.length === 0 || ctx.index.podTemplatesForService(service).length > 0) continue;
-      ctx.report(service, `the selector ${selectorText(selector)} matches none of the ${pods.length} pod template(s) in namespace ${namespace}, `
+    for (const { service, namespace, selector, podCount, uses } of collectUses(ctx)) {
+      ctx.report(service, `the selector ${selectorText(selector)} matches none of the ${podCount} pod template(s) in namespace ${namespace}, `
         + `but this Service is the ${describeUses(uses)}; requests sent to it have no endpoint and fail. Fix the selector labels.`);
     }
   },

@@ -12,22 +12,27 @@ function isUnsupported(route: IndexedObject, type: unknown): type is string {
 }
 
 function checkRuleFilters(ctx: RuleContext, route: IndexedObject, rule: unknown, r: number): void {
-  filtersOf(rule).forEach((filter, f) => {
-    if (!isUnsupported(route, filter?.type)) return;
+  const filters = filtersOf(rule);
+  for (let f = 0; f < filters.length; f++) {
+    const filter = filters[f];
+    if (!isUnsupported(route, filter?.type)) continue;
     ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: the whole route fails `
       + 'conversion and is skipped for every client (only a controller log line says so), although the API server accepted it. '
       + `Remove rules[${r}].filters[${f}].`);
-  });
+  }
 }
 
 function checkBackendFilters(ctx: RuleContext, route: IndexedObject, rule: unknown, r: number): void {
-  backendRefs(rule).forEach((backend, b) => {
-    filtersOf(backend).forEach((filter, f) => {
-      if (!isUnsupported(route, filter?.type)) return;
+  const backends = backendRefs(rule);
+  for (let b = 0; b < backends.length; b++) {
+    const filters = filtersOf(backends[b]);
+    for (let f = 0; f < filters.length; f++) {
+      const filter = filters[f];
+      if (!isUnsupported(route, filter?.type)) continue;
       ctx.report(route, `rules[${r}].backendRefs[${b}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: `
         + `that backend becomes invalid and its share of requests fails with HTTP 500. Remove rules[${r}].backendRefs[${b}].filters[${f}].`);
-    });
-  });
+    }
+  }
 }
 
 /** Filters the webhook admits and the outbound indexer then refuses. */
@@ -46,10 +51,11 @@ export const unsupportedFilters: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
-      rules(route).forEach((rule, r) => {
-        checkRuleFilters(ctx, route, rule, r);
-        checkBackendFilters(ctx, route, rule, r);
-      });
+      const list = rules(route);
+      for (let r = 0; r < list.length; r++) {
+        checkRuleFilters(ctx, route, list[r], r);
+        checkBackendFilters(ctx, route, list[r], r);
+      }
     }
   },
 };

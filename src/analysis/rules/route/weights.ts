@@ -4,6 +4,11 @@ import { allRoutes, backendRefs, rules } from '../route-helpers';
 
 const MAX_WEIGHT = 1_000_000;
 
+/** A backend's weight; 1 when it sets none. */
+function weightOf(backend: any): any {
+  return backend?.weight === undefined ? 1 : backend.weight;
+}
+
 /** Weights a proxy can act on: each in range, and not all zero in a rule. */
 export const backendWeights: Rule = {
   id: 'LKD-ROUTE-009',
@@ -19,19 +24,22 @@ export const backendWeights: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
-      rules(route).forEach((rule, r) => {
-        const backends = backendRefs(rule);
-        if (backends.length === 0) return;
-        const weights = backends.map((b) => (b?.weight === undefined ? 1 : b.weight));
-        weights.forEach((w, b) => {
+      const list = rules(route);
+      for (let r = 0; r < list.length; r++) {
+        const backends = backendRefs(list[r]);
+        if (backends.length === 0) continue;
+        let allZero = true;
+        backends.forEach((backend, b) => {
+          const w = weightOf(backend);
+          if (w !== 0) allZero = false;
           if (!Number.isInteger(w) || w < 0 || w > MAX_WEIGHT) {
             ctx.report(route, `rules[${r}].backendRefs[${b}] has weight ${JSON.stringify(w)}; it must be an integer 0..${MAX_WEIGHT}.`);
           }
         });
-        if (weights.every((w) => w === 0)) {
+        if (allZero) {
           ctx.report(route, `every backend of rules[${r}] has weight 0, so no request matching that rule can be forwarded.`);
         }
-      });
+      }
     }
   },
 };

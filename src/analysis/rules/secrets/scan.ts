@@ -6,7 +6,8 @@
 import * as yaml from 'js-yaml';
 import { decodedPem, isCredentialKey, isReference, tokenKind } from './patterns';
 import { containsPrivateKey } from '../../../core/certificates';
-import { IndexedObject } from '../../model/mesh-index';
+import { perIndex } from '../../model/memo';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 
 export interface SecretHit {
   /** Where, e.g. `spec.template.spec.containers[0].env[2].value (DB_PASSWORD)`. */
@@ -64,7 +65,16 @@ function embeddedYaml(key: string | undefined, value: string): unknown {
   }
 }
 
+/**
+ * Every pattern needs at least 15 characters (the shortest token format; a PEM marker is longer), so a short
+ * one-line string matters only as the literal value of a credential key. Most manifest strings are short names.
+ */
+function cannotHoldSecret(value: string, key: string | undefined): boolean {
+  return value.length < 15 && (key === undefined || !isCredentialKey(key)) && !value.includes('\n');
+}
+
 function visitString(w: Walk, value: string, key: string | undefined, base64: boolean, label: string): void {
+  if (cannotHoldSecret(value, key)) return;
   if (w.embedded === 0 && (containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value))))) w.privateKeys.push(pathOf(w.segments));
   const what = classify(value, key, base64);
   if (what) w.hits.push({ path: pathOf(w.segments) + label, what });
@@ -101,11 +111,11 @@ function visit(w: Walk, value: unknown, key: string | undefined, base64: boolean
   if (typeof value !== 'object' || value === null || w.visited.has(value)) return;
   w.visited.add(value);
   if (Array.isArray(value)) {
-    value.forEach((item, i) => {
+    for (let i = 0; i < value.length; i++) {
       w.segments.push(i);
-      visit(w, item, key, false);
+      visit(w, value[i], key, false);
       w.segments.pop();
-    });
+    }
   } else {
     visitObject(w, value as Record<string, unknown>, false);
   }
@@ -125,30 +135,35 @@ export interface ScanResult {
   readonly privateKeys: string[];
 }
 
-/** LKD-SEC-001 and LKD-CERT-005 look at the same strings: each object is walked once, for both. */
-const scans = new WeakMap<IndexedObject, ScanResult>();
+/**
+ * LKD-SEC-001 and LKD-CERT-005 look at the same strings: every own object is walked once per index, for both, and
+ * only the objects with something to report are kept (almost none: no result object per clean object).
+ */
+export const scanIndex: (index: MeshIndex) => Map<IndexedObject, ScanResult> = perIndex(scanOwnObjects);
 
-export function scanObject(entry: IndexedObject): ScanResult {
-  let result = scans.get(entry);
-  if (!result) {
-    result = walkObject(entry);
-    scans.set(entry, result);
-  }
-  return result;
-}
-
-/** Every secret in one object, in document order. */
-export function findSecrets(entry: IndexedObject): SecretHit[] {
-  return scanObject(entry).secrets;
-}
-
-function walkObject(entry: IndexedObject): ScanResult {
+/** Objects of this output holding secrets or private keys, in index order, with what each holds. */
+function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
+  const found = new Map<IndexedObject, ScanResult>();
   const w: Walk = { hits: [], privateKeys: [], embedded: 0, visited: new Set(), segments: [] };
-  const section = base64Section(entry);
+  for (const entry of index.objects) {
+    if (entry.inventory) continue;
+    walkObject(w, entry);
+    if (w.hits.length > 0 || w.privateKeys.length > 0) found.set(entry, { secrets: [...w.hits], privateKeys: [...w.privateKeys] });
+  }
+  return found;
+}
+
+/** Walks one object with a reused walk state (reset here), leaving its hits in `w`. */
+function walkObject(w: Walk, entry: IndexedObject): void {
+  w.hits.length = 0;
+  w.privateKeys.length = 0;
+  w.visited.clear();
   const root = entry.object;
-  if (typeof root !== 'object' || root === null) return { secrets: [], privateKeys: [] };
+  if (typeof root !== 'object' || root === null) return;
+  const section = base64Section(entry);
   w.visited.add(root);
-  for (const [k, child] of Object.entries(root)) {
+  for (const k in root) {
+    const child = root[k];
     w.segments.push(k);
     if (k === section && typeof child === 'object' && child !== null && !Array.isArray(child)) {
       w.visited.add(child);
@@ -158,5 +173,4 @@ function walkObject(entry: IndexedObject): ScanResult {
     }
     w.segments.pop();
   }
-  return { secrets: w.hits, privateKeys: w.privateKeys };
 }

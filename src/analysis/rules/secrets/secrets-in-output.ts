@@ -1,4 +1,4 @@
-import { findSecrets } from './scan';
+import { scanIndex } from './scan';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
 
@@ -26,9 +26,7 @@ export const secretsInOutput: Rule = {
     goodExample: 'env:\n- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: orders-db, key: password}',
   },
   check(ctx) {
-    for (const entry of ctx.index.objects) {
-      if (entry.inventory) continue;
-      const hits = findSecrets(entry);
+    for (const [entry, { secrets: hits }] of scanIndex(ctx.index)) {
       if (hits.length === 0) continue;
       const shown = hits.slice(0, MAX_SHOWN).map((h) => `${h.what} at ${h.path}`).join('; ');
       const more = hits.length > MAX_SHOWN ? ` and ${hits.length - MAX_SHOWN} more` : '';

@@ -21,14 +21,19 @@ function checkValueImages(ctx: RuleContext, install: ChartInstall): void {
   }
 }
 
-function checkPodImages(ctx: RuleContext, pod: PodTemplate): void {
-  const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
-  const containers = [...list(pod.spec.initContainers), ...list(pod.spec.containers)];
+function checkContainerImages(ctx: RuleContext, pod: PodTemplate, containers: unknown): void {
+  // Runs for every pod template: plain loops, no merged container list.
+  if (!Array.isArray(containers)) return;
   for (const container of containers) {
     if (!container || typeof container !== 'object') continue;
     const problem = imageProblem(container.image);
     if (problem) ctx.report(pod.owner, `container ${JSON.stringify(container.name ?? '')}: ${problem}; every restart may run different code.`);
   }
+}
+
+function checkPodImages(ctx: RuleContext, pod: PodTemplate): void {
+  checkContainerImages(ctx, pod, pod.spec.initContainers);
+  checkContainerImages(ctx, pod, pod.spec.containers);
 }
 
 /** Floating charts and images change what runs without a code change, and differently on every node. */

@@ -1,0 +1,32 @@
+/**
+ * Keeps `npm run bench` working: a tiny run (N=3, one run each) must produce the issue's JSON fields with sane values.
+ * It asserts nothing about speed — targets belong to the benchmark, never to a timed test.
+ */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const REQUIRED = ['services', 'objects', 'libraryMs', 'plainMs', 'ratio', 'analyzeMs', 'parseMs', 'analyzeRatio', 'peakRssLibraryMb', 'peakRssPlainMb'];
+
+test('a tiny bench run writes every result field for every size', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
+  const jsonFile = path.join(dir, 'bench.json');
+  const stdout = execFileSync(process.execPath, [
+    '-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench', 'run.ts'),
+    '--sizes', '2,3', '--runs', '1', '--json', jsonFile, '--no-docs',
+  ], { cwd: ROOT, env: { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'bench', 'tsconfig.json') }, encoding: 'utf8' });
+
+  const { results } = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
+  expect(results.map((r: any) => r.services)).toEqual([2, 3]);
+  for (const r of results) {
+    for (const field of REQUIRED) expect(typeof r[field]).toBe('number');
+    // 10 objects per service plus the namespace; both sides synthesize the same objects.
+    expect(r.objects).toBe(r.services * 10 + 1);
+    expect(r.libraryMs).toBeGreaterThan(0);
+    expect(r.ratio).toBeGreaterThan(0);
+  }
+  expect(stdout).toMatch(/C\/P ≤ 2 at N=3: [\d.]+ — (met|MISSED)/);
+  fs.rmSync(dir, { recursive: true, force: true });
+}, 120_000);
