@@ -70,6 +70,25 @@ function prepare(services: number, work: string): string {
   return jsonFile;
 }
 
+/** Objects of a synth output, keys sorted (generated L1 classes keep schema order; plain ApiObjects sort keys). */
+function canonicalObjects(dir: string): string[] {
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+  };
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()
+    .flatMap((f) => yaml.loadAll(fs.readFileSync(path.join(dir, f), 'utf8')).filter(Boolean).map((o) => JSON.stringify(sorted(o))));
+}
+
+/** A, A0 and B must write the same objects, or the comparison means nothing. */
+function assertSameOutput(a: string, b: string): void {
+  const left = canonicalObjects(a);
+  const right = canonicalObjects(b);
+  const differs = left.length !== right.length || left.some((o, i) => o !== right[i]);
+  if (differs) throw new Error(`A (${a}) and B (${b}) synthesized different objects`);
+}
+
 function benchSize(services: number, runs: number, work: string): Result {
   const jsonFile = prepare(services, work);
   const a: Sample[] = []; const a0: Sample[] = []; const b: Sample[] = []; const c: Sample[] = []; const p: Sample[] = [];
@@ -80,6 +99,8 @@ function benchSize(services: number, runs: number, work: string): Result {
     c.push(measure(['analyze', path.join(work, `b-${services}`)]));
     p.push(measure(['parse', path.join(work, `b-${services}`)]));
   }
+  assertSameOutput(path.join(work, `a-${services}`), path.join(work, `b-${services}`));
+  assertSameOutput(path.join(work, `a-${services}`), path.join(work, `a0-${services}`));
   const libraryMs = median(a.map((s) => s.ms));
   const plainMs = median(b.map((s) => s.ms));
   const uncheckedMs = median(a0.map((s) => s.ms));

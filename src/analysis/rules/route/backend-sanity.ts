@@ -13,25 +13,13 @@ function backendKey(route: IndexedObject, backend: Record<string, any>): string 
   return `${backendNamespace(backend, route)}/${backend.name}:${String(backend.port)}`;
 }
 
-/**
- * Whether the key of this backend reads back into its parts (a namespace without '/', a name without ':'): then two
- * keys are equal exactly when the parts are, and the parts can be compared without building the keys.
- */
-function partsReadBack(route: IndexedObject, backend: any): boolean {
-  return !isKeyed(backend) || (!backendNamespace(backend, route).includes('/') && !backend.name.includes(':'));
-}
-
-function sameKey(route: IndexedObject, a: Record<string, any>, b: Record<string, any>): boolean {
-  return a.name === b.name && backendNamespace(a, route) === backendNamespace(b, route) && String(a.port) === String(b.port);
-}
-
 function reportRepeat(ctx: RuleContext, route: IndexedObject, r: number, b: number, first: number, key: string): void {
   ctx.report(route, `rules[${r}].backendRefs[${b}] repeats rules[${r}].backendRefs[${first}] (Service ${key}); the two weights `
     + 'simply add up, which hides the real split. Merge them into one backendRef with the summed weight.');
 }
 
-/** The general case: index every backend by its key. */
-function reportDuplicatesByKey(ctx: RuleContext, route: IndexedObject, backends: readonly any[], r: number): void {
+function reportDuplicates(ctx: RuleContext, route: IndexedObject, backends: readonly any[], r: number): void {
+  if (backends.length < 2) return;
   const firstAt = new Map<string, number>();
   backends.forEach((backend, b) => {
     if (!isKeyed(backend)) return;
@@ -40,27 +28,6 @@ function reportDuplicatesByKey(ctx: RuleContext, route: IndexedObject, backends:
     if (first === undefined) firstAt.set(key, b);
     else reportRepeat(ctx, route, r, b, first, key);
   });
-}
-
-/** Rules have a handful of backends, usually all different; comparing pairs spares a key and a map per rule. */
-const PAIRWISE_LIMIT = 16;
-
-function reportDuplicates(ctx: RuleContext, route: IndexedObject, backends: readonly any[], r: number): void {
-  if (backends.length < 2) return;
-  if (backends.length > PAIRWISE_LIMIT || !backends.every((backend) => partsReadBack(route, backend))) {
-    reportDuplicatesByKey(ctx, route, backends, r);
-    return;
-  }
-  for (let b = 1; b < backends.length; b++) {
-    if (!isKeyed(backends[b])) continue;
-    // The first earlier backend with the same key is the one it repeats.
-    for (let first = 0; first < b; first++) {
-      if (isKeyed(backends[first]) && sameKey(route, backends[first], backends[b])) {
-        reportRepeat(ctx, route, r, b, first, backendKey(route, backends[b]));
-        break;
-      }
-    }
-  }
 }
 
 function reportLoneWeight(ctx: RuleContext, route: IndexedObject, backends: readonly any[], r: number): void {

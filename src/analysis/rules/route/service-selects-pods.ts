@@ -28,9 +28,8 @@ function judge(ctx: RuleContext, service: IndexedObject, namespace: string): Uns
 }
 
 /**
- * The uses of Services by routes, grouped by the `namespace/name` they name and judged once per Service. A name
- * resolves to one Service, so grouping by the Service object spares building a text key per use. A namespace with
- * a '/' (malformed input) reads back differently from that text, so such a name is looked up as the text reads.
+ * The uses of Services by routes, grouped by the Service they resolve to and judged once per Service (grouping by the
+ * object spares building a text key per use).
  */
 class ServiceUses {
   public readonly unselected: Unselected[] = [];
@@ -38,13 +37,7 @@ class ServiceUses {
 
   constructor(private readonly ctx: RuleContext) {}
 
-  public add(namespace: string, name: string, service: IndexedObject | undefined, route: IndexedObject, role: Use['role']): void {
-    if (namespace.includes('/')) {
-      const text = `${namespace}/${name}`;
-      const slash = text.indexOf('/');
-      [namespace, name] = [text.slice(0, slash), text.slice(slash + 1)];
-      service = this.ctx.index.service(namespace, name);
-    }
+  public add(namespace: string, service: IndexedObject | undefined, route: IndexedObject, role: Use['role']): void {
     if (!service) return;
     let group = this.byService.get(service);
     if (group === undefined) {
@@ -60,8 +53,8 @@ class ServiceUses {
 function collectUses(ctx: RuleContext): Unselected[] {
   const uses = new ServiceUses(ctx);
   for (const route of everyRoute(ctx.index)) {
-    for (const p of serviceParents(route, ctx.index)) uses.add(p.namespace, p.name, p.service, route, 'parent');
-    for (const b of serviceBackends(route, ctx.index)) uses.add(b.namespace, b.name, b.service, route, 'backend');
+    for (const p of serviceParents(route, ctx.index)) uses.add(p.namespace, p.service, route, 'parent');
+    for (const b of serviceBackends(route, ctx.index)) uses.add(b.namespace, b.service, route, 'backend');
   }
   return uses.unselected;
 }

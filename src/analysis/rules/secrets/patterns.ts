@@ -73,3 +73,15 @@ export function decodedPem(value: string): string | undefined {
   if (!v.startsWith(ENCODED_PEM_START) || !/^[A-Za-z0-9+/=\s]+$/.test(v)) return undefined;
   return Buffer.from(v, 'base64').toString('utf8');
 }
+
+/**
+ * One native search for everything a plain (not base64) string must contain to be reported: a PEM marker, an encoded
+ * PEM, a token prefix, or a line break (embedded values). Built from the patterns above so the two cannot drift; a
+ * string without any of them is a finding only as the literal value of a credential key.
+ */
+const MAY_HOLD_SECRET = new RegExp(['PRIVATE KEY-----', ENCODED_PEM_START, ANY_TOKEN_PREFIX.source, '\\n'].join('|'));
+
+export function mayHoldSecret(text: string): boolean {
+  return MAY_HOLD_SECRET.test(text);
+}
+

@@ -4,7 +4,7 @@
  * LKD-CERT-005's and skipped here, so one mistake gives one finding.
  */
 import * as yaml from 'js-yaml';
-import { decodedPem, isCredentialKey, isReference, tokenKind } from './patterns';
+import { decodedPem, isCredentialKey, isReference, mayHoldSecret, tokenKind } from './patterns';
 import { containsPrivateKey } from '../../../core/certificates';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
@@ -65,16 +65,13 @@ function embeddedYaml(key: string | undefined, value: string): unknown {
   }
 }
 
-/**
- * Every pattern needs at least 15 characters (the shortest token format; a PEM marker is longer), so a short
- * one-line string matters only as the literal value of a credential key. Most manifest strings are short names.
- */
-function cannotHoldSecret(value: string, key: string | undefined): boolean {
-  return value.length < 15 && (key === undefined || !isCredentialKey(key)) && !value.includes('\n');
+/** Most strings are names, images and labels: one native search rules them out before any pattern runs. */
+function cannotHoldSecret(value: string, key: string | undefined, base64: boolean): boolean {
+  return !base64 && !mayHoldSecret(value) && (key === undefined || !isCredentialKey(key));
 }
 
 function visitString(w: Walk, value: string, key: string | undefined, base64: boolean, label: string): void {
-  if (cannotHoldSecret(value, key)) return;
+  if (cannotHoldSecret(value, key, base64)) return;
   if (w.embedded === 0 && (containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value))))) w.privateKeys.push(pathOf(w.segments));
   const what = classify(value, key, base64);
   if (what) w.hits.push({ path: pathOf(w.segments) + label, what });
