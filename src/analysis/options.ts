@@ -28,11 +28,20 @@ export interface AnalysisContext {
   readonly serviceAccountTokenProjection: boolean;
   /** Days of certificate validity under which a warning is given. */
   readonly certificateExpiryWarningDays: number;
+  /** The ServiceAccount (`namespace/name`) of the Prometheus that scrapes the proxies; else linkerd-viz's, when present. */
+  readonly prometheusServiceAccount?: string;
   /** The moment certificates are judged against (tests pin it). */
   readonly now: Date;
 }
 
 export type AnalysisContextInput = Partial<AnalysisContext>;
+
+const SERVICE_ACCOUNT_REF = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
+
+/** `namespace/name` of a ServiceAccount, as front-ends accept the Prometheus that scrapes the proxies. */
+export function isServiceAccountRef(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 317 && SERVICE_ACCOUNT_REF.test(value);
+}
 
 export function resolveContext(input: AnalysisContextInput = {}): AnalysisContext {
   return {
@@ -45,6 +54,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     inventory: input.inventory ?? [],
     serviceAccountTokenProjection: input.serviceAccountTokenProjection ?? true,
     certificateExpiryWarningDays: input.certificateExpiryWarningDays ?? 60,
+    prometheusServiceAccount: input.prometheusServiceAccount,
     now: input.now ?? new Date(),
   };
 }

@@ -8,9 +8,10 @@ import { IConstruct } from 'constructs';
 import { AnalysisResult, analyze } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
 import { Manifest } from '../analysis/model/manifest';
+import { isServiceAccountRef } from '../analysis/options';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
-import { MeshConfigError } from '../core/errors';
+import { InputRule, MeshConfigError, check } from '../core/errors';
 
 /** What the checks need to know about the target cluster. */
 export interface MeshChecksOptions {
@@ -59,6 +60,12 @@ export interface MeshChecksOptions {
    * @default 60
    */
   readonly certificateExpiryWarningDays?: number;
+  /**
+   * The ServiceAccount (`namespace/name`) of the Prometheus that scrapes the proxies' metrics; LKD-POL-021 checks that
+   * every meshed workload lets it in.
+   * @default - linkerd-viz's (`linkerd-viz/prometheus`) when that ServiceAccount is synthesized or in the inventory
+   */
+  readonly prometheusServiceAccount?: string;
   /**
    * Objects that exist in the cluster but are not synthesized here (e.g. pre-existing Services), as plain manifests.
    * @default - none
@@ -183,6 +190,9 @@ export class MeshChecks {
 
   /** Sets what the checks know about the target cluster (merged with earlier settings). */
   public configure(options: MeshChecksOptions): void {
+    const prometheus = options.prometheusServiceAccount;
+    check(prometheus === undefined || isServiceAccountRef(prometheus), this.root, InputRule.NAME,
+      `prometheusServiceAccount ${JSON.stringify(prometheus)} is not namespace/name of a ServiceAccount.`, 'Pass e.g. "linkerd-viz/prometheus".');
     this.options = { ...this.options, ...options };
   }
 
@@ -202,6 +212,7 @@ export class MeshChecks {
       inventory: this.options.inventory,
       serviceAccountTokenProjection: this.options.serviceAccountTokenProjection,
       certificateExpiryWarningDays: this.options.certificateExpiryWarningDays,
+      prometheusServiceAccount: this.options.prometheusServiceAccount,
     });
     this.last = { findings, suppressed };
     return this.last;

@@ -70,6 +70,11 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     ruleId: 'LKD-POL-017',
     objects: lab((o) => { find(o, 'AuthorizationPolicy', 'client-to-orders').spec.targetRef = { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', name: 'orders-split' }; }),
   },
+  {
+    ruleId: 'LKD-POL-021',
+    objects: lab((o) => { annotate(find(o, 'Namespace', NS).metadata, { 'config.linkerd.io/default-inbound-policy': 'deny' }); }),
+    options: { prometheusServiceAccount: 'linkerd-viz/prometheus' },
+  },
   { ruleId: 'LKD-POL-019', objects: lab((o) => { find(o, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = []; }) },
   {
     ruleId: 'LKD-ROUTE-005',

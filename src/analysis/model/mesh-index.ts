@@ -40,7 +40,13 @@ export interface ContainerPort {
 export interface PodTemplate {
   readonly owner: IndexedObject;
   readonly namespace: string;
+  /** The template's own labels. */
   readonly labels: Record<string, string>;
+  /**
+   * The labels the running pods carry, which selectors (Services, Servers) see: the template's, plus those the proxy
+   * injector adds to injected pods (`linkerd.io/proxy-<kind>`, `linkerd.io/workload-ns`, `linkerd.io/control-plane-ns`).
+   */
+  readonly runtimeLabels: Record<string, string>;
   readonly annotations: Record<string, string>;
   readonly spec: KubeObject;
   readonly serviceAccountName: string;
@@ -49,6 +55,16 @@ export interface PodTemplate {
 }
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
+
+/** The namespace the injector names in `linkerd.io/control-plane-ns` (the chart's default install namespace). */
+export const CONTROL_PLANE_NAMESPACE = 'linkerd';
+
+/** What the proxy injector adds to an injected pod's labels; a bare Pod has no owner to name. */
+function injectedLabels(owner: IndexedObject, namespace: string): Record<string, string> {
+  const labels: Record<string, string> = { 'linkerd.io/control-plane-ns': CONTROL_PLANE_NAMESPACE, 'linkerd.io/workload-ns': namespace };
+  if (owner.id.kind !== 'Pod') labels[`linkerd.io/proxy-${owner.id.kind.toLowerCase()}`] = owner.id.name;
+  return labels;
+}
 
 
 function podTemplateOf(obj: KubeObject): KubeObject | undefined {
@@ -145,7 +161,7 @@ export class MeshIndex {
       if (withPair.length < candidates.length) candidates = withPair;
       if (candidates.length === 0) return [];
     }
-    return candidates.filter((pod) => selectorMatches(selector, pod.labels));
+    return candidates.filter((pod) => selectorMatches(selector, pod.runtimeLabels));
   }
 
   /** Pod templates a Service's `spec.selector` selects (none for a Service without selector); computed once per Service. */
@@ -200,15 +216,18 @@ export class MeshIndex {
     const namespace = entry.id.namespace ?? '';
     const annotations = annotationsOf(template);
     const spec = template.spec && typeof template.spec === 'object' ? template.spec : {};
+    const labels = labelsOf(template);
+    const injection = this.podInjection(annotations, namespace);
     const pod: PodTemplate = {
       owner: entry,
       namespace,
-      labels: labelsOf(template),
+      labels,
+      runtimeLabels: injection === Injection.ENABLED ? { ...labels, ...injectedLabels(entry, namespace) } : labels,
       annotations,
       spec,
       serviceAccountName: String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'),
       ports: containerPorts(spec),
-      injection: this.podInjection(annotations, namespace),
+      injection,
     };
     this.podTemplates.push(pod);
     this.pushTo(this.podsByNamespace, namespace, pod);
@@ -218,10 +237,10 @@ export class MeshIndex {
   private indexLabels(namespace: string, pod: PodTemplate): void {
     let byKey = this.podsByLabel.get(namespace);
     if (!byKey) this.podsByLabel.set(namespace, byKey = new Map());
-    for (const key in pod.labels) {
+    for (const key in pod.runtimeLabels) {
       let byValue = byKey.get(key);
       if (!byValue) byKey.set(key, byValue = new Map());
-      const value = pod.labels[key];
+      const value = pod.runtimeLabels[key];
       const list = byValue.get(value);
       if (list) list.push(pod); else byValue.set(value, [pod]);
     }

@@ -33,6 +33,7 @@ import { overlappingServersRule } from './policy/overlapping-servers';
 import { plaintextDefaultRule } from './policy/plaintext-default';
 import { policyValuesRule } from './policy/policy-values';
 import { probesNeedAuthorizationRule } from './policy/probes-need-authorization';
+import { prometheusScrapesRule } from './policy/prometheus-scrapes';
 import { rateLimitRule } from './policy/rate-limit';
 import { routeAuthorizationWithoutServerRule } from './policy/route-authorization-without-server';
 import { serverAuthorizationConflictsRule } from './policy/server-authorization-conflicts';
@@ -78,7 +79,7 @@ import { proxyVersionSkew } from './version/proxy-skew';
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
-  plaintextDefaultRule, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
+  plaintextDefaultRule, prometheusScrapesRule, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
   proxyPortCollisionRule, skippedServerPortRule,

@@ -110,10 +110,28 @@ export function serverSelector(server: IndexedObject): LabelSelector | undefined
   return selector !== null && typeof selector === 'object' && !Array.isArray(selector) ? selector : undefined;
 }
 
-/** The container port a Server or Service port refers to on one pod template. */
+/** The proxy's admin port on an injected pod (`config.linkerd.io/admin-port`, else 4191): metrics and probes. */
+export function proxyAdminPort(pod: PodTemplate): number {
+  return proxyPort(pod, 'config.linkerd.io/admin-port', 4191);
+}
+
+function proxyPort(pod: PodTemplate, annotation: string, fallback: number): number {
+  const value = Number(pod.annotations[annotation]);
+  return Number.isInteger(value) && value >= 1 && value <= 65535 ? value : fallback;
+}
+
+/** The named ports of the proxy container the injector adds (Servers such as `linkerd viz allow-scrapes`'s name them). */
+function injectedPortNamed(pod: PodTemplate, name: string): number | undefined {
+  if (pod.injection !== Injection.ENABLED) return undefined;
+  if (name === 'linkerd-admin') return proxyAdminPort(pod);
+  if (name === 'linkerd-proxy') return proxyPort(pod, 'config.linkerd.io/inbound-port', 4143);
+  return undefined;
+}
+
+/** The container port a Server or Service port refers to on one pod template (the injected proxy's included). */
 export function resolveContainerPort(pod: PodTemplate, port: number | string): number | undefined {
   if (typeof port === 'number') return pod.ports.some((p) => p.containerPort === port) ? port : undefined;
-  return pod.ports.find((p) => p.name === port)?.containerPort;
+  return pod.ports.find((p) => p.name === port)?.containerPort ?? injectedPortNamed(pod, port);
 }
 
 export function portNameOf(pod: PodTemplate, port: number): string | undefined {

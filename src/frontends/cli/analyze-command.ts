@@ -13,7 +13,7 @@ import { schemaRule } from './schema-rule';
 import { ANALYZE_USAGE } from './usage';
 import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Severity } from '../../analysis/finding';
-import { DEFAULT_INBOUND_POLICIES } from '../../analysis/options';
+import { DEFAULT_INBOUND_POLICIES, isServiceAccountRef } from '../../analysis/options';
 import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { parseCidr } from '../../core/cidr';
@@ -31,6 +31,7 @@ const SPECS: Record<string, OptionSpec> = {
   'kubernetes-version': { value: true },
   'gateway-api-version': { value: true },
   'trust-domain': { value: true },
+  'prometheus': { value: true },
   'default-inbound-policy': { value: true, choices: DEFAULT_INBOUND_POLICIES },
 };
 
@@ -58,6 +59,12 @@ function inventory(args: ParsedArgs, cwd: string): Record<string, any>[] | undef
   return paths ? loadManifests(paths, cwd).map((m) => m.object) : undefined;
 }
 
+function prometheus(args: ParsedArgs): string | undefined {
+  const value = optionValue(args, 'prometheus');
+  if (value !== undefined && !isServiceAccountRef(value)) throw new UsageError(`--prometheus must be NAMESPACE/SERVICEACCOUNT (got ${JSON.stringify(value)})`);
+  return value;
+}
+
 function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
   const crds = (args.options.get('crds') ?? []).map((dir) => path.resolve(cwd, dir));
   const trustDomain = optionValue(args, 'trust-domain');
@@ -70,6 +77,7 @@ function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
     defaultInboundPolicy: optionValue(args, 'default-inbound-policy'),
     clusterNetworks: clusterNetworks(args),
     inventory: inventory(args, cwd),
+    prometheusServiceAccount: prometheus(args),
     rules: crds.length > 0 ? [...ALL_RULES, schemaRule(crds)] : undefined,
   };
 }

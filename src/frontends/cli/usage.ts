@@ -30,6 +30,8 @@ Options:
   --trust-domain D                   Linkerd identity trust domain (default: cluster.local)
   --default-inbound-policy P         Cluster default inbound policy (default: all-unauthenticated)
                                      one of: ${DEFAULT_INBOUND_POLICIES.join(', ')}
+  --prometheus NS/SA                 ServiceAccount of the Prometheus that scrapes the proxies (LKD-POL-021;
+                                     default: linkerd-viz/prometheus when that ServiceAccount is in the input)
   --help                             Show this help
 
 Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).

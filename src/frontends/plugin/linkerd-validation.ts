@@ -86,6 +86,7 @@ export class LinkerdValidation {
       trustDomain: s.trustDomain,
       defaultInboundPolicy: s.defaultInboundPolicy,
       clusterNetworks: s.clusterNetworks,
+      prometheusServiceAccount: s.prometheusServiceAccount,
       inventory: s.inventory.length > 0 ? loadManifests(s.inventory, process.cwd()).map((m) => m.object) : undefined,
       rules: s.crds.length > 0 ? [...ALL_RULES, schemaRule(s.crds)] : undefined,
     });

@@ -4,7 +4,7 @@
  */
 import * as path from 'path';
 import { Severity } from '../../analysis/finding';
-import { DEFAULT_INBOUND_POLICIES } from '../../analysis/options';
+import { DEFAULT_INBOUND_POLICIES, isServiceAccountRef } from '../../analysis/options';
 
 export interface LinkerdValidationSettings {
   readonly failOn: Severity;
@@ -17,9 +17,11 @@ export interface LinkerdValidationSettings {
   readonly crds: string[];
   /** Files or folders of objects that exist in the cluster but are not synthesized (absolute, like crds). */
   readonly inventory: string[];
+  /** `namespace/name` of the ServiceAccount of the Prometheus that scrapes the proxies. */
+  readonly prometheusServiceAccount?: string;
 }
 
-const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds', 'inventory'];
+const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds', 'inventory', 'prometheusServiceAccount'];
 
 function fail(message: string): never {
   throw new Error(`cdk8s-linkerd validation plugin: ${message}`);
@@ -58,6 +60,8 @@ export function readProperties(raw: unknown, cwd: string = process.cwd()): Linke
     fail(`property defaultInboundPolicy must be one of ${DEFAULT_INBOUND_POLICIES.join(', ')}`);
   }
   const networks = stringList(props, 'clusterNetworks');
+  const prometheus = optionalString(props, 'prometheusServiceAccount');
+  if (prometheus !== undefined && !isServiceAccountRef(prometheus)) fail('property prometheusServiceAccount must be namespace/name of a ServiceAccount');
   return {
     failOn: failOn(props),
     kubernetesVersion: optionalString(props, 'kubernetesVersion')?.replace(/^v/, ''),
@@ -67,5 +71,6 @@ export function readProperties(raw: unknown, cwd: string = process.cwd()): Linke
     clusterNetworks: networks.length > 0 ? networks : undefined,
     crds: stringList(props, 'crds').map((dir) => path.resolve(cwd, dir)),
     inventory: stringList(props, 'inventory').map((p) => path.resolve(cwd, p)),
+    prometheusServiceAccount: prometheus,
   };
 }

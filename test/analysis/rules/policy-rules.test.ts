@@ -28,7 +28,7 @@ const server = (name: string, spec: any) => ({ apiVersion: `${POLICY}/v1beta3`, 
 const POLICY_IDS = [
   'LKD-POL-001', 'LKD-POL-002', 'LKD-POL-003', 'LKD-POL-004', 'LKD-POL-005', 'LKD-POL-006', 'LKD-POL-007', 'LKD-POL-008',
   'LKD-POL-009', 'LKD-POL-010', 'LKD-POL-011', 'LKD-POL-012', 'LKD-POL-014', 'LKD-POL-015', 'LKD-POL-016', 'LKD-POL-017',
-  'LKD-POL-018', 'LKD-POL-019', 'LKD-POL-020',
+  'LKD-POL-018', 'LKD-POL-019', 'LKD-POL-020', 'LKD-POL-021',
 ];
 
 describe('policy rule pack', () => {
