@@ -208,7 +208,18 @@ export function declaredPorts(pod: PodTemplate): number[] {
   return ports;
 }
 
+/** Evaluations already made, per index and context: several rules (declared calls, scrapes) ask for the same one. */
+const evaluations = new WeakMap<MeshIndex, WeakMap<AnalysisContext, InboundPolicy>>();
+
 export function evaluateInboundPolicy(index: MeshIndex, context: AnalysisContext): InboundPolicy {
+  let byContext = evaluations.get(index);
+  if (!byContext) evaluations.set(index, byContext = new WeakMap());
+  let policy = byContext.get(context);
+  if (!policy) byContext.set(context, policy = evaluate(index, context));
+  return policy;
+}
+
+function evaluate(index: MeshIndex, context: AnalysisContext): InboundPolicy {
   const views = new Map<IndexedObject, ServerView>();
   const cache = new Map<PodTemplate, Map<number, PortPolicy>>();
   const portPolicy = (pod: PodTemplate, port: number): PortPolicy | undefined => {

@@ -60,9 +60,8 @@ export const declaredCalls: Rule = {
     goodExample: 'kind: Deployment\nmetadata:\n  name: client\n  annotations:\n    analysis.cdk8s-linkerd.io/calls: orders:8080   # SA client is authorized',
   },
   check(ctx) {
-    // The inbound policy of the whole mesh is computed once, and only when some workload declares calls.
-    let policy: InboundPolicy | undefined;
-    const lazyPolicy = () => (policy ??= evaluateInboundPolicy(ctx.index, ctx.context));
+    // The inbound policy of the whole mesh is computed only when some workload declares calls (and once per analysis).
+    const lazyPolicy = () => evaluateInboundPolicy(ctx.index, ctx.context);
     for (const pod of ctx.index.podTemplates) {
       if (!pod.owner.inventory) checkWorkload(ctx, pod, lazyPolicy);
     }

@@ -61,10 +61,9 @@ export const prometheusScrapesRule: Rule = {
       serviceAccount: scraper.serviceAccount,
       label: `Prometheus (ServiceAccount ${scraper.namespace}/${scraper.serviceAccount})`,
     };
-    let policy: InboundPolicy | undefined;
     for (const pod of ctx.index.podTemplates) {
       if (pod.owner.inventory || pod.injection !== Injection.ENABLED) continue;
-      checkPod(ctx, policy ??= evaluateInboundPolicy(ctx.index, ctx.context), pod, caller);
+      checkPod(ctx, evaluateInboundPolicy(ctx.index, ctx.context), pod, caller);
     }
   },
 };
