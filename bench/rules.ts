@@ -35,7 +35,7 @@ function main(): void {
   for (let round = 0; round < rounds; round++) {
     const start = process.cpuUsage();
     const context = resolveContext({});
-    const index = new MeshIndex(manifests, context.inventory);
+    const index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
     const indexMs = ms(start);
     const times: [string, number][] = [];
     let findings = 0;

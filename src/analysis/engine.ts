@@ -103,7 +103,7 @@ function applySuppressions(findings: Finding[], table: SuppressionTable): { kept
 /** Analyzes manifests and returns every finding, sorted. */
 export function analyze(manifests: Manifest[], options: AnalyzeOptions = {}): AnalysisResult {
   const context = resolveContext(options);
-  const index = new MeshIndex(manifests, context.inventory);
+  const index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
   const table = readSuppressions(index);
   const raw = [...runRules(options.rules ?? ALL_RULES, index, context), ...table.problems];
   const { kept, suppressed } = applySuppressions(raw, table);

@@ -56,12 +56,9 @@ export interface PodTemplate {
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
 
-/** The namespace the injector names in `linkerd.io/control-plane-ns` (the chart's default install namespace). */
-export const CONTROL_PLANE_NAMESPACE = 'linkerd';
-
 /** What the proxy injector adds to an injected pod's labels; a bare Pod has no owner to name. */
-function injectedLabels(owner: IndexedObject, namespace: string): Record<string, string> {
-  const labels: Record<string, string> = { 'linkerd.io/control-plane-ns': CONTROL_PLANE_NAMESPACE, 'linkerd.io/workload-ns': namespace };
+function injectedLabels(owner: IndexedObject, namespace: string, controlPlaneNamespace: string): Record<string, string> {
+  const labels: Record<string, string> = { 'linkerd.io/control-plane-ns': controlPlaneNamespace, 'linkerd.io/workload-ns': namespace };
   if (owner.id.kind !== 'Pod') labels[`linkerd.io/proxy-${owner.id.kind.toLowerCase()}`] = owner.id.name;
   return labels;
 }
@@ -107,7 +104,11 @@ export class MeshIndex {
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
   private readonly ownByKind = new Map<string, IndexedObject[]>();
 
-  constructor(manifests: Manifest[], inventory: KubeObject[] = []) {
+  /**
+   * @param inventory objects that exist in the cluster but are not part of this output
+   * @param controlPlaneNamespace where Linkerd runs: the injector writes it into injected pods' labels
+   */
+  constructor(manifests: Manifest[], inventory: KubeObject[] = [], private readonly controlPlaneNamespace = 'linkerd') {
     for (const m of manifests) this.add(m.object, m.source ?? {}, false);
     for (const obj of inventory) this.add(obj, {}, true);
     for (const entry of this.objects) this.indexWorkload(entry);
@@ -222,7 +223,7 @@ export class MeshIndex {
       owner: entry,
       namespace,
       labels,
-      runtimeLabels: injection === Injection.ENABLED ? { ...labels, ...injectedLabels(entry, namespace) } : labels,
+      runtimeLabels: injection === Injection.ENABLED ? { ...labels, ...injectedLabels(entry, namespace, this.controlPlaneNamespace) } : labels,
       annotations,
       spec,
       serviceAccountName: String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'),

@@ -90,6 +90,14 @@ describe('LKD-POL-021 Prometheus scrapes of the proxy admin port', () => {
     expect(scrapeFindings(authorized, { prometheusServiceAccount: 'monitoring/prometheus' })).toEqual([]);
   });
 
+  test('injected pods carry the control plane\'s namespace as the injector writes it', () => {
+    const objects = [...withDefault('deny'), ...allowScrapes('prometheus.linkerd-viz.serviceaccount.identity.linkerd-prod.cluster.local')];
+    pick(objects, 'Server', 'proxy-admin').spec.podSelector = { matchLabels: { 'linkerd.io/control-plane-ns': 'linkerd-prod' } };
+    expect(scrapeFindings(objects, { inventory: [VIZ_PROMETHEUS_SA], controlPlaneNamespace: 'linkerd-prod' })).toEqual([]);
+    // Under the default namespace the same selector selects nothing, so the deny default applies again.
+    expect(scrapeFindings(objects, { inventory: [VIZ_PROMETHEUS_SA] })).toHaveLength(3);
+  });
+
   test('uninjected workloads are not scraped through a proxy and are not reported', () => {
     const objects = withDefault('deny');
     pick(objects, 'Deployment', 'client').spec.template.metadata.annotations = { 'linkerd.io/inject': 'disabled' };
