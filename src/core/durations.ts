@@ -24,7 +24,8 @@ function render(ms: number, units: Unit[], maxAmount: number): string | undefine
   return undefined;
 }
 
-function millisOf(scope: IConstruct, duration: Duration, what: string): number {
+/** Whole milliseconds of a Duration, refusing negative or fractional values. */
+export function wholeMillis(scope: IConstruct, duration: Duration, what: string): number {
   check(duration instanceof Duration, scope, InputRule.DURATION, `${what} is not a Duration.`, 'Pass a cdk8s Duration, e.g. Duration.seconds(5).');
   const ms = duration.toMilliseconds({ integral: false });
   check(Number.isInteger(ms) && ms >= 0, scope, InputRule.DURATION,
@@ -35,12 +36,12 @@ function millisOf(scope: IConstruct, duration: Duration, what: string): number {
 
 /** A duration for `retry.linkerd.io/timeout` and `timeout.linkerd.io/*` annotations. */
 export function annotationDuration(scope: IConstruct, duration: Duration, what: string): string {
-  return render(millisOf(scope, duration, what), ANNOTATION_UNITS, Number.MAX_SAFE_INTEGER)!;
+  return render(wholeMillis(scope, duration, what), ANNOTATION_UNITS, Number.MAX_SAFE_INTEGER)!;
 }
 
 /** A duration for Gateway API `rules[].timeouts`, in a form both the CRD and Linkerd accept. */
 export function gatewayDuration(scope: IConstruct, duration: Duration, what: string): string {
-  const ms = millisOf(scope, duration, what);
+  const ms = wholeMillis(scope, duration, what);
   const text = render(ms, GATEWAY_UNITS, GATEWAY_MAX_DIGITS);
   check(text !== undefined, scope, 'LKD-ROUTE-014', `${what} ${duration.toHumanString()} cannot be written as one Gateway API duration unit.`,
     'Use at most 99999 of a single unit (h, m, s, ms); Linkerd drops compound values like 1m30s.');

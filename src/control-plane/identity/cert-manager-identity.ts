@@ -3,9 +3,10 @@ import { ApiObject, Duration, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IdentityBindOptions, IdentityBinding } from './binding';
 import { CertRule, checkAnchorAlgorithms, requireCertificates, warnAtSynth } from './checks';
-import { formatGoDuration, wholeMillis } from './go-duration';
+import { formatGoDuration } from './go-duration';
 import { ISSUER_SECRET_NAME, IssuerScheme } from './static-identity';
 import { TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, bundlePem } from '../../core/certificates';
+import { wholeMillis } from '../../core/durations';
 import { check } from '../../core/errors';
 import { validateLabelName, validateObjectName } from '../../core/names';
 

@@ -4,21 +4,11 @@
  */
 import { Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { InputRule, check } from '../../core/errors';
+import { wholeMillis } from '../../core/durations';
 
 const MS_PER_SECOND = 1000;
 const MS_PER_MINUTE = 60 * MS_PER_SECOND;
 const MS_PER_HOUR = 60 * MS_PER_MINUTE;
-
-/** Whole milliseconds of a Duration, refusing negative or fractional values. */
-export function wholeMillis(scope: IConstruct, duration: Duration, what: string): number {
-  check(duration instanceof Duration, scope, InputRule.DURATION, `${what} is not a Duration.`, 'Pass a cdk8s Duration, e.g. Duration.hours(24).');
-  const ms = duration.toMilliseconds({ integral: false });
-  check(Number.isInteger(ms) && ms >= 0, scope, InputRule.DURATION,
-    `${what} ${duration.toHumanString()} is not a whole, non-negative number of milliseconds.`,
-    'Use whole milliseconds or larger units, e.g. Duration.hours(24).');
-  return ms;
-}
 
 /** Seconds with Go's formatting: trailing zeros of the fraction dropped (`1.5s`, `20s`). */
 function seconds(ms: number): string {
