@@ -29,14 +29,14 @@ export * from './routing/traffic-split';
 export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';
 export * from './control-plane/install';
 export * from './control-plane/identity';
-export { LinkerdDelivery } from './delivery/delivery';
-export { DeliveryForm } from './delivery/form';
-export { HelmDeliveryOptions } from './delivery/helm';
-export { ArgoCdDeliveryOptions } from './delivery/argo-cd';
-export { FluxDeliveryOptions } from './delivery/flux';
-export { RunbookOptions } from './delivery/runbooks';
+export { LinkerdDelivery } from './control-plane/delivery/delivery';
+export { DeliveryForm } from './control-plane/delivery/form';
+export { HelmDeliveryOptions } from './control-plane/delivery/helm';
+export { ArgoCdDeliveryOptions } from './control-plane/delivery/argo-cd';
+export { FluxDeliveryOptions } from './control-plane/delivery/flux';
+export { RunbookOptions } from './control-plane/delivery/runbooks';
 
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
-export * from './frontends/mesh-checks';
+export * from './checks/mesh-checks';
 export { LinkerdValidation } from './frontends/plugin';

@@ -5,7 +5,7 @@ import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortNumber } from '../core/names';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { MeshChecks } from '../checks/mesh-checks';
 import { ServiceReference } from '../routing/service-reference';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';

@@ -13,7 +13,7 @@ import {
   EffectiveDefault, authorizationTargets, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf, refList,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts,
   specOf, workloadLabel,
-} from '../rules/policy-helpers';
+} from '../model/policy-view';
 
 export type { Caller, Decision } from './authorization';
 

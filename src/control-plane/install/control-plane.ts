@@ -9,10 +9,10 @@ import { ResolvedInstall, copyValues, resolveInstall } from './values';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
 import { LinkerdVersion } from '../../core/versions';
-import { LinkerdDelivery } from '../../delivery/delivery';
-import { DeliveryForm } from '../../delivery/form';
-import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../../delivery/runbooks';
-import { MeshChecks } from '../../frontends/mesh-checks';
+import { LinkerdDelivery } from '../delivery/delivery';
+import { DeliveryForm } from '../delivery/form';
+import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../delivery/runbooks';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
 

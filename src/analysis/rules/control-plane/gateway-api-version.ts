@@ -1,7 +1,7 @@
 import { LinkerdVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { everyRoute } from '../route-helpers';
+import { everyRoute } from '../../model/route-view';
 import { linkerdInstalls } from './installs';
 
 /**

@@ -4,7 +4,7 @@ import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
   asRef, authorizationTarget, injectionOrigin, isPolicyRef, isServerParent, listSome, refList, serverCoverage, specOf,
   targetObject, uninjectedNamespaces, workloadLabel,
-} from '../policy-helpers';
+} from '../../model/policy-view';
 
 /** Pods a Server governs whose injection is known to be disabled (unknown injection is not reported). */
 function uninjectedPods(index: MeshIndex, server: IndexedObject): PodTemplate[] {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, serviceAccountExists, specOf } from '../policy-helpers';
+import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, serviceAccountExists, specOf } from '../../model/policy-view';
 
 type RefClass = 'meshtls' | 'network' | 'serviceaccount' | undefined;
 

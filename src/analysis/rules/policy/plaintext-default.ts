@@ -4,7 +4,7 @@ import { declaredPorts } from '../../policy/evaluate';
 import { Rule, RuleArea } from '../../rule';
 import {
   effectiveDefaultPolicy, isMeshed, listSome, ownPodTemplates, portListHas, portNameOf, serverCoverage, skippedInboundPorts, workloadLabel,
-} from '../policy-helpers';
+} from '../../model/policy-view';
 
 const OPEN_DEFAULTS = new Set(['all-unauthenticated', 'cluster-unauthenticated']);
 

@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
-import { groupIs, kindIs, refList, specOf } from '../policy-helpers';
-import { allRoutes } from '../route-helpers';
+import { groupIs, kindIs, refList, specOf } from '../../model/policy-view';
+import { allRoutes } from '../../model/route-view';
 
 /** The Server analogue of the omitted-group trap: `kind: Server` without the policy group never attaches. */
 export const serverParentGroupRule: Rule = {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { listSome, resolveContainerPort, serverCoverage, serverPort, workloadLabel } from '../policy-helpers';
+import { listSome, resolveContainerPort, serverCoverage, serverPort, workloadLabel } from '../../model/policy-view';
 
 const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/;
 

@@ -2,7 +2,7 @@ import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
-import { specOf } from '../policy-helpers';
+import { specOf } from '../../model/policy-view';
 
 const SA_MARKER = '.serviceaccount.identity.';
 

@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
-import { allRoutes, hasAnnotation, isGrpcRoute, isServerParent, parentRefs } from '../route-helpers';
+import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import { allRoutes, hasAnnotation, isGrpcRoute, isServerParent, parentRefs } from '../../model/route-view';
 import { isOutboundRoute, presentKeys, retryAnnotated } from './retry-config';
 
 const ROUTE_KEYS = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS];

@@ -7,11 +7,11 @@ import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   TIMEOUT_REQUEST_ANNOTATION, parseLinkerdDuration, parseRetryLimit,
-} from '../linkerd-grammar';
+} from '../../../core/linkerd-grammar';
 import {
   ServiceParent, annotationMap, hasAnnotation, hasOwn, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord,
   parentRefs, rules, serviceParents,
-} from '../route-helpers';
+} from '../../model/route-view';
 
 const GRPC_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
 const HTTP_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);

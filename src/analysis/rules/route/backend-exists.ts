@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ServiceBackend, describePorts, everyRoute, hasServicePort, isValidPort, serviceBackends, servicePorts } from '../route-helpers';
+import { ServiceBackend, describePorts, everyRoute, hasServicePort, isValidPort, serviceBackends, servicePorts } from '../../model/route-view';
 
 /** Where the backend is, for messages; built only when there is one to write. */
 function pathOf(backend: ServiceBackend): string {

@@ -4,7 +4,7 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   backendNamespace, backendRefs, everyRoute, isEgressNetworkBackend, isEgressNetworkParent, isRecord, isServiceBackend, parentNamespace,
   parentRefs, rules,
-} from '../route-helpers';
+} from '../../model/route-view';
 
 function describeKind(backend: Record<string, any>): string {
   const group = backend.group === undefined ? '' : String(backend.group);

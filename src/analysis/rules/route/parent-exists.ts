@@ -4,7 +4,7 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   ParentRef, everyRoute, isEgressNetworkParent, isGatewayParent, isServerParent, isServiceParent, parentNamespace, parentRefs, refName,
   serviceParents,
-} from '../route-helpers';
+} from '../../model/route-view';
 
 interface ParentTarget {
   readonly kind: string;

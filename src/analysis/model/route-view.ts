@@ -1,7 +1,7 @@
 /** Shared reading of HTTPRoute / GRPCRoute objects for the route and retry rules. */
-import { isCoreGroup } from '../model/manifest';
-import { perIndex, perKeyOfIndex } from '../model/memo';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
+import { isCoreGroup } from './manifest';
+import { perIndex, perKeyOfIndex } from './memo';
+import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from './mesh-index';
 
 export interface ParentRef {
   readonly group?: string;

@@ -8,7 +8,7 @@ import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
 import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
 import { DeliveredCharts, DeliverySteps } from './steps';
-import { ResolvedInstall } from '../control-plane/install/values';
+import { ResolvedInstall } from '../install/values';
 
 /** How the control plane is delivered; pick one with the static factories. */
 export abstract class LinkerdDelivery {

@@ -3,12 +3,12 @@
  * Everything cross-object is computed once per index (memoized) so rules stay linear in the number of objects.
  */
 import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core/identity';
-import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
+import { ResourceId, annotationsOf, isCoreGroup } from './manifest';
 import {
   DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
-} from '../model/mesh-index';
-import { NamespacedLists } from '../model/namespaced-lists';
-import { LabelSelector } from '../model/selectors';
+} from './mesh-index';
+import { NamespacedLists } from './namespaced-lists';
+import { LabelSelector } from './selectors';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../options';
 
 export const PROXY_UID = 2102;
