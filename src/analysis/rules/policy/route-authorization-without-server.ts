@@ -23,7 +23,7 @@ export const routeAuthorizationWithoutServerRule: Rule = {
       if (!target || (target.kind !== 'HTTPRoute' && target.kind !== 'GRPCRoute')) continue;
       const route = targetObject(ctx.index, policy, target);
       if (!route) continue; // LKD-POL-001
-      if (refList(specOf(route).parentRefs).some(isServerParent)) continue;
+      if (refList(specOf(route).parentRefs).some((ref) => isServerParent(ref, route))) continue;
       ctx.report(policy, `spec.targetRef names ${target.kind} ${target.name}, which has no Server parentRef; route-level authorization `
         + 'only applies to routes attached to a Server, so this policy is never consulted.');
     }

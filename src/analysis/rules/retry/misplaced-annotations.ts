@@ -19,7 +19,7 @@ function checkFamily(ctx: RuleContext, route: IndexedObject): void {
 
 function checkInbound(ctx: RuleContext, route: IndexedObject): void {
   const keys = presentKeys(route, ROUTE_KEYS);
-  if (keys.length === 0 || isOutboundRoute(route, ctx.index) || !parentRefs(route).some(isServerParent)) return;
+  if (keys.length === 0 || isOutboundRoute(route, ctx.index) || !parentRefs(route).some((ref) => isServerParent(ref, route))) return;
   ctx.report(route, `annotations ${keys.join(', ')} are on a route whose parent is a Server (an inbound, policy route); retries and `
     + 'timeouts are client-side and only read on routes whose parent is a Service, so they do nothing here. Move them to a '
     + 'route with a Service parent, or to the Service.');

@@ -42,7 +42,7 @@ export function describeKeys(obj: IndexedObject, keys: readonly string[]): strin
 
 /** Routes whose annotations Linkerd reads: those with a Service or EgressNetwork parent (outbound routes). */
 export function isOutboundRoute(route: IndexedObject, index: MeshIndex): boolean {
-  return serviceParents(route, index).length > 0 || parentRefs(route).some(isEgressNetworkParent);
+  return serviceParents(route, index).length > 0 || parentRefs(route).some((ref) => isEgressNetworkParent(ref, route));
 }
 
 export interface RetrySettings {

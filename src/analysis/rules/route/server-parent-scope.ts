@@ -21,7 +21,7 @@ export const serverParentScope: Rule = {
       const refs = parentRefs(route);
       for (let i = 0; i < refs.length; i++) {
         const ref = refs[i];
-        if (!isServerParent(ref)) continue;
+        if (!isServerParent(ref, route)) continue;
         const problems: string[] = [];
         if (ref.port !== undefined) problems.push(`sets port ${JSON.stringify(ref.port)}`);
         if (ref.sectionName !== undefined) problems.push(`sets sectionName "${ref.sectionName}"`);
