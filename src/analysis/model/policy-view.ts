@@ -13,6 +13,7 @@ import { LabelSelector } from './selectors';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../options';
 
 export const PROXY_UID = 2102;
+import { REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../core/vocabulary';
 export {
   SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, CHART_OPAQUE_PORTS,
 } from '../../core/vocabulary';
@@ -369,20 +370,50 @@ export function isKnownDefaultPolicy(value: unknown): boolean {
 }
 
 /**
- * Pod annotation beats namespace annotation beats the chart's `proxy.defaultInboundPolicy`.
- * An unrecognised annotation value is skipped: the injector only logs it and keeps the next level's value.
+ * The default inbound policy of an injected pod, resolved the way Linkerd does it:
+ * - the proxy injector copies a namespace's `config.linkerd.io/default-inbound-policy` onto pods that do not set it
+ *   (linkerd2 controller/proxy-injector/webhook.go, pkg/inject `AppendNamespaceAnnotations`);
+ * - the policy controller reads the pod's annotation only (k8s/index/src/inbound/workload.rs `Settings::from_metadata`):
+ *   an unparseable value is logged and dropped, so the cluster default applies, not the namespace's;
+ * - otherwise the controller's `--default-policy` (chart value `proxy.defaultInboundPolicy`).
  */
 export function effectiveDefaultPolicy(index: MeshIndex, pod: PodTemplate, context: AnalysisContext): EffectiveDefault {
+  const cluster = (why: string): EffectiveDefault => ({ policy: context.defaultInboundPolicy, source: 'cluster', origin: `the cluster default (chart value proxy.defaultInboundPolicy)${why}` });
   const own = pod.annotations[DEFAULT_POLICY_ANNOTATION];
-  if (isKnownDefaultPolicy(own)) {
-    return { policy: own, source: 'pod', origin: `pod annotation ${DEFAULT_POLICY_ANNOTATION} of ${workloadLabel(pod)}` };
+  if (own !== undefined) {
+    if (isKnownDefaultPolicy(own)) {
+      return { policy: own, source: 'pod', origin: `pod annotation ${DEFAULT_POLICY_ANNOTATION} of ${workloadLabel(pod)}` };
+    }
+    return cluster(`, because the pod annotation value ${JSON.stringify(own)} is not a policy and the policy controller drops it`);
   }
   const ns = index.namespace(pod.namespace);
   const nsValue = ns ? annotationsOf(ns.object)[DEFAULT_POLICY_ANNOTATION] : undefined;
-  if (isKnownDefaultPolicy(nsValue)) {
-    return { policy: nsValue!, source: 'namespace', origin: `annotation ${DEFAULT_POLICY_ANNOTATION} of Namespace ${pod.namespace}` };
+  if (nsValue !== undefined) {
+    if (isKnownDefaultPolicy(nsValue)) {
+      return { policy: nsValue, source: 'namespace', origin: `annotation ${DEFAULT_POLICY_ANNOTATION} of Namespace ${pod.namespace}` };
+    }
+    return cluster(`, because Namespace ${pod.namespace}'s value ${JSON.stringify(nsValue)} is not a policy and is dropped`);
   }
-  return { policy: context.defaultInboundPolicy, source: 'cluster', origin: 'the cluster default (chart value proxy.defaultInboundPolicy)' };
+  return cluster('');
+}
+
+/**
+ * Ports listed in `config.linkerd.io/proxy-require-identity-inbound-ports` (the pod's, or the namespace's, copied by
+ * the injector): there an allowing default policy admits only authenticated clients (inbound/index.rs
+ * `default_inbound_server`).
+ */
+export function requiresIdentityOn(index: MeshIndex, pod: PodTemplate, port: number): boolean {
+  const own = pod.annotations[REQUIRE_IDENTITY_PORTS_ANNOTATION];
+  const ns = index.namespace(pod.namespace);
+  const value = own ?? (ns ? annotationsOf(ns.object)[REQUIRE_IDENTITY_PORTS_ANNOTATION] : undefined);
+  return value !== undefined && portListHas(parsePortList(value, false), port);
+}
+
+/** The authenticated-only form of an allowing default policy. */
+export function withRequiredIdentity(policy: string): string {
+  if (policy === 'all-unauthenticated') return 'all-authenticated';
+  if (policy === 'cluster-unauthenticated') return 'cluster-authenticated';
+  return policy;
 }
 
 /** Where a pod template's injection decision comes from, for messages. */
