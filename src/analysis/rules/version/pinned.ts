@@ -3,7 +3,7 @@ import { chartVersionProblem, imageProblem } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ChartInstall, InstallSource, linkerdInstalls } from '../control-plane/installs';
+import { ChartInstall, InstallSource, linkerdInstalls } from '../../model/installs';
 
 function checkChartVersion(ctx: RuleContext, install: ChartInstall): void {
   // A rendered linkerd-config carries no chart version: it was pinned (or not) by whoever rendered it.
