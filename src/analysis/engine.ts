@@ -116,12 +116,12 @@ function explicitOptions(options: AnalysisContextInput): AnalysisContextInput {
 function contextAndIndex(manifests: Manifest[], options: AnalysisContextInput): { context: AnalysisContext; index: MeshIndex } {
   const explicit = explicitOptions(options);
   let context = resolveContext(explicit);
-  let index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
+  let index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
   const facts = clusterFactsOf(index);
   if (Object.keys(facts).length === 0) return { context, index };
   const assumed = context.controlPlaneNamespace;
   context = resolveContext({ ...facts, ...explicit });
-  if (context.controlPlaneNamespace !== assumed) index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
+  if (context.controlPlaneNamespace !== assumed) index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
   return { context, index };
 }
 
