@@ -73,6 +73,8 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a timeout of half a millisecond', run: (e) => route(e, { timeouts: { request: Duration.millis(0.5) } }) },
   { name: 'a declared call without a ServiceReference', run: (e) => workload(e, {}).addCall('orders' as Any, 8080) },
   { name: 'a declared call to port 0', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 0) },
+  { name: 'a declared call with a lower-case method', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 8080, { method: 'get' }) },
+  { name: 'a declared call with a relative path', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 8080, { path: 'orders' }) },
   { name: 'a rule timeout of 100000 seconds (no single Gateway API unit)', run: (e) => route(e, { rules: [{ requestTimeout: Duration.seconds(100_000) }] }) },
   // core/names.ts
   { name: 'an object name with an underscore', run: (e) => new Server(e.chart, 'Bad', { name: 'orders_http', selector: PodSelection.app('orders'), port: ServerPort.number(8080) }) },

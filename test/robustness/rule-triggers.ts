@@ -75,6 +75,15 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     objects: lab((o) => { annotate(find(o, 'Namespace', NS).metadata, { 'config.linkerd.io/default-inbound-policy': 'deny' }); }),
     options: { prometheusServiceAccount: 'linkerd-viz/prometheus' },
   },
+  {
+    // A readiness probe on "/" opens GET / to everyone through the probe route Linkerd generates.
+    ruleId: 'LKD-POL-022',
+    objects: lab((o) => {
+      for (const name of ['orders-v1', 'orders-v2']) {
+        for (const c of find(o, 'Deployment', name).spec.template.spec.containers) c.readinessProbe = { httpGet: { path: '/', port: 8080 } };
+      }
+    }),
+  },
   { ruleId: 'LKD-POL-019', objects: lab((o) => { find(o, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = []; }) },
   {
     ruleId: 'LKD-ROUTE-005',
