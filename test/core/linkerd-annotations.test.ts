@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { GENERATED_TARGET, LABELS_GO_SOURCE, keyConstants, renderAnnotationsModule } from '../../scripts/gen-annotations';
 import { LABELS_GO, LABELS_GO_KEYS } from '../../src/core/linkerd-annotations.generated';
+import * as table from '../../src/core/proxy-annotations';
 import { describeWithShared, sharedPath } from '../support/shared';
 
 const labelsGo = (): string => fs.readFileSync(sharedPath(LABELS_GO_SOURCE), 'utf8');
@@ -39,5 +40,25 @@ describeWithShared('the annotation vocabulary generated from linkerd2 pkg/k8s/la
     const values = Object.values(LABELS_GO) as string[];
     expect(values).not.toContain('enabled');
     expect(values.some((v) => v.startsWith('/'))).toBe(false);
+  });
+});
+
+describe('which labels.go keys Linkerd 2.20 reads (core/proxy-annotations.ts)', () => {
+  test('every proxy-config key of labels.go is classified as read; none is left unread at 2.20', () => {
+    expect(table.unreadProxyConfigKeys()).toEqual([]);
+    const keys = table.READ_KEYS.map((k) => k.key);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+  test('keys are classified: read (with sites), removed, unknown', () => {
+    expect(table.proxyKeyStatus('config.linkerd.io/proxy-metrics-hostname-labels')).toMatchObject({ kind: 'read' });
+    expect(table.proxyKeyStatus('config.linkerd.io/enable-gateway')).toMatchObject({ kind: 'read', entry: { sites: [table.KeySite.POD] } });
+    expect(table.proxyKeyStatus('config.beta.linkerd.io/proxy-enable-native-sidecar'))
+      .toMatchObject({ kind: 'read', entry: { replacedBy: 'config.linkerd.io/proxy-enable-native-sidecar' } });
+    expect(table.proxyKeyStatus('config.linkerd.io/init-image')).toMatchObject({ kind: 'removed' });
+    expect(table.proxyKeyStatus('config.linkerd.io/proxy-enable-gateway')).toEqual({ kind: 'unknown' });
+    expect(table.isProxyConfigKey('config.alpha.linkerd.io/x')).toBe(true);
+    expect(table.isProxyConfigKey('linkerd.io/inject')).toBe(true);
+    expect(table.isProxyConfigKey('linkerd.io/created-by')).toBe(false);
+    expect(table.isProxyConfigKey('configuration.example.com/x')).toBe(false);
   });
 });
