@@ -57,6 +57,7 @@ import { backendSanity } from './route/backend-sanity';
 import { beyondGatewayV121 } from './route/beyond-v1-2-1';
 import { consumerRoute } from './route/consumer-route';
 import { gatewayApiVersion } from './route/gateway-api-version';
+import { admissionWebhook } from './route/admission-webhook';
 import { ignoredTimeouts } from './route/ignored-timeouts';
 import { kindConflict } from './route/kind-conflict';
 import { layer4AndEgress } from './route/layer4-and-egress';
@@ -108,6 +109,7 @@ export const ALL_RULES: Rule[] = [
   beyondGatewayV121,
   meshHostnames,
   serverParentScope,
+  admissionWebhook,
   nonIdempotentRetries,
   annotationGrammar,
   retryBudget,
