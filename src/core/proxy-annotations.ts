@@ -187,3 +187,36 @@ export function unreadProxyConfigKeys(): string[] {
 export function readProxyKeys(): string[] {
   return READ_KEYS.map((k) => k.key);
 }
+
+/**
+ * The value a pod gets for a key when neither it nor its namespace sets one: the linkerd-control-plane chart's default
+ * (charts/linkerd-control-plane/values.yaml at version-2.20), spelled as the annotation would be. Only keys whose
+ * default is a single well-defined annotation value are listed; a cluster installed with other values differs.
+ */
+export const CHART_DEFAULTS: Readonly<Partial<Record<LabelsGoName, string>>> = {
+  ProxyAwait: 'enabled', // proxy.await: true
+  ProxyAdminShutdownAnnotation: 'disabled', // proxy.enableShutdownEndpoint: false
+  ProxyEnableNativeSidecarAnnotation: 'true', // proxy.nativeSidecar: true
+  ProxyLogFormatAnnotation: 'plain', // proxy.logFormat: plain
+  ProxyLogHTTPHeaders: 'off', // proxy.logHTTPHeaders: "off"
+  ProxyEnableExternalProfilesAnnotation: 'false', // proxy.enableExternalProfiles: false
+  ProxyDisableOutboundProtocolDetectTimeout: 'false', // proxy.disableOutboundProtocolDetectTimeout: false
+  ProxyDisableInboundProtocolDetectTimeout: 'false', // proxy.disableInboundProtocolDetectTimeout: false
+  ProxyWaitBeforeExitSecondsAnnotation: '0', // proxy.waitBeforeExitSeconds: 0
+};
+
+/** Go's strconv.ParseBool spellings, which inject.go uses for the boolean keys. */
+const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** True when two values of one key mean the same to Linkerd (booleans compared as strconv.ParseBool reads them). */
+export function sameKeyValue(a: string, b: string): boolean {
+  if (a === b) return true;
+  return (GO_TRUE.has(a) && GO_TRUE.has(b)) || (GO_FALSE.has(a) && GO_FALSE.has(b));
+}
+
+/** The chart default of a key, by key string; undefined when it has none listed. */
+export function chartDefault(key: string): string | undefined {
+  const entry = BY_KEY.get(key);
+  return entry ? CHART_DEFAULTS[entry.goName] : undefined;
+}

@@ -80,10 +80,20 @@ describe('LKD-MESH-002 workload metadata against the pod template', () => {
   });
   test('a key only on the Deployment is an error naming the template path', () => {
     const objects = meshLab();
-    deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-await': 'enabled' };
+    deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-await': 'disabled' };
     const found = only(objects, 'LKD-MESH-002');
     expect(found.severity).toBe(Severity.ERROR);
     expect(found.message).toMatch(/carries config.linkerd.io\/proxy-await; .*Put them on spec.template.metadata.annotations/);
+  });
+  test('a key only on the Deployment whose value the pods get anyway (chart default, namespace) is not reported', () => {
+    const objects = meshLab();
+    // linkerd viz install: proxy-await: enabled on the Deployment only; the chart's proxy.await default is true.
+    deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-await': 'enabled', 'config.linkerd.io/proxy-enable-native-sidecar': 'True' };
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+    deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-log-level': 'debug' };
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toHaveLength(1);
+    pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/proxy-log-level'] = 'debug';
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
   });
   test('a different value on the template is a warning: the template value applies', () => {
     const objects = meshLab();

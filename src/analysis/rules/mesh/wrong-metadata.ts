@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
-import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, isProxyConfigKey, proxyKeyStatus } from '../../../core/proxy-annotations';
+import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, chartDefault, isProxyConfigKey, proxyKeyStatus, sameKeyValue } from '../../../core/proxy-annotations';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { ownPodTemplates } from '../policy-helpers';
@@ -64,8 +64,9 @@ function checkWorkloadAnnotations(ctx: RuleContext, workload: IndexedObject): vo
   const missing: string[] = [];
   const different: string[] = [];
   for (const key of keys) {
-    if (!(key in templateAnnotations)) missing.push(key);
-    else if (String(templateAnnotations[key]) !== String(own[key])) {
+    if (!(key in templateAnnotations)) {
+      if (!sameAsInherited(ctx, workload, key, String(own[key]))) missing.push(key);
+    } else if (!sameKeyValue(String(templateAnnotations[key]), String(own[key]))) {
       different.push(`${key} (${JSON.stringify(String(own[key]))} here, ${JSON.stringify(String(templateAnnotations[key]))} on the template)`);
     }
   }
@@ -78,6 +79,23 @@ function checkWorkloadAnnotations(ctx: RuleContext, workload: IndexedObject): vo
     ctx.report(workload, `metadata.annotations of the ${workload.id.kind} carries ${different.join(', ')}; only ${path}.annotations is read, `
       + 'so the template\'s value applies and this one is ignored. Remove it or make both agree.', { severity: Severity.WARNING });
   }
+}
+
+/**
+ * True when the pods get this value anyway: from their Namespace (for keys the injector copies from it), else from the
+ * chart's default (linkerd viz install writes config.linkerd.io/proxy-await: enabled on its Deployments only, which
+ * is what every pod gets by default). The ignored key then loses nothing.
+ */
+function sameAsInherited(ctx: RuleContext, workload: IndexedObject, key: string, value: string): boolean {
+  const status = proxyKeyStatus(key);
+  if (status.kind !== 'read') return false;
+  if (status.entry.sites.includes(KeySite.NAMESPACE) && workload.id.namespace !== undefined) {
+    const ns = ctx.index.namespace(workload.id.namespace);
+    const inherited = ns ? annotationsOf(ns.object)[key] : undefined;
+    if (inherited !== undefined) return sameKeyValue(String(inherited), value);
+  }
+  const fallback = chartDefault(key);
+  return fallback !== undefined && sameKeyValue(fallback, value);
 }
 
 /** What Linkerd reads default-inbound-policy from, for the message on objects it does not read it from. */
@@ -143,9 +161,11 @@ export const wrongMetadataRule: Rule = {
       + 'workload.rs Settings::from_metadata, called from inbound/index.rs for Pods and ExternalWorkloads), opaque-ports also from '
       + 'Services (outbound/index.rs); the cluster default comes from the chart (defaults.rs). Nothing reads them from a '
       + 'Deployment\'s own metadata, a Server, a route or any other object, nor as labels. On a workload\'s metadata a key is '
-      + 'reported only when its pod template does not carry the same value: missing there, the setting is lost (error); '
-      + 'different there, the template wins and the workload\'s value misleads (warning); the same on both (as linkerd viz '
-      + 'install writes) is harmless. On an ExternalWorkload, keys other than those three are a warning. Conversely '
+      + 'reported only when its pod template does not carry the same value: missing there, the setting is lost (error) unless '
+      + 'the pods get that value anyway from their Namespace or the chart\'s default (linkerd viz install writes '
+      + 'config.linkerd.io/proxy-await: enabled on its Deployments only, which is the default: harmless, not reported; a '
+      + 'control plane installed with other defaults is not modelled here); different there, the template wins and the '
+      + 'workload\'s value misleads (warning); the same on both is harmless. On an ExternalWorkload, keys other than those three are a warning. Conversely '
       + 'config.linkerd.io/admission-webhooks and mirror.linkerd.io/exported are labels.',
     fix: 'Move the keys to spec.template.metadata.annotations (or the Namespace\'s annotations); for a Server, authorize the '
       + 'traffic you want instead of a default-inbound-policy annotation.',
