@@ -123,7 +123,9 @@ describe('LKD-MESH-002 workload metadata against the pod template', () => {
   test('an ExternalWorkload may carry the policy controller\'s keys; others are a warning', () => {
     const objects = meshLab();
     const ew = (annotations: Record<string, string>) => ({
-      apiVersion: 'workload.linkerd.io/v1beta1', kind: 'ExternalWorkload', metadata: { name: 'vm', namespace: NS, annotations },
+      apiVersion: 'workload.linkerd.io/v1beta1',
+      kind: 'ExternalWorkload',
+      metadata: { name: 'vm', namespace: NS, annotations },
       spec: { meshTLS: { identity: 'spiffe://root.linkerd.cluster.local/vm', serverName: 'vm' }, workloadIPs: [{ ip: '10.0.0.9' }] },
     });
     objects.push(ew({ 'config.linkerd.io/default-inbound-policy': 'deny', 'config.linkerd.io/opaque-ports': '5432' }));

@@ -114,7 +114,9 @@ describe('LKD-ROUTE-024 the admission webhook accepts the route', () => {
 describe('admissionRejections (pure)', () => {
   test('lists every rejection in field order, with the function that rejects', () => {
     const route = {
-      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r' },
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'r' },
       spec: { rules: [{ matches: [{ path: { type: 'RegularExpression', value: '(?=a)' }, headers: [{ name: 'a:b', value: 'x' }] }] }] },
     };
     expect(admissionRejections(route).map((r) => [r.path, r.source])).toEqual([

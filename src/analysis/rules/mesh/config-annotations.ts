@@ -1,7 +1,7 @@
 import { parseCidr } from '../../../core/cidr';
-import { Severity } from '../../finding';
 import { LABELS_GO, LabelsGoName } from '../../../core/linkerd-annotations.generated';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
+import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';

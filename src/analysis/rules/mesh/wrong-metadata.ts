@@ -1,7 +1,7 @@
-import { Severity } from '../../finding';
-import { annotationsOf, labelsOf } from '../../model/manifest';
 import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, chartDefault, isProxyConfigKey, proxyKeyStatus, sameKeyValue } from '../../../core/proxy-annotations';
+import { Severity } from '../../finding';
+import { annotationsOf, labelsOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { ownPodTemplates } from '../policy-helpers';
