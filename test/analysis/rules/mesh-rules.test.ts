@@ -165,15 +165,18 @@ describe('LKD-MESH-003 config annotations', () => {
       'config.linkerd.io/proxy-additional-env': '[{"name":"X","value":"1"}]',
     });
     expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
-    annotate(objects, 'orders-v1', { 'config.linkerd.io/init-image': 'x', 'config.linkerd.io/proxy-metrics-hostname-labels': 'yes' });
+    annotate(objects, 'orders-v1', {
+      'config.linkerd.io/init-image': 'x', 'config.linkerd.io/proxy-metrics-hostname-labels': 'yes', 'config.linkerd.io/proxy-enable-gateway': 'true',
+    });
     pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/enable-gateway'] = 'true';
     const messages = ruleFindings(objects, 'LKD-MESH-003').map((f) => f.message);
     expect(messages).toEqual(expect.arrayContaining([
       expect.stringMatching(/config.linkerd.io\/init-image is not a Linkerd 2.20 annotation any more.*proxy-init ships inside the proxy image/),
       expect.stringMatching(/proxy-metrics-hostname-labels is "yes", which must be true or false/),
       expect.stringMatching(/^annotation config.linkerd.io\/enable-gateway is read from pod annotations only/),
+      expect.stringMatching(/proxy-enable-gateway is not a Linkerd 2.20 annotation.*Did you mean config.linkerd.io\/enable-gateway\?/),
     ]));
-    expect(messages).toHaveLength(3);
+    expect(messages).toHaveLength(4);
   });
   test('a proxy wait not shorter than the grace period is named', () => {
     const objects = meshLab();

@@ -114,10 +114,17 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
+/** The same setting under another family or with/without the proxy- prefix (proxy-enable-gateway is enable-gateway). */
+function sameSetting(key: string, known: string): boolean {
+  const name = (k: string) => k.slice(k.indexOf('/') + 1).replace(/^proxy-/, '');
+  return name(key) === name(known);
+}
+
 function suggestion(key: string): string {
   let best: string | undefined;
   let bestDistance = 4;
   for (const known of readProxyKeys()) {
+    if (sameSetting(key, known)) return ` Did you mean ${known}?`;
     const d = editDistance(key, known);
     if (d < bestDistance) {
       best = known;
