@@ -110,7 +110,7 @@ describe('LKD-MESH-002 workload metadata against the pod template', () => {
     const found = only(objects, 'LKD-MESH-002');
     expect(found.severity).toBe(Severity.ERROR);
     expect(found.resource.kind).toBe('Server');
-    expect(found.message).toMatch(/Linkerd does not read these from a Server.*Pod \(pod template\) and ExternalWorkload annotations.*a Server has no default policy/);
+    expect(found.message).toMatch(/Linkerd does not read these from a Server.*Pod \(pod template\) and ExternalWorkload annotations.*for a Server, what is allowed when no authorization matches is its spec.accessPolicy/);
   });
   test('a proxy key on a ConfigMap is an error; linkerd.io/inject on a Service is not (Linkerd charts write it)', () => {
     const objects = meshLab();

@@ -122,7 +122,7 @@ function checkUnreadObject(ctx: RuleContext, entry: IndexedObject): void {
     return;
   }
   const hint = keys.includes(LABELS_GO.ProxyDefaultInboundPolicyAnnotation)
-    ? ` ${DEFAULT_POLICY_READERS}; ${kind === 'Server' ? 'a Server has no default policy of its own: traffic to its port is refused unless an authorization allows it' : 'put it there'}.`
+    ? ` ${DEFAULT_POLICY_READERS}; ${kind === 'Server' ? 'for a Server, what is allowed when no authorization matches is its spec.accessPolicy (Server v1beta3; deny when unset)' : 'put it there'}.`
     : ' Put proxy settings on the pod template (spec.template.metadata.annotations) or the Namespace.';
   ctx.report(entry, `metadata.annotations of the ${kind} carries ${keys.join(', ')}; Linkerd does not read these from a ${kind}, so they have no effect.${hint}`);
 }
@@ -167,8 +167,8 @@ export const wrongMetadataRule: Rule = {
       + 'control plane installed with other defaults is not modelled here); different there, the template wins and the '
       + 'workload\'s value misleads (warning); the same on both is harmless. On an ExternalWorkload, keys other than those three are a warning. Conversely '
       + 'config.linkerd.io/admission-webhooks and mirror.linkerd.io/exported are labels.',
-    fix: 'Move the keys to spec.template.metadata.annotations (or the Namespace\'s annotations); for a Server, authorize the '
-      + 'traffic you want instead of a default-inbound-policy annotation.',
+    fix: 'Move the keys to spec.template.metadata.annotations (or the Namespace\'s annotations); on a Server, set '
+      + 'spec.accessPolicy (or authorize the traffic) instead of a default-inbound-policy annotation.',
     badExample: 'kind: Deployment\nmetadata:\n  annotations:\n    linkerd.io/inject: enabled',
     goodExample: 'kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        linkerd.io/inject: enabled',
   },
