@@ -123,6 +123,36 @@ export const INJECTOR_WRITTEN: readonly LabelsGoName[] = [
   'ProxyDaemonSetLabel', 'ProxyStatefulSetLabel', 'ProxyCronJobLabel', // populateMeta
 ];
 
+/** labels.go keys read by components other than the proxy injector (or by the injector as labels), with a reader. */
+export const OTHER_READERS: Readonly<Partial<Record<LabelsGoName, string>>> = {
+  LinkerdExtensionLabel: 'cli/cmd/check.go, controller/heartbeat/heartbeat.go (Namespace label)',
+  ControllerComponentLabel: 'pkg/inject/inject.go IsControlPlaneComponent, pkg/healthcheck/healthcheck.go (pod label)',
+  TracingNameLabel: 'pkg/inject/inject.go ApplyAnnotationOverrides (pod label, trace service name)',
+  TracingInstanceLabel: 'pkg/inject/inject.go ApplyAnnotationOverrides (pod label, trace service name)',
+  DefaultExportedServiceSelector: 'multicluster/service-mirror/cluster_watcher.go (Service label)',
+  DefaultFederatedServiceSelector: 'multicluster/cmd/service-mirror/main.go (Service label)',
+  MirroredResourceLabel: 'multicluster/service-mirror/cluster_watcher.go (written and read by the service mirror)',
+  MirroredGatewayLabel: 'multicluster/cmd/check.go, viz/metrics-api/gateways.go',
+  MirroredHeadlessSvcNameLabel: 'multicluster/service-mirror/cluster_watcher_headless.go',
+  RemoteClusterNameLabel: 'controller/api/destination/watcher/port_publisher.go, multicluster/service-mirror',
+  RemoteDiscoveryLabel: 'controller/api/destination/server.go, multicluster/service-mirror',
+  RemoteServiceLabel: 'controller/api/destination/server.go, multicluster/service-mirror',
+  RemoteDiscoveryAnnotation: 'controller/api/destination/federated_service_watcher.go',
+  LocalDiscoveryAnnotation: 'controller/api/destination/federated_service_watcher.go',
+  RemoteResourceVersionAnnotation: 'multicluster/service-mirror/cluster_watcher.go',
+  RemoteServiceFqName: 'controller/api/destination/watcher/port_publisher.go, multicluster/service-mirror',
+  RemoteGatewayIdentity: 'controller/api/destination/watcher/port_publisher.go, multicluster/service-mirror',
+  GatewayIdentity: 'multicluster/cmd/link-gen.go (read from the gateway Service)',
+  GatewayProbePeriod: 'multicluster/cmd/link-gen.go (read from the gateway Service)',
+  GatewayProbePath: 'multicluster/cmd/link-gen.go (read from the gateway Service)',
+};
+
+/** labels.go constants shaped like keys that are values, not label or annotation keys. */
+export const NOT_METADATA_KEYS: readonly LabelsGoName[] = [
+  'IdentityIssuerSchemeLinkerd', // the issuer Secret's scheme value (controller/cmd/identity/main.go)
+  'MirrorSecretType', // a Secret type (multicluster/cmd/link.go)
+];
+
 /**
  * config.linkerd.io keys that existed in earlier linkerd2 releases and are gone from 2.20's labels.go (found with
  * `git log -S` on pkg/k8s/labels.go), with what to do instead.
@@ -182,6 +212,15 @@ export function proxyKeyStatus(key: string): KeyStatus {
 export function unreadProxyConfigKeys(): string[] {
   return LABELS_GO_KEYS.filter((k) => PROXY_CONFIG_PREFIXES.includes(k.prefix) && !BY_KEY.has(k.key)).map((k) => k.key);
 }
+
+const ACCOUNTED = new Set<string>([...READ_KEYS.map((k) => k.goName), ...INJECTOR_WRITTEN, ...Object.keys(OTHER_READERS), ...NOT_METADATA_KEYS]);
+
+/**
+ * labels.go key constants that no Linkerd 2.20 component reads or writes (`git grep` of the constant outside
+ * labels.go and tests): setting them has no effect. At 2.20: mirror.linkerd.io/probe-failure-threshold and
+ * mirror.linkerd.io/probe-timeout (the multicluster chart writes only probe-period, and nothing reads the other two).
+ */
+export const UNREAD_KEYS: ReadonlySet<string> = new Set(LABELS_GO_KEYS.filter((k) => !ACCOUNTED.has(k.goName)).map((k) => k.key));
 
 /** The read keys, for suggestions. */
 export function readProxyKeys(): string[] {

@@ -49,6 +49,9 @@ describe('which labels.go keys Linkerd 2.20 reads (core/proxy-annotations.ts)', 
     const keys = table.READ_KEYS.map((k) => k.key);
     expect(new Set(keys).size).toBe(keys.length);
   });
+  test('every labels.go key is read, written by the injector, read elsewhere or a value; the rest nothing reads', () => {
+    expect([...table.UNREAD_KEYS]).toEqual(['mirror.linkerd.io/probe-failure-threshold', 'mirror.linkerd.io/probe-timeout']);
+  });
   test('keys are classified: read (with sites), removed, unknown', () => {
     expect(table.proxyKeyStatus('config.linkerd.io/proxy-metrics-hostname-labels')).toMatchObject({ kind: 'read' });
     expect(table.proxyKeyStatus('config.linkerd.io/enable-gateway')).toMatchObject({ kind: 'read', entry: { sites: [table.KeySite.POD] } });

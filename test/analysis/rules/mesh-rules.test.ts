@@ -185,6 +185,12 @@ describe('LKD-MESH-003 config annotations', () => {
     template(objects, 'orders-v1').spec.terminationGracePeriodSeconds = 60;
     expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
   });
+  test('names a labels.go key nothing reads (a multicluster probe setting the service mirror never reads)', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').metadata.annotations = { 'mirror.linkerd.io/probe-timeout': '5s', 'mirror.linkerd.io/probe-period': '3' };
+    expect(only(objects, 'LKD-MESH-003').message)
+      .toBe('annotation mirror.linkerd.io/probe-timeout is defined in linkerd2 pkg/k8s/labels.go but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.');
+  });
   test('fires on a proxy setting placed on a Service', () => {
     const objects = meshLab();
     pick(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/skip-inbound-ports': '8080' };

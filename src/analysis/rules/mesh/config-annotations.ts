@@ -1,6 +1,6 @@
 import { parseCidr } from '../../../core/cidr';
 import { LABELS_GO, LabelsGoName } from '../../../core/linkerd-annotations.generated';
-import { ADMISSION_WEBHOOKS_LABEL, KeySite, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
+import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
@@ -203,6 +203,15 @@ function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void
   }
 }
 
+/** labels.go keys outside the proxy-config families that nothing reads (the config families are checked above). */
+function checkUnreadKeys(ctx: RuleContext, entry: IndexedObject): void {
+  for (const key of Object.keys(annotationsOf(entry.object))) {
+    if (UNREAD_KEYS.has(key) && !isProxyConfigKey(key)) {
+      ctx.report(entry, `annotation ${key} is defined in linkerd2 pkg/k8s/labels.go but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.`);
+    }
+  }
+}
+
 /** Proxy annotations: keys Linkerd 2.20 reads (vocabulary generated from labels.go), on objects it reads them from, with values that parse. */
 export const configAnnotationsRule: Rule = {
   id: 'LKD-MESH-003',
@@ -220,7 +229,8 @@ export const configAnnotationsRule: Rule = {
       + 'keys are deprecated in labels.go (still read, below the stable key). config.alpha.linkerd.io/proxy-wait-before-exit-seconds '
       + 'is the only form of that setting and inject.go reads it, so it is not reported as unstable; labels.go says it must be '
       + 'smaller than the pod\'s terminationGracePeriodSeconds. On a Service only opaque-ports is read (inject.go '
-      + 'CreateOpaquePortsPatch, policy-controller outbound/index.rs).',
+      + 'CreateOpaquePortsPatch, policy-controller outbound/index.rs). Keys of labels.go that no component reads '
+      + '(mirror.linkerd.io/probe-failure-threshold and probe-timeout at 2.20) are reported on any object.',
     fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-port: "4222"\n  config.beta.linkerd.io/proxy-enable-native-sidecar: "true"',
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
@@ -233,5 +243,6 @@ export const configAnnotationsRule: Rule = {
       checkWaitBeforeExit(ctx, pod, where);
     }
     for (const service of ctx.index.own('', 'Service')) checkServiceAnnotations(ctx, service);
+    for (const entry of ctx.index.objects) if (!entry.inventory) checkUnreadKeys(ctx, entry);
   },
 };
