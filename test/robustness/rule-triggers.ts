@@ -176,6 +176,10 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
   { ruleId: 'LKD-ROUTE-021', objects: lab((o) => { route(o).spec.hostnames = ['orders.example.com']; }) },
   { ruleId: 'LKD-ROUTE-022', objects: lab((o) => o.push(serverRoute({ port: 8080 }))) },
   {
+    ruleId: 'LKD-ROUTE-024',
+    objects: lab((o) => { route(o).spec.rules[0].matches = [{ path: { type: 'RegularExpression', value: '/orders/(?!internal).*' } }]; }),
+  },
+  {
     ruleId: 'LKD-SEC-001',
     objects: lab((o) => o.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'orders-db', namespace: NS }, data: { DB_PASSWORD: ['pass', 'word', '-1'].join('') } })),
   },
