@@ -24,6 +24,7 @@ export * from './routing/route-base';
 export * from './routing/http-route';
 export * from './routing/grpc-route';
 export * from './routing/traffic-split';
+export { UnmatchedRequests } from './routing/unmatched';
 
 // Control plane: pinned versions, install values, identity (trust anchors, rotation) and delivery.
 export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';
