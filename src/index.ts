@@ -14,6 +14,8 @@ export * from './policy/server';
 export * from './policy/authentication';
 export * from './policy/authorization-policy';
 export * from './policy/server-access';
+export * from './policy/server-route';
+export * from './policy/probe-access';
 export * from './policy/rate-limit-policy';
 export * from './policy/egress-network';
 export * from './routing/service-reference';

@@ -19,7 +19,7 @@ const ALLOWED: Record<string, string[]> = {
   'base.ts': ['core', 'frontends/mesh-checks.ts'],
   'workloads': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports', 'routing'],
   'routing': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports'],
-  'policy': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports', 'workloads'],
+  'policy': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports', 'routing', 'workloads'],
   // The control plane is delivered by a delivery form and a delivery renders the control plane's values: one domain.
   'control-plane': ['base.ts', 'core', 'delivery', 'frontends/mesh-checks.ts', 'imports'],
   'delivery': ['base.ts', 'core', 'control-plane', 'frontends/mesh-checks.ts'],

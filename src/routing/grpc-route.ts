@@ -59,7 +59,7 @@ export class GrpcRoute extends ServiceRoute {
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
     });
     for (const rule of props.rules ?? []) this.addRule(rule);
-    this.watchUnmatched(props, 'grpc', 'GRPCRoute', this.rules);
+    this._watchUnmatched(props, 'grpc', 'GRPCRoute', this.rules);
     if (props.unmatched === UnmatchedRequests.ROUTE_TO_SERVICE) {
       // No retries, timeouts or backends: exactly what Linkerd's default route did before this route attached.
       this.unmatchedRoute = new GrpcRoute(this, 'Unmatched', {

@@ -65,7 +65,7 @@ export class HttpRoute extends ServiceRoute {
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
     });
     for (const rule of props.rules ?? []) this.addRule(rule);
-    this.watchUnmatched(props, 'http', 'HTTPRoute', this.rules);
+    this._watchUnmatched(props, 'http', 'HTTPRoute', this.rules);
     if (props.unmatched === UnmatchedRequests.ROUTE_TO_SERVICE) {
       // No retries, timeouts or backends: exactly what Linkerd's default route did before this route attached.
       this.unmatchedRoute = new HttpRoute(this, 'Unmatched', {

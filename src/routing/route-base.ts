@@ -67,8 +67,9 @@ export abstract class ServiceRoute extends MeshResource {
   /**
    * Registers the route for the app's coverage check and adds the synth-time check of unmatched requests (see
    * unmatched.ts for why Linkerd 404s them). `kind` is HTTPRoute or GRPCRoute.
+   * @internal
    */
-  protected watchUnmatched(props: ServiceRouteProps, family: RouteFamily, kind: string, rules: Record<string, any>[]): void {
+  protected _watchUnmatched(props: ServiceRouteProps, family: RouteFamily, kind: string, rules: Record<string, any>[]): void {
     checkUnmatchedValue(this, props.unmatched);
     const parent = `${props.service.namespace ?? this.namespace ?? ''}/${props.service.name}:${props.port}`;
     const key = coverageKey(family, `service:${parent}`);
