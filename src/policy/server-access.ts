@@ -73,9 +73,11 @@ export class ServerAccess extends Construct {
     super(scope, id);
     const hasIdentities = (options.serviceAccounts?.length ?? 0) + (options.namespaces?.length ?? 0) > 0;
     const hasNetworks = (options.networks?.length ?? 0) > 0;
-    check(hasIdentities || hasNetworks || options.authentication !== undefined || options.networkAuthentication !== undefined, this, InputRule.REQUIRED,
+    const reused = options.authentication !== undefined || options.networkAuthentication !== undefined;
+    check(hasIdentities || hasNetworks || reused, this, InputRule.REQUIRED,
       'allow() needs at least one ServiceAccount, namespace, network or existing authentication.', 'Pass serviceAccounts: [clientServiceAccount].');
-    check(options.authentication === undefined || (options.authentication instanceof MeshTlsAuthentication && !hasIdentities), this, InputRule.CONFLICT,
+    const reusesMeshTls = options.authentication instanceof MeshTlsAuthentication && !hasIdentities;
+    check(options.authentication === undefined || reusesMeshTls, this, InputRule.CONFLICT,
       'authentication is given together with serviceAccounts or namespaces (or is not a MeshTlsAuthentication).',
       'Either reuse an existing MeshTlsAuthentication (authentication: access.meshTls) or list the identities, not both.');
     check(options.networkAuthentication === undefined || (options.networkAuthentication instanceof NetworkAuthentication && !hasNetworks), this,

@@ -10,7 +10,7 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IServer, ProxyProtocol } from './server';
-import { MeshResource, MeshResourceProps, metadataFor } from '../base';
+import { MeshResource, MeshResourceProps, ResolvedMetadata, metadataFor } from '../base';
 import { InputRule, check } from '../core/errors';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 import { GrpcRouteMatch, HttpRouteMatch, renderGrpcMatch, renderHttpMatch } from '../routing/matches';
@@ -80,7 +80,7 @@ export abstract class ServerRoute extends MeshResource {
   protected readonly _rules: Record<string, any>[] = [];
 
   /** @internal */
-  protected _setUp(props: ServerRouteProps, family: RouteFamily, kind: string): { metadata: ReturnType<typeof metadataFor>; parentRef: Record<string, any> } {
+  protected _setUp(props: ServerRouteProps, family: RouteFamily, kind: string): { metadata: ResolvedMetadata; parentRef: Record<string, any> } {
     check(typeof props.server?.name === 'string', this, InputRule.REQUIRED, 'server is required.', 'Pass server: the Server (or Server.fromServerName(...)).');
     const metadata = metadataFor(this, { ...props, namespace: props.namespace ?? props.server.namespace });
     check(props.server.namespace === undefined || props.server.namespace === metadata.namespace, this, 'LKD-ROUTE-022',

@@ -194,7 +194,11 @@ export class TrafficSplit extends Construct {
     const common = { namespace: props.namespace, service: props.service, port: props.port };
     for (const rule of rules) {
       this.routes.push(new HttpRoute(this, `Rule-${rule.name}`, {
-        ...common, name: rule.name, retry: rule.retry, timeouts: rule.timeouts, unmatched: UnmatchedRequests.NOT_FOUND,
+        ...common,
+        name: rule.name,
+        retry: rule.retry,
+        timeouts: rule.timeouts,
+        unmatched: UnmatchedRequests.NOT_FOUND,
         rules: [{ matches: rule.matches, backends }],
       }));
     }
@@ -227,7 +231,11 @@ export class GrpcTrafficSplit extends Construct {
     const common = { namespace: props.namespace, service: props.service, port: props.port };
     for (const rule of rules) {
       this.routes.push(new GrpcRoute(this, `Rule-${rule.name}`, {
-        ...common, name: rule.name, retry: rule.retry, timeouts: rule.timeouts, unmatched: UnmatchedRequests.NOT_FOUND,
+        ...common,
+        name: rule.name,
+        retry: rule.retry,
+        timeouts: rule.timeouts,
+        unmatched: UnmatchedRequests.NOT_FOUND,
         rules: [{ matches: rule.matches, backends }],
       }));
     }

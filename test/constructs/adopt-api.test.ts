@@ -7,8 +7,8 @@ import { Chart, Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
   AppProtocol, AuthorizationPolicy, AuthorizationTarget, Authentication, GrpcRetryCode, GrpcRoute, GrpcTrafficSplit, HttpMethod, HttpRoute,
-  MeshChecks, MeshedDeployment, Network, NetworkAuthentication, PathMatch, PodSelection, ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend, Server, ServerAccess,
-  ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference, Severity, TrafficSplit, UnmatchedRequests,
+  MeshChecks, MeshedDeployment, Network, NetworkAuthentication, PathMatch, PodSelection, ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend,
+  Server, ServerAccess, ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference, Severity, TrafficSplit, UnmatchedRequests,
 } from '../../src';
 import { conformanceIssues } from '../support/conformance';
 import { describeWithShared } from '../support/shared';
@@ -21,7 +21,10 @@ function ordersApp(port = 8080, appProtocol?: AppProtocol) {
   const chart = new Chart(app, 'lab', { namespace: 'mesh-lab' });
   const sa = new kplus.ServiceAccount(chart, 'Orders', { metadata: { name: 'orders' } });
   const workloads = ['v1', 'v2'].map((version) => new MeshedDeployment(chart, `Orders-${version}`, {
-    name: `orders-${version}`, app: 'orders', version, serviceAccount: sa,
+    name: `orders-${version}`,
+    app: 'orders',
+    version,
+    serviceAccount: sa,
     containers: [{ image: 'example/orders:1.0.0', ports: [{ name: 'http', number: port }], securityContext: { user: 1000 } }],
   }));
   const versions = workloads.map((w) => w.exposeService({ ports: [{ port, name: 'http', appProtocol }] }));
@@ -73,7 +76,9 @@ describe('splits take matched rules with their own retries (1)', () => {
   test('why the old way warned: a split without matches retries every method (LKD-RETRY-001)', () => {
     const { chart, versions, stable } = ordersApp(9090, AppProtocol.HTTP2);
     new GrpcTrafficSplit(chart, 'Canary', {
-      name: 'orders-canary', service: stable, port: 9090,
+      name: 'orders-canary',
+      service: stable,
+      port: 9090,
       backends: [{ service: versions[0], percent: 90 }, { service: versions[1], percent: 10 }],
       retry: { codes: [GrpcRetryCode.UNAVAILABLE] },
     });
@@ -83,7 +88,9 @@ describe('splits take matched rules with their own retries (1)', () => {
   test('an HTTP split with a retried GET rule: the rule route, and the rest routed unchanged', () => {
     const { chart, versions, stable } = ordersApp();
     const split = new TrafficSplit(chart, 'Split', {
-      name: 'orders-split', service: stable, port: 8080,
+      name: 'orders-split',
+      service: stable,
+      port: 8080,
       backends: [{ service: versions[0], percent: 90 }, { service: versions[1], percent: 10 }],
       rules: [{ name: 'orders-reads', matches: [{ method: HttpMethod.GET, path: PathMatch.prefix('/orders') }], retry: { statuses: [RetryStatus.GATEWAY_ERRORS] } }],
     });
@@ -115,14 +122,23 @@ describe('splits take matched rules with their own retries (1)', () => {
     const chart = labChart();
     const backends = [{ service: ServiceReference.fromName('orders-v1'), percent: 100 }];
     const split = new GrpcTrafficSplit(chart, 'S', {
-      name: 's', service: ServiceReference.fromName('orders'), port: 9090, backends, unmatched: UnmatchedRequests.NOT_FOUND,
+      name: 's',
+      service: ServiceReference.fromName('orders'),
+      port: 9090,
+      backends,
+      unmatched: UnmatchedRequests.NOT_FOUND,
       rules: [{ name: 'reads', matches: [{ service: 'orders.v1.Orders', method: 'GetOrder' }] }],
     });
     expect(synth(chart).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['GRPCRoute/reads']);
     expect(split.route.name).toBe('reads');
     expect(() => new GrpcTrafficSplit(labChart(), 'S', {
-      name: 's', service: ServiceReference.fromName('orders'), port: 9090, backends, unmatched: UnmatchedRequests.NOT_FOUND,
-      retry: { codes: [GrpcRetryCode.UNAVAILABLE] }, rules: [{ name: 'reads', matches: [{ method: 'GetOrder' }] }],
+      name: 's',
+      service: ServiceReference.fromName('orders'),
+      port: 9090,
+      backends,
+      unmatched: UnmatchedRequests.NOT_FOUND,
+      retry: { codes: [GrpcRetryCode.UNAVAILABLE] },
+      rules: [{ name: 'reads', matches: [{ method: 'GetOrder' }] }],
     })).toThrow(/LKD-INPUT-004.*no route carries them/);
   });
 });
@@ -139,8 +155,13 @@ describe('routes say what happens to requests no rule matches (2)', () => {
   test('ROUTE_TO_SERVICE writes a match-all companion without the retries, to the parent Service', () => {
     const chart = labChart();
     const route = new HttpRoute(chart, 'Reads', {
-      name: 'reads', service: ServiceReference.fromName('orders'), port: 8080, retry: { statuses: [RetryStatus.SERVER_ERRORS] },
-      timeouts: { request: Duration.seconds(5) }, unmatched: UnmatchedRequests.ROUTE_TO_SERVICE, rules: [reads],
+      name: 'reads',
+      service: ServiceReference.fromName('orders'),
+      port: 8080,
+      retry: { statuses: [RetryStatus.SERVER_ERRORS] },
+      timeouts: { request: Duration.seconds(5) },
+      unmatched: UnmatchedRequests.ROUTE_TO_SERVICE,
+      rules: [reads],
     });
     expect(constructErrors(chart)).toEqual([]);
     const objects = synth(chart);
@@ -299,10 +320,14 @@ describe('routes on a Server (5)', () => {
       MeshChecks.of(app).configure({ printWarnings: false });
       const chart = new Chart(app, 'lab', { namespace: 'mesh-lab' });
       const workload = new MeshedDeployment(chart, 'Orders', {
-        name: 'orders', app: 'orders',
+        name: 'orders',
+        app: 'orders',
         containers: [{
-          image: 'example/orders:1.0.0', ports: [{ name: 'http', number: 8080 }], securityContext: { user: 1000 },
-          readiness: kplus.Probe.fromHttpGet('/ready', { port: 8080 }), liveness: kplus.Probe.fromHttpGet('/healthz?full=1', { port: 8080 }),
+          image: 'example/orders:1.0.0',
+          ports: [{ name: 'http', number: 8080 }],
+          securityContext: { user: 1000 },
+          readiness: kplus.Probe.fromHttpGet('/ready', { port: 8080 }),
+          liveness: kplus.Probe.fromHttpGet('/healthz?full=1', { port: 8080 }),
         }],
       });
       const server = new Server(chart, 'Srv', { name: 'orders-http', selector: PodSelection.workload(workload), port: ServerPort.name('http'), proxyProtocol: ProxyProtocol.HTTP1 });
@@ -335,12 +360,17 @@ describeWithShared('the new constructs against the real CRDs', () => {
   test('splits with rules, companions, exposed Services, Server routes and probe routes conform (schema, defaults, CEL)', () => {
     const { chart, versions, stable, workloads } = ordersApp(8080, AppProtocol.HTTP1);
     new TrafficSplit(chart, 'Split', {
-      name: 'orders-split', service: stable, port: 8080,
+      name: 'orders-split',
+      service: stable,
+      port: 8080,
       backends: [{ service: versions[0], percent: 90 }, { service: versions[1], percent: 10 }],
       rules: [{ name: 'orders-reads', matches: [{ method: HttpMethod.GET }], retry: { statuses: [RetryStatus.GATEWAY_ERRORS] } }],
     });
     new HttpRoute(chart, 'Direct', {
-      name: 'direct', service: versions[0], port: 8080, unmatched: UnmatchedRequests.ROUTE_TO_SERVICE,
+      name: 'direct',
+      service: versions[0],
+      port: 8080,
+      unmatched: UnmatchedRequests.ROUTE_TO_SERVICE,
       rules: [{ matches: [{ headers: [{ name: 'x-debug', value: '1' }] }], backends: [RouteBackend.service(versions[1], { port: 8080 })] }],
     });
     const server = new Server(chart, 'Srv', { name: 'orders-http', selector: PodSelection.workload(workloads[0]), port: ServerPort.number(8080), proxyProtocol: ProxyProtocol.HTTP1 });
