@@ -72,7 +72,9 @@ export abstract class ServiceRoute extends MeshResource {
   protected _watchUnmatched(props: ServiceRouteProps, family: RouteFamily, kind: string, rules: Record<string, any>[]): void {
     checkUnmatchedValue(this, props.unmatched);
     const parent = `${props.service.namespace ?? this.namespace ?? ''}/${props.service.name}:${props.port}`;
-    const key = coverageKey(family, `service:${parent}`);
+    // The route's own namespace is part of the key: a route outside the Service's namespace is a consumer route that
+    // serves only clients in its namespace (and replaces the producer's routes for them), so they never cover each other.
+    const key = coverageKey(family, `service:${parent}@${this.namespace ?? ''}`);
     const ownCoversAll = () => rulesCoverAll(rules, family);
     registerCoverage(this, key, ownCoversAll);
     this.node.addValidation({
