@@ -90,12 +90,12 @@ export abstract class ServerRoute extends MeshResource {
     checkUnmatchedValue(this, props.unmatched);
     const key = coverageKey(family, `server:${metadata.namespace ?? ''}/${props.server.name}`);
     const ownCoversAll = () => rulesCoverAll(this._rules, family);
-    registerCoverage(this, key, ownCoversAll);
+    registerCoverage(this, key, '', ownCoversAll);
     this.node.addValidation({
       validate: () => (this._rules.length === 0
         ? [`${InputRule.REQUIRED}: ${kind} ${this.name} has no rules. Fix: add a rule with addRule().`]
         : validateUnmatched(this, {
-          unmatched: props.unmatched, what: `${kind} ${this.name}`, parent: `Server ${props.server.name}`, key, ownCoversAll, outcome: 'is refused',
+          unmatched: props.unmatched, what: `${kind} ${this.name}`, parent: `Server ${props.server.name}`, key, clients: '', ownCoversAll, outcome: 'is refused',
         })),
     });
     // group and kind are always written: the Gateway API would default them to a Gateway. No port, no sectionName.

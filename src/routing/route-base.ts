@@ -71,15 +71,15 @@ export abstract class ServiceRoute extends MeshResource {
    */
   protected _watchUnmatched(props: ServiceRouteProps, family: RouteFamily, kind: string, rules: Record<string, any>[]): void {
     checkUnmatchedValue(this, props.unmatched);
-    const parent = `${props.service.namespace ?? this.namespace ?? ''}/${props.service.name}:${props.port}`;
-    // The route's own namespace is part of the key: a route outside the Service's namespace is a consumer route that
-    // serves only clients in its namespace (and replaces the producer's routes for them), so they never cover each other.
-    const key = coverageKey(family, `service:${parent}@${this.namespace ?? ''}`);
+    const serviceNamespace = props.service.namespace ?? this.namespace ?? '';
+    const key = coverageKey(family, `service:${serviceNamespace}/${props.service.name}:${props.port}`);
+    // A route outside the Service's namespace is a consumer route: it serves only clients in its own namespace.
+    const clients = serviceNamespace === (this.namespace ?? '') ? '' : this.namespace ?? '';
     const ownCoversAll = () => rulesCoverAll(rules, family);
-    registerCoverage(this, key, ownCoversAll);
+    registerCoverage(this, key, clients, ownCoversAll);
     this.node.addValidation({
       validate: () => (rules.length === 0 ? [] : validateUnmatched(this, {
-        unmatched: props.unmatched, what: `${kind} ${this.name}`, parent: `Service ${props.service.name} port ${props.port}`, key, ownCoversAll, outcome: 'gets 404',
+        unmatched: props.unmatched, what: `${kind} ${this.name}`, parent: `Service ${props.service.name} port ${props.port}`, key, clients, ownCoversAll, outcome: 'gets 404',
       })),
     });
   }

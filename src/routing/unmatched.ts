@@ -32,22 +32,29 @@ export type RouteFamily = 'http' | 'grpc';
 interface CoverageEntry {
   /** `service:<ns>/<name>:<port>` or `server:<ns>/<name>`, and the family. */
   readonly key: string;
+  /** The clients the route serves: '' for everyone (a producer route), else the one consumer namespace. */
+  readonly clients: string;
   readonly coversAll: () => boolean;
 }
 
 const REGISTRY = Symbol.for('cdk8s-linkerd.RouteCoverage');
 
-/** Records a route so that another route on the same parent can see it has a match-all rule. */
-export function registerCoverage(scope: IConstruct, key: string, coversAll: () => boolean): void {
+/**
+ * Records a route so that another route on the same parent can see it has a match-all rule. `clients` is '' for a
+ * route that serves every client and the namespace of a consumer route: Linkerd 2.20 applies a route in the Service's
+ * namespace to clients in every namespace, and a route in another namespace only to clients there, beside the
+ * producer's (k8s/index/src/outbound/index.rs, the producer/consumer partition and `watch_for_ns_or_default`).
+ */
+export function registerCoverage(scope: IConstruct, key: string, clients: string, coversAll: () => boolean): void {
   const root = scope.node.root as any;
   const list: CoverageEntry[] = (root[REGISTRY] ??= []);
-  list.push({ key, coversAll });
+  list.push({ key, clients, coversAll });
 }
 
-/** Whether any route of the app on this parent (and family) matches every request. */
-export function parentCovered(scope: IConstruct, key: string): boolean {
+/** Whether a route of the app on this parent (and family) matches every request of the clients a route serves. */
+export function parentCovered(scope: IConstruct, key: string, clients: string): boolean {
   const list: CoverageEntry[] = (scope.node.root as any)[REGISTRY] ?? [];
-  return list.some((e) => e.key === key && e.coversAll());
+  return list.some((e) => e.key === key && (e.clients === '' || e.clients === clients) && e.coversAll());
 }
 
 /** A rendered HTTP match that every request satisfies: no method, headers or query, and the path `/` prefix or none. */
@@ -76,6 +83,8 @@ export interface UnmatchedCheck {
   /** e.g. `Service orders port 8080`. */
   readonly parent: string;
   readonly key: string;
+  /** '' for a route serving every client, else its consumer namespace (see registerCoverage). */
+  readonly clients: string;
   readonly ownCoversAll: () => boolean;
   /** Where the unmatched requests end up once the route attaches: "get 404" / "are refused". */
   readonly outcome: string;
@@ -90,7 +99,7 @@ export function validateUnmatched(scope: IConstruct, c: UnmatchedCheck): string[
         + 'would compete with that rule. Fix: remove unmatched: UnmatchedRequests.ROUTE_TO_SERVICE, or give every rule matches.']
       : [];
   }
-  if (c.ownCoversAll() || parentCovered(scope, c.key)) return [];
+  if (c.ownCoversAll() || parentCovered(scope, c.key, c.clients)) return [];
   return [`LKD-ROUTE-024: every rule of ${c.what} has matches and no route of this app on ${c.parent} matches the rest; Linkerd drops `
     + `the default route once any route attaches, so every other request ${c.outcome}. Fix: pass unmatched: `
     + 'UnmatchedRequests.ROUTE_TO_SERVICE (a match-all route without this route\'s retries and timeouts is added beside it), add a rule '

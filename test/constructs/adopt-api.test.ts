@@ -195,11 +195,16 @@ describe('routes say what happens to requests no rule matches (2)', () => {
     expect(() => synthChecked(chart)).toThrow(/\[lab\/Reads\] LKD-ROUTE-024.*GRPCRoute reads[\s\S]*\[lab\/Other\] LKD-ROUTE-024/);
   });
 
-  test('a consumer route (in another namespace than the Service) and a producer route never cover each other', () => {
-    const chart = labChart();
-    new HttpRoute(chart, 'Reads', { name: 'reads', service: ServiceReference.fromName('orders'), port: 8080, rules: [reads] });
-    new HttpRoute(chart, 'Consumer', { name: 'all', namespace: 'shop', service: ServiceReference.fromName('orders', 'mesh-lab'), port: 8080, rules: [{}] });
-    expect(constructErrors(chart).join('\n')).toMatch(/\[lab\/Reads\] LKD-ROUTE-024/);
+  test('a producer catch-all covers consumer routes; a consumer catch-all covers only its own namespace', () => {
+    const consumerAll = labChart();
+    new HttpRoute(consumerAll, 'Reads', { name: 'reads', service: ServiceReference.fromName('orders'), port: 8080, rules: [reads] });
+    new HttpRoute(consumerAll, 'Consumer', { name: 'all', namespace: 'shop', service: ServiceReference.fromName('orders', 'mesh-lab'), port: 8080, rules: [{}] });
+    expect(constructErrors(consumerAll).join('\n')).toMatch(/\[lab\/Reads\] LKD-ROUTE-024/);
+
+    const producerAll = labChart();
+    new HttpRoute(producerAll, 'All', { name: 'all', service: ServiceReference.fromName('orders'), port: 8080, rules: [{}] });
+    new HttpRoute(producerAll, 'Consumer', { name: 'reads', namespace: 'shop', service: ServiceReference.fromName('orders', 'mesh-lab'), port: 8080, rules: [reads] });
+    expect(constructErrors(producerAll)).toEqual([]);
   });
 
   test('ROUTE_TO_SERVICE on a route that already matches everything is refused (the two match-all rules would compete)', () => {
