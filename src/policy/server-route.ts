@@ -80,13 +80,15 @@ export abstract class ServerRoute extends MeshResource {
   protected readonly _rules: Record<string, any>[] = [];
 
   /** @internal */
-  protected _setUp(props: ServerRouteProps, family: RouteFamily, kind: string): { metadata: ResolvedMetadata; parentRef: Record<string, any> } {
+  protected _setUp(props: ServerRouteProps & { readonly rules?: unknown[] }, family: RouteFamily, kind: string): { metadata: ResolvedMetadata; parentRef: Record<string, any> } {
     check(typeof props.server?.name === 'string', this, InputRule.REQUIRED, 'server is required.', 'Pass server: the Server (or Server.fromServerName(...)).');
     const metadata = metadataFor(this, { ...props, namespace: props.namespace ?? props.server.namespace });
     check(props.server.namespace === undefined || props.server.namespace === metadata.namespace, this, 'LKD-ROUTE-022',
       `the route is in namespace ${metadata.namespace}, its Server ${props.server.name} in ${props.server.namespace}; Linkerd ignores a Server parent in another namespace.`,
       'Create the route in the Server\'s namespace.');
     this.checkProtocol(props.server.proxyProtocol, family, kind);
+    check(props.rules === undefined || (Array.isArray(props.rules) && props.rules.every((r) => typeof r === 'object' && r !== null)), this, InputRule.REQUIRED,
+      'rules must be a list of { matches } objects.', 'Pass rules: [{ matches: [...] }], or add them with addRule().');
     checkUnmatchedValue(this, props.unmatched);
     const key = coverageKey(family, `server:${metadata.namespace ?? ''}/${props.server.name}`);
     const ownCoversAll = () => rulesCoverAll(this._rules, family);

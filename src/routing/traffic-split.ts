@@ -145,6 +145,9 @@ interface SplitRule { readonly name: string; readonly matches: unknown[] }
 
 function checkRules(scope: Construct, props: SplitBaseProps, rules: SplitRule[], unmatchedSettings: boolean): void {
   checkUnmatchedValue(scope, props.unmatched);
+  // Other languages can pass anything here; nothing below may throw an uncoded TypeError.
+  check(Array.isArray(rules) && rules.every((r) => typeof r === 'object' && r !== null && typeof r.name === 'string'), scope, InputRule.REQUIRED,
+    'rules must be a list of { name, matches } objects.', 'Give each rule the name of its route and its matches.');
   const names = new Set<string>([props.name]);
   rules.forEach((rule, i) => {
     check(Array.isArray(rule.matches) && rule.matches.length > 0, scope, InputRule.REQUIRED,

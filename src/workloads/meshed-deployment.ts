@@ -205,6 +205,7 @@ export class MeshedDeployment extends Construct {
   }
 
   private checkExposedPort(p: ExposedPort, i: number, count: number): void {
+    check(typeof p === 'object' && p !== null, this, InputRule.REQUIRED, `ports[${i}] is not a port object.`, 'Pass ports: [{ port: 8080 }].');
     validatePortNumber(this, p.port, `ports[${i}].port`);
     if (p.targetPort !== undefined) validatePortNumber(this, p.targetPort, `ports[${i}].targetPort`);
     if (p.name !== undefined) validatePortName(this, p.name);

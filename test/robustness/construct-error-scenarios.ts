@@ -134,6 +134,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'a Server GRPCRoute rule with 9 matches',
     run: (e) => new ServerGrpcRoute(e.chart, 'ServerGrpc', { name: 'orders-rpc', server: e.server(), rules: [{ matches: repeat(9, () => ({ method: 'Get' })) }] }),
   },
+  { name: 'Server route rules that are not a list', run: (e) => serverRoute(e, { rules: {} }) },
   { name: 'a Server route without rules', run: (e) => serverRoute(e, { rules: [] }), atSynth: true },
   { name: 'a Server route that leaves requests unmatched', run: (e) => serverRoute(e, { rules: [{ matches: [{ path: PathMatch.prefix('/api') }] }] }), atSynth: true },
   // policy/server.ts
@@ -178,6 +179,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a split percent of 33.3', run: (e) => split(e, { backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 33.3 }] }) },
   { name: 'split percents adding up to 90', run: (e) => split(e, { backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 90 }] }) },
   { name: 'HTTP retries on a gRPC split', run: (e) => split(e, { grpc: true, httpRetry: { statuses: [RetryStatus.GATEWAY_ERRORS] } }) },
+  { name: 'split rules that are not a list', run: (e) => split(e, { rules: 'reads' }) },
   { name: 'a split rule without matches', run: (e) => split(e, { rules: [{ name: 'reads', matches: [] }] }) },
   { name: 'a split rule named like the split', run: (e) => split(e, { rules: [{ name: 'split', matches: [{ method: HttpMethod.GET }] }] }) },
   {
@@ -193,6 +195,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a MeshedDeployment without containers', run: (e) => workload(e, { containers: [] }) },
   { name: 'exposeService without ports', run: (e) => workload(e, {}).exposeService({ ports: [] }) },
   { name: 'a Service exposed twice', run: (e) => { const w = workload(e, {}); for (let i = 0; i < 2; i++) w.exposeService({ ports: [{ port: 8080 }] }); } },
+  { name: 'a Service port that is not an object', run: (e) => workload(e, {}).exposeService({ ports: [null as Any] }) },
   { name: 'two unnamed Service ports', run: (e) => workload(e, {}).exposeService({ ports: [{ port: 8080 }, { port: 9090 }] }) },
   { name: 'an appProtocol Linkerd does not read', run: (e) => workload(e, {}).exposeService({ ports: [{ port: 8080, appProtocol: 'grpc' as Any }] }) },
   { name: 'an unknown namespace default inbound policy', run: (e) => new MeshedNamespace(e.chart, 'Ns', { name: 'mesh-lab', defaultInboundPolicy: 'nope' as DefaultInboundPolicy }) },
