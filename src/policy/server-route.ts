@@ -80,7 +80,9 @@ export abstract class ServerRoute extends MeshResource {
   protected readonly _rules: Record<string, any>[] = [];
 
   /** @internal */
-  protected _setUp(props: ServerRouteProps & { readonly rules?: unknown[] }, family: RouteFamily, kind: string): { metadata: ResolvedMetadata; parentRef: Record<string, any> } {
+  protected _setUp(
+    props: ServerRouteProps & { readonly rules?: unknown[] }, family: RouteFamily, kind: string,
+  ): { metadata: ResolvedMetadata; parentRef: Record<string, any> } {
     check(typeof props.server?.name === 'string', this, InputRule.REQUIRED, 'server is required.', 'Pass server: the Server (or Server.fromServerName(...)).');
     const metadata = metadataFor(this, { ...props, namespace: props.namespace ?? props.server.namespace });
     check(props.server.namespace === undefined || props.server.namespace === metadata.namespace, this, 'LKD-ROUTE-022',
