@@ -84,6 +84,14 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
       }
     }),
   },
+  {
+    ruleId: 'LKD-ROUTE-025',
+    objects: lab((o) => { find(o, 'HTTPRoute', 'orders-split').spec.rules[0].matches = [{ path: { type: 'PathPrefix', value: '/orders' } }]; }),
+  },
+  {
+    ruleId: 'LKD-ROUTE-026',
+    objects: lab((o) => { find(o, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' }; }),
+  },
   { ruleId: 'LKD-POL-019', objects: lab((o) => { find(o, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = []; }) },
   {
     ruleId: 'LKD-ROUTE-005',

@@ -73,6 +73,8 @@ import { serverParentScope } from './route/server-parent-scope';
 import { serviceProfileWins } from './route/service-profile';
 import { serviceSelectsPods } from './route/service-selects-pods';
 import { unsupportedFilters } from './route/unsupported-filters';
+import { unmatchedRequests } from './route/unmatched-requests';
+import { unservedProtocol } from './route/unserved-protocol';
 import { backendWeights } from './route/weights';
 import { secretsInOutput } from './secrets/secrets-in-output';
 import { pinnedVersions } from './version/pinned';
@@ -110,6 +112,8 @@ export const ALL_RULES: Rule[] = [
   beyondGatewayV121,
   meshHostnames,
   serverParentScope,
+  unmatchedRequests,
+  unservedProtocol,
   admissionWebhook,
   nonIdempotentRetries,
   annotationGrammar,
