@@ -21,8 +21,6 @@ export const VersionRule = {
   KUBERNETES: 'LKD-CP-004',
   /** The cluster's Gateway API bundle is outside what this Linkerd supports. */
   GATEWAY_API: 'LKD-CP-005',
-  /** Private key material inside chart values written to a GitOps or Terraform object. */
-  KEY_IN_VALUES: 'LKD-CP-006',
 } as const;
 
 /** Options for a Linkerd release other than the ones this library ships constants for. */
