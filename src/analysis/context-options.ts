@@ -59,6 +59,11 @@ export const CONTEXT_OPTIONS: readonly ContextOption[] = [
     problem: (v: string) => (PORT_LIST.test(v) ? undefined : 'must be comma-separated ports and lo-hi ranges'),
   },
   {
+    key: 'globalEgressNamespace', flag: 'global-egress-namespace', kind: 'string', placeholder: 'NS',
+    help: 'Namespace of the cluster-wide EgressNetworks (egress.globalEgressNetworkNamespace)', defaultText: 'linkerd-egress, or the install\'s',
+    problem: (v: string) => (DNS_LABEL.test(v) ? undefined : 'must be a namespace name'),
+  },
+  {
     key: 'defaultNamespace', flag: 'namespace', alias: 'n', kind: 'string', placeholder: 'NS', help: 'Namespace of objects that name none, as kubectl -n', defaultText: 'default',
     problem: (v: string) => (DNS_LABEL.test(v) ? undefined : 'must be a namespace name'),
   },

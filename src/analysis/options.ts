@@ -1,5 +1,5 @@
 /** The context an analysis runs in: what the engine cannot read from the manifests themselves. */
-import { CHART_OPAQUE_PORTS, CHART_PROBE_NETWORKS } from '../core/vocabulary';
+import { CHART_GLOBAL_EGRESS_NAMESPACE, CHART_OPAQUE_PORTS, CHART_PROBE_NETWORKS } from '../core/vocabulary';
 import { KubeObject } from './model/manifest';
 
 /** The six default inbound policies Linkerd knows (chart value `proxy.defaultInboundPolicy` and annotations). */
@@ -23,6 +23,8 @@ export interface AnalysisContext {
   readonly defaultInboundPolicy: string;
   /** Namespace of the Linkerd control plane. */
   readonly controlPlaneNamespace: string;
+  /** Where cluster-wide EgressNetworks live (`egress.globalEgressNetworkNamespace`). */
+  readonly globalEgressNamespace: string;
   /** The namespace of objects that do not name one (kubectl's `default`, or `--namespace` / `-n`). */
   readonly defaultNamespace: string;
   /** Where probes may come from (`policyController.probeNetworks`): the generated probe routes authorize these. */
@@ -60,6 +62,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     controlPlaneNamespace: input.controlPlaneNamespace ?? 'linkerd',
     probeNetworks: input.probeNetworks ?? CHART_PROBE_NETWORKS,
     defaultNamespace: input.defaultNamespace ?? 'default',
+    globalEgressNamespace: input.globalEgressNamespace ?? CHART_GLOBAL_EGRESS_NAMESPACE,
     defaultOpaquePorts: input.defaultOpaquePorts ?? CHART_OPAQUE_PORTS,
     inventory: input.inventory ?? [],
     serviceAccountTokenProjection: input.serviceAccountTokenProjection ?? true,

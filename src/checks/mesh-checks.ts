@@ -82,6 +82,11 @@ export interface MeshChecksOptions {
    */
   readonly defaultOpaquePorts?: string;
   /**
+   * Namespace of the cluster-wide EgressNetworks (`egress.globalEgressNetworkNamespace`).
+   * @default "linkerd-egress", or the App's control plane's
+   */
+  readonly globalEgressNamespace?: string;
+  /**
    * The namespace of objects that name none.
    * @default "default"
    */

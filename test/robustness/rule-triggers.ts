@@ -85,6 +85,13 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     }),
   },
   {
+    ruleId: 'LKD-POL-023',
+    objects: lab((o) => {
+      o.push({ apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'deny-all', namespace: 'linkerd-egress' }, spec: { trafficPolicy: 'Deny' } });
+      o.push({ apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'allow-api', namespace: NS }, spec: { trafficPolicy: 'Allow' } });
+    }),
+  },
+  {
     ruleId: 'LKD-ROUTE-025',
     objects: lab((o) => { find(o, 'HTTPRoute', 'orders-split').spec.rules[0].matches = [{ path: { type: 'PathPrefix', value: '/orders' } }]; }),
   },

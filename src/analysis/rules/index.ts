@@ -25,6 +25,7 @@ import { wrongMetadataRule } from './mesh/wrong-metadata';
 import { authenticationRefsRule } from './policy/authentication-refs';
 import { authorizationTargetRule } from './policy/authorization-target';
 import { declaredCalls } from './policy/declared-calls';
+import { egressScope } from './policy/egress-scope';
 import { legacyKindsRule } from './policy/legacy-kinds';
 import { meshTlsIdentitiesRule } from './policy/mesh-tls-identities';
 import { networksRule } from './policy/networks';
@@ -83,7 +84,7 @@ import { proxyVersionSkew } from './version/proxy-skew';
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
-  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
+  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
   proxyPortCollisionRule, skippedServerPortRule,
