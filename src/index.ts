@@ -29,11 +29,12 @@ export * from './routing/traffic-split';
 export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';
 export * from './control-plane/install';
 export * from './control-plane/identity';
+export * from './control-plane/extensions';
 export { LinkerdDelivery } from './delivery/delivery';
 export { DeliveryForm } from './delivery/form';
 export { HelmDeliveryOptions } from './delivery/helm';
 export { ArgoCdDeliveryOptions } from './delivery/argo-cd';
-export { FluxDeliveryOptions } from './delivery/flux';
+export { FluxDeliveryOptions, FluxValuesReference, FluxValuesKind } from './delivery/flux';
 export { RunbookOptions } from './delivery/runbooks';
 
 // Checks.

@@ -4,6 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { ChartRelease } from './releases';
 import { DeliverySteps, RunbookStep } from './steps';
 import { ResolvedInstall } from '../control-plane/install/values';
 
@@ -107,15 +108,18 @@ export function upgradeRunbook(install: ResolvedInstall, steps: DeliverySteps, o
   ].join('\n\n') + '\n';
 }
 
-function extensionRemoval(options: RunbookOptions): string[] {
-  const extensions = options.extensions ?? ['viz'];
-  const lines = extensions.map((ext) => `linkerd ${ext} uninstall | kubectl delete -f -  # or: helm uninstall of its release`);
+function extensionRemoval(install: ResolvedInstall, steps: DeliverySteps, options: RunbookOptions, delivered: ChartRelease[]): string[] {
+  // Extensions this code delivers are removed the way they were delivered; others (installed by hand) with their CLI.
+  const deliveredNames = new Set(delivered.map((r) => r.releaseName.replace(/^linkerd-/, '')));
+  const lines = [...delivered].reverse().flatMap((release) => steps.removeRelease(install, release));
+  const extensions = (options.extensions ?? (delivered.length > 0 ? [] : ['viz'])).filter((ext) => !deliveredNames.has(ext));
+  lines.push(...extensions.map((ext) => `linkerd ${ext} uninstall | kubectl delete -f -  # or: helm uninstall of its release`));
   lines.push("helm list -A | grep -E 'linkerd-(viz|multicluster|jaeger)' || echo 'no extension releases left'");
   return lines;
 }
 
 /** The exit runbook: remove injection, restart, verify no proxies, remove extensions, then the core. */
-export function exitRunbook(install: ResolvedInstall, steps: DeliverySteps, options: RunbookOptions = {}): string {
+export function exitRunbook(install: ResolvedInstall, steps: DeliverySteps, options: RunbookOptions = {}, delivered: ChartRelease[] = []): string {
   const proxies = "kubectl get pods -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.containers[*].name} "
     + "{.spec.initContainers[*].name}{\"\\n\"}{end}' | grep -w linkerd-proxy";
   return [
@@ -136,7 +140,7 @@ export function exitRunbook(install: ResolvedInstall, steps: DeliverySteps, opti
       text: `Only pods of the control plane (\`${install.namespace}\`) and of extensions may still list linkerd-proxy.`,
       commands: [`${proxies} | grep -v "^${install.namespace}/"`],
     }),
-    section('4. Remove extensions', { text: 'Extensions depend on the core, so they go first.', commands: extensionRemoval(options) }),
+    section('4. Remove extensions', { text: 'Extensions depend on the core, so they go first.', commands: extensionRemoval(install, steps, options, delivered) }),
     section('5. Remove the core', steps.removeCore(install)),
     section('6. Verify', {
       text: 'No Linkerd CRDs, webhooks or cluster roles remain, and the Gateway API CRDs are still there.',
