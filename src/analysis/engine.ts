@@ -8,6 +8,7 @@ import { IndexedObject, MeshIndex } from './model/mesh-index';
 import { AnalysisContext, AnalysisContextInput, resolveContext } from './options';
 import { Rule, ReportOptions, RuleContext } from './rule';
 import { ALL_RULES } from './rules';
+import { impliedChartObjects } from './rules/control-plane/chart-objects';
 import { parseSuppressions } from './suppressions';
 
 export interface AnalysisResult {
@@ -100,10 +101,17 @@ function applySuppressions(findings: Finding[], table: SuppressionTable): { kept
   return { kept, suppressed };
 }
 
+/** The index, with what delivered extension charts will create added to the inventory (rebuilt only when there is some). */
+function indexWithChartObjects(manifests: Manifest[], context: AnalysisContext): MeshIndex {
+  const index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
+  const implied = impliedChartObjects(index);
+  return implied.length === 0 ? index : new MeshIndex(manifests, [...context.inventory, ...implied], context.controlPlaneNamespace);
+}
+
 /** Analyzes manifests and returns every finding, sorted. */
 export function analyze(manifests: Manifest[], options: AnalyzeOptions = {}): AnalysisResult {
   const context = resolveContext(options);
-  const index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
+  const index = indexWithChartObjects(manifests, context);
   const table = readSuppressions(index);
   const raw = [...runRules(options.rules ?? ALL_RULES, index, context), ...table.problems];
   const { kept, suppressed } = applySuppressions(raw, table);

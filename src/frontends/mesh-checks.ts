@@ -71,6 +71,26 @@ export interface MeshChecksOptions {
    * @default - none
    */
   readonly inventory?: any[];
+  /**
+   * Whether pods use linkerd2-cni instead of linkerd-init (LKD-MESH-011).
+   * @default - read from the control-plane install in the output, else false
+   */
+  readonly cniEnabled?: boolean;
+  /**
+   * Schedulable nodes in the cluster (LKD-CP-001 says which fault domains the control plane survives).
+   * @default - counted from Nodes in the inventory, else unknown
+   */
+  readonly nodeCount?: number;
+  /**
+   * Zones with schedulable nodes (`topology.kubernetes.io/zone`).
+   * @default - counted from the inventory's Node labels, else unknown
+   */
+  readonly zoneCount?: number;
+  /**
+   * Print informational findings (what the checks could not know) to stderr during synth; they never fail it.
+   * @default false
+   */
+  readonly printInfo?: boolean;
 }
 
 const CHECKS_SYMBOL = Symbol.for('cdk8s-linkerd.MeshChecks');
@@ -193,6 +213,12 @@ export class MeshChecks {
     const prometheus = options.prometheusServiceAccount;
     check(prometheus === undefined || isServiceAccountRef(prometheus), this.root, InputRule.NAME,
       `prometheusServiceAccount ${JSON.stringify(prometheus)} is not namespace/name of a ServiceAccount.`, 'Pass e.g. "linkerd-viz/prometheus".');
+    for (const what of ['nodeCount', 'zoneCount'] as const) {
+      const n = options[what];
+      check(n === undefined || (Number.isInteger(n) && n >= 1), this.root, InputRule.RANGE, `${what} ${JSON.stringify(n)} is not a whole number of at least 1.`,
+        `Pass the cluster's ${what === 'nodeCount' ? 'schedulable nodes' : 'zones'}, e.g. ${what}: 3.`);
+    }
+    check(options.cniEnabled === undefined || typeof options.cniEnabled === 'boolean', this.root, InputRule.REQUIRED, 'cniEnabled must be true or false.', 'Pass a boolean.');
     this.options = { ...this.options, ...options };
   }
 
@@ -213,6 +239,9 @@ export class MeshChecks {
       serviceAccountTokenProjection: this.options.serviceAccountTokenProjection,
       certificateExpiryWarningDays: this.options.certificateExpiryWarningDays,
       prometheusServiceAccount: this.options.prometheusServiceAccount,
+      cniEnabled: this.options.cniEnabled,
+      nodeCount: this.options.nodeCount,
+      zoneCount: this.options.zoneCount,
     });
     this.last = { findings, suppressed };
     return this.last;
@@ -232,12 +261,14 @@ export class MeshChecks {
     const { findings } = this.run();
     const failing = findings.filter((f) => f.severity === Severity.ERROR || (this.options.failOnWarnings && f.severity === Severity.WARNING));
     if (this.options.printWarnings ?? true) this.printWarnings(findings.filter((f) => f.severity === Severity.WARNING && !failing.includes(f)));
+    // Information never fails synth, whatever failOnWarnings says.
+    if (this.options.printInfo === true) this.printWarnings(findings.filter((f) => f.severity === Severity.INFO), 'info');
     return failing.map(describe);
   }
 
-  private printWarnings(warnings: Finding[]): void {
+  private printWarnings(warnings: Finding[], label = 'warning'): void {
     for (const warning of warnings) {
-      const line = `warning: ${describe(warning)}`;
+      const line = `${label}: ${describe(warning)}`;
       if (printed.has(line)) continue;
       printed.add(line);
       process.stderr.write(`${line}\n`);

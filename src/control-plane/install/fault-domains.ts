@@ -5,6 +5,9 @@
  * zone guarantee therefore needs a post-render step, which Flux (`spec.postRenderers`) and cdk8s' own rendering can
  * do and an Argo CD Helm source cannot.
  */
+import { COMPONENT_LABEL, CONTROLLER_DEPLOYMENTS, ZONE_LABEL } from '../../core/fault-domains';
+
+export { COMPONENT_LABEL, CONTROLLER_DEPLOYMENTS, ZONE_LABEL };
 
 /** How the control-plane replicas are spread over zones (`topology.kubernetes.io/zone`). */
 export enum ZoneSpread {
@@ -18,18 +21,6 @@ export enum ZoneSpread {
    */
   REQUIRED = 'required',
 }
-
-/** The zone label every cloud provider's nodes carry (well-known label). */
-export const ZONE_LABEL = 'topology.kubernetes.io/zone';
-/** The label the chart puts on each controller's pods. */
-export const COMPONENT_LABEL = 'linkerd.io/control-plane-component';
-
-/** The chart's controller Deployments that run `controllerReplicas` replicas, by their component label. */
-export const CONTROLLER_DEPLOYMENTS: ReadonlyArray<{ name: string; component: string }> = [
-  { name: 'linkerd-destination', component: 'destination' },
-  { name: 'linkerd-identity', component: 'identity' },
-  { name: 'linkerd-proxy-injector', component: 'proxy-injector' },
-];
 
 /** The topology spread constraint added to one controller's pod template. */
 export function zoneSpreadConstraint(component: string): Record<string, any> {
