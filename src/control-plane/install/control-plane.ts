@@ -12,7 +12,9 @@ import { LinkerdVersion } from '../../core/versions';
 import { LinkerdDelivery } from '../../delivery/delivery';
 import { DeliveryForm } from '../../delivery/form';
 import { ChartRelease } from '../../delivery/releases';
-import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../../delivery/runbooks';
+import {
+  RunbookOptions, exitRunbook, troubleshootingRunbook, upgradeRunbook, writeRunbookFiles, writeTroubleshootingRunbook,
+} from '../../delivery/runbooks';
 import { MeshChecks } from '../../frontends/mesh-checks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
@@ -162,9 +164,18 @@ export class LinkerdControlPlane extends Construct {
     return exitRunbook(this.install, this.delivery._steps(), options, this.extensions);
   }
 
-  /** Writes `linkerd-upgrade.md` and `linkerd-exit.md` into `dir` and returns their paths. */
+  /**
+   * The identity troubleshooting runbook (markdown): leaf certificate, issuer, anchor, clock skew, then single-cluster
+   * versus federated trust, with the exact commands.
+   */
+  public troubleshootingRunbook(): string {
+    return troubleshootingRunbook(this.install, this.delivery._steps());
+  }
+
+  /** Writes `linkerd-upgrade.md`, `linkerd-exit.md` and `linkerd-identity-troubleshooting.md` into `dir` and returns their paths. */
   public writeRunbooks(dir: string, options: RunbookOptions = {}): string[] {
-    return writeRunbookFiles(dir, this.upgradeRunbook(options), this.exitRunbook(options));
+    return [...writeRunbookFiles(dir, this.upgradeRunbook(options), this.exitRunbook(options)),
+      writeTroubleshootingRunbook(dir, this.troubleshootingRunbook())];
   }
 
   private createNamespace(name: string): ApiObject {
