@@ -1,6 +1,7 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LinkerdViz } from '../../src/control-plane/extensions';
+import { ExternalIssuerSecret, SecretStoreKind } from '../../src/control-plane/identity';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { ZoneSpread } from '../../src/control-plane/install/fault-domains';
@@ -185,5 +186,33 @@ describe('the identity troubleshooting runbook', () => {
     const { cp } = platform({ identity: LinkerdIdentity.fromCertificates({ trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem }) });
     expect(cp.troubleshootingRunbook()).toContain('{.data.tls\\.crt}');
     expect(cp.troubleshootingRunbook()).not.toContain('get certificate linkerd-identity-issuer');
+  });
+});
+
+describe('ExternalIssuerSecret: the issuer key from a secret store, for every delivery form', () => {
+  test('an ExternalSecret creates linkerd-identity-issuer (kubernetes.io/tls) in the cluster; the output holds references only', () => {
+    const { chart } = platform({ identity: LinkerdIdentity.fromCertificates({ trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem }) });
+    new ExternalIssuerSecret(chart, 'Issuer', { secretStoreName: 'vault', remoteKey: 'platform/linkerd/issuer' });
+    const objects = Testing.synth(chart);
+    expect(only(objects, 'ExternalSecret')).toEqual({
+      apiVersion: 'external-secrets.io/v1',
+      kind: 'ExternalSecret',
+      metadata: { name: 'linkerd-identity-issuer', namespace: 'linkerd' },
+      spec: {
+        refreshInterval: '1h',
+        secretStoreRef: { name: 'vault', kind: 'ClusterSecretStore' },
+        target: { name: 'linkerd-identity-issuer', creationPolicy: 'Owner', template: { type: 'kubernetes.io/tls' } },
+        data: ['tls.crt', 'tls.key', 'ca.crt'].map((key) => ({ secretKey: key, remoteRef: { key: 'platform/linkerd/issuer', property: key } })),
+      },
+    });
+    expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
+    expect(JSON.stringify(objects)).not.toMatch(/PRIVATE KEY/);
+    expect(MeshChecks.of(chart).analyze().filter((f) => f.severity === 'error')).toEqual([]);
+  });
+
+  test('bad input is refused', () => {
+    const { chart } = platform();
+    expect(() => new ExternalIssuerSecret(chart, 'A', { secretStoreName: 'vault', remoteKey: '' })).toThrow(/LKD-INPUT-003: remoteKey is empty/);
+    expect(() => new ExternalIssuerSecret(chart, 'B', { secretStoreName: 'vault', remoteKey: 'k', secretStoreKind: 'Vault' as SecretStoreKind })).toThrow(/secretStoreKind "Vault"/);
   });
 });

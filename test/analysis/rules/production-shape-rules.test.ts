@@ -124,3 +124,22 @@ describe('LKD-VER-001 floating tags and requested digests', () => {
     expect(findings([asked({})], 'LKD-VER-001')).toEqual([]);
   });
 });
+
+describe('LKD-SEC-001 and External Secrets objects', () => {
+  const externalSecret = (extra: any = {}) => ({
+    apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', metadata: { name: 'linkerd-identity-issuer', namespace: 'linkerd' },
+    spec: { secretStoreRef: { name: 'vault', kind: 'ClusterSecretStore' }, target: { name: 'linkerd-identity-issuer', ...extra },
+      data: [{ secretKey: 'tls.key', remoteRef: { key: 'platform/linkerd/issuer', property: 'tls.key' } }] },
+  });
+
+  test('secretKey names where the secret goes, so an ExternalSecret is not a leak', () => {
+    expect(findings([externalSecret()], 'LKD-SEC-001')).toEqual([]);
+  });
+
+  test('the same field in another kind, and a real token inside an ExternalSecret template, are still found', () => {
+    const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 's3', namespace: 'shop' }, data: { secretKey: 'wJalrXUtnFEMIK7MDENG' } };
+    expect(findings([config], 'LKD-SEC-001')).toHaveLength(1);
+    const leaky = externalSecret({ template: { data: { token: `ghp_${'a'.repeat(36)}` } } });
+    expect(findings([leaky], 'LKD-SEC-001').map((f) => f.message)).toEqual([expect.stringMatching(/a GitHub token/)]);
+  });
+});
