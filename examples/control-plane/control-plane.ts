@@ -51,13 +51,16 @@ const SHOP = [
 /** Namespaces to restart after an upgrade, canary first. */
 export const MESHED_NAMESPACES = ['mesh-lab', 'shop'];
 
+/** Everything the checks are told exists in the cluster. */
+export const CLUSTER_INVENTORY = [...CLUSTER_NODES, ...SHOP];
+
 export class ControlPlaneChart extends Chart {
   public readonly linkerd: LinkerdControlPlane;
   public readonly viz: LinkerdViz;
 
   constructor(scope: Construct, id: string) {
     super(scope, id, { disableResourceNameHashes: true });
-    MeshChecks.of(this).configure({ kubernetesVersion: '1.31', gatewayApiVersion: 'v1.2.1', inventory: [...CLUSTER_NODES, ...SHOP] });
+    MeshChecks.of(this).configure({ kubernetesVersion: '1.31', gatewayApiVersion: 'v1.2.1', inventory: CLUSTER_INVENTORY });
     this.linkerd = new LinkerdControlPlane(this, 'Linkerd', {
       identity: LinkerdIdentity.fromCertManager(),
       delivery: LinkerdDelivery.argoCd({ project: 'platform' }),
