@@ -30,14 +30,14 @@ export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';
 export * from './control-plane/install';
 export * from './control-plane/identity';
 export * from './control-plane/extensions';
-export { LinkerdDelivery } from './delivery/delivery';
-export { DeliveryForm } from './delivery/form';
-export { HelmDeliveryOptions } from './delivery/helm';
-export { ArgoCdDeliveryOptions } from './delivery/argo-cd';
-export { FluxDeliveryOptions, FluxValuesReference, FluxValuesKind } from './delivery/flux';
-export { RunbookOptions } from './delivery/runbooks';
+export { LinkerdDelivery } from './control-plane/delivery/delivery';
+export { DeliveryForm } from './control-plane/delivery/form';
+export { HelmDeliveryOptions } from './control-plane/delivery/helm';
+export { ArgoCdDeliveryOptions } from './control-plane/delivery/argo-cd';
+export { FluxDeliveryOptions, FluxValuesReference, FluxValuesKind } from './control-plane/delivery/flux';
+export { RunbookOptions } from './control-plane/delivery/runbooks';
 
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
-export * from './frontends/mesh-checks';
+export * from './checks/mesh-checks';
 export { LinkerdValidation } from './frontends/plugin';

@@ -3,12 +3,13 @@
  * and return findings in a deterministic order.
  */
 import { Finding, Severity, SuppressedFinding, compareFindings, severityAtLeast } from './finding';
+import { impliedChartObjects } from './model/chart-objects';
+import { clusterFactsOf } from './model/cluster-facts';
 import { Manifest } from './model/manifest';
 import { IndexedObject, MeshIndex } from './model/mesh-index';
 import { AnalysisContext, AnalysisContextInput, resolveContext } from './options';
 import { Rule, ReportOptions, RuleContext } from './rule';
 import { ALL_RULES } from './rules';
-import { impliedChartObjects } from './rules/control-plane/chart-objects';
 import { parseSuppressions } from './suppressions';
 
 export interface AnalysisResult {
@@ -101,17 +102,40 @@ function applySuppressions(findings: Finding[], table: SuppressionTable): { kept
   return { kept, suppressed };
 }
 
+/** Options given explicitly, without the keys left undefined (so they do not hide what the install says). */
+function explicitOptions(options: AnalysisContextInput): AnalysisContextInput {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) if (value !== undefined && key !== 'rules') out[key] = value;
+  return out as AnalysisContextInput;
+}
+
+/**
+ * The context: explicit options, then what the control-plane install in the manifests says, then the chart's
+ * defaults. The index depends on the control-plane namespace (injected pods carry it), so it is built again in the
+ * rare case the install names another one than assumed.
+ */
+function contextAndIndex(manifests: Manifest[], options: AnalysisContextInput): { context: AnalysisContext; index: MeshIndex } {
+  const explicit = explicitOptions(options);
+  let context = resolveContext(explicit);
+  let index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
+  const facts = clusterFactsOf(index);
+  if (Object.keys(facts).length > 0) {
+    const assumed = context.controlPlaneNamespace;
+    context = resolveContext({ ...facts, ...explicit });
+    if (context.controlPlaneNamespace !== assumed) index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
+  }
+  return { context, index: withChartObjects(manifests, context, index) };
+}
+
 /** The index, with what delivered extension charts will create added to the inventory (rebuilt only when there is some). */
-function indexWithChartObjects(manifests: Manifest[], context: AnalysisContext): MeshIndex {
-  const index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
+function withChartObjects(manifests: Manifest[], context: AnalysisContext, index: MeshIndex): MeshIndex {
   const implied = impliedChartObjects(index);
   return implied.length === 0 ? index : new MeshIndex(manifests, [...context.inventory, ...implied], context.controlPlaneNamespace);
 }
 
 /** Analyzes manifests and returns every finding, sorted. */
 export function analyze(manifests: Manifest[], options: AnalyzeOptions = {}): AnalysisResult {
-  const context = resolveContext(options);
-  const index = indexWithChartObjects(manifests, context);
+  const { context, index } = contextAndIndex(manifests, options);
   const table = readSuppressions(index);
   const raw = [...runRules(options.rules ?? ALL_RULES, index, context), ...table.problems];
   const { kept, suppressed } = applySuppressions(raw, table);

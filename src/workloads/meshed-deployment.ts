@@ -5,7 +5,7 @@ import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortNumber } from '../core/names';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { MeshChecks } from '../checks/mesh-checks';
 import { ServiceReference } from '../routing/service-reference';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';
@@ -17,6 +17,26 @@ export interface ServiceCall {
   readonly service: ServiceReference;
   /** The Service port. */
   readonly port: number;
+  /**
+   * The request the call makes, when it matters which: Linkerd authorizes per route, and a probe path or a route may
+   * be open while other requests are refused.
+   * @default any request (the call counts as allowed when some request gets through)
+   */
+  readonly request?: CallRequest;
+}
+
+/** An HTTP request a declared call makes. */
+export interface CallRequest {
+  /**
+   * The HTTP method, upper case.
+   * @default any method
+   */
+  readonly method?: string;
+  /**
+   * The request path, starting with "/".
+   * @default "/"
+   */
+  readonly path?: string;
 }
 
 /** Props for a MeshedDeployment. */
@@ -112,19 +132,26 @@ export class MeshedDeployment extends Construct {
     // Injection and proxy settings belong on the pod template: the injector never reads the Deployment's metadata.
     if (!this.meshed) this.deployment.podMetadata.addAnnotation(INJECT_ANNOTATION, 'disabled');
     for (const [key, value] of Object.entries(proxyAnnotations(this, props.proxy))) this.deployment.podMetadata.addAnnotation(key, value);
-    for (const call of props.calls ?? []) this.addCall(call.service, call.port);
+    for (const call of props.calls ?? []) this.addCall(call.service, call.port, call.request);
   }
 
   /**
    * Declares that this workload calls a Service port. The declaration is written as an annotation on the Deployment,
    * and synth fails (LKD-POL-013) if the mesh's inbound policy would refuse the call — e.g. after a move to deny.
    */
-  public addCall(service: ServiceReference, port: number): void {
+  public addCall(service: ServiceReference, port: number, request?: CallRequest): void {
     check(service instanceof ServiceReference, this, InputRule.REQUIRED, 'addCall needs a ServiceReference.', 'Pass ServiceReference.fromService(svc).');
     validatePortNumber(this, port, 'called port');
+    const method = request?.method;
+    const path = request?.path;
+    check(method === undefined || (typeof method === 'string' && /^[A-Z]{1,20}$/.test(method)), this, InputRule.REQUIRED,
+      `addCall: method ${JSON.stringify(method)} is not an HTTP method.`, 'Pass an upper-case method such as "GET".');
+    check(path === undefined || (typeof path === 'string' && /^\/\S*$/.test(path) && !path.includes(',')), this, InputRule.REQUIRED,
+      `addCall: path ${JSON.stringify(path)} is not an absolute request path.`, 'Pass a path that starts with "/" and has no spaces or commas.');
     // Same-namespace calls are written without the namespace, as route refs are: the manifest stays portable.
     const namespace = service.namespace !== undefined && service.namespace !== this.deployment.metadata.namespace ? `.${service.namespace}` : '';
-    this.calls.push(`${service.name}${namespace}:${port}`);
+    const requestText = [method, path].filter((x) => x !== undefined).join(' ');
+    this.calls.push(`${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`);
     this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
   }
 

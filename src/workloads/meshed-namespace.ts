@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { check } from '../core/errors';
 import { validateLabelName } from '../core/names';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { MeshChecks } from '../checks/mesh-checks';
 
 /** Props for a MeshedNamespace. */
 export interface MeshedNamespaceProps {

@@ -7,10 +7,10 @@ import { LinkerdViz, TapAccess, TapSubject, VizScrapeAccess, vizHighAvailability
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { leaves, valueAt } from '../../src/core/helm-values';
-import { LinkerdDelivery } from '../../src/delivery/delivery';
-import { helmReleaseProps } from '../../src/delivery/helm';
-import { ReleaseStage } from '../../src/delivery/releases';
-import { MeshChecks } from '../../src/frontends/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { helmReleaseProps } from '../../src/control-plane/delivery/helm';
+import { ReleaseStage } from '../../src/control-plane/delivery/releases';
+import { MeshChecks } from '../../src/checks/mesh-checks';
 import { Props, indexOf, only } from '../delivery/fixtures';
 import { CHART_DIR, describeWithShared } from '../support/shared';
 

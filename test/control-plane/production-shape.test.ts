@@ -8,10 +8,10 @@ import { ZoneSpread } from '../../src/control-plane/install/fault-domains';
 import { IMAGE_NAMES, ImageDistribution } from '../../src/control-plane/install/image-distribution';
 import { MeshConfigError } from '../../src/core/errors';
 import { IMAGE_DIGESTS_ANNOTATION, CHART_IMAGE_TABLE, imageValueProblems, imagesWithoutDigest } from '../../src/core/image-values';
-import { LinkerdDelivery } from '../../src/delivery/delivery';
-import { FluxValuesKind } from '../../src/delivery/flux';
-import { addZoneSpread } from '../../src/delivery/helm';
-import { MeshChecks } from '../../src/frontends/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { FluxValuesKind } from '../../src/control-plane/delivery/flux';
+import { addZoneSpread } from '../../src/control-plane/delivery/helm';
+import { MeshChecks } from '../../src/checks/mesh-checks';
 import { certs } from '../support/certs';
 import { Props, only } from '../delivery/fixtures';
 

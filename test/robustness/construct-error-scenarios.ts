@@ -1,6 +1,6 @@
 /**
  * One small scenario per coded check of the mesh constructs (src/core, src/policy, src/routing, src/workloads,
- * src/frontends/mesh-checks.ts): each must throw a coded error. The error-message review finds every `check(` call
+ * src/checks/mesh-checks.ts): each must throw a coded error. The error-message review finds every `check(` call
  * site in those folders and requires a scenario that reaches it, so a new check without a scenario fails the review.
  */
 import { Chart, Duration, Testing } from 'cdk8s';
@@ -152,7 +152,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'an empty opaquePorts list', run: (e) => workload(e, { proxy: { opaquePorts: [] } }) },
   { name: 'nativeSidecar as a string', run: (e) => workload(e, { proxy: { nativeSidecar: 'yes' as Any } }) },
   { name: 'an unknown pod default inbound policy', run: (e) => workload(e, { proxy: { defaultInboundPolicy: 'nope' as DefaultInboundPolicy } }) },
-  // frontends/mesh-checks.ts
+  // checks/mesh-checks.ts
   { name: 'a suppression with a malformed rule ID', run: (e) => MeshChecks.suppress(e.server(), 'POL-11', 'a reason') },
   { name: 'a suppression without a reason', run: (e) => MeshChecks.suppress(e.server(), 'LKD-POL-011', '') },
   { name: 'a Prometheus ServiceAccount that is not namespace/name', run: (e) => MeshChecks.of(e.chart).configure({ prometheusServiceAccount: 'prometheus' }) },

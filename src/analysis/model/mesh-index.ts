@@ -6,10 +6,10 @@ import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupO
 import { NamespacedLists } from './namespaced-lists';
 import { LabelSelector, equalityPairsOf, selectorMatches } from './selectors';
 
-export const GATEWAY_GROUP = 'gateway.networking.k8s.io';
-export const POLICY_GROUP = 'policy.linkerd.io';
-export const INJECT_ANNOTATION = 'linkerd.io/inject';
-export const DEFAULT_POLICY_ANNOTATION = 'config.linkerd.io/default-inbound-policy';
+import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP } from '../../core/vocabulary';
+
+// Re-exported so rules keep one import for the index and its vocabulary.
+export { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP };
 
 /** An object as the index holds it. */
 export interface IndexedObject {
@@ -137,6 +137,15 @@ export class MeshIndex {
     return this.byName.get(group)?.get(kind)?.get(namespace ?? '', name)?.[0];
   }
 
+  /**
+   * Whether this analysis sees a namespace's objects of one kind in full: the namespace itself is in the output or the
+   * inventory, or some object of that kind in it is. Only then does a missing reference prove a mistake; otherwise the
+   * object may well exist in the cluster, and a finding can only say so.
+   */
+  public sees(group: string, kind: string, namespace: string): boolean {
+    return this.namespace(namespace) !== undefined || this.byName.get(group)?.get(kind)?.hasNamespace(namespace) === true;
+  }
+
   public namespace(name: string): IndexedObject | undefined {
     return this.get('', 'Namespace', undefined, name);
   }
@@ -260,7 +269,8 @@ export class MeshIndex {
     if (!Array.isArray(parents)) return;
     let seen: Set<string> | undefined;
     for (const parent of parents) {
-      if (parent?.kind !== 'Service' || typeof parent.name !== 'string') continue;
+      // Kinds compare case-insensitively in Linkerd; which group spellings really attach is decided in route-view.
+      if (typeof parent?.kind !== 'string' || parent.kind.toLowerCase() !== 'service' || typeof parent.name !== 'string') continue;
       const parentKey = `${parent.namespace ?? entry.id.namespace ?? ''}|${parent.name}`;
       if (seen?.has(parentKey)) continue;
       (seen ??= new Set()).add(parentKey);

@@ -33,6 +33,7 @@ import { openAuthorizationRule } from './policy/open-authorization';
 import { overlappingServersRule } from './policy/overlapping-servers';
 import { plaintextDefaultRule } from './policy/plaintext-default';
 import { policyValuesRule } from './policy/policy-values';
+import { probePathExposure } from './policy/probe-path-exposure';
 import { probesNeedAuthorizationRule } from './policy/probes-need-authorization';
 import { prometheusScrapesRule } from './policy/prometheus-scrapes';
 import { rateLimitRule } from './policy/rate-limit';
@@ -80,7 +81,7 @@ import { proxyVersionSkew } from './version/proxy-skew';
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
-  plaintextDefaultRule, prometheusScrapesRule, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
+  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
   proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule,

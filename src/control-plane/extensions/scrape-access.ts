@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { LinkerdViz } from './viz';
 import { InputRule, check } from '../../core/errors';
 import { validateLabelName } from '../../core/names';
-import { MeshChecks } from '../../frontends/mesh-checks';
+import { MeshChecks } from '../../checks/mesh-checks';
 
 /** Props for VizScrapeAccess. */
 export interface VizScrapeAccessProps {

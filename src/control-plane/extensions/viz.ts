@@ -10,9 +10,9 @@ import { isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
 import { imageValueProblems } from '../../core/image-values';
 import { validateLabelName } from '../../core/names';
 import { VersionRule } from '../../core/versions';
-import { DeliveryForm } from '../../delivery/form';
-import { ChartRelease, ReleaseStage } from '../../delivery/releases';
-import { MeshChecks } from '../../frontends/mesh-checks';
+import { DeliveryForm } from '../delivery/form';
+import { ChartRelease, ReleaseStage } from '../delivery/releases';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { LinkerdControlPlane } from '../install/control-plane';
 
 export const VIZ_CHART = 'linkerd-viz';

@@ -9,7 +9,7 @@ import {
 import { goDuration } from './go-duration';
 import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
-import { MeshChecks } from '../../frontends/mesh-checks';
+import { MeshChecks } from '../../checks/mesh-checks';
 
 /** How the issuer Secret `linkerd-identity-issuer` is laid out (chart value `identity.issuer.scheme`). */
 export enum IssuerScheme {

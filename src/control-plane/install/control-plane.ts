@@ -9,13 +9,13 @@ import { ResolvedInstall, copyValues, resolveInstall } from './values';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
 import { LinkerdVersion } from '../../core/versions';
-import { LinkerdDelivery } from '../../delivery/delivery';
-import { DeliveryForm } from '../../delivery/form';
-import { ChartRelease } from '../../delivery/releases';
+import { LinkerdDelivery } from '../delivery/delivery';
+import { DeliveryForm } from '../delivery/form';
+import { ChartRelease } from '../delivery/releases';
 import {
   RunbookOptions, exitRunbook, troubleshootingRunbook, upgradeRunbook, writeRunbookFiles, writeTroubleshootingRunbook,
-} from '../../delivery/runbooks';
-import { MeshChecks } from '../../frontends/mesh-checks';
+} from '../delivery/runbooks';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
 

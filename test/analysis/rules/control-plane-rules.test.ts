@@ -3,7 +3,7 @@ import * as yaml from 'js-yaml';
 import { analyze } from '../../../src/analysis/engine';
 import { fluxZoneSpreadPostRenderers } from '../../../src/control-plane/install/fault-domains';
 import { HighAvailabilityPreset } from '../../../src/control-plane/install/high-availability';
-import { LinkerdDelivery } from '../../../src/delivery/delivery';
+import { LinkerdDelivery } from '../../../src/control-plane/delivery/delivery';
 import { argoApp, controlPlaneChart, fluxRelease, manifests, workload } from '../../delivery/fixtures';
 
 function findings(objects: any[], ruleId: string, options = {}) {

@@ -1,5 +1,5 @@
 import * as yaml from 'js-yaml';
-import { ChartInstall, InstallSource, controlPlaneInstalls } from './installs';
+import { ChartInstall, InstallSource, controlPlaneInstalls } from '../../model/installs';
 import { COMPONENT_LABEL, ZONE_LABEL } from '../../../core/fault-domains';
 import { Severity } from '../../finding';
 import { MeshIndex } from '../../model/mesh-index';

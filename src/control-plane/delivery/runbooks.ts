@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ChartRelease } from './releases';
 import { DeliverySteps, RunbookStep } from './steps';
-import { ResolvedInstall } from '../control-plane/install/values';
+import { ResolvedInstall } from '../install/values';
 
 /** What the runbooks should know about the workloads around the control plane. */
 export interface RunbookOptions {

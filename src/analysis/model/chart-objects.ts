@@ -3,8 +3,8 @@
  * it: linkerd-viz's Prometheus ServiceAccount and its `kubelet` NetworkAuthentication, which other objects refer to
  * (`linkerd viz allow-scrapes`). They join the inventory: looked up, never reported on.
  */
-import { KubeObject } from '../../model/manifest';
-import { MeshIndex } from '../../model/mesh-index';
+import { KubeObject } from './manifest';
+import { MeshIndex } from './mesh-index';
 import { InstallSource, linkerdInstalls } from './installs';
 
 export const VIZ_CHART = 'linkerd-viz';

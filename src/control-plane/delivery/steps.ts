@@ -2,7 +2,7 @@
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease } from './releases';
-import { ResolvedInstall } from '../control-plane/install/values';
+import { ResolvedInstall } from '../install/values';
 
 /** What a delivery created: the construct installing the CRDs and the one installing the control plane (after it). */
 export interface DeliveredCharts {

@@ -7,10 +7,10 @@ import { ApiObject, Helm, HelmProps, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease } from './releases';
-import { CONTROLLER_DEPLOYMENTS, ZoneSpread, effectiveZoneSpread, zoneSpreadConstraint } from '../control-plane/install/fault-domains';
+import { CONTROLLER_DEPLOYMENTS, ZoneSpread, effectiveZoneSpread, zoneSpreadConstraint } from '../install/fault-domains';
 import { DeliveredCharts, DeliverySteps, crdsChartLabel, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../control-plane/install/values';
-import { parseKubernetesVersion } from '../core/versions';
+import { copyValues, ResolvedInstall } from '../install/values';
+import { parseKubernetesVersion } from '../../core/versions';
 
 /** Options for rendering the charts in cdk8s with the `helm` binary. */
 export interface HelmDeliveryOptions {

@@ -9,7 +9,7 @@ import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverReleaseWithHelm, deliverWithHelm, helmSteps } from './helm';
 import { ChartRelease } from './releases';
 import { DeliveredCharts, DeliverySteps } from './steps';
-import { ResolvedInstall } from '../control-plane/install/values';
+import { ResolvedInstall } from '../install/values';
 
 /** How the control plane is delivered; pick one with the static factories. */
 export abstract class LinkerdDelivery {

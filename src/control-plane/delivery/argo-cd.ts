@@ -6,14 +6,14 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease, ReleaseStage, releaseWave } from './releases';
-import { ZoneSpread } from '../control-plane/install/fault-domains';
-import { check } from '../core/errors';
-import { IMAGE_DIGESTS_ANNOTATION } from '../core/image-values';
-import { VersionRule } from '../core/versions';
+import { ZoneSpread } from '../install/fault-domains';
+import { check } from '../../core/errors';
+import { IMAGE_DIGESTS_ANNOTATION } from '../../core/image-values';
+import { VersionRule } from '../../core/versions';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../control-plane/install/values';
-import { validateLabelName } from '../core/names';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { copyValues, ResolvedInstall } from '../install/values';
+import { validateLabelName } from '../../core/names';
+import { MeshChecks } from '../../checks/mesh-checks';
 
 /** A rendered Kubernetes object. */
 type KubeObject = Record<string, any>;

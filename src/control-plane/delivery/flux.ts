@@ -7,13 +7,13 @@ import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease, ReleaseStage } from './releases';
-import { ZoneSpread, effectiveZoneSpread, fluxZoneSpreadPostRenderers } from '../control-plane/install/fault-domains';
-import { IMAGE_DIGESTS_ANNOTATION } from '../core/image-values';
+import { ZoneSpread, effectiveZoneSpread, fluxZoneSpreadPostRenderers } from '../install/fault-domains';
+import { IMAGE_DIGESTS_ANNOTATION } from '../../core/image-values';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../control-plane/install/values';
-import { InputRule, check } from '../core/errors';
-import { validateLabelName, validateObjectName } from '../core/names';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { copyValues, ResolvedInstall } from '../install/values';
+import { InputRule, check } from '../../core/errors';
+import { validateLabelName, validateObjectName } from '../../core/names';
+import { MeshChecks } from '../../checks/mesh-checks';
 
 /** A rendered Kubernetes object. */
 type KubeObject = Record<string, any>;
