@@ -32,6 +32,9 @@ const SPECS: Record<string, OptionSpec> = {
   'gateway-api-version': { value: true },
   'trust-domain': { value: true },
   'prometheus': { value: true },
+  'nodes': { value: true },
+  'zones': { value: true },
+  'cni': { value: true, choices: ['true', 'false'] },
   'default-inbound-policy': { value: true, choices: DEFAULT_INBOUND_POLICIES },
 };
 
@@ -65,6 +68,14 @@ function prometheus(args: ParsedArgs): string | undefined {
   return value;
 }
 
+/** A count of nodes or zones: a whole number of at least 1. */
+function countOption(args: ParsedArgs, name: string): number | undefined {
+  const value = optionValue(args, name);
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,5}$/.test(value)) throw new UsageError(`--${name} must be a whole number of at least 1 (got ${JSON.stringify(value)})`);
+  return Number(value);
+}
+
 function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
   const crds = (args.options.get('crds') ?? []).map((dir) => path.resolve(cwd, dir));
   const trustDomain = optionValue(args, 'trust-domain');
@@ -78,6 +89,9 @@ function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
     clusterNetworks: clusterNetworks(args),
     inventory: inventory(args, cwd),
     prometheusServiceAccount: prometheus(args),
+    nodeCount: countOption(args, 'nodes'),
+    zoneCount: countOption(args, 'zones'),
+    cniEnabled: optionValue(args, 'cni') === undefined ? undefined : optionValue(args, 'cni') === 'true',
     rules: crds.length > 0 ? [...ALL_RULES, schemaRule(crds)] : undefined,
   };
 }

@@ -32,6 +32,10 @@ Options:
                                      one of: ${DEFAULT_INBOUND_POLICIES.join(', ')}
   --prometheus NS/SA                 ServiceAccount of the Prometheus that scrapes the proxies (LKD-POL-021;
                                      default: linkerd-viz/prometheus when that ServiceAccount is in the input)
+  --nodes N / --zones N              Schedulable nodes and zones of the cluster (LKD-CP-001; default: counted from
+                                     Nodes in --inventory, else unknown, which is reported as information)
+  --cni true|false                   Whether pods use linkerd2-cni instead of linkerd-init (LKD-MESH-011;
+                                     default: the control-plane install's cniEnabled, else false)
   --help                             Show this help
 
 Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).

@@ -87,6 +87,9 @@ export class LinkerdValidation {
       defaultInboundPolicy: s.defaultInboundPolicy,
       clusterNetworks: s.clusterNetworks,
       prometheusServiceAccount: s.prometheusServiceAccount,
+      nodeCount: s.nodeCount,
+      zoneCount: s.zoneCount,
+      cniEnabled: s.cniEnabled,
       inventory: s.inventory.length > 0 ? loadManifests(s.inventory, process.cwd()).map((m) => m.object) : undefined,
       rules: s.crds.length > 0 ? [...ALL_RULES, schemaRule(s.crds)] : undefined,
     });

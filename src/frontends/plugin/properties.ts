@@ -19,9 +19,16 @@ export interface LinkerdValidationSettings {
   readonly inventory: string[];
   /** `namespace/name` of the ServiceAccount of the Prometheus that scrapes the proxies. */
   readonly prometheusServiceAccount?: string;
+  /** Schedulable nodes of the cluster. */
+  readonly nodeCount?: number;
+  /** Zones of the cluster. */
+  readonly zoneCount?: number;
+  /** Whether pods use linkerd2-cni. */
+  readonly cniEnabled?: boolean;
 }
 
-const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds', 'inventory', 'prometheusServiceAccount'];
+const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds', 'inventory', 'prometheusServiceAccount', 'nodeCount',
+  'zoneCount', 'cniEnabled'];
 
 function fail(message: string): never {
   throw new Error(`cdk8s-linkerd validation plugin: ${message}`);
@@ -42,6 +49,20 @@ function stringList(props: Record<string, unknown>, key: string): string[] {
   const list = typeof value === 'string' ? [value] : value;
   if (!Array.isArray(list) || list.some((v) => typeof v !== 'string')) fail(`property ${key} must be a string or a list of strings`);
   return list as string[];
+}
+
+function optionalCount(props: Record<string, unknown>, key: string): number | undefined {
+  const value = props[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fail(`property ${key} must be a whole number of at least 1`);
+  return value;
+}
+
+function optionalBoolean(props: Record<string, unknown>, key: string): boolean | undefined {
+  const value = props[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') fail(`property ${key} must be true or false`);
+  return value;
 }
 
 function failOn(props: Record<string, unknown>): Severity {
@@ -72,5 +93,8 @@ export function readProperties(raw: unknown, cwd: string = process.cwd()): Linke
     crds: stringList(props, 'crds').map((dir) => path.resolve(cwd, dir)),
     inventory: stringList(props, 'inventory').map((p) => path.resolve(cwd, p)),
     prometheusServiceAccount: prometheus,
+    nodeCount: optionalCount(props, 'nodeCount'),
+    zoneCount: optionalCount(props, 'zoneCount'),
+    cniEnabled: optionalBoolean(props, 'cniEnabled'),
   };
 }
