@@ -8,12 +8,12 @@
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { LinkerdIdentity } from '../../src/control-plane/identity';
+import { MeshChecks } from '../../src/checks/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
 import { LinkerdViz, TapAccess, TapSubject, VizScrapeAccess } from '../../src/control-plane/extensions';
+import { LinkerdIdentity } from '../../src/control-plane/identity';
 import { LinkerdControlPlane, WebhookFailurePolicy, ZoneSpread } from '../../src/control-plane/install';
 import { DefaultInboundPolicy } from '../../src/core/default-inbound-policy';
-import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
-import { MeshChecks } from '../../src/checks/mesh-checks';
 
 /** The cluster this example targets: its nodes (one per zone) let the checks say which fault domains HA survives. */
 const CLUSTER_NODES = ['a', 'b', 'c'].map((zone) => ({

@@ -10,17 +10,17 @@ import { Release } from '@cdktf/provider-helm/lib/release';
 import * as cdk8s from 'cdk8s';
 import { App, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { LinkerdIdentity } from '../control-plane/identity/identity';
-import { LinkerdChartValues, installTarget, namespaceManifest } from '../control-plane/install/control-plane';
-import { LinkerdInstallOptions } from '../control-plane/install/options';
-import { ResolvedInstall, copyValues, resolveInstall } from '../control-plane/install/values';
-import { ZoneSpread } from '../control-plane/install/fault-domains';
-import { InputRule, check } from '../core/errors';
-import { LinkerdVersion, VersionRule } from '../core/versions';
 import { DeliveryForm } from '../control-plane/delivery/form';
 import { RunbookOptions, exitRunbook, troubleshootingRunbook, upgradeRunbook, writeRunbookFiles } from '../control-plane/delivery/runbooks';
 import { DeliverySteps } from '../control-plane/delivery/steps';
 import { terraformSteps } from '../control-plane/delivery/terraform';
+import { LinkerdIdentity } from '../control-plane/identity/identity';
+import { LinkerdChartValues, installTarget, namespaceManifest } from '../control-plane/install/control-plane';
+import { ZoneSpread } from '../control-plane/install/fault-domains';
+import { LinkerdInstallOptions } from '../control-plane/install/options';
+import { ResolvedInstall, copyValues, resolveInstall } from '../control-plane/install/values';
+import { InputRule, check } from '../core/errors';
+import { LinkerdVersion, VersionRule } from '../core/versions';
 
 /** Props for LinkerdHelmReleases. */
 export interface LinkerdHelmReleasesProps extends LinkerdInstallOptions {

@@ -3,14 +3,14 @@ import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { analyze } from '../../src/analysis/engine';
+import { MeshChecks } from '../../src/checks/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { helmReleaseProps } from '../../src/control-plane/delivery/helm';
+import { ReleaseStage } from '../../src/control-plane/delivery/releases';
 import { LinkerdViz, TapAccess, TapSubject, VizScrapeAccess, vizHighAvailabilityValues } from '../../src/control-plane/extensions';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { leaves, valueAt } from '../../src/core/helm-values';
-import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
-import { helmReleaseProps } from '../../src/control-plane/delivery/helm';
-import { ReleaseStage } from '../../src/control-plane/delivery/releases';
-import { MeshChecks } from '../../src/checks/mesh-checks';
 import { Props, indexOf, only } from '../delivery/fixtures';
 import { CHART_DIR, describeWithShared } from '../support/shared';
 
@@ -27,7 +27,9 @@ function shop(labels: Record<string, string> = {}): any[] {
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', labels, annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/default-inbound-policy': 'deny' } } },
     {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'orders', namespace: 'shop' },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'orders', namespace: 'shop' },
       spec: { selector: { matchLabels: { app: 'orders' } }, template: { metadata: { labels: { app: 'orders' } }, spec: { containers: [{ name: 'orders', image: 'hashicorp/http-echo:1.0.0' }] } } },
     },
   ];
@@ -59,8 +61,15 @@ describe('LinkerdViz: the same delivery forms, after the core', () => {
   test('Helm: the props handed to helm template name the chart, version, namespace and values', () => {
     // The Helm form needs the helm binary at construction; the props come from the install alone.
     const { cp } = platform();
-    const props = helmReleaseProps(cp._install, {}, { id: 'Viz', chart: 'linkerd-viz', releaseName: 'linkerd-viz', namespace: 'linkerd-viz',
-      values: { a: 1 }, stage: ReleaseStage.AFTER_CONTROL_PLANE, selector: 'linkerd.io/extension=viz' });
+    const props = helmReleaseProps(cp._install, {}, {
+      id: 'Viz',
+      chart: 'linkerd-viz',
+      releaseName: 'linkerd-viz',
+      namespace: 'linkerd-viz',
+      values: { a: 1 },
+      stage: ReleaseStage.AFTER_CONTROL_PLANE,
+      selector: 'linkerd.io/extension=viz',
+    });
     expect(props).toMatchObject({ chart: 'linkerd-viz', version: '2026.6.3', namespace: 'linkerd-viz', releaseName: 'linkerd-viz', values: { a: 1 } });
     expect(props.helmFlags).toEqual(['--kube-version', 'v1.31.0']);
   });
@@ -110,9 +119,9 @@ describe('VizScrapeAccess: the objects of `linkerd viz allow-scrapes`, and LKD-P
   test('writes the Server, the two routes and the two policies allow-scrapes writes', () => {
     const objects = withViz(true).filter((o) => o.metadata.namespace === 'shop');
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
-      'Server/proxy-admin', 'HTTPRoute/proxy-metrics', 'HTTPRoute/proxy-probes', 'AuthorizationPolicy/prometheus-scrape', 'AuthorizationPolicy/proxy-probes']);
-    expect(only(objects, 'Server').spec).toEqual({
-      podSelector: { matchExpressions: [{ key: 'linkerd.io/control-plane-ns', operator: 'Exists' }] }, port: 'linkerd-admin', proxyProtocol: 'HTTP/1' });
+      'Server/proxy-admin', 'HTTPRoute/proxy-metrics', 'HTTPRoute/proxy-probes', 'AuthorizationPolicy/prometheus-scrape', 'AuthorizationPolicy/proxy-probes',
+    ]);
+    expect(only(objects, 'Server').spec).toEqual({ podSelector: { matchExpressions: [{ key: 'linkerd.io/control-plane-ns', operator: 'Exists' }] }, port: 'linkerd-admin', proxyProtocol: 'HTTP/1' });
     expect(only(objects, 'AuthorizationPolicy', 'prometheus-scrape').spec.requiredAuthenticationRefs).toEqual([{ kind: 'ServiceAccount', name: 'prometheus', namespace: 'linkerd-viz' }]);
     expect(only(objects, 'AuthorizationPolicy', 'proxy-probes').spec.requiredAuthenticationRefs[0]).toMatchObject({ kind: 'NetworkAuthentication', name: 'kubelet' });
   });
@@ -137,8 +146,7 @@ describe('TapAccess: tap only for a subject granted on purpose', () => {
     new TapAccess(chart, 'Sre', { viz, subject: TapSubject.group('sre'), bindingName: 'sre-tap' });
     new TapAccess(chart, 'Dev', { viz, subject: TapSubject.serviceAccount('tools', 'debugger'), namespace: 'shop', bindingName: 'debugger-tap' });
     const objects = Testing.synth(chart);
-    expect(only(objects, 'ClusterRoleBinding', 'sre-tap')).toMatchObject({
-      roleRef: { kind: 'ClusterRole', name: 'linkerd-linkerd-viz-tap-admin' }, subjects: [{ kind: 'Group', name: 'sre', apiGroup: 'rbac.authorization.k8s.io' }] });
+    expect(only(objects, 'ClusterRoleBinding', 'sre-tap')).toMatchObject({ roleRef: { kind: 'ClusterRole', name: 'linkerd-linkerd-viz-tap-admin' }, subjects: [{ kind: 'Group', name: 'sre', apiGroup: 'rbac.authorization.k8s.io' }] });
     expect(only(objects, 'ClusterRoleBinding', 'sre-tap').metadata.namespace).toBeUndefined();
     expect(only(objects, 'RoleBinding', 'debugger-tap')).toMatchObject({ metadata: { namespace: 'shop' }, subjects: [{ kind: 'ServiceAccount', name: 'debugger', namespace: 'tools' }] });
   });

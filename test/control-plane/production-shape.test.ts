@@ -1,5 +1,9 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
+import { MeshChecks } from '../../src/checks/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { FluxValuesKind } from '../../src/control-plane/delivery/flux';
+import { addZoneSpread } from '../../src/control-plane/delivery/helm';
 import { LinkerdViz } from '../../src/control-plane/extensions';
 import { ExternalIssuerSecret, SecretStoreKind } from '../../src/control-plane/identity';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
@@ -8,13 +12,10 @@ import { ZoneSpread } from '../../src/control-plane/install/fault-domains';
 import { IMAGE_NAMES, ImageDistribution } from '../../src/control-plane/install/image-distribution';
 import { MeshConfigError } from '../../src/core/errors';
 import { IMAGE_DIGESTS_ANNOTATION, CHART_IMAGE_TABLE, imageValueProblems, imagesWithoutDigest } from '../../src/core/image-values';
-import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
-import { FluxValuesKind } from '../../src/control-plane/delivery/flux';
-import { addZoneSpread } from '../../src/control-plane/delivery/helm';
-import { MeshChecks } from '../../src/checks/mesh-checks';
-import { certs } from '../support/certs';
 import { Props, only } from '../delivery/fixtures';
+import { certs } from '../support/certs';
 
+const STATIC_IDENTITY = () => LinkerdIdentity.fromCertificates({ trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem });
 const digest = (c: string) => `sha256:${c.repeat(64)}`;
 const ALL_DIGESTS = Object.fromEntries(IMAGE_NAMES.map((name, i) => [name, digest('0123456789abcdef'[i % 16])]));
 
@@ -123,8 +124,11 @@ describe('zone spread: the HA preset spreads across zones where the form can pos
     expect(addZoneSpread(rendered)).toBe(3);
     const objects = Testing.synth(chart);
     expect(only(objects, 'Deployment', 'linkerd-identity').spec.template.spec.topologySpreadConstraints).toEqual([{
-      maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule',
-      labelSelector: { matchLabels: { 'linkerd.io/control-plane-component': 'identity' } } }]);
+      maxSkew: 1,
+      topologyKey: 'topology.kubernetes.io/zone',
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: { 'linkerd.io/control-plane-component': 'identity' } },
+    }]);
     expect(only(objects, 'Deployment', 'linkerd-heartbeat-like').spec.template.spec.topologySpreadConstraints).toBeUndefined();
   });
 });
@@ -138,7 +142,8 @@ describe('secrets by reference: private values reach the cluster through the del
     new LinkerdViz(chart, 'Viz', { controlPlane: cp });
     const objects = Testing.synth(chart);
     expect(only(objects, 'HelmRelease', 'linkerd-control-plane').spec.valuesFrom).toEqual([
-      { kind: 'Secret', name: 'linkerd-private-values' }]);
+      { kind: 'Secret', name: 'linkerd-private-values' },
+    ]);
     expect(only(objects, 'HelmRelease', 'linkerd-viz').spec.valuesFrom).toBeUndefined();
     const text = JSON.stringify(objects) + cp.upgradeRunbook() + cp.exitRunbook() + cp.troubleshootingRunbook();
     expect(text).not.toMatch(/PRIVATE KEY/);
@@ -183,7 +188,7 @@ describe('the identity troubleshooting runbook', () => {
   });
 
   test('a static identity (kubernetes.io/tls) reads tls.crt and has no cert-manager commands', () => {
-    const { cp } = platform({ identity: LinkerdIdentity.fromCertificates({ trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem }) });
+    const { cp } = platform({ identity: STATIC_IDENTITY() });
     expect(cp.troubleshootingRunbook()).toContain('{.data.tls\\.crt}');
     expect(cp.troubleshootingRunbook()).not.toContain('get certificate linkerd-identity-issuer');
   });
@@ -191,7 +196,7 @@ describe('the identity troubleshooting runbook', () => {
 
 describe('ExternalIssuerSecret: the issuer key from a secret store, for every delivery form', () => {
   test('an ExternalSecret creates linkerd-identity-issuer (kubernetes.io/tls) in the cluster; the output holds references only', () => {
-    const { chart } = platform({ identity: LinkerdIdentity.fromCertificates({ trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem }) });
+    const { chart } = platform({ identity: STATIC_IDENTITY() });
     new ExternalIssuerSecret(chart, 'Issuer', { secretStoreName: 'vault', remoteKey: 'platform/linkerd/issuer' });
     const objects = Testing.synth(chart);
     expect(only(objects, 'ExternalSecret')).toEqual({

@@ -18,8 +18,12 @@ describe('node, zone and CNI facts from the CLI and the plugin', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-facts-'));
   const shop = [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' }, annotations: { 'linkerd.io/inject': 'enabled' } } },
-    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'orders', namespace: 'shop' },
-      spec: { selector: { matchLabels: { app: 'orders' } }, template: { metadata: { labels: { app: 'orders' } }, spec: { containers: [{ name: 'o', image: 'a:1' }] } } } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'orders', namespace: 'shop' },
+      spec: { selector: { matchLabels: { app: 'orders' } }, template: { metadata: { labels: { app: 'orders' } }, spec: { containers: [{ name: 'o', image: 'a:1' }] } } },
+    },
   ];
   fs.writeFileSync(path.join(dir, 'cp.yaml'), yaml.dump(argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', HighAvailabilityPreset.values())));
   fs.writeFileSync(path.join(dir, 'shop.yaml'), shop.map((o) => yaml.dump(o)).join('---\n'));

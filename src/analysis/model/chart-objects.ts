@@ -3,9 +3,9 @@
  * it: linkerd-viz's Prometheus ServiceAccount and its `kubelet` NetworkAuthentication, which other objects refer to
  * (`linkerd viz allow-scrapes`). They join the inventory: looked up, never reported on.
  */
+import { InstallSource, linkerdInstalls } from './installs';
 import { KubeObject } from './manifest';
 import { MeshIndex } from './mesh-index';
-import { InstallSource, linkerdInstalls } from './installs';
 
 export const VIZ_CHART = 'linkerd-viz';
 export const VIZ_PROMETHEUS_SERVICE_ACCOUNT = 'prometheus';
@@ -24,8 +24,12 @@ export function impliedChartObjects(index: MeshIndex): KubeObject[] {
   for (const install of linkerdInstalls(index)) {
     if (install.source === InstallSource.CONFIG_MAP || install.chart?.slice(install.chart.lastIndexOf('/') + 1) !== VIZ_CHART) continue;
     const namespace = install.namespace ?? 'linkerd-viz';
-    out.push({ apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'NetworkAuthentication', metadata: { name: 'kubelet', namespace },
-      spec: { networks: [{ cidr: '0.0.0.0/0' }, { cidr: '::/0' }] } });
+    out.push({
+      apiVersion: 'policy.linkerd.io/v1alpha1',
+      kind: 'NetworkAuthentication',
+      metadata: { name: 'kubelet', namespace },
+      spec: { networks: [{ cidr: '0.0.0.0/0' }, { cidr: '::/0' }] },
+    });
     if (install.values?.prometheus?.enabled !== false) {
       out.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: VIZ_PROMETHEUS_SERVICE_ACCOUNT, namespace } });
     }

@@ -6,14 +6,14 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease, ReleaseStage, releaseWave } from './releases';
-import { ZoneSpread } from '../install/fault-domains';
+import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { check } from '../../core/errors';
 import { IMAGE_DIGESTS_ANNOTATION } from '../../core/image-values';
-import { VersionRule } from '../../core/versions';
-import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../install/values';
 import { validateLabelName } from '../../core/names';
-import { MeshChecks } from '../../checks/mesh-checks';
+import { VersionRule } from '../../core/versions';
+import { ZoneSpread } from '../install/fault-domains';
+import { copyValues, ResolvedInstall } from '../install/values';
 
 /** A rendered Kubernetes object. */
 type KubeObject = Record<string, any>;
@@ -115,16 +115,25 @@ export function argoCdReleaseApplication(install: ResolvedInstall, options: Argo
   });
 }
 
-export function deliverReleaseWithArgoCd(scope: Construct, install: ResolvedInstall, options: ArgoCdDeliveryOptions, release: ChartRelease): Construct {
+export function deliverReleaseWithArgoCd(scope: Construct, install: ResolvedInstall, options: ArgoCdDeliveryOptions,
+  release: ChartRelease): Construct {
   return new ApiObject(scope, `${release.id}Application`, argoCdReleaseApplication(install, options, release) as any);
 }
 
 /** The Applications of the core (CRDs, the CNI when installed, control plane), as plain manifests. */
-export function argoCdApplications(install: ResolvedInstall, options: ArgoCdDeliveryOptions = {}): { crds: KubeObject; controlPlane: KubeObject; cni?: KubeObject } {
+export function argoCdApplications(install: ResolvedInstall, options: ArgoCdDeliveryOptions = {}):
+{ crds: KubeObject; controlPlane: KubeObject; cni?: KubeObject } {
   const ignoreCerts = options.ignoreGeneratedWebhookCertificates ?? true;
   return {
-    cni: install.cni ? argoCdReleaseApplication(install, options, { id: 'Cni', chart: install.cni.chart, releaseName: install.cni.releaseName,
-      namespace: install.cni.namespace, values: install.cni.values, stage: ReleaseStage.BEFORE_CONTROL_PLANE, selector: 'linkerd.io/cni-resource=true' }) : undefined,
+    cni: install.cni ? argoCdReleaseApplication(install, options, {
+      id: 'Cni',
+      chart: install.cni.chart,
+      releaseName: install.cni.releaseName,
+      namespace: install.cni.namespace,
+      values: install.cni.values,
+      stage: ReleaseStage.BEFORE_CONTROL_PLANE,
+      selector: 'linkerd.io/cni-resource=true',
+    }) : undefined,
     crds: application(install, options, {
       name: install.crdsReleaseName,
       chart: install.version.crdsChart,

@@ -7,13 +7,13 @@ import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease, ReleaseStage } from './releases';
-import { ZoneSpread, effectiveZoneSpread, fluxZoneSpreadPostRenderers } from '../install/fault-domains';
-import { IMAGE_DIGESTS_ANNOTATION } from '../../core/image-values';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../install/values';
-import { InputRule, check } from '../../core/errors';
-import { validateLabelName, validateObjectName } from '../../core/names';
 import { MeshChecks } from '../../checks/mesh-checks';
+import { InputRule, check } from '../../core/errors';
+import { IMAGE_DIGESTS_ANNOTATION } from '../../core/image-values';
+import { validateLabelName, validateObjectName } from '../../core/names';
+import { ZoneSpread, effectiveZoneSpread, fluxZoneSpreadPostRenderers } from '../install/fault-domains';
+import { copyValues, ResolvedInstall } from '../install/values';
 
 /** A rendered Kubernetes object. */
 type KubeObject = Record<string, any>;
@@ -158,7 +158,9 @@ export function fluxObjects(scope: Construct, install: ResolvedInstall, options:
       dependsOn: [install.crdsReleaseName, ...(install.cni ? [install.cni.releaseName] : [])],
       postRenderers: zoneSpread === ZoneSpread.REQUIRED ? fluxZoneSpreadPostRenderers() : undefined,
     }),
-    cni: install.cni ? release({ name: install.cni.releaseName, chart: install.cni.chart, values: install.cni.values, namespace: install.cni.namespace }) : undefined,
+    cni: install.cni
+      ? release({ name: install.cni.releaseName, chart: install.cni.chart, values: install.cni.values, namespace: install.cni.namespace })
+      : undefined,
   };
 }
 

@@ -7,10 +7,10 @@ import { ApiObject, Helm, HelmProps, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease } from './releases';
-import { CONTROLLER_DEPLOYMENTS, ZoneSpread, effectiveZoneSpread, zoneSpreadConstraint } from '../install/fault-domains';
 import { DeliveredCharts, DeliverySteps, crdsChartLabel, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../install/values';
 import { parseKubernetesVersion } from '../../core/versions';
+import { CONTROLLER_DEPLOYMENTS, ZoneSpread, effectiveZoneSpread, zoneSpreadConstraint } from '../install/fault-domains';
+import { copyValues, ResolvedInstall } from '../install/values';
 
 /** Options for rendering the charts in cdk8s with the `helm` binary. */
 export interface HelmDeliveryOptions {
@@ -57,8 +57,13 @@ export function helmChartProps(install: ResolvedInstall, options: HelmDeliveryOp
       releaseName: install.controlPlaneReleaseName,
       values: copyValues(install.controlPlaneValues),
     },
-    cni: install.cni ? { ...common, namespace: install.cni.namespace, chart: install.cni.chart, releaseName: install.cni.releaseName,
-      values: copyValues(install.cni.values) } : undefined,
+    cni: install.cni ? {
+      ...common,
+      namespace: install.cni.namespace,
+      chart: install.cni.chart,
+      releaseName: install.cni.releaseName,
+      values: copyValues(install.cni.values),
+    } : undefined,
   };
 }
 
@@ -165,7 +170,7 @@ export function helmSteps(_options: HelmDeliveryOptions): DeliverySteps {
         + 'the file (namespace and identity objects).',
       commands: [
         `kubectl delete -f "$MANIFEST" -l ${controlPlaneOnly(install)} --ignore-not-found --wait`,
-        ...(install.cni ? [`kubectl delete -f "$MANIFEST" -l linkerd.io/cni-resource=true --ignore-not-found --wait`] : []),
+        ...(install.cni ? ['kubectl delete -f "$MANIFEST" -l linkerd.io/cni-resource=true --ignore-not-found --wait'] : []),
         `kubectl delete -f "$MANIFEST" -l ${crdsChartLabel(install)} --ignore-not-found --wait`,
         'kubectl delete -f "$MANIFEST" --ignore-not-found --wait',
       ],

@@ -6,9 +6,9 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LinkerdViz } from './viz';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { InputRule, check } from '../../core/errors';
 import { validateLabelName } from '../../core/names';
-import { MeshChecks } from '../../checks/mesh-checks';
 
 /** Props for VizScrapeAccess. */
 export interface VizScrapeAccessProps {

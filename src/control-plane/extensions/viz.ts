@@ -5,6 +5,7 @@
  */
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { InputRule, check } from '../../core/errors';
 import { isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
 import { imageValueProblems } from '../../core/image-values';
@@ -12,7 +13,6 @@ import { validateLabelName } from '../../core/names';
 import { VersionRule } from '../../core/versions';
 import { DeliveryForm } from '../delivery/form';
 import { ChartRelease, ReleaseStage } from '../delivery/releases';
-import { MeshChecks } from '../../checks/mesh-checks';
 import { LinkerdControlPlane } from '../install/control-plane';
 
 export const VIZ_CHART = 'linkerd-viz';

@@ -6,6 +6,7 @@ import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LinkerdInstallOptions } from './options';
 import { ResolvedInstall, copyValues, resolveInstall } from './values';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
 import { LinkerdVersion } from '../../core/versions';
@@ -15,7 +16,6 @@ import { ChartRelease } from '../delivery/releases';
 import {
   RunbookOptions, exitRunbook, troubleshootingRunbook, upgradeRunbook, writeRunbookFiles, writeTroubleshootingRunbook,
 } from '../delivery/runbooks';
-import { MeshChecks } from '../../checks/mesh-checks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
 

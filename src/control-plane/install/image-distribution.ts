@@ -5,8 +5,8 @@
  * debug container), linkerd2-cni, linkerd-viz and the multicluster charts.
  */
 import { IConstruct } from 'constructs';
-import { CHART_IMAGE_TABLE, ChartImage, ImageLayout, chartImages } from '../../core/image-values';
 import { MeshConfigError } from '../../core/errors';
+import { CHART_IMAGE_TABLE, ChartImage, ImageLayout, chartImages } from '../../core/image-values';
 import { LinkerdVersion, VersionRule } from '../../core/versions';
 
 /** Options for a distribution. */

@@ -177,7 +177,8 @@ function cniEnabledOf(scope: IConstruct, options: LinkerdInstallOptions): boolea
   return true;
 }
 
-function resolveCni(scope: IConstruct, cni: LinkerdCniOptions | undefined, images: ImageDistribution, version: LinkerdVersion): ResolvedCni | undefined {
+function resolveCni(scope: IConstruct, cni: LinkerdCniOptions | undefined, images: ImageDistribution,
+  version: LinkerdVersion): ResolvedCni | undefined {
   if (cni === undefined) return undefined;
   check(isPlainObject(cni), scope, InputRule.REQUIRED, 'cni is not an object of CNI options.', 'Pass cni: {} or cni: { namespace: "linkerd-cni" }.');
   checkEscapeHatch(scope, 'cni.additionalValues', cni.additionalValues);

@@ -1,9 +1,9 @@
 import { Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { analyze } from '../../../src/analysis/engine';
+import { LinkerdDelivery } from '../../../src/control-plane/delivery/delivery';
 import { fluxZoneSpreadPostRenderers } from '../../../src/control-plane/install/fault-domains';
 import { HighAvailabilityPreset } from '../../../src/control-plane/install/high-availability';
-import { LinkerdDelivery } from '../../../src/control-plane/delivery/delivery';
 import { argoApp, controlPlaneChart, fluxRelease, manifests, workload } from '../../delivery/fixtures';
 
 function findings(objects: any[], ruleId: string, options = {}) {
@@ -140,7 +140,8 @@ describe('the constructs\' own output', () => {
     });
 
   test('HA across zones: Flux post-renders the required spread (nothing to say); Argo CD keeps the chart\'s preferred one (said as information)', () => {
-    const cp001 = (delivery: LinkerdDelivery) => analyze(manifests(Testing.synth(controlPlaneChart({ highAvailability: true, delivery }).chart)), { inventory: NODES })
+    const synthesized = (delivery: LinkerdDelivery) => manifests(Testing.synth(controlPlaneChart({ highAvailability: true, delivery }).chart));
+    const cp001 = (delivery: LinkerdDelivery) => analyze(synthesized(delivery), { inventory: NODES })
       .findings.filter((f) => f.ruleId === 'LKD-CP-001');
     expect(cp001(LinkerdDelivery.flux())).toEqual([]);
     expect(cp001(LinkerdDelivery.argoCd()).map((f) => [f.severity, f.message])).toEqual([['info', expect.stringMatching(/the spread is only preferred/)]]);

@@ -54,11 +54,19 @@ describe('LKD-CP-001 fault domains', () => {
     expect(findings([flux], 'LKD-CP-001', { inventory: zones })).toEqual([]);
     const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' }, data: { values: yaml.dump(HA) } };
     const controller = (component: string, spread: boolean) => ({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: `linkerd-${component}`, namespace: 'linkerd' },
-      spec: { selector: { matchLabels: { 'linkerd.io/control-plane-component': component } }, template: {
-        metadata: { labels: { 'linkerd.io/control-plane-component': component } },
-        spec: { containers: [{ name: 'c', image: 'cr.l5d.io/linkerd/controller:edge-26.6.3' }],
-          ...(spread ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' }] } : {}) } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: `linkerd-${component}`, namespace: 'linkerd' },
+      spec: {
+        selector: { matchLabels: { 'linkerd.io/control-plane-component': component } },
+        template: {
+          metadata: { labels: { 'linkerd.io/control-plane-component': component } },
+          spec: {
+            containers: [{ name: 'c', image: 'cr.l5d.io/linkerd/controller:edge-26.6.3' }],
+            ...(spread ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' }] } : {}),
+          },
+        },
+      },
     });
     expect(findings([config, controller('destination', true), controller('identity', true)], 'LKD-CP-001', { inventory: zones })).toEqual([]);
     expect(findings([config, controller('destination', true), controller('identity', false)], 'LKD-CP-001', { inventory: zones })
@@ -67,10 +75,21 @@ describe('LKD-CP-001 fault domains', () => {
 });
 
 describe('LKD-MESH-011 Pod Security admission refuses linkerd-init', () => {
-  const ns = (level?: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', annotations: { 'linkerd.io/inject': 'enabled' },
-    ...(level ? { labels: { 'pod-security.kubernetes.io/enforce': level } } : {}) } });
-  const app = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'orders', namespace: 'shop' },
-    spec: { selector: { matchLabels: { app: 'orders' } }, template: { metadata: { labels: { app: 'orders' } }, spec: { containers: [{ name: 'o', image: 'a:1' }] } } } };
+  const ns = (level?: string) => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: 'shop',
+      annotations: { 'linkerd.io/inject': 'enabled' },
+      ...(level ? { labels: { 'pod-security.kubernetes.io/enforce': level } } : {}),
+    },
+  });
+  const app = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'orders', namespace: 'shop' },
+    spec: { selector: { matchLabels: { app: 'orders' } }, template: { metadata: { labels: { app: 'orders' } }, spec: { containers: [{ name: 'o', image: 'a:1' }] } } },
+  };
 
   test.each(['baseline', 'restricted'])('fires for a meshed workload in a namespace enforcing %s without the CNI', (level) => {
     const [finding] = findings([ns(level), app], 'LKD-MESH-011');
@@ -127,9 +146,14 @@ describe('LKD-VER-001 floating tags and requested digests', () => {
 
 describe('LKD-SEC-001 and External Secrets objects', () => {
   const externalSecret = (extra: any = {}) => ({
-    apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', metadata: { name: 'linkerd-identity-issuer', namespace: 'linkerd' },
-    spec: { secretStoreRef: { name: 'vault', kind: 'ClusterSecretStore' }, target: { name: 'linkerd-identity-issuer', ...extra },
-      data: [{ secretKey: 'tls.key', remoteRef: { key: 'platform/linkerd/issuer', property: 'tls.key' } }] },
+    apiVersion: 'external-secrets.io/v1',
+    kind: 'ExternalSecret',
+    metadata: { name: 'linkerd-identity-issuer', namespace: 'linkerd' },
+    spec: {
+      secretStoreRef: { name: 'vault', kind: 'ClusterSecretStore' },
+      target: { name: 'linkerd-identity-issuer', ...extra },
+      data: [{ secretKey: 'tls.key', remoteRef: { key: 'platform/linkerd/issuer', property: 'tls.key' } }],
+    },
   });
 
   test('secretKey names where the secret goes, so an ExternalSecret is not a leak', () => {

@@ -1,7 +1,7 @@
 import * as yaml from 'js-yaml';
-import { ChartInstall, InstallSource, controlPlaneInstalls } from '../../model/installs';
 import { COMPONENT_LABEL, ZONE_LABEL } from '../../../core/fault-domains';
 import { Severity } from '../../finding';
+import { ChartInstall, InstallSource, controlPlaneInstalls } from '../../model/installs';
 import { MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -132,8 +132,11 @@ function checkFaultDomains(ctx: RuleContext, install: ValuesInstall): void {
   } else if (zoneMode !== ZoneGuarantee.REQUIRED) {
     ctx.report(install.subject, `${nodeHolds}; across the ${facts.zones} zones the spread is only ${zoneMode} (the chart's anti-affinity on ${ZONE_LABEL} `
       + 'has weight 100 and renders no topologySpreadConstraints), so the scheduler may put every replica in one zone and a zone failure can take them all.',
-    { severity: Severity.INFO, fix: 'Set zoneSpread: ZoneSpread.REQUIRED (Flux or cdk8s Helm delivery add topologySpreadConstraints on '
-      + `${ZONE_LABEL}, maxSkew 1, DoNotSchedule) or accept the preferred spread.` });
+    {
+      severity: Severity.INFO,
+      fix: 'Set zoneSpread: ZoneSpread.REQUIRED (Flux or cdk8s Helm delivery add topologySpreadConstraints on '
+      + `${ZONE_LABEL}, maxSkew 1, DoNotSchedule) or accept the preferred spread.`,
+    });
   }
 }
 

@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
-import { MeshIndex, PodTemplate } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import { controlPlaneInstalls } from '../../model/installs';
+import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The Pod Security Standards levels whose capability lists leave out NET_ADMIN and NET_RAW. */
 const REFUSING_LEVELS = new Set(['baseline', 'restricted']);

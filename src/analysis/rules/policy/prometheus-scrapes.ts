@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
+import { vizPrometheusNamespaces } from '../../model/chart-objects';
 import { Injection, MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { proxyAdminPort, workloadLabel } from '../../model/policy-view';
 import { Caller, InboundPolicy, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { vizPrometheusNamespaces } from '../../model/chart-objects';
-import { proxyAdminPort, workloadLabel } from '../../model/policy-view';
 
 /** linkerd-viz's own Prometheus: scraping is checked whenever its ServiceAccount is in the output or the inventory. */
 const VIZ_PROMETHEUS = { namespace: 'linkerd-viz', serviceAccount: 'prometheus' };

@@ -1,9 +1,9 @@
 import { IMAGE_DIGESTS_ANNOTATION, ImageLayout, imageValueProblems, imagesWithoutDigest } from '../../../core/image-values';
 import { chartVersionProblem, imageProblem } from '../../../core/versions';
 import { Severity } from '../../finding';
+import { ChartInstall, InstallSource, linkerdInstalls } from '../../model/installs';
 import { PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ChartInstall, InstallSource, linkerdInstalls } from '../../model/installs';
 
 function checkChartVersion(ctx: RuleContext, install: ChartInstall): void {
   // A rendered linkerd-config carries no chart version: it was pinned (or not) by whoever rendered it.
