@@ -221,3 +221,18 @@ describe('ExternalIssuerSecret: the issuer key from a secret store, for every de
     expect(() => new ExternalIssuerSecret(chart, 'B', { secretStoreName: 'vault', remoteKey: 'k', secretStoreKind: 'Vault' as SecretStoreKind })).toThrow(/secretStoreKind "Vault"/);
   });
 });
+
+describe('information at synth: printed on request, never failing', () => {
+  test('failOnWarnings does not fail on information; printInfo prints it as "info:"', () => {
+    const { chart } = platform({ highAvailability: true });
+    MeshChecks.of(chart).configure({ printWarnings: false, failOnWarnings: true, printInfo: true });
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => Testing.synth(chart)).not.toThrow();
+      const printed = spy.mock.calls.map((c) => String(c[0])).join('');
+      expect(printed).toMatch(/^info: .*LKD-CP-001/m);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
