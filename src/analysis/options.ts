@@ -23,6 +23,8 @@ export interface AnalysisContext {
   readonly defaultInboundPolicy: string;
   /** Namespace of the Linkerd control plane. */
   readonly controlPlaneNamespace: string;
+  /** The namespace of objects that do not name one (kubectl's `default`, or `--namespace` / `-n`). */
+  readonly defaultNamespace: string;
   /** Where probes may come from (`policyController.probeNetworks`): the generated probe routes authorize these. */
   readonly probeNetworks: string[];
   /** The cluster's default opaque ports (`proxy.opaquePorts`), comma-separated ports and ranges. */
@@ -66,6 +68,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     defaultInboundPolicy: input.defaultInboundPolicy ?? 'all-unauthenticated',
     controlPlaneNamespace: input.controlPlaneNamespace ?? 'linkerd',
     probeNetworks: input.probeNetworks ?? CHART_PROBE_NETWORKS,
+    defaultNamespace: input.defaultNamespace ?? 'default',
     defaultOpaquePorts: input.defaultOpaquePorts ?? CHART_OPAQUE_PORTS,
     inventory: input.inventory ?? [],
     serviceAccountTokenProjection: input.serviceAccountTokenProjection ?? true,

@@ -5,10 +5,10 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
 import { AnalysisResult, analyze } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
 import { Manifest } from '../analysis/model/manifest';
-import { isServiceAccountRef } from '../analysis/options';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
@@ -66,6 +66,26 @@ export interface MeshChecksOptions {
    * @default - linkerd-viz's (`linkerd-viz/prometheus`) when that ServiceAccount is synthesized or in the inventory
    */
   readonly prometheusServiceAccount?: string;
+  /**
+   * Namespace of the Linkerd control plane (injected pods carry it in their labels).
+   * @default "linkerd", or the namespace of a control plane in the App
+   */
+  readonly controlPlaneNamespace?: string;
+  /**
+   * Where kubelet probes come from (`policyController.probeNetworks`): the probe routes Linkerd generates admit these.
+   * @default ["0.0.0.0/0", "::/0"], or the App's control plane's
+   */
+  readonly probeNetworks?: string[];
+  /**
+   * The cluster's default opaque ports (`proxy.opaquePorts`), comma-separated ports and ranges.
+   * @default - the chart's, or the App's control plane's
+   */
+  readonly defaultOpaquePorts?: string;
+  /**
+   * The namespace of objects that name none.
+   * @default "default"
+   */
+  readonly defaultNamespace?: string;
   /**
    * Objects that exist in the cluster but are not synthesized here (e.g. pre-existing Services), as plain manifests.
    * @default - none
@@ -210,15 +230,11 @@ export class MeshChecks {
 
   /** Sets what the checks know about the target cluster (merged with earlier settings). */
   public configure(options: MeshChecksOptions): void {
-    const prometheus = options.prometheusServiceAccount;
-    check(prometheus === undefined || isServiceAccountRef(prometheus), this.root, InputRule.NAME,
-      `prometheusServiceAccount ${JSON.stringify(prometheus)} is not namespace/name of a ServiceAccount.`, 'Pass e.g. "linkerd-viz/prometheus".');
-    for (const what of ['nodeCount', 'zoneCount'] as const) {
-      const n = options[what];
-      check(n === undefined || (Number.isInteger(n) && n >= 1), this.root, InputRule.RANGE, `${what} ${JSON.stringify(n)} is not a whole number of at least 1.`,
-        `Pass the cluster's ${what === 'nodeCount' ? 'schedulable nodes' : 'zones'}, e.g. ${what}: 3.`);
-    }
-    check(options.cniEnabled === undefined || typeof options.cniEnabled === 'boolean', this.root, InputRule.REQUIRED, 'cniEnabled must be true or false.', 'Pass a boolean.');
+    // The same validation as the CLI's flags and the plugin's properties: one table (analysis/context-options.ts).
+    readContextOptions((o) => (options as Record<string, unknown>)[o.key], (o, problem) => {
+      check(false, this.root, InputRule.NAME, `MeshChecks option ${o.key} ${problem}.`, `Pass ${o.placeholder}: ${o.help.toLowerCase()}.`);
+      throw new Error('unreachable');
+    });
     this.options = { ...this.options, ...options };
   }
 
@@ -229,20 +245,8 @@ export class MeshChecks {
 
   private run(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
     const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: this.render(obj), source: { constructPath: ownerPath(obj) } }));
-    const { findings, suppressed } = analyze(manifests, {
-      kubernetesVersion: this.options.kubernetesVersion,
-      gatewayApiVersion: this.options.gatewayApiVersion,
-      trustDomain: this.options.trustDomain,
-      clusterNetworks: this.options.clusterNetworks,
-      defaultInboundPolicy: this.options.defaultInboundPolicy,
-      inventory: this.options.inventory,
-      serviceAccountTokenProjection: this.options.serviceAccountTokenProjection,
-      certificateExpiryWarningDays: this.options.certificateExpiryWarningDays,
-      prometheusServiceAccount: this.options.prometheusServiceAccount,
-      cniEnabled: this.options.cniEnabled,
-      nodeCount: this.options.nodeCount,
-      zoneCount: this.options.zoneCount,
-    });
+    const context = Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.key, (this.options as Record<string, unknown>)[o.key]]));
+    const { findings, suppressed } = analyze(manifests, { ...context, inventory: this.options.inventory });
     this.last = { findings, suppressed };
     return this.last;
   }

@@ -38,7 +38,8 @@ describe('node, zone and CNI facts from the CLI and the plugin', () => {
   test('--nodes and --zones say which guarantee holds; too few nodes is a warning', () => {
     expect(cp001(run(['analyze', '--format', 'json', '--nodes', '2', 'cp.yaml'], dir).out)).toEqual(['warning']);
     expect(run(['analyze', '--format', 'text', '--nodes', '3', '--zones', '1', 'cp.yaml'], dir).out).toMatch(/info LKD-CP-001 .*every node is in one zone/);
-    expect(run(['analyze', '--nodes', 'three', 'cp.yaml'], dir)).toMatchObject({ code: 2, err: expect.stringMatching(/--nodes must be a whole number/) });
+    expect(run(['analyze', '--nodes', 'three', 'cp.yaml'], dir)).toMatchObject({ code: 2, err: expect.stringMatching(/--nodes must be a number/) });
+    expect(run(['analyze', '--nodes', '0', 'cp.yaml'], dir)).toMatchObject({ code: 2, err: expect.stringMatching(/--nodes must be a whole number of at least 1/) });
   });
 
   test('--cni decides LKD-MESH-011', () => {
@@ -49,8 +50,8 @@ describe('node, zone and CNI facts from the CLI and the plugin', () => {
   });
 
   test('the plugin reads nodeCount, zoneCount and cniEnabled, and refuses bad ones', () => {
-    expect(readProperties({ nodeCount: 3, zoneCount: 3, cniEnabled: true })).toMatchObject({ nodeCount: 3, zoneCount: 3, cniEnabled: true });
-    expect(() => readProperties({ nodeCount: 0 })).toThrow(/nodeCount must be a whole number/);
+    expect(readProperties({ nodeCount: 3, zoneCount: 3, cniEnabled: true }).context).toMatchObject({ nodeCount: 3, zoneCount: 3, cniEnabled: true });
+    expect(() => readProperties({ nodeCount: 0 })).toThrow(/nodeCount must be a whole number of at least 1/);
     expect(() => readProperties({ cniEnabled: 'yes' })).toThrow(/cniEnabled must be true or false/);
   });
 });

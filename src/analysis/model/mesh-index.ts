@@ -108,7 +108,11 @@ export class MeshIndex {
    * @param inventory objects that exist in the cluster but are not part of this output
    * @param controlPlaneNamespace where Linkerd runs: the injector writes it into injected pods' labels
    */
-  constructor(manifests: Manifest[], inventory: KubeObject[] = [], private readonly controlPlaneNamespace = 'linkerd') {
+  /**
+   * @param defaultNamespace where objects without metadata.namespace are (kubectl's `default`, or `--namespace`)
+   */
+  constructor(manifests: Manifest[], inventory: KubeObject[] = [], private readonly controlPlaneNamespace = 'linkerd',
+    private readonly defaultNamespace = 'default') {
     for (const m of manifests) this.add(m.object, m.source ?? {}, false);
     for (const obj of inventory) this.add(obj, {}, true);
     for (const entry of this.objects) this.indexWorkload(entry);
@@ -201,7 +205,7 @@ export class MeshIndex {
 
   private add(object: KubeObject, source: SourceLocation, inventory: boolean): void {
     if (!object || typeof object !== 'object' || typeof object.kind !== 'string') return;
-    const id = resourceIdOf(object);
+    const id = resourceIdOf(object, this.defaultNamespace);
     const entry: IndexedObject = { object, id, group: groupOf(id.apiVersion), source, inventory };
     this.objects.push(entry);
     const kindKey = `${entry.group}|${id.kind}`;

@@ -110,7 +110,7 @@ describe('the Prometheus option in every front-end', () => {
   test('MeshChecks.configure refuses a value that is not namespace/name', () => {
     const app = new App();
     new Chart(app, 'c');
-    expect(() => MeshChecks.of(app).configure({ prometheusServiceAccount: 'prometheus' })).toThrow(/LKD-INPUT-001.*namespace\/name/);
+    expect(() => MeshChecks.of(app).configure({ prometheusServiceAccount: 'prometheus' })).toThrow(/LKD-INPUT-\d+.*prometheusServiceAccount must be NAMESPACE\/SERVICEACCOUNT/);
     expect(() => MeshChecks.of(app).configure({ prometheusServiceAccount: 'monitoring/prometheus' })).not.toThrow();
   });
 
@@ -122,7 +122,7 @@ describe('the Prometheus option in every front-end', () => {
   });
 
   test('the plugin property is read and checked', () => {
-    expect(readProperties({ prometheusServiceAccount: 'monitoring/prometheus' }).prometheusServiceAccount).toBe('monitoring/prometheus');
-    expect(() => readProperties({ prometheusServiceAccount: 'nope' })).toThrow(/prometheusServiceAccount must be namespace\/name/);
+    expect(readProperties({ prometheusServiceAccount: 'monitoring/prometheus' }).context.prometheusServiceAccount).toBe('monitoring/prometheus');
+    expect(() => readProperties({ prometheusServiceAccount: 'nope' })).toThrow(/prometheusServiceAccount must be NAMESPACE\/SERVICEACCOUNT/);
   });
 });
