@@ -122,7 +122,9 @@ function contextAndIndex(manifests: Manifest[], options: AnalysisContextInput): 
   if (Object.keys(facts).length > 0) {
     const assumed = context.controlPlaneNamespace;
     context = resolveContext({ ...facts, ...explicit });
-    if (context.controlPlaneNamespace !== assumed) index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
+    if (context.controlPlaneNamespace !== assumed) {
+      index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
+    }
   }
   return { context, index: withChartObjects(manifests, context, index) };
 }
@@ -130,7 +132,8 @@ function contextAndIndex(manifests: Manifest[], options: AnalysisContextInput): 
 /** The index, with what delivered extension charts will create added to the inventory (rebuilt only when there is some). */
 function withChartObjects(manifests: Manifest[], context: AnalysisContext, index: MeshIndex): MeshIndex {
   const implied = impliedChartObjects(index);
-  return implied.length === 0 ? index : new MeshIndex(manifests, [...context.inventory, ...implied], context.controlPlaneNamespace, context.defaultNamespace);
+  if (implied.length === 0) return index;
+  return new MeshIndex(manifests, [...context.inventory, ...implied], context.controlPlaneNamespace, context.defaultNamespace);
 }
 
 /** Analyzes manifests and returns every finding, sorted. */
