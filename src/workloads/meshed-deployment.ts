@@ -1,11 +1,11 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
+import { MeshChecks } from '../checks/mesh-checks';
 import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortNumber } from '../core/names';
-import { MeshChecks } from '../checks/mesh-checks';
 import { ServiceReference } from '../routing/service-reference';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';

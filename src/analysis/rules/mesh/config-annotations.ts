@@ -2,8 +2,8 @@ import { parseCidr } from '../../../core/cidr';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { DEFAULT_POLICY_ANNOTATION, INJECT_ANNOTATION, IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { OPAQUE_PORTS, ownPodTemplates, parsePortList } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */
 type Validator = (value: string) => string | undefined;

@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { IndexedObject, INJECT_ANNOTATION } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { ownPodTemplates } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** The one config.linkerd.io key that is a label, not an annotation (the webhooks' namespaceSelector reads it). */
 const WEBHOOK_LABEL = 'config.linkerd.io/admission-webhooks';
