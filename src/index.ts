@@ -14,6 +14,8 @@ export * from './policy/server';
 export * from './policy/authentication';
 export * from './policy/authorization-policy';
 export * from './policy/server-access';
+export * from './policy/server-route';
+export * from './policy/probe-access';
 export * from './policy/rate-limit-policy';
 export * from './policy/egress-network';
 export * from './routing/service-reference';
@@ -24,6 +26,7 @@ export * from './routing/route-base';
 export * from './routing/http-route';
 export * from './routing/grpc-route';
 export * from './routing/traffic-split';
+export { UnmatchedRequests } from './routing/unmatched';
 
 // Control plane: pinned versions, install values, identity (trust anchors, rotation) and delivery.
 export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';

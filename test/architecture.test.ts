@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
   'base.ts': ['core', 'checks'],
   'workloads': ['base.ts', 'core', 'checks', 'imports', 'routing'],
   'routing': ['base.ts', 'core', 'checks', 'imports'],
-  'policy': ['base.ts', 'core', 'checks', 'imports', 'workloads'],
+  'policy': ['base.ts', 'core', 'checks', 'imports', 'routing', 'workloads'],
   // Delivery forms live inside the control-plane domain: one folder, no two-way allowance between domains.
   'control-plane': ['base.ts', 'core', 'checks', 'imports'],
   'cdktf': ['core', 'control-plane'],

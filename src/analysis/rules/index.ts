@@ -51,6 +51,7 @@ import { nonIdempotentRetries } from './retry/non-idempotent';
 import { retryBudget } from './retry/retry-budget';
 import { routeReplacesService } from './retry/route-replaces-service';
 import { unknownRetryKeys } from './retry/unknown-keys';
+import { admissionWebhook } from './route/admission-webhook';
 import { ambiguousMatches } from './route/ambiguous-matches';
 import { backendExists } from './route/backend-exists';
 import { backendKind } from './route/backend-kind';
@@ -110,6 +111,7 @@ export const ALL_RULES: Rule[] = [
   beyondGatewayV121,
   meshHostnames,
   serverParentScope,
+  admissionWebhook,
   nonIdempotentRetries,
   annotationGrammar,
   retryBudget,
