@@ -12,6 +12,7 @@ import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { leaves, valueAt } from '../../src/core/helm-values';
 import { Props, indexOf, only } from '../delivery/fixtures';
+import { conformanceIssues } from '../support/conformance';
 import { CHART_DIR, describeWithShared } from '../support/shared';
 
 function platform(props: Props = {}, delivery = LinkerdDelivery.argoCd()) {
@@ -182,5 +183,16 @@ describe('CNI: linkerd2-cni before the control plane, cniEnabled to match', () =
     const { cp } = platform({ cni: {} });
     const exit = cp.exitRunbook();
     expect(exit.indexOf('argocd app delete linkerd2-cni')).toBeGreaterThan(exit.indexOf('argocd app delete linkerd-control-plane'));
+  });
+});
+
+describeWithShared('the allow-scrapes objects against the real Linkerd 2.20 CRDs', () => {
+  test('Server, HTTPRoutes and AuthorizationPolicies conform (structural schema, defaults, CEL)', () => {
+    const { chart, cp } = platform();
+    MeshChecks.of(chart).configure({ printWarnings: false, inventory: shop() });
+    new VizScrapeAccess(chart, 'Scrapes', { namespace: 'shop', viz: new LinkerdViz(chart, 'Viz', { controlPlane: cp }) });
+    const policy = Testing.synth(chart).filter((o) => o.apiVersion.startsWith('policy.linkerd.io/'));
+    expect(policy).toHaveLength(5);
+    expect(conformanceIssues(policy)).toEqual([]);
   });
 });
