@@ -92,11 +92,18 @@ describe('LKD-MESH-011 Pod Security admission refuses linkerd-init', () => {
   };
 
   test.each(['baseline', 'restricted'])('fires for a meshed workload in a namespace enforcing %s without the CNI', (level) => {
-    const [finding] = findings([ns(level), app], 'LKD-MESH-011');
+    const [finding] = findings([ns(level), app, cp({ cniEnabled: false })], 'LKD-MESH-011');
     expect(finding.severity).toBe('error');
     expect(finding.resource).toMatchObject({ kind: 'Deployment', name: 'orders' });
     expect(finding.message).toMatch(new RegExp(`linkerd-init .*NET_ADMIN and NET_RAW.*enforces Pod Security "${level}"`));
-    expect(finding.message).toMatch(/the chart default \(cniEnabled: false\)/);
+    expect(findings([ns(level), app], 'LKD-MESH-011', { cniEnabled: false })[0].severity).toBe('error');
+  });
+
+  test('with no control-plane install and nothing declared, the chart default is assumed: a warning that says how to declare the CNI', () => {
+    const [finding] = findings([ns('restricted'), app], 'LKD-MESH-011');
+    expect(finding.severity).toBe('warning');
+    expect(finding.message).toMatch(/assuming the chart default, cniEnabled: false/);
+    expect(finding.fix).toMatch(/declare it \(cniEnabled: true, --cni true\)/);
   });
 
   test('reads cniEnabled from the control-plane install it sees', () => {
@@ -114,7 +121,7 @@ describe('LKD-MESH-011 Pod Security admission refuses linkerd-init', () => {
   });
 
   test('a namespace known only from the inventory counts too', () => {
-    expect(findings([app], 'LKD-MESH-011', { inventory: [ns('baseline')] })).toHaveLength(1);
+    expect(findings([app, cp({})], 'LKD-MESH-011', { inventory: [ns('baseline')] }).map((f) => f.severity)).toEqual(['error']);
   });
 });
 

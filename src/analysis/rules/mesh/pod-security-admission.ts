@@ -8,26 +8,38 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 const REFUSING_LEVELS = new Set(['baseline', 'restricted']);
 export const ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
 
-/** cniEnabled as declared, else as the control-plane install in the output sets it, else the chart default (false). */
-function cniEnabled(ctx: RuleContext): { enabled: boolean; origin: string } {
-  if (ctx.context.cniEnabled !== undefined) return { enabled: ctx.context.cniEnabled, origin: 'the declared cniEnabled' };
-  const [install] = controlPlaneInstalls(ctx.index);
-  if (install) return { enabled: install.values.cniEnabled === true, origin: `cniEnabled in the ${install.source}` };
-  return { enabled: false, origin: 'the chart default (cniEnabled: false)' };
+interface CniFact {
+  readonly enabled: boolean;
+  readonly origin: string;
+  /** False when nothing said so and the chart default is assumed. */
+  readonly known: boolean;
 }
+
+/** cniEnabled as declared, else as the control-plane install in the output sets it, else the chart default (false). */
+function cniEnabled(ctx: RuleContext): CniFact {
+  if (ctx.context.cniEnabled !== undefined) return { enabled: ctx.context.cniEnabled, origin: 'the declared cniEnabled', known: true };
+  const [install] = controlPlaneInstalls(ctx.index);
+  if (install) return { enabled: install.values.cniEnabled === true, origin: `cniEnabled in the ${install.source}`, known: true };
+  return { enabled: false, origin: 'assuming the chart default, cniEnabled: false', known: false };
+}
+
+/** Assumed, not known: a cluster running the CNI would admit these pods, so this is a warning until it is declared. */
+const ASSUMED_FIX = 'If the cluster runs linkerd2-cni, declare it (cniEnabled: true, --cni true); otherwise install it before the control plane '
+  + '(LinkerdControlPlane cni: {}), or label the namespace pod-security.kubernetes.io/enforce: privileged.';
 
 function enforcedLevel(index: MeshIndex, namespace: string): string | undefined {
   const level = index.namespace(namespace)?.object.metadata?.labels?.[ENFORCE_LABEL];
   return typeof level === 'string' && REFUSING_LEVELS.has(level) ? level : undefined;
 }
 
-function checkPod(ctx: RuleContext, pod: PodTemplate, origin: string, levels: Map<string, string | undefined>): void {
+function checkPod(ctx: RuleContext, pod: PodTemplate, cni: CniFact, levels: Map<string, string | undefined>): void {
   if (!levels.has(pod.namespace)) levels.set(pod.namespace, enforcedLevel(ctx.index, pod.namespace));
   const level = levels.get(pod.namespace);
   if (!level) return;
-  ctx.report(pod.owner, `${workloadLabel(pod)} is injected, and without the CNI plugin (${origin}) the injector adds the linkerd-init init container, `
+  ctx.report(pod.owner, `${workloadLabel(pod)} is injected, and without the CNI plugin (${cni.origin}) the injector adds the linkerd-init init container, `
     + `which needs the NET_ADMIN and NET_RAW capabilities; namespace ${pod.namespace} enforces Pod Security "${level}" (${ENFORCE_LABEL}), `
-    + 'which refuses them, so the API server rejects every pod and the workload never starts (only the ReplicaSet\'s events say why).');
+    + 'which refuses them, so the API server rejects every pod and the workload never starts (only the ReplicaSet\'s events say why).',
+  cni.known ? undefined : { severity: Severity.WARNING, fix: ASSUMED_FIX });
 }
 
 /** Pod Security admission runs after the proxy injector, so it judges linkerd-init too. */
@@ -40,7 +52,8 @@ export const podSecurityAdmissionRule: Rule = {
     why: 'Without linkerd2-cni (cniEnabled: false, the chart default) the proxy injector adds the linkerd-init init container (in 2.20 it runs '
       + 'from the proxy image, with a native-sidecar proxy or not), which adds the NET_ADMIN and NET_RAW capabilities to set up iptables '
       + '(charts/partials/templates/_proxy-init.tpl). Pod Security admission validates the pod after mutating admission, and the baseline and '
-      + 'restricted levels allow neither capability, so every pod of the workload is rejected at creation.',
+      + 'restricted levels allow neither capability, so every pod of the workload is rejected at creation. An error when cniEnabled: false '
+      + 'is known (declared, or read from the control-plane install); a warning when it is only the chart default assumed.',
     fix: 'Install linkerd2-cni before the control plane and set cniEnabled: true (LinkerdControlPlane cni: {} does both), or label the '
       + 'namespace pod-security.kubernetes.io/enforce: privileged (what `linkerd install` does for its own namespaces), or exempt it in the '
       + 'admission configuration.',
@@ -54,7 +67,7 @@ export const podSecurityAdmissionRule: Rule = {
     if (cni.enabled) return;
     const levels = new Map<string, string | undefined>();
     for (const pod of ownPodTemplates(ctx.index)) {
-      if (isMeshed(pod)) checkPod(ctx, pod, cni.origin, levels);
+      if (isMeshed(pod)) checkPod(ctx, pod, cni, levels);
     }
   },
 };
