@@ -32,11 +32,12 @@ export { UnmatchedRequests } from './routing/unmatched';
 export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';
 export * from './control-plane/install';
 export * from './control-plane/identity';
+export * from './control-plane/extensions';
 export { LinkerdDelivery } from './control-plane/delivery/delivery';
 export { DeliveryForm } from './control-plane/delivery/form';
 export { HelmDeliveryOptions } from './control-plane/delivery/helm';
 export { ArgoCdDeliveryOptions } from './control-plane/delivery/argo-cd';
-export { FluxDeliveryOptions } from './control-plane/delivery/flux';
+export { FluxDeliveryOptions, FluxValuesReference, FluxValuesKind } from './control-plane/delivery/flux';
 export { RunbookOptions } from './control-plane/delivery/runbooks';
 
 // Checks.

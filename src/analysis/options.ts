@@ -39,6 +39,15 @@ export interface AnalysisContext {
   readonly certificateExpiryWarningDays: number;
   /** The ServiceAccount (`namespace/name`) of the Prometheus that scrapes the proxies; else linkerd-viz's, when present. */
   readonly prometheusServiceAccount?: string;
+  /**
+   * Whether pods get their iptables rules from linkerd2-cni instead of linkerd-init (`cniEnabled`); when unset, read from
+   * the control-plane install in the output, else the chart default (false).
+   */
+  readonly cniEnabled?: boolean;
+  /** Schedulable nodes in the cluster, when known; else counted from the inventory's Node objects. */
+  readonly nodeCount?: number;
+  /** Zones (`topology.kubernetes.io/zone`) with schedulable nodes, when known; else counted from the inventory's Node labels. */
+  readonly zoneCount?: number;
   /** The moment certificates are judged against (tests pin it). */
   readonly now: Date;
 }
@@ -68,6 +77,9 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     serviceAccountTokenProjection: input.serviceAccountTokenProjection ?? true,
     certificateExpiryWarningDays: input.certificateExpiryWarningDays ?? 60,
     prometheusServiceAccount: input.prometheusServiceAccount,
+    cniEnabled: input.cniEnabled,
+    nodeCount: input.nodeCount,
+    zoneCount: input.zoneCount,
     now: input.now ?? new Date(),
   };
 }

@@ -3,12 +3,12 @@ import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { controlPlaneChart } from './fixtures';
-import { resolveInstall } from '../../src/control-plane/install/values';
 import { argoCdSteps } from '../../src/control-plane/delivery/argo-cd';
 import { fluxSteps } from '../../src/control-plane/delivery/flux';
 import { helmSteps } from '../../src/control-plane/delivery/helm';
 import { RunbookOptions, exitRunbook, upgradeRunbook } from '../../src/control-plane/delivery/runbooks';
 import { DeliverySteps } from '../../src/control-plane/delivery/steps';
+import { resolveInstall } from '../../src/control-plane/install/values';
 
 /** Runbooks from the pure builders: the Helm form's construct would run helm, which is not here. */
 function runbooks(steps: DeliverySteps, options: RunbookOptions) {
@@ -63,13 +63,14 @@ describe('runbook files', () => {
     expect(cp.upgradeRunbook({ meshedNamespaces: ['a'] })).toBe(runbooks(argoCdSteps({}), { meshedNamespaces: ['a'] }).upgrade);
   });
 
-  test('writeRunbooks writes both files and returns their paths', () => {
+  test('writeRunbooks writes the three files and returns their paths', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runbooks-'));
     const { cp } = controlPlaneChart();
     const files = cp.writeRunbooks(path.join(dir, 'nested'));
-    expect(files.map((f) => path.basename(f))).toEqual(['linkerd-upgrade.md', 'linkerd-exit.md']);
+    expect(files.map((f) => path.basename(f))).toEqual(['linkerd-upgrade.md', 'linkerd-exit.md', 'linkerd-identity-troubleshooting.md']);
     expect(fs.readFileSync(files[0], 'utf8')).toBe(cp.upgradeRunbook());
     expect(fs.readFileSync(files[1], 'utf8')).toBe(cp.exitRunbook());
+    expect(fs.readFileSync(files[2], 'utf8')).toBe(cp.troubleshootingRunbook());
   });
 
   test('without namespaces, the cohorts are a placeholder; the defaults name viz', () => {

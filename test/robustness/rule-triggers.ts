@@ -126,6 +126,10 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
       spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'orders' } }, policyTypes: ['Ingress'], ingress: [{ ports: [{ port: 8080 }] }] },
     })),
   },
+  {
+    ruleId: 'LKD-MESH-011',
+    objects: lab((o) => { const ns = find(o, 'Namespace', NS).metadata; ns.labels = { ...ns.labels, 'pod-security.kubernetes.io/enforce': 'baseline' }; }),
+  },
   { ruleId: 'LKD-MESH-008', objects: lab((o) => { for (const v of ['orders-v1', 'orders-v2']) annotate(podMeta(o, v), { 'config.linkerd.io/skip-inbound-ports': '8080' }); }) },
   {
     ruleId: 'LKD-POL-004',

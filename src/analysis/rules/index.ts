@@ -18,6 +18,7 @@ import { missingServiceAccount } from './mesh/missing-service-account';
 import { networkPolicyRule } from './mesh/network-policy';
 import { opaquePortsRule } from './mesh/opaque-ports';
 import { podHazardsRule } from './mesh/pod-hazards';
+import { podSecurityAdmissionRule } from './mesh/pod-security-admission';
 import { proxyPortCollisionRule } from './mesh/proxy-port-collision';
 import { skippedServerPortRule } from './mesh/skipped-server-port';
 import { targetNotInjectedRule } from './mesh/target-not-injected';
@@ -87,7 +88,7 @@ export const ALL_RULES: Rule[] = [
   plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
-  proxyPortCollisionRule, skippedServerPortRule,
+  proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule,
   duplicateObjectsRule,
   missingServiceAccount,
   omittedParentGroup,

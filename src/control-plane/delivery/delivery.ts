@@ -3,10 +3,11 @@
  * Helm (cdk8s at synth, Argo CD, Flux, Terraform) and so in the commands of their runbooks.
  */
 import { Construct } from 'constructs';
-import { ArgoCdDeliveryOptions, deliverWithArgoCd, argoCdSteps } from './argo-cd';
-import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
+import { ArgoCdDeliveryOptions, deliverReleaseWithArgoCd, deliverWithArgoCd, argoCdSteps } from './argo-cd';
+import { FluxDeliveryOptions, deliverReleaseWithFlux, deliverWithFlux, fluxSteps } from './flux';
 import { DeliveryForm } from './form';
-import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
+import { HelmDeliveryOptions, deliverReleaseWithHelm, deliverWithHelm, helmSteps } from './helm';
+import { ChartRelease } from './releases';
 import { DeliveredCharts, DeliverySteps } from './steps';
 import { ResolvedInstall } from '../install/values';
 
@@ -17,17 +18,20 @@ export abstract class LinkerdDelivery {
    * binary and network access to the chart repository; apply the output with kubectl (see the runbooks).
    */
   public static helm(options: HelmDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.HELM, helmSteps(options), (scope, install) => deliverWithHelm(scope, install, options));
+    return new StepsDelivery(DeliveryForm.HELM, helmSteps(options), (scope, install) => deliverWithHelm(scope, install, options),
+      (scope, install, release) => deliverReleaseWithHelm(scope, install, options, release));
   }
 
   /** Two Argo CD Applications: linkerd-crds in sync wave 0 (server-side apply), linkerd-control-plane in wave 1. */
   public static argoCd(options: ArgoCdDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(options), (scope, install) => deliverWithArgoCd(scope, install, options));
+    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(options), (scope, install) => deliverWithArgoCd(scope, install, options),
+      (scope, install, release) => deliverReleaseWithArgoCd(scope, install, options, release));
   }
 
   /** A Flux HelmRepository and two HelmReleases; the control plane `dependsOn` the CRDs release. */
   public static flux(options: FluxDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(options), (scope, install) => deliverWithFlux(scope, install, options));
+    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(options), (scope, install) => deliverWithFlux(scope, install, options),
+      (scope, install, release) => deliverReleaseWithFlux(scope, install, options, release));
   }
 
   /** The form. */
@@ -41,6 +45,12 @@ export abstract class LinkerdDelivery {
   public abstract _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts;
 
   /**
+   * Creates the delivery object of one chart beside the core (an extension, after the control plane).
+   * @internal
+   */
+  public abstract _deliverRelease(scope: Construct, install: ResolvedInstall, release: ChartRelease): Construct;
+
+  /**
    * The runbook commands of this form.
    * @internal
    */
@@ -48,10 +58,16 @@ export abstract class LinkerdDelivery {
 }
 
 type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
+type DeliverRelease = (scope: Construct, install: ResolvedInstall, release: ChartRelease) => Construct;
 
 class StepsDelivery extends LinkerdDelivery {
-  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver) {
+  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver,
+    private readonly deliverRelease: DeliverRelease) {
     super();
+  }
+
+  public _deliverRelease(scope: Construct, install: ResolvedInstall, release: ChartRelease): Construct {
+    return this.deliverRelease(scope, install, release);
   }
 
   public _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts {

@@ -31,7 +31,15 @@ interface Walk {
   /** Shared (aliased) nodes are looked at once: a YAML alias bomb stays linear. */
   readonly visited: Set<object>;
   readonly segments: Segment[];
+  /**
+   * True for External Secrets objects: their `secretKey` / `property` fields name where a secret goes or comes from,
+   * so the key-name heuristic does not apply (token formats still do).
+   */
+  keyNamesAreReferences: boolean;
 }
+
+/** Objects whose fields describe secrets by reference (External Secrets Operator's API group). */
+const REFERENCE_GROUPS = new Set(['external-secrets.io', 'generators.external-secrets.io']);
 
 function pathOf(segments: Segment[]): string {
   return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][\w]*$/.test(s) ? `${i === 0 ? '' : '.'}${s}` : `['${s}']`)).join('');
@@ -42,7 +50,7 @@ function decodeBase64(value: string): string {
 }
 
 /** What secret a string is, judged with the key it sits under; undefined when none (or when it is CERT-005's). */
-function classify(value: string, key: string | undefined, base64: boolean): string | undefined {
+function classify(value: string, key: string | undefined, base64: boolean, keyNamesAreReferences = false): string | undefined {
   if (containsPrivateKey(value)) return undefined;
   const text = base64 ? decodeBase64(value) : value;
   if (base64 && containsPrivateKey(text)) return undefined;
@@ -50,7 +58,7 @@ function classify(value: string, key: string | undefined, base64: boolean): stri
   if (pem !== undefined && containsPrivateKey(pem)) return 'a base64-encoded private key';
   const token = tokenKind(text);
   if (token) return token;
-  if (key !== undefined && isCredentialKey(key) && !isReference(text)) return `a literal value for ${JSON.stringify(key)}`;
+  if (key !== undefined && !keyNamesAreReferences && isCredentialKey(key) && !isReference(text)) return `a literal value for ${JSON.stringify(key)}`;
   return undefined;
 }
 
@@ -73,7 +81,7 @@ function cannotHoldSecret(value: string, key: string | undefined, base64: boolea
 function visitString(w: Walk, value: string, key: string | undefined, base64: boolean, label: string): void {
   if (cannotHoldSecret(value, key, base64)) return;
   if (w.embedded === 0 && (containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value))))) w.privateKeys.push(pathOf(w.segments));
-  const what = classify(value, key, base64);
+  const what = classify(value, key, base64, w.keyNamesAreReferences);
   if (what) w.hits.push({ path: pathOf(w.segments) + label, what });
   const embedded = embeddedYaml(key, value);
   if (embedded !== undefined && typeof embedded === 'object') {
@@ -141,7 +149,7 @@ export const scanIndex: (index: MeshIndex) => Map<IndexedObject, ScanResult> = p
 /** Objects of this output holding secrets or private keys, in index order, with what each holds. */
 function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
   const found = new Map<IndexedObject, ScanResult>();
-  const w: Walk = { hits: [], privateKeys: [], embedded: 0, visited: new Set(), segments: [] };
+  const w: Walk = { hits: [], privateKeys: [], embedded: 0, visited: new Set(), segments: [], keyNamesAreReferences: false };
   for (const entry of index.objects) {
     if (entry.inventory) continue;
     walkObject(w, entry);
@@ -155,6 +163,7 @@ function walkObject(w: Walk, entry: IndexedObject): void {
   w.hits.length = 0;
   w.privateKeys.length = 0;
   w.visited.clear();
+  w.keyNamesAreReferences = REFERENCE_GROUPS.has(entry.group);
   const root = entry.object;
   if (typeof root !== 'object' || root === null) return;
   const section = base64Section(entry);
