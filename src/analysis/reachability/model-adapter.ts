@@ -39,6 +39,8 @@ const OUTSIDE_IP = '203.0.113.7';
 const IGNORED_AREAS = /^LKD-(POL|ROUTE|RETRY)-/;
 /** Declared calls refused are not ignored objects: they are what the policy decides. */
 const NOT_IGNORED = new Set(['LKD-POL-013']);
+/** Of the errors, those that say Linkerd (or its webhook) drops the object rather than merely warn about its effect. */
+const IGNORED_WORDS = /ignor|reject|skip|never (attach|appl)|does not (attach|apply)|not accepted|must be a non-empty/i;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Callers
@@ -355,7 +357,8 @@ function prefixed(annotations: Record<string, string>, prefix: string): Record<s
 
 function parentPorts(route: IndexedObject, namespace: string, name: string): Array<number | undefined> {
   return (refList(specOf(route).parentRefs) as any[])
-    .filter((p) => p.kind === 'Service' && isCoreGroup(p.group) && p.name === name && (p.namespace ?? route.id.namespace) === namespace)
+    // Linkerd needs the group spelled out (LKD-ROUTE-001): a Service parent without it does not attach.
+    .filter((p) => p.kind === 'Service' && p.group !== undefined && isCoreGroup(p.group) && p.name === name && (p.namespace ?? route.id.namespace) === namespace)
     .map((p) => (typeof p.port === 'number' ? p.port : undefined));
 }
 
@@ -462,7 +465,7 @@ function declaredCalls(index: MeshIndex, callerOfPod: (pod: PodTemplate) => stri
 function ignoredObjects(result: AnalysisResult): IgnoredView[] {
   const byObject = new Map<string, IgnoredView>();
   for (const f of result.findings) {
-    if (f.severity !== Severity.ERROR || !IGNORED_AREAS.test(f.ruleId) || NOT_IGNORED.has(f.ruleId)) continue;
+    if (f.severity !== Severity.ERROR || !IGNORED_AREAS.test(f.ruleId) || NOT_IGNORED.has(f.ruleId) || !IGNORED_WORDS.test(f.message)) continue;
     const key = `${f.resource.apiVersion}|${idText(f.resource)}`;
     const known = byObject.get(key);
     const reason = `${f.ruleId}: ${f.message}`;

@@ -21,18 +21,23 @@ import { parseCidr } from '../../core/cidr';
 export const FORMATS = ['text', 'json', 'sarif', 'mermaid'] as const;
 export type Format = typeof FORMATS[number];
 
-const SPECS: Record<string, OptionSpec> = {
-  'help': { value: false },
-  'crds': { value: true, repeat: true },
+/** The options that describe the cluster, shared by every command that runs the engine. */
+export const ENGINE_SPECS: Record<string, OptionSpec> = {
   'inventory': { value: true, repeat: true },
   'cluster-networks': { value: true },
-  'format': { value: true, choices: FORMATS },
-  'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
   'kubernetes-version': { value: true },
   'gateway-api-version': { value: true },
   'trust-domain': { value: true },
   'prometheus': { value: true },
   'default-inbound-policy': { value: true, choices: DEFAULT_INBOUND_POLICIES },
+};
+
+const SPECS: Record<string, OptionSpec> = {
+  ...ENGINE_SPECS,
+  'help': { value: false },
+  'crds': { value: true, repeat: true },
+  'format': { value: true, choices: FORMATS },
+  'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
 };
 
 const VERSION = /^v?\d+\.\d+(\.\d+)?$/;
@@ -65,7 +70,8 @@ function prometheus(args: ParsedArgs): string | undefined {
   return value;
 }
 
-function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
+/** The engine options from the cluster options (and --crds, for analyze). */
+export function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
   const crds = (args.options.get('crds') ?? []).map((dir) => path.resolve(cwd, dir));
   const trustDomain = optionValue(args, 'trust-domain');
   if (trustDomain !== undefined && trustDomain.trim() === '') throw new UsageError('--trust-domain must not be empty');

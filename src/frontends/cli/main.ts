@@ -3,6 +3,7 @@
  * Exit codes: 0 clean, 1 findings at/above --fail-on, 2 bad usage or input (message on stderr, nothing on stdout).
  */
 import { analyzeCommand } from './analyze-command';
+import { diffCommand } from './diff-command';
 import { InputError, UsageError } from './errors';
 import { CliIo } from './io';
 import { packageInfo } from './package-info';
@@ -20,6 +21,7 @@ function dispatch(argv: readonly string[], io: CliIo): number {
   switch (command) {
     case 'analyze': return analyzeCommand(rest, io);
     case 'rules': return rulesCommand(rest, io);
+    case 'diff': return diffCommand(rest, io);
     case 'help': case '--help': case '-h':
       io.stdout(MAIN_USAGE);
       return EXIT_OK;

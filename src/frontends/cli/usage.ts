@@ -8,6 +8,12 @@ Static checks for Linkerd 2.20 and Gateway API manifests.
 Commands:
   analyze [options] PATH...   Check YAML files and folders (recursively *.yaml, *.yml; "-" reads stdin)
   rules [--format text|json]  List the rules: ID, severity and title
+  explain PATH... --to NS/WORKLOAD:PORT | --to-service NS/SERVICE:PORT
+                              Who may call a workload's port and why (the offline linkerd authz), or what a
+                              Service port does with requests (protocol, routes, shares, retries, timeouts)
+  diff BASE HEAD              What HEAD changes against BASE: calls allowed/denied, shares, ignored objects
+  plan-deny PATH... --namespace NS [--observed FILE]
+                              The calls a move of NS to deny would refuse, and the objects that keep them allowed
 
 Options:
   --help      Show help (also: cdk8s-linkerd analyze --help)
@@ -35,4 +41,32 @@ Options:
   --help                             Show this help
 
 Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).
+`;
+
+const CLUSTER_OPTIONS = `  --inventory PATH                   YAML of objects that exist in the cluster but not in PATH (repeatable)
+  --cluster-networks CIDRS           The cluster's pod and service networks, comma-separated (default: the chart's)
+  --trust-domain D                   Linkerd identity trust domain (default: cluster.local)
+  --default-inbound-policy P         Cluster default inbound policy (default: all-unauthenticated)
+  --prometheus NS/SA                 ServiceAccount of the Prometheus that scrapes the proxies
+  --kubernetes-version V, --gateway-api-version V   as for analyze`;
+
+export const DIFF_USAGE = `Usage: cdk8s-linkerd diff [options] BASE HEAD
+
+BASE and HEAD are YAML files or folders (two synth outputs, or the YAML of two commits). Prints the authorization
+edges that go allowed -> denied or denied -> allowed (caller -> namespace/workload:port and route), with the objects
+that made the difference; traffic shares that change per Service port and route; objects that become ignored or start
+to apply; retries and timeouts that change.
+
+Options:
+  --format text|markdown|json|sarif  Output format (default: text); markdown is a pull-request comment with a
+                                     summary line, a table and a Mermaid graph of the changed part
+  --fail-on allowed-to-denied|denied-to-allowed|any
+                                     Exit 1 when a change matches (default: always exit 0)
+${CLUSTER_OPTIONS}
+  --help                             Show this help
+
+Callers are named mesh-lab/client (a ServiceAccount), mesh-lab/* (any other identity of a namespace an
+authorization names), other-meshed (any other meshed identity), unauthenticated (no proxy, inside the cluster
+networks) and external (no proxy, outside them).
+Exit codes: 0, 1 when a change matches --fail-on, 2 bad usage or unreadable input.
 `;

@@ -1,0 +1,21 @@
+/** Reachability you can review: explain a port, diff two versions of the mesh, plan a move to deny, draw the mesh. */
+import { AnalyzeOptions, analyze } from '../engine';
+import { Manifest } from '../model/manifest';
+import { MeshDiff, diffModels } from './diff';
+import { buildMeshModel } from './model-adapter';
+import { MeshModel } from './views';
+
+export * from './views';
+export * from './diff';
+export * from './diff-report';
+export { OTHER_MESHED, UNAUTHENTICATED, EXTERNAL, KUBELET } from './model-adapter';
+
+/** Runs the engine over manifests and builds the model reachability reads. */
+export function meshModel(manifests: Manifest[], options: AnalyzeOptions = {}): MeshModel {
+  return buildMeshModel(analyze(manifests, options));
+}
+
+/** What HEAD changes against BASE, both analysed with the same options. */
+export function diffManifests(base: Manifest[], head: Manifest[], options: AnalyzeOptions = {}): MeshDiff {
+  return diffModels(meshModel(base, options), meshModel(head, options));
+}
