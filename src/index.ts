@@ -39,4 +39,5 @@ export { RunbookOptions } from './delivery/runbooks';
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './frontends/mesh-checks';
+export * from './frontends/reachability';
 export { LinkerdValidation } from './frontends/plugin';

@@ -16,6 +16,7 @@ const ALLOWED: Record<string, string[]> = {
   'frontends/cli': ['analysis', 'conformance', 'core'],
   'frontends/plugin': ['analysis', 'conformance', 'core', 'frontends/cli'],
   'frontends/mesh-checks.ts': ['analysis', 'core'],
+  'frontends/reachability.ts': ['analysis', 'core'],
   'base.ts': ['core', 'frontends/mesh-checks.ts'],
   'workloads': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports', 'routing'],
   'routing': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports'],

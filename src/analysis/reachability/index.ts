@@ -19,3 +19,4 @@ export function meshModel(manifests: Manifest[], options: AnalyzeOptions = {}): 
 export function diffManifests(base: Manifest[], head: Manifest[], options: AnalyzeOptions = {}): MeshDiff {
   return diffModels(meshModel(base, options), meshModel(head, options));
 }
+export * from './explain';

@@ -346,6 +346,38 @@ function decidePort(index: MeshIndex, result: AnalysisResult, entry: PortEntry, 
   });
 }
 
+function pathAccepts(match: any, path: string): boolean {
+  const type = match?.type ?? 'PathPrefix';
+  const value = typeof match?.value === 'string' ? match.value : '/';
+  if (type === 'Exact') return path === value;
+  if (type === 'RegularExpression') {
+    try {
+      return new RegExp(`^(?:${value})$`).test(path);
+    } catch {
+      return false;
+    }
+  }
+  const prefix = value.replace(/\/+$/, '');
+  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+}
+
+function routeAccepts(route: IndexedObject, method: string, path: string): boolean {
+  const rules = Array.isArray(specOf(route).rules) && specOf(route).rules.length > 0 ? specOf(route).rules : [{}];
+  return rules.some((rule: any) => {
+    const matches = Array.isArray(rule?.matches) && rule.matches.length > 0 ? rule.matches : [{}];
+    return matches.some((m: any) => (typeof m?.method !== 'string' || m.method === method) && pathAccepts(m?.path, path));
+  });
+}
+
+function requestClassOf(entry: PortEntry, method: string, path: string): string {
+  if (entry.routes.length === 0) {
+    const probe = entry.view.generatedRoutes.find((r) => r.name === `probe GET ${path}`);
+    return probe && method === 'GET' ? probe.name : '*';
+  }
+  const route = entry.routes.find((r) => routeAccepts(r, method, path));
+  return route ? `${route.id.kind} ${route.id.name}` : '(no route)';
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Outbound: Service ports
 
@@ -549,6 +581,10 @@ export function buildMeshModel(result: AnalysisResult): MeshModel {
       for (const ns of port.namedNamespaces) keys.add(`${ns}/*`);
       const named = [...keys].sort(compareText).map(callerOf);
       return [...named, ...CLASS_CALLERS.filter((c) => !keys.has(c.key))];
+    },
+    requestClass(port, method, path) {
+      const entry = byTarget.get(port.target);
+      return entry ? requestClassOf(entry, method, path) : '*';
     },
     decide(port, caller) {
       const entry = byTarget.get(port.target);

@@ -177,6 +177,8 @@ export interface MeshModel {
   relevantCallers(port: PortPolicyView): CallerView[];
   /** Verdicts of one caller on one port, one per request class. */
   decide(port: PortPolicyView, caller: CallerView): CallVerdict[];
+  /** The request class a request falls in on a port: `*`, a route's name, a probe route, or `(no route)`. */
+  requestClass(port: PortPolicyView, method: string, path: string): string;
 }
 
 export function idText(id: ResourceId): string {

@@ -70,3 +70,22 @@ authorization names), other-meshed (any other meshed identity), unauthenticated 
 networks) and external (no proxy, outside them).
 Exit codes: 0, 1 when a change matches --fail-on, 2 bad usage or unreadable input.
 `;
+
+export const EXPLAIN_USAGE = `Usage: cdk8s-linkerd explain [options] PATH... --to NAMESPACE/WORKLOAD:PORT
+       cdk8s-linkerd explain [options] PATH... --to-service NAMESPACE/SERVICE:PORT
+
+--to: the resolved inbound policy of a workload's port (Server, protocol, routes and their matches, authorizations and
+the authentications they require, the generated default and probe routes, the default policy and where it comes
+from), then for each caller the manifests know, allowed or refused per route, and why, naming the deciding objects.
+--to-service: what a meshed client's proxy does with requests to a Service port: protocol, routes, backends with
+their shares, retries, timeouts, the default route.
+
+Options:
+  --from NS/SA|unauthenticated|external|kubelet|other-meshed   Only this caller
+  --method M --path P                Only the request class this request falls in (method defaults to GET)
+  --format text|json                 Output format (default: text)
+${CLUSTER_OPTIONS}
+  --help                             Show this help
+
+This is a static reading of the manifests, not of a live cluster (there, use linkerd authz / linkerd diagnostics policy).
+`;
