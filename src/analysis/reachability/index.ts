@@ -20,3 +20,4 @@ export function diffManifests(base: Manifest[], head: Manifest[], options: Analy
   return diffModels(meshModel(base, options), meshModel(head, options));
 }
 export * from './explain';
+export * from './picture';

@@ -14,7 +14,7 @@ import { ANALYZE_USAGE } from './usage';
 import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Severity } from '../../analysis/finding';
 import { DEFAULT_INBOUND_POLICIES, isServiceAccountRef } from '../../analysis/options';
-import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../analysis/report';
+import { formatJson, formatMermaid, formatSarif, formatText } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { parseCidr } from '../../core/cidr';
 
@@ -97,7 +97,7 @@ function render(format: Format, result: AnalysisResult): string {
   switch (format) {
     case 'json': return formatJson(result.findings);
     case 'sarif': return sarif(result);
-    case 'mermaid': return formatMermaid(meshGraph(result));
+    case 'mermaid': return formatMermaid(result);
     default: return formatText(result.findings, result.suppressed);
   }
 }
