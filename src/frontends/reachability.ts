@@ -8,7 +8,7 @@ import { IConstruct } from 'constructs';
 import { AnalyzeOptions } from '../analysis/engine';
 import { Manifest } from '../analysis/model/manifest';
 import {
-  MeshModel, diffModels, explainPort, findPort, idText, meshModel,
+  MeshModel, diffModels, explainPort, findPort, idText, meshModel, planDenyManifests,
 } from '../analysis/reachability';
 
 /** What the analysis needs to know about the cluster. */
@@ -103,12 +103,45 @@ export interface ReachabilityDiff {
   readonly changes: ReachabilityChange[];
 }
 
+/** Options of a deny plan. */
+export interface PlanDenyOptions extends ReachabilityOptions {
+  /**
+   * The Prometheus that scrapes the proxies (`namespace/serviceaccount`).
+   * @default - linkerd-viz/prometheus when that ServiceAccount is in the manifests
+   */
+  readonly prometheusServiceAccount?: string;
+  /**
+   * Rows of `linkerd viz edges <type> -o json` (objects with src, src_namespace, dst, dst_namespace, client_id).
+   * @default - none
+   */
+  readonly observedEdges?: any[];
+}
+
+/** One call a move to deny would refuse. */
+export interface RefusedCall {
+  /** `declared`, `observed` or `scrape`. */
+  readonly origin: string;
+  readonly source: string;
+  readonly target: string;
+  readonly because: string;
+}
+
+/** What to apply before moving a namespace to deny. */
+export interface DenyPlanResult {
+  readonly refused: RefusedCall[];
+  /** Kubernetes objects (Server, MeshTLSAuthentication, NetworkAuthentication, AuthorizationPolicy, HTTPRoute). */
+  readonly objects: any[];
+  /** The same as construct code (`ServerAccess.allow(...)`). */
+  readonly constructLines: string[];
+}
+
 function analyzeOptions(options: ReachabilityOptions = {}): AnalyzeOptions {
   return {
     defaultInboundPolicy: options.defaultInboundPolicy,
     clusterNetworks: options.clusterNetworks,
     trustDomain: options.trustDomain,
     inventory: options.inventory,
+    prometheusServiceAccount: (options as PlanDenyOptions).prometheusServiceAccount,
   };
 }
 
@@ -161,5 +194,22 @@ export class MeshReachability {
   public static diff(base: any[], head: any[], options: ReachabilityOptions = {}): ReachabilityDiff {
     const changes = diffModels(modelOf(base, options, 'base'), modelOf(head, options, 'head')).changes;
     return { changes: changes.map((c) => ({ kind: c.kind, change: c.change, source: c.source, target: c.target, because: c.because })) };
+  }
+
+  /**
+   * The calls (declared, observed, Prometheus scrapes) that moving `namespace` to `deny` would refuse, and the objects
+   * that keep them allowed. `audit` is an observation step, not a security boundary: this plan is what makes deny safe.
+   */
+  public static planDeny(manifests: any[], namespace: string, options: PlanDenyOptions = {}): DenyPlanResult {
+    const edges = (options.observedEdges ?? []).map((e: any) => ({
+      src: String(e?.src ?? ''), src_namespace: String(e?.src_namespace ?? ''), dst: String(e?.dst ?? ''), dst_namespace: String(e?.dst_namespace ?? ''),
+      client_id: String(e?.client_id ?? ''), server_id: String(e?.server_id ?? ''), no_tls_reason: String(e?.no_tls_reason ?? ''),
+    }));
+    const plan = planDenyManifests(toManifests(manifests, 'manifests'), namespace, analyzeOptions(options), edges);
+    return {
+      refused: plan.refused.map((c) => ({ origin: c.origin, source: c.source, target: c.target, because: c.because })),
+      objects: plan.objects,
+      constructLines: plan.constructLines,
+    };
   }
 }

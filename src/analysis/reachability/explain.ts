@@ -95,7 +95,8 @@ export function formatPortExplanation(e: PortExplanation): string {
   lines.push(e.request ? `  callers, for requests in ${e.request}:` : '  callers:');
   for (const v of e.verdicts) {
     const request = v.request === '*' ? '' : ` [${v.request}]`;
-    lines.push(`    ${v.allowed ? (v.audited ? 'AUDIT  ' : 'ALLOW  ') : 'DENY   '}${v.source}${request}: ${v.because}`);
+    const audit = v.audited ? ' (audit: allowed and logged, not a security boundary)' : '';
+    lines.push(`    ${v.allowed ? (v.audited ? 'AUDIT  ' : 'ALLOW  ') : 'DENY   '}${v.source}${request}: ${v.because}${audit}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@ import { AnalyzeOptions, analyze } from '../engine';
 import { Manifest } from '../model/manifest';
 import { MeshDiff, diffModels } from './diff';
 import { buildMeshModel } from './model-adapter';
+import { DenyPlan, ObservedEdge, planDeny, withNamespaceDeny } from './plan-deny';
 import { MeshModel } from './views';
 
 export * from './views';
@@ -21,3 +22,10 @@ export function diffManifests(base: Manifest[], head: Manifest[], options: Analy
 }
 export * from './explain';
 export * from './picture';
+export * from './plan-deny';
+
+/** The plan for moving `namespace` to deny: the calls it would refuse and the objects that keep them allowed. */
+export function planDenyManifests(manifests: Manifest[], namespace: string, options: AnalyzeOptions = {}, edges: ObservedEdge[] = []): DenyPlan {
+  const denied = withNamespaceDeny(manifests.map((m) => m.object), namespace).map((object, i) => ({ object, source: manifests[i]?.source }));
+  return planDeny(meshModel(manifests, options), meshModel(denied, options), namespace, edges);
+}

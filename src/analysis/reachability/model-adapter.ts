@@ -15,7 +15,7 @@ import {
   Caller, Decision, InboundPolicy, PortPolicy, authorizationAdmits, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
 } from '../policy';
 import {
-  CHART_OPAQUE_PORTS, OPAQUE_PORTS, authorizationTarget, authorizationTargets, isCoreRef, isPolicyRef, parsePortList, portListHas,
+  CHART_OPAQUE_PORTS, OPAQUE_PORTS, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef, parsePortList, portListHas,
   refList, resolveContainerPort, specOf,
 } from '../rules/policy-helpers';
 import { parseCalls } from '../rules/policy/declared-calls';
@@ -35,6 +35,9 @@ export const KUBELET = 'kubelet';
 const NOWHERE = '*';
 /** An address outside every private and carrier-grade range, for the `external` class. */
 const OUTSIDE_IP = '203.0.113.7';
+
+/** linkerd-viz's own Prometheus, assumed to scrape when its ServiceAccount is in the input. */
+const VIZ_PROMETHEUS = ['linkerd-viz', 'prometheus'];
 
 const IGNORED_AREAS = /^LKD-(POL|ROUTE|RETRY)-/;
 /** Declared calls refused are not ignored objects: they are what the policy decides. */
@@ -228,7 +231,7 @@ interface PortEntry {
   readonly routes: IndexedObject[];
 }
 
-function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemplate, port: number): PortEntry {
+function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemplate, port: number, admin = false): PortEntry {
   const policy = inbound.portPolicy(pod, port);
   const server = policy?.server ? lookup(index, policy.server.id) : undefined;
   const routes = (policy?.server?.routes ?? []).map((id) => lookup(index, id)).filter((r): r is IndexedObject => !!r);
@@ -266,6 +269,8 @@ function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemplate, p
     probes: probesOn(pod, port),
     namedCallers: [...named.identities].sort(compareText),
     namedNamespaces: [...named.namespaces].sort(compareText),
+    podLabels: pod.labels,
+    admin,
   };
   return { view, pod, policy, routes };
 }
@@ -536,6 +541,13 @@ export function buildMeshModel(result: AnalysisResult): MeshModel {
     for (const port of declaredPorts(pod)) entries.push(entryOf(pod, port)!);
   }
   const services = servicePorts(index, entryOf);
+  const adminPorts = index.podTemplates
+    .filter((pod) => !pod.owner.inventory && pod.injection === Injection.ENABLED)
+    .map((pod) => {
+      const entry = portEntry(index, inbound, pod, proxyAdminPort(pod), true);
+      if (!byTarget.has(entry.view.target)) byTarget.set(entry.view.target, entry);
+      return entry.view;
+    });
   const serviceByTarget = new Map(services.map((s) => [s.target, s]));
 
   const callers = new Map<string, CallerView>();
@@ -573,6 +585,10 @@ export function buildMeshModel(result: AnalysisResult): MeshModel {
     callers: [...callers.values()].sort((a, b) => compareText(a.key, b.key)),
     declaredCalls: calls,
     ignored: ignoredObjects(result),
+    adminPorts,
+    prometheus: result.context.prometheusServiceAccount
+      ?? (index.serviceAccount(VIZ_PROMETHEUS[0], VIZ_PROMETHEUS[1]) ? VIZ_PROMETHEUS.join('/') : undefined),
+    clusterNetworks: result.context.clusterNetworks,
     port: (target) => byTarget.get(target)?.view,
     service: (target) => serviceByTarget.get(target),
     caller: callerOf,

@@ -83,6 +83,10 @@ export interface PortPolicyView {
   /** Identities and namespaces the authorizations name: the callers decided differently from `other-meshed`. */
   readonly namedCallers: string[];
   readonly namedNamespaces: string[];
+  /** The labels of the workload's pod template (what a new Server can select it by). */
+  readonly podLabels: Record<string, string>;
+  /** True for the proxy's admin port (metrics, probes of the proxy), which the pod template does not declare. */
+  readonly admin: boolean;
 }
 
 /** One request class a verdict is about: every request (`*`), one route, or the requests of a probe. */
@@ -170,6 +174,11 @@ export interface MeshModel {
   readonly callers: CallerView[];
   readonly declaredCalls: DeclaredCallView[];
   readonly ignored: IgnoredView[];
+  /** The proxy admin port of every meshed workload (not in `ports`: no caller but Prometheus and the kubelet uses it). */
+  readonly adminPorts: PortPolicyView[];
+  /** The Prometheus that scrapes the proxies (`namespace/serviceaccount`), when configured or linkerd-viz's is present. */
+  readonly prometheus?: string;
+  readonly clusterNetworks: string[];
   port(target: string): PortPolicyView | undefined;
   service(target: string): ServicePortView | undefined;
   caller(key: string): CallerView;

@@ -5,6 +5,7 @@
 import { analyzeCommand } from './analyze-command';
 import { diffCommand } from './diff-command';
 import { explainCommand } from './explain-command';
+import { planDenyCommand } from './plan-deny-command';
 import { InputError, UsageError } from './errors';
 import { CliIo } from './io';
 import { packageInfo } from './package-info';
@@ -24,6 +25,7 @@ function dispatch(argv: readonly string[], io: CliIo): number {
     case 'rules': return rulesCommand(rest, io);
     case 'diff': return diffCommand(rest, io);
     case 'explain': return explainCommand(rest, io);
+    case 'plan-deny': return planDenyCommand(rest, io);
     case 'help': case '--help': case '-h':
       io.stdout(MAIN_USAGE);
       return EXIT_OK;

@@ -89,3 +89,24 @@ ${CLUSTER_OPTIONS}
 
 This is a static reading of the manifests, not of a live cluster (there, use linkerd authz / linkerd diagnostics policy).
 `;
+
+export const PLAN_DENY_USAGE = `Usage: cdk8s-linkerd plan-deny [options] PATH... --namespace NS
+
+Lists every call that moving namespace NS to config.linkerd.io/default-inbound-policy: deny would refuse, and writes
+the Server, MeshTLSAuthentication, NetworkAuthentication and AuthorizationPolicy objects (and the ServerAccess.allow
+lines for construct users) that keep them allowed. Calls come from the declarations (addCall, the
+analysis.cdk8s-linkerd.io/calls annotation), from --observed, and from Prometheus scraping the proxies (when
+--prometheus is given or linkerd-viz's ServiceAccount is in the input). Probes need nothing: a Server without routes
+keeps the probe routes Linkerd generates. Applying the objects and running plan-deny again reports nothing left.
+
+Options:
+  --namespace NS                     The namespace to move to deny (required)
+  --observed FILE                    JSON of linkerd viz edges <type> -n NS -o json (repeatable); edges name
+                                     workloads, so every declared port of the destination is kept open to the caller
+  --format text|yaml|json            text: the report and the objects; yaml: only the objects (default: text)
+${CLUSTER_OPTIONS}
+  --help                             Show this help
+
+audit (default-inbound-policy: audit) only logs would-be denials: it is an observation step, not a security boundary.
+Exit codes: 0 nothing would be refused, 1 some call would be refused, 2 bad usage or unreadable input.
+`;
