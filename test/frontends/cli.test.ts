@@ -252,7 +252,6 @@ describe('formats', () => {
     const orders = ids.get('Service mesh-lab/orders:8080');
     expect(out).toContain(`${orders} -->|"orders-split 90%"| ${ids.get('Service mesh-lab/orders-v1:8080')}`);
     expect(out).toContain(`${orders} -->|"orders-split 10%"| ${ids.get('Service mesh-lab/orders-v2:8080')}`);
-    expect(out).toContain(`${ids.get('mesh-lab/client')} -->|"declared call"| ${orders}`);
     // Only the client's ServiceAccount is authorized on the orders ports, and the picture says so on the port.
     expect(out).toContain('mesh-lab/orders-v1:8080<br/>Server orders-http (deny)<br/>allows: mesh-lab/client');
     expect(cli('analyze', '--format', 'mermaid', 'b.yaml').stdout).toBe(out);
