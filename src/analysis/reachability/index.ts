@@ -1,6 +1,7 @@
 /** Reachability you can review: explain a port, diff two versions of the mesh, plan a move to deny, draw the mesh. */
 import { AnalyzeOptions, analyze } from '../engine';
 import { Manifest } from '../model/manifest';
+import { ALL_RULES } from '../rules';
 import { MeshDiff, diffModels } from './diff';
 import { buildMeshModel } from './model-adapter';
 import { DenyPlan, ObservedEdge, planDeny, withNamespaceDeny } from './plan-deny';
@@ -11,9 +12,15 @@ export * from './diff';
 export * from './diff-report';
 export { OTHER_MESHED, UNAUTHENTICATED, EXTERNAL, KUBELET } from './model-adapter';
 
-/** Runs the engine over manifests and builds the model reachability reads. */
+/**
+ * The rules whose errors can mean "Linkerd ignores this object" (the model's `ignored`): reachability runs only these,
+ * so that a diff (two analyses and two models) stays within a few analyses' time.
+ */
+const REACHABILITY_RULES = ALL_RULES.filter((r) => /^LKD-(POL|ROUTE|RETRY)-/.test(r.id));
+
+/** Runs the engine (its policy, route and retry rules) over manifests and builds the model reachability reads. */
 export function meshModel(manifests: Manifest[], options: AnalyzeOptions = {}): MeshModel {
-  return buildMeshModel(analyze(manifests, options));
+  return buildMeshModel(analyze(manifests, { ...options, rules: options.rules ?? REACHABILITY_RULES }));
 }
 
 /** What HEAD changes against BASE, both analysed with the same options. */
