@@ -579,6 +579,7 @@ export function buildMeshModel(result: AnalysisResult): MeshModel {
     }
   }
 
+  const byServer = new Map<string, CallVerdict[]>();
   return {
     ports: entries.map((e) => e.view),
     services,
@@ -605,7 +606,13 @@ export function buildMeshModel(result: AnalysisResult): MeshModel {
     decide(port, caller) {
       const entry = byTarget.get(port.target);
       if (!entry) return [];
-      return decidePort(index, result, entry, caller);
+      // A Server decides alike for every pod it selects (its reasons name the Server, not the pod): decide once.
+      const server = entry.policy && !entry.view.skipsProxy && entry.view.server ? idText(entry.view.server.id) : undefined;
+      if (server === undefined || caller.kind === CallerKind.KUBELET) return decidePort(index, result, entry, caller);
+      const key = `${server}\u0000${caller.key}`;
+      let verdicts = byServer.get(key);
+      if (!verdicts) byServer.set(key, verdicts = decidePort(index, result, entry, caller));
+      return verdicts.map((v) => ({ ...v, target: entry.view.target }));
     },
   };
 }
