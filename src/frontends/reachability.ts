@@ -202,8 +202,13 @@ export class MeshReachability {
    */
   public static planDeny(manifests: any[], namespace: string, options: PlanDenyOptions = {}): DenyPlanResult {
     const edges = (options.observedEdges ?? []).map((e: any) => ({
-      src: String(e?.src ?? ''), src_namespace: String(e?.src_namespace ?? ''), dst: String(e?.dst ?? ''), dst_namespace: String(e?.dst_namespace ?? ''),
-      client_id: String(e?.client_id ?? ''), server_id: String(e?.server_id ?? ''), no_tls_reason: String(e?.no_tls_reason ?? ''),
+      src: String(e?.src ?? ''),
+      src_namespace: String(e?.src_namespace ?? ''),
+      dst: String(e?.dst ?? ''),
+      dst_namespace: String(e?.dst_namespace ?? ''),
+      client_id: String(e?.client_id ?? ''),
+      server_id: String(e?.server_id ?? ''),
+      no_tls_reason: String(e?.no_tls_reason ?? ''),
     }));
     const plan = planDenyManifests(toManifests(manifests, 'manifests'), namespace, analyzeOptions(options), edges);
     return {

@@ -1,8 +1,8 @@
 /** explain, diff and plan-deny through the compiled CLI, as users run them (exit codes, formats, bad input). */
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { assertBuilt, removeDir, runCli, tempDir, writeText, writeYaml } from '../frontends/cli-harness';
 import { findObject, meshLabObjects } from './mesh-lab-fixture';
+import { assertBuilt, removeDir, runCli, tempDir, writeText, writeYaml } from '../frontends/cli-harness';
 
 let dir: string;
 beforeAll(() => {

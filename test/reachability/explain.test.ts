@@ -1,7 +1,7 @@
 /** explain on mesh-lab: the resolved inbound policy of orders-v1:8080 and the verdict of each known caller. */
+import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
 import { MeshReachability } from '../../src';
 import { explainPort, findPort, findServicePort, formatPortExplanation, meshModel } from '../../src/analysis/reachability';
-import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
 
 describe('explain a workload port', () => {
   const objects = meshLabObjects({ negative: true });
@@ -46,7 +46,9 @@ describe('explain a workload port', () => {
   test('a Server with a route: verdicts per route, and requests no route matches are refused', () => {
     const routed = meshLabObjects();
     routed.push({
-      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: { name: 'orders-api', namespace: 'mesh-lab' },
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'HTTPRoute',
+      metadata: { name: 'orders-api', namespace: 'mesh-lab' },
       spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }], rules: [{ matches: [{ path: { value: '/api' } }] }] },
     });
     const model = meshModel(manifests(routed));
@@ -78,10 +80,15 @@ describe('explain a Service port', () => {
     expect(service.routes).toEqual([{
       id: expect.objectContaining({ kind: 'HTTPRoute', name: 'orders-split' }),
       name: 'HTTPRoute orders-split',
-      rules: [{ index: 0, matches: [], timeouts: {}, backends: [
-        { name: 'mesh-lab/orders-v1:8080', kind: 'Service', weight: 90, percent: 90 },
-        { name: 'mesh-lab/orders-v2:8080', kind: 'Service', weight: 10, percent: 10 },
-      ] }],
+      rules: [{
+        index: 0,
+        matches: [],
+        timeouts: {},
+        backends: [
+          { name: 'mesh-lab/orders-v1:8080', kind: 'Service', weight: 90, percent: 90 },
+          { name: 'mesh-lab/orders-v2:8080', kind: 'Service', weight: 10, percent: 10 },
+        ],
+      }],
       retries: { 'retry.linkerd.io/http': '5xx' },
       timeouts: { 'timeout.linkerd.io/request': '2s' },
     }]);

@@ -3,10 +3,10 @@
  */
 import { spawnSync } from 'child_process';
 import * as path from 'path';
-import { analyze } from '../../src/analysis/engine';
-import { formatMermaid } from '../../src/analysis/report';
-import { diffManifests, diffMermaid, meshModel, meshPicture } from '../../src/analysis/reachability';
 import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
+import { analyze } from '../../src/analysis/engine';
+import { diffManifests, diffMermaid, meshModel, meshPicture } from '../../src/analysis/reachability';
+import { formatMermaid } from '../../src/analysis/report';
 
 const REPO = path.resolve(__dirname, '..', '..');
 

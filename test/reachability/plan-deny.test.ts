@@ -1,7 +1,7 @@
 /** plan-deny on mesh-lab: what a move to deny refuses, the objects that keep it allowed, and nothing left after. */
+import { findObject, meshLabObjects } from './mesh-lab-fixture';
 import { MeshReachability } from '../../src';
 import { parseObservedEdges } from '../../src/analysis/reachability';
-import { findObject, meshLabObjects } from './mesh-lab-fixture';
 
 const PROMETHEUS_SA = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'prometheus', namespace: 'linkerd-viz' } };
 /** What `linkerd viz edges deployment -n mesh-lab -o json` prints (viz/cmd/edges.go): one meshed, one plaintext edge. */

@@ -211,9 +211,10 @@ export function diffModels(base: MeshModel, head: MeshModel): MeshDiff {
   return { changes: changes.sort(compareChanges) };
 }
 
+/** Which changes make `diff --fail-on` exit 1. */
 export enum DiffFailOn {
-  ALLOWED_TO_DENIED = 'allowed-to-denied',
-  DENIED_TO_ALLOWED = 'denied-to-allowed',
+  TO_DENIED = 'allowed-to-denied',
+  TO_ALLOWED = 'denied-to-allowed',
   ANY = 'any',
 }
 

@@ -9,21 +9,21 @@
 import { CALLS_ANNOTATION } from '../../core/annotations';
 import { AnalysisResult } from '../engine';
 import { Severity } from '../finding';
+import {
+  AuthorizationView, BackendView, CallVerdict, CallerKind, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView,
+  RouteView, ServicePortView, ServiceRouteView, compareText, idText,
+} from './views';
 import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
 import {
   Caller, Decision, InboundPolicy, PortPolicy, authorizationAdmits, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
 } from '../policy';
+import { parseCalls } from '../rules/policy/declared-calls';
+import { httpProbes } from '../rules/policy/probes-need-authorization';
 import {
   CHART_OPAQUE_PORTS, OPAQUE_PORTS, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef, parsePortList, portListHas,
   refList, resolveContainerPort, specOf,
 } from '../rules/policy-helpers';
-import { parseCalls } from '../rules/policy/declared-calls';
-import { httpProbes } from '../rules/policy/probes-need-authorization';
-import {
-  AuthorizationView, BackendView, CallVerdict, CallerKind, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView,
-  RouteView, ServicePortView, ServiceRouteView, compareText, idText,
-} from './views';
 
 /** The reserved names of the caller classes (none is a valid `namespace/serviceaccount`). */
 export const OTHER_MESHED = 'other-meshed';
@@ -311,8 +311,13 @@ function decidersOf(index: MeshIndex, entry: PortEntry, caller: Caller, decision
 
 function verdict(entry: PortEntry, caller: CallerView, request: string, decision: Decision, deciders: ResourceId[]): CallVerdict {
   return {
-    source: caller.key, target: entry.view.target, request, allowed: decision.allowed, audited: decision.audited === true,
-    because: decision.reason, deciders,
+    source: caller.key,
+    target: entry.view.target,
+    request,
+    allowed: decision.allowed,
+    audited: decision.audited === true,
+    because: decision.reason,
+    deciders,
   };
 }
 
@@ -474,7 +479,9 @@ function servicePorts(index: MeshIndex, entries: (pod: PodTemplate, port: number
 // ---------------------------------------------------------------------------------------------------------------
 // Declared calls and ignored objects
 
-function declaredCalls(index: MeshIndex, callerOfPod: (pod: PodTemplate) => string, service: (t: string) => ServicePortView | undefined): DeclaredCallView[] {
+type ServiceLookup = (target: string) => ServicePortView | undefined;
+
+function declaredCalls(index: MeshIndex, callerOfPod: (pod: PodTemplate) => string, service: ServiceLookup): DeclaredCallView[] {
   const out: DeclaredCallView[] = [];
   for (const pod of index.podTemplates) {
     if (pod.owner.inventory) continue;

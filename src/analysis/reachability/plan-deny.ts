@@ -69,7 +69,10 @@ export function parseObservedEdges(text: string): ObservedEdge[] | string {
     if (!ok) return `entry ${i} lacks src, src_namespace, dst or dst_namespace strings`;
   }
   return value.map((row: any) => ({
-    src: row.src, src_namespace: row.src_namespace, dst: row.dst, dst_namespace: row.dst_namespace,
+    src: row.src,
+    src_namespace: row.src_namespace,
+    dst: row.dst,
+    dst_namespace: row.dst_namespace,
     client_id: typeof row.client_id === 'string' ? row.client_id : '',
     server_id: typeof row.server_id === 'string' ? row.server_id : '',
     no_tls_reason: typeof row.no_tls_reason === 'string' ? row.no_tls_reason : '',
@@ -154,17 +157,23 @@ function portObjects(port: PortPolicyView, sources: string[], model: MeshModel, 
   if (identities.length > 0) {
     objects.push({ apiVersion: POLICY_V1ALPHA1, kind: 'MeshTLSAuthentication', metadata: meta(`${server}-callers`), spec: { identityRefs: identities.map(identityRef) } });
     objects.push({
-      apiVersion: POLICY_V1ALPHA1, kind: 'AuthorizationPolicy', metadata: meta(`${server}-callers`),
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'AuthorizationPolicy',
+      metadata: meta(`${server}-callers`),
       spec: { targetRef: target, requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'MeshTLSAuthentication', name: `${server}-callers` }] },
     });
   }
   if (sources.includes('unauthenticated')) {
     objects.push({
-      apiVersion: POLICY_V1ALPHA1, kind: 'NetworkAuthentication', metadata: meta(`${server}-cluster`),
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'NetworkAuthentication',
+      metadata: meta(`${server}-cluster`),
       spec: { networks: model.clusterNetworks.map((cidr) => ({ cidr })) },
     });
     objects.push({
-      apiVersion: POLICY_V1ALPHA1, kind: 'AuthorizationPolicy', metadata: meta(`${server}-unauthenticated`),
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'AuthorizationPolicy',
+      metadata: meta(`${server}-unauthenticated`),
       spec: { targetRef: target, requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'NetworkAuthentication', name: `${server}-cluster` }] },
     });
   }
@@ -178,21 +187,29 @@ function scrapeObjects(namespace: string, prometheus: string): Record<string, an
   const [promNs, promSa] = prometheus.split('/');
   return [
     {
-      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: meta('proxy-admin'),
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: meta('proxy-admin'),
       spec: { podSelector: { matchExpressions: [{ key: 'linkerd.io/control-plane-ns', operator: 'Exists' }] }, port: 'linkerd-admin', proxyProtocol: 'HTTP/1' },
     },
     { apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: meta('proxy-metrics'), spec: { parentRefs: parent, rules: [{ matches: [{ path: { value: '/metrics' } }] }] } },
     {
-      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: meta('proxy-probes'),
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'HTTPRoute',
+      metadata: meta('proxy-probes'),
       spec: { parentRefs: parent, rules: [{ matches: [{ path: { value: '/live' } }, { path: { value: '/ready' } }] }] },
     },
     {
-      apiVersion: POLICY_V1ALPHA1, kind: 'AuthorizationPolicy', metadata: meta('prometheus-scrape'),
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'AuthorizationPolicy',
+      metadata: meta('prometheus-scrape'),
       spec: { targetRef: { group: 'policy.linkerd.io', kind: 'HTTPRoute', name: 'proxy-metrics' }, requiredAuthenticationRefs: [{ kind: 'ServiceAccount', name: promSa, namespace: promNs }] },
     },
     { apiVersion: POLICY_V1ALPHA1, kind: 'NetworkAuthentication', metadata: meta('kubelet'), spec: { networks: [{ cidr: '0.0.0.0/0' }, { cidr: '::/0' }] } },
     {
-      apiVersion: POLICY_V1ALPHA1, kind: 'AuthorizationPolicy', metadata: meta('proxy-probes'),
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'AuthorizationPolicy',
+      metadata: meta('proxy-probes'),
       spec: { targetRef: { group: 'policy.linkerd.io', kind: 'HTTPRoute', name: 'proxy-probes' }, requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'NetworkAuthentication', name: 'kubelet' }] },
     },
   ];
@@ -269,7 +286,14 @@ export function planDeny(current: MeshModel, denied: MeshModel, namespace: strin
     lines.push(`// the proxies' admin port: apply the YAML above for proxy-admin, or run linkerd viz allow-scrapes --namespace ${namespace}`);
   }
   const order = (a: PlannedCall, b: PlannedCall) => compareText(a.target, b.target) || compareText(a.source, b.source);
-  return { namespace, refused: refused.sort(order), alreadyRefused: alreadyRefused.sort(order), objects, constructLines: lines, unresolved: unresolved.sort(compareText) };
+  return {
+    namespace,
+    refused: refused.sort(order),
+    alreadyRefused: alreadyRefused.sort(order),
+    objects,
+    constructLines: lines,
+    unresolved: unresolved.sort(compareText),
+  };
 }
 
 /** The manifests with the namespace moved to deny (a Namespace object is added when the input has none). */

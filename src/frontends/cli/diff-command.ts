@@ -14,7 +14,7 @@ import {
 } from '../../analysis/reachability';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json', 'sarif'] as const;
-const FAIL_ON = [DiffFailOn.ALLOWED_TO_DENIED, DiffFailOn.DENIED_TO_ALLOWED, DiffFailOn.ANY];
+const FAIL_ON = [DiffFailOn.TO_DENIED, DiffFailOn.TO_ALLOWED, DiffFailOn.ANY];
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,

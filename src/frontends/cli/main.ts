@@ -4,11 +4,11 @@
  */
 import { analyzeCommand } from './analyze-command';
 import { diffCommand } from './diff-command';
-import { explainCommand } from './explain-command';
-import { planDenyCommand } from './plan-deny-command';
 import { InputError, UsageError } from './errors';
+import { explainCommand } from './explain-command';
 import { CliIo } from './io';
 import { packageInfo } from './package-info';
+import { planDenyCommand } from './plan-deny-command';
 import { rulesCommand } from './rule-list';
 import { MAIN_USAGE } from './usage';
 

@@ -12,10 +12,10 @@ import { AUDIT_NOTE, ObservedEdge, formatDenyPlanText, parseObservedEdges, planD
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,
-  'help': { value: false },
-  'namespace': { value: true },
-  'observed': { value: true, repeat: true },
-  'format': { value: true, choices: ['text', 'yaml', 'json'] },
+  help: { value: false },
+  namespace: { value: true },
+  observed: { value: true, repeat: true },
+  format: { value: true, choices: ['text', 'yaml', 'json'] },
 };
 
 function observed(files: string[], cwd: string): ObservedEdge[] {
