@@ -66,8 +66,23 @@ function authorizationChange(before: CallVerdict, after: CallVerdict): MeshChang
   };
 }
 
+/**
+ * Everything a port's verdicts depend on: the Server, its routes, the authorizations with what they require (resolved
+ * authentications included), the default policy and its origin, and the callers worth deciding. Ports equal in this
+ * are decided alike on both sides, so most of an unchanged mesh is compared without deciding anything.
+ */
+function signature(port: PortPolicyView, callers: string[]): string {
+  return JSON.stringify([
+    port.meshed, port.skipsProxy, port.server ?? null, port.shadowedServers, port.routes, port.authorizations,
+    port.defaultPolicy, port.defaultPolicyOrigin, callers,
+  ]);
+}
+
 function portChanges(base: MeshModel, head: MeshModel, basePort: PortPolicyView, headPort: PortPolicyView): MeshChange[] {
-  const keys = new Set([...base.relevantCallers(basePort), ...head.relevantCallers(headPort)].map((c) => c.key));
+  const baseCallers = base.relevantCallers(basePort).map((c) => c.key);
+  const headCallers = head.relevantCallers(headPort).map((c) => c.key);
+  if (signature(basePort, baseCallers) === signature(headPort, headCallers)) return [];
+  const keys = new Set([...baseCallers, ...headCallers]);
   const changes: MeshChange[] = [];
   for (const key of keys) {
     const before = byRequest(base.decide(basePort, base.caller(key)));

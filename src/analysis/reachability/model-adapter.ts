@@ -185,6 +185,28 @@ function namedBy(index: MeshIndex, policy: IndexedObject, named: Named): void {
   }
 }
 
+interface ReadAuthorization {
+  readonly named: Named;
+  readonly target: string;
+  readonly requires: string[];
+}
+
+/** An authorization is read once, however many ports its Server or namespace covers. */
+const authorizationsRead = new WeakMap<IndexedObject, ReadAuthorization>();
+
+function readAuthorization(index: MeshIndex, object: IndexedObject): ReadAuthorization {
+  let read = authorizationsRead.get(object);
+  if (!read) {
+    const named: Named = { identities: new Set(), namespaces: new Set() };
+    namedBy(index, object, named);
+    const legacy = object.id.kind === 'ServerAuthorization';
+    const requires = legacy ? [`client ${JSON.stringify(specOf(object).client ?? null)} (legacy ServerAuthorization)`] : authenticationWords(index, object);
+    read = { named, target: legacy ? '' : targetWords(object), requires };
+    authorizationsRead.set(object, read);
+  }
+  return read;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Inbound: one port
 
@@ -240,11 +262,13 @@ function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemplate, p
   for (const id of policy?.authorizations ?? []) {
     const object = lookup(index, id);
     if (!object) continue;
-    namedBy(index, object, named);
+    const read = readAuthorization(index, object);
+    for (const i of read.named.identities) named.identities.add(i);
+    for (const n of read.named.namespaces) named.namespaces.add(n);
     authorizations.push({
       id,
-      target: id.kind === 'ServerAuthorization' ? `Server ${server?.id.name ?? '?'} (legacy)` : targetWords(object),
-      requires: id.kind === 'ServerAuthorization' ? ['client (legacy ServerAuthorization)'] : authenticationWords(index, object),
+      target: id.kind === 'ServerAuthorization' ? `Server ${server?.id.name ?? '?'} (legacy)` : read.target,
+      requires: read.requires,
     });
   }
   const defaultPolicy = policy?.defaultPolicy;
