@@ -8,7 +8,7 @@ import { IConstruct } from 'constructs';
 import { AnalyzeOptions } from '../analysis/engine';
 import { Manifest } from '../analysis/model/manifest';
 import {
-  MeshModel, diffModels, explainPort, findPort, idText, meshModel, planDenyManifests,
+  DenyTarget, MeshModel, diffModels, explainPort, findPort, idText, meshModel, planDenyManifests,
 } from '../analysis/reachability';
 
 /** What the analysis needs to know about the cluster. */
@@ -115,6 +115,11 @@ export interface PlanDenyOptions extends ReachabilityOptions {
    * @default - none
    */
   readonly observedEdges?: any[];
+  /**
+   * The policy moved to: `deny` or `all-authenticated`.
+   * @default "deny"
+   */
+  readonly policy?: string;
 }
 
 /** One call a move to deny would refuse. */
@@ -201,6 +206,20 @@ export class MeshReachability {
    * that keep them allowed. `audit` is an observation step, not a security boundary: this plan is what makes deny safe.
    */
   public static planDeny(manifests: any[], namespace: string, options: PlanDenyOptions = {}): DenyPlanResult {
+    if (typeof namespace !== 'string' || namespace === '') throw new Error('MeshReachability.planDeny: namespace must be a namespace name');
+    return MeshReachability.plan(manifests, namespace, options);
+  }
+
+  /** The same for moving the cluster default (`proxy.defaultInboundPolicy`) to deny or all-authenticated. */
+  public static planClusterDeny(manifests: any[], options: PlanDenyOptions = {}): DenyPlanResult {
+    return MeshReachability.plan(manifests, undefined, options);
+  }
+
+  private static plan(manifests: any[], namespace: string | undefined, options: PlanDenyOptions): DenyPlanResult {
+    const policy = options.policy ?? DenyTarget.DENY;
+    if (policy !== DenyTarget.DENY && policy !== DenyTarget.ALL_AUTHENTICATED) {
+      throw new Error(`MeshReachability: policy must be deny or all-authenticated (got ${JSON.stringify(policy)})`);
+    }
     const edges = (options.observedEdges ?? []).map((e: any) => ({
       src: String(e?.src ?? ''),
       src_namespace: String(e?.src_namespace ?? ''),
@@ -210,7 +229,7 @@ export class MeshReachability {
       server_id: String(e?.server_id ?? ''),
       no_tls_reason: String(e?.no_tls_reason ?? ''),
     }));
-    const plan = planDenyManifests(toManifests(manifests, 'manifests'), namespace, analyzeOptions(options), edges);
+    const plan = planDenyManifests(toManifests(manifests, 'manifests'), namespace, analyzeOptions(options), edges, policy as DenyTarget);
     return {
       refused: plan.refused.map((c) => ({ origin: c.origin, source: c.source, target: c.target, because: c.because })),
       objects: plan.objects,

@@ -50,6 +50,26 @@ describe('plan-deny', () => {
     expect(plan.refused.map((c) => c.origin)).toEqual(['scrape', 'scrape', 'scrape']);
   });
 
+  test('all-authenticated: only the plaintext caller is refused, and its new Server keeps the meshed callers too', () => {
+    const objects = meshLabObjects({ withPolicy: false, negative: true });
+    const plan = MeshReachability.planDeny(objects, 'mesh-lab', { observedEdges: EDGES, policy: 'all-authenticated' });
+    expect(plan.refused.map((c) => [c.origin, c.source, c.target])).toEqual([['observed', 'unauthenticated', 'mesh-lab/orders-v2:8080']]);
+    expect(plan.objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      'Server/orders-v2-8080', 'MeshTLSAuthentication/orders-v2-8080-callers', 'AuthorizationPolicy/orders-v2-8080-callers',
+      'NetworkAuthentication/orders-v2-8080-cluster', 'AuthorizationPolicy/orders-v2-8080-unauthenticated',
+    ]);
+    const again = MeshReachability.planDeny([...objects, ...plan.objects], 'mesh-lab', { observedEdges: EDGES, policy: 'all-authenticated' });
+    expect(again.refused).toEqual([]);
+    expect(() => MeshReachability.planDeny(objects, 'mesh-lab', { policy: 'audit' })).toThrow(/deny or all-authenticated/);
+  });
+
+  test('the cluster default: namespaces with their own policy are not moved', () => {
+    const objects = meshLabObjects({ withPolicy: false });
+    expect(MeshReachability.planClusterDeny(objects).refused.map((c) => c.target)).toEqual(['mesh-lab/orders-v1:8080', 'mesh-lab/orders-v2:8080']);
+    findObject(objects, 'Namespace', 'mesh-lab').metadata.annotations['config.linkerd.io/default-inbound-policy'] = 'all-unauthenticated';
+    expect(MeshReachability.planClusterDeny(objects).refused).toEqual([]);
+  });
+
   test('observed edges are read as linkerd viz edges -o json prints them, and anything else is refused', () => {
     expect(parseObservedEdges(JSON.stringify(EDGES))).toHaveLength(2);
     expect(parseObservedEdges('{')).toMatch(/not JSON/);

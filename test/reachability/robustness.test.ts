@@ -2,13 +2,13 @@
  * explain, diff and plan-deny never throw on what the engine accepts: every mistake of the mutation corpus and a
  * wrong value at every field of mesh-lab's policy and route objects.
  */
+import { manifests } from './mesh-lab-fixture';
 import { MeshReachability } from '../../src';
 import {
   diffManifests, explainPort, findPort, findServicePort, formatDiffMarkdown, formatDiffSarif, formatDiffText, formatPortExplanation,
   formatServiceExplanation, meshModel, planDenyManifests,
 } from '../../src/analysis/reachability';
 import { MUTATIONS, meshLabObjects, mutate } from '../robustness/mutation-corpus';
-import { manifests } from './mesh-lab-fixture';
 
 const WRONG = [null, 7, 'x', [], {}, [{}]];
 const KINDS = new Set(['Server', 'AuthorizationPolicy', 'MeshTLSAuthentication', 'HTTPRoute', 'Service', 'Namespace', 'Deployment']);

@@ -4,7 +4,7 @@ import { Manifest } from '../model/manifest';
 import { ALL_RULES } from '../rules';
 import { MeshDiff, diffModels } from './diff';
 import { buildMeshModel } from './model-adapter';
-import { DenyPlan, ObservedEdge, planDeny, withNamespaceDeny } from './plan-deny';
+import { DenyPlan, DenyTarget, ObservedEdge, planDeny, withNamespaceDeny } from './plan-deny';
 import { MeshModel } from './views';
 
 export * from './views';
@@ -31,8 +31,16 @@ export * from './explain';
 export * from './picture';
 export * from './plan-deny';
 
-/** The plan for moving `namespace` to deny: the calls it would refuse and the objects that keep them allowed. */
-export function planDenyManifests(manifests: Manifest[], namespace: string, options: AnalyzeOptions = {}, edges: ObservedEdge[] = []): DenyPlan {
-  const denied = withNamespaceDeny(manifests.map((m) => m.object), namespace).map((object, i) => ({ object, source: manifests[i]?.source }));
-  return planDeny(meshModel(manifests, options), meshModel(denied, options), namespace, edges);
+/**
+ * The plan for moving `namespace` (or, when undefined, the cluster default) to `policy`: the calls it would refuse
+ * and the objects that keep them allowed.
+ */
+export function planDenyManifests(
+  manifests: Manifest[], namespace: string | undefined, options: AnalyzeOptions = {}, edges: ObservedEdge[] = [], policy = DenyTarget.DENY,
+): DenyPlan {
+  if (namespace === undefined) {
+    return planDeny(meshModel(manifests, options), meshModel(manifests, { ...options, defaultInboundPolicy: policy }), undefined, edges, policy);
+  }
+  const denied = withNamespaceDeny(manifests.map((m) => m.object), namespace, policy).map((object, i) => ({ object, source: manifests[i]?.source }));
+  return planDeny(meshModel(manifests, options), meshModel(denied, options), namespace, edges, policy);
 }

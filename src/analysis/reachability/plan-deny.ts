@@ -38,8 +38,16 @@ export interface PlannedCall {
   readonly because: string;
 }
 
+/** Where a plan moves to: the restrictive default policies. */
+export enum DenyTarget {
+  DENY = 'deny',
+  ALL_AUTHENTICATED = 'all-authenticated',
+}
+
 export interface DenyPlan {
-  readonly namespace: string;
+  /** The namespace moved, or undefined for the cluster default. */
+  readonly namespace?: string;
+  readonly policy: DenyTarget;
   /** Calls allowed today that `deny` would refuse. */
   readonly refused: PlannedCall[];
   /** Calls refused already, whatever the namespace's default (listed so they are not mistaken for safe). */
@@ -92,26 +100,30 @@ interface Candidate {
   readonly target: string;
 }
 
-function candidates(current: MeshModel, namespace: string, edges: ObservedEdge[], unresolved: string[]): Candidate[] {
+/** `undefined` stands for the whole cluster (a move of the cluster default). */
+function inScope(namespace: string | undefined, ns: string | undefined): boolean {
+  return namespace === undefined || ns === namespace;
+}
+
+function candidates(current: MeshModel, namespace: string | undefined, edges: ObservedEdge[], unresolved: string[]): Candidate[] {
   const out: Candidate[] = [];
   for (const call of current.declaredCalls) {
-    if (call.service.split('/')[0] !== namespace) continue;
+    if (!inScope(namespace, call.service.split('/')[0])) continue;
     if (call.targets.length === 0) unresolved.push(`${call.workload.kind} ${call.workload.namespace}/${call.workload.name} declares ${call.service}: ${call.problem}`);
     for (const target of call.targets) {
       out.push({ origin: CallOrigin.DECLARED, source: call.source, from: `${call.workload.kind} ${call.workload.namespace}/${call.workload.name} calls ${call.service}`, target });
     }
   }
   for (const edge of edges) {
-    if (edge.dst_namespace !== namespace) continue;
+    if (!inScope(namespace, edge.dst_namespace)) continue;
     // viz edges name workloads, not ports: every declared port of the destination must stay open to the caller.
-    const ports = current.ports.filter((p) => p.namespace === namespace && p.workload.name === edge.dst);
-    if (ports.length === 0) unresolved.push(`observed edge ${edge.src_namespace}/${edge.src} → ${namespace}/${edge.dst}: no such workload with a declared port`);
-    for (const port of ports) {
-      out.push({ origin: CallOrigin.OBSERVED, source: observedCaller(edge), from: `viz edge ${edge.src_namespace}/${edge.src} → ${namespace}/${edge.dst}`, target: port.target });
-    }
+    const ports = current.ports.filter((p) => p.namespace === edge.dst_namespace && p.workload.name === edge.dst);
+    const text = `viz edge ${edge.src_namespace}/${edge.src} → ${edge.dst_namespace}/${edge.dst}`;
+    if (ports.length === 0) unresolved.push(`${text}: no such workload with a declared port`);
+    for (const port of ports) out.push({ origin: CallOrigin.OBSERVED, source: observedCaller(edge), from: text, target: port.target });
   }
   if (current.prometheus) {
-    for (const port of current.adminPorts.filter((p) => p.namespace === namespace)) {
+    for (const port of current.adminPorts.filter((p) => inScope(namespace, p.namespace))) {
       out.push({ origin: CallOrigin.SCRAPE, source: current.prometheus, from: `Prometheus ${current.prometheus} scrapes /metrics`, target: port.target });
     }
   }
@@ -246,48 +258,59 @@ function constructLines(port: PortPolicyView, sources: string[]): string[] {
  * @param current the mesh as it is
  * @param denied the same manifests with the namespace annotated `config.linkerd.io/default-inbound-policy: deny`
  */
-export function planDeny(current: MeshModel, denied: MeshModel, namespace: string, edges: ObservedEdge[] = []): DenyPlan {
+export function planDeny(
+  current: MeshModel, denied: MeshModel, namespace: string | undefined, edges: ObservedEdge[] = [], policy = DenyTarget.DENY,
+): DenyPlan {
   const unresolved: string[] = [];
   const refused: PlannedCall[] = [];
   const alreadyRefused: PlannedCall[] = [];
   const seen = new Set<string>();
-  for (const c of candidates(current, namespace, edges, unresolved)) {
+  const calls = candidates(current, namespace, edges, unresolved).filter((c) => {
     const key = `${c.source}\u0000${c.target}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return false;
     seen.add(key);
+    return true;
+  });
+  for (const c of calls) {
     const after = allowed(denied, findTarget(denied, c.target), c.source);
     if (after.allowed) continue;
     const before = allowed(current, findTarget(current, c.target), c.source);
     (before.allowed ? refused : alreadyRefused).push({ ...c, because: after.because });
   }
+  // A new Server refuses whoever it does not authorize: it must list every known caller of the port, not only the
+  // refused ones (under all-authenticated, meshed callers were still allowed).
+  const refusedPorts = new Set(refused.map((c) => c.target));
   const byPort = new Map<string, Set<string>>();
-  for (const call of refused) {
+  for (const call of calls) {
+    if (!refusedPorts.has(call.target)) continue;
     const set = byPort.get(call.target) ?? new Set<string>();
     set.add(call.source);
     byPort.set(call.target, set);
   }
   const objects: Record<string, any>[] = [];
   const lines: string[] = [];
-  let scrapes = false;
+  const scrapes = new Set<string>();
   for (const target of [...byPort.keys()].sort(compareText)) {
     const port = findTarget(current, target)!;
     if (port.admin) {
-      scrapes = true;
+      scrapes.add(port.namespace);
       continue;
     }
     const sources = [...byPort.get(target)!].sort(compareText).map((s) => denied.caller(s))
       .map((c) => (c.kind === CallerKind.IDENTITY ? c.key : 'unauthenticated'));
     const unique = [...new Set(sources)];
-    objects.push(...portObjects(port, unique, current, namespace));
+    objects.push(...portObjects(port, unique, current, port.namespace));
     lines.push(...constructLines(port, unique));
   }
-  if (scrapes && current.prometheus) {
-    objects.push(...scrapeObjects(namespace, current.prometheus));
-    lines.push(`// the proxies' admin port: apply the YAML above for proxy-admin, or run linkerd viz allow-scrapes --namespace ${namespace}`);
+  for (const ns of [...scrapes].sort(compareText)) {
+    if (!current.prometheus) break;
+    objects.push(...scrapeObjects(ns, current.prometheus));
+    lines.push(`// the proxies' admin port in ${ns}: apply the YAML above for proxy-admin, or run linkerd viz allow-scrapes --namespace ${ns}`);
   }
   const order = (a: PlannedCall, b: PlannedCall) => compareText(a.target, b.target) || compareText(a.source, b.source);
   return {
     namespace,
+    policy,
     refused: refused.sort(order),
     alreadyRefused: alreadyRefused.sort(order),
     objects,
@@ -296,22 +319,23 @@ export function planDeny(current: MeshModel, denied: MeshModel, namespace: strin
   };
 }
 
-/** The manifests with the namespace moved to deny (a Namespace object is added when the input has none). */
-export function withNamespaceDeny(objects: Record<string, any>[], namespace: string): Record<string, any>[] {
+/** The manifests with the namespace moved to `policy` (a Namespace object is added when the input has none). */
+export function withNamespaceDeny(objects: Record<string, any>[], namespace: string, policy = DenyTarget.DENY): Record<string, any>[] {
   let found = false;
   const out = objects.map((o) => {
     if (o?.apiVersion !== 'v1' || o?.kind !== 'Namespace' || o?.metadata?.name !== namespace) return o;
     found = true;
-    return { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), 'config.linkerd.io/default-inbound-policy': 'deny' } } };
+    return { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), 'config.linkerd.io/default-inbound-policy': policy } } };
   });
-  if (!found) out.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, annotations: { 'config.linkerd.io/default-inbound-policy': 'deny' } } });
+  if (!found) out.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, annotations: { 'config.linkerd.io/default-inbound-policy': policy } } });
   return out;
 }
 
 export function formatDenyPlanText(plan: DenyPlan, yaml: string): string {
   const lines: string[] = [];
-  if (plan.refused.length === 0) lines.push(`Moving namespace ${plan.namespace} to deny refuses none of the known calls.`);
-  else lines.push(`Moving namespace ${plan.namespace} to deny would refuse ${plan.refused.length} call${plan.refused.length === 1 ? '' : 's'}:`);
+  const move = `Moving ${plan.namespace === undefined ? 'the cluster default' : `namespace ${plan.namespace}`} to ${plan.policy}`;
+  if (plan.refused.length === 0) lines.push(`${move} refuses none of the known calls.`);
+  else lines.push(`${move} would refuse ${plan.refused.length} call${plan.refused.length === 1 ? '' : 's'}:`);
   for (const c of plan.refused) lines.push(`  ${c.origin}: ${c.source} → ${c.target} (${c.from})`, `      ${c.because}`);
   if (plan.alreadyRefused.length > 0) lines.push('Refused already, whatever the default policy:');
   for (const c of plan.alreadyRefused) lines.push(`  ${c.origin}: ${c.source} → ${c.target} (${c.from}): ${c.because}`);

@@ -8,14 +8,16 @@ import { InputError, UsageError } from './errors';
 import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { PLAN_DENY_USAGE } from './usage';
-import { AUDIT_NOTE, ObservedEdge, formatDenyPlanText, parseObservedEdges, planDenyManifests } from '../../analysis/reachability';
+import { AUDIT_NOTE, DenyTarget, ObservedEdge, formatDenyPlanText, parseObservedEdges, planDenyManifests } from '../../analysis/reachability';
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,
-  help: { value: false },
-  namespace: { value: true },
-  observed: { value: true, repeat: true },
-  format: { value: true, choices: ['text', 'yaml', 'json'] },
+  'help': { value: false },
+  'namespace': { value: true },
+  'cluster': { value: false },
+  'to-policy': { value: true, choices: [DenyTarget.DENY, DenyTarget.ALL_AUTHENTICATED] },
+  'observed': { value: true, repeat: true },
+  'format': { value: true, choices: ['text', 'yaml', 'json'] },
 };
 
 function observed(files: string[], cwd: string): ObservedEdge[] {
@@ -40,11 +42,14 @@ export function planDenyCommand(argv: readonly string[], io: CliIo): number {
     return 0;
   }
   const namespace = optionValue(args, 'namespace');
-  if (namespace === undefined || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace)) throw new UsageError('plan-deny needs --namespace NAMESPACE (a DNS label)');
+  const cluster = args.flags.has('cluster');
+  if ((namespace === undefined) === !cluster) throw new UsageError('plan-deny needs exactly one of --namespace NAMESPACE and --cluster');
+  if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace)) throw new UsageError('--namespace must be a DNS label');
+  const policy = (optionValue(args, 'to-policy') ?? DenyTarget.DENY) as DenyTarget;
   if (args.positionals.length === 0) throw new UsageError('plan-deny needs at least one PATH (a YAML file or folder)');
   const options = engineOptions(args, io.cwd);
   const edges = observed(args.options.get('observed') ?? [], io.cwd);
-  const plan = planDenyManifests(loadManifests(args.positionals, io.cwd), namespace, options, edges);
+  const plan = planDenyManifests(loadManifests(args.positionals, io.cwd), namespace, options, edges, policy);
   const text = plan.objects.map((o) => yaml.dump(o, { noRefs: true, sortKeys: false })).join('---\n');
   const format = optionValue(args, 'format') ?? 'text';
   if (format === 'yaml') io.stdout(text);

@@ -12,7 +12,7 @@ Commands:
                               Who may call a workload's port and why (the offline linkerd authz), or what a
                               Service port does with requests (protocol, routes, shares, retries, timeouts)
   diff BASE HEAD              What HEAD changes against BASE: calls allowed/denied, shares, ignored objects
-  plan-deny PATH... --namespace NS [--observed FILE]
+  plan-deny PATH... --namespace NS|--cluster [--observed FILE]
                               The calls a move of NS to deny would refuse, and the objects that keep them allowed
 
 Options:
@@ -90,7 +90,7 @@ ${CLUSTER_OPTIONS}
 This is a static reading of the manifests, not of a live cluster (there, use linkerd authz / linkerd diagnostics policy).
 `;
 
-export const PLAN_DENY_USAGE = `Usage: cdk8s-linkerd plan-deny [options] PATH... --namespace NS
+export const PLAN_DENY_USAGE = `Usage: cdk8s-linkerd plan-deny [options] PATH... --namespace NS | --cluster
 
 Lists every call that moving namespace NS to config.linkerd.io/default-inbound-policy: deny would refuse, and writes
 the Server, MeshTLSAuthentication, NetworkAuthentication and AuthorizationPolicy objects (and the ServerAccess.allow
@@ -100,7 +100,9 @@ analysis.cdk8s-linkerd.io/calls annotation), from --observed, and from Prometheu
 keeps the probe routes Linkerd generates. Applying the objects and running plan-deny again reports nothing left.
 
 Options:
-  --namespace NS                     The namespace to move to deny (required)
+  --namespace NS                     The namespace to move (its config.linkerd.io/default-inbound-policy)
+  --cluster                          Move the cluster default (proxy.defaultInboundPolicy) instead
+  --to-policy deny|all-authenticated The policy moved to (default: deny)
   --observed FILE                    JSON of linkerd viz edges <type> -n NS -o json (repeatable); edges name
                                      workloads, so every declared port of the destination is kept open to the caller
   --format text|yaml|json            text: the report and the objects; yaml: only the objects (default: text)
