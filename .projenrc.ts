@@ -93,6 +93,12 @@ project.addTask('bench', {
   ],
 });
 
+project.addTask('bench:reachability', {
+  description: 'Time explain and diff against one analyze (flags: --sizes 5000 --runs 3); target: diff of two meshes <= 3 x analyze',
+  exec: 'ts-node -P bench/tsconfig.json bench/reachability.ts',
+  receiveArgs: true,
+});
+
 project.addTask('conformance', {
   description: 'Run the CRD conformance suite against ../shared (fails if ../shared is missing under CI)',
   exec: 'jest --ci test/conformance',
