@@ -81,6 +81,15 @@ describe('plan-deny', () => {
     expect(again.stdout).toMatch(/^Moving namespace mesh-lab to deny refuses none of the known calls\./);
   });
 
+  test('--cluster and --to-policy; exactly one of --namespace and --cluster', () => {
+    const run = cli('plan-deny', 'base', '--cluster', '--to-policy', 'all-authenticated', '--format', 'json');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ policy: 'all-authenticated', refused: [], note: expect.stringMatching(/not a security boundary/) });
+    expect(cli('plan-deny', 'base').status).toBe(2);
+    expect(cli('plan-deny', 'base', '--cluster', '--namespace', 'mesh-lab').status).toBe(2);
+    expect(cli('plan-deny', 'base', '--cluster', '--to-policy', 'audit').status).toBe(2);
+  });
+
   test('--observed must be linkerd viz edges JSON', () => {
     writeText(dir, 'edges.json', '{"not": "a list"}');
     const run = cli('plan-deny', 'base', '--namespace', 'mesh-lab', '--observed', 'edges.json');
