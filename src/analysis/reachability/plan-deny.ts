@@ -231,7 +231,7 @@ function camel(text: string): string {
   return text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
 }
 
-function constructLines(port: PortPolicyView, sources: string[]): string[] {
+function constructLines(port: PortPolicyView, sources: string[], clusterNetworks: string[]): string[] {
   const name = dnsName(`${port.workload.name}-${port.port}`);
   const variable = camel(name);
   const lines = [
@@ -247,7 +247,8 @@ function constructLines(port: PortPolicyView, sources: string[]): string[] {
     lines.push(`ServerAccess.allow(${variable}, { policyName: '${name}-callers', authenticationName: '${name}-callers', serviceAccounts: [${accounts.join(', ')}] });`);
   }
   if (sources.includes('unauthenticated')) {
-    lines.push(`ServerAccess.allow(${variable}, { policyName: '${name}-unauthenticated', networks: [/* your cluster networks, e.g. */ Network.cidr('10.0.0.0/8')] });`);
+    const networks = clusterNetworks.map((cidr) => `Network.cidr('${cidr}')`).join(', ');
+    lines.push(`ServerAccess.allow(${variable}, { policyName: '${name}-unauthenticated', networks: [${networks}] });`);
   }
   return lines;
 }
@@ -300,7 +301,7 @@ export function planDeny(
       .map((c) => (c.kind === CallerKind.IDENTITY ? c.key : 'unauthenticated'));
     const unique = [...new Set(sources)];
     objects.push(...portObjects(port, unique, current, port.namespace));
-    lines.push(...constructLines(port, unique));
+    lines.push(...constructLines(port, unique, current.clusterNetworks));
   }
   for (const ns of [...scrapes].sort(compareText)) {
     if (!current.prometheus) break;
