@@ -1,6 +1,8 @@
 /** plan-deny on mesh-lab: what a move to deny refuses, the objects that keep it allowed, and nothing left after. */
 import { findObject, meshLabObjects } from './mesh-lab-fixture';
-import { MeshReachability } from '../../src';
+import * as kplus from 'cdk8s-plus-28';
+import { MeshReachability, Network, PodSelection, Server, ServerAccess, ServerPort } from '../../src';
+import { labChart, synth } from '../support/synth';
 import { parseObservedEdges } from '../../src/analysis/reachability';
 
 const PROMETHEUS_SA = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'prometheus', namespace: 'linkerd-viz' } };
@@ -32,8 +34,9 @@ describe('plan-deny', () => {
       'NetworkAuthentication/kubelet', 'AuthorizationPolicy/proxy-probes',
     ]);
     expect(plan.objects[1].spec).toEqual({ identityRefs: [{ kind: 'ServiceAccount', name: 'client', namespace: 'mesh-lab' }] });
+    expect(plan.constructLines).toContain("const saMeshLabClient = kplus.ServiceAccount.fromServiceAccountName(chart, 'saMeshLabClient', 'client', { namespaceName: 'mesh-lab' });");
     expect(plan.constructLines).toContain("ServerAccess.allow(ordersV18080, { policyName: 'orders-v1-8080-callers', authenticationName: 'orders-v1-8080-callers', "
-      + "serviceAccounts: [kplus.ServiceAccount.fromServiceAccountName(chart, 'saMeshLabClient', 'client')] });");
+      + 'serviceAccounts: [saMeshLabClient] });');
 
     // Applying the plan and planning again: nothing left, and the kubelet's probes are still authorized.
     const again = MeshReachability.planDeny([...objects, ...plan.objects], 'mesh-lab', { observedEdges: EDGES });
@@ -68,6 +71,22 @@ describe('plan-deny', () => {
     expect(MeshReachability.planClusterDeny(objects).refused.map((c) => c.target)).toEqual(['mesh-lab/orders-v1:8080', 'mesh-lab/orders-v2:8080']);
     findObject(objects, 'Namespace', 'mesh-lab').metadata.annotations['config.linkerd.io/default-inbound-policy'] = 'all-unauthenticated';
     expect(MeshReachability.planClusterDeny(objects).refused).toEqual([]);
+  });
+
+  test('the construct lines, run as written, keep the calls allowed too', () => {
+    const objects = meshLabObjects({ withPolicy: false, negative: true });
+    const plan = MeshReachability.planDeny(objects, 'mesh-lab', { observedEdges: EDGES });
+    const chart = labChart();
+    // The lines are the code a construct user pastes: run them against the real constructs.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    new Function('chart', 'Server', 'PodSelection', 'ServerPort', 'ServerAccess', 'kplus', 'Network', plan.constructLines.join('\n'))(
+      chart, Server, PodSelection, ServerPort, ServerAccess, kplus, Network);
+    const written = synth(chart);
+    expect(written.map((o) => o.kind).sort()).toEqual([
+      'AuthorizationPolicy', 'AuthorizationPolicy', 'AuthorizationPolicy', 'MeshTLSAuthentication', 'MeshTLSAuthentication', 'NetworkAuthentication',
+      'Server', 'Server',
+    ]);
+    expect(MeshReachability.planDeny([...objects, ...written], 'mesh-lab', { observedEdges: EDGES }).refused).toEqual([]);
   });
 
   test('observed edges are read as linkerd viz edges -o json prints them, and anything else is refused', () => {

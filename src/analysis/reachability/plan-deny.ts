@@ -231,6 +231,18 @@ function camel(text: string): string {
   return text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
 }
 
+function accountVariable(source: string): string {
+  return camel(`sa-${source}`);
+}
+
+/** One declaration per ServiceAccount, shared by every allow() that names it (construct IDs must be unique). */
+function accountLines(sources: string[]): string[] {
+  return sources.map((source) => {
+    const [ns, sa] = source.split('/');
+    return `const ${accountVariable(source)} = kplus.ServiceAccount.fromServiceAccountName(chart, '${accountVariable(source)}', '${sa}', { namespaceName: '${ns}' });`;
+  });
+}
+
 function constructLines(port: PortPolicyView, sources: string[], clusterNetworks: string[]): string[] {
   const name = dnsName(`${port.workload.name}-${port.port}`);
   const variable = camel(name);
@@ -240,10 +252,7 @@ function constructLines(port: PortPolicyView, sources: string[], clusterNetworks
   ];
   const identities = sources.filter((s) => s.includes('/'));
   if (identities.length > 0) {
-    const accounts = identities.map((s) => {
-      const [ns, sa] = s.split('/');
-      return `kplus.ServiceAccount.fromServiceAccountName(chart, '${camel(`sa-${ns}-${sa}`)}', '${sa}'${ns === port.namespace ? '' : `, { namespaceName: '${ns}' }`})`;
-    });
+    const accounts = identities.map(accountVariable);
     lines.push(`ServerAccess.allow(${variable}, { policyName: '${name}-callers', authenticationName: '${name}-callers', serviceAccounts: [${accounts.join(', ')}] });`);
   }
   if (sources.includes('unauthenticated')) {
@@ -303,6 +312,9 @@ export function planDeny(
     objects.push(...portObjects(port, unique, current, port.namespace));
     lines.push(...constructLines(port, unique, current.clusterNetworks));
   }
+  const accounts = [...new Set([...byPort.entries()].filter(([t]) => !findTarget(current, t)!.admin).flatMap(([, set]) => [...set]))]
+    .filter((s) => denied.caller(s).kind === CallerKind.IDENTITY).sort(compareText);
+  lines.unshift(...accountLines(accounts));
   for (const ns of [...scrapes].sort(compareText)) {
     if (!current.prometheus) break;
     objects.push(...scrapeObjects(ns, current.prometheus));
