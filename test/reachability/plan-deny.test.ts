@@ -1,9 +1,9 @@
 /** plan-deny on mesh-lab: what a move to deny refuses, the objects that keep it allowed, and nothing left after. */
-import { findObject, meshLabObjects } from './mesh-lab-fixture';
 import * as kplus from 'cdk8s-plus-28';
+import { findObject, meshLabObjects } from './mesh-lab-fixture';
 import { MeshReachability, Network, PodSelection, Server, ServerAccess, ServerPort } from '../../src';
-import { labChart, synth } from '../support/synth';
 import { parseObservedEdges } from '../../src/analysis/reachability';
+import { labChart, synth } from '../support/synth';
 
 const PROMETHEUS_SA = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'prometheus', namespace: 'linkerd-viz' } };
 /** What `linkerd viz edges deployment -n mesh-lab -o json` prints (viz/cmd/edges.go): one meshed, one plaintext edge. */
