@@ -96,6 +96,16 @@ describe('diff on mesh-lab', () => {
     ]);
   });
 
+  test('output does not depend on the order of the input', () => {
+    const head = meshLabObjects({ negative: true });
+    findObject(head, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs = [{ kind: 'ServiceAccount', name: 'default' }];
+    for (const b of findObject(head, 'HTTPRoute', 'orders-split').spec.rules[0].backendRefs) b.weight = 50;
+    const base = meshLabObjects({ negative: true });
+    const forward = formatDiffJson(diff(base, head));
+    expect(formatDiffJson(diff([...base].reverse(), [...head].reverse()))).toBe(forward);
+    expect(JSON.parse(forward).changes.length).toBe(6);
+  });
+
   test('markdown: a summary line, a table and a Mermaid graph of the changed part', () => {
     const head = meshLabObjects();
     findObject(head, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs = [];
