@@ -43,4 +43,5 @@ export { RunbookOptions } from './control-plane/delivery/runbooks';
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './checks/mesh-checks';
+export * from './frontends/reachability';
 export { LinkerdValidation } from './frontends/plugin';

@@ -32,3 +32,12 @@ test('a tiny bench run writes every result field for every size', () => {
   expect(stdout).toMatch(/C\/P ≤ 2 at N=3: [\d.]+ — (met|MISSED)/);
   fs.rmSync(dir, { recursive: true, force: true });
 }, 120_000);
+
+test('a tiny reachability bench run reports explain and diff against analyze', () => {
+  const stdout = execFileSync(process.execPath, [
+    '-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench', 'reachability.ts'), '--sizes', '3', '--runs', '1',
+  ], { cwd: ROOT, env: { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'bench', 'tsconfig.json') }, encoding: 'utf8' });
+  const [row] = JSON.parse(stdout);
+  expect(row).toMatchObject({ services: 3, objects: 31, changes: 2 });
+  for (const field of ['analyzeMs', 'diffMs', 'explainMs', 'diffRatio', 'explainRatio']) expect(typeof row[field]).toBe('number');
+}, 120_000);

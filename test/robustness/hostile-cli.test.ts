@@ -14,7 +14,7 @@ import * as yaml from 'js-yaml';
 import { BoundedRun, runCliBounded } from './cli-process';
 import { meshLabObjects } from './mutation-corpus';
 import { analyze } from '../../src/analysis/engine';
-import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../src/analysis/report';
+import { formatJson, formatMermaid, formatSarif, formatText } from '../../src/analysis/report';
 import { assertBuilt, removeDir, tempDir, writeText } from '../frontends/cli-harness';
 import { GATEWAY_API_CRDS, LINKERD_CRDS, describeWithShared } from '../support/shared';
 
@@ -429,7 +429,7 @@ function renderAll(objects: any[]): void {
   formatJson(result.findings);
   formatText(result.findings, result.suppressed);
   formatSarif(result.findings, { rules: [], toolVersion: '0.0.0', informationUri: 'https://example.invalid', suppressed: result.suppressed });
-  formatMermaid(meshGraph(result));
+  formatMermaid(result);
 }
 
 describe('wrong types at every field, in process', () => {
