@@ -2,6 +2,7 @@
  * Renders a MeshGraph as a mermaid `flowchart LR`. Output is deterministic: nodes and edges are sorted by their keys,
  * and node IDs are derived from keys (sanitized, with a numeric suffix when two keys sanitize alike).
  */
+import { compareStrings } from '../../core/compare';
 import { GraphEdge, GraphNode, GraphNodeKind, MeshGraph } from './mesh-graph';
 
 const SHAPES: Record<GraphNodeKind, [string, string]> = {
@@ -10,10 +11,6 @@ const SHAPES: Record<GraphNodeKind, [string, string]> = {
   [GraphNodeKind.WORKLOAD]: ['[', ']'],
   [GraphNodeKind.SERVER_PORT]: ['{{', '}}'],
 };
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Mermaid IDs allow letters, digits and `_`; everything else becomes `_`. */
 export function sanitizeId(key: string): string {
@@ -42,7 +39,7 @@ function quote(label: string): string {
 function uniqueEdges(edges: GraphEdge[]): GraphEdge[] {
   const byKey = new Map<string, GraphEdge>();
   for (const e of edges) byKey.set(`${e.from.key}\u0000${e.to.key}\u0000${e.label}`, e);
-  return [...byKey.entries()].sort((a, b) => compareText(a[0], b[0])).map(([, e]) => e);
+  return [...byKey.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, e]) => e);
 }
 
 function nodesOf(graph: MeshGraph): GraphNode[] {
@@ -51,7 +48,7 @@ function nodesOf(graph: MeshGraph): GraphNode[] {
     byKey.set(e.from.key, e.from);
     byKey.set(e.to.key, e.to);
   }
-  return [...byKey.values()].sort((a, b) => compareText(a.key, b.key));
+  return [...byKey.values()].sort((a, b) => compareStrings(a.key, b.key));
 }
 
 function edgeLines(edges: GraphEdge[], ids: Map<string, string>, arrow: string): string[] {

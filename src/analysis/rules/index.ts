@@ -2,6 +2,7 @@
  * The rule pack: every rule the engine runs, in ID order. Adding a rule = one new file plus one line here.
  */
 import { Rule } from '../rule';
+import { compareStrings } from '../../core/compare';
 import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
 import { certificateLifetimes } from './cert/lifetimes';
@@ -122,7 +123,7 @@ export const ALL_RULES: Rule[] = [
   secretsInOutput,
   pinnedVersions, proxyVersionSkew,
   controlPlaneHa, webhookFailurePolicyIgnore, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
-].sort((a, b) => a.id.localeCompare(b.id));
+].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {
   return ALL_RULES.find((r) => r.id === id);

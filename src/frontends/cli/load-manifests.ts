@@ -7,6 +7,7 @@ import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { InputError } from './errors';
 import { KubeObject, Manifest } from '../../analysis/model/manifest';
+import { compareStrings } from '../../core/compare';
 
 /** YAML 1.2 core types plus merge keys: timestamps stay strings, as the API server's JSON conversion leaves them. */
 // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them.
@@ -20,10 +21,6 @@ export interface InputFile {
   readonly display: string;
   /** Absolute path, or `-` for stdin. */
   readonly absolute: string;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function displayPath(absolute: string, cwd: string): string {
@@ -58,7 +55,7 @@ function walk(dir: string, seen: Set<string>, out: string[]): void {
   seen.add(real);
   let entries: string[];
   try {
-    entries = fs.readdirSync(dir).sort(compareText);
+    entries = fs.readdirSync(dir).sort(compareStrings);
   } catch (e: any) {
     throw new InputError(`${dir}: cannot read folder (${reason(e)})`);
   }
