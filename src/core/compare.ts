@@ -1,6 +1,6 @@
 /**
  * The one string ordering of this library: by Unicode code point, which is the byte order of the strings' UTF-8
- * encoding — how Go (Linkerd, Kubernetes) compares strings. `localeCompare` and `Intl.Collator` follow the user's
+ * encoding — how Go (Linkerd, Kubernetes) compares strings. String#localeCompare and Intl's Collator follow the user's
  * locale (LC_ALL / LANG reach Node's ICU), so under `et_EE` "z" sorts before "t" and the output would change with the
  * machine that produced it.
  */
