@@ -22,7 +22,9 @@ import { podHazardsRule } from './mesh/pod-hazards';
 import { proxyPortCollisionRule } from './mesh/proxy-port-collision';
 import { skippedServerPortRule } from './mesh/skipped-server-port';
 import { targetNotInjectedRule } from './mesh/target-not-injected';
+import { unknownKindsRule } from './mesh/unknown-kinds';
 import { wrongMetadataRule } from './mesh/wrong-metadata';
+import { yaml11ReadingsRule } from './mesh/yaml11-readings';
 import { authenticationRefsRule } from './policy/authentication-refs';
 import { authorizationTargetRule } from './policy/authorization-target';
 import { declaredCalls } from './policy/declared-calls';
@@ -83,7 +85,7 @@ export const ALL_RULES: Rule[] = [
   plaintextDefaultRule, prometheusScrapesRule, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
-  proxyPortCollisionRule, skippedServerPortRule,
+  proxyPortCollisionRule, skippedServerPortRule, unknownKindsRule, yaml11ReadingsRule,
   duplicateObjectsRule,
   missingServiceAccount,
   omittedParentGroup,
