@@ -64,7 +64,7 @@ export function isReference(value: string): boolean {
 }
 
 /** base64 of "-----BEGIN": how an encoded PEM block starts. */
-const ENCODED_PEM_START = 'LS0tLS1CRUdJT';
+export const ENCODED_PEM_START = 'LS0tLS1CRUdJT';
 
 /** Decoded text of a value that looks like base64 of a PEM block, else undefined (cheap check first). */
 export function decodedPem(value: string): string | undefined {
