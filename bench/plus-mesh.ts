@@ -38,22 +38,30 @@ function addService(chart: Chart, namespace: string, i: number): void {
   service(chart, app, { 'app.kubernetes.io/name': app });
   const meta = (name: string) => ({ name, namespace });
   new ApiObject(chart, `${app}-server`, {
-    apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: meta(`${app}-http`),
+    apiVersion: 'policy.linkerd.io/v1beta3',
+    kind: 'Server',
+    metadata: meta(`${app}-http`),
     spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': app } }, port: PORT, proxyProtocol: 'HTTP/1' },
   });
   new ApiObject(chart, `${app}-identities`, {
-    apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'MeshTLSAuthentication', metadata: meta(`${app}-identities`),
+    apiVersion: 'policy.linkerd.io/v1alpha1',
+    kind: 'MeshTLSAuthentication',
+    metadata: meta(`${app}-identities`),
     spec: { identityRefs: [{ kind: 'ServiceAccount', name: app }] },
   });
   new ApiObject(chart, `${app}-callers`, {
-    apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'AuthorizationPolicy', metadata: meta(`${app}-callers`),
+    apiVersion: 'policy.linkerd.io/v1alpha1',
+    kind: 'AuthorizationPolicy',
+    metadata: meta(`${app}-callers`),
     spec: {
       targetRef: { group: 'policy.linkerd.io', kind: 'Server', name: `${app}-http` },
       requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'MeshTLSAuthentication', name: `${app}-identities` }],
     },
   });
   new ApiObject(chart, `${app}-split`, {
-    apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: meta(`${app}-split`),
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: meta(`${app}-split`),
     spec: {
       parentRefs: [{ group: 'core', kind: 'Service', name: app, port: PORT }],
       rules: [{ backendRefs: [{ name: `${app}-v1`, port: PORT, weight: 90 }, { name: `${app}-v2`, port: PORT, weight: 10 }] }],

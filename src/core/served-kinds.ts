@@ -48,11 +48,14 @@ export function knownApiGroups(): string[] {
   return [...Object.keys(LINKERD_SERVED_VERSIONS), GATEWAY_API_GROUP];
 }
 
+const KINDS_BY_GROUP = new Map<string, readonly string[]>([
+  ...Object.entries(LINKERD_SERVED_VERSIONS).map(([group, kinds]) => [group, Object.keys(kinds)] as [string, string[]]),
+  [GATEWAY_API_GROUP, GATEWAY_API_KINDS],
+]);
+
 /** The kinds of a known group, or undefined for a group this library does not know. */
 export function kindsOfGroup(group: string): readonly string[] | undefined {
-  if (group === GATEWAY_API_GROUP) return GATEWAY_API_KINDS;
-  const linkerd = LINKERD_SERVED_VERSIONS[group];
-  return linkerd ? Object.keys(linkerd) : undefined;
+  return KINDS_BY_GROUP.get(group);
 }
 
 /** Served versions of a kind, or undefined when they are not pinned here (Gateway API, unknown kinds). */

@@ -9,7 +9,9 @@ import * as yaml from 'js-yaml';
 import { assertBuilt, removeDir, runCli, tempDir, writeText } from './cli-harness';
 import { LINKERD_CRDS, describeWithShared } from '../support/shared';
 
-interface JsonFinding { ruleId: string; severity: string; resource: { kind: string; name: string }; message: string; fix: string; file: string; line: number }
+interface JsonFinding {
+  ruleId: string; severity: string; resource: { kind: string; name: string }; message: string; fix: string; file: string; line: number;
+}
 
 let dir: string;
 beforeAll(() => assertBuilt());

@@ -269,11 +269,15 @@ describe('private keys in what Kubernetes and kubeconfig encode are found', () =
     pkcs1: rsa.export({ type: 'pkcs1', format: 'der' }).toString('base64'),
   };
   const kubeconfig = (keyData: string) => yaml.dump({
-    apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: 'https://10.0.0.1' } }],
-    users: [{ name: 'admin', user: { 'client-certificate-data': b64('not a certificate'), 'client-key-data': keyData } }],
-    contexts: [{ name: 'c', context: { cluster: 'c', user: 'admin' } }], 'current-context': 'c',
+    'apiVersion': 'v1',
+    'kind': 'Config',
+    'clusters': [{ name: 'c', cluster: { server: 'https://10.0.0.1' } }],
+    'users': [{ name: 'admin', user: { 'client-certificate-data': b64('not a certificate'), 'client-key-data': keyData } }],
+    'contexts': [{ name: 'c', context: { cluster: 'c', user: 'admin' } }],
+    'current-context': 'c',
   });
-  const keyFindings = (objects: any[]) => analyze(objects.map((object) => ({ object }))).findings.filter((f) => f.ruleId === SEC || f.ruleId === CERT);
+  const keyFindings = (objects: any[]) => analyze(objects.map((object) => ({ object })))
+    .findings.filter((f) => f.ruleId === SEC || f.ruleId === CERT);
   const lastApplied = (obj: any) => ({ 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(obj) });
 
   const CASES: [string, () => any, string, RegExp][] = [
@@ -293,7 +297,9 @@ describe('private keys in what Kubernetes and kubeconfig encode are found', () =
     ['a headerless DER PKCS#1 RSA key in Secret data', () => secret('tls', { data: { key: der.pkcs1 } }), 'data.key (base64 of a DER PKCS#1 RSA private key)', /private key/],
     ['a DER key in an env value', () => deployment('api', [{ name: 'SIGNING', value: der.pkcs8 }]), 'env[0].value', /base64-encoded private key \(DER PKCS#8/],
     ['a DER key in Helm values of an Argo CD Application', () => ({
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: meta('cp'),
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: meta('cp'),
       spec: { source: { helm: { valuesObject: { identity: { issuer: { tls: { keyPEM: der.sec1 } } } } } } },
     }), 'keyPEM', /DER SEC1/],
   ];
@@ -322,8 +328,8 @@ describe('private keys in what Kubernetes and kubeconfig encode are found', () =
     const certDer = new X509Certificate(certs.root.certPem).raw.toString('base64');
     const random = Buffer.from(Array.from({ length: 200 }, (_, i) => (i * 37 + 11) % 256)).toString('base64');
     const objects = [
-      secret('tls', { type: 'kubernetes.io/tls', data: { 'tls.crt': cert, 'ca.der': certDer, 'pub.der': pub, blob: random } }),
-      configMap('bundle', { 'ca.crt': certs.root.certPem, 'ca.der': certDer, note: random }, lastApplied(configMap('x', { pub, certDer }))),
+      secret('tls', { type: 'kubernetes.io/tls', data: { 'tls.crt': cert, 'ca.der': certDer, 'pub.der': pub, 'blob': random } }),
+      configMap('bundle', { 'ca.crt': certs.root.certPem, 'ca.der': certDer, 'note': random }, lastApplied(configMap('x', { pub, certDer }))),
     ];
     expect(keyFindings(objects)).toEqual([]);
   });

@@ -2,8 +2,8 @@
  * Renders a MeshGraph as a mermaid `flowchart LR`. Output is deterministic: nodes and edges are sorted by their keys,
  * and node IDs are derived from keys (sanitized, with a numeric suffix when two keys sanitize alike).
  */
-import { compareStrings } from '../../core/compare';
 import { GraphEdge, GraphNode, GraphNodeKind, MeshGraph } from './mesh-graph';
+import { compareStrings } from '../../core/compare';
 
 const SHAPES: Record<GraphNodeKind, [string, string]> = {
   [GraphNodeKind.SERVICE]: ['([', '])'],

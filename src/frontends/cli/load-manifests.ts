@@ -126,6 +126,10 @@ function utf16Kind(bytes: Buffer): string | undefined {
 export function decodeText(bytes: Buffer, display: string): string {
   const utf16 = utf16Kind(bytes);
   if (utf16) throw new InputError(`${display}: the file is ${utf16}, not UTF-8; save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)`);
+  // Decoding replaces invalid bytes with U+FFFD; only a text holding one is decoded again, strictly (the fast path
+  // costs one native search instead of a second decode).
+  const text = bytes.toString('utf8');
+  if (!text.includes('\uFFFD')) return text;
   try {
     return UTF8.decode(bytes);
   } catch {
@@ -153,20 +157,36 @@ function stripByteOrderMarks(text: string): string {
 }
 
 interface LoadedText {
+  /** The documents that hold something (empty ones, `---` alone or comments only, are left out). */
   readonly docs: unknown[];
   /** 1-based start line of each document. */
   readonly lines: number[];
-  /** Scalars YAML 1.1 readers read differently, by document. */
+  /** Scalars YAML 1.1 readers read differently, by document index. */
   readonly readings: Map<number, Yaml11Reading[]>;
 }
 
+function loadAll(text: string, file: string, listener?: (event: yaml.EventType, state: yaml.State) => void): unknown[] {
+  try {
+    return yaml.loadAll(text, null, { filename: file, schema: SCHEMA, listener });
+  } catch (e: any) {
+    if (e instanceof yaml.YAMLException) {
+      throw new InputError(`${file}:${(e.mark?.line ?? 0) + 1}: invalid YAML: ${e.reason}`);
+    }
+    throw e;
+  }
+}
+
+function present(doc: unknown): boolean {
+  return doc !== null && doc !== undefined;
+}
+
 /**
- * Parses all documents, the 1-based line each starts on (counting top-level node opens, one per document), and the
- * scalars YAML 1.1 reads differently (a scalar has no children, so the last open is its own).
+ * Parses all documents with a listener: the 1-based line each starts on (counting top-level node opens, one per
+ * document), and the scalars YAML 1.1 reads differently (a scalar has no children, so the last open is its own).
  */
-function loadWithLines(text: string, file: string): LoadedText {
-  const lines: number[] = [];
-  const readings = new Map<number, Yaml11Reading[]>();
+function loadWithListener(text: string, file: string): LoadedText {
+  const opens: number[] = [];
+  const found = new Map<number, Yaml11Reading[]>();
   let depth = 0;
   let lastOpen = 0;
   const listener = (event: yaml.EventType, state: yaml.State): void => {
@@ -174,22 +194,31 @@ function loadWithLines(text: string, file: string): LoadedText {
       depth--;
       if (state.kind === 'scalar') {
         const reading = yaml11Reading(state.input, lastOpen, state.position, state.result, state.line + 1);
-        if (reading) readings.set(lines.length - 1, [...(readings.get(lines.length - 1) ?? []), reading]);
+        if (reading) found.set(opens.length - 1, [...(found.get(opens.length - 1) ?? []), reading]);
       }
       return;
     }
-    if (depth === 0) lines.push(state.line + 1);
+    if (depth === 0) opens.push(state.line + 1);
     lastOpen = state.position;
     depth++;
   };
-  try {
-    return { docs: yaml.loadAll(stripByteOrderMarks(text), null, { filename: file, schema: SCHEMA, listener }), lines, readings };
-  } catch (e: any) {
-    if (e instanceof yaml.YAMLException) {
-      throw new InputError(`${file}:${(e.mark?.line ?? 0) + 1}: invalid YAML: ${e.reason}`);
-    }
-    throw e;
-  }
+  const all = loadAll(text, file, listener);
+  const docs: unknown[] = [];
+  const lines: number[] = [];
+  const readings = new Map<number, Yaml11Reading[]>();
+  all.forEach((doc, i) => {
+    if (!present(doc)) return;
+    const r = found.get(i);
+    if (r) readings.set(docs.length, r);
+    docs.push(doc);
+    lines.push(opens[i] ?? 1);
+  });
+  return { docs, lines, readings };
+}
+
+/** Parses all documents with their start lines and YAML 1.1 readings; a byte order mark may start any document. */
+function loadWithLines(text: string, file: string): LoadedText {
+  return loadWithListener(stripByteOrderMarks(text), file);
 }
 
 function describeValue(value: unknown): string {
@@ -277,7 +306,6 @@ export function parseManifests(text: string, file: string): Manifest[] {
   const mayHaveAliases = text.includes('&');
   const manifests: Manifest[] = [];
   docs.forEach((doc, i) => {
-    if (doc === null || doc === undefined) return;
     const line = lines[i] ?? 1;
     const where = `${file}:${line}`;
     if (mayHaveAliases) checkAliasExpansion(doc, where);

@@ -52,24 +52,36 @@ function differentReading(text: string, value: unknown): { yaml11: string; reade
   return undefined;
 }
 
-/** Characters that may start a scalar these readings are about; quotes, block scalars, tags and anchors do not. */
-function mayDiffer(first: number): boolean {
-  // digits, + and -, and the letters y/Y, n/N, o/O of yes/no/on/off
-  return (first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d
-    || first === 0x79 || first === 0x59 || first === 0x6e || first === 0x4e || first === 0x6f || first === 0x4f;
+function isDigitOrSign(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d;
+}
+
+/** Whether a string value (as YAML 1.2 read it) could read differently in YAML 1.1, judged on the value alone. */
+function stringMayDiffer(value: string): boolean {
+  if (value.length <= 3) return YAML11_TRUE.has(value) || YAML11_FALSE.has(value);
+  if (value.length > 32 || !isDigitOrSign(value.charCodeAt(0))) return false;
+  return value.includes('_') || value.includes(':');
+}
+
+function leadingZero(input: string, i: number): boolean {
+  const c = input.charCodeAt(i);
+  return c === 0x30 || ((c === 0x2b || c === 0x2d) && input.charCodeAt(i + 1) === 0x30);
 }
 
 /**
  * The reading of one scalar node, from the text between its open and close positions; undefined (nothing allocated)
- * for the usual scalar. Cheap enough to run on every node: most scalars fail the first-character test.
+ * for the usual scalar. This runs on every scalar the reader closes, so the value decides first, the text only after.
  */
 export function yaml11Reading(input: string, start: number, end: number, value: unknown, line: number): Yaml11Reading | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const isString = typeof value === 'string';
+  if (isString ? !stringMayDiffer(value) : typeof value !== 'number') return undefined;
   let i = start;
   while (i < end && (input.charCodeAt(i) === 0x20 || input.charCodeAt(i) === 0x09)) i++;
-  if (i >= end || !mayDiffer(input.charCodeAt(i)) || end - i > 32) return undefined;
+  if (i >= end || end - i > 32) return undefined;
+  // Quoted, block, tagged or anchored scalars read alike in both: only plain ones, which begin with the value itself.
+  if (isString ? !input.startsWith(value, i) : !leadingZero(input, i)) return undefined;
   const text = input.slice(i, end).trimEnd();
-  if (typeof value === 'string' && value !== text) return undefined;
+  if (isString && value !== text) return undefined;
   const differs = differentReading(text, value);
   return differs && { line, text, yaml12: JSON.stringify(value), ...differs };
 }

@@ -30,7 +30,7 @@ function derLength(bytes: Buffer, i: number): [number, number] | undefined {
   const first = bytes[i];
   if (first === undefined) return undefined;
   if (first < 0x80) return [first, i + 1];
-  const n = first & 0x7f;
+  const n = first - 0x80;
   if (n < 1 || n > 3 || i + n >= bytes.length) return undefined;
   let length = 0;
   for (let k = 1; k <= n; k++) length = length * 256 + bytes[i + k];

@@ -4,8 +4,8 @@
  * LKD-CERT-005's and skipped here, so one mistake gives one finding.
  */
 import * as yaml from 'js-yaml';
-import { decodedPem, isCredentialKey, isReference, mayHoldSecret, tokenKind } from './patterns';
 import { MAX_KEY_BASE64, derPrivateKeyKind, looksBase64, mayHoldEncodedKey } from './encoded-keys';
+import { decodedPem, isCredentialKey, isReference, mayHoldSecret, tokenKind } from './patterns';
 import { containsPrivateKey } from '../../../core/certificates';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
@@ -54,8 +54,8 @@ function decodeBase64(value: string): string {
 
 /** Decodings nest at most this deep (a kubeconfig in base64 in a last-applied annotation is three). */
 const MAX_DECODINGS = 4;
-/** kubeconfig fields holding base64 (`client-key-data`, `certificate-authority-data`). */
-const BASE64_FIELD = /-data$/;
+/** kubeconfig fields holding base64 (`client-key-data`, `certificate-authority-data`) end so. */
+const BASE64_FIELD = '-data';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function utf8OrUndefined(bytes: Buffer): string | undefined {
@@ -153,8 +153,8 @@ function cannotHoldSecret(value: string, key: string | undefined, base64: boolea
   return !base64 && !mayHoldSecret(value) && (key === undefined || !isCredentialKey(key));
 }
 
-function visitString(w: Walk, value: string, key: string | undefined, base64Section: boolean, label: string): void {
-  const base64 = base64Section || (key !== undefined && BASE64_FIELD.test(key) && looksBase64(value));
+function visitString(w: Walk, value: string, key: string | undefined, inBase64Section: boolean, label: string): void {
+  const base64 = inBase64Section || (key !== undefined && key.endsWith(BASE64_FIELD) && looksBase64(value));
   if (!base64 && value.length >= 60 && mayHoldEncodedKey(value) && visitEncodings(w, value, false)) return;
   if (cannotHoldSecret(value, key, base64)) return;
   if (base64 && visitEncodings(w, value, true)) return;
