@@ -83,6 +83,12 @@ describe('Lists and JSON files are read as kubectl reads them', () => {
     expect(out.findings.filter((f) => f.ruleId === 'LKD-MESH-011')).toEqual([]);
   });
 
+  test('an item of a v1 List without apiVersion and kind is refused (a List names no item kind)', () => {
+    const { apiVersion, kind, ...bare } = SERVER;
+    writeText(dir, 'bare.yaml', yaml.dump({ apiVersion: 'v1', kind: 'List', items: [bare] }));
+    refused(['bare.yaml'], /bare\.yaml:1 \(items\[0\]\): not a Kubernetes object/);
+  });
+
   test('a List inside a List is unrolled', () => {
     writeText(dir, 'nested.yaml', yaml.dump({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'List', items: [SERVER] }] }));
     const out = analyzeJson(['nested.yaml']);

@@ -257,7 +257,7 @@ function expandList(obj: KubeObject, where: string, trail = ''): KubeObject[] {
   const itemKind = obj.kind.endsWith('List') ? obj.kind.slice(0, -'List'.length) : obj.kind;
   return obj.items.flatMap((item: unknown, i: number) => {
     const itemTrail = `${trail ? `${trail}.` : ''}items[${i}]`;
-    const filled = isBareItem(item) ? { apiVersion: obj.apiVersion, kind: itemKind, ...(item as object) } : item;
+    const filled = itemKind !== '' && isBareItem(item) ? { apiVersion: obj.apiVersion, kind: itemKind, ...(item as object) } : item;
     return expandList(asKubeObject(filled, `${where} (${itemTrail})`), where, itemTrail);
   });
 }
