@@ -1,8 +1,8 @@
 /**
  * The rule pack: every rule the engine runs, in ID order. Adding a rule = one new file plus one line here.
  */
-import { Rule } from '../rule';
 import { compareStrings } from '../../core/compare';
+import { Rule } from '../rule';
 import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
 import { certificateLifetimes } from './cert/lifetimes';
