@@ -273,6 +273,45 @@ const CASES: HostileCase[] = [
     exit: 0,
     maxMs: 60_000,
   },
+  {
+    name: 'a UTF-16 file (Windows "Unicode")',
+    decision: 'not UTF-8: exit 2 saying the file is UTF-16 and to save it as UTF-8',
+    setup: (d) => { fs.writeFileSync(path.join(d, 'u16.yaml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(OBJECT_HEAD, 'utf16le')])); return ['u16.yaml']; },
+    exit: 2,
+    message: /u16\.yaml: the file is UTF-16.*save it as UTF-8/,
+  },
+  {
+    name: 'byte order marks at the start of later documents (concatenated files)',
+    decision: 'each BOM is dropped: analysed normally',
+    setup: (d) => { writeText(d, 'cat.yaml', `\uFEFF${OBJECT_HEAD}---\n\uFEFF${OBJECT_HEAD.replace('weird', 'weird-2')}`); return ['cat.yaml']; },
+    exit: 0,
+  },
+  {
+    name: 'an empty PATH argument',
+    decision: 'refused (it would mean the current folder): exit 2',
+    setup: () => [''],
+    exit: 2,
+    message: /empty PATH/,
+  },
+  {
+    name: 'Lists nested 40 deep',
+    decision: 'refused beyond 16 levels: exit 2 naming the document',
+    setup: (d) => {
+      let doc: any = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'deep', namespace: 'lab' } };
+      for (let i = 0; i < 40; i++) doc = { apiVersion: 'v1', kind: 'List', items: [doc] };
+      writeText(d, 'deep.yaml', yamlOf([doc]));
+      return ['deep.yaml'];
+    },
+    exit: 2,
+    message: /deep\.yaml:1 .*nested more than 16 deep/,
+  },
+  {
+    name: 'a folder with a JSON file that is not a manifest (package.json)',
+    decision: 'kubectl apply -f DIR reads *.json too and refuses it: exit 2 naming the file',
+    setup: (d) => { writeText(d, 'app/ok.yaml', OBJECT_HEAD); writeText(d, 'app/package.json', '{"name": "x", "version": "1.0.0"}\n'); return ['app']; },
+    exit: 2,
+    message: /package\.json:1: not a Kubernetes object/,
+  },
 ];
 
 function expectNoCrash(run: BoundedRun, c: HostileCase): void {
