@@ -39,7 +39,7 @@ export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
 
 /** Kinds of gateway.networking.k8s.io in the Gateway API bundles v1.2.1–v1.5.1 (standard and experimental). */
 export const GATEWAY_API_KINDS: readonly string[] = [
-  'BackendLBPolicy', 'BackendTLSPolicy', 'GRPCRoute', 'Gateway', 'GatewayClass', 'HTTPRoute', 'ListenerSet',
+  'BackendLBPolicy', 'BackendTLSPolicy', 'BackendTrafficPolicy', 'GRPCRoute', 'Gateway', 'GatewayClass', 'HTTPRoute', 'ListenerSet',
   'ReferenceGrant', 'TCPRoute', 'TLSRoute', 'UDPRoute',
 ];
 
