@@ -131,7 +131,7 @@ describe('bad input and usage: exit 2, a message naming the problem, nothing on 
     writeText(dir, 'empty/readme.md', '# nothing');
     const empty = cli('analyze', 'empty');
     expect(empty.status).toBe(2);
-    expect(empty.stderr).toContain('empty: no *.yaml or *.yml files');
+    expect(empty.stderr).toContain('empty: no *.yaml, *.yml or *.json files');
   });
 
   test.each([

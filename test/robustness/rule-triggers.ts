@@ -13,6 +13,8 @@ export interface RuleTrigger {
   readonly ruleId: string;
   readonly objects: () => any[];
   readonly options?: AnalyzeOptions;
+  /** YAML text to read instead of the dumped objects (for what only the text shows, e.g. unquoted scalars). */
+  readonly text?: () => string;
 }
 
 const NS = 'mesh-lab';
@@ -114,6 +116,15 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     objects: lab((o) => copyOf(o, 'HTTPRoute', 'orders-split', (r) => { r.kind = 'GRPCRoute'; r.metadata.name = 'orders-grpc'; })),
   },
   { ruleId: 'LKD-ROUTE-013', objects: lab((o) => copyOf(o, 'HTTPRoute', 'orders-split', (r) => { r.metadata.name = 'orders-split-2'; })) },
+  {
+    ruleId: 'LKD-MESH-012',
+    objects: lab((o) => { route(o).kind = 'HttpRoute'; }),
+  },
+  {
+    ruleId: 'LKD-MESH-013',
+    objects: () => [],
+    text: () => `apiVersion: v1\nkind: Service\nmetadata:\n  name: orders\n  namespace: ${NS}\nspec:\n  ports:\n  - port: 0443\n`,
+  },
   { ruleId: 'LKD-MESH-002', objects: lab((o) => annotate(find(o, 'Deployment', 'orders-v1').metadata, { 'config.linkerd.io/proxy-cpu-request': '100m' })) },
   { ruleId: 'LKD-MESH-003', objects: lab((o) => annotate(podMeta(o), { 'config.linkerd.io/skip-inbound-port': '4222' })) },
   { ruleId: 'LKD-MESH-005', objects: lab((o) => { find(o, 'Deployment', 'orders-v1').spec.template.spec.hostNetwork = true; }) },

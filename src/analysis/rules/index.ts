@@ -1,6 +1,7 @@
 /**
  * The rule pack: every rule the engine runs, in ID order. Adding a rule = one new file plus one line here.
  */
+import { compareStrings } from '../../core/compare';
 import { Rule } from '../rule';
 import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
@@ -22,7 +23,9 @@ import { podSecurityAdmissionRule } from './mesh/pod-security-admission';
 import { proxyPortCollisionRule } from './mesh/proxy-port-collision';
 import { skippedServerPortRule } from './mesh/skipped-server-port';
 import { targetNotInjectedRule } from './mesh/target-not-injected';
+import { unknownKindsRule } from './mesh/unknown-kinds';
 import { wrongMetadataRule } from './mesh/wrong-metadata';
+import { yaml11ReadingsRule } from './mesh/yaml11-readings';
 import { authenticationRefsRule } from './policy/authentication-refs';
 import { authorizationTargetRule } from './policy/authorization-target';
 import { declaredCalls } from './policy/declared-calls';
@@ -88,7 +91,7 @@ export const ALL_RULES: Rule[] = [
   plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
-  proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule,
+  proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule, unknownKindsRule, yaml11ReadingsRule,
   duplicateObjectsRule,
   missingServiceAccount,
   omittedParentGroup,
@@ -131,7 +134,7 @@ export const ALL_RULES: Rule[] = [
   secretsInOutput,
   pinnedVersions, proxyVersionSkew,
   controlPlaneHa, webhookFailurePolicyIgnore, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
-].sort((a, b) => a.id.localeCompare(b.id));
+].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {
   return ALL_RULES.find((r) => r.id === id);
