@@ -52,6 +52,11 @@ export interface Finding {
    * @default - not known
    */
   readonly line?: number;
+  /**
+   * The cluster of a fleet the object belongs to (multi-cluster analysis: `analyze --cluster`, `LinkerdFleet`).
+   * @default - a single-cluster analysis
+   */
+  readonly cluster?: string;
 }
 
 /** A finding that a suppression (with its reason) silenced; kept for the audit trail. */
@@ -66,12 +71,17 @@ const SEVERITY_RANK: Record<Severity, number> = { [Severity.ERROR]: 0, [Severity
 
 /** Orders findings so that output is deterministic whatever order rules ran in. */
 export function compareFindings(a: Finding, b: Finding): number {
-  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]
+  return byteOrder(a.cluster ?? '', b.cluster ?? '')
+    || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]
     || a.ruleId.localeCompare(b.ruleId)
     || (a.resource.namespace ?? '').localeCompare(b.resource.namespace ?? '')
     || a.resource.kind.localeCompare(b.resource.kind)
     || a.resource.name.localeCompare(b.resource.name)
     || a.message.localeCompare(b.message);
+}
+
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function severityAtLeast(severity: Severity, threshold: Severity): boolean {

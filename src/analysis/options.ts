@@ -30,6 +30,11 @@ export interface AnalysisContext {
   readonly certificateExpiryWarningDays: number;
   /** The ServiceAccount (`namespace/name`) of the Prometheus that scrapes the proxies; else linkerd-viz's, when present. */
   readonly prometheusServiceAccount?: string;
+  /**
+   * Trust domains (with their control-plane namespaces, as `<control-plane-ns>.<trust-domain>`) of the other clusters
+   * of a fleet that share this cluster's anchors: identities written for their workloads are valid here.
+   */
+  readonly peerIdentitySuffixes: string[];
   /** The moment certificates are judged against (tests pin it). */
   readonly now: Date;
 }
@@ -55,6 +60,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     serviceAccountTokenProjection: input.serviceAccountTokenProjection ?? true,
     certificateExpiryWarningDays: input.certificateExpiryWarningDays ?? 60,
     prometheusServiceAccount: input.prometheusServiceAccount,
+    peerIdentitySuffixes: input.peerIdentitySuffixes ?? [],
     now: input.now ?? new Date(),
   };
 }

@@ -1,11 +1,12 @@
 import { CALLS_ANNOTATION } from '../../../core/annotations';
 import { Severity } from '../../finding';
-import { annotationsOf } from '../../model/manifest';
-import { PodTemplate } from '../../model/mesh-index';
+import { MIRRORED_SERVICE_LABEL } from '../../../core/multicluster';
+import { annotationsOf, labelsOf } from '../../model/manifest';
+import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { InboundPolicy, canReach, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
-interface DeclaredCall {
+export interface DeclaredCall {
   readonly text: string;
   readonly service: string;
   readonly namespace: string;
@@ -14,7 +15,8 @@ interface DeclaredCall {
 
 const ENTRY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)(\.([a-z0-9]([-a-z0-9]*[a-z0-9])?))?:([0-9]{1,5}|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
 
-function parseCalls(value: string, defaultNamespace: string): { calls: DeclaredCall[]; bad: string[] } {
+/** The entries of a calls annotation: `service[.namespace]:port`, the namespace defaulting to the caller's. */
+export function parseCalls(value: string, defaultNamespace: string): { calls: DeclaredCall[]; bad: string[] } {
   const calls: DeclaredCall[] = [];
   const bad: string[] = [];
   for (const text of value.split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -29,6 +31,12 @@ function parseCalls(value: string, defaultNamespace: string): { calls: DeclaredC
   return { calls, bad };
 }
 
+/** A mirrored Service stands for workloads of another cluster: the fleet checks (LKD-MC-004) judge calls to it. */
+function isMirrored(index: MeshIndex, call: DeclaredCall): boolean {
+  const service = index.service(call.namespace, call.service);
+  return service !== undefined && labelsOf(service.object)[MIRRORED_SERVICE_LABEL] === 'true';
+}
+
 function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => InboundPolicy): void {
   const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
   if (typeof value !== 'string') return;
@@ -37,6 +45,7 @@ function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => Inbound
     ctx.report(pod.owner, `${CALLS_ANNOTATION} entry ${JSON.stringify(text)} is not service[.namespace]:port.`);
   }
   for (const call of calls) {
+    if (isMirrored(ctx.index, call)) continue;
     const decision = canReach(policy(), { namespace: pod.namespace, name: pod.owner.id.name, kind: pod.owner.id.kind },
       { namespace: call.namespace, service: call.service }, call.port);
     if (!decision.allowed) {

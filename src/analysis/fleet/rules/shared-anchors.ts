@@ -1,0 +1,58 @@
+import { ParsedCertificate } from '../../../core/certificates';
+import { Severity } from '../../finding';
+import { RuleArea } from '../../rule';
+import { FleetCluster, FleetRule, FleetRuleContext, links } from '../fleet-rule';
+
+function fingerprints(certificates: ParsedCertificate[]): string[] {
+  return [...new Set(certificates.map((c) => c.x509.fingerprint256))].sort();
+}
+
+function describe(certificates: ParsedCertificate[]): string {
+  return certificates.map((c) => `"${c.name}" (SHA-256 ${c.x509.fingerprint256.slice(0, 23)}…)`).join(', ');
+}
+
+function compare(ctx: FleetRuleContext, source: FleetCluster, target: FleetCluster): void {
+  for (const link of source.facts.links.filter((l) => l.targetCluster === target.facts.name)) {
+    const mine = source.facts.anchors;
+    const theirs = target.facts.anchors;
+    if (!mine || !theirs) {
+      const missing = [!mine ? source.facts.name : undefined, !theirs ? target.facts.name : undefined].filter(Boolean).join(' and ');
+      ctx.report(source, link.subject, `links ${source.facts.name} to ${target.facts.name}, but the trust anchors of ${missing} are not in the `
+        + 'analysed manifests (e.g. cert-manager creates them in the cluster), so they cannot be compared.', {
+        severity: Severity.INFO,
+        fix: 'Compare the anchors in the clusters: `linkerd multicluster check` ("clusters share trust anchors"), or pass the PEM bundle to the analysis.',
+      });
+      continue;
+    }
+    const a = fingerprints(mine.certificates);
+    const b = fingerprints(theirs.certificates);
+    if (a.length === b.length && a.every((f, i) => f === b[i])) continue;
+    ctx.report(source, link.subject, `links ${source.facts.name} to ${target.facts.name}, but their trust-anchor bundles differ: `
+      + `${source.facts.name} trusts ${describe(mine.certificates)}, ${target.facts.name} trusts ${describe(theirs.certificates)}. `
+      + 'Proxies of one cluster reject the certificates of the other, so every cross-cluster call fails the TLS handshake.');
+  }
+}
+
+/** linkerd multicluster check "clusters share trust anchors" (multicluster/cmd/check.go, checkRemoteClusterAnchors). */
+export const sharedAnchorsRule: FleetRule = {
+  id: 'LKD-MC-001',
+  area: RuleArea.MULTICLUSTER,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Linked clusters trust the identical trust-anchor bundle',
+    why: 'A cross-cluster call is one mTLS connection (client proxy to the remote gateway or pod): each side verifies the '
+      + "other's certificate against its own anchors. Linkerd's own `linkerd multicluster check` (checkRemoteClusterAnchors in "
+      + 'multicluster/cmd/check.go) requires both bundles to hold the same certificates; a Link between clusters with '
+      + 'different anchors is accepted and mirrors Services, and then every request fails the handshake.',
+    fix: 'Give every cluster of the fleet the same trust-anchor bundle (LinkerdFleet does) and an issuer of its own signed by it.',
+    badExample: '# east: identityTrustAnchorsPEM = anchor A\n# west: identityTrustAnchorsPEM = anchor B\nkind: Link\nmetadata: { name: west, namespace: linkerd-multicluster }   # in east',
+    goodExample: '# east and west: identityTrustAnchorsPEM = anchor A; issuer east and issuer west both signed by A',
+  },
+  check(ctx) {
+    for (const source of ctx.clusters.values()) {
+      for (const target of ctx.clusters.values()) {
+        if (source !== target && links(source, target)) compare(ctx, source, target);
+      }
+    }
+  },
+};
