@@ -36,6 +36,9 @@ export { ArgoCdDeliveryOptions } from './delivery/argo-cd';
 export { FluxDeliveryOptions } from './delivery/flux';
 export { RunbookOptions } from './delivery/runbooks';
 
+// Multicluster: the linkerd-multicluster extension, Links, exported Services, fleets and fleet-wide anchor rotation.
+export * from './multicluster';
+
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './frontends/mesh-checks';

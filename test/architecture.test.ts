@@ -24,6 +24,7 @@ const ALLOWED: Record<string, string[]> = {
   'control-plane': ['base.ts', 'core', 'delivery', 'frontends/mesh-checks.ts', 'imports'],
   'delivery': ['base.ts', 'core', 'control-plane', 'frontends/mesh-checks.ts'],
   'cdktf': ['core', 'control-plane', 'delivery'],
+  'multicluster': ['base.ts', 'core', 'control-plane', 'delivery', 'frontends/mesh-checks.ts', 'imports', 'routing'],
 };
 
 function areaOf(rel: string): string | undefined {

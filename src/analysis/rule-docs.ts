@@ -1,12 +1,25 @@
 /** Renders the rule reference (docs/rules.md) from the rule pack, so docs and rules cannot drift apart. */
-import { Rule } from './rule';
+import { FLEET_RULES } from './fleet';
+import { RuleArea, RuleDoc } from './rule';
 import { ALL_RULES } from './rules';
+import { Severity } from './finding';
+
+/** What the reference needs of a rule: single-cluster and fleet rules alike. */
+interface DocumentedRule {
+  readonly id: string;
+  readonly area: RuleArea;
+  readonly severity: Severity;
+  readonly doc: RuleDoc;
+}
+
+/** Every rule of the engine: the single-cluster pack and the fleet rules, in ID order. */
+export const DOCUMENTED_RULES: DocumentedRule[] = [...ALL_RULES, ...FLEET_RULES].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 function fence(yaml: string | undefined): string[] {
   return yaml ? ['```yaml', yaml.trimEnd(), '```'] : [];
 }
 
-function ruleSection(rule: Rule): string {
+function ruleSection(rule: DocumentedRule): string {
   const lines = [
     `## ${rule.id}`, '',
     `**${rule.doc.title}** — severity: ${rule.severity}, area: ${rule.area}`, '',
@@ -18,7 +31,7 @@ function ruleSection(rule: Rule): string {
   return lines.join('\n');
 }
 
-export function renderRuleDocs(rules: Rule[] = ALL_RULES): string {
+export function renderRuleDocs(rules: DocumentedRule[] = DOCUMENTED_RULES): string {
   const index = rules.map((r) => `| [${r.id}](#${r.id.toLowerCase()}) | ${r.severity} | ${r.doc.title.replace(/\|/g, '\\|')} |`);
   return [
     '# Rules', '',

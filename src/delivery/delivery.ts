@@ -5,6 +5,7 @@
 import { Construct } from 'constructs';
 import { ArgoCdDeliveryOptions, deliverWithArgoCd, argoCdSteps } from './argo-cd';
 import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
+import { ExtensionChartRelease, deliverExtensionWithArgoCd, deliverExtensionWithFlux, deliverExtensionWithHelm } from './extension-chart';
 import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
 import { DeliveredCharts, DeliverySteps } from './steps';
@@ -17,17 +18,20 @@ export abstract class LinkerdDelivery {
    * binary and network access to the chart repository; apply the output with kubectl (see the runbooks).
    */
   public static helm(options: HelmDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.HELM, helmSteps(options), (scope, install) => deliverWithHelm(scope, install, options));
+    return new StepsDelivery(DeliveryForm.HELM, helmSteps(options), (scope, install) => deliverWithHelm(scope, install, options),
+      (scope, release) => deliverExtensionWithHelm(scope, release, options));
   }
 
   /** Two Argo CD Applications: linkerd-crds in sync wave 0 (server-side apply), linkerd-control-plane in wave 1. */
   public static argoCd(options: ArgoCdDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(options), (scope, install) => deliverWithArgoCd(scope, install, options));
+    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(options), (scope, install) => deliverWithArgoCd(scope, install, options),
+      (scope, release) => deliverExtensionWithArgoCd(scope, release, options));
   }
 
   /** A Flux HelmRepository and two HelmReleases; the control plane `dependsOn` the CRDs release. */
   public static flux(options: FluxDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(options), (scope, install) => deliverWithFlux(scope, install, options));
+    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(options), (scope, install) => deliverWithFlux(scope, install, options),
+      (scope, release) => deliverExtensionWithFlux(scope, release, options));
   }
 
   /** The form. */
@@ -45,13 +49,25 @@ export abstract class LinkerdDelivery {
    * @internal
    */
   public abstract _steps(): DeliverySteps;
+
+  /**
+   * Creates the delivery object of one extension chart (e.g. linkerd-multicluster) under `scope`, after the core.
+   * @internal
+   */
+  public abstract _deliverChart(scope: Construct, release: ExtensionChartRelease): Construct;
 }
 
 type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
+type DeliverChart = (scope: Construct, release: ExtensionChartRelease) => Construct;
 
 class StepsDelivery extends LinkerdDelivery {
-  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver) {
+  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver,
+    private readonly deliverChart: DeliverChart) {
     super();
+  }
+
+  public _deliverChart(scope: Construct, release: ExtensionChartRelease): Construct {
+    return this.deliverChart(scope, release);
   }
 
   public _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts {
