@@ -8,6 +8,7 @@ import { MulticlusterMode } from './mode';
 import { LinkerdIdentity } from '../control-plane/identity/identity';
 import { IssuerScheme, StaticIdentityProps } from '../control-plane/identity/static-identity';
 import { InputRule, MeshConfigError, check } from '../core/errors';
+import { serviceAccountIdentity } from '../core/identity';
 import { isDnsLabel, isDnsSubdomain, validateLabelName } from '../core/names';
 import { MeshChecks } from '../frontends/mesh-checks';
 
@@ -79,6 +80,17 @@ export class FleetCluster extends Chart {
     };
     this.identity = LinkerdIdentity.fromCertificates(identity);
     MeshChecks.of(this)._registerCluster(this, name, { trustDomain: this.trustDomain, controlPlaneNamespace: this.controlPlaneNamespace });
+  }
+
+  /**
+   * The mTLS identity a workload of this cluster presents (`<sa>.<ns>.serviceaccount.identity.<control-plane-ns>.<trust
+   * domain>`): what another cluster's MeshTLSAuthentication names to admit it pod to pod (flat network).
+   */
+  public identityOf(serviceAccountName: string, namespace: string): string {
+    validateLabelName(this, namespace, 'namespace');
+    check(typeof serviceAccountName === 'string' && isDnsSubdomain(serviceAccountName), this, InputRule.NAME,
+      `serviceAccountName ${JSON.stringify(serviceAccountName)} is not a valid name.`, 'Pass the ServiceAccount\'s name.');
+    return serviceAccountIdentity(serviceAccountName, namespace, this.trustDomain, this.controlPlaneNamespace);
   }
 
   /**

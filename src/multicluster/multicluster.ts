@@ -110,7 +110,7 @@ export class LinkerdMulticluster extends Construct {
     check(Array.isArray(links), this, InputRule.REQUIRED, 'links is not a list.', 'Pass a list of MulticlusterLinkOptions.');
     const seen = new Set<string>();
     return links.map((options) => {
-      const link = new MulticlusterLink(this, `Link-${options.targetClusterName}`, { mode: this.mode, ...options, namespace: this.namespace });
+      const link = new MulticlusterLink(this, `Link-${options.targetClusterName}`, { ...options, mode: options.mode ?? this.mode, namespace: this.namespace });
       check(!seen.has(link.targetClusterName), this, InputRule.CONFLICT, `two Links target cluster ${link.targetClusterName}.`, 'Keep one Link per target cluster.');
       seen.add(link.targetClusterName);
       return link;
