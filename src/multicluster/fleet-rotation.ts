@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Construct } from 'constructs';
-import { ProxyTrust, RotationStep, TrustAnchorRotation } from '../control-plane/identity/rotation';
+import { ProxyTrust, RotationStep, TRUST_ENTERING, TrustAnchorRotation } from '../control-plane/identity/rotation';
 import { CertRule } from '../control-plane/identity/checks';
 import { InputRule, check } from '../core/errors';
 import { validateLabelName } from '../core/names';
@@ -63,8 +63,18 @@ function at(step: RotationStep): number {
   return STEPS.indexOf(step);
 }
 
+const TRUST = Object.values(ProxyTrust);
+
+/** What a linked cluster must have finished before a cluster may enter a phase. */
+interface Requirement {
+  /** The linked cluster has at least finished the step before this one... */
+  readonly step: RotationStep;
+  /** ...and its running proxies are at least in this state. */
+  readonly trust: ProxyTrust;
+}
+
 /** The phases every cluster finishes before any cluster starts the next one. */
-const PHASES: Array<{ title: string; steps: RotationStep[]; requiresLinkedAt?: RotationStep; why: string }> = [
+const PHASES: Array<{ title: string; steps: RotationStep[]; requires?: Requirement; why: string }> = [
   {
     title: 'Trust both anchors everywhere',
     steps: [RotationStep.BUNDLE_NEW_AND_OLD, RotationStep.RESTART_AFTER_BUNDLE],
@@ -73,16 +83,25 @@ const PHASES: Array<{ title: string; steps: RotationStep[]; requiresLinkedAt?: R
   {
     title: 'Issue from the new anchor',
     steps: [RotationStep.SWITCH_ISSUER, RotationStep.RESTART_AFTER_ISSUER],
-    requiresLinkedAt: RotationStep.SWITCH_ISSUER,
+    requires: { step: RotationStep.RESTART_AFTER_BUNDLE, trust: ProxyTrust.BOTH_ANCHORS_OLD_ISSUER },
     why: 'only when every linked cluster\'s proxies trust both anchors, or they reject the new certificates.',
   },
   {
     title: 'Remove the old anchor',
     steps: [RotationStep.REMOVE_OLD_ANCHOR, RotationStep.RESTART_AFTER_REMOVAL, RotationStep.DONE],
-    requiresLinkedAt: RotationStep.REMOVE_OLD_ANCHOR,
+    requires: { step: RotationStep.RESTART_AFTER_ISSUER, trust: ProxyTrust.BOTH_ANCHORS_NEW_ISSUER },
     why: 'only when no linked cluster\'s issuer or running proxies chain to the old anchor any more.',
   },
 ];
+
+/** What a cluster's running proxies trust: as declared, else what its earlier steps leave behind. */
+function trustOf(cluster: FleetRotationCluster): ProxyTrust {
+  return cluster.runningProxiesTrust ?? TRUST_ENTERING[cluster.step];
+}
+
+function meets(cluster: FleetRotationCluster, requirement: Requirement): boolean {
+  return at(cluster.step) >= at(requirement.step) && TRUST.indexOf(trustOf(cluster)) >= TRUST.indexOf(requirement.trust);
+}
 
 function phaseOf(step: RotationStep): typeof PHASES[number] {
   return PHASES.find((p) => p.steps.includes(step))!;
@@ -129,17 +148,17 @@ export class FleetTrustAnchorRotation extends Construct {
     });
   }
 
-  /** A cluster may be in a phase only when every linked cluster has reached the step the phase requires. */
+  /** A cluster may be in a phase only when every linked cluster has finished what the phase relies on. */
   private checkOrder(cluster: FleetRotationCluster): void {
-    const needed = phaseOf(cluster.step).requiresLinkedAt;
-    if (!needed) return;
+    const requirement = phaseOf(cluster.step).requires;
+    if (!requirement) return;
     for (const other of this.linked(cluster)) {
-      if (at(other.step) >= at(needed)) continue;
-      const problem = needed === RotationStep.SWITCH_ISSUER
-        ? `its workloads get certificates from the new anchor while ${other.name}'s proxies (step ${other.step}) still trust only the old one and would reject them`
-        : `it drops the old anchor while ${other.name}'s issuer or running proxies (step ${other.step}) still chain to it, so ${other.name}'s workloads would be rejected`;
+      if (meets(other, requirement)) continue;
+      const problem = requirement.trust === ProxyTrust.BOTH_ANCHORS_OLD_ISSUER
+        ? `its workloads get certificates from the new anchor while ${other.name}'s proxies (step ${other.step}, ${trustOf(other)}) may still trust only the old one and would reject them`
+        : `it drops the old anchor while ${other.name}'s issuer or running proxies (step ${other.step}, ${trustOf(other)}) may still chain to it, so ${other.name}'s workloads would be rejected`;
       check(false, this, CertRule.LIFETIME, `cluster ${cluster.name} is at step ${cluster.step}, but ${problem}.`,
-        `Bring ${other.name} to step ${needed} first (the fleet runbook orders the steps per cluster).`);
+        `Finish ${requirement.step} in ${other.name} first (runningProxiesTrust ${requirement.trust}, confirmed by linkerd check --proxy); the fleet runbook orders the steps per cluster.`);
     }
   }
 
@@ -147,8 +166,8 @@ export class FleetTrustAnchorRotation extends Construct {
   private mayAdvance(cluster: FleetRotationCluster): boolean {
     const next = STEPS[at(cluster.step) + 1];
     if (!next) return false;
-    const needed = phaseOf(next).requiresLinkedAt;
-    return !needed || this.linked(cluster).every((o) => at(o.step) >= at(needed));
+    const requirement = phaseOf(next).requires;
+    return !requirement || phaseOf(next) === phaseOf(cluster.step) || this.linked(cluster).every((o) => meets(o, requirement));
   }
 
   /** The fleet runbook (markdown): the phases in order, where every cluster stands, and each cluster's commands. */

@@ -110,10 +110,9 @@ export class LinkerdMulticluster extends Construct {
     check(Array.isArray(links), this, InputRule.REQUIRED, 'links is not a list.', 'Pass a list of MulticlusterLinkOptions.');
     const seen = new Set<string>();
     return links.map((options) => {
-      const link = new MulticlusterLink(this, `Link-${options.targetClusterName}`, { ...options, mode: options.mode ?? this.mode, namespace: this.namespace });
-      check(!seen.has(link.targetClusterName), this, InputRule.CONFLICT, `two Links target cluster ${link.targetClusterName}.`, 'Keep one Link per target cluster.');
-      seen.add(link.targetClusterName);
-      return link;
+      check(!seen.has(options.targetClusterName), this, InputRule.CONFLICT, `two Links target cluster ${options.targetClusterName}.`, 'Keep one Link per target cluster.');
+      seen.add(options.targetClusterName);
+      return new MulticlusterLink(this, `Link-${options.targetClusterName}`, { ...options, mode: options.mode ?? this.mode, namespace: this.namespace });
     });
   }
 
