@@ -12,10 +12,10 @@ import {
   LinkerdControlPlane, LinkerdFleet, LinkerdMulticluster, LinkerdVersion, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace,
   MulticlusterCredentials, MulticlusterLink, MulticlusterMode, PodSelection, ProxyTrust, RotationStep, Server, ServerPort,
 } from '../../src';
-import { certs, issue } from '../support/certs';
+import { certs } from '../support/certs';
 import { conformanceIssues } from '../support/conformance';
+import { NS, fleetFixture } from '../support/fleet-fixture';
 
-const NS = 'shop';
 
 function chart(): Chart {
   return new Chart(Testing.app(), 'c', { disableResourceNameHashes: true });
@@ -114,31 +114,8 @@ describe('credentials, exports and mirrored names', () => {
   });
 });
 
-/** A two-cluster fleet where west serves orders (exported in `mode`) and east's client declares the call. */
 function gatewayFleet(mode: MulticlusterMode, allowed: (east: FleetCluster, west: FleetCluster) => string, exportLabel?: string) {
-  const app = new App();
-  const fleet = new LinkerdFleet(app, { trustAnchorsPem: certs.root.certPem });
-  const east = fleet.addCluster('east', { issuerCertificatePem: certs.issuer.certPem, trustDomain: 'east.example', namespace: NS });
-  const west = fleet.addCluster('west', {
-    issuerCertificatePem: issue({ cn: 'identity.linkerd.west.example', signer: certs.root, days: 180 }).certPem, trustDomain: 'west.example', namespace: NS,
-  });
-  const delivery = LinkerdDelivery.argoCd();
-  for (const cluster of [east, west]) new LinkerdControlPlane(cluster, 'Linkerd', { identity: cluster.identity, delivery, trustDomain: cluster.trustDomain });
-  new LinkerdMulticluster(east, 'Mc', { delivery, mode, links: [east.linkTo(west, { gatewayAddress: mode === MulticlusterMode.GATEWAY ? '203.0.113.7' : undefined })] });
-  for (const cluster of [east, west]) new MeshedNamespace(cluster, 'Ns', { name: NS });
-  const orders = new MeshedDeployment(west, 'Orders', { name: 'orders', app: 'orders', containers: [{ image: 'hashicorp/http-echo:1.0.0', ports: [{ number: 8080 }], securityContext: { user: 65532 } }] });
-  const svc = new kplus.Service(west, 'OrdersSvc', { metadata: { name: 'orders' }, ports: [{ port: 8080 }] });
-  for (const [k, v] of Object.entries(orders.selectorLabels)) svc.selectLabel(k, v);
-  if (exportLabel) svc.metadata.addLabel('mirror.linkerd.io/exported', exportLabel);
-  else ExportedService.export(svc, mode);
-  const server = new Server(west, 'Http', { name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(8080) });
-  const authn = new MeshTlsAuthentication(west, 'Authn', { name: 'callers', identities: [allowed(east, west)] });
-  new AuthorizationPolicy(west, 'Policy', { name: 'callers', target: AuthorizationTarget.server(server), requiredAuthentications: [Authentication.meshTls(authn)] });
-  const sa = new kplus.ServiceAccount(east, 'Sa', { metadata: { name: 'client' } });
-  new MeshedDeployment(east, 'Client', { name: 'client', app: 'client', serviceAccount: sa, containers: [{ image: 'curlimages/curl:8.14.1', securityContext: { user: 100 } }],
-    calls: [{ service: ExportedService.export(svc, mode === MulticlusterMode.GATEWAY ? mode : MulticlusterMode.FLAT_NETWORK).mirrorReference('west'), port: 8080 }] });
-  if (exportLabel) svc.metadata.addLabel('mirror.linkerd.io/exported', exportLabel);
-  return { app, east, west };
+  return fleetFixture({ mode, allowed, exportLabel });
 }
 
 function fleetFindings(app: App): Finding[] {
