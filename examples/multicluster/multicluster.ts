@@ -33,8 +33,10 @@ function buildWest(west: FleetCluster, east: FleetCluster, delivery: LinkerdDeli
     name: 'orders',
     app: 'orders',
     containers: [{
-      image: 'hashicorp/http-echo:1.0.0', args: [`-listen=:${ORDERS_PORT}`, '-text=orders (west)'],
-      ports: [{ name: 'http', number: ORDERS_PORT }], securityContext: { user: 65532, group: 65532 },
+      image: 'hashicorp/http-echo:1.0.0',
+      args: [`-listen=:${ORDERS_PORT}`, '-text=orders (west)'],
+      ports: [{ name: 'http', number: ORDERS_PORT }],
+      securityContext: { user: 65532, group: 65532 },
     }],
   });
   const service = new kplus.Service(west, 'OrdersService', { metadata: { name: 'orders', namespace: NAMESPACE }, ports: [{ port: ORDERS_PORT }] });

@@ -1,8 +1,8 @@
 /** Renders the rule reference (docs/rules.md) from the rule pack, so docs and rules cannot drift apart. */
+import { Severity } from './finding';
 import { FLEET_RULES } from './fleet';
 import { RuleArea, RuleDoc } from './rule';
 import { ALL_RULES } from './rules';
-import { Severity } from './finding';
 
 /** What the reference needs of a rule: single-cluster and fleet rules alike. */
 interface DocumentedRule {

@@ -4,8 +4,8 @@
  */
 import { Construct } from 'constructs';
 import { ArgoCdDeliveryOptions, deliverWithArgoCd, argoCdSteps } from './argo-cd';
-import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
 import { ExtensionChartRelease, deliverExtensionWithArgoCd, deliverExtensionWithFlux, deliverExtensionWithHelm } from './extension-chart';
+import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
 import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
 import { DeliveredCharts, DeliverySteps } from './steps';

@@ -6,8 +6,8 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { AnalysisResult, AnalyzeOptions, analyze } from '../analysis/engine';
-import { FleetClusterInput, analyzeFleet } from '../analysis/fleet';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
+import { FleetClusterInput, analyzeFleet } from '../analysis/fleet';
 import { Manifest } from '../analysis/model/manifest';
 import { isServiceAccountRef } from '../analysis/options';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
@@ -263,7 +263,9 @@ export class MeshChecks {
       (owner ? byCluster.get(owners.get(owner)!.name)! : rest).push(this.manifest(obj));
     }
     const inputs: FleetClusterInput[] = this.clusters.map((c) => ({
-      name: c.name, manifests: byCluster.get(c.name)!, options: { trustDomain: c.options.trustDomain, controlPlaneNamespace: c.options.controlPlaneNamespace },
+      name: c.name,
+      manifests: byCluster.get(c.name)!,
+      options: { trustDomain: c.options.trustDomain, controlPlaneNamespace: c.options.controlPlaneNamespace },
     }));
     const fleet = analyzeFleet(inputs, this.engineOptions());
     const others = rest.length > 0 ? analyze(rest, this.engineOptions()) : { findings: [], suppressed: [] };

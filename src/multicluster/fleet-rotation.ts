@@ -7,8 +7,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Construct } from 'constructs';
-import { ProxyTrust, RotationStep, TRUST_ENTERING, TrustAnchorRotation } from '../control-plane/identity/rotation';
 import { CertRule } from '../control-plane/identity/checks';
+import { ProxyTrust, RotationStep, TRUST_ENTERING, TrustAnchorRotation } from '../control-plane/identity/rotation';
 import { InputRule, check } from '../core/errors';
 import { validateLabelName } from '../core/names';
 

@@ -103,8 +103,7 @@ export class MulticlusterLink extends MeshResource {
       remoteDiscoverySelector: { matchLabels: { [EXPORTED_LABEL]: EXPORTED_REMOTE_DISCOVERY } },
       federatedServiceSelector: { matchLabels: { 'mirror.linkerd.io/federated': 'member' } },
     };
-    if (this.mode === MulticlusterMode.GATEWAY) Object.assign(spec, this.gatewaySpec(props, trustDomain, controlPlaneNamespace));
-    else {
+    if (this.mode === MulticlusterMode.GATEWAY) {Object.assign(spec, this.gatewaySpec(props, trustDomain, controlPlaneNamespace));} else {
       check(props.gatewayAddress === undefined, this, InputRule.CONFLICT, 'gatewayAddress is set but the mode is FLAT_NETWORK, which uses no gateway.',
         'Drop gatewayAddress, or use MulticlusterMode.GATEWAY.');
     }

@@ -94,8 +94,12 @@ export class LinkerdMulticluster extends Construct {
       `kubernetesVersion ${JSON.stringify(kubernetesVersion)} is below the chart's minimum ${this.version.minKubernetesVersion}.`,
       `Declare a Kubernetes version of at least ${this.version.minKubernetesVersion}.`);
     const chart = props.delivery._deliverChart(this, {
-      chart: MULTICLUSTER_CHART, releaseName: MULTICLUSTER_CHART, namespace: this.namespace, version: this.version,
-      kubernetesVersion, values: this.resolved,
+      chart: MULTICLUSTER_CHART,
+      releaseName: MULTICLUSTER_CHART,
+      namespace: this.namespace,
+      version: this.version,
+      kubernetesVersion,
+      values: this.resolved,
     });
     // The Links are custom resources of the chart's CRD: they follow the chart.
     for (const link of this.links) link.node.addDependency(chart);
@@ -123,7 +127,10 @@ export class LinkerdMulticluster extends Construct {
       gateway: { enabled: this.mode === MulticlusterMode.GATEWAY },
       linkerdNamespace: validateLabelName(this, props.controlPlaneNamespace ?? 'linkerd', 'controlPlaneNamespace'),
       identityTrustDomain: trustDomain,
-      controllers: this.links.map((l) => ({ link: { ref: { name: l.targetClusterName } }, gateway: { enabled: l.mode === MulticlusterMode.GATEWAY } })),
+      controllers: this.links.map((l) => ({
+        link: { ref: { name: l.targetClusterName } },
+        gateway: { enabled: l.mode === MulticlusterMode.GATEWAY },
+      })),
     }, props.additionalValues);
     const problems = IMAGE_VERSION_KEYS.flatMap((key) => {
       const version = valueAt(values, key);

@@ -65,8 +65,11 @@ describe('examples/multicluster (east and west on one anchor, pod to pod)', () =
     const client = objectsOf(east).find((o) => o.kind === 'Deployment' && o.metadata.name === 'client');
     expect(client.metadata.annotations['analysis.cdk8s-linkerd.io/calls']).toBe('orders-west:8080');
     const link = objectsOf(east).find((o) => o.kind === 'Link');
-    expect(link.spec).toMatchObject({ targetClusterName: 'west', clusterCredentialsSecret: 'cluster-credentials-west',
-      remoteDiscoverySelector: { matchLabels: { 'mirror.linkerd.io/exported': 'remote-discovery' } } });
+    expect(link.spec).toMatchObject({
+      targetClusterName: 'west',
+      clusterCredentialsSecret: 'cluster-credentials-west',
+      remoteDiscoverySelector: { matchLabels: { 'mirror.linkerd.io/exported': 'remote-discovery' } },
+    });
     expect(link.spec.gatewayAddress).toBeUndefined();
   });
 

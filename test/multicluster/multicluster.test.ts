@@ -4,14 +4,14 @@
  */
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { analyzeFleet } from '../../src/analysis/fleet';
-import { Finding } from '../../src/analysis/finding';
-import { extensionHelmProps } from '../../src/delivery/extension-chart';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, ExportedService, FleetCluster, FleetTrustAnchorRotation, LinkerdDelivery,
   LinkerdControlPlane, LinkerdFleet, LinkerdMulticluster, LinkerdVersion, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace,
   MulticlusterCredentials, MulticlusterLink, MulticlusterMode, PodSelection, ProxyTrust, RotationStep, Server, ServerPort,
 } from '../../src';
+import { Finding } from '../../src/analysis/finding';
+import { analyzeFleet } from '../../src/analysis/fleet';
+import { extensionHelmProps } from '../../src/delivery/extension-chart';
 import { certs } from '../support/certs';
 import { conformanceIssues } from '../support/conformance';
 import { NS, fleetFixture } from '../support/fleet-fixture';
@@ -29,17 +29,23 @@ describe('LinkerdMulticluster', () => {
   test('gateway mode: pinned chart one wave after the core, gateway on, one controller per Link', () => {
     const c = chart();
     const mc = new LinkerdMulticluster(c, 'Mc', {
-      delivery: LinkerdDelivery.argoCd(), trustDomain: 'east.example',
+      delivery: LinkerdDelivery.argoCd(),
+      trustDomain: 'east.example',
       links: [{ targetClusterName: 'west', gatewayAddress: '203.0.113.10', targetTrustDomain: 'west.example' }],
     });
     expect(mc.values()).toEqual({
       controllers: [{ gateway: { enabled: true }, link: { ref: { name: 'west' } } }],
-      gateway: { enabled: true }, identityTrustDomain: 'east.example', linkerdNamespace: 'linkerd',
+      gateway: { enabled: true },
+      identityTrustDomain: 'east.example',
+      linkerdNamespace: 'linkerd',
     });
     const [app, link] = objectsOf(c);
     expect(app).toMatchObject({ kind: 'Application', spec: { source: { chart: 'linkerd-multicluster', targetRevision: LinkerdVersion.V2_20.chartVersion } } });
     expect(link.spec).toMatchObject({
-      targetClusterName: 'west', gatewayAddress: '203.0.113.10', gatewayPort: '4143', clusterCredentialsSecret: 'cluster-credentials-west',
+      targetClusterName: 'west',
+      gatewayAddress: '203.0.113.10',
+      gatewayPort: '4143',
+      clusterCredentialsSecret: 'cluster-credentials-west',
       gatewayIdentity: 'linkerd-gateway.linkerd-multicluster.serviceaccount.identity.linkerd.west.example',
       selector: { matchLabels: { 'mirror.linkerd.io/exported': 'true' } },
       remoteDiscoverySelector: { matchLabels: { 'mirror.linkerd.io/exported': 'remote-discovery' } },
@@ -50,7 +56,8 @@ describe('LinkerdMulticluster', () => {
   test('every Link it writes passes the real Link CRD (v1alpha3)', () => {
     const c = chart();
     new LinkerdMulticluster(c, 'Mc', {
-      delivery: LinkerdDelivery.flux(), mode: MulticlusterMode.FLAT_NETWORK,
+      delivery: LinkerdDelivery.flux(),
+      mode: MulticlusterMode.FLAT_NETWORK,
       links: [{ targetClusterName: 'west' }, { targetClusterName: 'north', mode: MulticlusterMode.GATEWAY, gatewayAddress: 'gw.north.example' }],
     });
     const links = objectsOf(c).filter((o) => o.kind === 'Link');
@@ -63,17 +70,29 @@ describe('LinkerdMulticluster', () => {
     new LinkerdMulticluster(c, 'Mc', { delivery: LinkerdDelivery.flux(), mode: MulticlusterMode.FLAT_NETWORK });
     const [release] = objectsOf(c);
     expect(release.spec).toMatchObject({
-      dependsOn: [{ name: 'linkerd-control-plane', namespace: 'flux-system' }], targetNamespace: 'linkerd-multicluster',
+      dependsOn: [{ name: 'linkerd-control-plane', namespace: 'flux-system' }],
+      targetNamespace: 'linkerd-multicluster',
       chart: { spec: { chart: 'linkerd-multicluster', version: '2026.6.3', sourceRef: { kind: 'HelmRepository', name: 'linkerd' } } },
       values: { gateway: { enabled: false } },
     });
   });
 
   test('Helm: the props handed to cdk8s Helm (no helm binary needed to check them)', () => {
-    const props = extensionHelmProps({ chart: 'linkerd-multicluster', releaseName: 'linkerd-multicluster', namespace: 'linkerd-multicluster',
-      version: LinkerdVersion.V2_20, kubernetesVersion: '1.31', values: { gateway: { enabled: true } } });
-    expect(props).toMatchObject({ chart: 'linkerd-multicluster', repo: 'https://helm.linkerd.io/edge', version: '2026.6.3',
-      helmFlags: ['--kube-version', 'v1.31.0'], values: { gateway: { enabled: true } } });
+    const props = extensionHelmProps({
+      chart: 'linkerd-multicluster',
+      releaseName: 'linkerd-multicluster',
+      namespace: 'linkerd-multicluster',
+      version: LinkerdVersion.V2_20,
+      kubernetesVersion: '1.31',
+      values: { gateway: { enabled: true } },
+    });
+    expect(props).toMatchObject({
+      chart: 'linkerd-multicluster',
+      repo: 'https://helm.linkerd.io/edge',
+      version: '2026.6.3',
+      helmFlags: ['--kube-version', 'v1.31.0'],
+      values: { gateway: { enabled: true } },
+    });
   });
 
   test('refuses a floating image tag, a gateway Link without address, a flat Link with one, two Links to one cluster', () => {
@@ -90,13 +109,16 @@ describe('credentials, exports and mirrored names', () => {
   test('credentials from External Secrets: an ExternalSecret writing the link-gen Secret type, never a Secret', () => {
     const c = chart();
     new MulticlusterLink(c, 'Link', {
-      targetClusterName: 'west', mode: MulticlusterMode.FLAT_NETWORK,
+      targetClusterName: 'west',
+      mode: MulticlusterMode.FLAT_NETWORK,
       credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'linkerd/west/kubeconfig' }),
     });
     const objects = objectsOf(c);
     expect(objects.map((o) => o.kind)).toEqual(['ExternalSecret', 'Link']);
-    expect(objects[0].spec).toMatchObject({ target: { name: 'cluster-credentials-west', template: { type: 'mirror.linkerd.io/remote-kubeconfig' } },
-      data: [{ secretKey: 'kubeconfig', remoteRef: { key: 'linkerd/west/kubeconfig' } }] });
+    expect(objects[0].spec).toMatchObject({
+      target: { name: 'cluster-credentials-west', template: { type: 'mirror.linkerd.io/remote-kubeconfig' } },
+      data: [{ secretKey: 'kubeconfig', remoteRef: { key: 'linkerd/west/kubeconfig' } }],
+    });
     expect(objects[1].spec.clusterCredentialsSecret).toBe('cluster-credentials-west');
   });
 
@@ -167,31 +189,44 @@ describe('fleet rules on synthesized clusters', () => {
 
 describe('FleetTrustAnchorRotation', () => {
   const base = { currentAnchorPem: certs.root.certPem, newAnchorPem: certs.newRoot.certPem };
-  const cluster = (name: string, step: RotationStep, issuer: string, runningProxiesTrust?: ProxyTrust) => ({ name, step, issuerCertificatePem: issuer, runningProxiesTrust });
+  const cluster = (name: string, step: RotationStep, issuer: string, runningProxiesTrust?: ProxyTrust) =>
+    ({ name, step, issuerCertificatePem: issuer, runningProxiesTrust });
 
   test('no cluster issues from the new anchor before every linked cluster trusts it', () => {
-    expect(() => new FleetTrustAnchorRotation(chart(), 'R', { ...base, clusters: [
-      cluster('east', RotationStep.SWITCH_ISSUER, certs.newIssuer.certPem), cluster('west', RotationStep.RESTART_AFTER_BUNDLE, certs.issuer.certPem),
-    ] })).toThrow(/\[c\/R\] LKD-CERT-004: cluster east is at step switch-issuer, but its workloads get certificates from the new anchor while west's proxies/);
+    expect(() => new FleetTrustAnchorRotation(chart(), 'R', {
+      ...base,
+      clusters: [
+        cluster('east', RotationStep.SWITCH_ISSUER, certs.newIssuer.certPem), cluster('west', RotationStep.RESTART_AFTER_BUNDLE, certs.issuer.certPem),
+      ],
+    })).toThrow(/\[c\/R\] LKD-CERT-004: cluster east is at step switch-issuer, but its workloads get certificates from the new anchor while west's proxies/);
     // Once west declares its restart done, east may switch.
-    expect(() => new FleetTrustAnchorRotation(chart(), 'R', { ...base, clusters: [
-      cluster('east', RotationStep.SWITCH_ISSUER, certs.newIssuer.certPem),
-      cluster('west', RotationStep.RESTART_AFTER_BUNDLE, certs.issuer.certPem, ProxyTrust.BOTH_ANCHORS_OLD_ISSUER),
-    ] })).not.toThrow();
+    expect(() => new FleetTrustAnchorRotation(chart(), 'R', {
+      ...base,
+      clusters: [
+        cluster('east', RotationStep.SWITCH_ISSUER, certs.newIssuer.certPem),
+        cluster('west', RotationStep.RESTART_AFTER_BUNDLE, certs.issuer.certPem, ProxyTrust.BOTH_ANCHORS_OLD_ISSUER),
+      ],
+    })).not.toThrow();
   });
 
   test('no cluster removes the old anchor while a linked cluster\'s issuer still chains to it', () => {
-    expect(() => new FleetTrustAnchorRotation(chart(), 'R', { ...base, clusters: [
-      cluster('east', RotationStep.REMOVE_OLD_ANCHOR, certs.newIssuer.certPem), cluster('west', RotationStep.SWITCH_ISSUER, certs.newIssuer.certPem),
-    ] })).toThrow(/cluster east is at step remove-old-anchor, but it drops the old anchor while west's issuer or running proxies/);
+    expect(() => new FleetTrustAnchorRotation(chart(), 'R', {
+      ...base,
+      clusters: [
+        cluster('east', RotationStep.REMOVE_OLD_ANCHOR, certs.newIssuer.certPem), cluster('west', RotationStep.SWITCH_ISSUER, certs.newIssuer.certPem),
+      ],
+    })).toThrow(/cluster east is at step remove-old-anchor, but it drops the old anchor while west's issuer or running proxies/);
   });
 
   test('each cluster still gets the single-cluster checks, and the runbook orders the phases per cluster', () => {
     expect(() => new FleetTrustAnchorRotation(chart(), 'R', { ...base, clusters: [cluster('east', RotationStep.SWITCH_ISSUER, certs.issuer.certPem)] }))
       .toThrow(/\[c\/R\/Cluster-east\] LKD-CERT-004: step switch-issuer needs an issuer signed by the new anchor/);
-    const rotation = new FleetTrustAnchorRotation(chart(), 'R', { ...base, clusters: [
-      cluster('east', RotationStep.RESTART_AFTER_BUNDLE, certs.issuer.certPem), cluster('west', RotationStep.BUNDLE_NEW_AND_OLD, certs.issuer.certPem),
-    ] });
+    const rotation = new FleetTrustAnchorRotation(chart(), 'R', {
+      ...base,
+      clusters: [
+        cluster('east', RotationStep.RESTART_AFTER_BUNDLE, certs.issuer.certPem), cluster('west', RotationStep.BUNDLE_NEW_AND_OLD, certs.issuer.certPem),
+      ],
+    });
     const runbook = rotation.runbook();
     expect(runbook).toMatch(/## Phase 1: Trust both anchors everywhere[\s\S]*- east: now at `restart-after-bundle`\n- west: now at `bundle-new-and-old`/);
     expect(runbook).toMatch(/### east\n\nRun with `kubectl config use-context east`[\s\S]*It waits here until the linked clusters catch up/);

@@ -12,14 +12,14 @@ import { Env, SCENARIOS, Scenario, environment } from './construct-error-scenari
 import { MUTATIONS, meshLabObjects, mutate } from './mutation-corpus';
 import { RULE_TRIGGERS } from './rule-triggers';
 import { AnalyzeOptions, analyze } from '../../src/analysis/engine';
-import { FLEET_RULES, analyzeFleet } from '../../src/analysis/fleet';
-import { MulticlusterMode } from '../../src/multicluster/mode';
-import { certs } from '../support/certs';
-import { FleetFixture, fleetFixture, objectsOf } from '../support/fleet-fixture';
 import { Finding } from '../../src/analysis/finding';
+import { FLEET_RULES, analyzeFleet } from '../../src/analysis/fleet';
 import { ALL_RULES } from '../../src/analysis/rules';
 import { MeshConfigError } from '../../src/core/errors';
 import { parseManifests } from '../../src/frontends/cli/load-manifests';
+import { MulticlusterMode } from '../../src/multicluster/mode';
+import { certs } from '../support/certs';
+import { FleetFixture, fleetFixture, objectsOf } from '../support/fleet-fixture';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DOC = path.join(REPO, 'docs', 'error-messages.md');
@@ -153,14 +153,20 @@ function clustersOf(f: FleetFixture): Array<{ cluster: string; objects: any[] }>
 function fleetExamples(): Map<string, EngineExample> {
   const eastIdentity = (east: any) => east.identityOf('client', 'shop');
   const flat = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity });
-  const otherAnchor = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, anchor: certs.newRoot, westIssuer: certs.newIssuer });
+  const otherAnchor = fleetFixture({
+    mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, anchor: certs.newRoot, westIssuer: certs.newIssuer,
+  });
   const runs: Array<{ trigger: string; findings: Finding[] }> = [
     { trigger: 'fleet-fixture.ts, west on another anchor', findings: fleetFindingsFromYaml('anchors', [clustersOf(flat)[0], clustersOf(otherAnchor)[1]]) },
-    { trigger: 'fleet-fixture.ts, one issuer in both clusters',
-      findings: fleetFindingsFromYaml('issuer', clustersOf(fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, westIssuer: certs.issuer }))) },
+    {
+      trigger: 'fleet-fixture.ts, one issuer in both clusters',
+      findings: fleetFindingsFromYaml('issuer', clustersOf(fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, westIssuer: certs.issuer }))),
+    },
     { trigger: 'fleet-fixture.ts, gateway mode, west admits east\'s client', findings: fleetFindingsFromYaml('gateway', clustersOf(fleetFixture({ mode: MulticlusterMode.GATEWAY, allowed: eastIdentity }))) },
-    { trigger: 'fleet-fixture.ts, export label "yes"',
-      findings: fleetFindingsFromYaml('label', clustersOf(fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, exportLabel: 'yes' }))) },
+    {
+      trigger: 'fleet-fixture.ts, export label "yes"',
+      findings: fleetFindingsFromYaml('label', clustersOf(fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, exportLabel: 'yes' }))),
+    },
   ];
   const examples = new Map<string, EngineExample>();
   for (const run of runs) {
@@ -261,7 +267,8 @@ describe('errors people can act on', () => {
 
   test('every fleet rule has a triggering fleet, and its finding names the cluster, resource, file and line and a fix', () => {
     expect(FLEET_RULES.map((r) => r.id).filter((id) => !fleet.has(id))).toEqual([]);
-    const bad = [...fleet.values()].map(({ finding: f }) => f).filter((f) => !f.cluster || !f.file || !f.line || f.message.length < 20 || f.fix.length < 10);
+    const bad = [...fleet.values()].map(({ finding: f }) => f)
+      .filter((f) => !f.cluster || !f.file || !f.line || f.message.length < 20 || f.fix.length < 10);
     expect(bad).toEqual([]);
   });
 

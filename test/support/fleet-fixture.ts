@@ -58,7 +58,10 @@ export function fleetFixture(o: FleetFixtureOptions): FleetFixture {
   new AuthorizationPolicy(west, 'Policy', { name: 'callers', target: AuthorizationTarget.server(server), requiredAuthentications: [Authentication.meshTls(authn)] });
   const sa = new kplus.ServiceAccount(east, 'Sa', { metadata: { name: 'client' } });
   new MeshedDeployment(east, 'Client', {
-    name: 'client', app: 'client', serviceAccount: sa, containers: [{ image: 'curlimages/curl:8.14.1', securityContext: { user: 100 } }],
+    name: 'client',
+    app: 'client',
+    serviceAccount: sa,
+    containers: [{ image: 'curlimages/curl:8.14.1', securityContext: { user: 100 } }],
     calls: [{ service: exported.mirrorReference('west'), port: 8080 }],
   });
   return { app, east, west };

@@ -5,16 +5,16 @@
  */
 import { FleetCluster, FleetRule, FleetRuleContext } from './fleet-rule';
 import { ClusterFacts, FleetClusterInput, clusterFacts, mirrorManifest, mirroredServices } from './model';
+import { AnalysisResult, AnalyzeOptions, analyze } from '../engine';
+import { Finding, SuppressedFinding, compareFindings } from '../finding';
+import { InboundPolicy, evaluateInboundPolicy } from '../policy';
+import { parseSuppressions } from '../suppressions';
 import { crossClusterCallsRule } from './rules/cross-cluster-calls';
 import { exportLabelRule } from './rules/export-label';
 import { linkTargetsRule } from './rules/link-targets';
 import { identitySuffix, remoteIdentitiesRule } from './rules/remote-identities';
 import { sharedAnchorsRule } from './rules/shared-anchors';
 import { sharedIssuerRule } from './rules/shared-issuer';
-import { AnalysisResult, AnalyzeOptions, analyze } from '../engine';
-import { Finding, SuppressedFinding, compareFindings } from '../finding';
-import { InboundPolicy, evaluateInboundPolicy } from '../policy';
-import { parseSuppressions } from '../suppressions';
 
 export { FleetClusterInput, ExportMode } from './model';
 export { FleetRule, FleetCluster } from './fleet-rule';

@@ -2,8 +2,8 @@
 import { OptionSpec, optionValue, parseArgs } from './args';
 import { CliIo } from './io';
 import { SCHEMA_RULE_DESCRIPTOR } from './schema-rule';
-import { RuleDescriptor, SUPPRESSION_RULE, ruleCatalog } from '../../analysis/report';
 import { FLEET_RULES } from '../../analysis/fleet';
+import { RuleDescriptor, SUPPRESSION_RULE, ruleCatalog } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 
 export function knownRules(): RuleDescriptor[] {

@@ -67,7 +67,8 @@ function checkPod(ctx: FleetRuleContext, source: FleetCluster, pod: PodTemplate)
       });
       continue;
     }
-    const decision = canReachAs(target.policy(), arrivingCaller(source, target, pod, mirror), { namespace: call.namespace, service: mirror.exported.id.name }, call.port);
+    const caller = arrivingCaller(source, target, pod, mirror);
+    const decision = canReachAs(target.policy(), caller, { namespace: call.namespace, service: mirror.exported.id.name }, call.port);
     if (!decision.allowed) {
       ctx.report(source, pod.owner, `declares that it calls ${where}, but ${target.facts.name}'s inbound policy would refuse it: ${decision.reason}.`);
     }

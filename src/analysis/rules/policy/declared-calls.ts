@@ -1,6 +1,6 @@
 import { CALLS_ANNOTATION } from '../../../core/annotations';
-import { Severity } from '../../finding';
 import { MIRRORED_SERVICE_LABEL } from '../../../core/multicluster';
+import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { InboundPolicy, canReach, evaluateInboundPolicy } from '../../policy';
