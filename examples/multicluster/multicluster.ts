@@ -10,14 +10,17 @@ import { FleetCertificates } from './certs';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, ExportedService, FleetCluster, LinkerdControlPlane, LinkerdDelivery,
   LinkerdFleet, LinkerdMulticluster, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, MulticlusterMode, PodSelection,
-  ProxyProtocol, Server, ServerPort,
+  ProxyProtocol, Server, ServerPort, WebhookFailurePolicy,
 } from '../../src';
 
 export const NAMESPACE = 'shop';
 const ORDERS_PORT = 8080;
 
+/** Webhooks fail closed (LKD-CP-002); production clusters add highAvailability so that an outage does not block applies. */
 function controlPlane(cluster: FleetCluster, delivery: LinkerdDelivery): LinkerdControlPlane {
-  return new LinkerdControlPlane(cluster, 'Linkerd', { identity: cluster.identity, delivery, trustDomain: cluster.trustDomain });
+  return new LinkerdControlPlane(cluster, 'Linkerd', {
+    identity: cluster.identity, delivery, trustDomain: cluster.trustDomain, webhookFailurePolicy: WebhookFailurePolicy.FAIL,
+  });
 }
 
 function namespace(cluster: FleetCluster): void {
