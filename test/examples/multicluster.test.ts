@@ -11,6 +11,7 @@ import * as yaml from 'js-yaml';
 import { FleetCertificates } from '../../examples/multicluster/certs';
 import { buildFleet } from '../../examples/multicluster/multicluster';
 import { analyzeFleet } from '../../src/analysis/fleet';
+import { MeshChecks } from '../../src/frontends/mesh-checks';
 import { assertBuilt, runCli } from '../frontends/cli-harness';
 import { certs, issue } from '../support/certs';
 
@@ -128,6 +129,7 @@ describe('examples/multicluster (east and west on one anchor, pod to pod)', () =
 
   test('the engine entry point: the same issuer in two clusters is LKD-MC-002', () => {
     const app = new App();
+    MeshChecks.of(app).configure({ printWarnings: false });
     const { east: e, west: w } = buildFleet(app, { ...c, westIssuerPem: c.eastIssuerPem });
     const result = analyzeFleet([e, w].map((chart: Chart & { clusterName?: string }) => ({
       name: (chart as any).clusterName, manifests: chart.toJson().map((object: any) => ({ object })),

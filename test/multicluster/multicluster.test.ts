@@ -14,7 +14,7 @@ import { analyzeFleet } from '../../src/analysis/fleet';
 import { extensionHelmProps } from '../../src/delivery/extension-chart';
 import { certs } from '../support/certs';
 import { conformanceIssues } from '../support/conformance';
-import { NS, fleetFixture } from '../support/fleet-fixture';
+import { NS, fleetFixture, objectsOf } from '../support/fleet-fixture';
 
 
 function chart(): Chart {
@@ -184,6 +184,39 @@ describe('fleet rules on synthesized clusters', () => {
       'east warning Link north of cluster east targets cluster "north", which is not part of the analysed fleet (east, west): its anchors and policies cannot be checked.',
       'west error Link west of cluster west targets west itself.',
     ]);
+  });
+});
+
+describe('LKD-MC-001 beyond identical bundles', () => {
+  const clusters = (eastAnchors: string) => {
+    const { east, west } = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: (e) => e.identityOf('client', NS) });
+    const eastObjects = objectsOf(east).map((o) => (o.kind === 'Application' && o.metadata.name === 'linkerd-control-plane'
+      ? { ...o, spec: { ...o.spec, source: { ...o.spec.source, helm: { ...o.spec.source.helm, valuesObject: { ...o.spec.source.helm.valuesObject, identityTrustAnchorsPEM: eastAnchors } } } } }
+      : o));
+    return [{ name: 'east', manifests: eastObjects.map((object) => ({ object })) }, { name: 'west', manifests: objectsOf(west).map((object) => ({ object })) }];
+  };
+  const mc001 = (input: any) => analyzeFleet(input).findings.filter((f) => f.ruleId === 'LKD-MC-001').map((f) => `${f.cluster} ${f.severity}`);
+
+  test('mid-rotation (east trusts new and old, west only old, issuers on the old anchor): a warning, not an error', () => {
+    expect(mc001(clusters(certs.newRoot.certPem + certs.root.certPem))).toEqual(['east warning']);
+  });
+
+  test('no common anchor: an error', () => {
+    expect(mc001(clusters(certs.newRoot.certPem))).toEqual(['east error']);
+  });
+
+  test('anchors not in the manifests (cert-manager): information that they cannot be compared', () => {
+    const link = { apiVersion: 'multicluster.linkerd.io/v1alpha3', kind: 'Link', metadata: { name: 'west', namespace: 'linkerd-multicluster' }, spec: { targetClusterName: 'west' } };
+    expect(mc001([{ name: 'east', manifests: [{ object: link }] }, { name: 'west', manifests: [] }])).toEqual(['east info']);
+  });
+
+  test('objects outside the fleet\'s clusters are analysed on their own, without a cluster', () => {
+    const { app } = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: (e) => e.identityOf('client', NS) });
+    const other = new Chart(app, 'tools', { namespace: 'tools' });
+    new MeshedDeployment(other, 'Tool', { name: 'tool', app: 'tool', containers: [{ image: 'busybox', securityContext: { user: 100 } }] });
+    const findings = MeshChecks.of(app).analyze();
+    expect(findings.filter((f) => f.resource.namespace === 'tools').map((f) => f.cluster)).toContain(undefined);
+    expect(findings.filter((f) => f.resource.namespace === 'shop').every((f) => f.cluster === 'east' || f.cluster === 'west')).toBe(true);
   });
 });
 
