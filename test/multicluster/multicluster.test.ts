@@ -190,9 +190,10 @@ describe('fleet rules on synthesized clusters', () => {
 describe('LKD-MC-001 beyond identical bundles', () => {
   const clusters = (eastAnchors: string) => {
     const { east, west } = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: (e) => e.identityOf('client', NS) });
-    const eastObjects = objectsOf(east).map((o) => (o.kind === 'Application' && o.metadata.name === 'linkerd-control-plane'
-      ? { ...o, spec: { ...o.spec, source: { ...o.spec.source, helm: { ...o.spec.source.helm, valuesObject: { ...o.spec.source.helm.valuesObject, identityTrustAnchorsPEM: eastAnchors } } } } }
-      : o));
+    const eastObjects = objectsOf(east).map((o) => {
+      if (o.kind === 'Application' && o.metadata.name === 'linkerd-control-plane') o.spec.source.helm.valuesObject.identityTrustAnchorsPEM = eastAnchors;
+      return o;
+    });
     return [{ name: 'east', manifests: eastObjects.map((object) => ({ object })) }, { name: 'west', manifests: objectsOf(west).map((object) => ({ object })) }];
   };
   const mc001 = (input: any) => analyzeFleet(input).findings.filter((f) => f.ruleId === 'LKD-MC-001').map((f) => `${f.cluster} ${f.severity}`);
