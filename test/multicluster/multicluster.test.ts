@@ -9,6 +9,7 @@ import {
   LinkerdControlPlane, LinkerdFleet, LinkerdMulticluster, LinkerdVersion, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace,
   MulticlusterCredentials, MulticlusterLink, MulticlusterMode, PodSelection, ProxyTrust, RotationStep, Server, ServerPort,
 } from '../../src';
+import { analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
 import { analyzeFleet } from '../../src/analysis/fleet';
 import { extensionHelmProps } from '../../src/delivery/extension-chart';
@@ -218,6 +219,24 @@ describe('LKD-MC-001 beyond identical bundles', () => {
     const findings = MeshChecks.of(app).analyze();
     expect(findings.filter((f) => f.resource.namespace === 'tools').map((f) => f.cluster)).toContain(undefined);
     expect(findings.filter((f) => f.resource.namespace === 'shop').every((f) => f.cluster === 'east' || f.cluster === 'west')).toBe(true);
+  });
+});
+
+describe('single-cluster rules on multicluster objects', () => {
+  test('the gateway\'s config.linkerd.io/enable-gateway annotation is a known proxy annotation (pkg/k8s/labels.go)', () => {
+    const gateway = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'linkerd-gateway', namespace: 'linkerd-multicluster' },
+      spec: {
+        selector: { matchLabels: { app: 'linkerd-gateway' } },
+        template: {
+          metadata: { labels: { app: 'linkerd-gateway' }, annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/enable-gateway': 'true' } },
+          spec: { containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.2' }] },
+        },
+      },
+    };
+    expect(analyze([{ object: gateway }]).findings.filter((f) => f.ruleId === 'LKD-MESH-003')).toEqual([]);
   });
 });
 

@@ -67,7 +67,8 @@ export const KNOWN_KEYS: Record<string, KeySpec> = {
   [`${C}proxy-disable-inbound-protocol-detect-timeout`]: { validate: bool },
   [`${C}proxy-disable-outbound-protocol-detect-timeout`]: { validate: bool },
   [NATIVE]: { validate: bool },
-  [`${C}proxy-enable-gateway`]: { validate: bool },
+  // pkg/k8s/labels.go ProxyEnableGatewayAnnotation: "config.linkerd.io/enable-gateway" (the multicluster gateway sets it).
+  [`${C}enable-gateway`]: { validate: bool },
   [`${C}proxy-ephemeral-storage-limit`]: { validate: quantity },
   [`${C}proxy-ephemeral-storage-request`]: { validate: quantity },
   [`${C}proxy-gid`]: { validate: uint },
