@@ -70,6 +70,11 @@ export interface MulticlusterLinkProps extends MulticlusterLinkOptions {
    * @default "linkerd-multicluster"
    */
   readonly namespace?: string;
+  /**
+   * This cluster's control-plane namespace (where the destination controller reads credentials for remote discovery).
+   * @default "linkerd"
+   */
+  readonly controlPlaneNamespace?: string;
 }
 
 const PROBE = { path: '/ready', port: String(GATEWAY_PROBE_PORT), period: '3s', failureThreshold: '3', timeout: '30s' };
@@ -93,11 +98,19 @@ export class MulticlusterLink extends MeshResource {
     const trustDomain = props.targetTrustDomain ?? 'cluster.local';
     check(isDnsSubdomain(trustDomain), this, InputRule.NAME, `targetTrustDomain ${JSON.stringify(trustDomain)} is not a DNS name.`, 'Use e.g. "cluster.local".');
     const controlPlaneNamespace = validateLabelName(this, props.targetControlPlaneNamespace ?? 'linkerd', 'targetControlPlaneNamespace');
-    this.credentialsSecretName = (props.credentials ?? MulticlusterCredentials.fromSecretName())
-      ._bind(this, namespace, credentialsSecretName(this.targetClusterName));
+    const clusterDomain = props.targetClusterDomain ?? 'cluster.local';
+    check(isDnsSubdomain(clusterDomain), this, InputRule.NAME, `targetClusterDomain ${JSON.stringify(clusterDomain)} is not a DNS name.`, 'Use e.g. "cluster.local".');
+    this.credentialsSecretName = (props.credentials ?? MulticlusterCredentials.fromSecretName())._bind(this, {
+      namespace,
+      secretName: credentialsSecretName(this.targetClusterName),
+      targetClusterName: this.targetClusterName,
+      targetTrustDomain: trustDomain,
+      targetClusterDomain: clusterDomain,
+      controlPlaneNamespace: validateLabelName(this, props.controlPlaneNamespace ?? 'linkerd', 'controlPlaneNamespace'),
+    });
     const spec: Record<string, any> = {
       targetClusterName: this.targetClusterName,
-      targetClusterDomain: props.targetClusterDomain ?? 'cluster.local',
+      targetClusterDomain: clusterDomain,
       targetClusterLinkerdNamespace: controlPlaneNamespace,
       clusterCredentialsSecret: this.credentialsSecretName,
       remoteDiscoverySelector: { matchLabels: { [EXPORTED_LABEL]: EXPORTED_REMOTE_DISCOVERY } },

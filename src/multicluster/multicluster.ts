@@ -87,7 +87,8 @@ export class LinkerdMulticluster extends Construct {
     this.namespace = validateLabelName(this, props.namespace ?? MULTICLUSTER_NAMESPACE, 'namespace');
     const trustDomain = props.trustDomain ?? 'cluster.local';
     check(isDnsSubdomain(trustDomain), this, InputRule.NAME, `trustDomain ${JSON.stringify(trustDomain)} is not a DNS name.`, 'Use e.g. "cluster.local".');
-    this.links = this.createLinks(props.links ?? []);
+    const controlPlaneNamespace = validateLabelName(this, props.controlPlaneNamespace ?? 'linkerd', 'controlPlaneNamespace');
+    this.links = this.createLinks(props.links ?? [], controlPlaneNamespace);
     this.resolved = this.resolveValues(props, trustDomain);
     const kubernetesVersion = props.kubernetesVersion ?? this.version.minKubernetesVersion;
     check(this.version.supportsKubernetes(kubernetesVersion), this, VersionRule.KUBERNETES,
@@ -110,13 +111,15 @@ export class LinkerdMulticluster extends Construct {
     return cloneValues(this.resolved);
   }
 
-  private createLinks(links: MulticlusterLinkOptions[]): MulticlusterLink[] {
+  private createLinks(links: MulticlusterLinkOptions[], controlPlaneNamespace: string): MulticlusterLink[] {
     check(Array.isArray(links), this, InputRule.REQUIRED, 'links is not a list.', 'Pass a list of MulticlusterLinkOptions.');
     const seen = new Set<string>();
     return links.map((options) => {
       check(!seen.has(options.targetClusterName), this, InputRule.CONFLICT, `two Links target cluster ${options.targetClusterName}.`, 'Keep one Link per target cluster.');
       seen.add(options.targetClusterName);
-      return new MulticlusterLink(this, `Link-${options.targetClusterName}`, { ...options, mode: options.mode ?? this.mode, namespace: this.namespace });
+      return new MulticlusterLink(this, `Link-${options.targetClusterName}`, {
+        ...options, mode: options.mode ?? this.mode, namespace: this.namespace, controlPlaneNamespace,
+      });
     });
   }
 
@@ -125,7 +128,7 @@ export class LinkerdMulticluster extends Construct {
       'additionalValues is not an object.', 'Pass chart values as an object.');
     const values = mergeLayers({
       gateway: { enabled: this.mode === MulticlusterMode.GATEWAY },
-      linkerdNamespace: validateLabelName(this, props.controlPlaneNamespace ?? 'linkerd', 'controlPlaneNamespace'),
+      linkerdNamespace: props.controlPlaneNamespace ?? 'linkerd',
       identityTrustDomain: trustDomain,
       controllers: this.links.map((l) => ({
         link: { ref: { name: l.targetClusterName } },

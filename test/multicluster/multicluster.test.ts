@@ -115,12 +115,19 @@ describe('credentials, exports and mirrored names', () => {
       credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'linkerd/west/kubeconfig' }),
     });
     const objects = objectsOf(c);
-    expect(objects.map((o) => o.kind)).toEqual(['ExternalSecret', 'Link']);
+    expect(objects.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
+      'ExternalSecret linkerd-multicluster/cluster-credentials-west', 'ExternalSecret linkerd/cluster-credentials-west', 'Link linkerd-multicluster/west',
+    ]);
+    // The copy the destination controller reads for remote discovery, labelled as link-gen labels it.
+    expect(objects[1].spec.target.template.metadata).toEqual({
+      labels: { 'multicluster.linkerd.io/cluster-name': 'west' },
+      annotations: { 'multicluster.linkerd.io/trust-domain': 'cluster.local', 'multicluster.linkerd.io/cluster-domain': 'cluster.local' },
+    });
     expect(objects[0].spec).toMatchObject({
       target: { name: 'cluster-credentials-west', template: { type: 'mirror.linkerd.io/remote-kubeconfig' } },
       data: [{ secretKey: 'kubeconfig', remoteRef: { key: 'linkerd/west/kubeconfig' } }],
     });
-    expect(objects[1].spec.clusterCredentialsSecret).toBe('cluster-credentials-west');
+    expect(objects[2].spec.clusterCredentialsSecret).toBe('cluster-credentials-west');
   });
 
   test('ExportedService labels the Service per mode and names the mirror <service>-<cluster>', () => {
