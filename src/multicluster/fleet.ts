@@ -3,6 +3,7 @@
  * cluster. The App's checks then analyse each cluster's Chart alone and the fleet rules (LKD-MC-*) across them.
  */
 import { App, Chart, ChartProps } from 'cdk8s';
+import { IConstruct } from 'constructs';
 import { MulticlusterLinkOptions } from './link';
 import { MulticlusterMode } from './mode';
 import { LinkerdIdentity } from '../control-plane/identity/identity';
@@ -53,8 +54,22 @@ export interface FleetIdentityOptions {
   readonly failOnExpiryWarning?: boolean;
 }
 
+const FLEET_CLUSTER = Symbol.for('cdk8s-linkerd.FleetCluster');
+
 /** One cluster of a fleet: a Chart whose objects go to that cluster only. */
 export class FleetCluster extends Chart {
+  /**
+   * Whether `x` is a FleetCluster (cdk8s makes `instanceof` true for every Chart, so a marker decides).
+   */
+  public static isFleetCluster(x: any): x is FleetCluster {
+    return typeof x === 'object' && x !== null && x[FLEET_CLUSTER] === true;
+  }
+
+  /** The FleetCluster `scope` belongs to, if any. */
+  public static clusterOf(scope: IConstruct): FleetCluster | undefined {
+    return scope.node.scopes.slice().reverse().find((s): s is FleetCluster => FleetCluster.isFleetCluster(s));
+  }
+
   /** The cluster's name (what Links and mirrored Service names use). */
   public readonly clusterName: string;
   /** Its trust domain. */
@@ -67,6 +82,7 @@ export class FleetCluster extends Chart {
   /** @internal */
   constructor(app: App, name: string, trustAnchorsPem: string, props: FleetClusterProps) {
     super(app, name, { disableResourceNameHashes: true, ...props });
+    Object.defineProperty(this, FLEET_CLUSTER, { value: true });
     this.clusterName = name;
     this.trustDomain = props.trustDomain ?? 'cluster.local';
     check(isDnsSubdomain(this.trustDomain), this, InputRule.NAME, `trustDomain ${JSON.stringify(this.trustDomain)} is not a DNS name.`, 'Use e.g. "cluster.local".');
@@ -98,7 +114,7 @@ export class FleetCluster extends Chart {
    * the target's name, trust domain and control-plane namespace filled in.
    */
   public linkTo(target: FleetCluster, options: FleetLinkOptions = {}): MulticlusterLinkOptions {
-    check(target instanceof FleetCluster && target !== this, this, InputRule.CONFLICT, 'linkTo needs another cluster of the fleet.', 'Pass the target FleetCluster.');
+    check(FleetCluster.isFleetCluster(target) && target !== this, this, InputRule.CONFLICT, 'linkTo needs another cluster of the fleet.', 'Pass the target FleetCluster.');
     return {
       targetClusterName: target.clusterName,
       targetTrustDomain: target.trustDomain,

@@ -4,6 +4,7 @@
  * chart runs one service-mirror controller per Link (`controllers`), so the Links are declared here.
  */
 import { Construct } from 'constructs';
+import { FleetCluster } from './fleet';
 import { MulticlusterLink, MulticlusterLinkOptions } from './link';
 import { MODES, MulticlusterMode } from './mode';
 import { InputRule, check } from '../core/errors';
@@ -43,12 +44,12 @@ export interface LinkerdMulticlusterProps {
   readonly namespace?: string;
   /**
    * Namespace of the control plane (`linkerdNamespace`).
-   * @default "linkerd"
+   * @default - the FleetCluster's control-plane namespace, or "linkerd"
    */
   readonly controlPlaneNamespace?: string;
   /**
    * The cluster's identity trust domain (`identityTrustDomain`); must equal the control plane's.
-   * @default "cluster.local"
+   * @default - the FleetCluster's trust domain, or "cluster.local"
    */
   readonly trustDomain?: string;
   /**
@@ -85,11 +86,16 @@ export class LinkerdMulticluster extends Construct {
     this.mode = props.mode ?? MulticlusterMode.GATEWAY;
     check(MODES.includes(this.mode), this, InputRule.RANGE, `mode ${JSON.stringify(this.mode)} is not a MulticlusterMode.`, 'Use MulticlusterMode.GATEWAY or FLAT_NETWORK.');
     this.namespace = validateLabelName(this, props.namespace ?? MULTICLUSTER_NAMESPACE, 'namespace');
-    const trustDomain = props.trustDomain ?? 'cluster.local';
+    // Inside a fleet's cluster the chart must say what that cluster's control plane says.
+    const cluster = FleetCluster.clusterOf(this);
+    const trustDomain = props.trustDomain ?? cluster?.trustDomain ?? 'cluster.local';
+    check(!cluster || trustDomain === cluster.trustDomain, this, InputRule.CONFLICT,
+      `trustDomain ${JSON.stringify(trustDomain)} differs from cluster ${cluster?.clusterName}'s trust domain ${JSON.stringify(cluster?.trustDomain)}.`,
+      'Drop trustDomain: inside a FleetCluster it defaults to the cluster\'s.');
     check(isDnsSubdomain(trustDomain), this, InputRule.NAME, `trustDomain ${JSON.stringify(trustDomain)} is not a DNS name.`, 'Use e.g. "cluster.local".');
-    const controlPlaneNamespace = validateLabelName(this, props.controlPlaneNamespace ?? 'linkerd', 'controlPlaneNamespace');
+    const controlPlaneNamespace = validateLabelName(this, props.controlPlaneNamespace ?? cluster?.controlPlaneNamespace ?? 'linkerd', 'controlPlaneNamespace');
     this.links = this.createLinks(props.links ?? [], controlPlaneNamespace);
-    this.resolved = this.resolveValues(props, trustDomain);
+    this.resolved = this.resolveValues(props, trustDomain, controlPlaneNamespace);
     const kubernetesVersion = props.kubernetesVersion ?? this.version.minKubernetesVersion;
     check(this.version.supportsKubernetes(kubernetesVersion), this, VersionRule.KUBERNETES,
       `kubernetesVersion ${JSON.stringify(kubernetesVersion)} is below the chart's minimum ${this.version.minKubernetesVersion}.`,
@@ -123,12 +129,12 @@ export class LinkerdMulticluster extends Construct {
     });
   }
 
-  private resolveValues(props: LinkerdMulticlusterProps, trustDomain: string): Record<string, any> {
+  private resolveValues(props: LinkerdMulticlusterProps, trustDomain: string, controlPlaneNamespace: string): Record<string, any> {
     check(props.additionalValues === undefined || isPlainObject(props.additionalValues), this, InputRule.REQUIRED,
       'additionalValues is not an object.', 'Pass chart values as an object.');
     const values = mergeLayers({
       gateway: { enabled: this.mode === MulticlusterMode.GATEWAY },
-      linkerdNamespace: props.controlPlaneNamespace ?? 'linkerd',
+      linkerdNamespace: controlPlaneNamespace,
       identityTrustDomain: trustDomain,
       controllers: this.links.map((l) => ({
         link: { ref: { name: l.targetClusterName } },

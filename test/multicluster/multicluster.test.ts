@@ -106,6 +106,17 @@ describe('LinkerdMulticluster', () => {
   });
 });
 
+describe('LinkerdMulticluster in a FleetCluster', () => {
+  test('takes the cluster\'s trust domain and control-plane namespace, and refuses a different trust domain', () => {
+    const fleet = new LinkerdFleet(new App(), { trustAnchorsPem: certs.root.certPem });
+    const east = fleet.addCluster('east', { issuerCertificatePem: certs.issuer.certPem, trustDomain: 'east.example', controlPlaneNamespace: 'mesh' });
+    const mc = new LinkerdMulticluster(east, 'Mc', { delivery: LinkerdDelivery.argoCd(), mode: MulticlusterMode.FLAT_NETWORK });
+    expect(mc.values()).toMatchObject({ identityTrustDomain: 'east.example', linkerdNamespace: 'mesh' });
+    expect(() => new LinkerdMulticluster(east, 'Other', { delivery: LinkerdDelivery.argoCd(), trustDomain: 'cluster.local' }))
+      .toThrow(/\[east\/Other\] LKD-INPUT-004: trustDomain "cluster.local" differs from cluster east's trust domain "east.example"/);
+  });
+});
+
 describe('credentials, exports and mirrored names', () => {
   test('credentials from External Secrets: an ExternalSecret writing the link-gen Secret type, never a Secret', () => {
     const c = chart();

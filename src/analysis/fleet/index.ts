@@ -59,7 +59,7 @@ function byName<T extends { name: string }>(list: readonly T[]): T[] {
 
 function analyzeCluster(facts: ClusterFacts, all: ReadonlyMap<string, ClusterFacts>, options: AnalyzeOptions): FleetCluster {
   const mirrors = mirroredServices(facts, all);
-  const own = { ...options, ...facts.input.options };
+  const own = { ...options, ...facts.input.options, controlPlaneNamespace: facts.controlPlaneNamespace };
   const peers = [...all.values()].filter((c) => c !== facts).map((c) => `${c.controlPlaneNamespace}.${c.trustDomain}`);
   const result = analyze(facts.input.manifests, {
     ...own,
@@ -108,7 +108,7 @@ function inCluster(name: string, findings: readonly Finding[]): Finding[] {
 export function analyzeFleet(clusters: readonly FleetClusterInput[], options: FleetAnalyzeOptions = {}): FleetAnalysisResult {
   const problem = fleetInputProblem(clusters);
   if (problem) throw new Error(`analyzeFleet: ${problem}`);
-  const facts = new Map(byName(clusters).map((c) => [c.name, clusterFacts({ ...c, options: { ...options, ...c.options } })]));
+  const facts = new Map(byName(clusters).map((c) => [c.name, clusterFacts(c, options)]));
   const analysed = new Map([...facts.values()].map((f) => [f.name, analyzeCluster(f, facts, options)]));
   const fleet = runFleetRules(options.fleetRules ?? FLEET_RULES, analysed);
   const perCluster = [...analysed.values()];

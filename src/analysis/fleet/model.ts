@@ -137,14 +137,18 @@ function issuersOf(index: MeshIndex): ClusterFacts['issuers'] {
   return found;
 }
 
-export function clusterFacts(input: FleetClusterInput): ClusterFacts {
-  const controlPlaneNamespace = input.options?.controlPlaneNamespace ?? 'linkerd';
-  const index = new MeshIndex(input.manifests, input.options?.inventory ?? [], controlPlaneNamespace);
+/**
+ * The facts of one cluster. Its trust domain: the cluster's own option, else the control-plane values in its
+ * manifests, else the fleet-wide option (`--trust-domain`), else `cluster.local`.
+ */
+export function clusterFacts(input: FleetClusterInput, fleetOptions: AnalysisContextInput = {}): ClusterFacts {
+  const controlPlaneNamespace = input.options?.controlPlaneNamespace ?? fleetOptions.controlPlaneNamespace ?? 'linkerd';
+  const index = new MeshIndex(input.manifests, input.options?.inventory ?? fleetOptions.inventory ?? [], controlPlaneNamespace);
   return {
     name: input.name,
     input,
     index,
-    trustDomain: input.options?.trustDomain ?? trustDomainInValues(index) ?? 'cluster.local',
+    trustDomain: input.options?.trustDomain ?? trustDomainInValues(index) ?? fleetOptions.trustDomain ?? 'cluster.local',
     controlPlaneNamespace,
     anchors: anchorsOf(index),
     issuers: issuersOf(index),
