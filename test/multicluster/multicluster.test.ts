@@ -15,7 +15,7 @@ import { analyzeFleet } from '../../src/analysis/fleet';
 import { extensionHelmProps } from '../../src/delivery/extension-chart';
 import { certs } from '../support/certs';
 import { conformanceIssues } from '../support/conformance';
-import { NS, fleetFixture, objectsOf } from '../support/fleet-fixture';
+import { NS, fleetFixture, manifestsOf, objectsOf } from '../support/fleet-fixture';
 
 
 function chart(): Chart {
@@ -237,6 +237,23 @@ describe('LKD-MC-001 beyond identical bundles', () => {
     const findings = MeshChecks.of(app).analyze();
     expect(findings.filter((f) => f.resource.namespace === 'tools').map((f) => f.cluster)).toContain(undefined);
     expect(findings.filter((f) => f.resource.namespace === 'shop').every((f) => f.cluster === 'east' || f.cluster === 'west')).toBe(true);
+  });
+});
+
+describe('analyzeFleet input', () => {
+  test('refuses no cluster, a name that is not a DNS label, a name given twice', () => {
+    expect(() => analyzeFleet([])).toThrow(/a fleet needs at least one cluster/);
+    expect(() => analyzeFleet([{ name: 'East', manifests: [] }])).toThrow(/cluster name "East" is not a DNS label/);
+    expect(() => analyzeFleet([{ name: 'east', manifests: [] }, { name: 'east', manifests: [] }])).toThrow(/cluster east is given twice/);
+  });
+
+  test('a cluster\'s trust domain: its own option, else its control-plane values, else the fleet-wide option', () => {
+    const { east, west } = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: (e) => e.identityOf('client', NS) });
+    const input = [{ name: 'east', manifests: manifestsOf(east) }, { name: 'west', manifests: manifestsOf(west), options: { trustDomain: 'override.example' } }];
+    const result = analyzeFleet(input, { trustDomain: 'fleet.example' });
+    expect(result.clusters.map((c) => `${c.name} ${c.result.context.trustDomain}`)).toEqual(['east east.example', 'west override.example']);
+    const bare = analyzeFleet([{ name: 'north', manifests: [] }], { trustDomain: 'fleet.example' });
+    expect(bare.clusters[0].result.context.trustDomain).toBe('fleet.example');
   });
 });
 
