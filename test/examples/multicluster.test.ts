@@ -12,6 +12,7 @@ import { FleetCertificates } from '../../examples/multicluster/certs';
 import { buildFleet } from '../../examples/multicluster/multicluster';
 import { analyzeFleet } from '../../src/analysis/fleet';
 import { MeshChecks } from '../../src/frontends/mesh-checks';
+import { LinkerdValidation } from '../../src/frontends/plugin';
 import { assertBuilt, runCli } from '../frontends/cli-harness';
 import { certs, issue } from '../support/certs';
 
@@ -124,6 +125,38 @@ describe('examples/multicluster (east and west on one anchor, pod to pod)', () =
         const r = runCli(['analyze', ...args], { cwd: outdir });
         expect({ args, status: r.status, stdout: r.stdout }).toEqual({ args, status: 2, stdout: '' });
       }
+    });
+  });
+
+  describe('the cdk8s-cli plugin with clusters: [east, west]', () => {
+    function fakeContext(manifests: string[]) {
+      const violations: any[] = [];
+      let status: string | undefined;
+      return {
+        context: { manifests, metadata: {}, report: { addViolation: (v: any) => violations.push(v), submit: (st: string) => { status = st; } } },
+        violations,
+        status: () => status,
+      };
+    }
+
+    test('analyses each <cluster>.k8s.yaml as its cluster: the example passes', async () => {
+      const fake = fakeContext([east, west]);
+      await new LinkerdValidation({ clusters: ['east', 'west'] }).validate(fake.context);
+      expect(fake.violations.map((v) => v.recommendation)).toEqual([]);
+      expect(fake.status()).toBe('success');
+    });
+
+    test('west on another anchor is a violation naming the cluster', async () => {
+      const other = fs.mkdtempSync(path.join(os.tmpdir(), 'multicluster-plugin-'));
+      synth(other, { anchorPem: certs.newRoot.certPem, eastIssuerPem: certs.newIssuer.certPem, westIssuerPem: certs.newIssuer.certPem });
+      const fake = fakeContext([east, path.join(other, 'west.k8s.yaml')]);
+      await new LinkerdValidation({ clusters: ['east', 'west'] }).validate(fake.context);
+      expect(fake.status()).toBe('failure');
+      expect(fake.violations.find((v) => v.ruleName === 'LKD-MC-001').recommendation).toMatch(/^\[cluster east\] Link linkerd-multicluster\/west: links east to west/);
+    });
+
+    test('refuses a cluster name that is not a DNS label', () => {
+      expect(() => new LinkerdValidation({ clusters: ['East'] })).toThrow(/property clusters: "East" is not a cluster name/);
     });
   });
 

@@ -19,9 +19,15 @@ export interface LinkerdValidationSettings {
   readonly inventory: string[];
   /** `namespace/name` of the ServiceAccount of the Prometheus that scrapes the proxies. */
   readonly prometheusServiceAccount?: string;
+  /**
+   * The clusters of a fleet (LinkerdFleet): `<name>.k8s.yaml` holds cluster `<name>`'s objects, analysed as that
+   * cluster, then the fleet rules run across them.
+   */
+  readonly clusters: string[];
 }
 
-const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds', 'inventory', 'prometheusServiceAccount'];
+const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds', 'inventory',
+  'prometheusServiceAccount', 'clusters'];
 
 function fail(message: string): never {
   throw new Error(`cdk8s-linkerd validation plugin: ${message}`);
@@ -62,7 +68,12 @@ export function readProperties(raw: unknown, cwd: string = process.cwd()): Linke
   const networks = stringList(props, 'clusterNetworks');
   const prometheus = optionalString(props, 'prometheusServiceAccount');
   if (prometheus !== undefined && !isServiceAccountRef(prometheus)) fail('property prometheusServiceAccount must be namespace/name of a ServiceAccount');
+  const clusters = stringList(props, 'clusters');
+  const bad = clusters.find((c) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(c) || c.length > 63);
+  if (bad !== undefined) fail(`property clusters: ${JSON.stringify(bad)} is not a cluster name (a DNS label)`);
+  if (new Set(clusters).size !== clusters.length) fail('property clusters names a cluster twice');
   return {
+    clusters,
     failOn: failOn(props),
     kubernetesVersion: optionalString(props, 'kubernetesVersion')?.replace(/^v/, ''),
     gatewayApiVersion: optionalString(props, 'gatewayApiVersion'),
