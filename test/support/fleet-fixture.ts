@@ -8,7 +8,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { TestCert, certs, issue } from './certs';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, ExportedService, FleetCluster, LinkerdControlPlane, LinkerdDelivery, LinkerdFleet,
-  LinkerdMulticluster, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, MulticlusterMode, PodSelection, Server, ServerPort,
+  LinkerdMulticluster, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, MulticlusterMode, PodSelection, Server, ServerPort,
 } from '../../src';
 import { Manifest } from '../../src/analysis/model/manifest';
 
@@ -34,6 +34,7 @@ export interface FleetFixture {
 
 export function fleetFixture(o: FleetFixtureOptions): FleetFixture {
   const app = new App();
+  MeshChecks.of(app).configure({ printWarnings: false });
   const anchor = o.anchor ?? certs.root;
   const fleet = new LinkerdFleet(app, { trustAnchorsPem: anchor.certPem });
   const eastIssuer = o.eastIssuer ?? (anchor === certs.root ? certs.issuer : issue({ cn: 'identity.linkerd.east.example', signer: anchor, days: 180 }));
