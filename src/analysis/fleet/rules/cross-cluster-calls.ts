@@ -84,7 +84,8 @@ export const crossClusterCallsRule: FleetRule = {
     title: 'Every declared call to a mirrored Service is allowed by the serving cluster\'s policy',
     why: 'A call to orders-west is served by cluster west, whose Servers and AuthorizationPolicies decide it. Through a gateway '
       + 'the workload sees west\'s linkerd-gateway identity; pod to pod (remote-discovery) it sees the client\'s own identity '
-      + 'with the client cluster\'s trust domain. A policy written for local callers refuses both, and only at runtime.',
+      + 'with the client cluster\'s trust domain. A policy written for local callers refuses both, and only at runtime. '
+      + 'The mirror is named <service>-<cluster> (mirrorServiceName in multicluster/service-mirror/cluster_watcher.go).',
     fix: 'In the serving cluster, authorize the identity the call arrives with (the gateway\'s in gateway mode, the remote '
       + 'client\'s in flat-network mode), or export the Service so that a mirror exists.',
     badExample: '# east: client calls orders-west:8080; west: orders allows only client.shop...identity.linkerd.west.example',

@@ -42,7 +42,8 @@ export const remoteIdentitiesRule: FleetRule = {
       + 'domain>) only on a direct, pod-to-pod connection (a Service exported as remote-discovery on a flat network). Through a '
       + 'gateway (exported: "true") the connection the workload sees comes from the target cluster\'s linkerd-gateway, so a '
       + 'MeshTLSAuthentication naming the remote client never matches; and without a Link from the caller\'s cluster nothing '
-      + 'from there arrives at all.',
+      + 'from there arrives at all. (The gateway identity is what link-gen copies into the Link\'s gatewayIdentity, from the '
+      + 'mirror.linkerd.io/gateway-identity annotation of the gateway Service: multicluster/cmd/link-gen.go.)',
     fix: 'For gateway mode authorize the local gateway identity (linkerd-gateway.linkerd-multicluster.serviceaccount.identity...); '
       + 'to authorize the remote client itself, export the Service as remote-discovery (flat network) and link the caller\'s cluster.',
     badExample: '# west, Service orders exported: "true" (gateway)\nkind: MeshTLSAuthentication\nspec:\n  identities: [client.shop.serviceaccount.identity.linkerd.east.example]',
