@@ -39,4 +39,6 @@ export { RunbookOptions } from './delivery/runbooks';
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './frontends/mesh-checks';
+// TypeScript/JavaScript only (jsii does not carry functions to other languages; there the coded error is an exception).
+export { runOrExit } from './frontends/run-or-exit';
 export { LinkerdValidation } from './frontends/plugin';

@@ -5,7 +5,7 @@ import {
   MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort,
   ServiceReference, TrafficSplit,
 } from '../../src';
-import { runOrExit } from '../run';
+import { runOrExit } from '../../src';
 
 export function buildQuickStart(app: App): Chart {
   const chart = new Chart(app, 'shop', { namespace: 'shop' });

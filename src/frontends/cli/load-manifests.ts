@@ -121,11 +121,13 @@ function loadWithLines(text: string, file: string): { docs: unknown[]; lines: nu
     return { docs: yaml.loadAll(text, null, { filename: file, schema: SCHEMA, listener }), lines };
   } catch (e: any) {
     if (e instanceof yaml.YAMLException) {
-      throw new InputError(`${file}:${(e.mark?.line ?? 0) + 1}: invalid YAML: ${e.reason}`);
+      throw new InputError(`${file}:${(e.mark?.line ?? 0) + 1}: invalid YAML: ${e.reason}`, 'Correct the YAML at that line.');
     }
     throw e;
   }
 }
+
+const KUBE_OBJECT_FIX = 'Give one Kubernetes object (apiVersion, kind, metadata) per document, or a v1 List of them.';
 
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
@@ -134,11 +136,11 @@ function describeValue(value: unknown): string {
 
 function asKubeObject(value: unknown, where: string): KubeObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InputError(`${where}: expected a Kubernetes object, got ${describeValue(value)}`);
+    throw new InputError(`${where}: expected a Kubernetes object, got ${describeValue(value)}`, KUBE_OBJECT_FIX);
   }
   const obj = value as KubeObject;
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
-    throw new InputError(`${where}: not a Kubernetes object (apiVersion and kind must be strings)`);
+    throw new InputError(`${where}: not a Kubernetes object (apiVersion and kind must be strings)`, KUBE_OBJECT_FIX);
   }
   return obj;
 }
@@ -146,7 +148,7 @@ function asKubeObject(value: unknown, where: string): KubeObject {
 /** `kind: List` (what `kubectl get -o yaml` prints) stands for its items. */
 function expandList(obj: KubeObject, where: string): KubeObject[] {
   if (obj.apiVersion !== 'v1' || obj.kind !== 'List') return [obj];
-  if (!Array.isArray(obj.items)) throw new InputError(`${where}: a v1 List needs an items list`);
+  if (!Array.isArray(obj.items)) throw new InputError(`${where}: a v1 List needs an items list`, KUBE_OBJECT_FIX);
   return obj.items.map((item: unknown, i: number) => asKubeObject(item, `${where} (items[${i}])`));
 }
 
@@ -177,7 +179,7 @@ function checkAliasExpansion(doc: unknown, where: string): void {
   const expanded = size(doc);
   if (expanded > MAX_EXPANDED_VALUES && expanded > 10 * distinct) {
     throw new InputError(`${where}: YAML aliases expand this document to more than ${MAX_EXPANDED_VALUES} values `
-      + `(from ${distinct} written); refusing to analyze what looks like an alias bomb`);
+      + `(from ${distinct} written); refusing to analyze what looks like an alias bomb`, 'Write the document without nested aliases.');
   }
 }
 

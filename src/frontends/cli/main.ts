@@ -39,7 +39,7 @@ export function main(argv: readonly string[], io: CliIo): number {
     return dispatch(argv, io);
   } catch (e: any) {
     if (e instanceof UsageError) io.stderr(`cdk8s-linkerd: ${e.message}\n`);
-    else if (e instanceof InputError) io.stderr(`cdk8s-linkerd: error: ${e.message}\n`);
+    else if (e instanceof InputError) io.stderr(`cdk8s-linkerd: error: ${e.coded}\n`);
     // Anything else is a bug or a harness failure; still no partial report, and the stack helps the bug report.
     else io.stderr(`cdk8s-linkerd: internal error: ${e?.stack ?? e}\n`);
     return EXIT_USAGE;
