@@ -4,8 +4,8 @@ import * as kplus from 'cdk8s-plus-28';
 import {
   MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort,
   ServiceReference, TrafficSplit,
+  runOrExit,
 } from '../../src';
-import { runOrExit } from '../../src';
 
 export function buildQuickStart(app: App): Chart {
   const chart = new Chart(app, 'shop', { namespace: 'shop' });

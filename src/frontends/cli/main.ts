@@ -20,6 +20,9 @@ function dispatch(argv: readonly string[], io: CliIo): number {
   switch (command) {
     case 'analyze': return analyzeCommand(rest, io);
     case 'rules': return rulesCommand(rest, io);
+    // Loaded only when used: it builds constructs (cdk8s, cdk8s-plus-28), which `analyze` never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    case 'import': return (require('./import-command') as typeof import('./import-command')).importCommand(rest, io);
     case 'help': case '--help': case '-h':
       io.stdout(MAIN_USAGE);
       return EXIT_OK;

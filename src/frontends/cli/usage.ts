@@ -8,6 +8,7 @@ Static checks for Linkerd 2.20 and Gateway API manifests.
 Commands:
   analyze [options] PATH...   Check YAML files and folders (recursively *.yaml, *.yml; "-" reads stdin)
   rules [--format text|json]  List the rules: ID, severity and title
+  import [--out FILE] PATH... Write TypeScript that rebuilds existing YAML with cdk8s-linkerd constructs
 
 Options:
   --help      Show help (also: cdk8s-linkerd analyze --help)
@@ -35,4 +36,15 @@ Options:
   --help                             Show this help
 
 Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).
+`;
+
+export const IMPORT_USAGE = `Usage: cdk8s-linkerd import [--out FILE] PATH...
+
+Reads Linkerd and Gateway API YAML (files, folders, "-" for stdin) and writes a TypeScript module that rebuilds every
+object: with cdk8s-linkerd constructs (Server, MeshTlsAuthentication, NetworkAuthentication, AuthorizationPolicy,
+MeshedNamespace) where one rebuilds the object exactly, and as cdk8s ApiObjects otherwise. Synthesizing the module
+writes the same objects back (modulo key order).
+
+Options:
+  --out FILE   Write the module to FILE (default: stdout)
 `;
