@@ -48,7 +48,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     devdirs: ['test', 'examples', 'scripts', 'bench'],
     ignorePatterns: ['src/imports/**', '*.js', '*.d.ts', 'node_modules/', 'cdk8s.out/'],
   },
-  gitignore: ['/cdk8s.out/', '/bench-out/', '/.fresh-check/'],
+  gitignore: ['/cdk8s.out/', '/bench-out/', '/.fresh-check/', '/.jsii.tabl.json'],
   // docs/ ships: README links to docs/rules.md and docs/error-messages.md must work for npm users too
   // (test/package-contents.test.ts). The benchmark is a development tool and does not.
   npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/cdk8s.out/', '/bench/', '/bench-out/', '/.ci/', '/cdk8s.yaml'] },
@@ -114,6 +114,14 @@ project.addTask('bench', {
   steps: [
     { spawn: 'compile' },
     { exec: 'ts-node -P bench/tsconfig.json bench/run.ts', receiveArgs: true },
+  ],
+});
+
+project.addTask('languages', {
+  description: 'Generate the Python, Java, C# and Go code (jsii-pacmak --code-only), their API references and rosetta translations into dist/, and check them',
+  steps: [
+    { spawn: 'compile' },
+    { exec: 'bash scripts/jsii-languages.sh' },
   ],
 });
 
