@@ -10,6 +10,10 @@ import { MeshTlsAuthentication, Network, NetworkAuthentication } from '../../pol
 import { Authentication, AuthorizationPolicy, AuthorizationTarget } from '../../policy/authorization-policy';
 import { PodSelection } from '../../policy/pod-selection';
 import { ProxyProtocol, Server, ServerPort } from '../../policy/server';
+import { HttpRoute } from '../../routing/http-route';
+import { HttpMethod, PathMatch } from '../../routing/matches';
+import { RouteBackend } from '../../routing/route-backend';
+import { ServiceReference } from '../../routing/service-reference';
 import { MeshedNamespace } from '../../workloads/meshed-namespace';
 
 const POLICY = 'policy.linkerd.io';
@@ -193,6 +197,66 @@ function meshedNamespace(o: Obj): Recipe | undefined {
   };
 }
 
+const PATH_MATCHES: Record<string, [string, (value: string) => PathMatch]> = {
+  Exact: ['PathMatch.exact', PathMatch.exact],
+  PathPrefix: ['PathMatch.prefix', PathMatch.prefix],
+  RegularExpression: ['PathMatch.regex', PathMatch.regex],
+};
+
+function serviceReference(name: string, namespace: unknown): Expr {
+  return namespace === undefined
+    ? call('ServiceReference.fromName', ServiceReference.fromName, lit(name))
+    : call('ServiceReference.fromName', ServiceReference.fromName, lit(name), lit(namespace));
+}
+
+function httpMatch(m: unknown): Expr | undefined {
+  if (!isObject(m) || !keysWithin(m, ['path', 'method'])) return undefined;
+  let path: Expr | undefined;
+  if (m.path !== undefined) {
+    const p = m.path;
+    const factory = isObject(p) && keysWithin(p, ['type', 'value']) && typeof p.value === 'string' ? PATH_MATCHES[p.type] : undefined;
+    if (!factory) return undefined;
+    path = call(factory[0], factory[1], lit(p.value));
+  }
+  const method = m.method === undefined ? undefined : enumMember('HttpMethod', HttpMethod, m.method);
+  if (m.method !== undefined && !method) return undefined;
+  return obj([['path', path], ['method', method]]);
+}
+
+function backend(b: unknown): Expr | undefined {
+  if (!isObject(b) || !keysWithin(b, ['name', 'namespace', 'port', 'weight']) || typeof b.name !== 'string' || typeof b.port !== 'number') return undefined;
+  if (b.weight !== undefined && typeof b.weight !== 'number') return undefined;
+  return call('RouteBackend.service', RouteBackend.service, serviceReference(b.name, b.namespace),
+    obj([['port', lit(b.port)], ['weight', b.weight === undefined ? undefined : lit(b.weight)]]));
+}
+
+/** An HTTPRoute on a Service (the mesh's own kind of route): parent, matches (path, method) and weighted backends. */
+function httpRoute(o: Obj): Recipe | undefined {
+  const meta = metadataProps(o);
+  const spec = o.spec;
+  if (!meta || !isObject(spec) || !keysWithin(spec, ['parentRefs', 'rules']) || !Array.isArray(spec.parentRefs) || spec.parentRefs.length !== 1) return undefined;
+  const parent = spec.parentRefs[0];
+  if (!isObject(parent) || parent.group !== 'core' || parent.kind !== 'Service' || typeof parent.name !== 'string' || typeof parent.port !== 'number') return undefined;
+  if (!keysWithin(parent, ['group', 'kind', 'name', 'namespace', 'port']) || !Array.isArray(spec.rules ?? [])) return undefined;
+  const rules: Expr[] = [];
+  for (const rule of spec.rules ?? []) {
+    if (!isObject(rule) || !keysWithin(rule, ['matches', 'backendRefs'])) return undefined;
+    if (!Array.isArray(rule.matches ?? []) || !Array.isArray(rule.backendRefs ?? [])) return undefined;
+    const matches = (rule.matches ?? []).map(httpMatch);
+    const backends = (rule.backendRefs ?? []).map(backend);
+    if (matches.includes(undefined) || backends.includes(undefined)) return undefined;
+    rules.push(obj([['matches', rule.matches ? arr(matches) : undefined], ['backends', rule.backendRefs ? arr(backends) : undefined]]));
+  }
+  const usesMethod = (spec.rules ?? []).some((r: Obj) => (r.matches ?? []).some((m: Obj) => m.method !== undefined));
+  const usesPath = (spec.rules ?? []).some((r: Obj) => (r.matches ?? []).some((m: Obj) => m.path !== undefined));
+  return {
+    className: 'HttpRoute',
+    construct: HttpRoute,
+    imports: ['HttpRoute', 'ServiceReference', 'RouteBackend', ...(usesMethod ? ['HttpMethod'] : []), ...(usesPath ? ['PathMatch'] : [])],
+    props: obj([...meta, ['service', serviceReference(parent.name, parent.namespace)], ['port', lit(parent.port)], ['rules', spec.rules ? arr(rules) : undefined]]),
+  };
+}
+
 /** The recipe for an object, by apiVersion and kind; undefined when no L2 construct models it. */
 export function recipeFor(o: Obj, ctx: RecipeContext): Recipe | undefined {
   switch (`${o.apiVersion}/${o.kind}`) {
@@ -201,6 +265,7 @@ export function recipeFor(o: Obj, ctx: RecipeContext): Recipe | undefined {
     case `${POLICY}/v1alpha1/NetworkAuthentication`: return networkAuthentication(o);
     case `${POLICY}/v1alpha1/AuthorizationPolicy`: return authorizationPolicy(o, ctx);
     case 'v1/Namespace': return meshedNamespace(o);
+    case 'gateway.networking.k8s.io/v1/HTTPRoute': return httpRoute(o);
     default: return undefined;
   }
 }
