@@ -42,7 +42,7 @@ export const IMPORT_USAGE = `Usage: cdk8s-linkerd import [--out FILE] PATH...
 
 Reads Linkerd and Gateway API YAML (files, folders, "-" for stdin) and writes a TypeScript module that rebuilds every
 object: with cdk8s-linkerd constructs (Server, MeshTlsAuthentication, NetworkAuthentication, AuthorizationPolicy,
-MeshedNamespace) where one rebuilds the object exactly, and as cdk8s ApiObjects otherwise. Synthesizing the module
+MeshedNamespace, HttpRoute) where one rebuilds the object exactly, and as cdk8s ApiObjects otherwise. Synthesizing the module
 writes the same objects back (modulo key order).
 
 Options:
