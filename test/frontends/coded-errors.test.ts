@@ -90,6 +90,33 @@ describe('cdk8s synth of an app that ends with runOrExit', () => {
   });
 });
 
+describe('the same app run directly (not under cdk8s-cli)', () => {
+  function runApp(env: Record<string, string>) {
+    fs.writeFileSync(path.join(dir, 'app.js'), APP_JS);
+    const base = childEnv(env);
+    delete base.CDK8S_OUTDIR;
+    delete base.CDK8S_RECORD_CONSTRUCT_METADATA;
+    const run = spawnSync(process.execPath, ['app.js'], { cwd: dir, env: { ...base, ...env }, encoding: 'utf8', timeout: 60_000 });
+    if (run.error) throw run.error;
+    return run;
+  }
+
+  test('a coded error exits 1 with its one line: never 0 on input that was not synthesized', () => {
+    const run = runApp({ ROUTE: 'bad' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: LKD-ROUTE-001 at mesh\/bad /)]);
+  });
+
+  test('with an output directory that already holds files, it is left alone and the exit code is 1', () => {
+    const out = path.join(dir, 'out');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'keep.txt'), 'x');
+    const run = runApp({ ROUTE: 'bad', CDK8S_OUTDIR: out, CDK8S_RECORD_CONSTRUCT_METADATA: 'false' });
+    expect(run.status).toBe(1);
+    expect(fs.readdirSync(out)).toEqual(['keep.txt']);
+  });
+});
+
 describe('the plugin alone (an app without MeshChecks)', () => {
   const PLAIN_APP_JS = `const { App, Chart, ApiObject } = require(${JSON.stringify(path.join(NODE_MODULES, 'cdk8s'))});
 const app = new App();
