@@ -4,7 +4,9 @@
 #  2. jsii-pacmak generates the Python, Java, C# and Go code (--code-only: there is no dotnet or go toolchain here, and
 #     building the Python wheel or the Maven jar needs PyPI / Maven Central, which CI cannot reach);
 #  3. each language's code is checked: its main files exist, and the Python compiles (python3 is available);
-#  4. jsii-docgen writes the API reference in each language (dist/api/<language>/API.md).
+#  4. jsii-docgen writes the API reference in each language (dist/api/<language>/API.md);
+#  5. jsii-rosetta translates the examples' construct code to Python (dist/examples/python/), best effort: rosetta
+#     does not translate arrow functions, `??` or object spreads, and reports where it meets them.
 # Output under dist/ (the package output, not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,5 +40,12 @@ python3 -m compileall -q "$out/python/src" >/dev/null
 for language in python java csharp go; do
   npx --no-install jsii-docgen -l "$language" -o "$api/$language/API.md" --split-by-submodule >/dev/null
   [ -s "$api/$language/API.md" ] || { echo "error: no $language API reference" >&2; exit 1; }
+done
+mkdir -p dist/examples/python
+for example in quick-start/main mesh-lab/mesh-lab control-plane/control-plane; do
+  target="dist/examples/python/${example//\//-}.py"
+  diagnostics="$(npx --no-install jsii-rosetta snippet --language python "examples/$example.ts" 2>&1 >"$target" | grep -c 'error TS0' || true)"
+  [ -s "$target" ] || { echo "error: rosetta wrote no Python for examples/$example.ts" >&2; exit 1; }
+  echo "examples/$example.ts -> $target ($diagnostics constructs rosetta could not translate)"
 done
 echo "jsii languages: Python, Java, C#, Go generated in $out, API references in $api ($((SECONDS - start))s)"
