@@ -35,5 +35,5 @@ for doc in docs/rules.md docs/error-messages.md CHANGELOG.md; do
 done
 node -e "if (typeof require('cdk8s-linkerd').runOrExit !== 'function') throw new Error('runOrExit is not exported')"
 npx --no-install cdk8s-linkerd import ok.yaml --out imported.ts >/dev/null
-grep -q 'new ApiObject(scope, "Service-y-x"' imported.ts
+grep -q "new ApiObject(scope, 'Service-y-x'" imported.ts
 echo "consumer smoke test passed"

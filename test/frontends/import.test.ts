@@ -65,8 +65,8 @@ describe('import of mesh-lab', () => {
   test('Linkerd objects become cdk8s-linkerd constructs; the rest ApiObjects', () => {
     expect(result.constructs).toEqual({ MeshedNamespace: 1, Server: 1, MeshTlsAuthentication: 1, AuthorizationPolicy: 1, HttpRoute: 1 });
     // The split keeps its weights: 90/10 between the versions, the parent a Service port.
-    expect(result.code).toMatch(/new HttpRoute\(scope, "HTTPRoute-mesh-lab-orders-split", \{[^]*service: ServiceReference\.fromName\("orders"\),[^]*port: 8080,[^]*RouteBackend\.service\(ServiceReference\.fromName\("orders-v1"\), \{ port: 8080, weight: 90 \}\)/);
-    expect(result.code).toMatch(/new Server\(scope, "Server-mesh-lab-orders-http", \{[^]*selector: PodSelection\.app\("orders"\),[^]*port: ServerPort\.number\(8080\),[^]*proxyProtocol: ProxyProtocol\.HTTP1/);
+    expect(result.code).toMatch(/new HttpRoute\(scope, 'HTTPRoute-mesh-lab-orders-split', \{[^]*service: ServiceReference\.fromName\('orders'\),[^]*port: 8080,[^]*RouteBackend\.service\(ServiceReference\.fromName\('orders-v1'\), \{ port: 8080, weight: 90 \}\)/);
+    expect(result.code).toMatch(/new Server\(scope, 'Server-mesh-lab-orders-http', \{[^]*selector: PodSelection\.app\('orders'\),[^]*port: ServerPort\.number\(8080\),[^]*proxyProtocol: ProxyProtocol\.HTTP1/);
     expect(result.code).toMatch(/const meshTlsAuthenticationMeshLabClientSa = new MeshTlsAuthentication\(/);
     expect(result.code).toMatch(/requiredAuthentications: \[Authentication\.meshTls\(meshTlsAuthenticationMeshLabClientSa\)\]/);
     expect(result.code).toContain("import { ApiObject, App, Chart } from 'cdk8s';");
@@ -86,7 +86,7 @@ describe('import of mesh-lab', () => {
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', annotations: { 'linkerd.io/inject': 'enabled' } } },
     ];
     const r = generateImport(input);
-    expect(r.code).toContain('JsonPatch.remove("/metadata/name")');
+    expect(r.code).toContain("JsonPatch.remove('/metadata/name')");
     expectSameObjects(runGenerated(r.code), input);
   });
 });

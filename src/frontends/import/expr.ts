@@ -30,13 +30,19 @@ export function evaluate(e: Expr): any {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** A single-quoted TypeScript string literal (the style of TypeScript projects' linters). */
+export function quote(text: string): string {
+  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
 export function propertyKey(key: string): string {
-  return IDENTIFIER.test(key) ? key : JSON.stringify(key);
+  return IDENTIFIER.test(key) ? key : quote(key);
 }
 
 /** Values as TypeScript literals, indented like hand-written code. */
 export function renderValue(value: unknown, indent: string): string {
   if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return quote(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) {

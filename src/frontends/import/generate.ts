@@ -6,7 +6,7 @@
  */
 import { ApiObject, App, Chart, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
-import { evaluate, render, renderValue } from './expr';
+import { evaluate, quote, render, renderValue } from './expr';
 import { PatchOp, deepEqual, diffPatch } from './json-diff';
 import { Recipe, RecipeContext, recipeFor } from './recipes';
 
@@ -63,8 +63,8 @@ function buildExactly(recipe: Recipe, o: any, chart: Chart, id: string): Constru
 }
 
 function patchCode(op: PatchOp, indent: string): string {
-  if (op.op === 'remove') return `JsonPatch.remove(${JSON.stringify(op.path)})`;
-  return `JsonPatch.${op.op}(${JSON.stringify(op.path)}, ${renderValue(op.value, indent)})`;
+  if (op.op === 'remove') return `JsonPatch.remove(${quote(op.path)})`;
+  return `JsonPatch.${op.op}(${quote(op.path)}, ${renderValue(op.value, indent)})`;
 }
 
 function apiObjectPatches(o: any, chart: Chart, id: string): PatchOp[] {
@@ -76,7 +76,7 @@ function apiObjectPatches(o: any, chart: Chart, id: string): PatchOp[] {
 }
 
 function renderApiObject(o: any, id: string, patches: PatchOp[]): string {
-  const created = `new ApiObject(scope, ${JSON.stringify(id)}, ${renderValue(o, '  ')})`;
+  const created = `new ApiObject(scope, ${quote(id)}, ${renderValue(o, '  ')})`;
   if (patches.length === 0) return `${created};`;
   return `${created}.addJsonPatch(\n${patches.map((p) => `    ${patchCode(p, '    ')},`).join('\n')}\n  );`;
 }
@@ -113,7 +113,7 @@ export function generateImport(objects: readonly any[], sources: readonly string
         variable = variableName(recipe.className, o, variables);
         authentications.set(`${o.metadata.namespace ?? ''}/${o.kind}/${o.metadata.name}`, { variable, instance });
       }
-      emitted.push({ variable, statement: `new ${recipe.className}(scope, ${JSON.stringify(id)}, ${render(props, '  ')});` });
+      emitted.push({ variable, statement: `new ${recipe.className}(scope, ${quote(id)}, ${render(props, '  ')});` });
       return;
     }
     const patches = apiObjectPatches(o, new Chart(scratch, `ApiObject-${i}`), id);
@@ -130,7 +130,7 @@ export function generateImport(objects: readonly any[], sources: readonly string
     `// ${objects.length} objects: ${[...counts, `${apiObjects} ApiObject`].join(', ')}. Synthesizing this module writes them back unchanged.`,
     `import { ${cdk8sNames.join(', ')} } from 'cdk8s';`,
     ...(usesKplus ? ["import * as kplus from 'cdk8s-plus-28';"] : []),
-    ...(l2Imports.size ? [`import { ${[...l2Imports].sort().join(', ')} } from 'cdk8s-linkerd';`] : []),
+    ...(l2Imports.size ? [importLine([...l2Imports].sort(), 'cdk8s-linkerd')] : []),
     "import { Construct } from 'constructs';",
     '',
     '/** Adds the imported objects to `scope`: a Chart without a namespace of its own (every object names its own). */',
@@ -146,6 +146,12 @@ export function generateImport(objects: readonly any[], sources: readonly string
     '',
   ];
   return { code: lines.join('\n'), constructs, apiObjects };
+}
+
+/** `import { a, b } from 'module';`, one name per line when that is too long for one. */
+function importLine(names: string[], module: string): string {
+  const flat = `import { ${names.join(', ')} } from '${module}';`;
+  return flat.length <= 120 ? flat : `import {\n${names.map((n) => `  ${n},`).join('\n')}\n} from '${module}';`;
 }
 
 /** Variables (refs other than `scope` and literal-looking code) that rendered props mention. */
