@@ -80,6 +80,25 @@ describe('import of mesh-lab', () => {
     expectSameObjects(runGenerated(r.code), [odd]);
   });
 
+  test('a gRPC route on a Service becomes a GrpcRoute: matches, weights and retry annotations kept', () => {
+    const route = {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'GRPCRoute',
+      metadata: { name: 'orders-grpc', namespace: 'mesh-lab', annotations: { 'retry.linkerd.io/grpc': 'unavailable', 'retry.linkerd.io/limit': '2' } },
+      spec: {
+        parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', port: 8080 }],
+        rules: [
+          { matches: [{ method: { type: 'Exact', service: 'orders.v1.Orders', method: 'Get' } }], backendRefs: [{ name: 'orders-v1', port: 8080, weight: 90 }, { name: 'orders-v2', port: 8080, weight: 10 }] },
+          { backendRefs: [{ name: 'orders-v1', port: 8080 }] },
+        ],
+      },
+    };
+    const r = generateImport([route]);
+    expect(r.constructs).toEqual({ GrpcRoute: 1 });
+    expect(r.code).toMatch(/matches: \[\{ service: 'orders\.v1\.Orders', method: 'Get' \}\]/);
+    expectSameObjects(runGenerated(r.code), [route]);
+  });
+
   test('what cdk8s would change on an ApiObject is patched back: no name, null values, empty labels', () => {
     const input = [
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cm-', labels: {} }, data: { a: null } },

@@ -42,8 +42,8 @@ export const IMPORT_USAGE = `Usage: cdk8s-linkerd import [--out FILE] PATH...
 
 Reads Linkerd and Gateway API YAML (files, folders, "-" for stdin) and writes a TypeScript module that rebuilds every
 object: with cdk8s-linkerd constructs (Server, MeshTlsAuthentication, NetworkAuthentication, AuthorizationPolicy,
-MeshedNamespace, HttpRoute) where one rebuilds the object exactly, and as cdk8s ApiObjects otherwise. Synthesizing the module
-writes the same objects back (modulo key order).
+MeshedNamespace, HttpRoute, GrpcRoute) where one rebuilds the object exactly, and as cdk8s ApiObjects otherwise.
+Synthesizing the module writes the same objects back (modulo key order).
 
 Options:
   --out FILE   Write the module to FILE (default: stdout)

@@ -10,6 +10,7 @@ import { MeshTlsAuthentication, Network, NetworkAuthentication } from '../../pol
 import { Authentication, AuthorizationPolicy, AuthorizationTarget } from '../../policy/authorization-policy';
 import { PodSelection } from '../../policy/pod-selection';
 import { ProxyProtocol, Server, ServerPort } from '../../policy/server';
+import { GrpcRoute } from '../../routing/grpc-route';
 import { HttpRoute } from '../../routing/http-route';
 import { HttpMethod, PathMatch } from '../../routing/matches';
 import { RouteBackend } from '../../routing/route-backend';
@@ -230,8 +231,20 @@ function backend(b: unknown): Expr | undefined {
     obj([['port', lit(b.port)], ['weight', b.weight === undefined ? undefined : lit(b.weight)]]));
 }
 
-/** An HTTPRoute on a Service (the mesh's own kind of route): parent, matches (path, method) and weighted backends. */
-function httpRoute(o: Obj): Recipe | undefined {
+function grpcMatch(m: unknown): Expr | undefined {
+  if (!isObject(m) || !keysWithin(m, ['method'])) return undefined;
+  const method = m.method;
+  if (method === undefined) return obj([]);
+  if (!isObject(method) || method.type !== 'Exact' || !keysWithin(method, ['type', 'service', 'method'])) return undefined;
+  if ((method.service !== undefined && typeof method.service !== 'string') || (method.method !== undefined && typeof method.method !== 'string')) return undefined;
+  return obj([['service', method.service === undefined ? undefined : lit(method.service)], ['method', method.method === undefined ? undefined : lit(method.method)]]);
+}
+
+/**
+ * An HTTPRoute or GRPCRoute on a Service (the mesh's own kind of route): parent, matches (HTTP: path and method; gRPC:
+ * service and method) and weighted backends. Retry and timeout annotations are kept as annotations.
+ */
+function serviceRoute(o: Obj, grpc: boolean): Recipe | undefined {
   const meta = metadataProps(o);
   const spec = o.spec;
   if (!meta || !isObject(spec) || !keysWithin(spec, ['parentRefs', 'rules']) || !Array.isArray(spec.parentRefs) || spec.parentRefs.length !== 1) return undefined;
@@ -242,17 +255,21 @@ function httpRoute(o: Obj): Recipe | undefined {
   for (const rule of spec.rules ?? []) {
     if (!isObject(rule) || !keysWithin(rule, ['matches', 'backendRefs'])) return undefined;
     if (!Array.isArray(rule.matches ?? []) || !Array.isArray(rule.backendRefs ?? [])) return undefined;
-    const matches = (rule.matches ?? []).map(httpMatch);
+    const matches = (rule.matches ?? []).map(grpc ? grpcMatch : httpMatch);
     const backends = (rule.backendRefs ?? []).map(backend);
     if (matches.includes(undefined) || backends.includes(undefined)) return undefined;
     rules.push(obj([['matches', rule.matches ? arr(matches) : undefined], ['backends', rule.backendRefs ? arr(backends) : undefined]]));
   }
-  const usesMethod = (spec.rules ?? []).some((r: Obj) => (r.matches ?? []).some((m: Obj) => m.method !== undefined));
-  const usesPath = (spec.rules ?? []).some((r: Obj) => (r.matches ?? []).some((m: Obj) => m.path !== undefined));
+  const matchList = (spec.rules ?? []).flatMap((r: Obj) => r.matches ?? []);
+  const extra = grpc ? [] : [
+    ...(matchList.some((m: Obj) => m.method !== undefined) ? ['HttpMethod'] : []),
+    ...(matchList.some((m: Obj) => m.path !== undefined) ? ['PathMatch'] : []),
+  ];
+  const className = grpc ? 'GrpcRoute' : 'HttpRoute';
   return {
-    className: 'HttpRoute',
-    construct: HttpRoute,
-    imports: ['HttpRoute', 'ServiceReference', 'RouteBackend', ...(usesMethod ? ['HttpMethod'] : []), ...(usesPath ? ['PathMatch'] : [])],
+    className,
+    construct: grpc ? GrpcRoute : HttpRoute,
+    imports: [className, 'ServiceReference', ...((spec.rules ?? []).some((r: Obj) => (r.backendRefs ?? []).length > 0) ? ['RouteBackend'] : []), ...extra],
     props: obj([...meta, ['service', serviceReference(parent.name, parent.namespace)], ['port', lit(parent.port)], ['rules', spec.rules ? arr(rules) : undefined]]),
   };
 }
@@ -265,7 +282,8 @@ export function recipeFor(o: Obj, ctx: RecipeContext): Recipe | undefined {
     case `${POLICY}/v1alpha1/NetworkAuthentication`: return networkAuthentication(o);
     case `${POLICY}/v1alpha1/AuthorizationPolicy`: return authorizationPolicy(o, ctx);
     case 'v1/Namespace': return meshedNamespace(o);
-    case 'gateway.networking.k8s.io/v1/HTTPRoute': return httpRoute(o);
+    case 'gateway.networking.k8s.io/v1/HTTPRoute': return serviceRoute(o, false);
+    case 'gateway.networking.k8s.io/v1/GRPCRoute': return serviceRoute(o, true);
     default: return undefined;
   }
 }
