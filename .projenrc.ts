@@ -25,6 +25,17 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // mermaid + jsdom: the picture and the diff's graph are checked with the real Mermaid parser (test/support/mermaid-parse.mjs).
   devDeps: ['cdk8s-cli@2.207.60', '@types/js-yaml@^4.0.9', 'fast-check@^4', 'mermaid@^12.3.0', 'jsdom@^26'],
   keywords: ['cdk8s', 'linkerd', 'service-mesh', 'gateway-api', 'kubernetes'],
+  // Every jsii language, named as each ecosystem expects (cdk8s-plus-28 publishes all five the same way): PyPI
+  // distribution = the npm name, module in snake case; Maven reverse-DNS of the GitHub owner; NuGet Company.Product;
+  // Go a module of its own repository (jsii-pacmak generates it; .ci/run checks that every target generates).
+  publishToPypi: { distName: 'cdk8s-linkerd', module: 'cdk8s_linkerd' },
+  publishToMaven: {
+    javaPackage: 'io.github.maintainers.cdk8s.linkerd',
+    mavenGroupId: 'io.github.maintainers',
+    mavenArtifactId: 'cdk8s-linkerd',
+  },
+  publishToNuget: { dotNetNamespace: 'Maintainers.Cdk8s.Linkerd', packageId: 'Maintainers.Cdk8s.Linkerd' },
+  publishToGo: { moduleName: 'github.com/maintainers/cdk8s-linkerd-go' },
   bin: { 'cdk8s-linkerd': 'lib/frontends/cli/bin.js' },
   jestOptions: {
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
@@ -38,9 +49,23 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     devdirs: ['test', 'examples', 'scripts', 'bench'],
     ignorePatterns: ['src/imports/**', '*.js', '*.d.ts', 'node_modules/', 'cdk8s.out/'],
   },
-  gitignore: ['/cdk8s.out/', '/bench-out/', '/.fresh-check/'],
-  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/cdk8s.out/', '/docs/', '/.ci/', '/cdk8s.yaml'] },
+  gitignore: ['/cdk8s.out/', '/bench-out/', '/.fresh-check/', '/.jsii.tabl.json'],
+  // docs/ ships: README links to docs/rules.md and docs/error-messages.md must work for npm users too
+  // (test/package-contents.test.ts). The benchmark is a development tool and does not.
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/cdk8s.out/', '/bench/', '/bench-out/', '/.ci/', '/cdk8s.yaml'] },
 });
+
+// Semantic versions from 0.1.0 on (CHANGELOG.md). projen writes 0.0.0 unless its release workflow bumps the
+// version, and this project has none (release: false), so the version is set here and changed with each release.
+const VERSION = '0.1.0';
+project.package.addField('version', VERSION);
+
+// API.md holds the L2 constructs and the checks; the L1 types generated from the CRDs (two namespaces whose class
+// names repeat the L2 ones: Server, AuthorizationPolicy, HttpRoute) get a file per namespace, linkerdPolicy.md and
+// gatewayApi.md, linked from API.md's top.
+project.tasks.tryFind('docgen')!.reset('jsii-docgen -o API.md --split-by-submodule');
+project.gitattributes.addAttributes('/linkerdPolicy.md', 'linguist-generated');
+project.gitattributes.addAttributes('/gatewayApi.md', 'linguist-generated');
 
 project.package.addField('peerDependenciesMeta', {
   'cdktf': { optional: true },
@@ -108,6 +133,22 @@ project.addTask('bench:reachability', {
   exec: 'ts-node -P bench/tsconfig.json bench/reachability.ts',
   receiveArgs: true,
 });
+
+project.addTask('languages', {
+  description: 'Generate the Python, Java, C# and Go code (jsii-pacmak --code-only), their API references and rosetta translations into dist/, and check them',
+  steps: [
+    { spawn: 'compile' },
+    { exec: 'bash scripts/jsii-languages.sh' },
+  ],
+});
+
+// Outside CI, `package` runs package-all, which would build every language's package: without a .NET or Go
+// toolchain, PyPI or Maven Central that fails. Here it packages npm and generates (and checks) the other languages'
+// code; package:python/java/dotnet/go still build the real packages where the toolchains are.
+const packageAll = project.tasks.tryFind('package-all')!;
+packageAll.reset();
+packageAll.spawn(project.tasks.tryFind('package:js')!);
+packageAll.exec('bash scripts/jsii-languages.sh');
 
 project.addTask('conformance', {
   description: 'Run the CRD conformance suite against ../shared (fails if ../shared is missing under CI)',

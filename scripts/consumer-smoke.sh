@@ -29,4 +29,11 @@ JS
 node app.js
 printf 'apiVersion: v1\nkind: Service\nmetadata: {name: x, namespace: y}\nspec: {ports: [{port: 80}]}\n' > ok.yaml
 npx --no-install cdk8s-linkerd analyze ok.yaml
+# The docs README links to ship with the package; runOrExit and the import command are there for users.
+for doc in docs/rules.md docs/error-messages.md CHANGELOG.md; do
+  if [ ! -f "node_modules/cdk8s-linkerd/$doc" ]; then echo "error: the package does not ship $doc" >&2; exit 1; fi
+done
+node -e "if (typeof require('cdk8s-linkerd').runOrExit !== 'function') throw new Error('runOrExit is not exported')"
+npx --no-install cdk8s-linkerd import ok.yaml --out imported.ts >/dev/null
+grep -q "new ApiObject(scope, 'Service-y-x'" imported.ts
 echo "consumer smoke test passed"

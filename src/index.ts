@@ -47,4 +47,6 @@ export * from './multicluster';
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './checks/mesh-checks';
 export * from './frontends/reachability';
+// TypeScript/JavaScript only (jsii does not carry functions to other languages; there the coded error is an exception).
+export { runOrExit } from './frontends/run-or-exit';
 export { LinkerdValidation } from './frontends/plugin';

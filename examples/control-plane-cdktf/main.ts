@@ -4,7 +4,7 @@
  * and `apply` need a terraform binary and a cluster, synth does not.
  */
 import { synthesize } from './stack';
-import { runOrExit } from '../run';
+import { runOrExit } from '../../src';
 
 const outdir = process.env.CDKTF_OUTDIR ?? 'cdk8s.out/control-plane-cdktf';
 runOrExit(() => {

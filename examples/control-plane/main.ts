@@ -4,7 +4,7 @@
  * Argo CD runs Helm in the cluster.
  */
 import { synthesize } from './control-plane';
-import { runOrExit } from '../run';
+import { runOrExit } from '../../src';
 
 const outdir = process.env.CDK8S_OUTDIR ?? 'cdk8s.out/control-plane';
 runOrExit(() => {

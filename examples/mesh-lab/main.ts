@@ -1,17 +1,17 @@
 /**
- * Synthesizes mesh-lab. Run with `npm run mesh-lab` (cdk8s synth); set MESH_LAB_NEGATIVE=1 to add the negative
- * experiment's callers that the policy must refuse.
+ * Synthesizes mesh-lab. Run with `npm run mesh-lab` (cdk8s synth) into cdk8s.out/mesh-lab.k8s.yaml; set
+ * MESH_LAB_NEGATIVE=1 to add the negative experiment's callers that the policy must refuse, in
+ * cdk8s.out/mesh-lab-negative.k8s.yaml (apply it after mesh-lab.k8s.yaml: its namespace is mesh-lab's).
  */
 import { App } from 'cdk8s';
 import { MeshLab, NegativeExperiment } from './mesh-lab';
-import { runOrExit } from '../run';
+import { runOrExit } from '../../src';
 
 runOrExit(() => {
   const app = new App();
-  const lab = new MeshLab(app, 'mesh-lab');
-  if (process.env.MESH_LAB_NEGATIVE === '1') {
-    const negative = new NegativeExperiment(app, 'mesh-lab-negative');
-    negative.addDependency(lab);
-  }
+  new MeshLab(app, 'mesh-lab');
+  // No chart dependency between the two: cdk8s would then prefix the file names (0000-mesh-lab.k8s.yaml), and the
+  // README's `kubectl apply -f cdk8s.out/mesh-lab.k8s.yaml` must work with or without the negative experiment.
+  if (process.env.MESH_LAB_NEGATIVE === '1') new NegativeExperiment(app, 'mesh-lab-negative');
   app.synth();
 });

@@ -3,8 +3,8 @@ import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
   MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort, TrafficSplit,
+  runOrExit,
 } from '../../src';
-import { runOrExit } from '../run';
 
 export function buildQuickStart(app: App): Chart {
   const chart = new Chart(app, 'shop', { namespace: 'shop' });

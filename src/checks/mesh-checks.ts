@@ -13,6 +13,8 @@ import { Manifest } from '../analysis/model/manifest';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
+import { linkerdPluginEntries } from '../frontends/plugin/cdk8s-config';
+import { SettingError, missingPaths, readProperties } from '../frontends/plugin/properties';
 
 /** What the checks need to know about the target cluster. */
 export interface MeshChecksOptions {
@@ -23,7 +25,8 @@ export interface MeshChecksOptions {
   readonly failOnWarnings?: boolean;
   /**
    * Print warnings to stderr during synth.
-   * @default true
+   * @default - true, except under `cdk8s synth` with the cdk8s-linkerd validation plugin in cdk8s.yaml (the plugin
+   * reports them after the manifests are written, so they are printed once)
    */
   readonly printWarnings?: boolean;
   /**
@@ -149,6 +152,19 @@ function describe(f: Finding): string {
  */
 function ownerPath(obj: ApiObject): string {
   return obj.node.path.replace(/(\/Resource)+$/, '');
+}
+
+/**
+ * What would make the validation plugin that cdk8s-cli runs after this synth fail without analysing anything (a bad
+ * property, a missing inventory file): known now, so the synth fails before it writes a manifest.
+ */
+function pluginProblems(properties: unknown): string[] {
+  try {
+    return missingPaths(readProperties(properties));
+  } catch (e) {
+    if (e instanceof SettingError) return [`${e.ruleId}: ${e.message}. Fix: ${e.fix}`];
+    throw e;
+  }
 }
 
 function apiObjectsUnder(scope: IConstruct): ApiObject[] {
@@ -323,10 +339,14 @@ export class MeshChecks {
   private validate(): string[] {
     const { findings } = this.run();
     const failing = findings.filter((f) => f.severity === Severity.ERROR || (this.options.failOnWarnings && f.severity === Severity.WARNING));
-    if (this.options.printWarnings ?? true) this.printWarnings(findings.filter((f) => f.severity === Severity.WARNING && !failing.includes(f)));
+    const plugins = linkerdPluginEntries();
+    // The plugin prints warnings itself when it runs: printed here too, they would show twice.
+    if (this.options.printWarnings ?? plugins.length === 0) {
+      this.printWarnings(findings.filter((f) => f.severity === Severity.WARNING && !failing.includes(f)));
+    }
     // Information never fails synth, whatever failOnWarnings says.
     if (this.options.printInfo === true) this.printWarnings(findings.filter((f) => f.severity === Severity.INFO), 'info');
-    return failing.map(describe);
+    return [...failing.map(describe), ...plugins.flatMap(pluginProblems)];
   }
 
   private printWarnings(warnings: Finding[], label = 'warning'): void {

@@ -49,4 +49,8 @@ export const InputRule = {
   CONFLICT: 'LKD-INPUT-004',
   DURATION: 'LKD-INPUT-005',
   RANGE: 'LKD-INPUT-006',
+  /** A file or folder the checks were told to read is missing, unreadable or not Kubernetes YAML. */
+  FILE: 'LKD-INPUT-007',
+  /** A setting given to a front-end (cdk8s.yaml plugin properties) is unknown or malformed. */
+  SETTING: 'LKD-INPUT-008',
 } as const;

@@ -156,7 +156,26 @@ describe('LinkerdValidation in process', () => {
     [{ failon: 'error' }, 'unknown properties failon'],
     [{ defaultInboundPolicy: 'open' }, 'defaultInboundPolicy must be one of'],
     [{ crds: [1] }, 'crds must be a string or a list of strings'],
-  ])('bad properties %j are rejected when cdk8s-cli constructs the plugin', (properties, message) => {
-    expect(() => new LinkerdValidation(properties)).toThrow(message);
+  ])('bad properties %j are one coded violation (LKD-INPUT-008), reported instead of thrown at cdk8s-cli', async (properties, message) => {
+    writeYaml(dir, 'mesh.k8s.yaml', meshLab());
+    const fake = fakeContext([path.join(dir, 'mesh.k8s.yaml')]);
+    await new LinkerdValidation(properties).validate(fake.context);
+    expect(fake.status()).toBe('failure');
+    expect(fake.violations).toEqual([expect.objectContaining({ ruleName: 'LKD-INPUT-008', recommendation: expect.stringContaining(message) })]);
+  });
+
+  test('an inventory file that does not exist is one coded violation (LKD-INPUT-007), nothing analysed', async () => {
+    writeYaml(dir, 'mesh.k8s.yaml', meshLab());
+    const fake = fakeContext([path.join(dir, 'mesh.k8s.yaml')]);
+    await new LinkerdValidation({ inventory: [path.join(dir, 'cluster.yaml')] }).validate(fake.context);
+    expect(fake.status()).toBe('failure');
+    expect(fake.violations).toEqual([expect.objectContaining({ ruleName: 'LKD-INPUT-007', recommendation: expect.stringContaining('cluster.yaml does not exist') })]);
+  });
+
+  test('an unreadable manifest is one coded violation (LKD-INPUT-007)', async () => {
+    fs.writeFileSync(path.join(dir, 'bad.k8s.yaml'), 'kind: [unclosed');
+    const fake = fakeContext([path.join(dir, 'bad.k8s.yaml')]);
+    await new LinkerdValidation({}).validate(fake.context);
+    expect(fake.violations).toEqual([expect.objectContaining({ ruleName: 'LKD-INPUT-007', recommendation: expect.stringContaining('invalid YAML') })]);
   });
 });

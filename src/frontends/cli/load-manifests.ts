@@ -170,11 +170,13 @@ function loadAll(text: string, file: string, listener?: (event: yaml.EventType, 
     return yaml.loadAll(text, null, { filename: file, schema: SCHEMA, listener });
   } catch (e: any) {
     if (e instanceof yaml.YAMLException) {
-      throw new InputError(`${file}:${(e.mark?.line ?? 0) + 1}: invalid YAML: ${e.reason}`);
+      throw new InputError(`${file}:${(e.mark?.line ?? 0) + 1}: invalid YAML: ${e.reason}`, 'Correct the YAML at that line.');
     }
     throw e;
   }
 }
+
+const KUBE_OBJECT_FIX = 'Give one Kubernetes object (apiVersion, kind, metadata) per document, or a List of them.';
 
 function present(doc: unknown): boolean {
   return doc !== null && doc !== undefined;
@@ -229,11 +231,11 @@ function describeValue(value: unknown): string {
 
 function asKubeObject(value: unknown, where: string): KubeObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InputError(`${where}: expected a Kubernetes object, got ${describeValue(value)}`);
+    throw new InputError(`${where}: expected a Kubernetes object, got ${describeValue(value)}`, KUBE_OBJECT_FIX);
   }
   const obj = value as KubeObject;
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
-    throw new InputError(`${where}: not a Kubernetes object (apiVersion and kind must be strings)`);
+    throw new InputError(`${where}: not a Kubernetes object (apiVersion and kind must be strings)`, KUBE_OBJECT_FIX);
   }
   return obj;
 }
@@ -249,7 +251,7 @@ const MAX_LIST_DEPTH = 16;
 function expandList(obj: KubeObject, where: string, trail = ''): KubeObject[] {
   const at = trail ? `${where} (${trail})` : where;
   if (obj.items === undefined || obj.items === null) {
-    if (obj.apiVersion === 'v1' && obj.kind === 'List') throw new InputError(`${at}: a v1 List needs an items list`);
+    if (obj.apiVersion === 'v1' && obj.kind === 'List') throw new InputError(`${at}: a v1 List needs an items list`, KUBE_OBJECT_FIX);
     return [obj];
   }
   if (!Array.isArray(obj.items)) throw new InputError(`${at}: a ${obj.kind} with items needs items to be a list (got ${describeValue(obj.items)})`);
@@ -295,7 +297,7 @@ function checkAliasExpansion(doc: unknown, where: string): void {
   const expanded = size(doc);
   if (expanded > MAX_EXPANDED_VALUES && expanded > 10 * distinct) {
     throw new InputError(`${where}: YAML aliases expand this document to more than ${MAX_EXPANDED_VALUES} values `
-      + `(from ${distinct} written); refusing to analyze what looks like an alias bomb`);
+      + `(from ${distinct} written); refusing to analyze what looks like an alias bomb`, 'Write the document without nested aliases.');
   }
 }
 

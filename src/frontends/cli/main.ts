@@ -26,6 +26,9 @@ function dispatch(argv: readonly string[], io: CliIo): number {
     case 'diff': return diffCommand(rest, io);
     case 'explain': return explainCommand(rest, io);
     case 'plan-deny': return planDenyCommand(rest, io);
+    // Loaded only when used: it builds constructs (cdk8s, cdk8s-plus-28), which `analyze` never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    case 'import': return (require('./import-command') as typeof import('./import-command')).importCommand(rest, io);
     case 'help': case '--help': case '-h':
       io.stdout(MAIN_USAGE);
       return EXIT_OK;
@@ -45,7 +48,7 @@ export function main(argv: readonly string[], io: CliIo): number {
     return dispatch(argv, io);
   } catch (e: any) {
     if (e instanceof UsageError) io.stderr(`cdk8s-linkerd: ${e.message}\n`);
-    else if (e instanceof InputError) io.stderr(`cdk8s-linkerd: error: ${e.message}\n`);
+    else if (e instanceof InputError) io.stderr(`cdk8s-linkerd: error: ${e.coded}\n`);
     // Anything else is a bug or a harness failure; still no partial report, and the stack helps the bug report.
     else io.stderr(`cdk8s-linkerd: internal error: ${e?.stack ?? e}\n`);
     return EXIT_USAGE;

@@ -15,6 +15,7 @@ Commands:
   diff BASE HEAD              What HEAD changes against BASE: calls allowed/denied, shares, ignored objects
   plan-deny PATH... --namespace NS|--cluster [--observed FILE]
                               The calls a move of NS to deny would refuse, and the objects that keep them allowed
+  import [--out FILE] PATH... Write TypeScript that rebuilds existing YAML with cdk8s-linkerd constructs
 
 Options:
   --help      Show help (also: cdk8s-linkerd analyze --help)
@@ -44,12 +45,20 @@ ${contextOptionsUsage()}
 Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).
 `;
 
+export const IMPORT_USAGE = `Usage: cdk8s-linkerd import [--out FILE] PATH...
+
+Reads Linkerd and Gateway API YAML (files, folders, "-" for stdin) and writes a TypeScript module that rebuilds every
+object: with cdk8s-linkerd constructs (Server, MeshTlsAuthentication, NetworkAuthentication, AuthorizationPolicy,
+MeshedNamespace, HttpRoute, GrpcRoute) where one rebuilds the object exactly, and as cdk8s ApiObjects otherwise.
+Synthesizing the module writes the same objects back (modulo key order).
+
+Options:
+  --out FILE   Write the module to FILE (default: stdout)
+`;
+
+/** The cluster options every engine command takes: the one table of context options, plus --inventory. */
 const CLUSTER_OPTIONS = `  --inventory PATH                   YAML of objects that exist in the cluster but not in PATH (repeatable)
-  --cluster-networks CIDRS           The cluster's pod and service networks, comma-separated (default: the chart's)
-  --trust-domain D                   Linkerd identity trust domain (default: cluster.local)
-  --default-inbound-policy P         Cluster default inbound policy (default: all-unauthenticated)
-  --prometheus NS/SA                 ServiceAccount of the Prometheus that scrapes the proxies
-  --kubernetes-version V, --gateway-api-version V   as for analyze`;
+${contextOptionsUsage()}`;
 
 export const DIFF_USAGE = `Usage: cdk8s-linkerd diff [options] BASE HEAD
 

@@ -4,13 +4,14 @@
  */
 import * as path from 'path';
 import { ValidationContextLike, Violation } from './plugin-types';
-import { LinkerdValidationSettings, readProperties } from './properties';
+import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from './properties';
 import { AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Finding, SuppressedFinding } from '../../analysis/finding';
 import { analyzeFleet } from '../../analysis/fleet';
 import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
+import { InputError } from '../cli/errors';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 import { schemaRule } from '../cli/schema-rule';
 
@@ -66,18 +67,47 @@ function logBelowThreshold(ctx: ValidationContextLike, result: PluginResult, fai
   }
 }
 
+/** `LKD-INPUT-00N: problem Fix: fix` as the one violation of a run that could not analyse anything. */
+function inputViolation(coded: string): Violation {
+  const m = /^(LKD-[A-Z]+-\d{3}): (.*?)(?: Fix: (.*))?$/s.exec(coded);
+  return {
+    ruleName: m?.[1] ?? 'LKD-INPUT-007',
+    recommendation: m?.[2] ?? coded,
+    fix: m?.[3] ?? '',
+    violatingResources: [{ resourceName: 'cdk8s.yaml', locations: ['cdk8s.yaml'], manifestPath: '' }],
+  };
+}
+
+/**
+ * The plugin cdk8s-cli loads from cdk8s.yaml. Bad settings and unreadable files are reported as one coded violation
+ * (cdk8s-cli prints its report and exits 2): a throw would reach the user as cdk8s-cli's stack trace.
+ */
 export class LinkerdValidation {
-  private readonly settings: LinkerdValidationSettings;
+  private readonly settings?: LinkerdValidationSettings;
+  private readonly settingsProblem?: string;
 
   /** cdk8s-cli calls `new LinkerdValidation(properties)` with the `properties` of the cdk8s.yaml entry. */
   constructor(properties: any = {}) {
-    this.settings = readProperties(properties);
+    try {
+      this.settings = readProperties(properties);
+    } catch (e) {
+      if (!(e instanceof SettingError)) throw e;
+      this.settingsProblem = `${e.ruleId}: ${e.message}. Fix: ${e.fix}`;
+    }
   }
 
   public async validate(context: any): Promise<void> {
     const ctx = context as ValidationContextLike;
-    const result = this.analyze(loadSynthesized(ctx));
-    const failing = findingsAtLeast(result.findings, this.settings.failOn);
+    const problems = this.settings ? missingPaths(this.settings) : [this.settingsProblem!];
+    if (problems.length > 0) return this.refuse(ctx, problems);
+    let result: PluginResult;
+    try {
+      result = this.analyze(loadSynthesized(ctx));
+    } catch (e) {
+      if (e instanceof InputError) return this.refuse(ctx, [e.coded]);
+      throw e;
+    }
+    const failing = findingsAtLeast(result.findings, this.settings!.failOn);
     for (const f of failing) ctx.report.addViolation(toViolation(f));
     // Findings below the threshold and suppressions are not violations, but the log keeps them visible.
     logBelowThreshold(ctx, result, failing);
@@ -89,8 +119,13 @@ export class LinkerdValidation {
     });
   }
 
+  private refuse(ctx: ValidationContextLike, problems: string[]): void {
+    for (const problem of problems) ctx.report.addViolation(inputViolation(problem));
+    ctx.report.submit('failure', { errors: String(problems.length), analysed: 'nothing' });
+  }
+
   private options(): AnalyzeOptions {
-    const s = this.settings;
+    const s = this.settings!;
     return {
       ...s.context,
       inventory: s.inventory.length > 0 ? loadManifests(s.inventory, process.cwd()).map((m) => m.object) : undefined,
@@ -99,7 +134,7 @@ export class LinkerdValidation {
   }
 
   private analyze(manifests: Manifest[]): PluginResult {
-    const clusters = this.settings.clusters;
+    const clusters = this.settings!.clusters;
     if (clusters.length === 0) return analyze(manifests, this.options());
     // A fleet: each cluster's file alone, then the fleet rules; files of no cluster are analysed on their own.
     const clusterOf = (m: Manifest) => clusters.find((c) => path.basename(m.source?.file ?? '') === `${c}.k8s.yaml`);

@@ -2,10 +2,12 @@
  * The `properties` of the plugin's entry in cdk8s.yaml, checked when cdk8s-cli constructs the plugin, so a typo fails
  * with a clear message instead of silently running with defaults.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import { Severity } from '../../analysis/finding';
 import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
 import { AnalysisContextInput } from '../../analysis/options';
+import { InputRule } from '../../core/errors';
 
 export interface LinkerdValidationSettings {
   readonly failOn: Severity;
@@ -24,8 +26,29 @@ export interface LinkerdValidationSettings {
 
 const KNOWN = ['failOn', 'crds', 'inventory', 'clusters', ...CONTEXT_OPTIONS.map((o) => o.key)];
 
+/** A property of the plugin's cdk8s.yaml entry that is unknown or malformed (LKD-INPUT-008). */
+export class SettingError extends Error {
+  public readonly ruleId = InputRule.SETTING;
+  public readonly fix = 'Correct the properties of the cdk8s-linkerd entry under `validations` in cdk8s.yaml (see the README).';
+  constructor(message: string) {
+    super(`cdk8s-linkerd validation plugin: ${message}`);
+    this.name = 'SettingError';
+  }
+}
+
 function fail(message: string): never {
-  throw new Error(`cdk8s-linkerd validation plugin: ${message}`);
+  throw new SettingError(message);
+}
+
+/**
+ * The inventory files and CRD folders of the settings that do not exist, as coded problems. Checked before any
+ * manifest is analysed (and by MeshChecks before any manifest is written), so a typo is never a crash afterwards.
+ */
+export function missingPaths(settings: LinkerdValidationSettings, cwd: string = process.cwd()): string[] {
+  const named = [...settings.inventory.map((p) => ['inventory', p]), ...settings.crds.map((p) => ['crds', p])];
+  return named.filter(([, p]) => !fs.existsSync(p)).map(([key, p]) =>
+    `${InputRule.FILE}: cdk8s.yaml: the cdk8s-linkerd validation plugin's ${key} entry ${path.relative(cwd, p) || p} does not exist. `
+    + `Fix: Create it (e.g. \`kubectl get svc,sa -A -o yaml > ${path.relative(cwd, p) || p}\` for an inventory) or remove it from the ${key} list.`);
 }
 
 function stringList(props: Record<string, unknown>, key: string): string[] {

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Every jsii language, generated from the compiled assembly (.jsii; run after `npm test` or `npx jsii`):
+#  1. jsii-rosetta translates the README's and the doc comments' TypeScript examples (tablet: dist/rosetta.tabl.json);
+#  2. jsii-pacmak generates the Python, Java, C# and Go code (--code-only: there is no dotnet or go toolchain here, and
+#     building the Python wheel or the Maven jar needs PyPI / Maven Central, which CI cannot reach);
+#  3. each language's code is checked: its main files exist, and the Python compiles (python3 is available);
+#  4. jsii-docgen writes the API reference in each language (dist/api/<language>/API.md);
+#  5. jsii-rosetta translates the examples' construct code to Python (dist/examples/python/), best effort: rosetta
+#     does not translate arrow functions, `??` or object spreads, and reports where it meets them.
+# Output under dist/ (the package output, not committed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=dist/languages
+api=dist/api
+rm -rf "$out" "$api"
+mkdir -p dist
+start=$SECONDS
+
+# Examples that rosetta cannot translate are reported, not fatal: the README's example must stay plain TypeScript.
+npx --no-install jsii-rosetta extract --output dist/rosetta.tabl.json .jsii 2>&1 | grep -E 'error|WARN' || true
+npx --no-install jsii-pacmak --code-only --outdir "$out" --rosetta-tablet dist/rosetta.tabl.json \
+  --target python --target java --target dotnet --target go >/dev/null
+
+expect_file() {
+  if [ ! -s "$out/$1" ]; then echo "error: jsii-pacmak did not generate $1" >&2; exit 1; fi
+}
+for type in Server MeshTlsAuthentication AuthorizationPolicy HttpRoute LinkerdControlPlane MeshChecks; do
+  expect_file "java/src/main/java/io/github/maintainers/cdk8s/linkerd/$type.java"
+  expect_file "dotnet/Maintainers.Cdk8s.Linkerd/Maintainers/Cdk8s/Linkerd/$type.cs"
+  expect_file "go/cdk8slinkerd/$type.go"
+  grep -q "^class $type(" "$out/python/src/cdk8s_linkerd/__init__.py" || { echo "error: no Python class $type" >&2; exit 1; }
+done
+expect_file python/src/cdk8s_linkerd/linkerd_policy/__init__.py
+expect_file python/src/cdk8s_linkerd/gateway_api/__init__.py
+expect_file java/pom.xml
+expect_file go/cdk8slinkerd/go.mod
+# The Python code must at least compile (reserved words such as `from` or `except` are renamed by pacmak).
+python3 -m compileall -q "$out/python/src" >/dev/null
+
+for language in python java csharp go; do
+  npx --no-install jsii-docgen -l "$language" -o "$api/$language/API.md" --split-by-submodule >/dev/null
+  [ -s "$api/$language/API.md" ] || { echo "error: no $language API reference" >&2; exit 1; }
+done
+mkdir -p dist/examples/python
+for example in quick-start/main mesh-lab/mesh-lab control-plane/control-plane; do
+  target="dist/examples/python/${example//\//-}.py"
+  diagnostics="$(npx --no-install jsii-rosetta snippet --language python "examples/$example.ts" 2>&1 >"$target" | grep -c 'error TS0' || true)"
+  [ -s "$target" ] || { echo "error: rosetta wrote no Python for examples/$example.ts" >&2; exit 1; }
+  echo "examples/$example.ts -> $target ($diagnostics constructs rosetta could not translate)"
+done
+echo "jsii languages: Python, Java, C#, Go generated in $out, API references in $api ($((SECONDS - start))s)"
