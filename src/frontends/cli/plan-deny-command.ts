@@ -47,7 +47,8 @@ export function planDenyCommand(argv: readonly string[], io: CliIo): number {
   if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace)) throw new UsageError('--namespace must be a DNS label');
   const policy = (optionValue(args, 'to-policy') ?? DenyTarget.DENY) as DenyTarget;
   if (args.positionals.length === 0) throw new UsageError('plan-deny needs at least one PATH (a YAML file or folder)');
-  const options = engineOptions(args, io.cwd);
+  // Here --namespace names the namespace to move, not where objects without one are (analyze's -n).
+  const options = { ...engineOptions(args, io.cwd), defaultNamespace: undefined };
   const edges = observed(args.options.get('observed') ?? [], io.cwd);
   const plan = planDenyManifests(loadManifests(args.positionals, io.cwd), namespace, options, edges, policy);
   const text = plan.objects.map((o) => yaml.dump(o, { noRefs: true, sortKeys: false })).join('---\n');
