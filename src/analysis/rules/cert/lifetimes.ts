@@ -78,6 +78,8 @@ export const certificateLifetimes: Rule = {
       + 'whose newest anchor did not sign the issuer is a rotation left half-way. cert-manager cannot renew a Certificate '
       + 'whose renewBefore is not shorter than its duration.',
     fix: 'Issue the issuer for less time than the anchor has left, finish the rotation (see TrustAnchorRotation), and keep renewBefore < duration.',
+    linkerdSource: 'pkg/identity/service.go (svc *Service) loadCredentials (verifies the issuer against the anchors); the '
+      + 'cert-manager renewBefore check is not Linkerd: cert-manager\'s Certificate validation',
     badExample: 'kind: Certificate\nspec: {secretName: linkerd-identity-issuer, duration: 48h, renewBefore: 48h}',
     goodExample: 'kind: Certificate\nspec: {secretName: linkerd-identity-issuer, duration: 48h, renewBefore: 25h}',
   },

@@ -15,6 +15,8 @@ export const privateKeyInOutput: Rule = {
       + 'any mesh identity and pass every AuthorizationPolicy.',
     fix: 'Provide the key out of band (cert-manager, an external secret store, `kubectl create secret`); if the output '
       + 'is itself stored as a secret, suppress LKD-CERT-005 on the object with a reason.',
+    linkerdSource: 'not Linkerd: secret-handling policy of this library (the key it protects is the linkerd-identity-issuer '
+      + 'Secret of charts/linkerd-control-plane/templates/identity.yaml)',
     badExample: "kind: Secret\nmetadata: {name: linkerd-identity-issuer}\nstringData:\n  tls.key: '<the issuer key as a PEM block>'   # the literal key, in Git",
     goodExample: 'kind: Certificate  # cert-manager writes the Secret in the cluster\nspec: {secretName: linkerd-identity-issuer, isCA: true}',
   },

@@ -45,6 +45,8 @@ export const controlPlaneHa: Rule = {
       + 'to one node failure or drain; full HA needs one schedulable node per replica.',
     fix: 'Use highAvailability: true (the chart\'s values-ha.yaml) and run at least 3 schedulable nodes (declare them as Node objects '
       + 'in the inventory to confirm).',
+    linkerdSource: 'charts/linkerd-control-plane/values-ha.yaml (controllerReplicas 3, enablePodDisruptionBudget, '
+      + 'enablePodAntiAffinity); charts/partials/templates/_affinity.tpl',
     badExample: 'valuesObject:\n  controllerReplicas: 2',
     goodExample: 'valuesObject:\n  highAvailability: true\n  controllerReplicas: 3\n  enablePodDisruptionBudget: true\n  enablePodAntiAffinity: true',
   },

@@ -42,6 +42,8 @@ export const proxyPortCollisionRule: Rule = {
       + '(4190) ports. An application port with the same number fails to bind or steals the proxy\'s traffic, and iptables never '
       + 'redirects those ports, so the pod breaks in confusing ways once injected.',
     fix: 'Move the application to another port, or move the proxy port with the matching config.linkerd.io/*-port annotation.',
+    linkerdSource: 'charts/linkerd-control-plane/values.yaml proxy.ports (admin 4191, control 4190, inbound 4143, outbound '
+      + '4140); charts/partials/templates/_proxy.tpl',
     badExample: 'ports:\n- containerPort: 4191',
     goodExample: 'ports:\n- containerPort: 9191',
   },

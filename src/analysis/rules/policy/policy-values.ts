@@ -40,6 +40,10 @@ export const policyValuesRule: Rule = {
       + 'A bad config.linkerd.io/default-inbound-policy annotation is worse: the injector only logs it, so the workload silently '
       + 'keeps a different (often all-unauthenticated) default.',
     fix: `Use one of ${ALLOWED}; proxyProtocol one of ${PROXY_PROTOCOLS.join(', ')}; trafficPolicy Allow or Deny.`,
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<ServerSpec>::validate (accessPolicy), '
+      + 'Admission::admit_spec (specs that do not parse are denied); policy-controller/k8s/index/src/defaults.rs '
+      + 'DefaultPolicy::from_str; policy-controller/k8s/index/src/inbound/workload.rs Settings::from_metadata, '
+      + 'default_policy',
     badExample: 'annotations:\n  config.linkerd.io/default-inbound-policy: authenticated',
     goodExample: 'annotations:\n  config.linkerd.io/default-inbound-policy: all-authenticated',
   },

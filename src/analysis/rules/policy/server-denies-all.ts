@@ -16,6 +16,8 @@ export const serverDeniesAllRule: Rule = {
       + 'deny in v1beta3. With no AuthorizationPolicy on the Server, its routes or its namespace, every connection is refused '
       + '(for example Prometheus scrapes in linkerd2#13013, or #7154).',
     fix: 'Add an AuthorizationPolicy targeting the Server, or set accessPolicy (e.g. all-authenticated, or audit while rolling out).',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::inbound_server, PolicyIndex::client_authzs; '
+      + 'policy-controller/k8s/index/src/defaults.rs DefaultPolicy::default_authzs',
     badExample: 'kind: Server\nspec:\n  port: 8080\n  podSelector: {matchLabels: {app: orders}}\n# and no AuthorizationPolicy',
     goodExample: 'kind: AuthorizationPolicy\nspec:\n  targetRef: {group: policy.linkerd.io, kind: Server, name: orders-http}\n'
       + '  requiredAuthenticationRefs:\n  - {group: policy.linkerd.io, kind: MeshTLSAuthentication, name: clients}',

@@ -32,6 +32,8 @@ export const serverSelectorShapeRule: Rule = {
     why: 'The Server CRD requires exactly one selector (oneOf); the API server rejects both or neither. Selector operators '
       + 'are limited to In, NotIn, Exists and DoesNotExist, and In without values never matches.',
     fix: 'Keep one selector; use matchLabels, or matchExpressions with a valid operator and values.',
+    linkerdSource: 'policy-controller/k8s/api/src/labels.rs Selector::from_expressions, Expression::matches; the '
+      + 'exactly-one-selector rule is the Server CRD\'s oneOf (charts/linkerd-crds/templates/policy/server.yaml)',
     badExample: 'spec:\n  port: 8080\n  # no podSelector',
     goodExample: 'spec:\n  port: 8080\n  podSelector:\n    matchLabels: {app: orders}',
   },

@@ -58,6 +58,10 @@ export const annotationGrammar: Rule = {
       + 'a bad value; on a Service, which the webhook never sees, Linkerd logs it and drops the Service\'s whole retry or timeout block.',
     fix: 'Write the value in Linkerd\'s grammar, e.g. `retry.linkerd.io/http: "5xx,429"`, `retry.linkerd.io/limit: "3"`, '
       + '`timeout.linkerd.io/request: "90s"`.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry, to_code; '
+      + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs parse_timeouts, parse_duration, Index::apply for '
+      + 'Service; policy-controller/runtime/src/admission.rs Validate<gateway::HTTPRouteSpec>::validate',
     badExample: 'metadata:\n  annotations:\n    retry.linkerd.io/http: "5xx, 429"\n    timeout.linkerd.io/request: 1m30s',
     goodExample: 'metadata:\n  annotations:\n    retry.linkerd.io/http: "5xx,429"\n    timeout.linkerd.io/request: 90s',
   },

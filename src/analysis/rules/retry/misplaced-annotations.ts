@@ -61,6 +61,10 @@ export const misplacedAnnotations: Rule = {
       + 'parent; on a Server-parented (inbound) route, a workload or a pod template they do nothing, without any warning.',
     fix: 'Use retry.linkerd.io/http on HTTPRoutes and retry.linkerd.io/grpc on GRPCRoutes, and put the annotations on the '
       + 'Service or on a route whose parentRef is the Service.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (outbound only; the inbound '
+      + 'index reads no retry annotations)',
     badExample: 'kind: GRPCRoute\nmetadata:\n  annotations: {retry.linkerd.io/http: 5xx}',
     goodExample: 'kind: GRPCRoute\nmetadata:\n  annotations: {retry.linkerd.io/grpc: unavailable}',
   },

@@ -26,6 +26,9 @@ export const backendPort: Rule = {
       + 'into an invalid backend that keeps its weight, so its share of requests fails with HTTP 500 instead of being '
       + 're-routed. `group: core` without a port is not caught by the CRD.',
     fix: 'Set `port` to the backend Service\'s port (the Service port, not the targetPort); prefer omitting `group` (or "").',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs validate_http_backend_if_service, '
+      + 'validate_grpc_backend_if_service ("cannot reference a Service without a port"); '
+      + 'policy-controller/grpc/src/outbound/http.rs invalid_backend',
     badExample: 'backendRefs:\n- {group: core, kind: Service, name: orders-v1}',
     goodExample: 'backendRefs:\n- {name: orders-v1, port: 8080}',
   },

@@ -33,6 +33,9 @@ export const ignoredTimeouts: Rule = {
       + '`rules[].timeouts.request`. In each case the author believes a timeout is in force that is not.',
     fix: 'Use `rules[].timeouts.request` or the `timeout.linkerd.io/request` annotation (one of them) for HTTPRoute, and the '
       + 'annotation for GRPCRoute; use `retry.linkerd.io/timeout` for a per-attempt limit.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule (reads only '
+      + 'rules[].timeouts.request, after the timeout.linkerd.io/request annotation); '
+      + 'policy-controller/runtime/src/admission.rs Validate<HttpRouteSpec> validate_timeouts',
     badExample: 'rules:\n- timeouts: {request: 10s, backendRequest: 2s}',
     goodExample: 'metadata:\n  annotations:\n    retry.linkerd.io/timeout: 2s\nspec:\n  rules:\n  - timeouts: {request: 10s}',
   },

@@ -97,6 +97,8 @@ export const kindConflict: Rule = {
       + '(GRPCRoute > HTTPRoute > TLSRoute > TCPRoute) and marks the others Accepted=False, reason Conflicted. The losing '
       + 'routes are applied without error and never used. A parentRef without a port covers every port of the Service.',
     fix: 'Give each protocol its own Service port and set parentRef `port` on each route, or express everything with the winning kind.',
+    linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::parent_has_conflicting_routes (RouteReasonConflicted); '
+      + 'policy-controller/grpc/src/outbound.rs to_proto',
     badExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]}\n---\n'
       + 'kind: GRPCRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders}]}   # no port: covers 8080 too',
     goodExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]}\n---\n'

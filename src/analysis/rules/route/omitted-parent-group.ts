@@ -13,6 +13,8 @@ export const omittedParentGroup: Rule = {
     why: 'The Gateway API CRD defaults an omitted parentRef group to gateway.networking.k8s.io, so `kind: Service` '
       + 'without a group names a Gateway-group kind that does not exist. Linkerd never attaches the route and reports nothing.',
     fix: 'Set `group: core` (Linkerd\'s spelling) or `group: ""` on every parentRef with `kind: Service`.',
+    linkerdSource: 'Gateway API v1.2.1 CRD default (parentRefs[].group: gateway.networking.k8s.io); '
+      + 'policy-controller/k8s/index/src/outbound/index.rs is_parent_service',
     badExample: 'parentRefs:\n- kind: Service\n  name: orders\n  port: 8080',
     goodExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: orders\n  port: 8080',
   },

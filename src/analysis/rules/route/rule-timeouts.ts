@@ -43,6 +43,10 @@ export const ruleTimeouts: Rule = {
       + '(ms, s, m, h, d) and silently drops anything else, so the rule has no timeout at all. A backendRequest longer '
       + 'than a non-zero request timeout is rejected at admission.',
     fix: 'Write each timeout as one number and one unit (`90s`, `1500ms`, `2m`), and keep backendRequest <= request.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule (parse_duration(..).ok()); '
+      + 'policy-controller/k8s/index/src/outbound/index.rs parse_duration; '
+      + 'policy-controller/runtime/src/admission.rs Validate<HttpRouteSpec> validate_timeouts; Gateway API v1.2.1 '
+      + 'HTTPRoute CRD CEL rule (backendRequest <= request)',
     badExample: 'rules:\n- timeouts:\n    request: 1m30s\n  backendRefs: [{name: orders-v1, port: 8080}]',
     goodExample: 'rules:\n- timeouts:\n    request: 90s\n  backendRefs: [{name: orders-v1, port: 8080}]',
   },

@@ -66,6 +66,8 @@ export const serviceProfileWins: Rule = {
       + 'proxies use it and ignore HTTPRoute/GRPCRoute routing, retries and timeouts, including retry.linkerd.io/* and '
       + 'timeout.linkerd.io/* annotations. Nothing reports the conflict (linkerd/website#1608).',
     fix: 'Delete the ServiceProfile (move its retries/timeouts to annotations on the Service or route), or drop the routes.',
+    linkerdSource: 'controller/api/destination/server.go (s *server) GetProfile, (s *server) subscribeToServiceProfile (the '
+      + 'proxy prefers a ServiceProfile\'s routes; linkerd2-proxy, not in this repository)',
     badExample: 'apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata: {name: orders.shop.svc.cluster.local, namespace: shop}\n---\n'
       + 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, namespace: shop, port: 8080}]}',
     goodExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, namespace: shop, port: 8080}]}',
