@@ -17,7 +17,7 @@ export const legacyKindsRule: Rule = {
       + 'ServiceProfile for a Service also makes Linkerd ignore the HTTPRoutes on that Service.',
     fix: 'Move to Server policy.linkerd.io/v1beta3, AuthorizationPolicy, and Gateway API HTTPRoute/GRPCRoute.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/server_authorization.rs ServerAuthz::from_resource (legacy, still '
-      + 'read); controller/api/destination/server.go (s *server) GetProfile (ServiceProfiles)',
+      + 'read); controller/api/destination/server.go (s *server) GetProfile, which serves service profiles',
     badExample: 'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization',
     goodExample: 'apiVersion: policy.linkerd.io/v1alpha1\nkind: AuthorizationPolicy',
   },

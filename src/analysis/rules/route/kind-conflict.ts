@@ -94,7 +94,7 @@ export const kindConflict: Rule = {
   doc: {
     title: 'Only one route kind (GRPCRoute, HTTPRoute, TLSRoute, TCPRoute) attaches to a Service port',
     why: 'When different route kinds share a parent Service port, Linkerd keeps the highest-ranked kind '
-      + '(GRPCRoute > HTTPRoute > TLSRoute > TCPRoute) and marks the others Accepted=False, reason Conflicted. The losing '
+      + '(GRPCRoute > HTTPRoute > TLSRoute > TCPRoute) and marks the others Accepted=False, reason RouteReasonConflicted. The losing '
       + 'routes are applied without error and never used. A parentRef without a port covers every port of the Service.',
     fix: 'Give each protocol its own Service port and set parentRef `port` on each route, or express everything with the winning kind.',
     linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::parent_has_conflicting_routes (RouteReasonConflicted); '
@@ -108,7 +108,7 @@ export const kindConflict: Rule = {
     for (const { attachment, ports, winners } of findLosses(collectSlots(ctx.index))) {
       ctx.report(attachment.route, `parentRefs[${attachment.position}] (Service ${attachment.service}, port ${[...ports].join(', ')}) is `
         + `shared with ${[...winners].join(', ')}; Linkerd ranks GRPCRoute > HTTPRoute > TLSRoute > TCPRoute on one parent port, so this `
-        + `${attachment.family} is marked Conflicted and never used.`);
+        + `${attachment.family} is marked Accepted=False (RouteReasonConflicted) and never used.`);
     }
   },
 };
