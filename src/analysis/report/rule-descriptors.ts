@@ -20,6 +20,7 @@ export const SUPPRESSION_RULE: RuleDescriptor = {
     why: 'A suppression without a valid rule ID or a reason hides findings without an audit trail, so it is rejected '
       + 'and cannot itself be suppressed.',
     fix: 'Set the annotation to a JSON list of {"ruleId": "LKD-…", "reason": "why this is acceptable"} entries.',
+    linkerdSource: 'not Linkerd: suppression policy of this library (analysis.cdk8s-linkerd.io/suppress, MeshChecks.suppress)',
   },
 };
 

@@ -27,6 +27,8 @@ const SCHEMA_DOC = {
   why: 'The API server validates every object against its CustomResourceDefinition (OpenAPI schema and '
     + 'x-kubernetes-validations) and rejects the whole apply when one fails.',
   fix: 'Correct the field the message names; compare with the CRD given to --crds.',
+  linkerdSource: 'not Linkerd: Kubernetes API server (OpenAPI schema and x-kubernetes-validations CEL rules of the CRDs '
+    + 'given to --crds, e.g. Linkerd 2.20\'s and Gateway API v1.2.1\'s)',
 };
 
 /** Documentation-only stand-in used in rule listings and SARIF when no --crds run defines the real rule. */

@@ -43,7 +43,7 @@ describe('LKD-ROUTE-018 timeout fields Linkerd does not apply', () => {
   test('warns that backendRequest is not applied', () => {
     const [finding] = ruleFindings(timeouts({ request: '10s', backendRequest: '2s' }), 'LKD-ROUTE-018');
     expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
-    expect(finding.message).toMatch(/rules\[0\]\.timeouts\.backendRequest is set, but Linkerd 2\.20 only validates it/);
+    expect(finding.message).toMatch(/rules\[0\]\.timeouts\.backendRequest is set, but Linkerd 2\.20 never reads it/);
   });
   test('warns when the request annotation shadows rules[].timeouts.request', () => {
     const objects = withRoute((r) => { r.spec.rules[0].timeouts = { request: '10s' }; r.metadata.annotations = { 'timeout.linkerd.io/request': '5s' }; });

@@ -13,6 +13,8 @@ export const certificateAlgorithms: Rule = {
     why: 'linkerd-identity signs workload certificates with the issuer key and proxies only validate the algorithms '
       + 'Linkerd supports; `linkerd check` fails "certificate config is valid" for any other key.',
     fix: 'Re-issue with an ECDSA P-256 key, e.g. `step certificate create ... --kty EC --crv P-256`.',
+    linkerdSource: 'pkg/issuercerts/issuercerts.go CheckIssuerCertAlgoRequirements, CheckTrustAnchorAlgoRequirements, '
+      + 'checkECDSACertRequirements, checkRSACertRequirements',
     badExample: 'identityTrustAnchorsPEM: <root with an RSA 1024 or P-384 key>',
     goodExample: 'identityTrustAnchorsPEM: <root with an ECDSA P-256 key>',
   },

@@ -13,6 +13,8 @@ export const certificateChain: Rule = {
     why: 'linkerd-identity refuses to start when the issuer does not verify against the trust anchors or is not an '
       + 'intermediate CA, and then no proxy gets a certificate; `linkerd check` reports "issuer cert is issued by the trust anchor".',
     fix: 'Put only PEM certificates in the bundle, and use an intermediate CA (basicConstraints CA:TRUE) signed by one of the anchors.',
+    linkerdSource: 'pkg/identity/service.go (svc *Service) loadCredentials (issuer must verify against the trust anchors and '
+      + 'be a CA); pkg/issuercerts/issuercerts.go (ic *IssuerCertData) VerifyAndBuildCreds',
     badExample: 'kind: Secret\nmetadata: {name: linkerd-identity-issuer, namespace: linkerd}\ntype: kubernetes.io/tls\nstringData:\n  tls.crt: <leaf certificate, CA:FALSE>\n  ca.crt: <an unrelated root>',
     goodExample: 'kind: Secret\nmetadata: {name: linkerd-identity-issuer, namespace: linkerd}\ntype: kubernetes.io/tls\nstringData:\n  tls.crt: <intermediate CA signed by the root>\n  ca.crt: <the root>',
   },

@@ -98,6 +98,8 @@ export const certificateLifetimes: Rule = {
       + 'whose renewBefore is not shorter than its duration. A cert-manager trust anchor renewed with a new key (rotationPolicy '
       + 'Always, the default since cert-manager 1.18) is an unplanned anchor rotation.',
     fix: 'Issue the issuer for less time than the anchor has left, finish the rotation (see TrustAnchorRotation), and keep renewBefore < duration.',
+    linkerdSource: 'pkg/identity/service.go (svc *Service) loadCredentials (verifies the issuer against the anchors); the '
+      + 'cert-manager renewBefore check is not Linkerd: cert-manager\'s Certificate validation',
     badExample: 'kind: Certificate\nspec: {secretName: linkerd-identity-issuer, duration: 48h, renewBefore: 48h}',
     goodExample: 'kind: Certificate\nspec: {secretName: linkerd-identity-issuer, duration: 48h, renewBefore: 25h}',
   },

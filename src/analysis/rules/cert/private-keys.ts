@@ -17,6 +17,8 @@ export const privateKeyInOutput: Rule = {
       + 'any header), and JSON or YAML documents inside strings (last-applied-configuration, a kubeconfig in a ConfigMap).',
     fix: 'Provide the key out of band (cert-manager, an external secret store, `kubectl create secret`); if the output '
       + 'is itself stored as a secret, suppress LKD-CERT-005 on the object with a reason.',
+    linkerdSource: 'not Linkerd: secret-handling policy of this library (the key it protects is the linkerd-identity-issuer '
+      + 'Secret of charts/linkerd-control-plane/templates/identity.yaml)',
     badExample: "kind: Secret\nmetadata: {name: linkerd-identity-issuer}\nstringData:\n  tls.key: '<the issuer key as a PEM block>'   # the literal key, in Git",
     goodExample: 'kind: Certificate  # cert-manager writes the Secret in the cluster\nspec: {secretName: linkerd-identity-issuer, isCA: true}',
   },

@@ -13,6 +13,9 @@ export const certificateValidity: Rule = {
     why: 'An expired or not-yet-valid anchor or issuer stops mesh identity: new pods get no certificate and mTLS fails. '
       + '`linkerd check` only warns when fewer than 60 days are left, and exits 0.',
     fix: 'Rotate the certificate (see TrustAnchorRotation) before it expires; an expired anchor needs Linkerd\'s "replacing expired certificates" procedure.',
+    linkerdSource: 'pkg/issuercerts/issuercerts.go CheckCertValidityPeriod, CheckExpiringSoon '
+      + '(expirationWarningThresholdInDays = 60); pkg/healthcheck/healthcheck.go (hc *HealthChecker) '
+      + 'CheckCertAndAnchorsExpiringSoon',
     badExample: 'identityTrustAnchorsPEM: <root whose notAfter has passed>',
     goodExample: 'identityTrustAnchorsPEM: <root valid for another year>',
   },

@@ -26,6 +26,9 @@ export const externalCaWithoutTrustRoots: Rule = {
       + 'fail to start.',
     fix: 'Add a trust-manager Bundle named linkerd-identity-trust-roots (LinkerdIdentity.fromCertManager() does), or the ConfigMap '
       + 'itself (key ca-bundle.crt), or list the existing one in the inventory.',
+    linkerdSource: 'charts/linkerd-control-plane/templates/identity.yaml (ConfigMap linkerd-identity-trust-roots only `if not '
+      + '.Values.identity.externalCA`); charts/partials/templates/_proxy.tpl (mounts '
+      + 'linkerd-identity-trust-roots); charts/linkerd-control-plane/templates/proxy-injector.yaml',
     badExample: 'valuesObject:\n  identity:\n    externalCA: true   # and no Bundle or ConfigMap linkerd-identity-trust-roots',
     goodExample: 'apiVersion: trust.cert-manager.io/v1alpha1\nkind: Bundle\nmetadata:\n  name: linkerd-identity-trust-roots',
   },

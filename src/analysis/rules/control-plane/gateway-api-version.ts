@@ -15,9 +15,13 @@ export const controlPlaneGatewayApi: Rule = {
   doc: {
     title: 'A Linkerd install targets a cluster whose Gateway API bundle is v1.2.1 to v1.5.1',
     why: 'Linkerd does not install the Gateway API (installGatewayAPI is false) but its policy controller reads HTTPRoute and GRPCRoute '
-      + 'v1: bundles before v1.2.1 lack what 2.20 expects, and newer than v1.5.1 is untested. Routes created later are then ignored '
-      + 'or rejected.',
+      + 'v1. v1.2.1 to v1.5.1 is the range Linkerd documents for 2.20: older bundles lack what 2.20 expects (`linkerd install` '
+      + 'itself refuses only HTTPRoute or GRPCRoute CRDs without v1, i.e. before v1.1), and newer than v1.5.1 is untested. '
+      + 'Routes created later are then ignored or rejected.',
     fix: 'Install Gateway API v1.2.1 (standard channel, recommended) before Linkerd and declare it as gatewayApiVersion.',
+    linkerdSource: 'cli/cmd/install.go checkGatewayAPICRDs, crdIncludesV1, validateFinalValues (refuses only '
+      + 'HTTPRoute/GRPCRoute CRDs without v1); charts/linkerd-crds/values.yaml installGatewayAPI: false; the '
+      + 'v1.2.1-v1.5.1 range is Linkerd\'s documented compatibility table, not code',
     badExample: '# MeshChecks.of(app).configure({ gatewayApiVersion: "v1.6.1" }), or --gateway-api-version v1.6.1\nkind: Application\nmetadata: {name: linkerd-control-plane}',
     goodExample: '# MeshChecks.of(app).configure({ gatewayApiVersion: "v1.2.1" })\nkind: Application\nmetadata: {name: linkerd-control-plane}',
   },

@@ -154,6 +154,8 @@ export const controlPlaneHa: Rule = {
       + 'the rule says what it cannot know, as information.',
     fix: 'Use highAvailability: true (the chart\'s values-ha.yaml) without overrides that undo it, run at least 3 schedulable nodes in '
       + 'several zones, and tell the checks (Nodes in the inventory, or nodeCount/zoneCount).',
+    linkerdSource: 'charts/linkerd-control-plane/values-ha.yaml (controllerReplicas 3, enablePodDisruptionBudget, '
+      + 'enablePodAntiAffinity); charts/partials/templates/_affinity.tpl',
     badExample: 'valuesObject:\n  controllerReplicas: 2',
     goodExample: 'valuesObject:\n  highAvailability: true\n  controllerReplicas: 3\n  enablePodDisruptionBudget: true\n  enablePodAntiAffinity: true',
   },

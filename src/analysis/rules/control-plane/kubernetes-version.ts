@@ -13,6 +13,7 @@ export const kubernetesVersion: Rule = {
     why: 'The linkerd-crds and linkerd-control-plane charts declare kubeVersion ">=1.31.0-0", so Helm, Argo CD and Flux refuse to '
       + 'install them on older clusters, and linkerd check fails its kubernetes-version check.',
     fix: 'Upgrade the cluster to Kubernetes 1.31 or later and declare it as kubernetesVersion.',
+    linkerdSource: 'charts/linkerd-control-plane/Chart.yaml and charts/linkerd-crds/Chart.yaml kubeVersion ">=1.31.0-0"; pkg/k8s/api.go (kubeAPI *KubernetesAPI) CheckVersion (minAPIVersion 1.31.0, the linkerd check kubernetes-version category)',
     badExample: '# MeshChecks.of(app).configure({ kubernetesVersion: "1.30" }), or --kubernetes-version 1.30\nkind: Application\nmetadata: {name: linkerd-control-plane}',
     goodExample: '# MeshChecks.of(app).configure({ kubernetesVersion: "1.31" })\nkind: Application\nmetadata: {name: linkerd-control-plane}',
   },

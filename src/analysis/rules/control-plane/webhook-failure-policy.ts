@@ -14,6 +14,9 @@ export const webhookFailurePolicyIgnore: Rule = {
       + 'unchecked, and pods start without a proxy.',
     fix: 'Set webhookFailurePolicy: WebhookFailurePolicy.FAIL (the HA profile does) and run the controllers highly available, so '
       + 'that failing closed does not block applies.',
+    linkerdSource: 'charts/linkerd-control-plane/values.yaml webhookFailurePolicy (default Ignore), used by '
+      + 'charts/linkerd-control-plane/templates/destination-rbac.yaml and '
+      + 'charts/linkerd-control-plane/templates/proxy-injector-rbac.yaml',
     badExample: 'valuesObject:\n  webhookFailurePolicy: Ignore',
     goodExample: 'valuesObject:\n  webhookFailurePolicy: Fail',
   },

@@ -232,6 +232,9 @@ export const configAnnotationsRule: Rule = {
       + 'CreateOpaquePortsPatch, policy-controller outbound/index.rs). Keys of labels.go that no component reads '
       + '(mirror.linkerd.io/probe-failure-threshold and probe-timeout at 2.20) are reported on any object.',
     fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
+    linkerdSource: 'pkg/k8s/labels.go (annotation vocabulary); pkg/inject/inject.go ApplyAnnotationOverrides, '
+      + 'AppendNamespaceAnnotations (ProxyAnnotations, ProxyAlphaConfigAnnotations), (conf *ResourceConfig) '
+      + 'CreateOpaquePortsPatch',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-port: "4222"\n  config.beta.linkerd.io/proxy-enable-native-sidecar: "true"',
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
   },

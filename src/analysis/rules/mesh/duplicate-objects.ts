@@ -42,6 +42,8 @@ export const duplicateObjectsRule: Rule = {
       + 'not an error anywhere: kubectl and GitOps tools apply both and the later silently replaces the earlier, so one of '
       + 'two Servers, routes or policies never takes effect.',
     fix: 'Give each object its own name (or merge the two definitions).',
+    linkerdSource: 'not Linkerd: Kubernetes API server (one object per group, kind, namespace and name; the later apply '
+      + 'replaces the earlier)',
     badExample: 'kind: Server\nmetadata: {name: orders-http}\nspec: {port: 8080, ...}\n---\nkind: Server\nmetadata: {name: orders-http}\nspec: {port: 9090, ...}',
     goodExample: 'kind: Server\nmetadata: {name: orders-http}\nspec: {port: 8080, ...}\n---\nkind: Server\nmetadata: {name: orders-admin}\nspec: {port: 9090, ...}',
   },

@@ -15,6 +15,8 @@ export const missingServiceAccount: Rule = {
     why: 'The API server accepts a Deployment whose serviceAccountName does not exist, but no pod is ever created for it '
       + '(the ReplicaSet fails with "serviceaccount not found"), so the workload and its identity silently never appear.',
     fix: 'Create the ServiceAccount in the workload\'s namespace (or list it in the inventory if it exists in the cluster).',
+    linkerdSource: 'not Linkerd: Kubernetes ReplicaSet controller and ServiceAccount admission (pods are refused while the '
+      + 'ServiceAccount is missing)',
     badExample: 'kind: Deployment\nspec:\n  template:\n    spec:\n      serviceAccountName: orders   # no ServiceAccount orders',
     goodExample: 'kind: ServiceAccount\nmetadata: {name: orders}\n---\nkind: Deployment\nspec:\n  template:\n    spec:\n      serviceAccountName: orders',
   },

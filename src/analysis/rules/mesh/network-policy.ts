@@ -66,6 +66,9 @@ export const networkPolicyRule: Rule = {
       + 'name the real port in a transport header. A NetworkPolicy that only allows application ports therefore drops meshed '
       + 'traffic; one that allows 4143 lets meshed clients reach every port, so its per-port limits stop applying (linkerd2#15246).',
     fix: 'Allow port 4143 (or the named port linkerd-proxy) for meshed peers and do per-port access control with Server and AuthorizationPolicy.',
+    linkerdSource: 'charts/linkerd-control-plane/values.yaml proxy.ports.inbound 4143; '
+      + 'charts/partials/templates/_proxy-init.tpl (iptables redirect to the inbound port); the NetworkPolicy side '
+      + 'is Kubernetes, not Linkerd',
     badExample: 'ingress:\n- ports: [{port: 8080}]   # pods are meshed',
     goodExample: 'ingress:\n- ports: [{port: 8080}, {port: 4143}]\n# per-port rules for meshed clients: Server + AuthorizationPolicy',
   },

@@ -88,6 +88,10 @@ export const opaquePortsRule: Rule = {
       + 'not mark its port, clients still run protocol detection, which stalls server-speaks-first protocols (linkerd2#10745).',
     fix: 'Annotate the Service with config.linkerd.io/opaque-ports listing the Service ports whose targetPorts are opaque on the pods '
       + '(or annotate the namespace once).',
+    linkerdSource: 'pkg/inject/inject.go (conf *ResourceConfig) CreateOpaquePortsPatch; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (opaque-ports annotation, else '
+      + 'default_opaque_ports); pkg/healthcheck/healthcheck.go (hc *HealthChecker) '
+      + 'checkMisconfiguredOpaquePortAnnotations, misconfiguredOpaqueAnnotation',
     badExample: 'kind: Service\nspec:\n  ports: [{port: 4222, targetPort: 4222}]\n# pods: config.linkerd.io/opaque-ports: "4222"',
     goodExample: 'kind: Service\nmetadata:\n  annotations:\n    config.linkerd.io/opaque-ports: "4222"',
   },

@@ -60,6 +60,9 @@ export const podHazardsRule: Rule = {
       + 'projection disabled) the proxy cannot get an identity; and an app running as the proxy UID (2102) has its outbound '
       + 'traffic exempted from redirection. Each leaves a "meshed" workload partly outside the mesh.',
     fix: 'Drop hostNetwork, keep mesh traffic on TCP, keep the token available, and run apps under a UID other than 2102.',
+    linkerdSource: 'pkg/inject/report.go (r *Report) Injectable (hostNetwork, automountServiceAccountToken without token '
+      + 'projection), checkUDPPorts; charts/linkerd-control-plane/values.yaml proxy.uid 2102; '
+      + 'charts/partials/templates/_proxy-init.tpl',
     badExample: 'spec:\n  hostNetwork: true\n  securityContext:\n    runAsUser: 2102',
     goodExample: 'spec:\n  securityContext:\n    runAsUser: 10001',
   },

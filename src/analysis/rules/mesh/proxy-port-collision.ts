@@ -39,9 +39,13 @@ export const proxyPortCollisionRule: Rule = {
   doc: {
     title: 'Application containers do not use the proxy\'s ports (4143, 4140, 4191, 4190)',
     why: 'The proxy shares the pod\'s network namespace and binds its inbound (4143), outbound (4140), admin (4191) and control '
-      + '(4190) ports. An application port with the same number fails to bind or steals the proxy\'s traffic, and iptables never '
-      + 'redirects those ports, so the pod breaks in confusing ways once injected.',
+      + '(4190) ports. An application port with the same number fails to bind or steals the proxy\'s traffic, and proxy-init '
+      + 'does not redirect traffic to the admin and control ports (--inbound-ports-to-ignore), so whichever process binds '
+      + 'them first gets it: the pod breaks in confusing ways once injected.',
     fix: 'Move the application to another port, or move the proxy port with the matching config.linkerd.io/*-port annotation.',
+    linkerdSource: 'charts/linkerd-control-plane/values.yaml proxy.ports (admin 4191, control 4190, inbound 4143, outbound '
+      + '4140); charts/partials/templates/_proxy.tpl; charts/partials/templates/_proxy-init.tpl (--incoming-proxy-port, '
+      + '--outgoing-proxy-port, --inbound-ports-to-ignore control and admin)',
     badExample: 'ports:\n- containerPort: 4191',
     goodExample: 'ports:\n- containerPort: 9191',
   },

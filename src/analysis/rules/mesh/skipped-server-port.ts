@@ -23,6 +23,9 @@ export const skippedServerPortRule: Rule = {
     why: 'Ports listed in config.linkerd.io/skip-inbound-ports bypass the proxy entirely: no mTLS, no Server, no '
       + 'AuthorizationPolicy. A Server on such a port looks like protection but the port is open to anyone the network allows.',
     fix: 'Remove the port from skip-inbound-ports (and mark it opaque if protocol detection was the problem), or drop the Server.',
+    linkerdSource: 'pkg/inject/inject.go ApplyAnnotationOverrides (config.linkerd.io/skip-inbound-ports); '
+      + 'charts/partials/templates/_proxy-init.tpl (--inbound-ports-to-ignore: iptables never redirects those '
+      + 'ports to the proxy)',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "8080"\n# Server orders-http selects port 8080',
     goodExample: 'annotations:\n  config.linkerd.io/opaque-ports: "8080"',
   },

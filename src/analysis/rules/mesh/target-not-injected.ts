@@ -60,6 +60,9 @@ export const targetNotInjectedRule: Rule = {
       + 'pods they select. When those pods are not injected (linkerd.io/inject: disabled on the pod template or namespace), '
       + 'the objects are accepted but nothing enforces them, and the port stays wide open.',
     fix: 'Annotate the namespace or pod template with linkerd.io/inject: enabled, or drop the policy objects.',
+    linkerdSource: 'pkg/inject/report.go (r *Report) disabledByAnnotation (linkerd.io/inject: disabled on pod or namespace); '
+      + 'policy-controller/grpc/src/inbound.rs InboundPolicyServer::watch_port (policy is served only to a pod\'s '
+      + 'own proxy)',
     badExample: 'kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        linkerd.io/inject: disabled   # selected by Server orders-http',
     goodExample: 'kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        linkerd.io/inject: enabled',
   },

@@ -169,6 +169,9 @@ export const wrongMetadataRule: Rule = {
       + 'config.linkerd.io/admission-webhooks and mirror.linkerd.io/exported are labels.',
     fix: 'Move the keys to spec.template.metadata.annotations (or the Namespace\'s annotations); on a Server, set '
       + 'spec.accessPolicy (or authorize the traffic) instead of a default-inbound-policy annotation.',
+    linkerdSource: 'controller/proxy-injector/webhook.go Inject; pkg/inject/inject.go (conf *ResourceConfig) '
+      + 'GetAnnotationOverrides, ApplyAnnotationOverrides, AppendNamespaceAnnotations; '
+      + 'policy-controller/k8s/index/src/inbound/workload.rs Settings::from_metadata',
     badExample: 'kind: Deployment\nmetadata:\n  annotations:\n    linkerd.io/inject: enabled',
     goodExample: 'kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        linkerd.io/inject: enabled',
   },

@@ -66,6 +66,9 @@ export const authenticationRefsRule: Rule = {
       + 'NetworkAuthentication, and rejects any other kind. Linkerd kinds must carry group policy.linkerd.io because a missing '
       + 'group means core. A reference to a missing authentication is admitted, but the controller then ignores the policy.',
     fix: 'Reference one identity authentication and/or one NetworkAuthentication with explicit groups, and create what you reference.',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<AuthorizationPolicySpec>::validate; '
+      + 'policy-controller/k8s/index/src/inbound/authorization_policy.rs authentication_ref; '
+      + 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::policy_client_authz',
     badExample: 'requiredAuthenticationRefs:\n- kind: MeshTLSAuthentication\n  name: client-sa',
     goodExample: 'requiredAuthenticationRefs:\n- group: policy.linkerd.io\n  kind: MeshTLSAuthentication\n  name: client-sa',
   },

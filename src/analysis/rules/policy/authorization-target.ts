@@ -22,6 +22,8 @@ export const authorizationTargetRule: Rule = {
       + 'GRPCRoute (gateway.networking.k8s.io) and the policy\'s own Namespace (core). Anything else is rejected at apply time. '
       + 'A target that does not exist is not rejected, but then the policy authorizes nothing and traffic stays denied.',
     fix: 'Point targetRef at a Server or route in the same namespace, spelling the group out, or at the policy\'s own Namespace.',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<AuthorizationPolicySpec>::validate; '
+      + 'policy-controller/k8s/index/src/inbound/authorization_policy.rs validate, target',
     badExample: 'targetRef:\n  kind: Server\n  name: orders-http',
     goodExample: 'targetRef:\n  group: policy.linkerd.io\n  kind: Server\n  name: orders-http',
   },

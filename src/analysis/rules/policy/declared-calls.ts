@@ -73,6 +73,8 @@ export const declaredCalls: Rule = {
       + 'http_routes and the proxy\'s server-policy try_route), so a call may name its method and path '
       + '(`orders:8080 GET /orders`); without them the call counts as allowed when some request gets through.',
     fix: 'Authorize the caller (e.g. ServerAccess.allow with its ServiceAccount), or drop the declared call if it is gone.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::http_routes, '
+      + 'PolicyIndex::route_client_authzs, PolicyIndex::client_authzs, ClusterInfo::default_inbound_http_routes',
     badExample: 'kind: Deployment\nmetadata:\n  name: wrong-client\n  annotations:\n    analysis.cdk8s-linkerd.io/calls: orders:8080   # runs as SA default',
     goodExample: 'kind: Deployment\nmetadata:\n  name: client\n  annotations:\n    analysis.cdk8s-linkerd.io/calls: orders:8080   # SA client is authorized',
   },

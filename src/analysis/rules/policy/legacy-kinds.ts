@@ -14,8 +14,10 @@ export const legacyKindsRule: Rule = {
     title: 'No legacy policy kinds or versions (ServerAuthorization, old Server/HTTPRoute versions, ServiceProfile)',
     why: 'ServerAuthorization is superseded by AuthorizationPolicy with MeshTLSAuthentication/NetworkAuthentication; Server '
       + 'before v1beta3 has no accessPolicy; policy.linkerd.io HTTPRoute before v1beta3 and ServiceProfile are legacy. A '
-      + 'ServiceProfile for a Service also makes Linkerd ignore the HTTPRoutes on that Service.',
+      + 'ServiceProfile with routes or dstOverrides for a Service also makes Linkerd ignore the HTTPRoutes on that Service.',
     fix: 'Move to Server policy.linkerd.io/v1beta3, AuthorizationPolicy, and Gateway API HTTPRoute/GRPCRoute.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/server_authorization.rs ServerAuthz::from_resource (legacy, still '
+      + 'read); controller/api/destination/server.go (s *server) GetProfile, which serves service profiles',
     badExample: 'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization',
     goodExample: 'apiVersion: policy.linkerd.io/v1alpha1\nkind: AuthorizationPolicy',
   },

@@ -53,6 +53,9 @@ export const meshTlsIdentitiesRule: Rule = {
       + 'names (with an optional leading "*" label) nor SPIFFE IDs, and identityRefs of any kind but ServiceAccount or Namespace '
       + '(a Namespace ref without a namespace field). A ServiceAccount that does not exist is accepted but matches no client.',
     fix: 'Prefer identityRefs to ServiceAccounts you create; write identities as <sa>.<ns>.serviceaccount.identity.<cp-ns>.<trust-domain>.',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<MeshTLSAuthenticationSpec>::validate, '
+      + 'validate_identity_ref; policy-controller/runtime/src/validation.rs validate_identity; '
+      + 'policy-controller/k8s/index/src/inbound/meshtls_authentication.rs Spec::try_from_resource',
     badExample: 'spec:\n  identities: ["Client.mesh-lab"]\n  identityRefs: [{kind: Deployment, name: client}]',
     goodExample: 'spec:\n  identityRefs:\n  - kind: ServiceAccount\n    name: client',
   },

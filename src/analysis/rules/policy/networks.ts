@@ -54,6 +54,9 @@ export const networksRule: Rule = {
     why: 'The webhook rejects an empty networks list, a CIDR that does not parse, an except outside its cidr and an except that '
       + 'negates the whole cidr. An EgressNetwork whose networks overlap the cluster networks is admitted but not accepted.',
     fix: 'List at least one CIDR (a bare IP is fine), keep each except strictly inside its cidr, and keep egress networks outside clusterNetworks.',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs validate_networks, '
+      + 'Validate<NetworkAuthenticationSpec>::validate, Validate<EgressNetworkSpec>::validate; '
+      + 'policy-controller/k8s/status/src/index.rs Index::network_condition',
     badExample: 'networks:\n- cidr: 10.0.0.0/8\n  except: [10.0.0.0/8, 192.168.0.0/16]',
     goodExample: 'networks:\n- cidr: 10.0.0.0/8\n  except: [10.1.0.0/16]',
   },

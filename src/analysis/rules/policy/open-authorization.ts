@@ -14,6 +14,8 @@ export const openAuthorizationRule: Rule = {
       + 'to write while scaffolding and then forget, leaving a Server as open as the all-unauthenticated default.',
     fix: 'Require a MeshTLSAuthentication or ServiceAccount for meshed callers, or a NetworkAuthentication that limits networks; '
       + 'suppress this finding with a reason if the openness is intended (e.g. a public ingress).',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::policy_client_authz (no authentications: '
+      + 'Unauthenticated from 0.0.0.0/0 and ::/0)',
     badExample: 'requiredAuthenticationRefs: []',
     goodExample: 'requiredAuthenticationRefs:\n- {group: policy.linkerd.io, kind: MeshTLSAuthentication, name: clients}',
   },

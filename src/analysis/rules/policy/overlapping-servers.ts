@@ -21,6 +21,8 @@ export const overlappingServersRule: Rule = {
       + 'creation time, then name; the first to claim a pod port wins and the others are skipped with only a log line, so '
       + 'their accessPolicy and the AuthorizationPolicies on them silently do nothing for that port.',
     fix: 'Give each pod port exactly one Server: narrow the podSelectors or merge the Servers.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (sorted by created_at then name; '
+      + '"Port already matched by another server; skipping")',
     badExample: '# orders-http and all-http both select app=orders, port 8080',
     goodExample: '# one Server per pod port; other workloads get their own Server',
   },

@@ -26,6 +26,10 @@ export const plaintextDefaultRule: Rule = {
       + 'which defeats mTLS-only expectations.',
     fix: 'Cover each port with a Server plus AuthorizationPolicy, or set config.linkerd.io/default-inbound-policy on the namespace: '
       + 'audit first (to see what would be denied), then all-authenticated or deny.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::set_default_server, '
+      + 'PolicyIndex::default_inbound_server; policy-controller/k8s/index/src/inbound/workload.rs '
+      + 'Settings::from_metadata; policy-controller/k8s/index/src/defaults.rs DefaultPolicy::default_authzs; '
+      + 'pkg/inject/inject.go AppendNamespaceAnnotations',
     badExample: 'kind: Namespace\nmetadata:\n  annotations:\n    linkerd.io/inject: enabled   # no default-inbound-policy, no Server',
     goodExample: 'kind: Namespace\nmetadata:\n  annotations:\n    linkerd.io/inject: enabled\n    config.linkerd.io/default-inbound-policy: all-authenticated',
   },

@@ -15,7 +15,7 @@ function caseHint(value: unknown, allowed: readonly string[]): string {
 function checkAnnotation(ctx: RuleContext, subject: IndexedObject, value: string | undefined, where: string): void {
   if (value === undefined || isKnownDefaultPolicy(value)) return;
   ctx.report(subject, `${where} ${DEFAULT_POLICY_ANNOTATION} is ${JSON.stringify(value)}, not one of ${ALLOWED}${caseHint(value, DEFAULT_INBOUND_POLICIES)}; `
-    + 'the injector only logs this and the next level\'s default (ultimately the cluster\'s) applies instead.');
+    + 'the policy controller only logs this (workload.rs Settings::from_metadata) and the cluster\'s default applies instead.');
 }
 
 function checkServer(ctx: RuleContext, server: IndexedObject): void {
@@ -37,9 +37,13 @@ export const policyValuesRule: Rule = {
   doc: {
     title: 'Default-policy, accessPolicy, proxyProtocol and trafficPolicy values are in their allowed sets',
     why: 'Server.accessPolicy and proxyProtocol and EgressNetwork.trafficPolicy outside their enums are rejected by the webhook. '
-      + 'A bad config.linkerd.io/default-inbound-policy annotation is worse: the injector only logs it, so the workload silently '
+      + 'A bad config.linkerd.io/default-inbound-policy annotation is worse: the policy controller only logs it, so the workload silently '
       + 'keeps a different (often all-unauthenticated) default.',
     fix: `Use one of ${ALLOWED}; proxyProtocol one of ${PROXY_PROTOCOLS.join(', ')}; trafficPolicy Allow or Deny.`,
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<ServerSpec>::validate (accessPolicy), '
+      + 'Admission::admit_spec (specs that do not parse are denied); policy-controller/k8s/index/src/defaults.rs '
+      + 'DefaultPolicy::from_str; policy-controller/k8s/index/src/inbound/workload.rs Settings::from_metadata, '
+      + 'default_policy',
     badExample: 'annotations:\n  config.linkerd.io/default-inbound-policy: authenticated',
     goodExample: 'annotations:\n  config.linkerd.io/default-inbound-policy: all-authenticated',
   },

@@ -36,6 +36,9 @@ export const probePathExposure: Rule = {
       + 'that only authorizes one identity. The rule looks at "/" and at the paths declared calls name.',
     fix: 'Probe a dedicated health path (e.g. /health, /ready), or attach HTTPRoutes to the Server and authorize the probe route '
       + 'explicitly for the probe networks only.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs ClusterInfo::default_inbound_http_routes; '
+      + 'policy-controller/k8s/index/src/inbound/workload.rs pod_http_probes; '
+      + 'charts/linkerd-control-plane/values.yaml policyController.probeNetworks',
     badExample: 'readinessProbe:\n  httpGet: {path: /, port: 8080}   # Server orders-http authorizes only the client identity',
     goodExample: 'readinessProbe:\n  httpGet: {path: /health, port: 8080}',
   },

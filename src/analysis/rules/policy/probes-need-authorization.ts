@@ -116,6 +116,9 @@ export const probesNeedAuthorizationRule: Rule = {
       + 'by an AuthorizationPolicy that allows unauthenticated clients; otherwise probes fail and pods never become ready (#7050).',
     fix: 'Add a route matching the probe paths (e.g. /healthz, /ready) and an AuthorizationPolicy on it whose '
       + 'requiredAuthenticationRefs is a NetworkAuthentication for the node/pod networks (or empty).',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::http_routes, '
+      + 'ClusterInfo::default_inbound_http_routes; policy-controller/k8s/index/src/inbound/workload.rs '
+      + 'pod_http_probes',
     badExample: 'kind: HTTPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: Server, name: orders-http}]\n'
       + '  rules: [{matches: [{path: {value: /api}}]}]   # readinessProbe GET /ready on the same port',
     goodExample: 'kind: HTTPRoute\nmetadata: {name: orders-probes}\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: Server, name: orders-http}]\n'

@@ -52,6 +52,9 @@ export const prometheusScrapesRule: Rule = {
       + 'configured; the scraper is assumed meshed, as linkerd-viz\'s is.',
     fix: 'Authorize the scraper on the admin port: `linkerd viz allow-scrapes --namespace <ns>` writes a Server for port linkerd-admin, '
       + 'an HTTPRoute for /metrics and an AuthorizationPolicy with a MeshTLSAuthentication for the Prometheus identity.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers, Pod::set_default_server (the admin '
+      + 'port gets a Server\'s or the default policy like any port); charts/linkerd-control-plane/values.yaml '
+      + 'proxy.ports.admin 4191',
     badExample: 'kind: Namespace\nmetadata:\n  name: shop\n  annotations:\n    linkerd.io/inject: enabled\n    config.linkerd.io/default-inbound-policy: deny\n'
       + '# ... and nothing authorizes linkerd-viz/prometheus on port linkerd-admin',
     goodExample: 'kind: Server\nmetadata: {name: proxy-admin, namespace: shop}\nspec:\n  podSelector: {matchExpressions: [{key: linkerd.io/workload-ns, operator: Exists}]}\n'

@@ -57,6 +57,10 @@ export const rateLimitRule: Rule = {
       + 'the total, and ServiceAccount clientRefs. Only the oldest policy per Server is accepted; the others get '
       + 'RateLimitReasonAlreadyExists and silently do nothing.',
     fix: 'Target one Server per policy (merge limits into one policy), keep identity/override rates at or below the total.',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<RateLimitPolicySpec>::validate; '
+      + 'policy-controller/k8s/status/src/index.rs Index::update_ratelimit, Index::reconcile_ratelimits '
+      + '(RateLimitReasonAlreadyExists); policy-controller/k8s/index/src/inbound/index.rs '
+      + 'PolicyIndex::client_ratelimit',
     badExample: 'spec:\n  targetRef: {kind: Server, name: orders-http}\n  total: {requestsPerSecond: 0}',
     goodExample: 'spec:\n  targetRef: {group: policy.linkerd.io, kind: Server, name: orders-http}\n  total: {requestsPerSecond: 100}\n  identity: {requestsPerSecond: 20}',
   },

@@ -14,6 +14,8 @@ export const routeAuthorizationWithoutServerRule: Rule = {
       + 'A route attached to a Service configures the clients\' outbound routing; an AuthorizationPolicy targeting it is '
       + 'accepted but never consulted, so the traffic it was meant to allow stays denied (or stays open).',
     fix: 'Target the Server instead, or create an inbound route (parentRef kind Server, group policy.linkerd.io) and target that.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::route_client_authzs (only routes whose '
+      + 'parent is a Server); policy-controller/k8s/index/src/inbound/routes.rs ParentRef::from_http_parent_ref',
     badExample: 'targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: orders-split}   # parent is Service orders',
     goodExample: 'targetRef: {group: policy.linkerd.io, kind: Server, name: orders-http}',
   },

@@ -14,6 +14,7 @@ export const serverAuthorizationConflictsRule: Rule = {
     why: 'The webhook rejects a ServerAuthorization whose client is both meshTLS and unauthenticated, whose meshTLS is '
       + 'unauthenticatedTLS and also lists identities or serviceAccounts, or whose networks break the cidr/except rules.',
     fix: 'Pick one client mode; better, replace the ServerAuthorization with an AuthorizationPolicy (see LKD-POL-015).',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<ServerAuthorizationSpec>::validate',
     badExample: 'client:\n  unauthenticated: true\n  meshTLS:\n    serviceAccounts: [{name: client}]',
     goodExample: 'client:\n  meshTLS:\n    serviceAccounts: [{name: client}]',
   },

@@ -14,8 +14,11 @@ export const serverDeniesAllRule: Rule = {
     title: 'A Server with accessPolicy deny has at least one authorization',
     why: 'Creating a Server switches its port from the default inbound policy to the Server\'s accessPolicy, which defaults to '
       + 'deny in v1beta3. With no AuthorizationPolicy on the Server, its routes or its namespace, every connection is refused '
-      + '(for example Prometheus scrapes in linkerd2#13013, or #7154).',
+      + '(except GETs of the pods\' HTTP probe paths, which the generated probe route authorizes while no route is attached; '
+      + 'for example Prometheus scrapes in linkerd2#13013, or #7154).',
     fix: 'Add an AuthorizationPolicy targeting the Server, or set accessPolicy (e.g. all-authenticated, or audit while rolling out).',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::inbound_server, PolicyIndex::client_authzs; '
+      + 'policy-controller/k8s/index/src/defaults.rs DefaultPolicy::default_authzs',
     badExample: 'kind: Server\nspec:\n  port: 8080\n  podSelector: {matchLabels: {app: orders}}\n# and no AuthorizationPolicy',
     goodExample: 'kind: AuthorizationPolicy\nspec:\n  targetRef: {group: policy.linkerd.io, kind: Server, name: orders-http}\n'
       + '  requiredAuthenticationRefs:\n  - {group: policy.linkerd.io, kind: MeshTLSAuthentication, name: clients}',
@@ -32,7 +35,9 @@ export const serverDeniesAllRule: Rule = {
       if (authorized) continue;
       const explicit = specOf(server).accessPolicy === 'deny' ? 'accessPolicy deny' : 'accessPolicy unset (deny, the v1beta3 default)';
       ctx.report(server, `Server ${server.id.name} has ${explicit} and no AuthorizationPolicy targets it, its routes or its namespace; `
-        + `port ${JSON.stringify(serverPort(server))} of the selected pods refuses every connection.`);
+        + `port ${JSON.stringify(serverPort(server))} of the selected pods refuses every connection`
+        + (routes.length === 0 ? ' (only GETs of the pods\' HTTP probe paths on that port stay open, through the probe route '
+          + 'Linkerd generates while no route is attached).' : '.'));
     }
   },
 };

@@ -17,6 +17,9 @@ export const serverParentGroupRule: Rule = {
       + 'on it are silently ignored. Linkerd\'s own policy.linkerd.io HTTPRoute defaults the group to policy.linkerd.io, so '
       + 'there an omitted group is fine. (Port, sectionName and namespace on Server parents: LKD-ROUTE-022.)',
     fix: 'Write parentRefs: [{group: policy.linkerd.io, kind: Server, name: <server>}].',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/routes.rs ParentRef::from_http_parent_ref, '
+      + 'ParentRef::from_grpc_parent_ref; policy-controller/k8s/api/src/policy/httproute.rs '
+      + 'parent_ref_targets_kind; policy-controller/k8s/api/src/policy.rs targets_kind',
     badExample: 'parentRefs:\n- kind: Server\n  name: orders-http',
     goodExample: 'parentRefs:\n- group: policy.linkerd.io\n  kind: Server\n  name: orders-http',
   },

@@ -47,6 +47,8 @@ export const serverPortRule: Rule = {
       + 'and port names always contain a letter, so it selects nothing: the Server is silently inert (an error). A name that '
       + 'no selected pod has leaves the Server governing nothing (a warning).',
     fix: 'Use an unquoted port number or a container port name that the selected pods declare.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::select_ports; '
+      + 'policy-controller/k8s/index/src/inbound/workload.rs pod_tcp_ports_by_name',
     badExample: 'spec:\n  port: "8080"',
     goodExample: 'spec:\n  port: 8080   # or: port: http',
   },

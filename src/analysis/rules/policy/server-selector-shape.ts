@@ -17,9 +17,17 @@ function checkExpressions(ctx: RuleContext, server: IndexedObject, field: string
     if (!OPERATORS.includes(req?.operator)) {
       ctx.report(server, `${path}.operator ${JSON.stringify(req?.operator)} is not one of ${OPERATORS.join(', ')}; the CRD rejects it.`);
     } else if ((req.operator === 'In' || req.operator === 'NotIn') && (!Array.isArray(req.values) || req.values.length === 0)) {
-      ctx.report(server, `${path} uses ${req.operator} with no values; ${req.operator === 'In' ? 'it can never match' : 'it excludes nothing'}. List the values.`);
+      ctx.report(server, `${path} uses ${req.operator} with no values; ${emptyEffect(req.operator, req.values)}. List the values.`);
     }
   });
+}
+
+/** What Linkerd makes of In / NotIn without values (labels.rs Expression::matches). */
+function emptyEffect(operator: string, values: unknown): string {
+  if (operator === 'In') return 'it can never match';
+  return values === undefined || values === null
+    ? 'Linkerd treats a NotIn without a values list as an illegal expression, so the selector never matches'
+    : 'it excludes nothing';
 }
 
 /** Exactly one of podSelector / externalWorkloadSelector, with well-formed expressions. */
@@ -30,8 +38,12 @@ export const serverSelectorShapeRule: Rule = {
   doc: {
     title: 'Server sets exactly one of podSelector and externalWorkloadSelector',
     why: 'The Server CRD requires exactly one selector (oneOf); the API server rejects both or neither. Selector operators '
-      + 'are limited to In, NotIn, Exists and DoesNotExist, and In without values never matches.',
+      + 'are limited to In, NotIn, Exists and DoesNotExist. The policy controller (labels.rs Expression::matches) treats In or '
+      + 'NotIn without a values list, and Exists or DoesNotExist with one, as illegal: it logs a warning and the selector '
+      + 'matches no pod. In with an empty list never matches; NotIn with an empty list excludes nothing.',
     fix: 'Keep one selector; use matchLabels, or matchExpressions with a valid operator and values.',
+    linkerdSource: 'policy-controller/k8s/api/src/labels.rs Selector::from_expressions, Expression::matches; the '
+      + 'exactly-one-selector rule is the Server CRD\'s oneOf (charts/linkerd-crds/templates/policy/server.yaml)',
     badExample: 'spec:\n  port: 8080\n  # no podSelector',
     goodExample: 'spec:\n  port: 8080\n  podSelector:\n    matchLabels: {app: orders}',
   },

@@ -15,6 +15,8 @@ export const serverSelectsNothingRule: Rule = {
       + 'a selector copied from another app), the ports you meant to protect keep the default inbound policy, and the '
       + 'AuthorizationPolicies that target the Server do nothing.',
     fix: 'Make podSelector match the pod template labels of the workload (or declare the workload in the inventory if it is deployed separately).',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (pod_selector.matches); '
+      + 'policy-controller/k8s/api/src/labels.rs Selector::matches',
     badExample: 'podSelector:\n  matchLabels:\n    app: order   # pods are labelled app: orders',
     goodExample: 'podSelector:\n  matchLabels:\n    app: orders',
   },

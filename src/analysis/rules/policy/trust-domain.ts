@@ -47,6 +47,9 @@ export const trustDomainRule: Rule = {
       + 'Linkerd matches them exactly as written (policy-controller/runtime/src/validation.rs validates only their syntax), '
       + 'and they name workloads whose identity comes from elsewhere, e.g. SPIRE for external workloads.',
     fix: 'Use identityRefs to ServiceAccounts instead of strings, or write the identity with the configured trust domain.',
+    linkerdSource: 'policy-controller/k8s/index/src/cluster_info.rs ClusterInfo::service_account_identity; '
+      + 'policy-controller/core/src/identity_match.rs IdentityMatch::from_str; '
+      + 'policy-controller/runtime/src/validation.rs validate_identity',
     badExample: 'identities:\n- client.mesh-lab.serviceaccount.identity.linkerd.cluster.local   # trust domain is prod.example',
     goodExample: 'identities:\n- client.mesh-lab.serviceaccount.identity.linkerd.prod.example',
   },

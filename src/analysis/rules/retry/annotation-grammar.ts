@@ -54,10 +54,14 @@ export const annotationGrammar: Rule = {
     title: 'retry.linkerd.io/* and timeout.linkerd.io/* annotations parse',
     why: '`retry.linkerd.io/http` is a comma list of 5xx, gateway-error, a code 100-599 or a range a-b (no spaces); '
       + '`retry.linkerd.io/grpc` a comma list of cancelled, deadline-exceeded, internal, resource-exhausted, unavailable; '
-      + '`retry.linkerd.io/limit` a 0-65535 integer; timeouts one integer plus ms|s|m|h|d. On a route the webhook rejects '
-      + 'a bad value; on a Service, which the webhook never sees, Linkerd logs it and drops the Service\'s whole retry or timeout block.',
+      + '`retry.linkerd.io/limit` a 0-65535 integer; timeouts one integer plus ms|s|m|h|d. On an HTTPRoute or GRPCRoute with a '
+      + 'Service or EgressNetwork parent the webhook rejects a bad value (and the index skips the route if the webhook was bypassed); on a Service, which the webhook never sees, Linkerd logs it and drops the Service\'s whole retry or timeout block.',
     fix: 'Write the value in Linkerd\'s grammar, e.g. `retry.linkerd.io/http: "5xx,429"`, `retry.linkerd.io/limit: "3"`, '
       + '`timeout.linkerd.io/request: "90s"`.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry, to_code; '
+      + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs parse_timeouts, parse_duration, Index::apply for '
+      + 'Service; policy-controller/runtime/src/admission.rs Validate<gateway::HTTPRouteSpec>::validate',
     badExample: 'metadata:\n  annotations:\n    retry.linkerd.io/http: "5xx, 429"\n    timeout.linkerd.io/request: 1m30s',
     goodExample: 'metadata:\n  annotations:\n    retry.linkerd.io/http: "5xx,429"\n    timeout.linkerd.io/request: 90s',
   },

@@ -57,10 +57,14 @@ export const misplacedAnnotations: Rule = {
   doc: {
     title: 'Retry/timeout annotations sit where Linkerd reads them, in the right family',
     why: 'An HTTPRoute reads only retry.linkerd.io/http, a GRPCRoute only retry.linkerd.io/grpc; the other is ignored. '
-      + 'Retries and timeouts are outbound (client-side) behaviour, read from Services and from routes with a Service '
-      + 'parent; on a Server-parented (inbound) route, a workload or a pod template they do nothing, without any warning.',
+      + 'Retries and timeouts are outbound (client-side) behaviour, read from Services, EgressNetworks and HTTPRoutes or '
+      + 'GRPCRoutes with a Service or EgressNetwork parent (TLSRoutes and TCPRoutes read none); on a Server-parented (inbound) route, a workload or a pod template they do nothing, without any warning.',
     fix: 'Use retry.linkerd.io/http on HTTPRoutes and retry.linkerd.io/grpc on GRPCRoutes, and put the annotations on the '
       + 'Service or on a route whose parentRef is the Service.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (outbound only; the inbound '
+      + 'index reads no retry annotations)',
     badExample: 'kind: GRPCRoute\nmetadata:\n  annotations: {retry.linkerd.io/http: 5xx}',
     goodExample: 'kind: GRPCRoute\nmetadata:\n  annotations: {retry.linkerd.io/grpc: unavailable}',
   },

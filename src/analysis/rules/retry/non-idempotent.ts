@@ -75,6 +75,9 @@ export const nonIdempotentRetries: Rule = {
       + 'one exact gRPC method is taken as a deliberate choice of an idempotent method.',
     fix: 'Put retry annotations on a route whose rules match only idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS) or '
       + 'exact gRPC methods, and leave writes on a route without retries; or make the handler idempotent and suppress with a reason.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry (no method filter: the proxy '
+      + 'retries whatever matches); policy-controller/grpc/src/outbound/http.rs convert_retry (max_request_bytes 64 KiB)',
     badExample: 'metadata:\n  annotations: {retry.linkerd.io/http: 5xx}\nspec:\n  rules:\n  - backendRefs: [{name: orders, port: 8080}]',
     goodExample: 'metadata:\n  annotations: {retry.linkerd.io/http: 5xx}\nspec:\n  rules:\n  - matches: [{method: GET}]\n'
       + '    backendRefs: [{name: orders, port: 8080}]',

@@ -63,6 +63,8 @@ export const retryBudget: Rule = {
       + 'the request timeout, the request expires before any attempt times out and nothing is retried; if timeout x '
       + '(limit + 1) exceeds it, the later attempts are cut off. Either way the configured retries are partly fiction.',
     fix: 'Choose retry timeout x (limit + 1) <= request timeout (leave room for the 25-250 ms backoff).',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry (retry.linkerd.io/timeout, '
+      + 'limit); policy-controller/k8s/index/src/outbound/index.rs parse_timeouts (timeout.linkerd.io/request)',
     badExample: 'annotations:\n  retry.linkerd.io/http: 5xx\n  retry.linkerd.io/limit: "3"\n  retry.linkerd.io/timeout: 2s\n  timeout.linkerd.io/request: 5s',
     goodExample: 'annotations:\n  retry.linkerd.io/http: 5xx\n  retry.linkerd.io/limit: "3"\n  retry.linkerd.io/timeout: 1s\n  timeout.linkerd.io/request: 5s',
   },

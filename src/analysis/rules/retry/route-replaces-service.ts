@@ -40,6 +40,8 @@ export const routeReplacesService: Rule = {
       + 'Service\'s; if a rule ends up with any timeout, all the Service\'s timeouts are ignored for it. Setting only '
       + '`retry.linkerd.io/limit` on the route silently drops the Service\'s `retry.linkerd.io/http` conditions and timeout.',
     fix: 'Repeat on the route every Service retry/timeout annotation that should still apply, or move all of them to one place.',
+    linkerdSource: 'policy-controller/grpc/src/outbound/http.rs convert_outbound_route (the Service\'s timeouts only when the '
+      + 'rule\'s are default, the Service\'s retry only when the route has none)',
     badExample: 'kind: Service\nmetadata:\n  annotations: {retry.linkerd.io/http: 5xx, retry.linkerd.io/timeout: 300ms}\n---\n'
       + 'kind: HTTPRoute\nmetadata:\n  annotations: {retry.linkerd.io/limit: "3"}',
     goodExample: 'kind: HTTPRoute\nmetadata:\n  annotations: {retry.linkerd.io/http: 5xx, retry.linkerd.io/timeout: 300ms, retry.linkerd.io/limit: "3"}',

@@ -42,6 +42,9 @@ export const unknownRetryKeys: Rule = {
     why: 'Annotations are free-form, so `retry.linkerd.io/codes` or `timeout.linkerd.io/requests` are stored without '
       + 'complaint and never read. The retry or timeout the author configured does not exist.',
     fix: `Use only ${[...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS].join(', ')}.`,
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs parse_timeouts (the keys they read)',
     badExample: 'metadata:\n  annotations: {retry.linkerd.io/limits: "3"}',
     goodExample: 'metadata:\n  annotations: {retry.linkerd.io/limit: "3"}',
   },

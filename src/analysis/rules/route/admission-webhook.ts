@@ -40,6 +40,9 @@ export const admissionWebhook: Rule = {
       + 'timeout annotations) and LKD-ROUTE-014 (timeouts).',
     fix: 'Write regular expressions in Rust regex syntax, absolute paths, HTTP-token header names and printable header '
       + 'values; match gRPC methods exactly.',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<HttpRouteSpec>, Validate<gateway::HTTPRouteSpec>, '
+      + 'Validate<gateway::GRPCRouteSpec>; policy-controller/k8s/index/src/routes/http.rs try_match, path_match, '
+      + 'header_match, req_redirect; policy-controller/k8s/index/src/routes/grpc.rs try_match',
     badExample: 'matches:\n- path: {type: RegularExpression, value: "/orders/(?!internal).*"}\n- path: {type: PathPrefix, value: orders}',
     goodExample: 'matches:\n- path: {type: RegularExpression, value: "/orders/[^i].*"}\n- path: {type: PathPrefix, value: /orders}',
   },

@@ -219,6 +219,7 @@ export const ambiguousMatches: Rule = {
       + 'Creation order is not visible in the manifests and changes on re-creation, so traffic can move between the two '
       + 'after a redeploy. A match repeated inside one route is dead: the first occurrence always wins.',
     fix: 'Put the rules for one Service port into one route, or make the matches distinguishable (path, header, method).',
+    linkerdSource: 'policy-controller/grpc/src/outbound.rs timestamp_then_name',
     badExample: 'kind: HTTPRoute\nmetadata: {name: a}\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 8080}], rules: [{backendRefs: [{name: orders-v1, port: 8080}]}]}\n---\n'
       + 'kind: HTTPRoute\nmetadata: {name: b}\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 8080}], rules: [{backendRefs: [{name: orders-v2, port: 8080}]}]}',
     goodExample: 'kind: HTTPRoute\nmetadata: {name: a}\nspec:\n  parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]\n  rules:\n'

@@ -36,6 +36,8 @@ export const backendExists: Rule = {
       + 'fails (Linkerd sets ResolvedRefs=False/BackendNotFound); a port the Service does not expose sends that share '
       + 'nowhere. Both show up only as errors in production traffic.',
     fix: 'Fix the backend name/namespace/port, add the Service to the app, or declare it in the inventory.',
+    linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::backend_condition (BackendNotFound); '
+      + 'policy-controller/grpc/src/outbound/http.rs convert_backend, invalid_backend',
     badExample: 'backendRefs:\n- {name: orders-v3, port: 8080}   # no such Service',
     goodExample: 'backendRefs:\n- {name: orders-v2, port: 8080}',
   },

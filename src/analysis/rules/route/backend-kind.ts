@@ -52,6 +52,9 @@ export const backendKind: Rule = {
       + 'backend (InvalidKind) whose share of requests fails.',
     fix: 'Point the backend at a Service (omit group and kind, set name and port); use an EgressNetwork backend only in a '
       + 'route whose parentRef is that EgressNetwork.',
+    linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::backend_condition (InvalidKind); '
+      + 'policy-controller/k8s/index/src/outbound/index/http.rs backend_kind; '
+      + 'policy-controller/grpc/src/outbound/http.rs invalid_backend',
     badExample: 'backendRefs:\n- {group: apps, kind: Deployment, name: orders-v2, port: 8080}',
     goodExample: 'backendRefs:\n- {name: orders-v2, port: 8080}',
   },

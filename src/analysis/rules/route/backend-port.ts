@@ -15,17 +15,23 @@ function schemaNote(backend: Record<string, any>): string {
   return '';
 }
 
-/** A Service backend without a port is an invalid backend: it keeps its weight and its share fails. */
+/** A Service backend without a port is refused by Linkerd's webhook, or else an invalid backend whose share fails. */
 export const backendPort: Rule = {
   id: 'LKD-ROUTE-006',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
   doc: {
     title: 'A Service backendRef has a port (1-65535)',
-    why: 'Gateway API needs a port to address a Service. Linkerd turns a Service backend without a port (or port 0) '
-      + 'into an invalid backend that keeps its weight, so its share of requests fails with HTTP 500 instead of being '
-      + 're-routed. `group: core` without a port is not caught by the CRD.',
+    why: 'Gateway API needs a port to address a Service. Linkerd\'s admission webhook rejects a gateway.networking.k8s.io '
+      + 'HTTPRoute or GRPCRoute with a Service backendRef (group omitted, "" or core) without a port or with port 0 '
+      + '("cannot reference a Service without a port"), so the apply fails. Where the webhook does not run (a namespace '
+      + 'labelled config.linkerd.io/admission-webhooks: disabled, a policy.linkerd.io HTTPRoute, or failurePolicy Ignore '
+      + 'while the controller is down), the index turns it into an invalid backend ("missing port for backend Service") '
+      + 'that keeps its weight, so its share of requests fails with HTTP 500. `group: core` without a port is not caught by the CRD.',
     fix: 'Set `port` to the backend Service\'s port (the Service port, not the targetPort); prefer omitting `group` (or "").',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs validate_http_backend_if_service, '
+      + 'validate_grpc_backend_if_service ("cannot reference a Service without a port"); '
+      + 'policy-controller/grpc/src/outbound/http.rs invalid_backend',
     badExample: 'backendRefs:\n- {group: core, kind: Service, name: orders-v1}',
     goodExample: 'backendRefs:\n- {name: orders-v1, port: 8080}',
   },
@@ -39,8 +45,9 @@ export const backendPort: Rule = {
           if (!isServiceBackend(backend) || isValidPort(backend.port)) continue;
           const path = `rules[${r}].backendRefs[${b}]`;
           const what = backend.port === undefined ? 'has no port' : `has port ${JSON.stringify(backend.port)}`;
-          ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; Linkerd treats it as an invalid backend and its share `
-            + `(weight ${weightOf(backend)}) of requests fails with HTTP 500. Set ${path}.port to a Service port.${schemaNote(backend)}`);
+          ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; Linkerd's webhook rejects a gateway.networking.k8s.io route like this, and where it does not run `
+            + `Linkerd treats it as an invalid backend whose share (weight ${weightOf(backend)}) of requests fails with HTTP 500. `
+            + `Set ${path}.port to a Service port.${schemaNote(backend)}`);
         }
       }
     }

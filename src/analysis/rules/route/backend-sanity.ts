@@ -48,6 +48,8 @@ export const backendSanity: Rule = {
       + 'what either line says. A single backend with a weight gets 100% of the traffic: usually a canary whose second '
       + 'backend was forgotten.',
     fix: 'Merge duplicate backendRefs; remove the weight from a lone backend or add the missing backend.',
+    linkerdSource: 'policy-controller/grpc/src/outbound/http.rs convert_outbound_route (each backendRef is its own weighted '
+      + 'backend); Gateway API weighting',
     badExample: 'backendRefs:\n- {name: orders-v1, port: 8080, weight: 90}\n- {name: orders-v1, port: 8080, weight: 10}',
     goodExample: 'backendRefs:\n- {name: orders-v1, port: 8080, weight: 90}\n- {name: orders-v2, port: 8080, weight: 10}',
   },

@@ -76,6 +76,8 @@ export const beyondGatewayV121: Rule = {
       + '`name`, `sessionPersistence`, `retry`, mirror `percent`/`fraction`, CORS, redirect 303/307/308) is admitted and then '
       + 'ignored as a whole (linkerd/linkerd2#14846, #14986). An explicit `rules: []` is valid at v1.2.1 but rejected from v1.5.1.',
     fix: 'Remove the newer field; use Linkerd annotations for retries (retry.linkerd.io/*) and 301/302 for redirects.',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Admission::admit_spec (lenient: Gateway API specs that do not '
+      + 'parse are admitted); Gateway API v1.2.1 CRDs',
     badExample: 'rules:\n- name: canary\n  backendRefs: [{name: orders-v2, port: 8080}]',
     goodExample: 'rules:\n- backendRefs: [{name: orders-v2, port: 8080}]',
   },

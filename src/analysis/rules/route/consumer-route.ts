@@ -14,6 +14,8 @@ export const consumerRoute: Rule = {
       + '(linkerd/linkerd2#10956). Nothing in the YAML shows this, and a split meant for everyone quietly covers one namespace.',
     fix: 'Move the route into the Service\'s namespace if it should apply to every caller; keep it (and suppress this '
       + 'finding with a reason) if it is meant for callers in its own namespace only.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index.rs Namespace::apply_http_route, '
+      + 'Namespace::resource_routes_or_default (producer routes vs consumer routes)',
     badExample: 'metadata: {name: orders-split, namespace: frontend}\nspec:\n  parentRefs:\n  - {group: core, kind: Service, name: orders, namespace: shop, port: 8080}',
     goodExample: 'metadata: {name: orders-split, namespace: shop}\nspec:\n  parentRefs:\n  - {group: core, kind: Service, name: orders, port: 8080}',
   },

@@ -53,10 +53,13 @@ export const gatewayApiVersion: Rule = {
   severity: Severity.ERROR,
   doc: {
     title: 'The declared Gateway API bundle is v1.2.1-v1.5.1 and serves every route kind and version emitted',
-    why: 'Linkerd 2.20 works with Gateway API v1.2.1 through v1.5.1 and needs the v1 HTTPRoute and GRPCRoute. Older bundles '
-      + 'lack v1 (Linkerd\'s install refuses them), newer ones add fields Linkerd ignores routes for. GRPCRoute v1alpha2 '
+    why: 'Linkerd 2.20 works with Gateway API v1.2.1 through v1.5.1 and needs the v1 HTTPRoute and GRPCRoute. `linkerd install` '
+      + 'refuses a bundle whose HTTPRoute or GRPCRoute CRD lacks v1 (before v1.1; v1.1.x is outside the documented range '
+      + 'but not refused by code), newer ones add fields Linkerd ignores routes for. GRPCRoute v1alpha2 '
       + 'is not served by the standard channel; TLSRoute and TCPRoute exist only in the experimental channel.',
     fix: 'Install Gateway API v1.2.1 (standard), declare it as gatewayApiVersion, and emit HTTPRoute/GRPCRoute at gateway.networking.k8s.io/v1.',
+    linkerdSource: 'cli/cmd/install.go checkGatewayAPICRDs, crdIncludesV1 (refuses HTTPRoute/GRPCRoute CRDs without v1); the '
+      + 'v1.2.1-v1.5.1 range is Linkerd\'s documented compatibility table, not code',
     badExample: 'apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: GRPCRoute',
     goodExample: 'apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute',
   },

@@ -12,7 +12,7 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
     return;
   }
   if (timeouts.backendRequest !== undefined) {
-    ctx.report(route, `${base}.backendRequest is set, but Linkerd 2.20 only validates it and never sends it to proxies, so no `
+    ctx.report(route, `${base}.backendRequest is set, but Linkerd 2.20 never reads it (only admission checks it) and never sends it to proxies, so no `
       + `per-backend timeout applies. Remove it, or use ${base}.request / the retry.linkerd.io/timeout annotation for per-attempt limits.`);
   }
   if (timeouts.request !== undefined && hasAnnotation(route.object, TIMEOUT_REQUEST_ANNOTATION)) {
@@ -28,11 +28,15 @@ export const ignoredTimeouts: Rule = {
   severity: Severity.WARNING,
   doc: {
     title: 'Route timeout fields that Linkerd 2.20 does not apply',
-    why: 'Linkerd 2.20 validates `timeouts.backendRequest` but does not send it to proxies (the docs say otherwise). '
+    why: 'Linkerd 2.20 reads only `timeouts.request` of a rule: `timeouts.backendRequest` is checked at admission (by the '
+      + 'Gateway API CRD, and by Linkerd\'s webhook on policy.linkerd.io HTTPRoutes) but never sent to proxies (the docs say otherwise). '
       + 'GRPCRoute has no `timeouts` field at all. A `timeout.linkerd.io/request` annotation on the route overrides every '
       + '`rules[].timeouts.request`. In each case the author believes a timeout is in force that is not.',
     fix: 'Use `rules[].timeouts.request` or the `timeout.linkerd.io/request` annotation (one of them) for HTTPRoute, and the '
       + 'annotation for GRPCRoute; use `retry.linkerd.io/timeout` for a per-attempt limit.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule (reads only '
+      + 'rules[].timeouts.request, after the timeout.linkerd.io/request annotation); '
+      + 'policy-controller/runtime/src/admission.rs Validate<HttpRouteSpec> validate_timeouts',
     badExample: 'rules:\n- timeouts: {request: 10s, backendRequest: 2s}',
     goodExample: 'metadata:\n  annotations:\n    retry.linkerd.io/timeout: 2s\nspec:\n  rules:\n  - timeouts: {request: 10s}',
   },

@@ -94,9 +94,14 @@ export const kindConflict: Rule = {
   doc: {
     title: 'Only one route kind (GRPCRoute, HTTPRoute, TLSRoute, TCPRoute) attaches to a Service port',
     why: 'When different route kinds share a parent Service port, Linkerd keeps the highest-ranked kind '
-      + '(GRPCRoute > HTTPRoute > TLSRoute > TCPRoute) and marks the others Accepted=False, reason Conflicted. The losing '
-      + 'routes are applied without error and never used. A parentRef without a port covers every port of the Service.',
+      + '(GRPCRoute > HTTPRoute > TLSRoute > TCPRoute) for that port: the client proxy is served only routes of '
+      + 'that kind. The status controller marks the others Accepted=False, reason RouteReasonConflicted, only when their '
+      + 'parentRef is the same (same Service, and the same port or both without one); a route attached without a port next to '
+      + 'one attached with a port stays Accepted and is still never used. The losing routes are applied without error. A '
+      + 'parentRef without a port covers every port of the Service.',
     fix: 'Give each protocol its own Service port and set parentRef `port` on each route, or express everything with the winning kind.',
+    linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::parent_has_conflicting_routes (RouteReasonConflicted); '
+      + 'policy-controller/grpc/src/outbound.rs to_proto',
     badExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]}\n---\n'
       + 'kind: GRPCRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders}]}   # no port: covers 8080 too',
     goodExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]}\n---\n'
@@ -106,7 +111,7 @@ export const kindConflict: Rule = {
     for (const { attachment, ports, winners } of findLosses(collectSlots(ctx.index))) {
       ctx.report(attachment.route, `parentRefs[${attachment.position}] (Service ${attachment.service}, port ${[...ports].join(', ')}) is `
         + `shared with ${[...winners].join(', ')}; Linkerd ranks GRPCRoute > HTTPRoute > TLSRoute > TCPRoute on one parent port, so this `
-        + `${attachment.family} is marked Conflicted and never used.`);
+        + `${attachment.family} is never used there (its status says Accepted=False, RouteReasonConflicted, only when both parentRefs are identical).`);
     }
   },
 };

@@ -13,6 +13,9 @@ export const layer4AndEgress: Rule = {
       + 'and any route whose EgressNetwork parent has no port (an EgressNetwork covers many destinations, so the port is '
       + 'what selects traffic). The CRDs accept both, so the failure appears only at apply time.',
     fix: 'Give a TLSRoute/TCPRoute exactly one rule (weights inside it for splits); set `port` on EgressNetwork parentRefs.',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<gateway::TLSRouteSpec>::validate, '
+      + 'Validate<gateway::TCPRouteSpec>::validate (single rule), is_parent_egress_network checks in every route '
+      + 'Validate ("cannot target an EgressNetwork without specifying a port")',
     badExample: 'kind: TCPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet}]\n  rules: []',
     goodExample: 'kind: TCPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet, port: 443}]\n'
       + '  rules:\n  - backendRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet}]',

@@ -13,6 +13,8 @@ export const meshHostnames: Rule = {
       + '`hostnames`. Linkerd still hands them to the proxy as host matches, so a request whose authority differs from the '
       + 'listed names (e.g. `orders:8080` vs the full DNS name) may not match the route at all. Either way the field misleads.',
     fix: 'Remove `hostnames` from routes whose parent is a Service.',
+    linkerdSource: 'policy-controller/k8s/index/src/routes.rs host_match; policy-controller/grpc/src/routes.rs '
+      + 'convert_host_match',
     badExample: 'spec:\n  hostnames: [orders.shop.svc.cluster.local]\n  parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]',
     goodExample: 'spec:\n  parentRefs: [{group: core, kind: Service, name: orders, port: 8080}]',
   },

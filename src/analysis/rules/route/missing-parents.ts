@@ -13,6 +13,9 @@ export const missingParents: Rule = {
       + 'implementation) only acts on routes attached to a parent. Such a route is dead configuration that looks live.',
     fix: 'Add a parentRef: `{group: core, kind: Service, name: <service>, port: <port>}` for mesh (outbound) routes, '
       + 'or `{group: policy.linkerd.io, kind: Server, name: <server>}` for inbound policy routes.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index.rs Namespace::apply_http_route and '
+      + 'policy-controller/k8s/index/src/inbound/routes.rs ParentRef::collect_from_http (a route is indexed only '
+      + 'under its parentRefs)',
     badExample: 'kind: HTTPRoute\nspec:\n  rules:\n  - backendRefs: [{name: orders-v2, port: 8080}]',
     goodExample: 'kind: HTTPRoute\nspec:\n  parentRefs:\n  - {group: core, kind: Service, name: orders, port: 8080}\n  rules:\n  - backendRefs: [{name: orders-v2, port: 8080}]',
   },

@@ -22,6 +22,9 @@ export const parentClusterIp: Rule = {
       + 'with NoMatchingParent ("parent service must have a ClusterIP"), and calls made to pod IPs or to an external '
       + 'name never see the route.',
     fix: 'Attach the route to a ClusterIP Service in front of the same pods (a second, non-headless Service is fine).',
+    linkerdSource: 'policy-controller/k8s/status/src/service.rs Service::valid_parent_service; '
+      + 'policy-controller/k8s/status/src/index.rs Index::parent_condition_service ("parent service must have a '
+      + 'ClusterIP")',
     badExample: 'kind: Service\nmetadata: {name: orders}\nspec:\n  clusterIP: None\n---\nparentRefs:\n- {group: core, kind: Service, name: orders, port: 8080}',
     goodExample: 'kind: Service\nmetadata: {name: orders}\nspec:\n  type: ClusterIP\n---\nparentRefs:\n- {group: core, kind: Service, name: orders, port: 8080}',
   },

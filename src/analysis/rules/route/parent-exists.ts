@@ -65,6 +65,8 @@ export const parentExists: Rule = {
       + 'NoMatchingParent and its indexes skip it, so traffic keeps flowing as if the route did not exist, and a typo in '
       + 'a parent name shows only in the route status. Parents that live outside this app belong in the inventory.',
     fix: 'Correct the parent name/namespace, add the parent to the app, or declare it in the analysis inventory if it already exists in the cluster.',
+    linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::parent_condition_service, Index::parent_condition_server '
+      + '(NoMatchingParent); policy-controller/k8s/index/src/outbound/index.rs Namespace::apply_http_route',
     badExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: ordres   # typo\n  port: 8080',
     goodExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: orders\n  port: 8080',
   },

@@ -48,6 +48,8 @@ export const parentPort: Rule = {
       + 'container targetPort by mistake) matches no client connection, so the route silently does nothing. A sectionName '
       + 'without a port is not used by Linkerd to narrow the attachment: the route applies to all ports.',
     fix: 'Use a `port` (Service port, not targetPort) or `sectionName` (Service port name) that the parent Service declares.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index.rs Namespace::apply_http_route (a parentRef port selects '
+      + 'one Service port, none selects all; sectionName is not read)',
     badExample: 'kind: Service\nspec:\n  ports: [{name: http, port: 80, targetPort: 8080}]\n---\nparentRefs:\n- {group: core, kind: Service, name: orders, port: 8080}',
     goodExample: 'kind: Service\nspec:\n  ports: [{name: http, port: 80, targetPort: 8080}]\n---\nparentRefs:\n- {group: core, kind: Service, name: orders, port: 80}',
   },

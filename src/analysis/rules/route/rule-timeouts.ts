@@ -28,7 +28,7 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   if (request !== undefined) checkLinkerdReadable(ctx, route, `${base}.request`, timeouts.request, request);
   if (request !== undefined && backendRequest !== undefined && request !== 0 && backendRequest > request) {
     ctx.report(route, `${base}.backendRequest (${String(timeouts.backendRequest)}) is longer than ${base}.request `
-      + `(${String(timeouts.request)}); the API server and Linkerd's webhook both reject this. Make backendRequest <= request.`);
+      + `(${String(timeouts.request)}); the Gateway API CRD's validation rule makes the API server reject this. Make backendRequest <= request.`);
   }
 }
 
@@ -41,8 +41,12 @@ export const ruleTimeouts: Rule = {
     title: 'rules[].timeouts are valid Gateway durations that Linkerd can read, with backendRequest <= request',
     why: 'The HTTPRoute CRD accepts compound durations such as `1m30s`, but Linkerd\'s parser takes one integer and one unit '
       + '(ms, s, m, h, d) and silently drops anything else, so the rule has no timeout at all. A backendRequest longer '
-      + 'than a non-zero request timeout is rejected at admission.',
+      + 'than a non-zero request timeout is rejected by the API server (a CEL rule of the Gateway API CRD; Linkerd\'s webhook '
+      + 'checks timeouts only on policy.linkerd.io HTTPRoutes).',
     fix: 'Write each timeout as one number and one unit (`90s`, `1500ms`, `2m`), and keep backendRequest <= request.',
+    linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule (parse_duration(..).ok() drops '
+      + 'what it cannot read); policy-controller/k8s/index/src/outbound/index.rs parse_duration; Gateway API v1.2.1 HTTPRoute '
+      + 'CRD CEL rule (backendRequest <= a non-zero request)',
     badExample: 'rules:\n- timeouts:\n    request: 1m30s\n  backendRefs: [{name: orders-v1, port: 8080}]',
     goodExample: 'rules:\n- timeouts:\n    request: 90s\n  backendRefs: [{name: orders-v1, port: 8080}]',
   },

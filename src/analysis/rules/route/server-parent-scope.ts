@@ -13,6 +13,9 @@ export const serverParentScope: Rule = {
       + '`sectionName`, or whose `namespace` differs from the route\'s, so the route (and any AuthorizationPolicy that '
       + 'targets it) never applies to inbound traffic. The schema accepts all three.',
     fix: 'Remove `port` and `sectionName` from Server parentRefs and create the route in the Server\'s namespace.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/routes.rs ParentRef::from_http_parent_ref, '
+      + 'ParentRef::from_grpc_parent_ref (InvalidParentRef SpecifiesPort, SpecifiesSection, '
+      + 'ServerInAnotherNamespace)',
     badExample: 'parentRefs:\n- {group: policy.linkerd.io, kind: Server, name: orders-http, port: 8080}',
     goodExample: 'parentRefs:\n- {group: policy.linkerd.io, kind: Server, name: orders-http}',
   },

@@ -62,11 +62,17 @@ export const serviceProfileWins: Rule = {
   severity: Severity.ERROR,
   doc: {
     title: 'No ServiceProfile exists for a Service that has routes or retry/timeout annotations',
-    why: 'When a ServiceProfile (linkerd.io/v1alpha2, named <service>.<namespace>.svc.<cluster-domain>) exists for a Service, '
-      + 'proxies use it and ignore HTTPRoute/GRPCRoute routing, retries and timeouts, including retry.linkerd.io/* and '
-      + 'timeout.linkerd.io/* annotations. Nothing reports the conflict (linkerd/website#1608).',
+    why: 'When a ServiceProfile (linkerd.io/v1alpha2, named <service>.<namespace>.svc.<cluster-domain>) with routes or '
+      + 'dstOverrides exists for a Service, proxies use it and ignore HTTPRoute/GRPCRoute routing, retries and timeouts, '
+      + 'including retry.linkerd.io/* and timeout.linkerd.io/* annotations (on opaque traffic only its dstOverrides take over). '
+      + 'A profile with neither leaves the policy controller\'s routes in force. Nothing reports the conflict (linkerd/website#1608).',
     fix: 'Delete the ServiceProfile (move its retries/timeouts to annotations on the Service or route), or drop the routes.',
-    badExample: 'apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata: {name: orders.shop.svc.cluster.local, namespace: shop}\n---\n'
+    linkerdSource: 'controller/api/destination/server.go (s *server) GetProfile, (s *server) subscribeToServiceProfile; '
+      + 'controller/api/destination/profile_translator.go (pt *profileTranslator) createDestinationProfile, toDstOverrides; '
+      + 'the choice is made by linkerd2-proxy release/v2.359.0 (the proxy of version-2.20, .proxy-version), not in this '
+      + 'repository: Profile::has_routes_or_targets and should_override_policy in the outbound HTTP stack',
+    badExample: 'apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata: {name: orders.shop.svc.cluster.local, namespace: shop}\n'
+      + 'spec:\n  routes:\n  - {name: GET /orders, condition: {method: GET, pathRegex: /orders}}\n---\n'
       + 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, namespace: shop, port: 8080}]}',
     goodExample: 'kind: HTTPRoute\nspec: {parentRefs: [{group: core, kind: Service, name: orders, namespace: shop, port: 8080}]}',
   },

@@ -83,6 +83,8 @@ export const serviceSelectsPods: Rule = {
       + 'a parent Service with no pods serves nothing to unmeshed clients or to rules without backends. Neither the API '
       + 'server nor Linkerd reports it; a typo in a selector label is enough.',
     fix: 'Make the Service selector match the pod template labels of its workload (e.g. app.kubernetes.io/name and version).',
+    linkerdSource: 'not Linkerd: Kubernetes EndpointSlice controller (a selector that matches no pod leaves the Service '
+      + 'without endpoints)',
     badExample: 'kind: Service\nmetadata: {name: orders-v2}\nspec:\n  selector: {app.kubernetes.io/name: orders, app.kubernetes.io/version: v9}',
     goodExample: 'kind: Service\nmetadata: {name: orders-v2}\nspec:\n  selector: {app.kubernetes.io/name: orders, app.kubernetes.io/version: v2}',
   },

@@ -35,6 +35,8 @@ export const unmatchedRequests: Rule = {
       + 'route in another namespace adds to them for its own namespace\'s clients (k8s/index/src/outbound/index.rs).',
     fix: 'Add a rule without matches (or a PathPrefix "/" match) that sends the rest to the Service, e.g. '
       + 'unmatched: UnmatchedRequests.ROUTE_TO_SERVICE on the route construct; or suppress with a reason when the 404 is intended.',
+    linkerdSource: 'policy-controller/grpc/src/outbound/http.rs base_http_routes, default_outbound_service_route; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs Namespace::resource_routes_or_default',
     badExample: 'rules:\n- matches: [{path: {type: PathPrefix, value: /orders}, method: GET}]\n  backendRefs: [{name: orders, port: 8080}]',
     goodExample: 'rules:\n- matches: [{path: {type: PathPrefix, value: /orders}, method: GET}]\n  backendRefs: [{name: orders, port: 8080}]\n- backendRefs: [{name: orders, port: 8080}]   # the rest',
   },

@@ -23,6 +23,9 @@ export const unservedProtocol: Rule = {
       + 'serve TCPRoutes only. A route of another kind is accepted by the status controller and then never used: its '
       + 'splits, retries and timeouts silently do nothing.',
     fix: 'Give the Service port the appProtocol that matches the route kind (or none), or take it out of the opaque ports.',
+    linkerdSource: 'policy-controller/grpc/src/outbound.rs to_proto; policy-controller/core/src/outbound.rs '
+      + 'AppProtocol::from_str; policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (opaque '
+      + 'ports)',
     badExample: 'ports:\n- {name: grpc, port: 8080, appProtocol: grpc}   # a GRPCRoute on it is ignored',
     goodExample: 'ports:\n- {name: grpc, port: 8080, appProtocol: kubernetes.io/h2c}',
   },

@@ -46,6 +46,9 @@ export const unsupportedFilters: Rule = {
       + 'the whole route is dropped (for inbound and outbound use) with only a log warning; on a backendRef that backend '
       + 'becomes invalid and its share fails with HTTP 500. A GRPCRoute can only use the two header modifiers.',
     fix: 'Remove the filter. Do path rewriting in the application, and traffic shadowing with a separate tool.',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index/http.rs try_gateway_filter; '
+      + 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_filter, '
+      + 'convert_gateway_backend_filter; policy-controller/k8s/index/src/outbound/index/grpc.rs convert_filter',
     badExample: 'rules:\n- filters:\n  - type: RequestMirror\n    requestMirror:\n      backendRef: {name: orders-shadow, port: 8080}\n  backendRefs: [{name: orders-v1, port: 8080}]',
     goodExample: 'rules:\n- filters:\n  - type: RequestHeaderModifier\n    requestHeaderModifier:\n      set: [{name: x-route, value: orders}]\n  backendRefs: [{name: orders-v1, port: 8080}]',
   },

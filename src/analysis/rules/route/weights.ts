@@ -19,6 +19,8 @@ export const backendWeights: Rule = {
     why: 'A weight outside the range is rejected by the API server. When every backend of a rule weighs 0 the schema '
       + 'accepts the route but no request can be forwarded; the failure shows only as errors at runtime.',
     fix: 'Give at least one backend a positive weight; shares are weight ÷ sum of the rule\'s weights.',
+    linkerdSource: 'Gateway API v1.2.1 CRD (backendRefs[].weight: 0 to 1000000); policy-controller/grpc/src/outbound/http.rs '
+      + 'convert_outbound_route (RandomAvailable over the rule\'s weighted backends)',
     badExample: 'backendRefs:\n- {name: orders-v1, port: 8080, weight: 0}\n- {name: orders-v2, port: 8080, weight: 0}',
     goodExample: 'backendRefs:\n- {name: orders-v1, port: 8080, weight: 90}\n- {name: orders-v2, port: 8080, weight: 10}',
   },

@@ -30,6 +30,7 @@ export const secretsInOutput: Rule = {
     fix: 'Reference the credential instead of writing it: env valueFrom.secretKeyRef, a Secret created out of band '
       + '(External Secrets, Sealed Secrets, kubectl create secret), or a `${VAR}` placeholder resolved at deploy time. '
       + 'Rotate any credential that was committed. If this output is encrypted before it is stored, suppress LKD-SEC-001 on the object with that reason.',
+    linkerdSource: 'not Linkerd: secret-handling policy of this library',
     badExample: 'env:\n- name: DB_PASSWORD\n  value: s3cr3t-in-git',
     goodExample: 'env:\n- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: orders-db, key: password}',
   },

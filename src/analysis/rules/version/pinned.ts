@@ -72,6 +72,8 @@ export const pinnedVersions: Rule = {
       + 'ImageDistribution with digests), an image of the chart without a digest is a warning.',
     fix: 'Use LinkerdVersion.V2_20 (charts 2026.6.3) or LinkerdVersion.ofChart("<exact version>"); tag every image exactly (or by digest); '
       + 'leave the chart\'s image versions unset so the chart version pins them.',
+    linkerdSource: 'not Linkerd: supply-chain policy of this library (Helm, Argo CD and Flux resolve chart ranges and '
+      + 'untagged images)',
     badExample: 'kind: HelmRelease\nspec:\n  chart:\n    spec:\n      chart: linkerd-control-plane\n      version: ">=2026.6.0"',
     goodExample: 'kind: HelmRelease\nspec:\n  chart:\n    spec:\n      chart: linkerd-control-plane\n      version: 2026.6.3',
   },

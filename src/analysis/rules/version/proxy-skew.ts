@@ -65,6 +65,8 @@ export const proxyVersionSkew: Rule = {
       + 'proxy.image.version value pins another one; linkerd check reports the skew, and the combination is untested, so upgrades '
       + 'leave those pods behind.',
     fix: 'Remove the override, or set it to the control plane\'s version, and restart the affected workloads.',
+    linkerdSource: 'pkg/inject/inject.go ApplyAnnotationOverrides (config.linkerd.io/proxy-version); '
+      + 'pkg/healthcheck/healthcheck.go CheckProxyVersionsUpToDate, CheckIfProxyVersionsMatchWithCLI',
     badExample: 'spec:\n  template:\n    metadata:\n      annotations:\n        config.linkerd.io/proxy-version: edge-25.1.1',
     goodExample: 'spec:\n  template:\n    metadata:\n      annotations: {}   # the injector uses the control plane\'s proxy version',
   },

@@ -1,0 +1,93 @@
+/**
+ * Every rule says which linkerd2 code (tag version-2.20) it mirrors, or which other authority when Linkerd is not the one
+ * deciding. When the linkerd2 mirror is on this machine, each cited file must exist at the tag and each function it names
+ * must occur in that file, so a citation cannot drift into an invented path.
+ */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import { knownRules } from '../../src/frontends/cli/rule-list';
+
+/** The engine's pack plus the rules front-ends add (LKD-META-001, LKD-SCHEMA-001). */
+const ALL_RULES = knownRules();
+
+const MIRROR = process.env.LINKERD2_MIRROR ?? '/work/.mirror/linkerd+linkerd2/repo';
+const TAG = 'version-2.20';
+const mirrorAvailable = fs.existsSync(MIRROR);
+const describeWithMirror: jest.Describe = mirrorAvailable ? describe : describe.skip;
+
+/** A linkerd2 path: has a folder and one of the extensions the sources are written in. */
+const PATH = /[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+\.(?:rs|go|yaml|tpl)\b/g;
+
+interface Citation {
+  readonly path: string;
+  /** What follows the path up to the next `;`: the functions it names. */
+  readonly names: string;
+}
+
+function citations(source: string): Citation[] {
+  return source.split(';').flatMap((segment) => {
+    const found = [...segment.matchAll(PATH)];
+    if (found.length === 0) return [];
+    const last = found[found.length - 1];
+    const names = segment.slice((last.index ?? 0) + last[0].length);
+    return found.map((m, i) => ({ path: m[0], names: i === found.length - 1 ? names : '' }));
+  });
+}
+
+/** Rust `Type::fn` and snake_case names, Go camelCase and `(recv *T) Name` names, outside quotes and parentheses. */
+function functionNames(citation: Citation): string[] {
+  const text = citation.names.replace(/"[^"]*"/g, '').replace(/\([^()]*\)/g, (inner) => (citation.path.endsWith('.go') ? inner : ''));
+  if (citation.path.endsWith('.rs')) {
+    return [...text.matchAll(/\b[A-Za-z][A-Za-z0-9]*::[a-z_][a-z0-9_]*\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\b/g)].map((m) => m[0].split('::').pop()!);
+  }
+  if (citation.path.endsWith('.go')) {
+    return [...text.matchAll(/\b(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b/g)].map((m) => m[0]);
+  }
+  return [];
+}
+
+function showAtTag(file: string): string | undefined {
+  try {
+    return execFileSync('git', ['-C', MIRROR, 'show', `${TAG}:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+}
+
+describe('rule sources', () => {
+  test('every rule names the linkerd2 code or the other authority it mirrors', () => {
+    const missing = ALL_RULES.filter((r) => !(r.doc.linkerdSource ?? '').trim()).map((r) => r.id);
+    expect(missing).toEqual([]);
+  });
+
+  test('a source cites a linkerd2 file, or says plainly that Linkerd is not what decides', () => {
+    const vague = ALL_RULES
+      .filter((r) => citations(r.doc.linkerdSource ?? '').length === 0 && !/^not Linkerd: \S/.test(r.doc.linkerdSource ?? ''))
+      .map((r) => r.id);
+    expect(vague).toEqual([]);
+  });
+});
+
+describeWithMirror('rule sources against the linkerd2 mirror at version-2.20', () => {
+  const cache = new Map<string, string | undefined>();
+  const read = (file: string): string | undefined => {
+    if (!cache.has(file)) cache.set(file, showAtTag(file));
+    return cache.get(file);
+  };
+
+  test('every cited file exists at the tag', () => {
+    const absent = ALL_RULES.flatMap((r) => citations(r.doc.linkerdSource ?? '')
+      .filter((c) => read(c.path) === undefined)
+      .map((c) => `${r.id}: ${c.path}`));
+    expect(absent).toEqual([]);
+  });
+
+  test('every cited function occurs in its file', () => {
+    const unknown = ALL_RULES.flatMap((r) => citations(r.doc.linkerdSource ?? '').flatMap((c) => {
+      const text = read(c.path);
+      if (text === undefined) return [];
+      return functionNames(c).filter((name) => !text.includes(name)).map((name) => `${r.id}: ${c.path} ${name}`);
+    }));
+    expect(unknown).toEqual([]);
+  });
+});
