@@ -6,6 +6,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { validateLabelName, validateObjectName } from './core/names';
+import { requireStruct, validateAnnotations, validateLabels } from './core/runtime-checks';
 import { MeshChecks } from './frontends/mesh-checks';
 
 /** Props every mesh resource takes. */
@@ -66,8 +67,11 @@ export interface ResolvedMetadata {
 
 /** Validated metadata for a MeshResource's L1 object. */
 export function metadataFor(scope: Construct, props: MeshResourceProps): ResolvedMetadata {
+  requireStruct(scope, props, 'props');
   validateObjectName(scope, props.name);
   const namespace = props.namespace ?? Chart.of(scope).namespace;
   if (namespace !== undefined) validateLabelName(scope, namespace, 'namespace');
-  return { name: props.name, namespace, labels: props.labels, annotations: props.annotations };
+  const labels = validateLabels(scope, props.labels, 'labels');
+  const annotations = validateAnnotations(scope, props.annotations, 'annotations');
+  return { name: props.name, namespace, labels: labels && { ...labels }, annotations: annotations && { ...annotations } };
 }

@@ -74,7 +74,6 @@ export interface MeshChecksOptions {
 }
 
 const CHECKS_SYMBOL = Symbol.for('cdk8s-linkerd.MeshChecks');
-const printed = new Set<string>();
 
 function describe(f: Finding): string {
   const where = f.constructPath ?? f.file ?? '';
@@ -136,6 +135,11 @@ export class MeshChecks {
   private synthDepth = 0;
   /** Objects whose rendered JSON is pinned for the rest of the current synth (see renderForSynth). */
   private pinned: ApiObject[] = [];
+  /**
+   * Warnings already printed by this App: each App prints its own (a second App in the same process, e.g. a test or
+   * a multi-app synth script, must not stay silent because the first one printed the same line).
+   */
+  private readonly printed = new Set<string>();
 
   private constructor(private readonly root: IConstruct) {
     root.node.addValidation({ validate: () => this.validateOncePerSynth() });
@@ -238,8 +242,8 @@ export class MeshChecks {
   private printWarnings(warnings: Finding[]): void {
     for (const warning of warnings) {
       const line = `warning: ${describe(warning)}`;
-      if (printed.has(line)) continue;
-      printed.add(line);
+      if (this.printed.has(line)) continue;
+      this.printed.add(line);
       process.stderr.write(`${line}\n`);
     }
   }

@@ -6,6 +6,7 @@ import { RouteBackend } from './route-backend';
 import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent } from './route-base';
 import { MeshResourceProps, metadataFor } from '../base';
 import { check } from '../core/errors';
+import { isStruct, optionalList, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 
 /** One rule of a GRPCRoute. */
@@ -55,7 +56,7 @@ export class GrpcRoute extends ServiceRoute {
       metadata: { ...metadata, annotations: Object.keys(annotations).length ? annotations : undefined },
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
     });
-    for (const rule of props.rules ?? []) this.addRule(rule);
+    for (const rule of optionalList<GrpcRouteRule>(this, props.rules, 'rules', isStruct, 'rules ({ matches, backends })') ?? []) this.addRule(rule);
     this.node.addValidation({
       validate: () => (this.rules.length === 0 ? [`LKD-INPUT-003: GRPCRoute ${this.name} has no rules. Fix: add a rule with addRule().`] : []),
     });
@@ -65,7 +66,8 @@ export class GrpcRoute extends ServiceRoute {
   public addRule(rule: GrpcRouteRule): void {
     this.checkRuleCount(this.rules.length);
     const where = `rules[${this.rules.length}]`;
-    const matches = rule.matches ?? [];
+    requireStruct(this, rule, where);
+    const matches = optionalList<GrpcRouteMatch>(this, rule.matches, `${where}.matches`, isStruct, 'match objects') ?? [];
     check(matches.length <= 8, this, 'LKD-INPUT-006', `${where} has ${matches.length} matches; GRPCRoute v1.2.1 allows 8.`, 'Split the rule.');
     this.rules.push({
       matches: matches.length ? matches.map((m, i) => renderGrpcMatch(this, m, `${where}.matches[${i}]`)) : undefined,

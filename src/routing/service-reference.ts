@@ -1,10 +1,17 @@
 import * as kplus from 'cdk8s-plus-28';
+import { IConstruct } from 'constructs';
+import { InputRule, check } from '../core/errors';
+import { validateLabelName } from '../core/names';
+import { describeValue } from '../core/runtime-checks';
 
 /** A Service a route attaches to or sends traffic to. */
 export class ServiceReference {
   /** A Service defined in this app: its ports are known, so ports are checked at once. */
   public static fromService(service: kplus.Service): ServiceReference {
-    return new ServiceReference(service.name, (service as any).metadata?.namespace, service);
+    // Checked where the reference is used (that construct's path is in the error); here only nothing may throw.
+    const ok = service instanceof kplus.Service;
+    return new ServiceReference(ok ? service.name : (undefined as unknown as string), ok ? (service as any).metadata?.namespace : undefined, ok ? service : undefined,
+      ok ? undefined : `ServiceReference.fromService() was given ${describeValue(service)}, not a cdk8s-plus Service`);
   }
 
   /** A Service that exists in the cluster (ports unknown; the check engine can use an inventory). */
@@ -18,7 +25,16 @@ export class ServiceReference {
     /** The Service namespace, when not the route's. */
     public readonly namespace: string | undefined,
     private readonly service: kplus.Service | undefined,
+    private readonly problem?: string,
   ) {}
+
+  /** Refuses a reference built from input that is not a Service name (a jsii user's None, a number, …). @internal */
+  public _validate(scope: IConstruct, where: string): this {
+    check(this.problem === undefined, scope, InputRule.REQUIRED, `${where}: ${this.problem}.`, 'Pass ServiceReference.fromService(svc) with a kplus.Service.');
+    validateLabelName(scope, this.name, `${where} Service name`);
+    if (this.namespace !== undefined) validateLabelName(scope, this.namespace, `${where} Service namespace`);
+    return this;
+  }
 
   /** Service ports, when known. @internal */
   public _ports(): number[] | undefined {

@@ -6,6 +6,7 @@ import { RouteBackend } from './route-backend';
 import { ServiceReference } from './service-reference';
 import { MeshResource } from '../base';
 import { check } from '../core/errors';
+import { isStruct, optionalBoolean, requireList, requireStruct } from '../core/runtime-checks';
 
 /** One side of a split. */
 export interface SplitBackend {
@@ -64,7 +65,10 @@ export class TrafficSplit extends Construct {
 
   constructor(scope: Construct, id: string, props: TrafficSplitProps) {
     super(scope, id);
-    check(Array.isArray(props.backends) && props.backends.length > 0, this, 'LKD-ROUTE-009', 'a split needs backends.', 'List the Services and their percents.');
+    requireStruct(this, props, 'props');
+    requireList(this, props.backends, 'backends', (b) => isStruct(b) && b.service instanceof ServiceReference, 'split backends ({ service: ServiceReference, percent })');
+    optionalBoolean(this, props.grpc, 'grpc');
+    check(props.backends.length > 0, this, 'LKD-ROUTE-009', 'a split needs backends.', 'List the Services and their percents.');
     props.backends.forEach((b, i) => check(Number.isInteger(b.percent) && b.percent >= 0 && b.percent <= 100, this, 'LKD-ROUTE-009',
       `backends[${i}] percent ${JSON.stringify(b.percent)} is not an integer 0..100.`, 'Use whole percents.'));
     const total = props.backends.reduce((sum, b) => sum + b.percent, 0);

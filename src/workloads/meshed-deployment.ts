@@ -5,6 +5,7 @@ import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortNumber } from '../core/names';
+import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalStruct, requireNamed, requireString, requireStruct } from '../core/runtime-checks';
 import { MeshChecks } from '../frontends/mesh-checks';
 import { ServiceReference } from '../routing/service-reference';
 
@@ -87,12 +88,20 @@ export class MeshedDeployment extends Construct {
   constructor(scope: Construct, id: string, props: MeshedDeploymentProps) {
     super(scope, id);
     MeshChecks.of(this);
+    requireStruct(this, props, 'props');
     this.name = validateObjectName(this, props.name, 'Deployment name');
     this.app = validateLabelValue(this, props.app, 'app');
     this.version = props.version === undefined ? undefined : validateLabelValue(this, props.version, 'version');
-    this.meshed = props.meshed ?? true;
+    this.meshed = optionalBoolean(this, props.meshed, 'meshed') ?? true;
+    optionalList(this, props.containers, 'containers', isStruct, 'container props ({ image, ... })');
     check(Array.isArray(props.containers) && props.containers.length > 0, this, InputRule.REQUIRED,
       'a MeshedDeployment needs at least one container.', 'Pass containers: [{ image: ... }].');
+    props.containers.forEach((c, i) => requireString(this, c.image, `containers[${i}].image`));
+    if (props.serviceAccount !== undefined) requireNamed(this, props.serviceAccount, 'serviceAccount', 'Pass a kplus.ServiceAccount (or omit it).');
+    optionalInteger(this, props.replicas, 'replicas', 0, 2_147_483_647);
+    optionalBoolean(this, props.automountServiceAccountToken, 'automountServiceAccountToken');
+    optionalStruct(this, props.proxy, 'proxy');
+    optionalList(this, props.calls, 'calls', isStruct, 'calls ({ service, port })');
     this.serviceAccount = props.serviceAccount ?? new kplus.ServiceAccount(this, 'ServiceAccount', {
       metadata: { name: this.name },
       automountToken: false,
