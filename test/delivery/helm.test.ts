@@ -6,7 +6,7 @@ import { DeliveryForm } from '../../src/delivery/form';
 import { deliverWithHelm, helmChartProps, kubeVersionFlag } from '../../src/delivery/helm';
 
 function install(options = {}) {
-  return resolveInstall(new Chart(Testing.app(), 'cp'), options, { values: { identityTrustDomain: 'cluster.local' }, writesPrivateKey: false });
+  return resolveInstall(new Chart(Testing.app(), 'cp'), options, { values: { identityTrustDomain: 'cluster.local', identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls' } } }, writesPrivateKey: false });
 }
 
 describe('cdk8s Helm delivery: what would be handed to Helm (helm itself never runs here)', () => {

@@ -4,6 +4,7 @@
  */
 import { IConstruct } from 'constructs';
 import { HighAvailabilityPreset } from './high-availability';
+import { checkMergedValues } from './merged-values';
 import { LinkerdInstallOptions, LinkerdProxyOptions, ProxyLogHttpHeaders, ProxyResources, WebhookFailurePolicy } from './options';
 import { parseCidr } from '../../core/cidr';
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../core/default-inbound-policy';
@@ -194,6 +195,7 @@ export function resolveInstall(scope: IConstruct, options: LinkerdInstallOptions
     options.additionalValues,
   ));
   checkImages(scope, controlPlaneValues);
+  checkMergedValues(scope, controlPlaneValues, identity.values, identity.writesPrivateKey);
   const crdsValues = sortKeys(mergeLayers({ installGatewayAPI: false }, options.additionalCrdsValues));
   checkCrdsValues(scope, crdsValues, version);
   return {
