@@ -9,6 +9,17 @@ import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
 import { DeliveredCharts, DeliverySteps } from './steps';
 import { ResolvedInstall } from '../control-plane/install/values';
+import { InputRule, check } from '../core/errors';
+import { describeValue, isStruct } from '../core/runtime-checks';
+
+/**
+ * The options as given, or {} with the problem noted: a factory has no construct to name, so a bad value is refused
+ * when the control plane delivers (its path is then in the error).
+ */
+function given<T>(factory: string, options: T | undefined): { options: T; problem?: string } {
+  if (options === undefined || isStruct(options)) return { options: options ?? ({} as T) };
+  return { options: {} as T, problem: `LinkerdDelivery.${factory}() options must be an object, but are ${describeValue(options)}` };
+}
 
 /** How the control plane is delivered; pick one with the static factories. */
 export abstract class LinkerdDelivery {
@@ -17,17 +28,20 @@ export abstract class LinkerdDelivery {
    * binary and network access to the chart repository; apply the output with kubectl (see the runbooks).
    */
   public static helm(options: HelmDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.HELM, helmSteps(options), (scope, install) => deliverWithHelm(scope, install, options));
+    const g = given('helm', options);
+    return new StepsDelivery(DeliveryForm.HELM, helmSteps(g.options), (scope, install) => deliverWithHelm(scope, install, g.options), g.problem);
   }
 
   /** Two Argo CD Applications: linkerd-crds in sync wave 0 (server-side apply), linkerd-control-plane in wave 1. */
   public static argoCd(options: ArgoCdDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(options), (scope, install) => deliverWithArgoCd(scope, install, options));
+    const g = given('argoCd', options);
+    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(g.options), (scope, install) => deliverWithArgoCd(scope, install, g.options), g.problem);
   }
 
   /** A Flux HelmRepository and two HelmReleases; the control plane `dependsOn` the CRDs release. */
   public static flux(options: FluxDeliveryOptions = {}): LinkerdDelivery {
-    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(options), (scope, install) => deliverWithFlux(scope, install, options));
+    const g = given('flux', options);
+    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(g.options), (scope, install) => deliverWithFlux(scope, install, g.options), g.problem);
   }
 
   /** The form. */
@@ -50,11 +64,12 @@ export abstract class LinkerdDelivery {
 type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
 
 class StepsDelivery extends LinkerdDelivery {
-  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver) {
+  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver, private readonly problem?: string) {
     super();
   }
 
   public _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts {
+    check(this.problem === undefined, scope, InputRule.REQUIRED, `delivery: ${this.problem}.`, 'Pass the options as an object, e.g. LinkerdDelivery.argoCd({ project: "platform" }), or omit them.');
     return this.deliver(scope, install);
   }
 

@@ -9,6 +9,7 @@ import { TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, bundlePem } from '../../core/ce
 import { wholeMillis } from '../../core/durations';
 import { check } from '../../core/errors';
 import { validateLabelName, validateObjectName } from '../../core/names';
+import { requireStruct } from '../../core/runtime-checks';
 
 /** Props for `LinkerdIdentity.fromCertManager`. */
 export interface CertManagerIdentityProps {
@@ -238,6 +239,7 @@ function previousAnchorSecret(scope: Construct, r: Resolved, pem: string): ApiOb
 }
 
 export function bindCertManagerIdentity(scope: Construct, props: CertManagerIdentityProps, options: IdentityBindOptions): IdentityBinding {
+  requireStruct(scope, props, 'LinkerdIdentity.fromCertManager() props');
   const r = resolve(scope, props, options);
   checkLifetimes(scope, r);
   const apiObjects = [...trustAnchorObjects(scope, r), issuerCertificate(scope, r), trustBundle(scope, r)];

@@ -13,6 +13,7 @@ import {
 } from '../../core/certificates';
 import { check } from '../../core/errors';
 import { validateLabelName } from '../../core/names';
+import { requireStruct } from '../../core/runtime-checks';
 
 /** The steps of a trust-anchor rotation without downtime, in order. */
 export enum RotationStep {
@@ -145,6 +146,7 @@ export class TrustAnchorRotation extends Construct {
 
   constructor(scope: Construct, id: string, props: TrustAnchorRotationProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
     this.props = props;
     check(STEPS.includes(props.step), this, 'LKD-INPUT-006', `step ${JSON.stringify(props.step)} is not a RotationStep.`, 'Use a RotationStep value.');
     this.step = props.step;

@@ -9,6 +9,7 @@ import {
 import { goDuration } from './go-duration';
 import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
+import { optionalBoolean, requireStruct } from '../../core/runtime-checks';
 import { MeshChecks } from '../../frontends/mesh-checks';
 
 /** How the issuer Secret `linkerd-identity-issuer` is laid out (chart value `identity.issuer.scheme`). */
@@ -139,6 +140,9 @@ function issuerSecret(scope: Construct, namespace: string, certs: CheckedCertifi
 }
 
 export function bindStaticIdentity(scope: Construct, props: StaticIdentityProps, options: IdentityBindOptions): IdentityBinding {
+  requireStruct(scope, props, 'LinkerdIdentity.fromCertificates() props');
+  optionalBoolean(scope, props.writePrivateKey, 'writePrivateKey');
+  optionalBoolean(scope, props.failOnExpiryWarning, 'failOnExpiryWarning');
   const certs = checkCertificates(scope, props);
   const scheme = props.scheme ?? IssuerScheme.KUBERNETES_TLS;
   check(Object.values(IssuerScheme).includes(scheme), scope, InputRule.RANGE, `scheme ${JSON.stringify(scheme)} is not an IssuerScheme.`,

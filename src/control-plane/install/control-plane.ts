@@ -8,6 +8,7 @@ import { LinkerdInstallOptions } from './options';
 import { ResolvedInstall, copyValues, resolveInstall } from './values';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
+import { requireStruct } from '../../core/runtime-checks';
 import { LinkerdVersion } from '../../core/versions';
 import { LinkerdDelivery } from '../../delivery/delivery';
 import { DeliveryForm } from '../../delivery/form';
@@ -85,6 +86,7 @@ export class LinkerdControlPlane extends Construct {
   constructor(scope: Construct, id: string, props: LinkerdControlPlaneProps) {
     super(scope, id);
     MeshChecks.of(this);
+    requireStruct(this, props, 'props');
     check(props.identity instanceof LinkerdIdentity, this, InputRule.REQUIRED, 'identity is required.',
       'Pass identity: LinkerdIdentity.fromCertManager() or LinkerdIdentity.fromCertificates({...}).');
     check(props.delivery instanceof LinkerdDelivery, this, InputRule.REQUIRED, 'delivery is required.',
