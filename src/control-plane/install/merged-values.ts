@@ -78,7 +78,7 @@ function checkEnum(scope: IConstruct, values: Record<string, any>, path: string,
 function checkScalars(scope: IConstruct, values: Record<string, any>): void {
   const policy = valueAt(values, 'proxy.defaultInboundPolicy');
   check(policy === undefined || isDefaultInboundPolicy(policy), scope, 'LKD-POL-012',
-    `proxy.defaultInboundPolicy ${describeValue(policy)} (merged values) is not one of Linkerd's six policies; the proxies would refuse to start.`,
+    `proxy.defaultInboundPolicy ${describeValue(policy)} (merged values) is not one of Linkerd's six policies, so the policy controller cannot parse it.`,
     'Use proxy: { defaultInboundPolicy: DefaultInboundPolicy.DENY } (or another DefaultInboundPolicy value) instead of additionalValues.');
   checkEnum(scope, values, 'proxy.logHTTPHeaders', Object.values(ProxyLogHttpHeaders), InputRule.RANGE);
   checkEnum(scope, values, 'webhookFailurePolicy', Object.values(WebhookFailurePolicy), InputRule.RANGE);
