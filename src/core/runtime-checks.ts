@@ -45,6 +45,13 @@ export function requireString(scope: IConstruct, value: unknown, what: string): 
   return value;
 }
 
+/** An optional string (may be empty). */
+export function optionalString(scope: IConstruct, value: unknown, what: string): string | undefined {
+  check(value === undefined || typeof value === 'string', scope, InputRule.REQUIRED, `${what} must be a string when given, but is ${describeValue(value)}.`,
+    `Pass ${what} as a string, or omit it.`);
+  return value as string | undefined;
+}
+
 /** An optional boolean. */
 export function optionalBoolean(scope: IConstruct, value: unknown, what: string): boolean | undefined {
   check(value === undefined || typeof value === 'boolean', scope, InputRule.REQUIRED, `${what} must be true or false, but is ${describeValue(value)}.`,

@@ -12,6 +12,7 @@ import { isServiceAccountRef } from '../analysis/options';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
+import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalString, requireEnum, requireStruct } from '../core/runtime-checks';
 
 /** What the checks need to know about the target cluster. */
 export interface MeshChecksOptions {
@@ -91,6 +92,18 @@ function ownerPath(obj: ApiObject): string {
 
 function apiObjectsUnder(scope: IConstruct): ApiObject[] {
   return scope.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c));
+}
+
+/** The options as the engine needs them: a jsii user's wrong types are refused here, not deep inside the analysis. */
+function validateOptions(root: IConstruct, options: MeshChecksOptions): void {
+  requireStruct(root, options, 'MeshChecks options');
+  for (const key of ['failOnWarnings', 'printWarnings', 'serviceAccountTokenProjection'] as const) optionalBoolean(root, options[key], key);
+  const isString = (v: unknown) => typeof v === 'string';
+  for (const key of ['kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'prometheusServiceAccount'] as const) optionalString(root, options[key], key);
+  optionalList(root, options.clusterNetworks, 'clusterNetworks', isString, 'CIDR strings');
+  optionalList(root, options.inventory, 'inventory', isStruct, 'Kubernetes objects');
+  optionalInteger(root, options.certificateExpiryWarningDays, 'certificateExpiryWarningDays', 0, 36_500);
+  if (options.defaultInboundPolicy !== undefined) requireEnum(root, options.defaultInboundPolicy, DefaultInboundPolicy, 'defaultInboundPolicy', 'LKD-POL-012');
 }
 
 /** Build-time checks for every object of an App. */
@@ -194,6 +207,7 @@ export class MeshChecks {
 
   /** Sets what the checks know about the target cluster (merged with earlier settings). */
   public configure(options: MeshChecksOptions): void {
+    validateOptions(this.root, options);
     const prometheus = options.prometheusServiceAccount;
     check(prometheus === undefined || isServiceAccountRef(prometheus), this.root, InputRule.NAME,
       `prometheusServiceAccount ${JSON.stringify(prometheus)} is not namespace/name of a ServiceAccount.`, 'Pass e.g. "linkerd-viz/prometheus".');

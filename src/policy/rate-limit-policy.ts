@@ -66,6 +66,7 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
         identity: rate(props.identityRequestsPerSecond, 'identityRequestsPerSecond'),
         overrides: props.overrides?.map((o, i) => {
           optionalList(this, o.clients, `overrides[${i}].clients`, isNamed, 'ServiceAccounts');
+          check(o.requestsPerSecond !== undefined, this, 'LKD-POL-014', `overrides[${i}] sets no requestsPerSecond.`, 'Give the override its limit, e.g. requestsPerSecond: 50.');
           check((o.clients?.length ?? 0) > 0, this, 'LKD-POL-014', `overrides[${i}] names no clients.`, 'List the ServiceAccounts the override is for.');
           return {
             requestsPerSecond: rate(o.requestsPerSecond, `overrides[${i}].requestsPerSecond`)!.requestsPerSecond,

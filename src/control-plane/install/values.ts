@@ -12,6 +12,7 @@ import { InputRule, check } from '../../core/errors';
 import { cloneValues, isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
 import { imageValueProblems } from '../../core/image-values';
 import { validateLabelName, validatePortNumber } from '../../core/names';
+import { optionalStruct } from '../../core/runtime-checks';
 import { LinkerdVersion, VersionRule } from '../../core/versions';
 
 /** The chart's defaults for the keys the typed options govern; written explicitly so a chart change cannot move them. */
@@ -112,7 +113,9 @@ function booleanValue(scope: IConstruct, value: boolean | undefined, what: strin
 }
 
 /** The typed proxy options as chart values (only what was set). */
-function proxyValues(scope: IConstruct, proxy: LinkerdProxyOptions = {}): Record<string, any> {
+function proxyValues(scope: IConstruct, given: LinkerdProxyOptions | undefined): Record<string, any> {
+  const proxy: LinkerdProxyOptions = optionalStruct(scope, given, 'proxy') ?? {};
+  optionalStruct(scope, proxy.resources, 'proxy.resources');
   if (proxy.defaultInboundPolicy !== undefined) {
     check(isDefaultInboundPolicy(proxy.defaultInboundPolicy), scope, 'LKD-POL-012',
       `proxy.defaultInboundPolicy ${JSON.stringify(proxy.defaultInboundPolicy)} is not one of Linkerd's six policies.`, 'Use a DefaultInboundPolicy value.');
