@@ -10,12 +10,27 @@ import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
 import { DeliveredCharts, DeliverySteps } from './steps';
 import { ResolvedInstall } from '../control-plane/install/values';
 import { InputRule, check } from '../core/errors';
-import { describeValue, isStruct } from '../core/runtime-checks';
+import { describeValue, isStruct, optionalBoolean, optionalList, optionalString } from '../core/runtime-checks';
 
 /**
  * The options as given, or {} with the problem noted: a factory has no construct to name, so a bad value is refused
  * when the control plane delivers (its path is then in the error).
  */
+/** The field types of each form's options, checked when the control plane delivers (a jsii user's wrong types). */
+const OPTION_FIELDS: Partial<Record<DeliveryForm, Record<string, 'string' | 'boolean' | 'strings'>>> = {
+  [DeliveryForm.HELM]: { helmExecutable: 'string', helmFlags: 'strings' },
+  [DeliveryForm.ARGO_CD]: { argoCdNamespace: 'string', project: 'string', destinationServer: 'string', automatedSync: 'boolean', ignoreGeneratedWebhookCertificates: 'boolean' },
+  [DeliveryForm.FLUX]: { fluxNamespace: 'string', repositoryName: 'string' },
+};
+
+function checkOptionFields(scope: Construct, form: DeliveryForm, options: Record<string, unknown>): void {
+  for (const [key, type] of Object.entries(OPTION_FIELDS[form] ?? {})) {
+    if (type === 'string') optionalString(scope, options[key], `delivery ${key}`);
+    else if (type === 'boolean') optionalBoolean(scope, options[key], `delivery ${key}`);
+    else optionalList(scope, options[key], `delivery ${key}`, (v) => typeof v === 'string', 'strings');
+  }
+}
+
 function given<T>(factory: string, options: T | undefined): { options: T; problem?: string } {
   if (options === undefined || isStruct(options)) return { options: options ?? ({} as T) };
   return { options: {} as T, problem: `LinkerdDelivery.${factory}() options must be an object, but are ${describeValue(options)}` };
@@ -29,19 +44,19 @@ export abstract class LinkerdDelivery {
    */
   public static helm(options: HelmDeliveryOptions = {}): LinkerdDelivery {
     const g = given('helm', options);
-    return new StepsDelivery(DeliveryForm.HELM, helmSteps(g.options), (scope, install) => deliverWithHelm(scope, install, g.options), g.problem);
+    return new StepsDelivery(DeliveryForm.HELM, helmSteps(g.options), (scope, install) => deliverWithHelm(scope, install, g.options), g.options, g.problem);
   }
 
   /** Two Argo CD Applications: linkerd-crds in sync wave 0 (server-side apply), linkerd-control-plane in wave 1. */
   public static argoCd(options: ArgoCdDeliveryOptions = {}): LinkerdDelivery {
     const g = given('argoCd', options);
-    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(g.options), (scope, install) => deliverWithArgoCd(scope, install, g.options), g.problem);
+    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(g.options), (scope, install) => deliverWithArgoCd(scope, install, g.options), g.options, g.problem);
   }
 
   /** A Flux HelmRepository and two HelmReleases; the control plane `dependsOn` the CRDs release. */
   public static flux(options: FluxDeliveryOptions = {}): LinkerdDelivery {
     const g = given('flux', options);
-    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(g.options), (scope, install) => deliverWithFlux(scope, install, g.options), g.problem);
+    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(g.options), (scope, install) => deliverWithFlux(scope, install, g.options), g.options, g.problem);
   }
 
   /** The form. */
@@ -64,12 +79,14 @@ export abstract class LinkerdDelivery {
 type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
 
 class StepsDelivery extends LinkerdDelivery {
-  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver, private readonly problem?: string) {
+  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver, private readonly options: object,
+    private readonly problem?: string) {
     super();
   }
 
   public _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts {
     check(this.problem === undefined, scope, InputRule.REQUIRED, `delivery: ${this.problem}.`, 'Pass the options as an object, e.g. LinkerdDelivery.argoCd({ project: "platform" }), or omit them.');
+    checkOptionFields(scope, this.form, this.options as Record<string, unknown>);
     return this.deliver(scope, install);
   }
 

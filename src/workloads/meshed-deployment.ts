@@ -96,7 +96,11 @@ export class MeshedDeployment extends Construct {
     optionalList(this, props.containers, 'containers', isStruct, 'container props ({ image, ... })');
     check(Array.isArray(props.containers) && props.containers.length > 0, this, InputRule.REQUIRED,
       'a MeshedDeployment needs at least one container.', 'Pass containers: [{ image: ... }].');
-    props.containers.forEach((c, i) => requireString(this, c.image, `containers[${i}].image`));
+    props.containers.forEach((c, i) => {
+      // An image reference has no whitespace; one with a newline would also break every message that quotes it.
+      check(/^\S+$/.test(requireString(this, c.image, `containers[${i}].image`)), this, InputRule.NAME,
+        `containers[${i}].image ${JSON.stringify(c.image)} contains whitespace, so it is no image reference.`, 'Use e.g. "registry.example/app:1.2.3".');
+    });
     if (props.serviceAccount !== undefined) requireNamed(this, props.serviceAccount, 'serviceAccount', 'Pass a kplus.ServiceAccount (or omit it).');
     optionalInteger(this, props.replicas, 'replicas', 0, 2_147_483_647);
     optionalBoolean(this, props.automountServiceAccountToken, 'automountServiceAccountToken');

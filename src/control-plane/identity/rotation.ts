@@ -13,7 +13,7 @@ import {
 } from '../../core/certificates';
 import { check } from '../../core/errors';
 import { validateLabelName } from '../../core/names';
-import { requireStruct } from '../../core/runtime-checks';
+import { requireString, requireStruct } from '../../core/runtime-checks';
 
 /** The steps of a trust-anchor rotation without downtime, in order. */
 export enum RotationStep {
@@ -251,6 +251,7 @@ export class TrustAnchorRotation extends Construct {
    * @returns the path of the runbook
    */
   public writeRunbook(dir: string): string {
+    requireString(this, dir, 'writeRunbook() dir');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'bundle.crt'), this.trustAnchorsPem);
     fs.writeFileSync(path.join(dir, 'issuer.crt'), this.issuerCertificatePem);

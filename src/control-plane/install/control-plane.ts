@@ -8,7 +8,7 @@ import { LinkerdInstallOptions } from './options';
 import { ResolvedInstall, copyValues, resolveInstall } from './values';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
-import { requireStruct } from '../../core/runtime-checks';
+import { optionalList, optionalStruct, requireString, requireStruct } from '../../core/runtime-checks';
 import { LinkerdVersion } from '../../core/versions';
 import { LinkerdDelivery } from '../../delivery/delivery';
 import { DeliveryForm } from '../../delivery/form';
@@ -115,17 +115,28 @@ export class LinkerdControlPlane extends Construct {
 
   /** The upgrade runbook (markdown): CRDs → control plane → prune → restart in cohorts → `linkerd check --proxy`. */
   public upgradeRunbook(options: RunbookOptions = {}): string {
-    return upgradeRunbook(this.install, this.delivery._steps(), options);
+    return upgradeRunbook(this.install, this.delivery._steps(), this.runbookOptions(options));
   }
 
   /** The exit runbook (markdown): remove injection, restart, verify no proxies, remove extensions, then the core. */
   public exitRunbook(options: RunbookOptions = {}): string {
-    return exitRunbook(this.install, this.delivery._steps(), options);
+    return exitRunbook(this.install, this.delivery._steps(), this.runbookOptions(options));
   }
 
   /** Writes `linkerd-upgrade.md` and `linkerd-exit.md` into `dir` and returns their paths. */
   public writeRunbooks(dir: string, options: RunbookOptions = {}): string[] {
+    requireString(this, dir, 'writeRunbooks() dir');
     return writeRunbookFiles(dir, this.upgradeRunbook(options), this.exitRunbook(options));
+  }
+
+  /** Names go into shell commands of the runbooks, so they must be what they claim (no spaces, quotes or `;`). */
+  private runbookOptions(options: RunbookOptions): RunbookOptions {
+    optionalStruct(this, options, 'runbook options');
+    const namespaces = optionalList<string>(this, options.meshedNamespaces, 'meshedNamespaces', (v) => typeof v === 'string', 'namespace names') ?? [];
+    namespaces.forEach((ns) => validateLabelName(this, ns, 'meshedNamespaces entry'));
+    const extensions = optionalList<string>(this, options.extensions, 'extensions', (v) => typeof v === 'string', 'extension names') ?? [];
+    extensions.forEach((name) => validateLabelName(this, name, 'extensions entry'));
+    return options;
   }
 
   private createNamespace(name: string): ApiObject {

@@ -12,9 +12,10 @@ import { App, Chart, Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
 import { CaseReport, ConformanceCheck, judgeRejection, outputProblems } from './oracle';
+import { certs } from '../certs';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, EgressTrafficPolicy, GrpcRetryCode, GrpcRoute,
-  HttpLocalRateLimitPolicy, HttpMethod, HttpRoute, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, MeshChecks, MeshTlsAuthentication,
+  HttpLocalRateLimitPolicy, HttpMethod, HttpRoute, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, LinkerdVersion, MeshChecks, MeshTlsAuthentication,
   MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProxyProtocol, RetryStatus, RouteBackend, Server,
   ServerAccess, ServerPort, ServiceReference, TrafficSplit,
 } from '../../../src';
@@ -219,6 +220,44 @@ export const ENTRY_POINTS: EntryPoint[] = [
       additionalValues: p<Any>({ proxy: p<Any>({ logLevel: 'warn' }), controllerReplicas: p<Any>(undefined), identity: p<Any>(undefined) }),
       additionalCrdsValues: p<Any>(undefined), createNamespace: p<boolean | undefined>(undefined),
     })),
+  },
+  {
+    name: 'LinkerdIdentity.fromCertificates + LinkerdDelivery.argoCd + runbooks',
+    build: (e, p) => {
+      const cp = new LinkerdControlPlane(e.chart, 'Linkerd', {
+        identity: LinkerdIdentity.fromCertificates(p<Any>({
+          trustAnchorsPem: p(certs.root.certPem), issuerCertificatePem: p(certs.issuer.certPem), scheme: p<Any>(undefined), issuerPrivateKeyPem: p<Any>(undefined),
+          writePrivateKey: p<Any>(undefined), issuanceLifetime: p<Any>(Duration.hours(24)), clockSkewAllowance: p<Any>(undefined), expiryWarningDays: p<Any>(30),
+          failOnExpiryWarning: p<Any>(undefined),
+        })),
+        delivery: LinkerdDelivery.argoCd(p<Any>({
+          argoCdNamespace: p<Any>('argocd'), project: p<Any>('default'), destinationServer: p<Any>(undefined), automatedSync: p<Any>(true),
+          ignoreGeneratedWebhookCertificates: p<Any>(undefined),
+        })),
+      });
+      cp.upgradeRunbook(p<Any>({ meshedNamespaces: p<Any>(['shop']), extensions: p<Any>(['viz']) }));
+      cp.exitRunbook(p<Any>(undefined));
+    },
+  },
+  {
+    name: 'LinkerdIdentity.fromCertManager (every field) + LinkerdDelivery.flux',
+    build: (e, p) => new LinkerdControlPlane(e.chart, 'Linkerd', {
+      identity: LinkerdIdentity.fromCertManager({
+        certManagerNamespace: p<Any>('cert-manager'), rootIssuerName: p<Any>(undefined), trustAnchorName: p<Any>(undefined), trustAnchorCommonName: p<Any>(undefined),
+        trustAnchorDuration: p<Any>(undefined), trustAnchorRenewBefore: p<Any>(undefined), clusterIssuerName: p<Any>(undefined), issuerCommonName: p<Any>(undefined),
+        issuerDuration: p<Any>(Duration.hours(48)), issuerRenewBefore: p<Any>(Duration.hours(25)), previousAnchorSecretName: p<Any>(undefined),
+        previousAnchorPem: p<Any>(undefined), issuanceLifetime: p<Any>(undefined), clockSkewAllowance: p<Any>(undefined),
+      }),
+      delivery: LinkerdDelivery.flux(p<Any>({ fluxNamespace: p<Any>(undefined), repositoryName: p<Any>('linkerd'), interval: p<Any>(Duration.minutes(5)) })),
+      version: p<Any>(LinkerdVersion.V2_20), gatewayApiVersion: p<Any>(undefined), webhookFailurePolicy: p<Any>(undefined),
+    }),
+  },
+  {
+    name: 'LinkerdVersion.ofChart',
+    build: (e, p) => new LinkerdControlPlane(e.chart, 'Linkerd', {
+      identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.flux(),
+      version: LinkerdVersion.ofChart(p('2026.6.3'), p<Any>({ appVersion: p<Any>(undefined), minKubernetesVersion: p<Any>(undefined) })),
+    }),
   },
   {
     name: 'MeshChecks.configure / suppress',

@@ -38,8 +38,10 @@ function constructPaths(app: App): Set<string> {
 function meshConfigErrorProblems(e: MeshConfigError, paths: Set<string>): string[] {
   const problems: string[] = [];
   if (!/^LKD-[A-Z]+-\d{3}$/.test(e.ruleId)) problems.push(`rule ID ${JSON.stringify(e.ruleId)} is not LKD-AREA-NNN`);
-  // '<root>': a static method handed no construct at all (e.g. ServerAccess.allow(Server.fromServerName(...))) names the call instead.
-  if (e.constructPath !== '<root>' && !paths.has(e.constructPath)) problems.push(`construct path ${JSON.stringify(e.constructPath)} names no construct of the app`);
+  // A static method with no construct to name reports at '<root>' (ServerAccess.allow(Server.fromServerName(...))) or
+  // names itself (LinkerdVersion.ofChart).
+  const factory = e.constructPath === '<root>' || /^[A-Z][A-Za-z]+\.[a-z][A-Za-z]+$/.test(e.constructPath);
+  if (!factory && !paths.has(e.constructPath)) problems.push(`construct path ${JSON.stringify(e.constructPath)} names no construct of the app`);
   if (!/ Fix: \S/.test(e.message)) problems.push('message has no "Fix:"');
   return problems;
 }
