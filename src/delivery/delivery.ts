@@ -44,19 +44,22 @@ export abstract class LinkerdDelivery {
    */
   public static helm(options: HelmDeliveryOptions = {}): LinkerdDelivery {
     const g = given('helm', options);
-    return new StepsDelivery(DeliveryForm.HELM, helmSteps(g.options), (scope, install) => deliverWithHelm(scope, install, g.options), g.options, g.problem);
+    return new StepsDelivery(DeliveryForm.HELM, helmSteps(g.options), (scope, install) => deliverWithHelm(scope, install, g.options),
+      g.options, g.problem);
   }
 
   /** Two Argo CD Applications: linkerd-crds in sync wave 0 (server-side apply), linkerd-control-plane in wave 1. */
   public static argoCd(options: ArgoCdDeliveryOptions = {}): LinkerdDelivery {
     const g = given('argoCd', options);
-    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(g.options), (scope, install) => deliverWithArgoCd(scope, install, g.options), g.options, g.problem);
+    return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(g.options), (scope, install) => deliverWithArgoCd(scope, install, g.options),
+      g.options, g.problem);
   }
 
   /** A Flux HelmRepository and two HelmReleases; the control plane `dependsOn` the CRDs release. */
   public static flux(options: FluxDeliveryOptions = {}): LinkerdDelivery {
     const g = given('flux', options);
-    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(g.options), (scope, install) => deliverWithFlux(scope, install, g.options), g.options, g.problem);
+    return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(g.options), (scope, install) => deliverWithFlux(scope, install, g.options),
+      g.options, g.problem);
   }
 
   /** The form. */
@@ -79,8 +82,10 @@ export abstract class LinkerdDelivery {
 type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
 
 class StepsDelivery extends LinkerdDelivery {
-  constructor(public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver, private readonly options: object,
-    private readonly problem?: string) {
+  constructor(
+    public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver, private readonly options: object,
+    private readonly problem?: string,
+  ) {
     super();
   }
 

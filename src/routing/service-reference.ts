@@ -9,9 +9,11 @@ export class ServiceReference {
   /** A Service defined in this app: its ports are known, so ports are checked at once. */
   public static fromService(service: kplus.Service): ServiceReference {
     // Checked where the reference is used (that construct's path is in the error); here only nothing may throw.
-    const ok = service instanceof kplus.Service;
-    return new ServiceReference(ok ? service.name : (undefined as unknown as string), ok ? (service as any).metadata?.namespace : undefined, ok ? service : undefined,
-      ok ? undefined : `ServiceReference.fromService() was given ${describeValue(service)}, not a cdk8s-plus Service`);
+    if (!(service instanceof kplus.Service)) {
+      return new ServiceReference(undefined as unknown as string, undefined, undefined,
+        `ServiceReference.fromService() was given ${describeValue(service)}, not a cdk8s-plus Service`);
+    }
+    return new ServiceReference(service.name, (service as any).metadata?.namespace, service);
   }
 
   /** A Service that exists in the cluster (ports unknown; the check engine can use an inventory). */

@@ -40,7 +40,9 @@ describe('the inputs of the issue are refused with a coded message', () => {
   test('ServiceReference.fromName(undefined) does not become a nameless backendRef', () => {
     const { chart, service } = lab();
     const e = refusal(() => new HttpRoute(chart, 'Route', {
-      name: 'orders', service: ServiceReference.fromService(service), port: 8080,
+      name: 'orders',
+      service: ServiceReference.fromService(service),
+      port: 8080,
       rules: [{ backends: [RouteBackend.service(ServiceReference.fromName(undefined as Any), { port: 8080 })] }],
     }));
     expect(e.message).toMatch(/^\[lab\/Route\] LKD-INPUT-001: rules\[0\]\.backendRefs\[0\] service Service name undefined is not a valid DNS label\. Fix: /);
@@ -49,7 +51,9 @@ describe('the inputs of the issue are refused with a coded message', () => {
   test('a TrafficSplit to ServiceReference.fromName(undefined) is refused too', () => {
     const { chart, service } = lab();
     const e = refusal(() => new TrafficSplit(chart, 'Split', {
-      name: 'split', service: ServiceReference.fromService(service), port: 8080,
+      name: 'split',
+      service: ServiceReference.fromService(service),
+      port: 8080,
       backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 90 }, { service: ServiceReference.fromName(undefined as Any), percent: 10 }],
     }));
     expect(e.constructPath).toBe('lab/Split/Route');

@@ -7,9 +7,10 @@ import { Chart, Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, GrpcRetryCode, GrpcRoute, HttpLocalRateLimitPolicy, HttpMethod,
-  HttpRoute, IssuerScheme, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection,
-  ProxyProtocol, RetryStatus, RouteBackend, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit,
+  Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, GrpcRetryCode, GrpcRoute, HttpLocalRateLimitPolicy,
+  HttpMethod, HttpRoute, IssuerScheme, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, MeshChecks, MeshTlsAuthentication, MeshedDeployment,
+  MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProxyProtocol, RetryStatus, RouteBackend, Server, ServerAccess,
+  ServerPort, ServiceReference, TrafficSplit,
 } from '../../src';
 
 import { certs } from '../support/certs';
@@ -76,7 +77,11 @@ function staticIdentity(): LinkerdIdentity {
 }
 function optedInIdentity(): LinkerdIdentity {
   return LinkerdIdentity.fromCertificates({
-    trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem, issuerPrivateKeyPem: certs.issuer.keyPem, writePrivateKey: true, scheme: IssuerScheme.LINKERD_TLS,
+    trustAnchorsPem: certs.root.certPem,
+    issuerCertificatePem: certs.issuer.certPem,
+    issuerPrivateKeyPem: certs.issuer.keyPem,
+    writePrivateKey: true,
+    scheme: IssuerScheme.LINKERD_TLS,
   });
 }
 

@@ -122,7 +122,9 @@ function checkLists(scope: IConstruct, values: Record<string, any>): void {
 }
 
 /** Refuses merged control-plane values that the typed options would have refused. */
-export function checkMergedValues(scope: IConstruct, values: Record<string, any>, identityValues: Record<string, any>, writesPrivateKey: boolean): void {
+export function checkMergedValues(
+  scope: IConstruct, values: Record<string, any>, identityValues: Record<string, any>, writesPrivateKey: boolean,
+): void {
   checkPrivateKeys(scope, values, writesPrivateKey);
   checkIssuer(scope, values, writesPrivateKey);
   checkTrustAnchors(scope, values, identityValues);
