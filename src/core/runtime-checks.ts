@@ -4,7 +4,7 @@
  * a TypeError from inside the library or, worse, in a manifest that looks fine and means something else (a nameless
  * backendRef, an empty pod selector). Each validator refuses with the coded message (construct path, ID, fix).
  */
-import { IConstruct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { InputRule, check } from './errors';
 import { isDnsSubdomain } from './names';
 
@@ -105,6 +105,12 @@ export function requireConstructArgument<T>(value: unknown, type: ClassOf<T>, ca
   check(value instanceof (type as any), NO_SCOPE, InputRule.REQUIRED,
     `${call} needs a ${type.name} construct of this app, but was given ${describeValue(value)}${isNamed(value) ? ` (named ${JSON.stringify(value.name)}: a reference, not a construct)` : ''}.`, fix);
   return value as T;
+}
+
+/** Like requireConstructArgument, for any construct (constructs' own symbol test, so copies of the library agree). */
+export function requireAnyConstruct(value: unknown, call: string, fix: string): IConstruct {
+  check(Construct.isConstruct(value), NO_SCOPE, InputRule.REQUIRED, `${call} needs a construct, but was given ${describeValue(value)}.`, fix);
+  return value as IConstruct;
 }
 
 /** True for something that can stand for a named object: an object whose `name` is a string (e.g. an IServiceAccount). */

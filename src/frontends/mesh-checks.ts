@@ -12,7 +12,7 @@ import { isServiceAccountRef } from '../analysis/options';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
-import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalString, requireEnum, requireStruct } from '../core/runtime-checks';
+import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalString, requireAnyConstruct, requireEnum, requireStruct } from '../core/runtime-checks';
 
 /** What the checks need to know about the target cluster. */
 export interface MeshChecksOptions {
@@ -110,6 +110,7 @@ function validateOptions(root: IConstruct, options: MeshChecksOptions): void {
 export class MeshChecks {
   /** The checks of the App that `scope` belongs to; created and registered on first use. */
   public static of(scope: IConstruct): MeshChecks {
+    requireAnyConstruct(scope, 'MeshChecks.of()', 'Pass the App, a Chart or any construct of the app.');
     const root = scope.node.root as any;
     if (!root[CHECKS_SYMBOL]) root[CHECKS_SYMBOL] = new MeshChecks(scope.node.root);
     return root[CHECKS_SYMBOL];
@@ -120,6 +121,7 @@ export class MeshChecks {
    * annotations so the audit trail stays in the YAML, and the CLI and plugin honour it too.
    */
   public static suppress(construct: IConstruct, ruleId: string, reason: string): void {
+    requireAnyConstruct(construct, 'MeshChecks.suppress()', 'Pass the construct whose objects the finding is on.');
     if (typeof ruleId !== 'string' || !/^LKD-[A-Z]+-\d{3}$/.test(ruleId)) {
       throw new MeshConfigError(construct, 'LKD-META-001', `${JSON.stringify(ruleId)} is not a rule ID.`, 'Pass an ID such as LKD-POL-011.');
     }

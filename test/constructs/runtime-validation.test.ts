@@ -10,7 +10,9 @@ import {
   MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, RetryStatus,
   RouteBackend, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit, HttpLocalRateLimitPolicy,
 } from '../../src';
+import { RotationStep, TrustAnchorRotation, TrustAnchorRotationProps } from '../../src/control-plane/identity';
 import { MeshConfigError } from '../../src/core/errors';
+import { certs } from '../support/certs';
 
 type Any = any;
 
@@ -186,6 +188,47 @@ describe('wrong types at the other entry points', () => {
     expect(server.apiObject.toJson().spec.podSelector).toEqual({ matchLabels: { tier: 'web' }, matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: ['orders'] }] });
   });
 });
+
+describe('runbook inputs go into shell commands: only plain names pass', () => {
+  test.each<[string, (l: ReturnType<typeof lab>) => unknown, RegExp]>([
+    ['a meshed namespace with a shell command in it', (l) => rotation(l.chart, { meshedNamespaces: ['shop; kubectl delete ns linkerd'] }),
+      /^\[lab\/Rotation\] LKD-INPUT-001: meshedNamespaces entry "shop; kubectl delete ns linkerd" is not a valid DNS label\. Fix: /],
+    ['a Helm release with a space', (l) => rotation(l.chart, { helmRelease: 'linkerd control-plane' }), /^\[lab\/Rotation\] LKD-INPUT-001: helmRelease/],
+    ['a Helm chart with a quote', (l) => rotation(l.chart, { helmChart: "linkerd/x' --set a=b" }), /^\[lab\/Rotation\] LKD-INPUT-006: helmChart .* is not a chart reference/],
+    ['an unknown scheme', (l) => rotation(l.chart, { scheme: 'linkerd.io/TLS' as Any }), /^\[lab\/Rotation\] LKD-INPUT-006: scheme the string "linkerd\.io\/TLS" is not one of/],
+    ['rotation props as None', (l) => new TrustAnchorRotation(l.chart, 'Rotation', undefined as Any), /^\[lab\/Rotation\] LKD-INPUT-003: props must be an object/],
+    ['writeRunbook without a folder', (l) => rotation(l.chart, {}).writeRunbook(undefined as Any), /^\[lab\/Rotation\] LKD-INPUT-003: writeRunbook\(\) dir must be a non-empty string/],
+    ['control-plane runbook namespaces with a shell command', (l) => controlPlane(l.chart).upgradeRunbook({ meshedNamespaces: ['a && b'] }),
+      /^\[lab\/Linkerd\] LKD-INPUT-001: meshedNamespaces entry "a && b" is not a valid DNS label/],
+    ['control-plane runbook extensions as a string', (l) => controlPlane(l.chart).exitRunbook({ extensions: 'viz' as Any }), /^\[lab\/Linkerd\] LKD-INPUT-003: extensions must be a list/],
+    ['writeRunbooks to a number', (l) => controlPlane(l.chart).writeRunbooks(42 as Any), /^\[lab\/Linkerd\] LKD-INPUT-003: writeRunbooks\(\) dir must be a non-empty string, but is the number 42/],
+    ['helmFlags as a string', (l) => new LinkerdControlPlane(l.chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.helm({ helmFlags: '--debug' as Any }) }),
+      /^\[lab\/Linkerd\] LKD-INPUT-003: delivery helmFlags must be a list, but is the string "--debug"/],
+    ['automatedSync as a string', (l) => new LinkerdControlPlane(l.chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.argoCd({ automatedSync: 'false' as Any }) }),
+      /^\[lab\/Linkerd\] LKD-INPUT-003: delivery automatedSync must be true or false, but is the string "false"/],
+    ['MeshChecks.of(None)', () => MeshChecks.of(undefined as Any), /^\[<root>\] LKD-INPUT-003: MeshChecks\.of\(\) needs a construct, but was given undefined/],
+    ['MeshChecks options with a string for failOnWarnings', (l) => MeshChecks.of(l.chart).configure({ failOnWarnings: 'true' as Any }), /^\[<root>\] LKD-INPUT-003: failOnWarnings must be true or false/],
+  ])('%s is refused', (_, build, message) => {
+    expect(refusal(() => build(lab())).message).toMatch(message);
+  });
+
+  test('plain names still pass', () => {
+    const { chart } = lab();
+    expect(rotation(chart, { step: RotationStep.RESTART_AFTER_BUNDLE, meshedNamespaces: ['shop', 'payments'], helmRelease: 'linkerd-control-plane', helmChart: 'oci://ghcr.io/linkerd/linkerd-control-plane' }).runbook())
+      .toContain('shop');
+    expect(controlPlane(chart).upgradeRunbook({ meshedNamespaces: ['shop'], extensions: ['viz'] })).toContain('shop');
+  });
+});
+
+function rotation(chart: Chart, props: Partial<TrustAnchorRotationProps>): TrustAnchorRotation {
+  return new TrustAnchorRotation(chart, 'Rotation', {
+    currentAnchorPem: certs.root.certPem, newAnchorPem: certs.newRoot.certPem, issuerCertificatePem: certs.issuer.certPem, step: RotationStep.BUNDLE_NEW_AND_OLD, ...props,
+  });
+}
+
+function controlPlane(chart: Chart): LinkerdControlPlane {
+  return new LinkerdControlPlane(chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.flux() });
+}
 
 describe('warnings are printed per App', () => {
   function captureStderr(fn: () => void): string {

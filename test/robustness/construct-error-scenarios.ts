@@ -193,6 +193,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'MeshChecks options with a number for kubernetesVersion', run: (e) => MeshChecks.of(e.chart).configure({ kubernetesVersion: 1.31 as Any }) },
   { name: 'a rate-limit override without requestsPerSecond', run: (e) => limit(e, { overrides: [{ clients: [e.client] }] }) },
   { name: 'a container image with a newline', run: (e) => workload(e, { containers: [{ image: 'example/app:1.0.0\nlatest' }] }) },
+  { name: 'MeshChecks.suppress on None instead of a construct', run: () => MeshChecks.suppress(undefined as Any, 'LKD-POL-011', 'a reason') },
   // factory input checked where it is used
   { name: 'Authentication.meshTls(None)', run: (e) => policy(e, { requiredAuthentications: [Authentication.meshTls(undefined as Any)] }) },
   { name: 'PodSelection.labels(None) (it would select every pod)', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.labels(undefined as Any), port: ServerPort.number(8080) }) },

@@ -17,7 +17,7 @@ import {
   HttpLocalRateLimitPolicy, HttpMethod, HttpRoute, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, LinkerdVersion, MeshChecks,
   MeshTlsAuthentication,
   MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProxyProtocol, RetryStatus, RouteBackend, Server,
-  ServerAccess, ServerPort, ServiceReference, TrafficSplit,
+  RotationStep, ServerAccess, ServerPort, ServiceReference, TrafficSplit, TrustAnchorRotation,
 } from '../../../src';
 import { certs } from '../certs';
 
@@ -319,6 +319,21 @@ export const ENTRY_POINTS: EntryPoint[] = [
       gatewayApiVersion: p<Any>(undefined),
       webhookFailurePolicy: p<Any>(undefined),
     }),
+  },
+  {
+    name: 'new TrustAnchorRotation + runbook',
+    build: (e, p) => new TrustAnchorRotation(e.chart, 'Rotation', p<Any>({
+      currentAnchorPem: p(certs.root.certPem),
+      newAnchorPem: p(certs.newRoot.certPem),
+      issuerCertificatePem: p(certs.issuer.certPem),
+      step: p(RotationStep.RESTART_AFTER_BUNDLE),
+      runningProxiesTrust: p<Any>(undefined),
+      scheme: p<Any>(undefined),
+      controlPlaneNamespace: p<Any>(undefined),
+      meshedNamespaces: p<Any>(['shop']),
+      helmRelease: p<Any>(undefined),
+      helmChart: p<Any>(undefined),
+    })).runbook(),
   },
   {
     name: 'LinkerdVersion.ofChart',
