@@ -222,7 +222,11 @@ describe('runbook inputs go into shell commands: only plain names pass', () => {
 
 function rotation(chart: Chart, props: Partial<TrustAnchorRotationProps>): TrustAnchorRotation {
   return new TrustAnchorRotation(chart, 'Rotation', {
-    currentAnchorPem: certs.root.certPem, newAnchorPem: certs.newRoot.certPem, issuerCertificatePem: certs.issuer.certPem, step: RotationStep.BUNDLE_NEW_AND_OLD, ...props,
+    currentAnchorPem: certs.root.certPem,
+    newAnchorPem: certs.newRoot.certPem,
+    issuerCertificatePem: certs.issuer.certPem,
+    step: RotationStep.BUNDLE_NEW_AND_OLD,
+    ...props,
   });
 }
 
