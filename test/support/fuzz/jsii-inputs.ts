@@ -44,6 +44,8 @@ export interface JsiiEnv {
 }
 
 const FOREIGN_GROUPS = ['cert-manager.io', 'trust.cert-manager.io', 'helm.toolkit.fluxcd.io', 'source.toolkit.fluxcd.io', 'argoproj.io'];
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const OWN_CODE = [path.join(REPO, 'src') + path.sep, path.join(REPO, 'lib') + path.sep];
 const OUTDIR = path.join(os.tmpdir(), 'cdk8s-linkerd-fuzz-unused');
 
 function environment(): JsiiEnv {
@@ -400,7 +402,10 @@ export function runJsiiCase(c: JsiiCase, conformance: ConformanceCheck): CaseRep
     ENTRY_POINTS[c.entry].build(env, pick);
     objects = Testing.synth(env.chart);
   } catch (e) {
-    return judgeRejection(e, env.app);
+    const judged = judgeRejection(e, env.app);
+    // The user sees the stack from their own call on: no frame of the library may be left in it.
+    const ownFrames = e instanceof Error ? (e.stack ?? '').split('\n').slice(1).filter((f) => OWN_CODE.some((dir) => f.includes(dir))) : [];
+    return ownFrames.length === 0 ? judged : { ...judged, problems: [...judged.problems, `the stack shows library frames: ${ownFrames[0].trim()}`] };
   }
   // The reference CRDs are Linkerd's and the Gateway API's; cert-manager, Flux and Argo CD objects are checked by their own suites.
   const checked = (all: any[]) => conformance(all.filter((o) => !FOREIGN_GROUPS.some((g) => String(o.apiVersion).startsWith(`${g}/`))));
