@@ -79,6 +79,11 @@ project.addTask('import', {
   exec: 'ts-node -P scripts/tsconfig.json scripts/import-crds.ts',
 });
 
+project.addTask('gen-annotations', {
+  description: 'Regenerate src/core/linkerd-annotations.generated.ts from linkerd2 pkg/k8s/labels.go in ../shared/reference',
+  exec: 'ts-node -P scripts/tsconfig.json scripts/gen-annotations.ts',
+});
+
 project.addTask('rule-docs', {
   description: 'Regenerate docs/rules.md from the rule pack',
   exec: 'ts-node -P scripts/tsconfig.json scripts/rule-docs.ts',

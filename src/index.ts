@@ -14,6 +14,8 @@ export * from './policy/server';
 export * from './policy/authentication';
 export * from './policy/authorization-policy';
 export * from './policy/server-access';
+export * from './policy/server-route';
+export * from './policy/probe-access';
 export * from './policy/rate-limit-policy';
 export * from './policy/egress-network';
 export * from './routing/service-reference';
@@ -24,19 +26,20 @@ export * from './routing/route-base';
 export * from './routing/http-route';
 export * from './routing/grpc-route';
 export * from './routing/traffic-split';
+export { UnmatchedRequests } from './routing/unmatched';
 
 // Control plane: pinned versions, install values, identity (trust anchors, rotation) and delivery.
 export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';
 export * from './control-plane/install';
 export * from './control-plane/identity';
-export { LinkerdDelivery } from './delivery/delivery';
-export { DeliveryForm } from './delivery/form';
-export { HelmDeliveryOptions } from './delivery/helm';
-export { ArgoCdDeliveryOptions } from './delivery/argo-cd';
-export { FluxDeliveryOptions } from './delivery/flux';
-export { RunbookOptions } from './delivery/runbooks';
+export { LinkerdDelivery } from './control-plane/delivery/delivery';
+export { DeliveryForm } from './control-plane/delivery/form';
+export { HelmDeliveryOptions } from './control-plane/delivery/helm';
+export { ArgoCdDeliveryOptions } from './control-plane/delivery/argo-cd';
+export { FluxDeliveryOptions } from './control-plane/delivery/flux';
+export { RunbookOptions } from './control-plane/delivery/runbooks';
 
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
-export * from './frontends/mesh-checks';
+export * from './checks/mesh-checks';
 export { LinkerdValidation } from './frontends/plugin';

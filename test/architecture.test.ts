@@ -12,18 +12,21 @@ const ALLOWED: Record<string, string[]> = {
   'imports': [],
   'core': [],
   'conformance': ['core'],
-  'analysis': ['core'],
+  // Linkerd's semantics live in the model; everything else in the engine reads it, never the other way round.
+  'analysis/model': ['core', 'analysis/options.ts', 'analysis/finding.ts'],
+  'analysis/policy': ['core', 'analysis/model', 'analysis/options.ts'],
+  'analysis': ['core', 'analysis/model', 'analysis/policy'],
   'frontends/cli': ['analysis', 'conformance', 'core'],
   'frontends/plugin': ['analysis', 'conformance', 'core', 'frontends/cli'],
-  'frontends/mesh-checks.ts': ['analysis', 'core'],
-  'base.ts': ['core', 'frontends/mesh-checks.ts'],
-  'workloads': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports', 'routing'],
-  'routing': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports'],
-  'policy': ['base.ts', 'core', 'frontends/mesh-checks.ts', 'imports', 'workloads'],
-  // The control plane is delivered by a delivery form and a delivery renders the control plane's values: one domain.
-  'control-plane': ['base.ts', 'core', 'delivery', 'frontends/mesh-checks.ts', 'imports'],
-  'delivery': ['base.ts', 'core', 'control-plane', 'frontends/mesh-checks.ts'],
-  'cdktf': ['core', 'control-plane', 'delivery'],
+  // The construct-side check hook: constructs reach the engine only through it, never through a front-end.
+  'checks': ['analysis', 'core'],
+  'base.ts': ['core', 'checks'],
+  'workloads': ['base.ts', 'core', 'checks', 'imports', 'routing'],
+  'routing': ['base.ts', 'core', 'checks', 'imports'],
+  'policy': ['base.ts', 'core', 'checks', 'imports', 'routing', 'workloads'],
+  // Delivery forms live inside the control-plane domain: one folder, no two-way allowance between domains.
+  'control-plane': ['base.ts', 'core', 'checks', 'imports'],
+  'cdktf': ['core', 'control-plane'],
 };
 
 function areaOf(rel: string): string | undefined {

@@ -9,8 +9,8 @@ import { Construct } from 'constructs';
 import { LinkerdIdentity } from '../../src/control-plane/identity';
 import { LinkerdControlPlane, WebhookFailurePolicy } from '../../src/control-plane/install';
 import { DefaultInboundPolicy } from '../../src/core/default-inbound-policy';
-import { LinkerdDelivery } from '../../src/delivery/delivery';
-import { MeshChecks } from '../../src/frontends/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { MeshChecks } from '../../src/checks/mesh-checks';
 
 /** The cluster this example targets: its nodes let the checks confirm that HA's anti-affinity can be satisfied. */
 const CLUSTER_NODES = ['node-a', 'node-b', 'node-c'].map((name) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } }));

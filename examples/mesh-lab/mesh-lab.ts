@@ -36,9 +36,12 @@ function echoContainer(text: string): kplus.ContainerProps {
     // refuse; the binary needs no privileges on port 8080, so it runs under a fixed unprivileged UID instead.
     securityContext: { user: 65532, group: 65532 },
     // cdk8s-plus's default startup probe is a TCP knock, which the Linkerd proxy answers itself; an HTTP GET reaches
-    // http-echo, and Linkerd authorizes kubelet HTTP probes on ports that have no route attached.
-    startup: kplus.Probe.fromHttpGet('/', { port: ORDERS_PORT }),
-    readiness: kplus.Probe.fromHttpGet('/', { port: ORDERS_PORT }),
+    // http-echo. While no route is attached to the port, Linkerd generates a probe route that lets `GET <probe path>`
+    // in unauthenticated from the probe networks (everywhere by default). The probes therefore use http-echo's own
+    // /health endpoint: probing "/" would open the application's root to every caller, the wrong-client and the
+    // plaintext plain-client included, whatever the Server's authorization says.
+    startup: kplus.Probe.fromHttpGet('/health', { port: ORDERS_PORT }),
+    readiness: kplus.Probe.fromHttpGet('/health', { port: ORDERS_PORT }),
     resources: SMALL,
   };
 }
@@ -88,7 +91,8 @@ export class MeshLab extends Chart {
     const client = new MeshedDeployment(this, 'Client', { name: 'client', app: 'client', serviceAccount: this.clientServiceAccount, containers: [curlContainer()] });
     this.orders = this.service('orders', { 'app.kubernetes.io/name': 'orders' });
     // The seed's first experiment as a build-time check: synth fails if the policy would ever refuse client → orders.
-    client.addCall(ServiceReference.fromService(this.orders), ORDERS_PORT);
+    // Linkerd authorizes per route, so the call names the request the client makes.
+    client.addCall(ServiceReference.fromService(this.orders), ORDERS_PORT, { method: 'GET', path: '/' });
 
     if (props.withPolicy ?? true) {
       const ordersHttp = new Server(this, 'OrdersHttp', {

@@ -2,8 +2,7 @@
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort,
-  ServiceReference, TrafficSplit,
+  MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort, TrafficSplit,
 } from '../../src';
 import { runOrExit } from '../run';
 
@@ -18,20 +17,15 @@ export function buildQuickStart(app: App): Chart {
     serviceAccount: client,
     containers: [{ image: 'curlimages/curl:8.14.1', command: ['sleep', 'infinity'], securityContext: { user: 100 } }],
   });
-  const service = (name: string, labels: Record<string, string>) => {
-    const svc = new kplus.Service(chart, name, { metadata: { name }, ports: [{ port: 8080 }] });
-    for (const [k, v] of Object.entries(labels)) svc.selectLabel(k, v);
-    return ServiceReference.fromService(svc);
-  };
-  for (const version of ['v1', 'v2']) {
-    const orders = new MeshedDeployment(chart, `Orders-${version}`, {
-      name: `orders-${version}`,
-      app: 'orders',
-      version,
-      containers: [{ image: 'hashicorp/http-echo:1.0.0', args: ['-listen=:8080'], ports: [{ number: 8080 }], securityContext: { user: 65532 } }],
-    });
-    service(`orders-${version}`, orders.selectorLabels);
-  }
+  const orders = ['v1', 'v2'].map((version) => new MeshedDeployment(chart, `Orders-${version}`, {
+    name: `orders-${version}`,
+    app: 'orders',
+    version,
+    containers: [{ image: 'hashicorp/http-echo:1.0.0', args: ['-listen=:8080'], ports: [{ number: 8080 }], securityContext: { user: 65532 } }],
+  }));
+  // "This workload serves on 8080": a Service per version (orders-v1, orders-v2), and the stable one over all versions.
+  const [v1, v2] = orders.map((workload) => workload.exposeService({ ports: [{ port: 8080 }] }));
+  const stable = orders[0].exposeService({ name: 'orders', allVersions: true, ports: [{ port: 8080 }] });
 
   // "orders' port 8080 allows the client identity": a Server, a MeshTLSAuthentication and an AuthorizationPolicy.
   const ordersHttp = new Server(chart, 'OrdersHttp', {
@@ -42,12 +36,9 @@ export function buildQuickStart(app: App): Chart {
   // 90/10 between the versions; refuses shares that do not add up to 100. The parent is always group core + port.
   new TrafficSplit(chart, 'Split', {
     name: 'orders-split',
-    service: service('orders', { 'app.kubernetes.io/name': 'orders' }),
+    service: stable,
     port: 8080,
-    backends: [
-      { service: ServiceReference.fromName('orders-v1'), percent: 90 },
-      { service: ServiceReference.fromName('orders-v2'), percent: 10 },
-    ],
+    backends: [{ service: v1, percent: 90 }, { service: v2, percent: 10 }],
   });
   return chart;
 }

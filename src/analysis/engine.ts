@@ -3,6 +3,7 @@
  * and return findings in a deterministic order.
  */
 import { Finding, Severity, SuppressedFinding, compareFindings, severityAtLeast } from './finding';
+import { clusterFactsOf } from './model/cluster-facts';
 import { Manifest } from './model/manifest';
 import { IndexedObject, MeshIndex } from './model/mesh-index';
 import { AnalysisContext, AnalysisContextInput, resolveContext } from './options';
@@ -100,10 +101,33 @@ function applySuppressions(findings: Finding[], table: SuppressionTable): { kept
   return { kept, suppressed };
 }
 
+/** Options given explicitly, without the keys left undefined (so they do not hide what the install says). */
+function explicitOptions(options: AnalysisContextInput): AnalysisContextInput {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) if (value !== undefined && key !== 'rules') out[key] = value;
+  return out as AnalysisContextInput;
+}
+
+/**
+ * The context: explicit options, then what the control-plane install in the manifests says, then the chart's
+ * defaults. The index depends on the control-plane namespace (injected pods carry it), so it is built again in the
+ * rare case the install names another one than assumed.
+ */
+function contextAndIndex(manifests: Manifest[], options: AnalysisContextInput): { context: AnalysisContext; index: MeshIndex } {
+  const explicit = explicitOptions(options);
+  let context = resolveContext(explicit);
+  let index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
+  const facts = clusterFactsOf(index);
+  if (Object.keys(facts).length === 0) return { context, index };
+  const assumed = context.controlPlaneNamespace;
+  context = resolveContext({ ...facts, ...explicit });
+  if (context.controlPlaneNamespace !== assumed) index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
+  return { context, index };
+}
+
 /** Analyzes manifests and returns every finding, sorted. */
 export function analyze(manifests: Manifest[], options: AnalyzeOptions = {}): AnalysisResult {
-  const context = resolveContext(options);
-  const index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace);
+  const { context, index } = contextAndIndex(manifests, options);
   const table = readSuppressions(index);
   const raw = [...runRules(options.rules ?? ALL_RULES, index, context), ...table.problems];
   const { kept, suppressed } = applySuppressions(raw, table);

@@ -1,4 +1,5 @@
 /** The context an analysis runs in: what the engine cannot read from the manifests themselves. */
+import { CHART_OPAQUE_PORTS, CHART_PROBE_NETWORKS } from '../core/vocabulary';
 import { KubeObject } from './model/manifest';
 
 /** The six default inbound policies Linkerd knows (chart value `proxy.defaultInboundPolicy` and annotations). */
@@ -22,6 +23,12 @@ export interface AnalysisContext {
   readonly defaultInboundPolicy: string;
   /** Namespace of the Linkerd control plane. */
   readonly controlPlaneNamespace: string;
+  /** The namespace of objects that do not name one (kubectl's `default`, or `--namespace` / `-n`). */
+  readonly defaultNamespace: string;
+  /** Where probes may come from (`policyController.probeNetworks`): the generated probe routes authorize these. */
+  readonly probeNetworks: string[];
+  /** The cluster's default opaque ports (`proxy.opaquePorts`), comma-separated ports and ranges. */
+  readonly defaultOpaquePorts: string;
   /** Objects that exist in the cluster but are not part of this output (pre-existing Services, ServiceAccounts …). */
   readonly inventory: KubeObject[];
   /** Whether the control plane projects a ServiceAccount token for proxies (`identity.serviceAccountTokenProjection`). */
@@ -51,6 +58,9 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     clusterNetworks: input.clusterNetworks ?? DEFAULT_CLUSTER_NETWORKS,
     defaultInboundPolicy: input.defaultInboundPolicy ?? 'all-unauthenticated',
     controlPlaneNamespace: input.controlPlaneNamespace ?? 'linkerd',
+    probeNetworks: input.probeNetworks ?? CHART_PROBE_NETWORKS,
+    defaultNamespace: input.defaultNamespace ?? 'default',
+    defaultOpaquePorts: input.defaultOpaquePorts ?? CHART_OPAQUE_PORTS,
     inventory: input.inventory ?? [],
     serviceAccountTokenProjection: input.serviceAccountTokenProjection ?? true,
     certificateExpiryWarningDays: input.certificateExpiryWarningDays ?? 60,

@@ -16,10 +16,10 @@ import { LinkerdInstallOptions } from '../control-plane/install/options';
 import { ResolvedInstall, copyValues, resolveInstall } from '../control-plane/install/values';
 import { InputRule, check } from '../core/errors';
 import { LinkerdVersion } from '../core/versions';
-import { DeliveryForm } from '../delivery/form';
-import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../delivery/runbooks';
-import { DeliverySteps } from '../delivery/steps';
-import { terraformSteps } from '../delivery/terraform';
+import { DeliveryForm } from '../control-plane/delivery/form';
+import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../control-plane/delivery/runbooks';
+import { DeliverySteps } from '../control-plane/delivery/steps';
+import { terraformSteps } from '../control-plane/delivery/terraform';
 
 /** Props for LinkerdHelmReleases. */
 export interface LinkerdHelmReleasesProps extends LinkerdInstallOptions {

@@ -7,7 +7,7 @@ import { fieldPath, keyPath, RawIssue } from './issues';
 import { isJsonObject, JsonSchema } from './schema';
 
 const str: JsonSchema = { type: 'string' };
-const stringMap: JsonSchema = { type: 'object', additionalProperties: str };
+const nullableMap: JsonSchema = { type: 'object', additionalProperties: str, nullable: true };
 
 export const OBJECT_META_SCHEMA: JsonSchema = {
   type: 'object',
@@ -23,11 +23,14 @@ export const OBJECT_META_SCHEMA: JsonSchema = {
     creationTimestamp: { type: 'string', format: 'date-time', nullable: true },
     deletionTimestamp: { type: 'string', format: 'date-time', nullable: true },
     deletionGracePeriodSeconds: { type: 'integer' },
-    labels: stringMap,
-    annotations: stringMap,
-    finalizers: { 'type': 'array', 'items': str, 'x-kubernetes-list-type': 'set' },
+    // Go maps and slices: a JSON null decodes to an empty one, so the API server accepts `annotations:` with no value
+    // (rendered charts such as `linkerd viz install` print it).
+    labels: nullableMap,
+    annotations: nullableMap,
+    finalizers: { 'type': 'array', 'items': str, 'x-kubernetes-list-type': 'set', 'nullable': true },
     ownerReferences: {
       type: 'array',
+      nullable: true,
       items: {
         type: 'object',
         required: ['apiVersion', 'kind', 'name', 'uid'],
@@ -41,7 +44,7 @@ export const OBJECT_META_SCHEMA: JsonSchema = {
         },
       },
     },
-    managedFields: { type: 'array', items: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    managedFields: { type: 'array', nullable: true, items: { 'type': 'object', 'x-kubernetes-preserve-unknown-fields': true } },
   },
 };
 

@@ -15,7 +15,7 @@ export enum DefaultInboundPolicy {
 }
 
 export const DEFAULT_INBOUND_POLICY_ANNOTATION = 'config.linkerd.io/default-inbound-policy';
-export const INJECT_ANNOTATION = 'linkerd.io/inject';
+export { INJECT_ANNOTATION } from './vocabulary';
 
 const VALUES = new Set<string>(Object.values(DefaultInboundPolicy));
 

@@ -26,6 +26,17 @@ export interface AllowOptions {
    */
   readonly networks?: Network[];
   /**
+   * An existing MeshTlsAuthentication to require instead of creating one, e.g. the one an earlier allow() created
+   * (`access.meshTls`) to allow the same clients on another Server. Not combined with serviceAccounts or namespaces.
+   * @default - one is created for serviceAccounts and namespaces
+   */
+  readonly authentication?: MeshTlsAuthentication;
+  /**
+   * An existing NetworkAuthentication to require instead of creating one. Not combined with networks.
+   * @default - one is created for networks
+   */
+  readonly networkAuthentication?: NetworkAuthentication;
+  /**
    * Name of the MeshTLSAuthentication created for the identities.
    * @default - `<policyName>-identities`
    */
@@ -70,26 +81,31 @@ export class ServerAccess extends Construct {
     optionalList(this, options.namespaces, 'namespaces', isString, 'namespace names');
     optionalList(this, options.networks, 'networks', (n) => n instanceof Network, 'Network.cidr(...) values');
     const hasIdentities = (options.serviceAccounts?.length ?? 0) + (options.namespaces?.length ?? 0) > 0;
-    check(hasIdentities || (options.networks?.length ?? 0) > 0, this, InputRule.REQUIRED,
-      'allow() needs at least one ServiceAccount, namespace or network.', 'Pass serviceAccounts: [clientServiceAccount].');
+    const hasNetworks = (options.networks?.length ?? 0) > 0;
+    const reused = options.authentication !== undefined || options.networkAuthentication !== undefined;
+    check(hasIdentities || hasNetworks || reused, this, InputRule.REQUIRED,
+      'allow() needs at least one ServiceAccount, namespace, network or existing authentication.', 'Pass serviceAccounts: [clientServiceAccount].');
+    const reusesMeshTls = options.authentication instanceof MeshTlsAuthentication && !hasIdentities;
+    check(options.authentication === undefined || reusesMeshTls, this, InputRule.CONFLICT,
+      'authentication is given together with serviceAccounts or namespaces (or is not a MeshTlsAuthentication).',
+      'Either reuse an existing MeshTlsAuthentication (authentication: access.meshTls) or list the identities, not both.');
+    check(options.networkAuthentication === undefined || (options.networkAuthentication instanceof NetworkAuthentication && !hasNetworks), this,
+      InputRule.CONFLICT, 'networkAuthentication is given together with networks (or is not a NetworkAuthentication).',
+      'Either reuse an existing NetworkAuthentication or list the networks, not both.');
+    this.meshTls = options.authentication ?? (hasIdentities ? new MeshTlsAuthentication(this, 'Identities', {
+      name: options.authenticationName ?? `${options.policyName}-identities`,
+      namespace: server.namespace,
+      serviceAccounts: options.serviceAccounts,
+      namespaces: options.namespaces,
+    }) : undefined);
+    this.network = options.networkAuthentication ?? (hasNetworks ? new NetworkAuthentication(this, 'Networks', {
+      name: options.networkAuthenticationName ?? `${options.policyName}-networks`,
+      namespace: server.namespace,
+      networks: options.networks!,
+    }) : undefined);
     const required: Authentication[] = [];
-    if (hasIdentities) {
-      this.meshTls = new MeshTlsAuthentication(this, 'Identities', {
-        name: options.authenticationName ?? `${options.policyName}-identities`,
-        namespace: server.namespace,
-        serviceAccounts: options.serviceAccounts,
-        namespaces: options.namespaces,
-      });
-      required.push(Authentication.meshTls(this.meshTls));
-    }
-    if (options.networks?.length) {
-      this.network = new NetworkAuthentication(this, 'Networks', {
-        name: options.networkAuthenticationName ?? `${options.policyName}-networks`,
-        namespace: server.namespace,
-        networks: options.networks,
-      });
-      required.push(Authentication.network(this.network));
-    }
+    if (this.meshTls) required.push(Authentication.meshTls(this.meshTls));
+    if (this.network) required.push(Authentication.network(this.network));
     this.policy = new AuthorizationPolicy(this, 'Policy', {
       name: options.policyName,
       namespace: server.namespace,

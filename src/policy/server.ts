@@ -38,6 +38,11 @@ export class ServerPort {
 
   private constructor(private readonly value: number | string, private readonly kind: 'number' | 'name') {}
 
+  /** The number or name, unvalidated. @internal */
+  public _value(): number | string {
+    return this.value;
+  }
+
   /** The port as written in the Server spec. @internal */
   public _toKube(scope: Construct): number | string {
     // By the factory used, not the value's type: ServerPort.number("8080") from a jsii language is a mistake, not a name.
@@ -65,7 +70,13 @@ export interface ServerProps extends MeshResourceProps {
 }
 
 /** A reference to a Server. */
-export interface IServer extends IMeshResource {}
+export interface IServer extends IMeshResource {
+  /**
+   * The protocol of the port, when known (routes check they are of a kind the Server carries).
+   * @default - unknown
+   */
+  readonly proxyProtocol?: ProxyProtocol;
+}
 
 /**
  * A Linkerd Server (policy.linkerd.io/v1beta3): a port of a set of pods that policy applies to. Once a Server selects
@@ -80,7 +91,10 @@ export class Server extends MeshResource implements IServer {
   public readonly apiObject: ApiObject;
   /** The pods selected. */
   public readonly selector: PodSelection;
-  private readonly port: ServerPort;
+  /** The protocol of the port, if given. */
+  public readonly proxyProtocol?: ProxyProtocol;
+  /** The pod port. */
+  public readonly port: ServerPort;
 
   constructor(scope: Construct, id: string, props: ServerProps) {
     super(scope, id);
@@ -97,6 +111,7 @@ export class Server extends MeshResource implements IServer {
     }
     props.selector._validate(this);
     this.selector = props.selector;
+    this.proxyProtocol = props.proxyProtocol;
     this.port = props.port;
     const port = this.port._toKube(this);
     this.apiObject = new l1.Server(this, 'Resource', {

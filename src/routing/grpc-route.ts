@@ -3,7 +3,8 @@ import { Construct } from 'constructs';
 import { GrpcRouteMatch, renderGrpcMatch } from './matches';
 import { GrpcRetry, RouteTimeouts, grpcRetryAnnotations, timeoutAnnotations } from './retry';
 import { RouteBackend } from './route-backend';
-import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent } from './route-base';
+import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent, unmatchedRouteName } from './route-base';
+import { UnmatchedRequests } from './unmatched';
 import { MeshResourceProps, metadataFor } from '../base';
 import { check } from '../core/errors';
 import { isStruct, optionalList, requireStruct } from '../core/runtime-checks';
@@ -45,6 +46,8 @@ export interface GrpcRouteProps extends MeshResourceProps, ServiceRouteProps {
 /** A Gateway API GRPCRoute (v1) attached to a Service. */
 export class GrpcRoute extends ServiceRoute {
   public readonly apiObject: ApiObject;
+  /** The match-all companion route written for `unmatched: UnmatchedRequests.ROUTE_TO_SERVICE`, if any. */
+  public readonly unmatchedRoute?: GrpcRoute;
   private readonly rules: Record<string, any>[] = [];
 
   constructor(scope: Construct, id: string, props: GrpcRouteProps) {
@@ -57,6 +60,13 @@ export class GrpcRoute extends ServiceRoute {
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
     });
     for (const rule of optionalList<GrpcRouteRule>(this, props.rules, 'rules', isStruct, 'rules ({ matches, backends })') ?? []) this.addRule(rule);
+    this._watchUnmatched(props, 'grpc', 'GRPCRoute', this.rules);
+    if (props.unmatched === UnmatchedRequests.ROUTE_TO_SERVICE) {
+      // No retries, timeouts or backends: exactly what Linkerd's default route did before this route attached.
+      this.unmatchedRoute = new GrpcRoute(this, 'Unmatched', {
+        name: unmatchedRouteName(props), namespace: props.namespace, service: props.service, port: props.port, rules: [{}],
+      });
+    }
     this.node.addValidation({
       validate: () => (this.rules.length === 0 ? [`LKD-INPUT-003: GRPCRoute ${this.name} has no rules. Fix: add a rule with addRule().`] : []),
     });

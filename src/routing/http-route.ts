@@ -3,7 +3,8 @@ import { Construct } from 'constructs';
 import { HttpRouteMatch, renderHttpMatch } from './matches';
 import { HttpRetry, RouteTimeouts, httpRetryAnnotations, timeoutAnnotations } from './retry';
 import { RouteBackend } from './route-backend';
-import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent } from './route-base';
+import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent, unmatchedRouteName } from './route-base';
+import { UnmatchedRequests } from './unmatched';
 import { MeshResourceProps, metadataFor } from '../base';
 import { gatewayDuration } from '../core/durations';
 import { check } from '../core/errors';
@@ -51,6 +52,8 @@ export interface HttpRouteProps extends MeshResourceProps, ServiceRouteProps {
 /** A Gateway API HTTPRoute (v1) attached to a Service: how the mesh routes calls to that Service port. */
 export class HttpRoute extends ServiceRoute {
   public readonly apiObject: ApiObject;
+  /** The match-all companion route written for `unmatched: UnmatchedRequests.ROUTE_TO_SERVICE`, if any. */
+  public readonly unmatchedRoute?: HttpRoute;
   private readonly rules: Record<string, any>[] = [];
 
   constructor(scope: Construct, id: string, props: HttpRouteProps) {
@@ -63,6 +66,13 @@ export class HttpRoute extends ServiceRoute {
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
     });
     for (const rule of optionalList<HttpRouteRule>(this, props.rules, 'rules', isStruct, 'rules ({ matches, backends })') ?? []) this.addRule(rule);
+    this._watchUnmatched(props, 'http', 'HTTPRoute', this.rules);
+    if (props.unmatched === UnmatchedRequests.ROUTE_TO_SERVICE) {
+      // No retries, timeouts or backends: exactly what Linkerd's default route did before this route attached.
+      this.unmatchedRoute = new HttpRoute(this, 'Unmatched', {
+        name: unmatchedRouteName(props), namespace: props.namespace, service: props.service, port: props.port, rules: [{}],
+      });
+    }
     this.node.addValidation({
       validate: () => (this.rules.length === 0 ? [`LKD-INPUT-003: HTTPRoute ${this.name} has no rules. Fix: add a rule with addRule().`] : []),
     });

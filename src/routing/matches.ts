@@ -4,6 +4,8 @@
  */
 import { IConstruct } from 'constructs';
 import { check } from '../core/errors';
+import { headerNameError, headerValueError, isAbsolutePath } from '../core/http-syntax';
+import { rustRegexError } from '../core/rust-regex';
 import { isStruct, optionalBoolean, optionalList, requireInstance, requireStruct } from '../core/runtime-checks';
 
 /** HTTP methods (upper case, as the Gateway API enum spells them). */
@@ -20,9 +22,6 @@ export enum HttpMethod {
 }
 
 const PATH_CHARS = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})+$/;
-const TOKEN = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
-/** What an HTTP header value may not contain (tab is allowed). */
-const CONTROL_CHARS = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /** A path match. */
 export class PathMatch {
@@ -59,33 +58,19 @@ export class PathMatch {
 }
 
 /**
- * Rust regex syntax that JS writes differently or lacks, rewritten so a JS RegExp can judge the rest: `(?P<name>` is
- * `(?<name>`, and inline flags (`(?i)`, `(?i:`) are dropped.
- */
-function asJsRegex(pattern: string): string {
-  return pattern.replace(/\(\?P</g, '(?<').replace(/\(\?[imsxuU-]+\)/g, '').replace(/\(\?[imsxuU-]+:/g, '(?:');
-}
-
-/**
- * Linkerd compiles RegularExpression matches with Rust's regex crate and drops the whole route when one does not
- * compile (the API server accepts any string). A JS RegExp catches the syntax errors; look-around and
- * back-references, which JS has and Rust's engine does not, are refused explicitly.
+ * Linkerd's admission webhook compiles RegularExpression matches with Rust's regex crate and rejects the route when
+ * one does not compile (the API server accepts any string). The check is the one the engine runs on YAML
+ * (core/rust-regex.ts, LKD-ROUTE-024): a JS RegExp would accept look-around and back-references and refuse valid Rust.
  */
 function checkRegex(scope: IConstruct, pattern: string, what: string): void {
-  let problem: string | undefined;
-  try {
-    new RegExp(asJsRegex(pattern));
-    if (/\(\?<?[=!]|\\[1-9]/.test(pattern)) problem = 'uses look-around or a back-reference, which Linkerd\'s regex engine does not support';
-  } catch (e) {
-    problem = `does not compile (${(e as Error).message})`;
-  }
-  check(problem === undefined, scope, 'LKD-INPUT-006', `${what} ${JSON.stringify(pattern)} ${problem}; Linkerd would skip the whole route.`,
-    'Fix the regular expression (RE2/Rust syntax: no look-around, no back-references), or use an Exact/PathPrefix match.');
+  const problem = rustRegexError(pattern);
+  check(problem === undefined, scope, 'LKD-INPUT-006', `${what} ${JSON.stringify(pattern)} ${problem}; Linkerd's admission webhook rejects the route.`,
+    'Fix the regular expression (Rust regex syntax: no look-around, no back-references, a literal brace is \\{), or use an Exact/PathPrefix match.');
 }
 
 function checkPlainPath(scope: IConstruct, path: string): void {
   const fix = 'Use a normalized absolute path such as /api/v1 (no //, /./, /../, %2F, # or characters outside RFC 3986).';
-  check(path.startsWith('/'), scope, 'LKD-INPUT-006', `path ${JSON.stringify(path)} must start with "/".`, fix);
+  check(isAbsolutePath(path), scope, 'LKD-INPUT-006', `path ${JSON.stringify(path)} must start with "/".`, fix);
   const bad = ['//', '/./', '/../', '%2f', '%2F', '#'].find((s) => path.includes(s));
   check(!bad && !path.endsWith('/..') && !path.endsWith('/.') && PATH_CHARS.test(path), scope, 'LKD-INPUT-006',
     `path ${JSON.stringify(path)} is not a normalized path Gateway API accepts.`, fix);
@@ -110,7 +95,7 @@ export function renderHeaders(scope: IConstruct, headers: HeaderMatch[] | undefi
   check(headers.length <= 16, scope, 'LKD-INPUT-006', `${where} has ${headers.length} header matches; at most 16 are allowed.`, 'Match on fewer headers.');
   const seen = new Set<string>();
   return headers.map((h) => {
-    check(typeof h.name === 'string' && h.name.length <= 256 && TOKEN.test(h.name), scope, 'LKD-INPUT-006',
+    check(typeof h.name === 'string' && h.name.length <= 256 && headerNameError(h.name) === undefined, scope, 'LKD-INPUT-006',
       `${where} header name ${JSON.stringify(h.name)} is not an HTTP token.`, 'Use letters, digits and !#$%&\'*+-.^_`|~ only (no spaces or colons).');
     check(!seen.has(h.name.toLowerCase()), scope, 'LKD-INPUT-006', `${where} matches header ${h.name} twice.`,
       'Header names are case-insensitive: match each header once.');
@@ -120,8 +105,8 @@ export function renderHeaders(scope: IConstruct, headers: HeaderMatch[] | undefi
     if (optionalBoolean(scope, h.regex, `${where} header ${h.name} regex`)) {
       checkRegex(scope, h.value, `${where} header ${h.name} regex`);
     } else {
-      // The proxy parses an exact value as an HTTP header value, which refuses control characters; Linkerd would skip the route.
-      check(!CONTROL_CHARS.test(h.value), scope, 'LKD-INPUT-006', `${where} header ${h.name} value ${JSON.stringify(h.value)} contains a control character.`,
+      // The webhook parses an exact value as an HTTP header value, which refuses control characters (core/http-syntax.ts).
+      check(headerValueError(h.value) === undefined, scope, 'LKD-INPUT-006', `${where} header ${h.name} value ${JSON.stringify(h.value)} contains a control character.`,
         'Use printable characters only (no newlines or other control characters).');
     }
     return { name: h.name, value: h.value, type: h.regex ? 'RegularExpression' : 'Exact' };

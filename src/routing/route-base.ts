@@ -2,6 +2,7 @@
 import { Construct } from 'constructs';
 import { RouteBackend, checkRuleWeights } from './route-backend';
 import { ServiceReference } from './service-reference';
+import { RouteFamily, UnmatchedRequests, checkUnmatchedValue, coverageKey, registerCoverage, rulesCoverAll, validateUnmatched } from './unmatched';
 import { MeshResource } from '../base';
 import { check } from '../core/errors';
 import { validatePortNumber } from '../core/names';
@@ -15,6 +16,18 @@ export interface ServiceRouteProps {
   readonly service: ServiceReference;
   /** The Service port the route applies to. */
   readonly port: number;
+  /**
+   * What happens to requests no rule matches. Linkerd drops the Service's default route once any route attaches, so
+   * they get 404 unless some route has a match-all rule; `ROUTE_TO_SERVICE` writes one beside this route (to the
+   * parent Service, without this route's retries and timeouts).
+   * @default - synth fails (LKD-ROUTE-025) when every rule has matches and no route of the app on the same Service port matches the rest
+   */
+  readonly unmatched?: UnmatchedRequests;
+  /**
+   * Name of the match-all companion route `UnmatchedRequests.ROUTE_TO_SERVICE` writes.
+   * @default `<name>-unmatched`
+   */
+  readonly unmatchedRouteName?: string;
 }
 
 /** Namespaces are written only when they differ from the route's: a same-namespace ref reads as the default. */
@@ -55,4 +68,29 @@ export abstract class ServiceRoute extends MeshResource {
   protected checkRuleCount(count: number): void {
     check(count < MAX_RULES, this, 'LKD-INPUT-006', `a route holds at most ${MAX_RULES} rules.`, 'Split the rules over several routes.');
   }
+
+  /**
+   * Registers the route for the app's coverage check and adds the synth-time check of unmatched requests (see
+   * unmatched.ts for why Linkerd 404s them). `kind` is HTTPRoute or GRPCRoute.
+   * @internal
+   */
+  protected _watchUnmatched(props: ServiceRouteProps, family: RouteFamily, kind: string, rules: Record<string, any>[]): void {
+    checkUnmatchedValue(this, props.unmatched);
+    const serviceNamespace = props.service.namespace ?? this.namespace ?? '';
+    const key = coverageKey(family, `service:${serviceNamespace}/${props.service.name}:${props.port}`);
+    // A route outside the Service's namespace is a consumer route: it serves only clients in its own namespace.
+    const clients = serviceNamespace === (this.namespace ?? '') ? '' : this.namespace ?? '';
+    const ownCoversAll = () => rulesCoverAll(rules, family);
+    registerCoverage(this, key, clients, ownCoversAll);
+    this.node.addValidation({
+      validate: () => (rules.length === 0 ? [] : validateUnmatched(this, {
+        unmatched: props.unmatched, what: `${kind} ${this.name}`, parent: `Service ${props.service.name} port ${props.port}`, key, clients, ownCoversAll, outcome: 'gets 404',
+      })),
+    });
+  }
+}
+
+/** The companion route's name: `<name>-unmatched` unless given. */
+export function unmatchedRouteName(props: ServiceRouteProps & { readonly name: string }): string {
+  return props.unmatchedRouteName ?? `${props.name}-unmatched`;
 }

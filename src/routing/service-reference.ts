@@ -38,6 +38,11 @@ export class ServiceReference {
     return this;
   }
 
+  /** The cdk8s-plus Service, when it is defined in this app (escape hatch). */
+  public get serviceObject(): kplus.Service | undefined {
+    return this.service;
+  }
+
   /** Service ports, when known. @internal */
   public _ports(): number[] | undefined {
     return this.service?.ports.map((p) => p.port);

@@ -1,12 +1,13 @@
+import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
 import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
-import { validateLabelValue, validateObjectName, validatePortNumber } from '../core/names';
+import { validateLabelValue, validateObjectName, validatePortName, validatePortNumber } from '../core/names';
 import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalStruct, requireNamed, requireString, requireStruct } from '../core/runtime-checks';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { MeshChecks } from '../checks/mesh-checks';
 import { ServiceReference } from '../routing/service-reference';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';
@@ -18,6 +19,77 @@ export interface ServiceCall {
   readonly service: ServiceReference;
   /** The Service port. */
   readonly port: number;
+  /**
+   * The request the call makes, when it matters which: Linkerd authorizes per route, and a probe path or a route may
+   * be open while other requests are refused.
+   * @default any request (the call counts as allowed when some request gets through)
+   */
+  readonly request?: CallRequest;
+}
+
+/** An HTTP request a declared call makes. */
+export interface CallRequest {
+  /**
+   * The HTTP method, upper case.
+   * @default any method
+   */
+  readonly method?: string;
+  /**
+   * The request path, starting with "/".
+   * @default "/"
+   */
+  readonly path?: string;
+}
+
+/**
+ * How Linkerd treats a Service port (`appProtocol`). Linkerd 2.20 reads exactly these values
+ * (policy-controller/core/src/outbound.rs, `AppProtocol::from_str`) and treats any other value, e.g. "grpc", as
+ * opaque TCP: no routes, no retries, no per-request balancing.
+ */
+export enum AppProtocol {
+  /** HTTP/1 (`http`): only HTTPRoutes apply. */
+  HTTP1 = 'http',
+  /** HTTP/2 cleartext (`kubernetes.io/h2c`), gRPC included: GRPCRoutes apply, or else HTTPRoutes. */
+  HTTP2 = 'kubernetes.io/h2c',
+  /** Opaque TCP (`linkerd.io/opaque`): no HTTP routing. */
+  OPAQUE = 'linkerd.io/opaque',
+}
+
+/** A port of the Service a workload exposes. */
+export interface ExposedPort {
+  /** The Service port callers use (and routes attach to). */
+  readonly port: number;
+  /**
+   * The container port it forwards to.
+   * @default - the same number as port
+   */
+  readonly targetPort?: number;
+  /**
+   * The port name (required when the Service has more than one port).
+   * @default - none
+   */
+  readonly name?: string;
+  /**
+   * The protocol Linkerd assumes for the port.
+   * @default - none: Linkerd detects the protocol
+   */
+  readonly appProtocol?: AppProtocol;
+}
+
+/** Options for MeshedDeployment.exposeService. */
+export interface ExposeServiceOptions {
+  /**
+   * metadata.name of the Service.
+   * @default - the Deployment's name
+   */
+  readonly name?: string;
+  /** The ports (at least one). */
+  readonly ports: ExposedPort[];
+  /**
+   * Select every version of the app (`app.kubernetes.io/name` only), e.g. the stable Service a split attaches to.
+   * @default false - this workload's own selector labels (app and version)
+   */
+  readonly allVersions?: boolean;
 }
 
 /** Props for a MeshedDeployment. */
@@ -125,20 +197,63 @@ export class MeshedDeployment extends Construct {
     // Injection and proxy settings belong on the pod template: the injector never reads the Deployment's metadata.
     if (!this.meshed) this.deployment.podMetadata.addAnnotation(INJECT_ANNOTATION, 'disabled');
     for (const [key, value] of Object.entries(proxyAnnotations(this, props.proxy))) this.deployment.podMetadata.addAnnotation(key, value);
-    for (const call of props.calls ?? []) this.addCall(call.service, call.port);
+    for (const call of props.calls ?? []) this.addCall(call.service, call.port, call.request);
   }
 
   /**
    * Declares that this workload calls a Service port. The declaration is written as an annotation on the Deployment,
    * and synth fails (LKD-POL-013) if the mesh's inbound policy would refuse the call — e.g. after a move to deny.
    */
-  public addCall(service: ServiceReference, port: number): void {
+  public addCall(service: ServiceReference, port: number, request?: CallRequest): void {
     check(service instanceof ServiceReference, this, InputRule.REQUIRED, 'addCall needs a ServiceReference.', 'Pass ServiceReference.fromService(svc).');
     validatePortNumber(this, port, 'called port');
+    const method = request?.method;
+    const path = request?.path;
+    check(method === undefined || (typeof method === 'string' && /^[A-Z]{1,20}$/.test(method)), this, InputRule.REQUIRED,
+      `addCall: method ${JSON.stringify(method)} is not an HTTP method.`, 'Pass an upper-case method such as "GET".');
+    check(path === undefined || (typeof path === 'string' && /^\/\S*$/.test(path) && !path.includes(',')), this, InputRule.REQUIRED,
+      `addCall: path ${JSON.stringify(path)} is not an absolute request path.`, 'Pass a path that starts with "/" and has no spaces or commas.');
     // Same-namespace calls are written without the namespace, as route refs are: the manifest stays portable.
     const namespace = service.namespace !== undefined && service.namespace !== this.deployment.metadata.namespace ? `.${service.namespace}` : '';
-    this.calls.push(`${service.name}${namespace}:${port}`);
+    const requestText = [method, path].filter((x) => x !== undefined).join(' ');
+    this.calls.push(`${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`);
     this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
+  }
+
+  /**
+   * "This workload serves on these ports": a cdk8s-plus Service selecting this workload's pods (or every version of
+   * the app), usable at once as a route parent or backend, with its ports known so routes are checked against them.
+   */
+  public exposeService(options: ExposeServiceOptions): ServiceReference {
+    check(Array.isArray(options?.ports) && options.ports.length > 0, this, InputRule.REQUIRED, 'exposeService needs at least one port.',
+      'Pass ports: [{ port: 8080 }].');
+    const name = validateObjectName(this, options.name ?? this.name, 'Service name');
+    check(this.node.tryFindChild(`Service-${name}`) === undefined, this, InputRule.CONFLICT, `Service ${name} was already exposed by this workload.`,
+      'Expose each Service once, with all its ports.');
+    options.ports.forEach((p, i) => this.checkExposedPort(p, i, options.ports.length));
+    const service = new kplus.Service(this, `Service-${name}`, {
+      metadata: { name },
+      ports: options.ports.map((p) => ({ port: p.port, targetPort: p.targetPort ?? p.port, name: p.name })),
+    });
+    const labels = options.allVersions ? { [APP_NAME_LABEL]: this.app } : this.selectorLabels;
+    for (const [key, value] of Object.entries(labels)) service.selectLabel(key, value);
+    // cdk8s-plus-28's ServicePort has no appProtocol; the ports render in the order given, so patch them by index.
+    options.ports.forEach((p, i) => {
+      if (p.appProtocol !== undefined) ApiObject.of(service).addJsonPatch(JsonPatch.add(`/spec/ports/${i}/appProtocol`, p.appProtocol));
+    });
+    return ServiceReference.fromService(service);
+  }
+
+  private checkExposedPort(p: ExposedPort, i: number, count: number): void {
+    check(typeof p === 'object' && p !== null, this, InputRule.REQUIRED, `ports[${i}] is not a port object.`, 'Pass ports: [{ port: 8080 }].');
+    validatePortNumber(this, p.port, `ports[${i}].port`);
+    if (p.targetPort !== undefined) validatePortNumber(this, p.targetPort, `ports[${i}].targetPort`);
+    if (p.name !== undefined) validatePortName(this, p.name);
+    check(count === 1 || p.name !== undefined, this, InputRule.REQUIRED, `ports[${i}] has no name, and a Service with several ports must name each.`,
+      'Give every port a name, e.g. "http" and "grpc".');
+    check(p.appProtocol === undefined || Object.values(AppProtocol).includes(p.appProtocol), this, InputRule.RANGE,
+      `ports[${i}].appProtocol ${JSON.stringify(p.appProtocol)} is not one Linkerd reads; it would treat the port as opaque TCP.`,
+      'Use AppProtocol.HTTP1, AppProtocol.HTTP2 (gRPC too) or AppProtocol.OPAQUE.');
   }
 
   /** The labels this Deployment's pods carry and select on. */

@@ -5,7 +5,7 @@ import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTAT
 import { check } from '../core/errors';
 import { validateLabelName } from '../core/names';
 import { requireStruct, validateLabels } from '../core/runtime-checks';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { MeshChecks } from '../checks/mesh-checks';
 
 /** Props for a MeshedNamespace. */
 export interface MeshedNamespaceProps {

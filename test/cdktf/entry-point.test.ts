@@ -12,7 +12,7 @@ function modulesLoadedBy(entry: string): string[] {
   return loaded.filter((p) => /node_modules[\\/](cdktf|@cdktf)[\\/]/.test(p));
 }
 
-test.each(['../../src', '../../src/control-plane/install', '../../src/delivery/delivery', '../../src/delivery/terraform', '../../src/analysis/rules'])(
+test.each(['../../src', '../../src/control-plane/install', '../../src/control-plane/delivery/delivery', '../../src/control-plane/delivery/terraform', '../../src/analysis/rules'])(
   '%s loads neither cdktf nor @cdktf/provider-helm', (entry) => {
     expect(modulesLoadedBy(entry)).toEqual([]);
   });

@@ -2,8 +2,8 @@
 import { App, Chart, Testing } from 'cdk8s';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane, LinkerdControlPlaneProps } from '../../src/control-plane/install/control-plane';
-import { LinkerdDelivery } from '../../src/delivery/delivery';
-import { MeshChecks } from '../../src/frontends/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { MeshChecks } from '../../src/checks/mesh-checks';
 
 export type Props = Partial<LinkerdControlPlaneProps>;
 

@@ -1,6 +1,6 @@
 import { Duration } from 'cdk8s';
 import { indexOf, only, rendered } from './fixtures';
-import { LinkerdDelivery } from '../../src/delivery/delivery';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
 
 describe('Flux delivery', () => {
   const { cp, objects } = rendered({ delivery: LinkerdDelivery.flux(), highAvailability: true });

@@ -35,6 +35,24 @@ describe('mesh-lab with its policy', () => {
     expect(canReach(policy, caller('plain-client'), orders, 8080).allowed).toBe(false);
   });
 
+  // Linkerd authorizes per route: every request a user would try, not only "some request on the port".
+  test.each([['GET', '/'], ['GET', '/orders'], ['POST', '/orders']])('wrong-client and plain-client are refused %s %s', (method, path) => {
+    for (const who of ['wrong-client', 'plain-client']) {
+      const decision = canReach(policy, caller(who), orders, 8080, { method, path });
+      expect([who, decision.allowed]).toEqual([who, false]);
+    }
+    expect(canReach(policy, caller('client'), orders, 8080, { method, path }).allowed).toBe(true);
+  });
+
+  test('only the probe path is open to everyone, through the probe route Linkerd generates', () => {
+    const decision = canReach(policy, caller('plain-client'), orders, 8080, { method: 'GET', path: '/health' });
+    expect(decision.allowed).toBe(true);
+    expect(decision.reason).toMatch(/probe path/);
+    // The probe route matches GET with the exact path only.
+    expect(canReach(policy, caller('plain-client'), orders, 8080, { method: 'POST', path: '/health' }).allowed).toBe(false);
+    expect(canReach(policy, caller('plain-client'), orders, 8080, { method: 'GET', path: '/health/x' }).allowed).toBe(false);
+  });
+
   test('orders-split sends 90% to orders-v1 and 10% to orders-v2', () => {
     const [split] = routeShares(result.index).filter((r) => r.route.name === 'orders-split');
     expect(split.backends.map((b) => [b.name, b.percent])).toEqual([['orders-v1', 90], ['orders-v2', 10]]);

@@ -45,9 +45,11 @@ describe('mesh-lab, object for object', () => {
     expect(c.image).toBe('hashicorp/http-echo:1.0.0');
     expect(c.args).toEqual(['-listen=:8080', `-text=${version}`]);
     expect(c.ports).toEqual([{ containerPort: 8080, name: 'http' }]);
-    // Runs non-root with a numeric UID (the image has no USER), probes reach the app over HTTP.
+    // Runs non-root with a numeric UID (the image has no USER); probes reach http-echo's own /health over HTTP, so the
+    // probe route Linkerd generates opens only that path (not "/") to unauthenticated callers.
     expect(c.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532 });
-    expect(c.startupProbe.httpGet).toMatchObject({ path: '/', port: 8080 });
+    expect(c.startupProbe.httpGet).toMatchObject({ path: '/health', port: 8080 });
+    expect(c.readinessProbe.httpGet).toMatchObject({ path: '/health', port: 8080 });
   });
 
   test('client runs curl idle under the client identity', () => {

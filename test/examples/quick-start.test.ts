@@ -12,10 +12,20 @@ describe('the README example', () => {
     expect(MeshChecks.of(app).findings.filter((f) => f.severity !== 'info')).toEqual([]);
   });
 
+  test('each workload exposes its Service: per version, and the stable one over every version', () => {
+    const objects = Testing.synth(buildQuickStart(Testing.app()));
+    const selector = (name: string) => objects.find((o) => o.kind === 'Service' && o.metadata.name === name)?.spec.selector;
+    expect(selector('orders-v1')).toEqual({ 'app.kubernetes.io/name': 'orders', 'app.kubernetes.io/version': 'v1' });
+    expect(selector('orders-v2')).toEqual({ 'app.kubernetes.io/name': 'orders', 'app.kubernetes.io/version': 'v2' });
+    expect(selector('orders')).toEqual({ 'app.kubernetes.io/name': 'orders' });
+  });
+
   test('is the code the README shows', () => {
     const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
     const source = fs.readFileSync(path.resolve(__dirname, '..', '..', 'examples', 'quick-start', 'main.ts'), 'utf8');
-    const body = (text: string) => text.slice(text.indexOf('  const ordersHttp'), text.indexOf('  return chart;')).trim();
+    // The whole function, Services included: the README shows no hand-written Service helper any more.
+    const body = (text: string) => text.slice(text.indexOf('export function buildQuickStart'), text.indexOf('  return chart;')).trim();
+    expect(body(source)).toContain('exposeService');
     expect(readme).toContain(body(source));
   });
 });

@@ -107,19 +107,16 @@ describe('parseManifests', () => {
     expect(m.object.data).toEqual({ x: '1', y: '2' });
   });
 
-  test('50k objects parse in a few seconds with correct lines', () => {
+  // Speed is the benchmark's job (npm run bench); this test holds only what a large input must still get right.
+  test('50k objects parse with correct lines', () => {
     // Dump the baseline once and vary the namespace textually: generating the input should not dominate the test.
     const baseline = meshLab().map((o) => yaml.dump(o));
     const docs: string[] = [];
     for (let i = 0; docs.length < 50_000; i++) docs.push(...baseline.map((d) => d.split('mesh-lab').join(`ns-${i}`)));
     const text = docs.join('---\n');
-    const started = Date.now();
     const manifests = parseManifests(text, 'big.yaml');
-    const elapsed = Date.now() - started;
     expect(manifests).toHaveLength(docs.length);
     const lastStart = text.split('\n').length - docs[docs.length - 1].split('\n').length + 1;
     expect(manifests[manifests.length - 1].source?.line).toBe(lastStart);
-    // Measured about 1 s on a shared 2-core machine; the bound only catches accidental quadratic behaviour.
-    expect(elapsed).toBeLessThan(15_000);
   });
 });

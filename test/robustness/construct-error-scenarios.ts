@@ -1,6 +1,6 @@
 /**
  * One small scenario per coded check of the mesh constructs (src/core, src/policy, src/routing, src/workloads,
- * src/frontends/mesh-checks.ts): each must throw a coded error. The error-message review finds every `check(` call
+ * src/checks/mesh-checks.ts): each must throw a coded error. The error-message review finds every `check(` call
  * site in those folders and requires a scenario that reaches it, so a new check without a scenario fails the review.
  */
 import { Chart, Duration, Testing } from 'cdk8s';
@@ -9,8 +9,8 @@ import { Construct } from 'constructs';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, GrpcRetryCode, GrpcRoute, HttpLocalRateLimitPolicy,
   HttpMethod, HttpRoute, IssuerScheme, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, MeshChecks, MeshTlsAuthentication, MeshedDeployment,
-  MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProxyProtocol, RetryStatus, RouteBackend, Server, ServerAccess,
-  ServerPort, ServiceReference, TrafficSplit,
+  MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend, Server, ServerAccess,
+  ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference, TrafficSplit, UnmatchedRequests,
 } from '../../src';
 
 import { certs } from '../support/certs';
@@ -68,6 +68,8 @@ const limit = (e: Env, props: Any) => new HttpLocalRateLimitPolicy(e.chart, 'Lim
 const split = (e: Env, props: Any) => new TrafficSplit(e.chart, 'Split', {
   name: 'split', service: orders(e), port: 8080, backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 100 }], ...props,
 });
+const serverRoute = (e: Env, props: Any) => new ServerHttpRoute(e.chart, 'ServerRoute', { name: 'orders-api', server: e.server(), rules: [{}], ...props });
+const getRule = { rules: [{ matches: [{ method: HttpMethod.GET }] }] };
 const workload = (e: Env, props: Any) => new MeshedDeployment(e.chart, 'Orders-v1', { name: 'orders-v1', app: 'orders', containers: [{ image: 'example/app:1.0.0' }], ...props });
 
 const controlPlane = (e: Env, additionalValues: Record<string, Any>, identity: LinkerdIdentity = staticIdentity()) =>
@@ -91,6 +93,8 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a timeout of half a millisecond', run: (e) => route(e, { timeouts: { request: Duration.millis(0.5) } }) },
   { name: 'a declared call without a ServiceReference', run: (e) => workload(e, {}).addCall('orders' as Any, 8080) },
   { name: 'a declared call to port 0', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 0) },
+  { name: 'a declared call with a lower-case method', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 8080, { method: 'get' }) },
+  { name: 'a declared call with a relative path', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 8080, { path: 'orders' }) },
   { name: 'a rule timeout of 100000 seconds (no single Gateway API unit)', run: (e) => route(e, { rules: [{ requestTimeout: Duration.seconds(100_000) }] }) },
   // core/names.ts
   { name: 'an object name with an underscore', run: (e) => new Server(e.chart, 'Bad', { name: 'orders_http', selector: PodSelection.app('orders'), port: ServerPort.number(8080) }) },
@@ -122,6 +126,36 @@ export const SCENARIOS: Scenario[] = [
     run: (e) => { for (let i = 0; i < 2; i++) ServerAccess.allow(e.server(), { policyName: 'client', serviceAccounts: [e.client] }); },
   },
   { name: 'allow() with nobody', run: (e) => ServerAccess.allow(e.server(), { policyName: 'nobody' }) },
+  {
+    name: 'allow() reusing an authentication and listing identities too',
+    run: (e) => {
+      const first = ServerAccess.allow(e.server(), { policyName: 'first', serviceAccounts: [e.client] });
+      ServerAccess.allow(e.server(), { policyName: 'second', authentication: first.meshTls, serviceAccounts: [e.client] });
+    },
+  },
+  {
+    name: 'allow() reusing a NetworkAuthentication and listing networks too',
+    run: (e) => ServerAccess.allow(e.server(), { policyName: 'nets', networkAuthentication: netAuth(e, 'Nets'), networks: [Network.cidr('10.0.0.0/8')] }),
+  },
+  // policy/probe-access.ts
+  { name: 'ProbeAccess without a workload', run: (e) => new ProbeAccess(e.chart, 'Probes', { server: e.server(), workload: undefined as Any }) },
+  { name: 'ProbeAccess for a workload with no HTTP probe on the Server port', run: (e) => new ProbeAccess(e.chart, 'Probes', { server: e.server(), workload: workload(e, {}) }) },
+  // policy/server-route.ts
+  { name: 'a Server route without a Server', run: (e) => serverRoute(e, { server: undefined }) },
+  { name: 'a Server route in another namespace than its Server', run: (e) => serverRoute(e, { namespace: 'elsewhere' }) },
+  {
+    name: 'an HTTPRoute on a gRPC Server',
+    run: (e) => serverRoute(e, { server: new Server(e.chart, 'Grpc', { name: 'orders-grpc', selector: PodSelection.app('orders'), port: ServerPort.number(9090), proxyProtocol: ProxyProtocol.GRPC }) }),
+  },
+  { name: 'a Server route with 17 rules', run: (e) => serverRoute(e, { rules: repeat(17, () => ({})) }) },
+  { name: 'a Server HTTPRoute rule with 65 matches', run: (e) => serverRoute(e, { rules: [{ matches: repeat(65, (i) => ({ path: PathMatch.exact(`/p${i}`) })) }] }) },
+  {
+    name: 'a Server GRPCRoute rule with 9 matches',
+    run: (e) => new ServerGrpcRoute(e.chart, 'ServerGrpc', { name: 'orders-rpc', server: e.server(), rules: [{ matches: repeat(9, () => ({ method: 'Get' })) }] }),
+  },
+  { name: 'Server route rules that are not a list', run: (e) => serverRoute(e, { rules: {} }) },
+  { name: 'a Server route without rules', run: (e) => serverRoute(e, { rules: [] }), atSynth: true },
+  { name: 'a Server route that leaves requests unmatched', run: (e) => serverRoute(e, { rules: [{ matches: [{ path: PathMatch.prefix('/api') }] }] }), atSynth: true },
   // policy/server.ts
   { name: 'a Server without a selector', run: (e) => new Server(e.chart, 'S', { name: 's', selector: undefined as Any, port: ServerPort.number(8080) }) },
   { name: 'a Server without a port', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: undefined as Any }) },
@@ -164,8 +198,25 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a split percent of 33.3', run: (e) => split(e, { backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 33.3 }] }) },
   { name: 'split percents adding up to 90', run: (e) => split(e, { backends: [{ service: ServiceReference.fromName('orders-v1'), percent: 90 }] }) },
   { name: 'HTTP retries on a gRPC split', run: (e) => split(e, { grpc: true, httpRetry: { statuses: [RetryStatus.GATEWAY_ERRORS] } }) },
+  { name: 'split rules that are not a list', run: (e) => split(e, { rules: 'reads' }) },
+  { name: 'a split rule without matches', run: (e) => split(e, { rules: [{ name: 'reads', matches: [] }] }) },
+  { name: 'a split rule named like the split', run: (e) => split(e, { rules: [{ name: 'split', matches: [{ method: HttpMethod.GET }] }] }) },
+  {
+    name: 'split retries for unmatched requests that are NOT_FOUND',
+    run: (e) => split(e, { unmatched: UnmatchedRequests.NOT_FOUND, httpRetry: { statuses: [RetryStatus.GATEWAY_ERRORS] }, rules: [{ name: 'reads', matches: [{ method: HttpMethod.GET }] }] }),
+  },
+  { name: 'HTTP split rules with grpc: true', run: (e) => split(e, { grpc: true, rules: [{ name: 'reads', matches: [{ method: HttpMethod.GET }] }] }) },
+  // routing/unmatched.ts
+  { name: 'an unknown unmatched value', run: (e) => route(e, { unmatched: 'Drop' as UnmatchedRequests }) },
+  { name: 'a route whose every rule has matches, with no catch-all', run: (e) => route(e, getRule), atSynth: true },
+  { name: 'ROUTE_TO_SERVICE on a route that matches everything', run: (e) => route(e, { unmatched: UnmatchedRequests.ROUTE_TO_SERVICE }), atSynth: true },
   // workloads/*
   { name: 'a MeshedDeployment without containers', run: (e) => workload(e, { containers: [] }) },
+  { name: 'exposeService without ports', run: (e) => workload(e, {}).exposeService({ ports: [] }) },
+  { name: 'a Service exposed twice', run: (e) => { const w = workload(e, {}); for (let i = 0; i < 2; i++) w.exposeService({ ports: [{ port: 8080 }] }); } },
+  { name: 'a Service port that is not an object', run: (e) => workload(e, {}).exposeService({ ports: [null as Any] }) },
+  { name: 'two unnamed Service ports', run: (e) => workload(e, {}).exposeService({ ports: [{ port: 8080 }, { port: 9090 }] }) },
+  { name: 'an appProtocol Linkerd does not read', run: (e) => workload(e, {}).exposeService({ ports: [{ port: 8080, appProtocol: 'grpc' as Any }] }) },
   { name: 'an unknown namespace default inbound policy', run: (e) => new MeshedNamespace(e.chart, 'Ns', { name: 'mesh-lab', defaultInboundPolicy: 'nope' as DefaultInboundPolicy }) },
   { name: 'an empty opaquePorts list', run: (e) => workload(e, { proxy: { opaquePorts: [] } }) },
   { name: 'nativeSidecar as a string', run: (e) => workload(e, { proxy: { nativeSidecar: 'yes' as Any } }) },
@@ -190,7 +241,8 @@ export const SCENARIOS: Scenario[] = [
   { name: 'an annotation key with a space', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), annotations: { 'my note': 'x' } }) },
   { name: 'a number as an annotation value', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), annotations: { 'example.com/replicas': 3 as Any } }) },
   { name: 'annotations over 256 KiB', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), annotations: { 'example.com/blob': 'x'.repeat(300_000) } }) },
-  { name: 'MeshChecks options with a number for kubernetesVersion', run: (e) => MeshChecks.of(e.chart).configure({ kubernetesVersion: 1.31 as Any }) },
+  { name: 'MeshChecks options with a string for failOnWarnings', run: (e) => MeshChecks.of(e.chart).configure({ failOnWarnings: 'true' as Any }) },
+  { name: 'an Argo CD project given as a number', run: (e) => new LinkerdControlPlane(e.chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.argoCd({ project: 5 as Any }) }) },
   { name: 'a rate-limit override without requestsPerSecond', run: (e) => limit(e, { overrides: [{ clients: [e.client] }] }) },
   { name: 'a container image with a newline', run: (e) => workload(e, { containers: [{ image: 'example/app:1.0.0\nlatest' }] }) },
   { name: 'MeshChecks.suppress on None instead of a construct', run: () => MeshChecks.suppress(undefined as Any, 'LKD-POL-011', 'a reason') },
@@ -215,9 +267,9 @@ export const SCENARIOS: Scenario[] = [
   { name: 'additionalValues with a named opaque port', run: (e) => controlPlane(e, { proxy: { opaquePorts: '3306,mysql' } }) },
   { name: 'additionalValues with a proxy memory limit that is not a quantity', run: (e) => controlPlane(e, { proxy: { resources: { memory: { limit: '1 gig' } } } }) },
   { name: 'additionalValues with an issuance lifetime that is not a Go duration', run: (e) => controlPlane(e, { identity: { issuer: { issuanceLifetime: '1 day' } } }) },
-  // delivery/delivery.ts
+  // control-plane/delivery/delivery.ts
   { name: 'delivery options given as a string', run: (e) => new LinkerdControlPlane(e.chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.argoCd('platform' as Any) }) },
-  // frontends/mesh-checks.ts
+  // checks/mesh-checks.ts
   { name: 'a suppression with a malformed rule ID', run: (e) => MeshChecks.suppress(e.server(), 'POL-11', 'a reason') },
   { name: 'a suppression without a reason', run: (e) => MeshChecks.suppress(e.server(), 'LKD-POL-011', '') },
   { name: 'a Prometheus ServiceAccount that is not namespace/name', run: (e) => MeshChecks.of(e.chart).configure({ prometheusServiceAccount: 'prometheus' }) },

@@ -23,8 +23,8 @@ const DOC = path.join(REPO, 'docs', 'error-messages.md');
  * Where the mesh constructs live, plus the control plane's checks of its merged values and the delivery options;
  * the rest of the control-plane, delivery and cdktf constructs are reviewed by their own suites.
  */
-const CONSTRUCT_SOURCES = ['src/core', 'src/policy', 'src/routing', 'src/workloads', 'src/frontends/mesh-checks.ts', 'src/base.ts',
-  'src/control-plane/install/merged-values.ts', 'src/delivery/delivery.ts'];
+const CONSTRUCT_SOURCES = ['src/core', 'src/policy', 'src/routing', 'src/workloads', 'src/checks/mesh-checks.ts', 'src/base.ts',
+  'src/control-plane/install/merged-values.ts', 'src/control-plane/delivery/delivery.ts'];
 const CODED = /^\[([^\]]+)\] (LKD-[A-Z]+-\d{3}): (.+?) Fix: (.+)$/s;
 
 interface ConstructError {

@@ -12,7 +12,7 @@ import * as kplus from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
 import {
   HttpRoute, MeshChecks, MeshedDeployment, Network, NetworkAuthentication, PathMatch, PodSelection, RouteBackend, Server, ServerAccess, ServerPort,
-  ServiceReference,
+  ServiceReference, UnmatchedRequests,
 } from '../../src';
 import { conformanceIssues } from '../support/conformance';
 import { FUZZ_NAMESPACE } from '../support/fuzz/arbitraries';
@@ -101,6 +101,7 @@ function route(chart: Chart, service: kplus.Service, pathMatch: PathMatch | unde
     name: 'orders',
     service: ServiceReference.fromService(service),
     port: 8080,
+    unmatched: UnmatchedRequests.NOT_FOUND,
     rules: [{ matches: [{ path: pathMatch, headers }], backends: [RouteBackend.service(ServiceReference.fromService(service), { port: 8080 })] }],
   });
 }

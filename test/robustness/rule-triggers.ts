@@ -75,6 +75,15 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     objects: lab((o) => { annotate(find(o, 'Namespace', NS).metadata, { 'config.linkerd.io/default-inbound-policy': 'deny' }); }),
     options: { prometheusServiceAccount: 'linkerd-viz/prometheus' },
   },
+  {
+    // A readiness probe on "/" opens GET / to everyone through the probe route Linkerd generates.
+    ruleId: 'LKD-POL-022',
+    objects: lab((o) => {
+      for (const name of ['orders-v1', 'orders-v2']) {
+        for (const c of find(o, 'Deployment', name).spec.template.spec.containers) c.readinessProbe = { httpGet: { path: '/', port: 8080 } };
+      }
+    }),
+  },
   { ruleId: 'LKD-POL-019', objects: lab((o) => { find(o, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = []; }) },
   {
     ruleId: 'LKD-ROUTE-005',
@@ -166,6 +175,10 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
   { ruleId: 'LKD-ROUTE-020', objects: lab((o) => { route(o).spec.rules[0].name = 'canary'; }) },
   { ruleId: 'LKD-ROUTE-021', objects: lab((o) => { route(o).spec.hostnames = ['orders.example.com']; }) },
   { ruleId: 'LKD-ROUTE-022', objects: lab((o) => o.push(serverRoute({ port: 8080 }))) },
+  {
+    ruleId: 'LKD-ROUTE-024',
+    objects: lab((o) => { route(o).spec.rules[0].matches = [{ path: { type: 'RegularExpression', value: '/orders/(?!internal).*' } }]; }),
+  },
   {
     ruleId: 'LKD-SEC-001',
     objects: lab((o) => o.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'orders-db', namespace: NS }, data: { DB_PASSWORD: ['pass', 'word', '-1'].join('') } })),

@@ -42,6 +42,8 @@ export const LINKERD_DROPS: Record<string, string> = {
   'http-valid-empty-rules-list': 'LKD-ROUTE-020',
   // Not in the brief's list, but also dropped by Linkerd: a URLRewrite filter fails conversion of the whole route.
   'http-valid-rewrite-prefix-defaulted-match': 'LKD-ROUTE-011',
+  // CRD-valid, but Linkerd's admission webhook refuses a RegularExpression GRPCRoute method (routes/grpc.rs try_match).
+  'grpc-valid-regex-method': 'LKD-ROUTE-024',
 };
 
 export function loadRouteCases(): RouteCase[] {

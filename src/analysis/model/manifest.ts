@@ -36,13 +36,41 @@ export function groupOf(apiVersion: string | undefined): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-/** Names are coerced to strings: hostile input may put anything there, and findings must still sort and print. */
-export function resourceIdOf(obj: KubeObject): ResourceId {
+/**
+ * Kinds the API server keeps outside namespaces (`kubectl api-resources --namespaced=false`, for the groups this tool
+ * reads): a namespace written on them is ignored, as cdk8s stamps one on every object of a namespaced Chart.
+ */
+const CLUSTER_SCOPED = new Set([
+  '|Namespace', '|Node', '|PersistentVolume', '|ComponentStatus',
+  'rbac.authorization.k8s.io|ClusterRole', 'rbac.authorization.k8s.io|ClusterRoleBinding',
+  'apiextensions.k8s.io|CustomResourceDefinition', 'apiregistration.k8s.io|APIService',
+  'admissionregistration.k8s.io|MutatingWebhookConfiguration', 'admissionregistration.k8s.io|ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io|ValidatingAdmissionPolicy', 'admissionregistration.k8s.io|ValidatingAdmissionPolicyBinding',
+  'storage.k8s.io|StorageClass', 'storage.k8s.io|CSIDriver', 'storage.k8s.io|CSINode', 'storage.k8s.io|VolumeAttachment',
+  'scheduling.k8s.io|PriorityClass', 'node.k8s.io|RuntimeClass', 'networking.k8s.io|IngressClass',
+  'policy|PodSecurityPolicy', 'certificates.k8s.io|CertificateSigningRequest', 'flowcontrol.apiserver.k8s.io|FlowSchema',
+  'flowcontrol.apiserver.k8s.io|PriorityLevelConfiguration',
+  'gateway.networking.k8s.io|GatewayClass', 'cert-manager.io|ClusterIssuer', 'trust.cert-manager.io|Bundle',
+]);
+
+export function isClusterScoped(apiVersion: string, kind: string): boolean {
+  return CLUSTER_SCOPED.has(`${groupOf(apiVersion)}|${kind}`);
+}
+
+/**
+ * Names are coerced to strings: hostile input may put anything there, and findings must still sort and print.
+ * An object without `metadata.namespace` is where kubectl would put it: in `defaultNamespace` (`default`, or the
+ * `--namespace` given); a cluster-scoped object has no namespace, whatever its metadata says.
+ */
+export function resourceIdOf(obj: KubeObject, defaultNamespace = 'default'): ResourceId {
+  const apiVersion = String(obj.apiVersion ?? '');
+  const kind = String(obj.kind ?? '');
   const namespace = obj.metadata?.namespace;
+  const given = namespace === undefined || namespace === null || namespace === '' ? undefined : String(namespace);
   return {
-    apiVersion: String(obj.apiVersion ?? ''),
-    kind: String(obj.kind ?? ''),
-    namespace: namespace === undefined || namespace === null ? undefined : String(namespace),
+    apiVersion,
+    kind,
+    namespace: isClusterScoped(apiVersion, kind) ? undefined : given ?? defaultNamespace,
     name: String(obj.metadata?.name ?? ''),
   };
 }

@@ -6,10 +6,10 @@ import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupO
 import { NamespacedLists } from './namespaced-lists';
 import { LabelSelector, equalityPairsOf, selectorMatches } from './selectors';
 
-export const GATEWAY_GROUP = 'gateway.networking.k8s.io';
-export const POLICY_GROUP = 'policy.linkerd.io';
-export const INJECT_ANNOTATION = 'linkerd.io/inject';
-export const DEFAULT_POLICY_ANNOTATION = 'config.linkerd.io/default-inbound-policy';
+import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP } from '../../core/vocabulary';
+
+// Re-exported so rules keep one import for the index and its vocabulary.
+export { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP };
 
 /** An object as the index holds it. */
 export interface IndexedObject {
@@ -108,7 +108,11 @@ export class MeshIndex {
    * @param inventory objects that exist in the cluster but are not part of this output
    * @param controlPlaneNamespace where Linkerd runs: the injector writes it into injected pods' labels
    */
-  constructor(manifests: Manifest[], inventory: KubeObject[] = [], private readonly controlPlaneNamespace = 'linkerd') {
+  /**
+   * @param defaultNamespace where objects without metadata.namespace are (kubectl's `default`, or `--namespace`)
+   */
+  constructor(manifests: Manifest[], inventory: KubeObject[] = [], private readonly controlPlaneNamespace = 'linkerd',
+    private readonly defaultNamespace = 'default') {
     for (const m of manifests) this.add(m.object, m.source ?? {}, false);
     for (const obj of inventory) this.add(obj, {}, true);
     for (const entry of this.objects) this.indexWorkload(entry);
@@ -135,6 +139,15 @@ export class MeshIndex {
   public get(group: string, kind: string, namespace: string | undefined, name: string): IndexedObject | undefined {
     // The first definition wins; an own object shadows an inventory object of the same name.
     return this.byName.get(group)?.get(kind)?.get(namespace ?? '', name)?.[0];
+  }
+
+  /**
+   * Whether this analysis sees a namespace's objects of one kind in full: the namespace itself is in the output or the
+   * inventory, or some object of that kind in it is. Only then does a missing reference prove a mistake; otherwise the
+   * object may well exist in the cluster, and a finding can only say so.
+   */
+  public sees(group: string, kind: string, namespace: string): boolean {
+    return this.namespace(namespace) !== undefined || this.byName.get(group)?.get(kind)?.hasNamespace(namespace) === true;
   }
 
   public namespace(name: string): IndexedObject | undefined {
@@ -192,7 +205,7 @@ export class MeshIndex {
 
   private add(object: KubeObject, source: SourceLocation, inventory: boolean): void {
     if (!object || typeof object !== 'object' || typeof object.kind !== 'string') return;
-    const id = resourceIdOf(object);
+    const id = resourceIdOf(object, this.defaultNamespace);
     const entry: IndexedObject = { object, id, group: groupOf(id.apiVersion), source, inventory };
     this.objects.push(entry);
     const kindKey = `${entry.group}|${id.kind}`;
@@ -260,7 +273,8 @@ export class MeshIndex {
     if (!Array.isArray(parents)) return;
     let seen: Set<string> | undefined;
     for (const parent of parents) {
-      if (parent?.kind !== 'Service' || typeof parent.name !== 'string') continue;
+      // Kinds compare case-insensitively in Linkerd; which group spellings really attach is decided in route-view.
+      if (typeof parent?.kind !== 'string' || parent.kind.toLowerCase() !== 'service' || typeof parent.name !== 'string') continue;
       const parentKey = `${parent.namespace ?? entry.id.namespace ?? ''}|${parent.name}`;
       if (seen?.has(parentKey)) continue;
       (seen ??= new Set()).add(parentKey);

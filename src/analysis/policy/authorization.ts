@@ -5,7 +5,7 @@
 import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
 import { AnalysisContext } from '../options';
-import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../rules/policy-helpers';
+import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../model/policy-view';
 
 /** A client as the inbound proxy sees it. */
 export interface Caller {

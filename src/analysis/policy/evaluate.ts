@@ -4,16 +4,18 @@
  * Mirrors the policy controller's inbound index closely enough to explain decisions; it is not a proof of runtime
  * behaviour (route status, creation order and live inventory can differ).
  */
-import { ResourceId } from '../model/manifest';
+import { ResourceId, annotationsOf } from '../model/manifest';
+import { InboundRequest, InboundRoute, inboundRoutes, probePaths, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes } from '../model/inbound-routes';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
 import { AnalysisContext } from '../options';
 import { Caller, Decision, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
 import { parseCidr, cidrContains } from '../../core/cidr';
 import {
-  EffectiveDefault, authorizationTargets, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf, refList,
+  EffectiveDefault, OPAQUE_PORTS, authorizationTargets, effectiveDefaultPolicy, idLabel, isMeshed, parsePortList, portListHas, portNameOf,
+  refList, requiresIdentityOn, withRequiredIdentity,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts,
   specOf, workloadLabel,
-} from '../rules/policy-helpers';
+} from '../model/policy-view';
 
 export type { Caller, Decision } from './authorization';
 
@@ -44,8 +46,16 @@ export interface PortPolicy {
   readonly authorizations: ResourceId[];
   /** True when `config.linkerd.io/skip-inbound-ports` sends the port around the proxy. */
   readonly skipsProxy: boolean;
-  /** Whether a caller may connect to this port, and why. */
+  /** The protocol the inbound proxy treats the port as: the Server's, else opaque or detect (`default_inbound_server`). */
+  readonly protocol: string;
+  /** The routes the proxy gets for this port: the Server's that its protocol serves, else the generated default and probe routes. */
+  readonly routes: readonly InboundRoute[];
+  /** HTTP probe paths of the pod on this port (the generated probe route opens these while no route is attached). */
+  readonly probePaths: readonly string[];
+  /** Whether a caller may connect to this port (some request gets through), and why. */
   allows(caller: Caller): Decision;
+  /** Whether one request of a caller gets through: the route it lands on, then that route's authorizations. */
+  allowsRequest(caller: Caller, request: InboundRequest): Decision & { readonly route?: InboundRoute };
 }
 
 export interface InboundPolicy {
@@ -126,6 +136,37 @@ function serverView(index: MeshIndex, server: IndexedObject): ServerView {
   };
 }
 
+/** The Server's own authorizations (policies on it or its namespace, legacy ServerAuthorizations, accessPolicy). */
+function decideServerLevel(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
+  const serverName = `Server ${view.server.id.name}`;
+  const rejections: string[] = [];
+  for (const policy of view.policies) {
+    const match = authorizationAdmits(index, policy, caller, context);
+    if (match.admitted) return { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)` };
+    rejections.push(match.reason);
+  }
+  for (const authz of view.legacy) {
+    if (serverAuthorizationAdmits(authz, caller, context)) {
+      return { allowed: true, reason: `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}` };
+    }
+  }
+  const fallback = defaultPolicyAllows(serverAccessPolicy(view.server), caller, context, `${serverName} accessPolicy`);
+  const why = rejections.length > 0 ? `${rejections.join('; ')}; ` : `no AuthorizationPolicy targets ${serverName}; `;
+  return fallback.allowed ? fallback : { ...fallback, reason: `${why}${fallback.reason}` };
+}
+
+/** The probe route's own authorization: unauthenticated, from the probe networks. */
+function probeRouteAdmits(context: AnalysisContext, caller: Caller, path: string): Decision | undefined {
+  const everywhere = context.probeNetworks.some((n) => n === '0.0.0.0/0' || n === '::/0');
+  const ip = parseCidr(caller.ip);
+  const inside = everywhere || (ip !== undefined && context.probeNetworks.some((n) => {
+    const net = parseCidr(n);
+    return net !== undefined && cidrContains(net, ip);
+  }));
+  if (!inside) return undefined;
+  return { allowed: true, reason: `GET ${path} is a probe path, and the probe route Linkerd generates while no route is attached admits unauthenticated requests from the probe networks (${context.probeNetworks.join(', ')})` };
+}
+
 function decideWithServer(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
   const serverName = `Server ${view.server.id.name}`;
   const rejections: string[] = [];
@@ -152,6 +193,26 @@ function decideWithServer(index: MeshIndex, context: AnalysisContext, view: Serv
   return fallback.allowed ? fallback : { ...fallback, reason: `${why}${fallback.reason}` };
 }
 
+/** `spec.proxyProtocol`: `unknown` (the CRD default) means the proxy detects the protocol. */
+function serverProtocol(server: IndexedObject): string {
+  const value = specOf(server).proxyProtocol;
+  return typeof value === 'string' && value !== 'unknown' ? value : 'detect';
+}
+
+/**
+ * Opaque ports of an injected pod as the controller reads them: the pod's `config.linkerd.io/opaque-ports`, else the
+ * namespace's (copied by the injector), else the cluster default restricted to the ports the pod exposes (the injector
+ * writes that list onto the pod: proxy-injector/webhook.go, `FilterPodOpaquePorts`).
+ */
+function isOpaqueOnPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate, port: number, portName: string | undefined): boolean {
+  const own = pod.annotations[OPAQUE_PORTS];
+  const ns = index.namespace(pod.namespace);
+  const nsValue = ns ? annotationsOf(ns.object)[OPAQUE_PORTS] : undefined;
+  const value = own ?? nsValue;
+  if (value !== undefined) return portListHas(parsePortList(value, true), port, portName);
+  return pod.ports.some((p) => p.containerPort === port) && portListHas(parsePortList(context.defaultOpaquePorts, false), port);
+}
+
 function summary(view: ServerView): ServerSummary {
   const protocol = specOf(view.server).proxyProtocol;
   return {
@@ -172,7 +233,15 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
   }
   const portName = portNameOf(pod, port);
   const skipsProxy = portListHas(skippedInboundPorts(pod), port);
-  const defaultPolicy = effectiveDefaultPolicy(index, pod, context);
+  const resolvedDefault = effectiveDefaultPolicy(index, pod, context);
+  const requireIdentity = requiresIdentityOn(index, pod, port);
+  const defaultPolicy: EffectiveDefault = requireIdentity && withRequiredIdentity(resolvedDefault.policy) !== resolvedDefault.policy
+    ? { ...resolvedDefault, policy: withRequiredIdentity(resolvedDefault.policy), origin: `${resolvedDefault.origin}, made authenticated-only on this port by config.linkerd.io/proxy-require-identity-inbound-ports` }
+    : resolvedDefault;
+  const protocol = view ? serverProtocol(view.server) : (isOpaqueOnPod(index, context, pod, port, portName) ? 'opaque' : 'detect');
+  const family = routeFamilyOf(protocol);
+  const probes = probePaths(pod, index).get(port) ?? [];
+  const routes = inboundRoutes(view ? servedServerRoutes(index, view.server, protocol) : [], family, probes, context.probeNetworks);
   const authorizations = view
     ? [...view.policies, ...[...view.routePolicies.values()].flat(), ...view.legacy].map((p) => p.id)
     : [];
@@ -188,6 +257,33 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
     defaultPolicy,
     authorizations,
     skipsProxy,
+    protocol,
+    routes,
+    probePaths: probes,
+    allowsRequest(caller: Caller, request: InboundRequest) {
+      if (skipsProxy) return this.allows(caller);
+      const where = view ? `Server ${view.server.id.name}` : `the default policy of ${target}`;
+      if (family === 'none') return this.allows(caller);
+      const route = routeFor(routes, request);
+      const what = `${request.method ?? 'a request'} ${request.path ?? '/'}`;
+      if (!route) {
+        return { allowed: false, reason: `${what} matches none of the routes attached to ${where}; once any route is attached, the proxy answers other requests with 404` };
+      }
+      const serverLevel = view
+        ? decideServerLevel(index, context, view, caller)
+        : defaultPolicyAllows(defaultPolicy.policy, caller, context, `no Server selects ${target}; the default inbound policy from ${defaultPolicy.origin}`);
+      if (route.generated === 'probe') {
+        const probe = probeRouteAdmits(context, caller, request.path ?? '/');
+        if (probe) return { ...probe, route };
+      }
+      if (serverLevel.allowed) return { ...serverLevel, route, reason: `${what} lands on ${routeLabelOf(route)}; ${serverLevel.reason}` };
+      const routePolicies = route.route && view ? view.routePolicies.get(route.route) ?? [] : [];
+      for (const policy of routePolicies) {
+        const match = authorizationAdmits(index, policy, caller, context);
+        if (match.admitted) return { allowed: true, route, reason: `${what} lands on ${routeLabelOf(route)}; ${match.reason}` };
+      }
+      return { ...serverLevel, route, reason: `${what} lands on ${routeLabelOf(route)}; ${serverLevel.reason}` };
+    },
     allows(caller: Caller): Decision {
       if (skipsProxy) {
         return { allowed: true, reason: `${target} is listed in config.linkerd.io/skip-inbound-ports, so traffic bypasses the proxy and its policy` };
@@ -293,26 +389,26 @@ function workloadHops(index: MeshIndex, target: ReachTarget, port: number | stri
   return resolved === undefined ? [{ pod, problem: `${workloadLabel(pod)} has no container port named ${port}` }] : [{ pod, port: resolved }];
 }
 
-function hopDecision(result: InboundPolicy, hop: Hop, caller: Caller): Decision {
+function hopDecision(result: InboundPolicy, hop: Hop, caller: Caller, request?: InboundRequest): Decision {
   if (hop.problem !== undefined || hop.port === undefined) return { allowed: false, reason: hop.problem ?? 'no port' };
   const policy = result.portPolicy(hop.pod, hop.port);
   if (!policy) {
     return { allowed: true, reason: `${workloadLabel(hop.pod)} is not meshed, so no inbound policy applies (${idLabel(hop.pod.owner.id)} sees plain TCP)` };
   }
-  return policy.allows(caller);
+  return request ? policy.allowsRequest(caller, request) : policy.allows(caller);
 }
 
 /**
  * Whether a client workload can open a connection to a Service port (through targetPort to every selected pod)
  * or to a workload's container port. Allowed only when every selected pod allows it.
  */
-export function canReach(result: InboundPolicy, from: WorkloadRef, target: ReachTarget, port: number | string): Decision {
+export function canReach(result: InboundPolicy, from: WorkloadRef, target: ReachTarget, port: number | string, request?: InboundRequest): Decision {
   const caller = callerOf(result.index, from);
   if (!caller) return { allowed: false, reason: `client workload ${from.namespace}/${from.name} does not exist` };
   if (!target.service && !target.workload) return { allowed: false, reason: 'the target names neither a service nor a workload' };
   const hops = target.service ? serviceHops(result.index, target, port) : workloadHops(result.index, target, port);
   if (typeof hops === 'string') return { allowed: false, reason: hops };
-  const decisions = hops.map((hop) => ({ hop, decision: hopDecision(result, hop, caller) }));
+  const decisions = hops.map((hop) => ({ hop, decision: hopDecision(result, hop, caller, request) }));
   const denied = decisions.find((d) => !d.decision.allowed);
   if (denied) {
     const prefix = decisions.length > 1 ? `${workloadLabel(denied.hop.pod)} (one of ${decisions.length} selected workloads) denies: ` : '';

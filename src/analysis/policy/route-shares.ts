@@ -4,7 +4,7 @@
  */
 import { ResourceId, isCoreGroup } from '../model/manifest';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
-import { refList, specOf } from '../rules/policy-helpers';
+import { refList, specOf } from '../model/policy-view';
 
 const MAX_WEIGHT = 1_000_000;
 

@@ -32,6 +32,7 @@ import { openAuthorizationRule } from './policy/open-authorization';
 import { overlappingServersRule } from './policy/overlapping-servers';
 import { plaintextDefaultRule } from './policy/plaintext-default';
 import { policyValuesRule } from './policy/policy-values';
+import { probePathExposure } from './policy/probe-path-exposure';
 import { probesNeedAuthorizationRule } from './policy/probes-need-authorization';
 import { prometheusScrapesRule } from './policy/prometheus-scrapes';
 import { rateLimitRule } from './policy/rate-limit';
@@ -49,6 +50,7 @@ import { nonIdempotentRetries } from './retry/non-idempotent';
 import { retryBudget } from './retry/retry-budget';
 import { routeReplacesService } from './retry/route-replaces-service';
 import { unknownRetryKeys } from './retry/unknown-keys';
+import { admissionWebhook } from './route/admission-webhook';
 import { ambiguousMatches } from './route/ambiguous-matches';
 import { backendExists } from './route/backend-exists';
 import { backendKind } from './route/backend-kind';
@@ -79,7 +81,7 @@ import { proxyVersionSkew } from './version/proxy-skew';
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
-  plaintextDefaultRule, prometheusScrapesRule, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
+  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
   proxyPortCollisionRule, skippedServerPortRule,
@@ -108,6 +110,7 @@ export const ALL_RULES: Rule[] = [
   beyondGatewayV121,
   meshHostnames,
   serverParentScope,
+  admissionWebhook,
   nonIdempotentRetries,
   annotationGrammar,
   retryBudget,

@@ -10,7 +10,7 @@ import { goDuration } from './go-duration';
 import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
 import { optionalBoolean, requireStruct } from '../../core/runtime-checks';
-import { MeshChecks } from '../../frontends/mesh-checks';
+import { MeshChecks } from '../../checks/mesh-checks';
 
 /** How the issuer Secret `linkerd-identity-issuer` is laid out (chart value `identity.issuer.scheme`). */
 export enum IssuerScheme {

@@ -10,10 +10,10 @@ import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
 import { optionalList, optionalStruct, requireString, requireStruct } from '../../core/runtime-checks';
 import { LinkerdVersion } from '../../core/versions';
-import { LinkerdDelivery } from '../../delivery/delivery';
-import { DeliveryForm } from '../../delivery/form';
-import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../../delivery/runbooks';
-import { MeshChecks } from '../../frontends/mesh-checks';
+import { LinkerdDelivery } from '../delivery/delivery';
+import { DeliveryForm } from '../delivery/form';
+import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../delivery/runbooks';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
 

@@ -13,10 +13,9 @@ import { schemaRule } from './schema-rule';
 import { ANALYZE_USAGE } from './usage';
 import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Severity } from '../../analysis/finding';
-import { DEFAULT_INBOUND_POLICIES, isServiceAccountRef } from '../../analysis/options';
+import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
 import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
-import { parseCidr } from '../../core/cidr';
 
 export const FORMATS = ['text', 'json', 'sarif', 'mermaid'] as const;
 export type Format = typeof FORMATS[number];
@@ -25,32 +24,21 @@ const SPECS: Record<string, OptionSpec> = {
   'help': { value: false },
   'crds': { value: true, repeat: true },
   'inventory': { value: true, repeat: true },
-  'cluster-networks': { value: true },
   'format': { value: true, choices: FORMATS },
   'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
-  'kubernetes-version': { value: true },
-  'gateway-api-version': { value: true },
-  'trust-domain': { value: true },
-  'prometheus': { value: true },
-  'default-inbound-policy': { value: true, choices: DEFAULT_INBOUND_POLICIES },
+  // What the checks are told about the cluster: one table for every front-end (analysis/context-options.ts).
+  ...Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.flag, { value: true }])),
 };
 
-const VERSION = /^v?\d+\.\d+(\.\d+)?$/;
-
-function versionOption(args: ParsedArgs, name: string): string | undefined {
-  const value = optionValue(args, name);
-  if (value !== undefined && !VERSION.test(value)) throw new UsageError(`--${name} must look like 1.31 or v1.2.1 (got ${JSON.stringify(value)})`);
-  return value;
-}
-
-/** CIDRs as a comma-separated list, each checked, so a typo is a usage error rather than a silent mismatch. */
-function clusterNetworks(args: ParsedArgs): string[] | undefined {
-  const value = optionValue(args, 'cluster-networks');
-  if (value === undefined) return undefined;
-  const cidrs = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = cidrs.filter((c) => !parseCidr(c));
-  if (cidrs.length === 0 || bad.length > 0) throw new UsageError(`--cluster-networks must be a comma-separated list of CIDRs (bad: ${bad.join(', ') || 'empty'})`);
-  return cidrs;
+/** kubectl's one-letter spellings (`-n NS`) as their long flags. */
+function expandAliases(argv: readonly string[]): string[] {
+  const byAlias = new Map(CONTEXT_OPTIONS.filter((o) => o.alias).map((o) => [`-${o.alias}`, `--${o.flag}`]));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') return [...out, ...argv.slice(i)];
+    out.push(byAlias.get(argv[i]) ?? argv[i]);
+  }
+  return out;
 }
 
 /** Objects that exist in the cluster but are not in PATH (e.g. `kubectl get svc,sa -A -o yaml` saved to a file). */
@@ -59,25 +47,14 @@ function inventory(args: ParsedArgs, cwd: string): Record<string, any>[] | undef
   return paths ? loadManifests(paths, cwd).map((m) => m.object) : undefined;
 }
 
-function prometheus(args: ParsedArgs): string | undefined {
-  const value = optionValue(args, 'prometheus');
-  if (value !== undefined && !isServiceAccountRef(value)) throw new UsageError(`--prometheus must be NAMESPACE/SERVICEACCOUNT (got ${JSON.stringify(value)})`);
-  return value;
-}
-
 function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
   const crds = (args.options.get('crds') ?? []).map((dir) => path.resolve(cwd, dir));
-  const trustDomain = optionValue(args, 'trust-domain');
-  if (trustDomain !== undefined && trustDomain.trim() === '') throw new UsageError('--trust-domain must not be empty');
+  const context = readContextOptions((o) => optionValue(args, o.flag), (o, problem) => {
+    throw new UsageError(`--${o.flag} ${problem}`);
+  });
   return {
-    // The engine's own default has no leading "v" (1.31); accept both spellings.
-    kubernetesVersion: versionOption(args, 'kubernetes-version')?.replace(/^v/, ''),
-    gatewayApiVersion: versionOption(args, 'gateway-api-version'),
-    trustDomain,
-    defaultInboundPolicy: optionValue(args, 'default-inbound-policy'),
-    clusterNetworks: clusterNetworks(args),
+    ...context,
     inventory: inventory(args, cwd),
-    prometheusServiceAccount: prometheus(args),
     rules: crds.length > 0 ? [...ALL_RULES, schemaRule(crds)] : undefined,
   };
 }
@@ -98,7 +75,7 @@ function render(format: Format, result: AnalysisResult): string {
 
 /** Returns the exit code: 1 when a finding reaches --fail-on, else 0. */
 export function analyzeCommand(argv: readonly string[], io: CliIo): number {
-  const args = parseArgs(argv, SPECS);
+  const args = parseArgs(expandAliases(argv), SPECS);
   if (args.flags.has('help')) {
     io.stdout(ANALYZE_USAGE);
     return 0;

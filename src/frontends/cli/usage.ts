@@ -1,5 +1,5 @@
 /** Help texts, kept apart from the logic so they read like the documentation they are. */
-import { DEFAULT_INBOUND_POLICIES } from '../../analysis/options';
+import { contextOptionsUsage } from '../../analysis/context-options';
 
 export const MAIN_USAGE = `Usage: cdk8s-linkerd <command> [options]
 
@@ -24,15 +24,11 @@ Options:
   --crds DIR                         Also validate objects against the CRDs in DIR (repeatable; rule LKD-SCHEMA-001)
   --inventory PATH                   YAML of objects that exist in the cluster but not in PATH, e.g. pre-existing
                                      Services (repeatable; never reported on, only looked up)
-  --cluster-networks CIDRS           The cluster's pod and service networks, comma-separated (default: the chart's)
-  --kubernetes-version V             Target Kubernetes version (default: 1.31)
-  --gateway-api-version V            Gateway API bundle installed in the cluster (default: v1.2.1)
-  --trust-domain D                   Linkerd identity trust domain (default: cluster.local)
-  --default-inbound-policy P         Cluster default inbound policy (default: all-unauthenticated)
-                                     one of: ${DEFAULT_INBOUND_POLICIES.join(', ')}
-  --prometheus NS/SA                 ServiceAccount of the Prometheus that scrapes the proxies (LKD-POL-021;
-                                     default: linkerd-viz/prometheus when that ServiceAccount is in the input)
   --help                             Show this help
+
+What the checks know about the cluster (a control-plane install in PATH — Argo CD / Flux values or linkerd-config —
+sets these too; a flag wins):
+${contextOptionsUsage()}
 
 Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).
 `;

@@ -81,12 +81,7 @@ export class LinkerdValidation {
   private analyze(manifests: Manifest[]): AnalysisResult {
     const s = this.settings;
     return analyze(manifests, {
-      kubernetesVersion: s.kubernetesVersion,
-      gatewayApiVersion: s.gatewayApiVersion,
-      trustDomain: s.trustDomain,
-      defaultInboundPolicy: s.defaultInboundPolicy,
-      clusterNetworks: s.clusterNetworks,
-      prometheusServiceAccount: s.prometheusServiceAccount,
+      ...s.context,
       inventory: s.inventory.length > 0 ? loadManifests(s.inventory, process.cwd()).map((m) => m.object) : undefined,
       rules: s.crds.length > 0 ? [...ALL_RULES, schemaRule(s.crds)] : undefined,
     });

@@ -4,36 +4,23 @@
  */
 import * as path from 'path';
 import { Severity } from '../../analysis/finding';
-import { DEFAULT_INBOUND_POLICIES, isServiceAccountRef } from '../../analysis/options';
+import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
+import { AnalysisContextInput } from '../../analysis/options';
 
 export interface LinkerdValidationSettings {
   readonly failOn: Severity;
-  readonly kubernetesVersion?: string;
-  readonly gatewayApiVersion?: string;
-  readonly trustDomain?: string;
-  readonly defaultInboundPolicy?: string;
-  readonly clusterNetworks?: string[];
+  /** What the checks know about the cluster: the properties of the one table (analysis/context-options.ts). */
+  readonly context: AnalysisContextInput;
   /** Absolute CRD folders (relative ones resolve against the directory cdk8s runs in, where cdk8s.yaml is). */
   readonly crds: string[];
   /** Files or folders of objects that exist in the cluster but are not synthesized (absolute, like crds). */
   readonly inventory: string[];
-  /** `namespace/name` of the ServiceAccount of the Prometheus that scrapes the proxies. */
-  readonly prometheusServiceAccount?: string;
 }
 
-const KNOWN = ['failOn', 'kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'defaultInboundPolicy', 'clusterNetworks', 'crds', 'inventory', 'prometheusServiceAccount'];
+const KNOWN = ['failOn', 'crds', 'inventory', ...CONTEXT_OPTIONS.map((o) => o.key)];
 
 function fail(message: string): never {
   throw new Error(`cdk8s-linkerd validation plugin: ${message}`);
-}
-
-function optionalString(props: Record<string, unknown>, key: string): string | undefined {
-  const value = props[key];
-  if (value === undefined || value === null) return undefined;
-  // YAML reads `kubernetesVersion: 1.31` as a number; the intent is the version string.
-  if (typeof value === 'number') return String(value);
-  if (typeof value !== 'string' || value.trim() === '') fail(`property ${key} must be a non-empty string`);
-  return value;
 }
 
 function stringList(props: Record<string, unknown>, key: string): string[] {
@@ -55,22 +42,10 @@ export function readProperties(raw: unknown, cwd: string = process.cwd()): Linke
   if (typeof props !== 'object' || Array.isArray(props)) fail('properties must be a mapping');
   const unknown = Object.keys(props).filter((k) => !KNOWN.includes(k));
   if (unknown.length > 0) fail(`unknown properties ${unknown.join(', ')} (known: ${KNOWN.join(', ')})`);
-  const policy = optionalString(props, 'defaultInboundPolicy');
-  if (policy !== undefined && !(DEFAULT_INBOUND_POLICIES as readonly string[]).includes(policy)) {
-    fail(`property defaultInboundPolicy must be one of ${DEFAULT_INBOUND_POLICIES.join(', ')}`);
-  }
-  const networks = stringList(props, 'clusterNetworks');
-  const prometheus = optionalString(props, 'prometheusServiceAccount');
-  if (prometheus !== undefined && !isServiceAccountRef(prometheus)) fail('property prometheusServiceAccount must be namespace/name of a ServiceAccount');
   return {
     failOn: failOn(props),
-    kubernetesVersion: optionalString(props, 'kubernetesVersion')?.replace(/^v/, ''),
-    gatewayApiVersion: optionalString(props, 'gatewayApiVersion'),
-    trustDomain: optionalString(props, 'trustDomain'),
-    defaultInboundPolicy: policy,
-    clusterNetworks: networks.length > 0 ? networks : undefined,
+    context: readContextOptions((o) => props[o.key], (o, problem) => fail(`property ${o.key} ${problem}`)),
     crds: stringList(props, 'crds').map((dir) => path.resolve(cwd, dir)),
     inventory: stringList(props, 'inventory').map((p) => path.resolve(cwd, p)),
-    prometheusServiceAccount: prometheus,
   };
 }

@@ -2,7 +2,7 @@ import { Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { analyze } from '../../../src/analysis/engine';
 import { HighAvailabilityPreset } from '../../../src/control-plane/install/high-availability';
-import { LinkerdDelivery } from '../../../src/delivery/delivery';
+import { LinkerdDelivery } from '../../../src/control-plane/delivery/delivery';
 import { argoApp, controlPlaneChart, fluxRelease, manifests, workload } from '../../delivery/fixtures';
 
 function findings(objects: any[], ruleId: string, options = {}) {

@@ -69,6 +69,75 @@ describe('LKD-MESH-002 wrong metadata', () => {
   });
 });
 
+describe('LKD-MESH-002 workload metadata against the pod template', () => {
+  const deployment = (objects: any[]) => pick(objects, 'Deployment', 'orders-v1');
+  test('the same keys and values on the Deployment and its template (linkerd viz install) pass', () => {
+    const objects = meshLab();
+    const keys = { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/proxy-await': 'enabled' };
+    deployment(objects).metadata.annotations = { ...keys };
+    annotate(objects, 'orders-v1', keys);
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+  });
+  test('a key only on the Deployment is an error naming the template path', () => {
+    const objects = meshLab();
+    deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-await': 'disabled' };
+    const found = only(objects, 'LKD-MESH-002');
+    expect(found.severity).toBe(Severity.ERROR);
+    expect(found.message).toMatch(/carries config.linkerd.io\/proxy-await; .*Put them on spec.template.metadata.annotations/);
+  });
+  test('a key only on the Deployment whose value the pods get anyway (chart default, namespace) is not reported', () => {
+    const objects = meshLab();
+    // linkerd viz install: proxy-await: enabled on the Deployment only; the chart's proxy.await default is true.
+    deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-await': 'enabled', 'config.linkerd.io/proxy-enable-native-sidecar': 'True' };
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+    deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-log-level': 'debug' };
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toHaveLength(1);
+    pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/proxy-log-level'] = 'debug';
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+  });
+  test('a different value on the template is a warning: the template value applies', () => {
+    const objects = meshLab();
+    deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-await': 'disabled' };
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/proxy-await': 'enabled' });
+    const found = only(objects, 'LKD-MESH-002');
+    expect(found.severity).toBe(Severity.WARNING);
+    expect(found.message).toMatch(/"disabled" here, "enabled" on the template.*template's value applies/);
+  });
+  test('default-inbound-policy on a Server is an error saying where Linkerd reads it', () => {
+    const objects = meshLab();
+    const server = pick(objects, 'Server', 'orders-http');
+    server.metadata.annotations = { 'config.linkerd.io/default-inbound-policy': 'deny' };
+    const found = only(objects, 'LKD-MESH-002');
+    expect(found.severity).toBe(Severity.ERROR);
+    expect(found.resource.kind).toBe('Server');
+    expect(found.message).toMatch(/Linkerd does not read these from a Server.*Pod \(pod template\) and ExternalWorkload annotations.*for a Server, what is allowed when no authorization matches is its spec.accessPolicy/);
+  });
+  test('a proxy key on a ConfigMap is an error; linkerd.io/inject on a Service is not (Linkerd charts write it)', () => {
+    const objects = meshLab();
+    objects.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: NS, annotations: { 'config.linkerd.io/proxy-log-level': 'debug' } } });
+    pick(objects, 'Service', 'orders').metadata.annotations = { 'linkerd.io/inject': 'enabled' };
+    const found = ruleFindings(objects, 'LKD-MESH-002');
+    expect(found.map((f) => f.resource.kind)).toEqual(['ConfigMap']);
+    expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
+  });
+  test('an ExternalWorkload may carry the policy controller\'s keys; others are a warning', () => {
+    const objects = meshLab();
+    const ew = (annotations: Record<string, string>) => ({
+      apiVersion: 'workload.linkerd.io/v1beta1',
+      kind: 'ExternalWorkload',
+      metadata: { name: 'vm', namespace: NS, annotations },
+      spec: { meshTLS: { identity: 'spiffe://root.linkerd.cluster.local/vm', serverName: 'vm' }, workloadIPs: [{ ip: '10.0.0.9' }] },
+    });
+    objects.push(ew({ 'config.linkerd.io/default-inbound-policy': 'deny', 'config.linkerd.io/opaque-ports': '5432' }));
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+    const bad = meshLab();
+    bad.push(ew({ 'config.linkerd.io/proxy-cpu-request': '100m' }));
+    const found = only(bad, 'LKD-MESH-002');
+    expect(found.severity).toBe(Severity.WARNING);
+    expect(found.message).toMatch(/reads only config.linkerd.io\/proxy-require-identity-inbound-ports, config.linkerd.io\/opaque-ports, config.linkerd.io\/default-inbound-policy/);
+  });
+});
+
 describe('LKD-MESH-003 config annotations', () => {
   test('fires on an unknown key with a suggestion, a bad port list, a bad inject value and a deprecated key', () => {
     const objects = meshLab();
@@ -80,12 +149,47 @@ describe('LKD-MESH-003 config annotations', () => {
     pick(objects, 'Namespace', NS).metadata.annotations['linkerd.io/inject'] = 'on';
     const messages = ruleFindings(objects, 'LKD-MESH-003').map((f) => `${f.resource.kind}: ${f.message}`);
     expect(messages).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^Deployment: pod template annotation config.linkerd.io\/skip-inbound-port is not a Linkerd 2.20 proxy annotation.*Did you mean config.linkerd.io\/skip-inbound-ports\?/),
+      expect.stringMatching(/^Deployment: pod template annotation config.linkerd.io\/skip-inbound-port is not a Linkerd 2.20 annotation.*Did you mean config.linkerd.io\/skip-inbound-ports\?/),
       expect.stringMatching(/^Deployment: pod template annotation config.linkerd.io\/opaque-ports is "mysql:3306", which is not a port list/),
-      expect.stringMatching(/^Deployment: .*config.beta.linkerd.io\/proxy-enable-native-sidecar is deprecated: use config.linkerd.io\/proxy-enable-native-sidecar/),
+      expect.stringMatching(/^Deployment: .*config.beta.linkerd.io\/proxy-enable-native-sidecar is deprecated \(pkg\/k8s\/labels.go\): use config.linkerd.io\/proxy-enable-native-sidecar. Linkerd 2.20 still reads it/),
       expect.stringMatching(/^Namespace: annotation linkerd.io\/inject is "on", which must be one of enabled, disabled, ingress/),
     ]));
     expect(messages).toHaveLength(4);
+  });
+  test('follows labels.go: a real 2.20 key passes, a removed key and a pod-only key on a Namespace are named', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', {
+      'config.linkerd.io/proxy-metrics-hostname-labels': 'true',
+      'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '10',
+      'config.linkerd.io/enable-gateway': 'false',
+      'config.linkerd.io/proxy-additional-env': '[{"name":"X","value":"1"}]',
+    });
+    expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
+    annotate(objects, 'orders-v1', {
+      'config.linkerd.io/init-image': 'x', 'config.linkerd.io/proxy-metrics-hostname-labels': 'yes', 'config.linkerd.io/proxy-enable-gateway': 'true',
+    });
+    pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/enable-gateway'] = 'true';
+    const messages = ruleFindings(objects, 'LKD-MESH-003').map((f) => f.message);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/config.linkerd.io\/init-image is not a Linkerd 2.20 annotation any more.*proxy-init ships inside the proxy image/),
+      expect.stringMatching(/proxy-metrics-hostname-labels is "yes", which must be true or false/),
+      expect.stringMatching(/^annotation config.linkerd.io\/enable-gateway is read from pod annotations only/),
+      expect.stringMatching(/proxy-enable-gateway is not a Linkerd 2.20 annotation.*Did you mean config.linkerd.io\/enable-gateway\?/),
+    ]));
+    expect(messages).toHaveLength(4);
+  });
+  test('a proxy wait not shorter than the grace period is named', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '30' });
+    expect(only(objects, 'LKD-MESH-003').message).toMatch(/is 30 s, not less than the pod's terminationGracePeriodSeconds \(30\)/);
+    template(objects, 'orders-v1').spec.terminationGracePeriodSeconds = 60;
+    expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
+  });
+  test('names a labels.go key nothing reads (a multicluster probe setting the service mirror never reads)', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').metadata.annotations = { 'mirror.linkerd.io/probe-timeout': '5s', 'mirror.linkerd.io/probe-period': '3' };
+    expect(only(objects, 'LKD-MESH-003').message)
+      .toBe('annotation mirror.linkerd.io/probe-timeout is defined in linkerd2 pkg/k8s/labels.go but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.');
   });
   test('fires on a proxy setting placed on a Service', () => {
     const objects = meshLab();

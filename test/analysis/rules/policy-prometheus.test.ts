@@ -1,7 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
 import { main } from '../../../src/frontends/cli/main';
-import { MeshChecks } from '../../../src/frontends/mesh-checks';
+import { MeshChecks } from '../../../src/checks/mesh-checks';
 import { readProperties } from '../../../src/frontends/plugin/properties';
 import { NS, asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
@@ -110,7 +110,7 @@ describe('the Prometheus option in every front-end', () => {
   test('MeshChecks.configure refuses a value that is not namespace/name', () => {
     const app = new App();
     new Chart(app, 'c');
-    expect(() => MeshChecks.of(app).configure({ prometheusServiceAccount: 'prometheus' })).toThrow(/LKD-INPUT-001.*namespace\/name/);
+    expect(() => MeshChecks.of(app).configure({ prometheusServiceAccount: 'prometheus' })).toThrow(/LKD-INPUT-\d+.*prometheusServiceAccount must be NAMESPACE\/SERVICEACCOUNT/);
     expect(() => MeshChecks.of(app).configure({ prometheusServiceAccount: 'monitoring/prometheus' })).not.toThrow();
   });
 
@@ -122,7 +122,7 @@ describe('the Prometheus option in every front-end', () => {
   });
 
   test('the plugin property is read and checked', () => {
-    expect(readProperties({ prometheusServiceAccount: 'monitoring/prometheus' }).prometheusServiceAccount).toBe('monitoring/prometheus');
-    expect(() => readProperties({ prometheusServiceAccount: 'nope' })).toThrow(/prometheusServiceAccount must be namespace\/name/);
+    expect(readProperties({ prometheusServiceAccount: 'monitoring/prometheus' }).context.prometheusServiceAccount).toBe('monitoring/prometheus');
+    expect(() => readProperties({ prometheusServiceAccount: 'nope' })).toThrow(/prometheusServiceAccount must be NAMESPACE\/SERVICEACCOUNT/);
   });
 });

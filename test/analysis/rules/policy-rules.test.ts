@@ -162,8 +162,8 @@ describe('LKD-POL-004 trust domain', () => {
     expect(f.resource.name).toBe('client-sa');
     expect(f.message).toMatch(/ends in "linkerd.cluster.local" but workload identities here end in "linkerd.prod.example"/);
   });
-  test('fires on a SPIFFE ID of another trust domain', () => {
-    expect(only(withIdentities(['spiffe://other.org/ns/a/sa/b']), 'LKD-POL-004').message).toMatch(/SPIFFE trust domain "other.org"/);
+  test('does not judge SPIFFE IDs: they name workloads with identities from elsewhere (SPIRE, mesh expansion)', () => {
+    expect(ruleFindings(withIdentities(['spiffe://other.org/ns/a/sa/b', 'spiffe://root.linkerd.cluster.local/external-workload-1']), 'LKD-POL-004')).toEqual([]);
   });
   test('passes for matching identities and "*"', () => {
     expect(ruleFindings(withIdentities(['*', '*.mesh-lab.serviceaccount.identity.linkerd.cluster.local', 'spiffe://cluster.local/x']), 'LKD-POL-004')).toEqual([]);
@@ -215,11 +215,28 @@ describe('LKD-POL-007 Server port', () => {
     pick(objects, 'Server', 'orders-http').spec.port = '8080';
     expect(only(objects, 'LKD-POL-007').message).toMatch(/string "8080"; Linkerd reads a quoted number as a port NAME.*port: 8080/);
   });
-  test('fires when a selected pod lacks the port', () => {
+  test('a numeric port applies whether or not a container declares it (Pod::select_ports): no finding', () => {
     const objects = meshLab();
     pick(objects, 'Deployment', 'orders-v2').spec.template.spec.containers[0].ports[0].containerPort = 9090;
+    expect(ruleFindings(objects, 'LKD-POL-007')).toEqual([]);
+  });
+  test('a name some selected pods lack only leaves those pods ungoverned: no finding', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.port = 'http';
+    pick(objects, 'Deployment', 'orders-v2').spec.template.spec.containers[0].ports[0].name = 'web';
+    expect(ruleFindings(objects, 'LKD-POL-007')).toEqual([]);
+  });
+  test('a name no selected pod has leaves the Server governing nothing: a warning', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.port = 'grpc';
     const f = only(objects, 'LKD-POL-007');
-    expect(f.message).toMatch(/Deployment mesh-lab\/orders-v2 declare\(s\) no containerPort 8080/);
+    expect(f.severity).toBe('warning');
+    expect(f.message).toMatch(/none of the selected pods .* has a TCP container port named "grpc", so the Server governs no port/);
+  });
+  test('the injected proxy\'s named ports count on injected pods (linkerd-admin)', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.port = 'linkerd-admin';
+    expect(ruleFindings(objects, 'LKD-POL-007')).toEqual([]);
   });
   test('passes with a port name every pod declares', () => {
     const objects = meshLab();

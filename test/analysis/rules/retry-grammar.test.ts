@@ -1,6 +1,6 @@
 import {
   formatDuration, parseGatewayDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
-} from '../../../src/analysis/rules/linkerd-grammar';
+} from '../../../src/core/linkerd-grammar';
 
 const value = (parsed: { ok: boolean; value?: unknown }) => (parsed.ok ? parsed.value : undefined);
 

@@ -25,6 +25,9 @@ const ENGINE_ALSO_CATCHES: Record<string, string[]> = {
   'grpc-invalid-urlrewrite-filter': ['LKD-ROUTE-011'],
   'http-invalid-backend-group-wildcard': ['LKD-ROUTE-008'],
   'http-invalid-backendref-rewrite-prefix-two-matches': ['LKD-ROUTE-011'],
+  // The CRD's pattern refuses them first; Linkerd's webhook would too (HeaderName::from_str).
+  'http-invalid-header-name-pseudo': ['LKD-ROUTE-024'],
+  'http-invalid-header-name-space': ['LKD-ROUTE-024'],
   'http-invalid-parentref-missing-name': ['LKD-ROUTE-002'],
   'http-invalid-parentref-namespace': ['LKD-ROUTE-002'],
   'http-invalid-parentref-port-zero': ['LKD-ROUTE-004'],

@@ -25,13 +25,23 @@ describe('LKD-VER-001 pinned charts and images', () => {
     ['Flux without a version', fluxRelease('linkerd-crds', 'linkerd-crds', undefined), /no chart version/],
     ['a latest proxy image value', argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { proxy: { image: { version: 'latest' } } }), /proxy\.image\.version: the tag "latest"/],
     ['a latest image in YAML values', argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', undefined, { values: 'controllerImageVersion: latest\n' }), /controllerImageVersion/],
-    ['an untagged workload image', workload('web', ['nginx']), /container "c0": image "nginx" has no tag/],
-    ['a latest workload image', workload('web', ['busybox:1.36', 'nginx:latest']), /container "c1": image "nginx:latest": the tag "latest"/],
+    ['an untagged Linkerd image in a workload', workload('web', ['cr.l5d.io/linkerd/proxy']), /container "c0": image "cr.l5d.io\/linkerd\/proxy" has no tag/],
   ])('fires on %s', (_what, object, message) => {
     const [finding, ...rest] = findings([object], 'LKD-VER-001');
     expect(rest).toEqual([]);
     expect(finding.message).toMatch(message);
     expect(finding.severity).toBe('error');
+  });
+
+  // An application image that floats still runs on Linkerd: a supply-chain warning, never an error.
+  test.each([
+    ['an untagged workload image', workload('web', ['nginx']), /container "c0": image "nginx" has no tag/],
+    ['a latest workload image', workload('web', ['busybox:1.36', 'nginx:latest']), /container "c1": image "nginx:latest": the tag "latest"/],
+  ])('warns on %s', (_what, object, message) => {
+    const [finding, ...rest] = findings([object], 'LKD-VER-001');
+    expect(rest).toEqual([]);
+    expect(finding.message).toMatch(message);
+    expect(finding.severity).toBe('warning');
   });
 
   test('reads Flux chartRef OCIRepositories and follows valuesFrom ConfigMaps', () => {

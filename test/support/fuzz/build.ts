@@ -14,7 +14,7 @@ import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, EgressTrafficPolicy, GrpcRetry, GrpcRetryCode,
   GrpcRoute, GrpcRouteMatch, HeaderMatch, HttpLocalRateLimitPolicy, HttpMethod, HttpRetry, HttpRoute, HttpRouteMatch, IServer, MeshChecks,
   MeshResource, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProxyProtocol,
-  RetryStatus, RouteBackend, RouteTimeouts, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit,
+  RetryStatus, RouteBackend, RouteTimeouts, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit, UnmatchedRequests,
 } from '../../../src';
 
 /** Whatever JS callers pass; the constructs must cope (a coded error) with wrong types too. */
@@ -204,7 +204,10 @@ function grpcRule(built: Built, r: RouteRuleSpec) {
 
 function buildRoute(built: Built, r: RouteSpec, i: number): MeshResource {
   const parent = serviceRef(built, r.parent);
-  const common = { name: r.name ?? `route-${i}`, service: parent.ref, port: port(r.port, parent.ports), timeouts: timeouts(r.timeouts) };
+  // The fuzzer explores what Linkerd reads route by route; a 404 for unmatched requests is a choice, not a defect here.
+  const common = {
+    name: r.name ?? `route-${i}`, service: parent.ref, port: port(r.port, parent.ports), timeouts: timeouts(r.timeouts), unmatched: UnmatchedRequests.NOT_FOUND,
+  };
   if (r.grpc) return new GrpcRoute(built.chart, `GrpcRoute${i}`, { ...common, retry: grpcRetry(r.grpcRetry), rules: r.rules.map((x) => grpcRule(built, x)) });
   return new HttpRoute(built.chart, `HttpRoute${i}`, { ...common, retry: httpRetry(r.httpRetry), rules: r.rules.map((x) => httpRule(built, x)) });
 }

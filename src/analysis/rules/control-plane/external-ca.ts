@@ -1,4 +1,4 @@
-import { controlPlaneInstalls } from './installs';
+import { controlPlaneInstalls } from '../../model/installs';
 import { valueAt } from '../../../core/helm-values';
 import { Severity } from '../../finding';
 import { MeshIndex } from '../../model/mesh-index';

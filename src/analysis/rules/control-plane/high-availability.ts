@@ -1,4 +1,4 @@
-import { ChartInstall, controlPlaneInstalls } from './installs';
+import { ChartInstall, controlPlaneInstalls } from '../../model/installs';
 import { Severity } from '../../finding';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 

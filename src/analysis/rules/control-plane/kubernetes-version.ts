@@ -1,4 +1,4 @@
-import { clusterSubject } from './installs';
+import { clusterSubject } from '../../model/installs';
 import { LinkerdVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';

@@ -1,4 +1,4 @@
-import { controlPlaneInstalls } from './installs';
+import { controlPlaneInstalls } from '../../model/installs';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
 

@@ -1,9 +1,11 @@
 import { parseCidr } from '../../../core/cidr';
+import { LABELS_GO, LabelsGoName } from '../../../core/linkerd-annotations.generated';
+import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
-import { DEFAULT_POLICY_ANNOTATION, INJECT_ANNOTATION, IndexedObject } from '../../model/mesh-index';
+import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { OPAQUE_PORTS, ownPodTemplates, parsePortList } from '../policy-helpers';
+import { ownPodTemplates, parsePortList } from '../../model/policy-view';
 
 /** Returns why a value is wrong, or undefined. */
 type Validator = (value: string) => string | undefined;
@@ -27,77 +29,76 @@ const cidrList: Validator = (v) => {
   return bad.length > 0 ? `has entries that are not CIDRs: ${bad.join(', ')}` : undefined;
 };
 
-interface KeySpec {
-  readonly validate: Validator;
-  /** Set for keys that still parse but should not be used; says what to do instead. */
-  readonly deprecated?: string;
-  readonly alpha?: boolean;
-}
-
-const C = 'config.linkerd.io/';
-const NATIVE = `${C}proxy-enable-native-sidecar`;
-
-/** The proxy-configuration annotations of Linkerd 2.20, with value validators. */
-export const KNOWN_KEYS: Record<string, KeySpec> = {
-  [INJECT_ANNOTATION]: { validate: oneOf('enabled', 'disabled', 'ingress') },
-  [`${C}access-log`]: { validate: oneOf('apache', 'json') },
-  [`${C}admin-port`]: { validate: port },
-  [`${C}close-wait-timeout`]: { validate: duration },
-  [`${C}control-port`]: { validate: port },
-  [`${C}debug-image`]: { validate: text },
-  [`${C}debug-image-pull-policy`]: { validate: pullPolicy },
-  [`${C}debug-image-version`]: { validate: text },
-  [DEFAULT_POLICY_ANNOTATION]: { validate: () => undefined }, // values: LKD-POL-012
-  [`${C}disable-identity`]: { validate: bool, deprecated: 'identity can no longer be disabled; remove it' },
-  [`${C}disable-tap`]: { validate: bool },
-  [`${C}enable-debug-sidecar`]: { validate: bool },
-  [`${C}enable-external-profiles`]: { validate: bool },
-  [`${C}image-pull-policy`]: { validate: pullPolicy },
-  [`${C}inbound-port`]: { validate: port },
-  [`${C}init-image`]: { validate: text, deprecated: 'Linkerd 2.20 ships proxy-init inside the proxy image, so this has no effect; remove it' },
-  [`${C}init-image-version`]: { validate: text, deprecated: 'Linkerd 2.20 ships proxy-init inside the proxy image, so this has no effect; remove it' },
-  [OPAQUE_PORTS]: { validate: portList(true) },
-  [`${C}outbound-port`]: { validate: port },
-  [`${C}pod-inbound-ports`]: { validate: portList(false) },
-  [`${C}proxy-admin-shutdown`]: { validate: enabledDisabled },
-  [`${C}proxy-await`]: { validate: enabledDisabled },
-  [`${C}proxy-cpu-limit`]: { validate: quantity },
-  [`${C}proxy-cpu-ratio-limit`]: { validate: ratio },
-  [`${C}proxy-cpu-request`]: { validate: quantity },
-  [`${C}proxy-disable-inbound-protocol-detect-timeout`]: { validate: bool },
-  [`${C}proxy-disable-outbound-protocol-detect-timeout`]: { validate: bool },
-  [NATIVE]: { validate: bool },
-  [`${C}proxy-enable-gateway`]: { validate: bool },
-  [`${C}proxy-ephemeral-storage-limit`]: { validate: quantity },
-  [`${C}proxy-ephemeral-storage-request`]: { validate: quantity },
-  [`${C}proxy-gid`]: { validate: uint },
-  [`${C}proxy-image`]: { validate: text },
-  [`${C}proxy-inbound-connect-timeout`]: { validate: duration },
-  [`${C}proxy-inbound-discovery-cache-unused-timeout`]: { validate: duration },
-  [`${C}proxy-log-format`]: { validate: oneOf('plain', 'json') },
-  [`${C}proxy-log-http-headers`]: { validate: oneOf('off', 'insecure') },
-  [`${C}proxy-log-level`]: { validate: text },
-  [`${C}proxy-memory-limit`]: { validate: quantity },
-  [`${C}proxy-memory-request`]: { validate: quantity },
-  [`${C}proxy-outbound-connect-timeout`]: { validate: duration },
-  [`${C}proxy-outbound-discovery-cache-unused-timeout`]: { validate: duration },
-  [`${C}proxy-require-identity-inbound-ports`]: { validate: portList(false) },
-  [`${C}proxy-uid`]: { validate: uint },
-  [`${C}proxy-version`]: { validate: text },
-  [`${C}shutdown-grace-period`]: { validate: duration },
-  [`${C}skip-inbound-ports`]: { validate: portList(false) },
-  [`${C}skip-outbound-ports`]: { validate: portList(false) },
-  [`${C}skip-subnets`]: { validate: cidrList },
-  [`${C}trace-collector`]: { validate: text },
-  'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': { validate: uint, alpha: true },
-  'config.alpha.linkerd.io/trace-collector-service-account': { validate: text, alpha: true },
-  'config.alpha.linkerd.io/proxy-enable-native-sidecar': { validate: bool, deprecated: `use ${NATIVE}` },
-  'config.beta.linkerd.io/proxy-enable-native-sidecar': { validate: bool, deprecated: `use ${NATIVE}` },
+const additionalEnv: Validator = (v) => {
+  try {
+    const parsed: unknown = JSON.parse(v);
+    if (Array.isArray(parsed) && parsed.every((e) => e !== null && typeof e === 'object' && typeof (e as any).name === 'string')) return undefined;
+  } catch {
+    // reported below
+  }
+  return 'must be a JSON list of Kubernetes EnvVar objects such as [{"name":"X","value":"1"}]';
 };
 
-/** Keys handled elsewhere: a label, not an annotation (LKD-MESH-002). */
-const NOT_HERE = new Set([`${C}admission-webhooks`]);
-const PREFIX = /^config(\.alpha|\.beta)?\.linkerd\.io\//;
+/**
+ * Value formats, by labels.go name, as pkg/inject/inject.go ApplyAnnotationOverrides parses them (strconv.ParseBool,
+ * ParseInt, time.ParseDuration, resource.ParseQuantity, ...). The vocabulary itself is generated from labels.go
+ * (core/linkerd-annotations.generated.ts); which keys are read where is core/proxy-annotations.ts.
+ */
+const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
+  ProxyInjectAnnotation: oneOf('enabled', 'disabled', 'ingress'),
+  ProxyAccessLogAnnotation: oneOf('apache', 'json'),
+  ProxyAdminPortAnnotation: port,
+  CloseWaitTimeoutAnnotation: duration,
+  ProxyControlPortAnnotation: port,
+  DebugImageAnnotation: text,
+  DebugImagePullPolicyAnnotation: pullPolicy,
+  DebugImageVersionAnnotation: text,
+  ProxyEnableDebugAnnotation: bool,
+  ProxyEnableExternalProfilesAnnotation: bool,
+  ProxyEnableGatewayAnnotation: bool,
+  ProxyEnableHostnameLabels: bool,
+  ProxyImagePullPolicyAnnotation: pullPolicy,
+  ProxyInboundPortAnnotation: port,
+  ProxyOpaquePortsAnnotation: portList(true),
+  ProxyOutboundPortAnnotation: port,
+  ProxyPodInboundPortsAnnotation: portList(false),
+  ProxyAdminShutdownAnnotation: enabledDisabled,
+  ProxyAwait: enabledDisabled,
+  ProxyCPULimitAnnotation: quantity,
+  ProxyCPURatioLimitAnnotation: ratio,
+  ProxyCPURequestAnnotation: quantity,
+  ProxyDisableInboundProtocolDetectTimeout: bool,
+  ProxyDisableOutboundProtocolDetectTimeout: bool,
+  ProxyEnableNativeSidecarAnnotation: bool,
+  ProxyEnableNativeSidecarAnnotationAlpha: bool,
+  ProxyEnableNativeSidecarAnnotationBeta: bool,
+  ProxyEphemeralStorageLimitAnnotation: quantity,
+  ProxyEphemeralStorageRequestAnnotation: quantity,
+  ProxyGIDAnnotation: uint,
+  ProxyImageAnnotation: text,
+  ProxyInboundConnectTimeout: duration,
+  ProxyInboundDiscoveryCacheUnusedTimeout: duration,
+  ProxyLogFormatAnnotation: oneOf('plain', 'json'),
+  ProxyLogHTTPHeaders: oneOf('off', 'insecure'),
+  ProxyLogLevelAnnotation: text,
+  ProxyMemoryLimitAnnotation: quantity,
+  ProxyMemoryRequestAnnotation: quantity,
+  ProxyOutboundConnectTimeout: duration,
+  ProxyOutboundDiscoveryCacheUnusedTimeout: duration,
+  ProxyRequireIdentityOnInboundPortsAnnotation: portList(false),
+  ProxyUIDAnnotation: uint,
+  ProxyVersionOverrideAnnotation: text,
+  ProxyShutdownGracePeriodAnnotation: duration,
+  ProxyIgnoreInboundPortsAnnotation: portList(false),
+  ProxyIgnoreOutboundPortsAnnotation: portList(false),
+  ProxySkipSubnetsAnnotation: cidrList,
+  ProxyWaitBeforeExitSecondsAnnotation: uint,
+  ProxyAdditionalEnvAnnotation: additionalEnv,
+  // ProxyDefaultInboundPolicyAnnotation: values are LKD-POL-012's.
+};
+
+const OPAQUE_PORTS = LABELS_GO.ProxyOpaquePortsAnnotation;
+const WAIT_BEFORE_EXIT = LABELS_GO.ProxyWaitBeforeExitSecondsAnnotation;
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -113,10 +114,17 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
+/** The same setting under another family or with/without the proxy- prefix (proxy-enable-gateway is enable-gateway). */
+function sameSetting(key: string, known: string): boolean {
+  const name = (k: string) => k.slice(k.indexOf('/') + 1).replace(/^proxy-/, '');
+  return name(key) === name(known);
+}
+
 function suggestion(key: string): string {
   let best: string | undefined;
   let bestDistance = 4;
-  for (const known of Object.keys(KNOWN_KEYS)) {
+  for (const known of readProxyKeys()) {
+    if (sameSetting(key, known)) return ` Did you mean ${known}?`;
     const d = editDistance(key, known);
     if (d < bestDistance) {
       best = known;
@@ -126,25 +134,58 @@ function suggestion(key: string): string {
   return best ? ` Did you mean ${best}?` : '';
 }
 
-/** Keys this rule reads; the cheap prefix test spares the regex for the usual app.kubernetes.io/… keys. */
-function isConfigKey(key: string): boolean {
-  return key.startsWith('config') && PREFIX.test(key);
+/** What is wrong with one key, or undefined; `namespace` when the key sits on a Namespace. */
+function keyProblem(key: string, namespace: boolean): string | undefined {
+  const status = proxyKeyStatus(key);
+  switch (status.kind) {
+    case 'unknown':
+      return `${key} is not a Linkerd 2.20 annotation (not in linkerd2 pkg/k8s/labels.go); the injector ignores it.${suggestion(key)}`;
+    case 'removed':
+      return `${key} is not a Linkerd 2.20 annotation any more (gone from pkg/k8s/labels.go): ${status.instead}.`;
+    case 'unread':
+      return `${key} is defined in linkerd2 pkg/k8s/labels.go (${status.goName}) but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.`;
+    case 'read': {
+      const entry = status.entry;
+      if (namespace && !entry.sites.includes(KeySite.NAMESPACE)) {
+        return `${key} is read from pod annotations only (${entry.readBy}); the injector does not copy a Namespace's value to its pods. `
+          + 'Put it on the pod templates.';
+      }
+      if (entry.replacedBy) {
+        return `${key} is deprecated (pkg/k8s/labels.go): use ${entry.replacedBy}. Linkerd 2.20 still reads it, but only while ${entry.replacedBy} is not set.`;
+      }
+      return undefined;
+    }
+  }
 }
 
 function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string): void {
+  const namespace = subject.id.kind === 'Namespace';
   for (const key of Object.keys(annotations)) {
-    if (NOT_HERE.has(key) || (key !== INJECT_ANNOTATION && !isConfigKey(key))) continue;
+    if (key === ADMISSION_WEBHOOKS_LABEL || !isProxyConfigKey(key)) continue;
+    const problem = keyProblem(key, namespace);
+    if (problem) ctx.report(subject, `${where} ${problem}`);
+    const status = proxyKeyStatus(key);
+    if (status.kind !== 'read') continue;
     const value = annotations[key];
-    const spec = KNOWN_KEYS[key];
-    if (!spec) {
-      ctx.report(subject, `${where} ${key} is not a Linkerd 2.20 proxy annotation; the injector ignores it.${suggestion(key)}`);
-      continue;
-    }
-    if (spec.deprecated) ctx.report(subject, `${where} ${key} is deprecated: ${spec.deprecated}.`);
-    if (spec.alpha) ctx.report(subject, `${where} ${key} is an alpha annotation and may change or disappear between releases.`);
-    const problem = spec.validate(String(value));
-    if (problem) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${problem}; the injector logs and ignores it.`);
+    const invalid = VALIDATORS[status.entry.goName]?.(String(value));
+    if (invalid) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${invalid}; the injector logs and ignores it.`);
   }
+}
+
+/** labels.go: the wait "must be smaller than terminationGracePeriodSeconds configured for the Pod" (30 s by default). */
+function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, where: string): void {
+  const value = pod.annotations[WAIT_BEFORE_EXIT];
+  if (value === undefined || !/^\d+$/.test(String(value))) return;
+  const grace = typeof pod.spec.terminationGracePeriodSeconds === 'number' ? pod.spec.terminationGracePeriodSeconds : 30;
+  if (Number(value) >= grace) {
+    ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} is ${value} s, not less than the pod's terminationGracePeriodSeconds (${grace}); `
+      + 'the kubelet kills the proxy before the wait ends. Raise terminationGracePeriodSeconds or lower the wait.');
+  }
+}
+
+function readOnService(key: string): boolean {
+  const status = proxyKeyStatus(key);
+  return status.kind === 'read' && status.entry.sites.includes(KeySite.SERVICE);
 }
 
 function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void {
@@ -155,32 +196,53 @@ function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void
     if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}, which ${problem}; on a Service it lists Service port numbers.`);
   }
   let others: string[] | undefined;
-  for (const k of Object.keys(annotations)) if (isConfigKey(k) && k !== OPAQUE_PORTS && !NOT_HERE.has(k)) (others ??= []).push(k);
+  for (const k of Object.keys(annotations)) if (k.startsWith('config') && isProxyConfigKey(k) && !readOnService(k) && k !== ADMISSION_WEBHOOKS_LABEL) (others ??= []).push(k);
   if (others) {
     ctx.report(service, `annotation(s) ${others.join(', ')} have no effect on a Service; only ${OPAQUE_PORTS} is read there. `
       + 'Put proxy settings on the pod template.');
   }
 }
 
-/** Proxy annotations: known keys, not deprecated or alpha, values that parse. */
+/** labels.go keys outside the proxy-config families that nothing reads (the config families are checked above). */
+function checkUnreadKeys(ctx: RuleContext, entry: IndexedObject): void {
+  for (const key of Object.keys(annotationsOf(entry.object))) {
+    if (UNREAD_KEYS.has(key) && !isProxyConfigKey(key)) {
+      ctx.report(entry, `annotation ${key} is defined in linkerd2 pkg/k8s/labels.go but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.`);
+    }
+  }
+}
+
+/** Proxy annotations: keys Linkerd 2.20 reads (vocabulary generated from labels.go), on objects it reads them from, with values that parse. */
 export const configAnnotationsRule: Rule = {
   id: 'LKD-MESH-003',
   area: RuleArea.MESH,
   severity: Severity.WARNING,
   doc: {
-    title: 'config.linkerd.io annotations are known keys with valid values',
-    why: 'The injector ignores unknown config.linkerd.io keys and only logs values it cannot parse, so a typo (skip-inbound-port) '
-      + 'or a bad value (opaque-ports: "mysql:3306") silently leaves the proxy with defaults. Alpha and beta keys are unstable, '
-      + 'and some keys are deprecated in 2.20 (the native-sidecar alpha/beta forms; init-image, since proxy-init now ships in the proxy image).',
-    fix: 'Use the documented config.linkerd.io keys with values in the documented format (ports: "25,3306,4000-4100").',
+    title: 'config.linkerd.io annotations are Linkerd 2.20 keys, read where they are set, with valid values',
+    why: 'The vocabulary is linkerd2 pkg/k8s/labels.go at version-2.20 (generated into src/core/linkerd-annotations.generated.ts); '
+      + 'which keys are read, and from which object, is src/core/proxy-annotations.ts, citing pkg/inject/inject.go. The injector '
+      + 'ignores keys it does not know and only logs values it cannot parse (ApplyAnnotationOverrides), so a typo (skip-inbound-port), '
+      + 'a key removed from labels.go (init-image, disable-identity, trace-collector), or a bad value (opaque-ports: "mysql:3306") '
+      + 'silently leaves the proxy with defaults. A Namespace passes only the keys in inject.go ProxyAnnotations / '
+      + 'ProxyAlphaConfigAnnotations on to its pods (AppendNamespaceAnnotations): enable-gateway, proxy-cpu-ratio-limit, the debug '
+      + 'image keys, close-wait-timeout and the beta native-sidecar key on a Namespace do nothing. The alpha and beta native-sidecar '
+      + 'keys are deprecated in labels.go (still read, below the stable key). config.alpha.linkerd.io/proxy-wait-before-exit-seconds '
+      + 'is the only form of that setting and inject.go reads it, so it is not reported as unstable; labels.go says it must be '
+      + 'smaller than the pod\'s terminationGracePeriodSeconds. On a Service only opaque-ports is read (inject.go '
+      + 'CreateOpaquePortsPatch, policy-controller outbound/index.rs). Keys of labels.go that no component reads '
+      + '(mirror.linkerd.io/probe-failure-threshold and probe-timeout at 2.20) are reported on any object.',
+    fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-port: "4222"\n  config.beta.linkerd.io/proxy-enable-native-sidecar: "true"',
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
   },
   check(ctx) {
     for (const ns of ctx.index.own('', 'Namespace')) checkAnnotations(ctx, ns, annotationsOf(ns.object), 'annotation');
     for (const pod of ownPodTemplates(ctx.index)) {
-      checkAnnotations(ctx, pod.owner, pod.annotations, pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation');
+      const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
+      checkAnnotations(ctx, pod.owner, pod.annotations, where);
+      checkWaitBeforeExit(ctx, pod, where);
     }
     for (const service of ctx.index.own('', 'Service')) checkServiceAnnotations(ctx, service);
+    for (const entry of ctx.index.objects) if (!entry.inventory) checkUnreadKeys(ctx, entry);
   },
 };

@@ -5,7 +5,7 @@ import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
   CHART_OPAQUE_PORTS, OPAQUE_PORTS, PortList, isMeshed, listSome, parsePortList, portListHas, portNameOf, refList, resolveContainerPort,
   specOf, workloadLabel,
-} from '../policy-helpers';
+} from '../../model/policy-view';
 
 /** What one run needs to know about a namespace, read once instead of per Service and pod. */
 interface NamespaceOpaque {

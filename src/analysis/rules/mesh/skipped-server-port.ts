@@ -3,7 +3,7 @@ import { MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
 import {
   isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts, workloadLabel,
-} from '../policy-helpers';
+} from '../../model/policy-view';
 
 function namespacesSkippingPorts(index: MeshIndex): Set<string> {
   const namespaces = new Set<string>();

@@ -4,7 +4,7 @@ import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
   asRef, authorizationTarget, injectionOrigin, isPolicyRef, isServerParent, listSome, refList, serverCoverage, specOf,
   targetObject, uninjectedNamespaces, workloadLabel,
-} from '../policy-helpers';
+} from '../../model/policy-view';
 
 /** Pods a Server governs whose injection is known to be disabled (unknown injection is not reported). */
 function uninjectedPods(index: MeshIndex, server: IndexedObject): PodTemplate[] {
@@ -23,7 +23,7 @@ function serverByName(index: MeshIndex, namespace: string | undefined, name: unk
 }
 
 function checkRouteServers(ctx: RuleContext, subject: IndexedObject, route: IndexedObject, via: string): void {
-  for (const parent of refList(specOf(route).parentRefs).filter(isServerParent)) {
+  for (const parent of refList(specOf(route).parentRefs).filter((ref) => isServerParent(ref, route))) {
     const server = serverByName(ctx.index, route.id.namespace, parent.name);
     if (server) reportServerPods(ctx, subject, server, `${via} (through Server ${server.id.name})`);
   }

@@ -1,12 +1,14 @@
+import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
+import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, chartDefault, isProxyConfigKey, proxyKeyStatus, sameKeyValue } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
-import { IndexedObject, INJECT_ANNOTATION } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { ownPodTemplates } from '../policy-helpers';
+import { ownPodTemplates } from '../../model/policy-view';
 
 /** The one config.linkerd.io key that is a label, not an annotation (the webhooks' namespaceSelector reads it). */
-const WEBHOOK_LABEL = 'config.linkerd.io/admission-webhooks';
-const EXPORT_LABEL = 'mirror.linkerd.io/exported';
+const WEBHOOK_LABEL = ADMISSION_WEBHOOKS_LABEL;
+const EXPORT_LABEL = LABELS_GO.DefaultExportedServiceSelector;
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob']);
 
 function templatePath(kind: string): string {
@@ -15,10 +17,8 @@ function templatePath(kind: string): string {
 
 /** Keys that Linkerd reads from annotations only. */
 export function isLinkerdConfigKey(key: string): boolean {
-  return key === INJECT_ANNOTATION || (key.startsWith('config') && CONFIG_KEY.test(key));
+  return isProxyConfigKey(key);
 }
-
-const CONFIG_KEY = /^config(\.alpha|\.beta)?\.linkerd\.io\//;
 
 /** The Linkerd keys among a label or annotation map; undefined (nothing allocated) for the usual map without any. */
 function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | undefined {
@@ -34,13 +34,105 @@ function reportLabels(ctx: RuleContext, subject: IndexedObject, keys: string[], 
     + `Move them to ${where.replace('labels', 'annotations')}.`);
 }
 
+/** The pod template metadata of a workload (CronJob: its job template's), or undefined. */
+function templateMetadata(object: any): Record<string, unknown> | undefined {
+  const spec = object?.spec;
+  const template = object?.kind === 'CronJob' ? spec?.jobTemplate?.spec?.template : spec?.template;
+  const metadata = template?.metadata;
+  return metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : undefined;
+}
+
+/** Kinds with a pod template: the known workloads, and any other object whose spec.template has a pod spec (Argo Rollouts, ...). */
+function hasPodTemplate(entry: IndexedObject): boolean {
+  if (WORKLOAD_KINDS.has(entry.id.kind)) return true;
+  const template = (entry.object as any)?.spec?.template;
+  return template !== null && typeof template === 'object' && typeof template.spec === 'object' && template.spec !== null;
+}
+
+/**
+ * A workload's own metadata is never read: the injector admits Pods, whose metadata is the pod template's
+ * (controller/proxy-injector/webhook.go Inject, pkg/inject/inject.go GetAnnotationOverrides). A key there matters only
+ * when the template does not say the same: missing from the template the user's intent is lost (error); a different
+ * value on the template is what applies (warning: the workload's value misleads).
+ */
 function checkWorkloadAnnotations(ctx: RuleContext, workload: IndexedObject): void {
-  const keys = linkerdKeys(annotationsOf(workload.object));
-  if (keys) {
-    ctx.report(workload, `metadata.annotations of the ${workload.id.kind} carries ${keys.join(', ')}; the proxy injector reads pods, so `
-      + `these have no effect here. Put them on ${templatePath(workload.id.kind)}.annotations.`);
+  const own = annotationsOf(workload.object);
+  const keys = linkerdKeys(own);
+  if (!keys) return;
+  const template = templateMetadata(workload.object);
+  const templateAnnotations = (template?.annotations ?? {}) as Record<string, unknown>;
+  const missing: string[] = [];
+  const different: string[] = [];
+  for (const key of keys) {
+    if (!(key in templateAnnotations)) {
+      if (!sameAsInherited(ctx, workload, key, String(own[key]))) missing.push(key);
+    } else if (!sameKeyValue(String(templateAnnotations[key]), String(own[key]))) {
+      different.push(`${key} (${JSON.stringify(String(own[key]))} here, ${JSON.stringify(String(templateAnnotations[key]))} on the template)`);
+    }
+  }
+  const path = templatePath(workload.id.kind);
+  if (missing.length > 0) {
+    ctx.report(workload, `metadata.annotations of the ${workload.id.kind} carries ${missing.join(', ')}; the proxy injector reads pods, so `
+      + `these have no effect here. Put them on ${path}.annotations.`);
+  }
+  if (different.length > 0) {
+    ctx.report(workload, `metadata.annotations of the ${workload.id.kind} carries ${different.join(', ')}; only ${path}.annotations is read, `
+      + 'so the template\'s value applies and this one is ignored. Remove it or make both agree.', { severity: Severity.WARNING });
   }
 }
+
+/**
+ * True when the pods get this value anyway: from their Namespace (for keys the injector copies from it), else from the
+ * chart's default (linkerd viz install writes config.linkerd.io/proxy-await: enabled on its Deployments only, which
+ * is what every pod gets by default). The ignored key then loses nothing.
+ */
+function sameAsInherited(ctx: RuleContext, workload: IndexedObject, key: string, value: string): boolean {
+  const status = proxyKeyStatus(key);
+  if (status.kind !== 'read') return false;
+  if (status.entry.sites.includes(KeySite.NAMESPACE) && workload.id.namespace !== undefined) {
+    const ns = ctx.index.namespace(workload.id.namespace);
+    const inherited = ns ? annotationsOf(ns.object)[key] : undefined;
+    if (inherited !== undefined) return sameKeyValue(String(inherited), value);
+  }
+  const fallback = chartDefault(key);
+  return fallback !== undefined && sameKeyValue(fallback, value);
+}
+
+/** What Linkerd reads default-inbound-policy from, for the message on objects it does not read it from. */
+const DEFAULT_POLICY_READERS = 'Linkerd reads it from Pod (pod template) and ExternalWorkload annotations '
+  + '(policy-controller inbound/workload.rs Settings::from_metadata) and copies a Namespace\'s to the pods it injects';
+
+/**
+ * Proxy-config keys on an object Linkerd reads no annotations of: a Server, a route, a ConfigMap... Namespaces, Pods and
+ * workloads are handled above, Services by LKD-MESH-003 (only opaque-ports is read there; linkerd.io/inject on a
+ * Service is harmless and Linkerd's own charts write it), and ExternalWorkloads carry only the policy controller's keys.
+ */
+function checkUnreadObject(ctx: RuleContext, entry: IndexedObject): void {
+  const kind = entry.id.kind;
+  if (kind === 'Namespace' || kind === 'Service' || kind === 'Pod' || hasPodTemplate(entry)) return;
+  const keys = linkerdKeys(annotationsOf(entry.object), WEBHOOK_LABEL);
+  if (!keys) return;
+  if (kind === 'ExternalWorkload') {
+    const unread = keys.filter((k) => !readOn(k, KeySite.EXTERNAL_WORKLOAD));
+    if (unread.length > 0) {
+      ctx.report(entry, `metadata.annotations of the ExternalWorkload carries ${unread.join(', ')}; on an ExternalWorkload Linkerd reads only `
+        + `${EXTERNAL_WORKLOAD_KEYS.join(', ')} (policy-controller inbound/workload.rs Settings::from_metadata). Configure its proxy where it runs.`,
+      { severity: Severity.WARNING });
+    }
+    return;
+  }
+  const hint = keys.includes(LABELS_GO.ProxyDefaultInboundPolicyAnnotation)
+    ? ` ${DEFAULT_POLICY_READERS}; ${kind === 'Server' ? 'for a Server, what is allowed when no authorization matches is its spec.accessPolicy (Server v1beta3; deny when unset)' : 'put it there'}.`
+    : ' Put proxy settings on the pod template (spec.template.metadata.annotations) or the Namespace.';
+  ctx.report(entry, `metadata.annotations of the ${kind} carries ${keys.join(', ')}; Linkerd does not read these from a ${kind}, so they have no effect.${hint}`);
+}
+
+function readOn(key: string, site: KeySite): boolean {
+  const status = proxyKeyStatus(key);
+  return status.kind === 'read' && status.entry.sites.includes(site);
+}
+
+const EXTERNAL_WORKLOAD_KEYS = READ_KEYS.filter((k) => k.sites.includes(KeySite.EXTERNAL_WORKLOAD)).map((k) => k.key);
 
 function checkSpecialKeys(ctx: RuleContext, entry: IndexedObject): void {
   const kind = entry.id.kind;
@@ -61,11 +153,22 @@ export const wrongMetadataRule: Rule = {
   severity: Severity.ERROR,
   doc: {
     title: 'Linkerd keys are on the metadata Linkerd reads (annotations on the pod template or namespace)',
-    why: 'The injector reads linkerd.io/inject and config.linkerd.io/* from pod (template) and namespace annotations only. As '
-      + 'labels, or as annotations on a Deployment\'s own metadata, they are ignored: the workload is not meshed or keeps '
-      + 'default settings, and linkerd check flags such labels. Conversely config.linkerd.io/admission-webhooks and '
-      + 'mirror.linkerd.io/exported are labels.',
-    fix: 'Move the keys to spec.template.metadata.annotations (or the Namespace\'s annotations).',
+    why: 'The proxy injector is a webhook on Pod and Service creation (controller/proxy-injector/webhook.go Inject): it reads '
+      + 'linkerd.io/inject and config.linkerd.io/* from the POD\'s annotations (pkg/inject/inject.go GetAnnotationOverrides, '
+      + 'ApplyAnnotationOverrides; report.go disabledByAnnotation) and copies a Namespace\'s values to pods that lack them '
+      + '(AppendNamespaceAnnotations). The policy controller reads config.linkerd.io/default-inbound-policy, opaque-ports and '
+      + 'proxy-require-identity-inbound-ports from Pod and ExternalWorkload annotations (policy-controller/k8s/index/src/inbound/'
+      + 'workload.rs Settings::from_metadata, called from inbound/index.rs for Pods and ExternalWorkloads), opaque-ports also from '
+      + 'Services (outbound/index.rs); the cluster default comes from the chart (defaults.rs). Nothing reads them from a '
+      + 'Deployment\'s own metadata, a Server, a route or any other object, nor as labels. On a workload\'s metadata a key is '
+      + 'reported only when its pod template does not carry the same value: missing there, the setting is lost (error) unless '
+      + 'the pods get that value anyway from their Namespace or the chart\'s default (linkerd viz install writes '
+      + 'config.linkerd.io/proxy-await: enabled on its Deployments only, which is the default: harmless, not reported; a '
+      + 'control plane installed with other defaults is not modelled here); different there, the template wins and the '
+      + 'workload\'s value misleads (warning); the same on both is harmless. On an ExternalWorkload, keys other than those three are a warning. Conversely '
+      + 'config.linkerd.io/admission-webhooks and mirror.linkerd.io/exported are labels.',
+    fix: 'Move the keys to spec.template.metadata.annotations (or the Namespace\'s annotations); on a Server, set '
+      + 'spec.accessPolicy (or authorize the traffic) instead of a default-inbound-policy annotation.',
     badExample: 'kind: Deployment\nmetadata:\n  annotations:\n    linkerd.io/inject: enabled',
     goodExample: 'kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations:\n        linkerd.io/inject: enabled',
   },
@@ -75,7 +178,8 @@ export const wrongMetadataRule: Rule = {
       const keys = linkerdKeys(labelsOf(entry.object), WEBHOOK_LABEL);
       if (keys) reportLabels(ctx, entry, keys, 'metadata.labels');
       checkSpecialKeys(ctx, entry);
-      if (WORKLOAD_KINDS.has(entry.id.kind)) checkWorkloadAnnotations(ctx, entry);
+      if (hasPodTemplate(entry)) checkWorkloadAnnotations(ctx, entry);
+      else checkUnreadObject(ctx, entry);
     }
     for (const pod of ownPodTemplates(ctx.index)) {
       if (pod.owner.id.kind === 'Pod') continue;

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, serviceAccountExists, specOf } from '../policy-helpers';
+import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountExists, specOf } from '../../model/policy-view';
 
 type RefClass = 'meshtls' | 'network' | 'serviceaccount' | undefined;
 
@@ -16,15 +16,19 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
   if (isPolicyRef(ref, 'MeshTLSAuthentication') || isPolicyRef(ref, 'NetworkAuthentication')) {
     const kind = kindIs(ref, 'MeshTLSAuthentication') ? 'MeshTLSAuthentication' : 'NetworkAuthentication';
     if (!index.get(POLICY_GROUP, kind, ns, String(ref.name))) {
-      ctx.report(policy, `${refPath(i)} names ${kind} ${ns}/${ref.name}, which does not exist; the policy controller ignores the whole `
-        + 'AuthorizationPolicy ("illegal AuthorizationPolicy") until it does.');
+      const sure = missingReference(index, POLICY_GROUP, kind, String(ns ?? ''));
+      ctx.report(policy, `${refPath(i)} names ${kind} ${ns}/${ref.name}, which does not exist${sure.hint}; the policy controller ignores the whole `
+        + 'AuthorizationPolicy ("illegal AuthorizationPolicy") until it does.', { severity: sure.severity });
     }
     return kind === 'MeshTLSAuthentication' ? 'meshtls' : 'network';
   }
   if (isCoreRef(ref, 'ServiceAccount')) {
     if (!serviceAccountExists(index, String(ns ?? ''), String(ref.name))) {
-      ctx.report(policy, `${refPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory; `
-        + 'no client can present that identity.');
+      // Linkerd turns the reference into an identity string without looking the ServiceAccount up
+      // (inbound/index.rs policy_client_authz): the policy works as soon as the account exists.
+      const sure = missingReference(index, '', 'ServiceAccount', String(ns ?? ''));
+      ctx.report(policy, `${refPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory${sure.hint}; `
+        + 'until it exists, no client presents that identity.', { severity: sure.severity });
     }
     return 'serviceaccount';
   }

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
-import { asRef, authorizationTarget, kindIs, refText, specOf, targetObject } from '../policy-helpers';
+import { asRef, authorizationTarget, kindIs, refText, missingReference, specOf, targetObject } from '../../model/policy-view';
 
 function unsupportedHint(kind: unknown): string {
   if (kindIs({ kind: String(kind) }, 'Server')) return ' A Server target needs `group: policy.linkerd.io`; a missing group means core.';
@@ -46,8 +46,9 @@ export const authorizationTargetRule: Rule = {
         continue;
       }
       if (!targetObject(ctx.index, policy, target)) {
+        const sure = missingReference(ctx.index, target.group, target.kind, ns);
         ctx.report(policy, `spec.targetRef names ${target.kind} "${target.name}" (${target.group}), which exists neither in this output nor in `
-          + `the inventory of namespace ${ns}; the policy authorizes nothing.`);
+          + `the inventory of namespace ${ns}${sure.hint}; the policy authorizes nothing.`, { severity: sure.severity });
       }
     }
   },

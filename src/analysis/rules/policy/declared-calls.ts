@@ -4,15 +4,18 @@ import { annotationsOf } from '../../model/manifest';
 import { PodTemplate } from '../../model/mesh-index';
 import { InboundPolicy, canReach, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
+import { InboundRequest } from '../../model/inbound-routes';
 
 interface DeclaredCall {
   readonly text: string;
   readonly service: string;
   readonly namespace: string;
   readonly port: number | string;
+  /** A request the call makes (`GET /orders`), so the proof runs per route as Linkerd authorizes, not per port. */
+  readonly request?: InboundRequest;
 }
 
-const ENTRY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)(\.([a-z0-9]([-a-z0-9]*[a-z0-9])?))?:([0-9]{1,5}|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
+const ENTRY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)(\.([a-z0-9]([-a-z0-9]*[a-z0-9])?))?:([0-9]{1,5}|[a-z0-9]([-a-z0-9]*[a-z0-9])?)(\s+([A-Z]+))?(\s+(\/\S*))?$/;
 
 function parseCalls(value: string, defaultNamespace: string): { calls: DeclaredCall[]; bad: string[] } {
   const calls: DeclaredCall[] = [];
@@ -24,7 +27,8 @@ function parseCalls(value: string, defaultNamespace: string): { calls: DeclaredC
       continue;
     }
     const port = /^\d+$/.test(m[6]) ? Number(m[6]) : m[6];
-    calls.push({ text, service: m[1], namespace: m[4] ?? defaultNamespace, port });
+    const request = m[9] !== undefined || m[11] !== undefined ? { method: m[9], path: m[11] } : undefined;
+    calls.push({ text, service: m[1], namespace: m[4] ?? defaultNamespace, port, request });
   }
   return { calls, bad };
 }
@@ -34,13 +38,14 @@ function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => Inbound
   if (typeof value !== 'string') return;
   const { calls, bad } = parseCalls(value, pod.namespace);
   for (const text of bad) {
-    ctx.report(pod.owner, `${CALLS_ANNOTATION} entry ${JSON.stringify(text)} is not service[.namespace]:port.`);
+    ctx.report(pod.owner, `${CALLS_ANNOTATION} entry ${JSON.stringify(text)} is not service[.namespace]:port [METHOD] [/path].`);
   }
   for (const call of calls) {
     const decision = canReach(policy(), { namespace: pod.namespace, name: pod.owner.id.name, kind: pod.owner.id.kind },
-      { namespace: call.namespace, service: call.service }, call.port);
+      { namespace: call.namespace, service: call.service }, call.port, call.request);
     if (!decision.allowed) {
-      ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}, but the mesh would refuse it: ${decision.reason}.`);
+      const request = call.request ? ` (${[call.request.method, call.request.path].filter(Boolean).join(' ')})` : '';
+      ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}${request}, but the mesh would refuse it: ${decision.reason}.`);
     }
   }
 }
@@ -54,7 +59,10 @@ export const declaredCalls: Rule = {
     title: 'Every call a workload declares is allowed by the mesh\'s inbound policy',
     why: 'Moving to authenticated or deny policies is where outages come from (linkerd2#7154, #10691): a caller that '
       + 'nobody listed in an AuthorizationPolicy gets 403s, or connection resets, only after the rollout. Declaring the calls '
-      + 'a workload makes lets the build prove each one is still allowed.',
+      + 'a workload makes lets the build prove each one is still allowed. Linkerd authorizes per route (the route a request '
+      + 'lands on, then that route\'s and the Server\'s authorizations: linkerd2 policy-controller/k8s/index/src/inbound/index.rs '
+      + 'http_routes and the proxy\'s server-policy try_route), so a call may name its method and path '
+      + '(`orders:8080 GET /orders`); without them the call counts as allowed when some request gets through.',
     fix: 'Authorize the caller (e.g. ServerAccess.allow with its ServiceAccount), or drop the declared call if it is gone.',
     badExample: 'kind: Deployment\nmetadata:\n  name: wrong-client\n  annotations:\n    analysis.cdk8s-linkerd.io/calls: orders:8080   # runs as SA default',
     goodExample: 'kind: Deployment\nmetadata:\n  name: client\n  annotations:\n    analysis.cdk8s-linkerd.io/calls: orders:8080   # SA client is authorized',

@@ -2,7 +2,7 @@ import { Cidr, cidrContains, cidrsOverlap, parseCidr, parseExactCidr } from '../
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { specOf } from '../policy-helpers';
+import { specOf } from '../../model/policy-view';
 
 /** Checks one `networks` list (NetworkAuthentication, EgressNetwork, legacy ServerAuthorization); returns the parsed CIDRs. */
 export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, networks: unknown, path: string): Cidr[] {

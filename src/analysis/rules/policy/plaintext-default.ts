@@ -3,8 +3,8 @@ import { PodTemplate } from '../../model/mesh-index';
 import { declaredPorts } from '../../policy/evaluate';
 import { Rule, RuleArea } from '../../rule';
 import {
-  effectiveDefaultPolicy, isMeshed, listSome, ownPodTemplates, portListHas, portNameOf, serverCoverage, skippedInboundPorts, workloadLabel,
-} from '../policy-helpers';
+  effectiveDefaultPolicy, isMeshed, listSome, requiresIdentityOn, ownPodTemplates, portListHas, portNameOf, serverCoverage, skippedInboundPorts, workloadLabel,
+} from '../../model/policy-view';
 
 const OPEN_DEFAULTS = new Set(['all-unauthenticated', 'cluster-unauthenticated']);
 
@@ -37,7 +37,10 @@ export const plaintextDefaultRule: Rule = {
       if (!isMeshed(pod)) continue;
       let unserved: number[] | undefined;
       for (const port of declaredPorts(pod)) {
-        if (coverage.claims(pod, port).length === 0 && !portListHas(skippedInboundPorts(pod), port)) (unserved ??= []).push(port);
+        if (coverage.claims(pod, port).length > 0 || portListHas(skippedInboundPorts(pod), port)) continue;
+        // On a require-identity port an allowing default admits authenticated clients only (default_inbound_server).
+        if (requiresIdentityOn(ctx.index, pod, port)) continue;
+        (unserved ??= []).push(port);
       }
       if (!unserved) continue;
       // The same for every port of the pod, so only read once some port falls back to it.

@@ -5,7 +5,7 @@ import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
   authorizationTargets, containersOf, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort, specOf,
   workloadLabel,
-} from '../policy-helpers';
+} from '../../model/policy-view';
 
 const PROBE_KINDS = ['livenessProbe', 'readinessProbe', 'startupProbe'];
 

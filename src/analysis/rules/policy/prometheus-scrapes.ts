@@ -2,7 +2,7 @@ import { Severity } from '../../finding';
 import { Injection, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { Caller, InboundPolicy, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { proxyAdminPort, workloadLabel } from '../policy-helpers';
+import { proxyAdminPort, workloadLabel } from '../../model/policy-view';
 
 /** linkerd-viz's own Prometheus: scraping is checked whenever its ServiceAccount is in the output or the inventory. */
 const VIZ_PROMETHEUS = { namespace: 'linkerd-viz', serviceAccount: 'prometheus' };

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
-import { authorizationTarget, isServerParent, refList, specOf, targetObject } from '../policy-helpers';
+import { authorizationTarget, isServerParent, refList, specOf, targetObject } from '../../model/policy-view';
 
 /** Inbound authorization reads routes attached to Servers; a policy on a Service-parented route authorizes nothing. */
 export const routeAuthorizationWithoutServerRule: Rule = {
@@ -23,7 +23,7 @@ export const routeAuthorizationWithoutServerRule: Rule = {
       if (!target || (target.kind !== 'HTTPRoute' && target.kind !== 'GRPCRoute')) continue;
       const route = targetObject(ctx.index, policy, target);
       if (!route) continue; // LKD-POL-001
-      if (refList(specOf(route).parentRefs).some(isServerParent)) continue;
+      if (refList(specOf(route).parentRefs).some((ref) => isServerParent(ref, route))) continue;
       ctx.report(policy, `spec.targetRef names ${target.kind} ${target.name}, which has no Server parentRef; route-level authorization `
         + 'only applies to routes attached to a Server, so this policy is never consulted.');
     }

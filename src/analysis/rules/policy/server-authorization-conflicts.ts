@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
-import { specOf } from '../policy-helpers';
+import { specOf } from '../../model/policy-view';
 import { checkNetworkList } from './networks';
 
 /** Legacy ServerAuthorization combinations the webhook rejects. */

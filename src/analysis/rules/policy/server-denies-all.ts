@@ -3,7 +3,7 @@ import { POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
 import {
   authorizationTargets, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverPort, specOf,
-} from '../policy-helpers';
+} from '../../model/policy-view';
 
 /** A Server defaults to deny; without any authorization its port refuses every connection. */
 export const serverDeniesAllRule: Rule = {

@@ -1,8 +1,7 @@
 import { Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
-import { groupIs, kindIs, refList, specOf } from '../policy-helpers';
-import { allRoutes } from '../route-helpers';
+import { isServerParent, kindIs, refList, specOf } from '../../model/policy-view';
+import { allRoutes } from '../../model/route-view';
 
 /** The Server analogue of the omitted-group trap: `kind: Server` without the policy group never attaches. */
 export const serverParentGroupRule: Rule = {
@@ -11,9 +10,12 @@ export const serverParentGroupRule: Rule = {
   severity: Severity.ERROR,
   doc: {
     title: 'A Server parentRef carries group policy.linkerd.io',
-    why: 'Route parentRefs default an omitted group to gateway.networking.k8s.io, so `kind: Server` without a group (or with '
-      + 'another group) names a kind that does not exist. The inbound index never attaches the route to the Server, so the '
-      + 'route and any AuthorizationPolicy on it are silently ignored. (Port, sectionName and namespace on Server parents: LKD-ROUTE-022.)',
+    why: 'Gateway API route parentRefs default an omitted group to gateway.networking.k8s.io, so on a gateway.networking.k8s.io '
+      + 'HTTPRoute or GRPCRoute `kind: Server` without a group (or with another group) names a kind that does not exist. The '
+      + 'inbound index (linkerd2 policy-controller/k8s/index/src/inbound/routes.rs, ParentRef::from_http_parent_ref, which asks '
+      + 'k8s/api/src/policy.rs targets_kind) never attaches the route to the Server, so the route and any AuthorizationPolicy '
+      + 'on it are silently ignored. Linkerd\'s own policy.linkerd.io HTTPRoute defaults the group to policy.linkerd.io, so '
+      + 'there an omitted group is fine. (Port, sectionName and namespace on Server parents: LKD-ROUTE-022.)',
     fix: 'Write parentRefs: [{group: policy.linkerd.io, kind: Server, name: <server>}].',
     badExample: 'parentRefs:\n- kind: Server\n  name: orders-http',
     goodExample: 'parentRefs:\n- group: policy.linkerd.io\n  kind: Server\n  name: orders-http',
@@ -21,7 +23,7 @@ export const serverParentGroupRule: Rule = {
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
       refList(specOf(route).parentRefs).forEach((ref, i) => {
-        if (!kindIs(ref, 'Server') || groupIs(ref, POLICY_GROUP)) return;
+        if (!kindIs(ref, 'Server') || isServerParent(ref, route)) return;
         const group = ref.group === undefined ? 'no group (defaulted to gateway.networking.k8s.io)' : `group ${JSON.stringify(ref.group)}`;
         ctx.report(route, `spec.parentRefs[${i}] names Server "${String(ref.name)}" with ${group}; only group policy.linkerd.io reaches `
           + 'a Linkerd Server, so the route never attaches. Set group: policy.linkerd.io.');

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject, Injection, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { listSome, resolveContainerPort, serverCoverage, serverPort, workloadLabel } from '../policy-helpers';
+import { listSome, selectPorts, serverCoverage, serverPort, workloadLabel } from '../../model/policy-view';
 
 const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/;
 
@@ -18,26 +18,35 @@ function portValueProblem(port: number | string | undefined): string | undefined
   return PORT_NAME.test(port) ? undefined : `spec.port "${port}" is not a valid port name (lowercase letters, digits, "-", at most 15, at least one letter).`;
 }
 
-function checkPods(ctx: RuleContext, server: IndexedObject, port: number | string): void {
-  const missing = serverCoverage(ctx.index).podsOf(server).filter((pod) => resolveContainerPort(pod, port) === undefined);
-  if (missing.length === 0) return;
-  const what = typeof port === 'number' ? `containerPort ${port}` : `container port named "${port}"`;
-  ctx.report(server, `spec.port ${JSON.stringify(port)}: ${listSome(missing.map(workloadLabel))} declare(s) no ${what}; `
-    + 'Linkerd cannot line the Server up with those pods\' ports (connections show up as "unknown port" and are denied). '
-    + 'Declare the port in the container spec or fix spec.port.');
+/**
+ * A named port that no selected pod has leaves the Server without any port to govern. Linkerd does not complain: the
+ * inbound index simply finds nothing for the name, and every port keeps its default policy. Pods that lack the name
+ * while others have it are normal (one Server over several workloads), so only "none at all" is reported.
+ */
+function checkNamedPort(ctx: RuleContext, server: IndexedObject, port: string): void {
+  const pods = serverCoverage(ctx.index).podsOf(server);
+  if (pods.length === 0 || pods.some((pod) => selectPorts(pod, port).length > 0)) return;
+  // The proxy's named ports exist only after injection; an unknown injection state proves nothing.
+  if (pods.some((pod) => pod.injection === Injection.UNKNOWN) && port.startsWith('linkerd-')) return;
+  ctx.report(server, `spec.port "${port}": none of the selected pods (${listSome(pods.map(workloadLabel))}) has a TCP container port `
+    + `named "${port}", so the Server governs no port at all and every port keeps its default inbound policy. `
+    + 'Name the port in the container spec, or set spec.port to the port number.');
 }
 
 /** Server.port must name a port every selected pod declares; a quoted number is a name. */
 export const serverPortRule: Rule = {
   id: 'LKD-POL-007',
   area: RuleArea.POLICY,
-  severity: Severity.ERROR,
+  severity: Severity.WARNING,
   doc: {
-    title: 'Server port is a containerPort (number or name) of every selected pod',
-    why: 'A Server names a port by number or by container port name. A name must exist on every selected pod, and a quoted '
-      + 'number ("8080") is treated as a name, which never matches. A port that pods do not declare leads to "unauthorized '
-      + 'connection on unknown port" denials (linkerd2#7640).',
-    fix: 'Use an unquoted port number or the exact container port name, and declare the port on every selected container.',
+    title: 'Server port is a valid port, and a port name exists on at least one selected pod',
+    why: 'A Server names a port by number or by container port name (linkerd2 policy-controller/k8s/index/src/inbound/index.rs, '
+      + 'Pod::select_ports; workload.rs pod_tcp_ports_by_name). A number selects that port whether or not a container declares '
+      + 'it. A name selects the TCP container ports of that name on each pod (the injected proxy\'s linkerd-admin and '
+      + 'linkerd-proxy included); pods without it are simply not governed by the Server. A quoted number ("8080") is a name, '
+      + 'and port names always contain a letter, so it selects nothing: the Server is silently inert (an error). A name that '
+      + 'no selected pod has leaves the Server governing nothing (a warning).',
+    fix: 'Use an unquoted port number or a container port name that the selected pods declare.',
     badExample: 'spec:\n  port: "8080"',
     goodExample: 'spec:\n  port: 8080   # or: port: http',
   },
@@ -45,8 +54,8 @@ export const serverPortRule: Rule = {
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
       const port = serverPort(server);
       const problem = portValueProblem(port);
-      if (problem) ctx.report(server, problem);
-      else checkPods(ctx, server, port!);
+      if (problem) ctx.report(server, problem, { severity: Severity.ERROR });
+      else if (typeof port === 'string') checkNamedPort(ctx, server, port);
     }
   },
 };

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { specOf } from '../policy-helpers';
+import { specOf } from '../../model/policy-view';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 

@@ -2,7 +2,7 @@ import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
-import { specOf } from '../policy-helpers';
+import { specOf } from '../../model/policy-view';
 
 const SA_MARKER = '.serviceaccount.identity.';
 
@@ -10,10 +10,9 @@ const SA_MARKER = '.serviceaccount.identity.';
 export function trustDomainProblem(identity: string, context: AnalysisContext): string | undefined {
   const td = context.trustDomain;
   if (identity === '*') return undefined;
-  if (identity.startsWith('spiffe://')) {
-    const domain = identity.slice('spiffe://'.length).split('/')[0];
-    return domain === td ? undefined : `has SPIFFE trust domain "${domain}" but the cluster's trust domain is "${td}"`;
-  }
+  // SPIFFE IDs name workloads outside Linkerd's own identity scheme (SPIRE-issued mesh-expansion workloads use
+  // spiffe://root.linkerd.cluster.local/... on a cluster.local install): their trust domain is not the cluster's.
+  if (identity.startsWith('spiffe://')) return undefined;
   const marker = identity.indexOf(SA_MARKER);
   if (marker >= 0) {
     const suffix = identity.slice(marker + SA_MARKER.length);
@@ -41,7 +40,9 @@ export const trustDomainRule: Rule = {
     title: 'Identity strings use the cluster\'s trust domain',
     why: 'Linkerd identities look like <sa>.<ns>.serviceaccount.identity.<control-plane-ns>.<trust-domain>. An identity written '
       + 'for another trust domain or control-plane namespace (copied from another cluster, or "cluster.local" left in) is '
-      + 'accepted, but never matches, so the clients it was meant for are denied.',
+      + 'accepted, but never matches, so the clients it was meant for are denied. SPIFFE IDs (spiffe://...) are not judged: '
+      + 'Linkerd matches them exactly as written (policy-controller/runtime/src/validation.rs validates only their syntax), '
+      + 'and they name workloads whose identity comes from elsewhere, e.g. SPIRE for external workloads.',
     fix: 'Use identityRefs to ServiceAccounts instead of strings, or write the identity with the configured trust domain.',
     badExample: 'identities:\n- client.mesh-lab.serviceaccount.identity.linkerd.cluster.local   # trust domain is prod.example',
     goodExample: 'identities:\n- client.mesh-lab.serviceaccount.identity.linkerd.prod.example',

@@ -4,8 +4,8 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
-} from '../linkerd-grammar';
-import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute } from '../route-helpers';
+} from '../../../core/linkerd-grammar';
+import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute } from '../../model/route-view';
 import { isOutboundRoute, retryAnnotated } from './retry-config';
 
 const PARSERS: Record<string, (value: unknown) => Parsed<unknown>> = {

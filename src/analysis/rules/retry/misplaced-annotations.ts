@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
-import { allRoutes, hasAnnotation, isGrpcRoute, isServerParent, parentRefs } from '../route-helpers';
+import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import { allRoutes, hasAnnotation, isGrpcRoute, isServerParent, parentRefs } from '../../model/route-view';
 import { isOutboundRoute, presentKeys, retryAnnotated } from './retry-config';
 
 const ROUTE_KEYS = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS];
@@ -19,7 +19,7 @@ function checkFamily(ctx: RuleContext, route: IndexedObject): void {
 
 function checkInbound(ctx: RuleContext, route: IndexedObject): void {
   const keys = presentKeys(route, ROUTE_KEYS);
-  if (keys.length === 0 || isOutboundRoute(route, ctx.index) || !parentRefs(route).some(isServerParent)) return;
+  if (keys.length === 0 || isOutboundRoute(route, ctx.index) || !parentRefs(route).some((ref) => isServerParent(ref, route))) return;
   ctx.report(route, `annotations ${keys.join(', ')} are on a route whose parent is a Server (an inbound, policy route); retries and `
     + 'timeouts are client-side and only read on routes whose parent is a Service, so they do nothing here. Move them to a '
     + 'route with a Service parent, or to the Service.');

@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../linkerd-grammar';
-import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, rules } from '../route-helpers';
+import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
+import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, rules } from '../../model/route-view';
 import { RetrySettings, describeKeys, effectiveRetry, presentKeys, retryAnnotated } from './retry-config';
 
 const NON_IDEMPOTENT = new Set(['POST', 'PATCH']);

@@ -4,8 +4,8 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION,
   formatDuration, parseLinkerdDuration,
-} from '../linkerd-grammar';
-import { allRoutes, annotationMap, objectLabel } from '../route-helpers';
+} from '../../../core/linkerd-grammar';
+import { allRoutes, annotationMap, objectLabel } from '../../model/route-view';
 import {
   RequestTimeout, RetrySettings, effectiveRetry, presentKeys, requestTimeoutFor, retryAnnotated, retrySettingsOf, ruleIndexes,
 } from './retry-config';

@@ -7,11 +7,11 @@ import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   TIMEOUT_REQUEST_ANNOTATION, parseLinkerdDuration, parseRetryLimit,
-} from '../linkerd-grammar';
+} from '../../../core/linkerd-grammar';
 import {
   ServiceParent, annotationMap, hasAnnotation, hasOwn, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord,
   parentRefs, rules, serviceParents,
-} from '../route-helpers';
+} from '../../model/route-view';
 
 const GRPC_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
 const HTTP_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
@@ -42,7 +42,7 @@ export function describeKeys(obj: IndexedObject, keys: readonly string[]): strin
 
 /** Routes whose annotations Linkerd reads: those with a Service or EgressNetwork parent (outbound routes). */
 export function isOutboundRoute(route: IndexedObject, index: MeshIndex): boolean {
-  return serviceParents(route, index).length > 0 || parentRefs(route).some(isEgressNetworkParent);
+  return serviceParents(route, index).length > 0 || parentRefs(route).some((ref) => isEgressNetworkParent(ref, route));
 }
 
 export interface RetrySettings {

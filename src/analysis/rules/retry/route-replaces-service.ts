@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
-import { ServiceParent, allRoutes, serviceParents } from '../route-helpers';
+import { TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import { ServiceParent, allRoutes, serviceParents } from '../../model/route-view';
 import { describeKeys, presentKeys, retryKeysOf, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
 
 function checkRetries(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../linkerd-grammar';
+import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { retryAnnotated } from './retry-config';
 
 const KNOWN = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS] as string[];

@@ -3,7 +3,7 @@ import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   RouteFamily, attachedPorts, everyRouteWithInventory, isRecord, matchesOf, objectLabel, pushTo, routeFamily, rules, serviceParents,
-} from '../route-helpers';
+} from '../../model/route-view';
 
 /** A match in canonical form: defaults filled in, header names lower-cased, lists sorted. */
 interface CanonicalMatch {

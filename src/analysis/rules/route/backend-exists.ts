@@ -1,7 +1,9 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ServiceBackend, describePorts, everyRoute, hasServicePort, isValidPort, serviceBackends, servicePorts } from '../route-helpers';
+import { missingReference } from '../../model/policy-view';
+import { isOutboundRoute } from '../retry/retry-config';
+import { ServiceBackend, describePorts, everyRoute, hasServicePort, isValidPort, serviceBackends, servicePorts } from '../../model/route-view';
 
 /** Where the backend is, for messages; built only when there is one to write. */
 function pathOf(backend: ServiceBackend): string {
@@ -12,8 +14,9 @@ function checkBackend(ctx: RuleContext, route: IndexedObject, resolved: ServiceB
   const { backend, namespace, name, service } = resolved;
   if (!isValidPort(backend.port)) return;
   if (!service) {
-    ctx.report(route, `${pathOf(resolved)} names Service ${namespace}/${name}, which is neither in this output nor in the inventory; `
-      + 'Linkerd reports BackendNotFound and that backend\'s share of requests fails with HTTP 500.');
+    const sure = missingReference(ctx.index, '', 'Service', namespace);
+    ctx.report(route, `${pathOf(resolved)} names Service ${namespace}/${name}, which is neither in this output nor in the inventory${sure.hint}; `
+      + 'Linkerd reports BackendNotFound and that backend\'s share of requests fails with HTTP 500.', { severity: sure.severity });
     return;
   }
   if (Array.isArray(service.object.spec?.ports) && !hasServicePort(service, backend.port)) {
@@ -38,6 +41,9 @@ export const backendExists: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
+      // Backends matter only where Linkerd routes: on Service and EgressNetwork parents. Inbound (Server) routes carry
+      // no backends in the policy controller's inbound index (k8s/index/src/inbound/index/http.rs drops them).
+      if (!isOutboundRoute(route, ctx.index)) continue;
       for (const backend of serviceBackends(route, ctx.index)) checkBackend(ctx, route, backend);
     }
   },

@@ -4,7 +4,7 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   backendNamespace, backendRefs, everyRoute, isEgressNetworkBackend, isEgressNetworkParent, isRecord, isServiceBackend, parentNamespace,
   parentRefs, rules,
-} from '../route-helpers';
+} from '../../model/route-view';
 
 function describeKind(backend: Record<string, any>): string {
   const group = backend.group === undefined ? '' : String(backend.group);
@@ -13,7 +13,7 @@ function describeKind(backend: Record<string, any>): string {
 
 /** An EgressNetwork backend is only valid under a route whose parent is that same EgressNetwork. */
 function hasEgressParent(route: IndexedObject, namespace: string, name: unknown): boolean {
-  return parentRefs(route).some((ref) => isEgressNetworkParent(ref) && ref.name === name && parentNamespace(ref, route) === namespace);
+  return parentRefs(route).some((ref) => isEgressNetworkParent(ref, route) && ref.name === name && parentNamespace(ref, route) === namespace);
 }
 
 /** Where the backend is, for messages; built only when there is one to write. */

@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { TIMEOUT_REQUEST_ANNOTATION } from '../linkerd-grammar';
-import { allRoutes, hasAnnotation, isGrpcRoute, isRecord, rules } from '../route-helpers';
+import { TIMEOUT_REQUEST_ANNOTATION } from '../../../core/linkerd-grammar';
+import { allRoutes, hasAnnotation, isGrpcRoute, isRecord, rules } from '../../model/route-view';
 
 function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<string, any>, r: number): void {
   const base = `rules[${r}].timeouts`;

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { everyRoute, isEgressNetworkParent, isValidPort, layer4Routes, parentRefs, rules } from '../route-helpers';
+import { everyRoute, isEgressNetworkParent, isValidPort, layer4Routes, parentRefs, rules } from '../../model/route-view';
 
 /** The two admission rules Linkerd applies to every route kind but the CRDs do not express. */
 export const layer4AndEgress: Rule = {
@@ -28,7 +28,7 @@ export const layer4AndEgress: Rule = {
       const refs = parentRefs(route);
       for (let i = 0; i < refs.length; i++) {
         const ref = refs[i];
-        if (isEgressNetworkParent(ref) && !isValidPort(ref.port)) {
+        if (isEgressNetworkParent(ref, route) && !isValidPort(ref.port)) {
           ctx.report(route, `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port; Linkerd's webhook rejects `
             + `EgressNetwork parents without one. Set parentRefs[${i}].port to the destination port.`);
         }

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { allRoutes, listOf, serviceParents } from '../route-helpers';
+import { allRoutes, listOf, serviceParents } from '../../model/route-view';
 
 /** GAMMA routes match on the Service, not the Host header; hostnames only add a way to miss. */
 export const meshHostnames: Rule = {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
 import { Rule, RuleArea } from '../../rule';
-import { allRoutes, parentRefs } from '../route-helpers';
+import { allRoutes, parentRefs } from '../../model/route-view';
 
 /** The omitted-group trap: `kind: Service` without `group` defaults to the Gateway group and never attaches. */
 export const omittedParentGroup: Rule = {

@@ -1,10 +1,11 @@
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
+import { missingReference } from '../../model/policy-view';
 import {
   ParentRef, everyRoute, isEgressNetworkParent, isGatewayParent, isServerParent, isServiceParent, parentNamespace, parentRefs, refName,
   serviceParents,
-} from '../route-helpers';
+} from '../../model/route-view';
 
 interface ParentTarget {
   readonly kind: string;
@@ -19,9 +20,9 @@ function serviceParentFound(index: MeshIndex, route: IndexedObject, ref: ParentR
 }
 
 function lookupParent(index: MeshIndex, ref: ParentRef, route: IndexedObject, namespace: string, name: string): ParentTarget | undefined {
-  if (isServiceParent(ref)) return { kind: 'Service', found: serviceParentFound(index, route, ref), severity: Severity.ERROR };
-  if (isServerParent(ref)) return { kind: 'Server', found: !!index.get(POLICY_GROUP, 'Server', namespace, name), severity: Severity.ERROR };
-  if (isEgressNetworkParent(ref)) {
+  if (isServiceParent(ref, route)) return { kind: 'Service', found: serviceParentFound(index, route, ref), severity: Severity.ERROR };
+  if (isServerParent(ref, route)) return { kind: 'Server', found: !!index.get(POLICY_GROUP, 'Server', namespace, name), severity: Severity.ERROR };
+  if (isEgressNetworkParent(ref, route)) {
     return { kind: 'EgressNetwork', found: !!index.get(POLICY_GROUP, 'EgressNetwork', namespace, name), severity: Severity.ERROR };
   }
   if (isGatewayParent(ref, route)) {
@@ -42,8 +43,14 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
     const namespace = parentNamespace(ref, route);
     const target = lookupParent(ctx.index, ref, route, namespace, name);
     if (!target || target.found) continue;
-    ctx.report(route, `parentRefs[${i}] names ${target.kind} ${namespace}/${name}, which is neither in this output nor in the inventory; `
-      + 'the route gets Accepted=False (NoMatchingParent) and is never used.', { severity: target.severity });
+    const group = target.kind === 'Service' ? '' : target.kind === 'Gateway' ? GATEWAY_GROUP : POLICY_GROUP;
+    // A namespace that is not a DNS label can never exist: no inventory could make this parent appear.
+    const impossible = !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace);
+    const sure = impossible ? { severity: Severity.ERROR, hint: ` (${JSON.stringify(namespace)} is not a valid namespace name)` }
+      : missingReference(ctx.index, group, target.kind, namespace);
+    const severity = target.severity === Severity.WARNING ? Severity.WARNING : sure.severity;
+    ctx.report(route, `parentRefs[${i}] names ${target.kind} ${namespace}/${name}, which is neither in this output nor in the inventory${sure.hint}; `
+      + 'the route gets Accepted=False (NoMatchingParent) and is never used.', { severity });
   }
 }
 

@@ -3,7 +3,7 @@ import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   ServiceParent, ServicePortSpec, describePorts, everyRoute, hasServicePort, isValidPort, serviceParents, servicePorts,
-} from '../route-helpers';
+} from '../../model/route-view';
 
 /** The parent and its ports, for messages; built only when there is one to write. */
 function describeParent(parent: ServiceParent, ports: ServicePortSpec[]): string {

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { everyRoute, isServerParent, parentRefs } from '../route-helpers';
+import { everyRoute, isServerParent, parentRefs } from '../../model/route-view';
 
 /** Linkerd's inbound index drops Server parentRefs that carry a port, a sectionName, or point across namespaces. */
 export const serverParentScope: Rule = {
@@ -21,7 +21,7 @@ export const serverParentScope: Rule = {
       const refs = parentRefs(route);
       for (let i = 0; i < refs.length; i++) {
         const ref = refs[i];
-        if (!isServerParent(ref)) continue;
+        if (!isServerParent(ref, route)) continue;
         const problems: string[] = [];
         if (ref.port !== undefined) problems.push(`sets port ${JSON.stringify(ref.port)}`);
         if (ref.sectionName !== undefined) problems.push(`sets sectionName "${ref.sectionName}"`);

@@ -4,7 +4,7 @@ import { LinkerdVersion, chartVersionProblem, edgeAppVersion } from '../../../co
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ChartInstall, controlPlaneInstalls } from '../control-plane/installs';
+import { ChartInstall, controlPlaneInstalls } from '../../model/installs';
 
 export const PROXY_VERSION_ANNOTATION = 'config.linkerd.io/proxy-version';
 

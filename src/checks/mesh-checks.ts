@@ -8,11 +8,11 @@ import { IConstruct } from 'constructs';
 import { AnalysisResult, analyze } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
 import { Manifest } from '../analysis/model/manifest';
-import { isServiceAccountRef } from '../analysis/options';
+import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
-import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalString, requireAnyConstruct, requireEnum, requireStruct } from '../core/runtime-checks';
+import { isStruct, optionalBoolean, optionalList, requireAnyConstruct, requireStruct } from '../core/runtime-checks';
 
 /** What the checks need to know about the target cluster. */
 export interface MeshChecksOptions {
@@ -68,6 +68,26 @@ export interface MeshChecksOptions {
    */
   readonly prometheusServiceAccount?: string;
   /**
+   * Namespace of the Linkerd control plane (injected pods carry it in their labels).
+   * @default "linkerd", or the namespace of a control plane in the App
+   */
+  readonly controlPlaneNamespace?: string;
+  /**
+   * Where kubelet probes come from (`policyController.probeNetworks`): the probe routes Linkerd generates admit these.
+   * @default ["0.0.0.0/0", "::/0"], or the App's control plane's
+   */
+  readonly probeNetworks?: string[];
+  /**
+   * The cluster's default opaque ports (`proxy.opaquePorts`), comma-separated ports and ranges.
+   * @default - the chart's, or the App's control plane's
+   */
+  readonly defaultOpaquePorts?: string;
+  /**
+   * The namespace of objects that name none.
+   * @default "default"
+   */
+  readonly defaultNamespace?: string;
+  /**
    * Objects that exist in the cluster but are not synthesized here (e.g. pre-existing Services), as plain manifests.
    * @default - none
    */
@@ -97,13 +117,9 @@ function apiObjectsUnder(scope: IConstruct): ApiObject[] {
 /** The options as the engine needs them: a jsii user's wrong types are refused here, not deep inside the analysis. */
 function validateOptions(root: IConstruct, options: MeshChecksOptions): void {
   requireStruct(root, options, 'MeshChecks options');
-  for (const key of ['failOnWarnings', 'printWarnings', 'serviceAccountTokenProjection'] as const) optionalBoolean(root, options[key], key);
-  const isString = (v: unknown) => typeof v === 'string';
-  for (const key of ['kubernetesVersion', 'gatewayApiVersion', 'trustDomain', 'prometheusServiceAccount'] as const) optionalString(root, options[key], key);
-  optionalList(root, options.clusterNetworks, 'clusterNetworks', isString, 'CIDR strings');
+  // The cluster facts are checked by the shared table (analysis/context-options.ts); these are the construct-only ones.
+  for (const key of ['failOnWarnings', 'printWarnings'] as const) optionalBoolean(root, options[key], key);
   optionalList(root, options.inventory, 'inventory', isStruct, 'Kubernetes objects');
-  optionalInteger(root, options.certificateExpiryWarningDays, 'certificateExpiryWarningDays', 0, 36_500);
-  if (options.defaultInboundPolicy !== undefined) requireEnum(root, options.defaultInboundPolicy, DefaultInboundPolicy, 'defaultInboundPolicy', 'LKD-POL-012');
 }
 
 /** Build-time checks for every object of an App. */
@@ -210,9 +226,11 @@ export class MeshChecks {
   /** Sets what the checks know about the target cluster (merged with earlier settings). */
   public configure(options: MeshChecksOptions): void {
     validateOptions(this.root, options);
-    const prometheus = options.prometheusServiceAccount;
-    check(prometheus === undefined || isServiceAccountRef(prometheus), this.root, InputRule.NAME,
-      `prometheusServiceAccount ${JSON.stringify(prometheus)} is not namespace/name of a ServiceAccount.`, 'Pass e.g. "linkerd-viz/prometheus".');
+    // The same validation as the CLI's flags and the plugin's properties: one table (analysis/context-options.ts).
+    readContextOptions((o) => (options as Record<string, unknown>)[o.key], (o, problem) => {
+      check(false, this.root, InputRule.NAME, `MeshChecks option ${o.key} ${problem}.`, `Pass ${o.placeholder}: ${o.help.toLowerCase()}.`);
+      throw new Error('unreachable');
+    });
     this.options = { ...this.options, ...options };
   }
 
@@ -223,17 +241,8 @@ export class MeshChecks {
 
   private run(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
     const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: this.render(obj), source: { constructPath: ownerPath(obj) } }));
-    const { findings, suppressed } = analyze(manifests, {
-      kubernetesVersion: this.options.kubernetesVersion,
-      gatewayApiVersion: this.options.gatewayApiVersion,
-      trustDomain: this.options.trustDomain,
-      clusterNetworks: this.options.clusterNetworks,
-      defaultInboundPolicy: this.options.defaultInboundPolicy,
-      inventory: this.options.inventory,
-      serviceAccountTokenProjection: this.options.serviceAccountTokenProjection,
-      certificateExpiryWarningDays: this.options.certificateExpiryWarningDays,
-      prometheusServiceAccount: this.options.prometheusServiceAccount,
-    });
+    const context = Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.key, (this.options as Record<string, unknown>)[o.key]]));
+    const { findings, suppressed } = analyze(manifests, { ...context, inventory: this.options.inventory });
     this.last = { findings, suppressed };
     return this.last;
   }

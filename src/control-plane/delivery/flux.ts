@@ -7,10 +7,10 @@ import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../control-plane/install/values';
-import { InputRule, check } from '../core/errors';
-import { validateLabelName, validateObjectName } from '../core/names';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { copyValues, ResolvedInstall } from '../install/values';
+import { InputRule, check } from '../../core/errors';
+import { validateLabelName, validateObjectName } from '../../core/names';
+import { MeshChecks } from '../../checks/mesh-checks';
 
 /** A rendered Kubernetes object. */
 type KubeObject = Record<string, any>;

@@ -8,18 +8,16 @@ import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
 import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
 import { DeliveredCharts, DeliverySteps } from './steps';
-import { ResolvedInstall } from '../control-plane/install/values';
-import { InputRule, check } from '../core/errors';
-import { describeValue, isStruct, optionalBoolean, optionalList, optionalString } from '../core/runtime-checks';
+import { ResolvedInstall } from '../install/values';
+import { InputRule, check } from '../../core/errors';
+import { describeValue, isStruct, optionalBoolean, optionalList, optionalString } from '../../core/runtime-checks';
 
-/**
- * The options as given, or {} with the problem noted: a factory has no construct to name, so a bad value is refused
- * when the control plane delivers (its path is then in the error).
- */
 /** The field types of each form's options, checked when the control plane delivers (a jsii user's wrong types). */
 const OPTION_FIELDS: Partial<Record<DeliveryForm, Record<string, 'string' | 'boolean' | 'strings'>>> = {
   [DeliveryForm.HELM]: { helmExecutable: 'string', helmFlags: 'strings' },
-  [DeliveryForm.ARGO_CD]: { argoCdNamespace: 'string', project: 'string', destinationServer: 'string', automatedSync: 'boolean', ignoreGeneratedWebhookCertificates: 'boolean' },
+  [DeliveryForm.ARGO_CD]: {
+    argoCdNamespace: 'string', project: 'string', destinationServer: 'string', automatedSync: 'boolean', ignoreGeneratedWebhookCertificates: 'boolean',
+  },
   [DeliveryForm.FLUX]: { fluxNamespace: 'string', repositoryName: 'string' },
 };
 
@@ -31,6 +29,10 @@ function checkOptionFields(scope: Construct, form: DeliveryForm, options: Record
   }
 }
 
+/**
+ * The options as given, or {} with the problem noted: a factory has no construct to name, so a bad value is refused
+ * when the control plane delivers (its path is then in the error).
+ */
 function given<T>(factory: string, options: T | undefined): { options: T; problem?: string } {
   if (options === undefined || isStruct(options)) return { options: options ?? ({} as T) };
   return { options: {} as T, problem: `LinkerdDelivery.${factory}() options must be an object, but are ${describeValue(options)}` };

@@ -1,7 +1,7 @@
 /** What each delivery form contributes to the runbooks: the exact commands for its own tooling. */
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
-import { ResolvedInstall } from '../control-plane/install/values';
+import { ResolvedInstall } from '../install/values';
 
 /** What a delivery created: the construct installing the CRDs and the one installing the control plane (after it). */
 export interface DeliveredCharts {

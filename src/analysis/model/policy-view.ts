@@ -3,31 +3,27 @@
  * Everything cross-object is computed once per index (memoized) so rules stay linear in the number of objects.
  */
 import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core/identity';
-import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
+import { ResourceId, annotationsOf } from './manifest';
 import {
   DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
-} from '../model/mesh-index';
-import { NamespacedLists } from '../model/namespaced-lists';
-import { LabelSelector } from '../model/selectors';
+} from './mesh-index';
+import { NamespacedLists } from './namespaced-lists';
+import { Severity } from '../finding';
+import { LabelSelector } from './selectors';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../options';
 
 export const PROXY_UID = 2102;
-export const SKIP_INBOUND_PORTS = 'config.linkerd.io/skip-inbound-ports';
-export const OPAQUE_PORTS = 'config.linkerd.io/opaque-ports';
-/** The chart's `proxy.opaquePorts`, used when neither the object nor its namespace says otherwise. */
-export const CHART_OPAQUE_PORTS = '25,587,3306,4444,5432,6379,9300,11211';
+import { REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../core/vocabulary';
+export {
+  SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, CHART_OPAQUE_PORTS,
+} from '../../core/vocabulary';
+import { SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS } from '../../core/vocabulary';
+import { ObjectRef, isServerParentOf, refTargets } from './refs';
+export type { ObjectRef } from './refs';
 export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'];
 
 // ---------------------------------------------------------------------------------------------------------------
 // References
-
-/** A typed reference as Linkerd and Gateway API objects spell it (targetRef, requiredAuthenticationRefs …). */
-export interface ObjectRef {
-  readonly group?: string;
-  readonly kind?: string;
-  readonly name?: string;
-  readonly namespace?: string;
-}
 
 /** The object-shaped entries of a list field; anything else (malformed input) is dropped. */
 export function refList(value: unknown): ObjectRef[] {
@@ -38,14 +34,10 @@ export function asRef(value: unknown): ObjectRef | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as ObjectRef : undefined;
 }
 
-/** Linkerd compares kinds case-insensitively. `kind` is one of the (ASCII) kind names, e.g. 'Server'. */
+/** Linkerd compares kinds ASCII-case-insensitively (`targets_kind`). `kind` is one of the kind names, e.g. 'Server'. */
 export function kindIs(ref: ObjectRef | undefined, kind: string): boolean {
   const actual = ref?.kind;
-  if (typeof actual !== 'string') return false;
-  // Lower-casing allocates two strings per call, so first the usual answers: the exact spelling, or another kind
-  // of another length (no string lower-cases to an ASCII name of a different length).
-  if (actual === kind) return true;
-  return actual.length === kind.length && actual.toLowerCase() === kind.toLowerCase();
+  return typeof actual === 'string' && actual.length === kind.length && actual.toLowerCase() === kind.toLowerCase();
 }
 
 export function groupIs(ref: ObjectRef | undefined, group: string): boolean {
@@ -54,11 +46,11 @@ export function groupIs(ref: ObjectRef | undefined, group: string): boolean {
 
 /** A reference to a Linkerd kind: the group must be spelled out, since a missing group means core. */
 export function isPolicyRef(ref: ObjectRef | undefined, kind: string): boolean {
-  return kindIs(ref, kind) && groupIs(ref, POLICY_GROUP);
+  return refTargets(ref?.group, ref?.kind, POLICY_GROUP, kind);
 }
 
 export function isCoreRef(ref: ObjectRef | undefined, kind: string): boolean {
-  return kindIs(ref, kind) && isCoreGroup(ref?.group);
+  return refTargets(ref?.group, ref?.kind, '', kind);
 }
 
 export function refText(ref: ObjectRef | undefined): string {
@@ -128,7 +120,26 @@ function injectedPortNamed(pod: PodTemplate, name: string): number | undefined {
   return undefined;
 }
 
-/** The container port a Server or Service port refers to on one pod template (the injected proxy's included). */
+function isTcp(port: { protocol: string }): boolean {
+  return typeof port.protocol !== 'string' || port.protocol.toUpperCase() === 'TCP';
+}
+
+/**
+ * The pod ports a Server's `spec.port` selects on one pod, as the inbound index's `Pod::select_ports` does
+ * (linkerd2 policy-controller/k8s/index/src/inbound/index.rs, workload.rs `pod_tcp_ports_by_name`): a number always
+ * selects that port, declared by a container or not; a name selects every TCP container port (init containers, so
+ * native sidecars, included) of that name, plus the named ports of the proxy the injector adds.
+ */
+export function selectPorts(pod: PodTemplate, port: number | string): number[] {
+  if (typeof port === 'number') return [port];
+  const numbers: number[] = [];
+  for (const p of pod.ports) if (p.name === port && isTcp(p) && !numbers.includes(p.containerPort)) numbers.push(p.containerPort);
+  if (numbers.length > 0) return numbers;
+  const injected = injectedPortNamed(pod, port);
+  return injected === undefined ? [] : [injected];
+}
+
+/** The container port a Service's targetPort or a probe's port names on one pod template (the injected proxy's included). */
 export function resolveContainerPort(pod: PodTemplate, port: number | string): number | undefined {
   if (typeof port === 'number') return pod.ports.some((p) => p.containerPort === port) ? port : undefined;
   return pod.ports.find((p) => p.name === port)?.containerPort ?? injectedPortNamed(pod, port);
@@ -181,12 +192,12 @@ function buildCoverage(index: MeshIndex): ServerCoverage {
     const port = serverPort(server);
     if (port === undefined) continue;
     for (const pod of selected) {
-      const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
-      if (number === undefined) continue;
-      let byPort = claims.get(pod);
-      if (!byPort) claims.set(pod, byPort = new Map());
-      const list = byPort.get(number);
-      if (list) list.push(server); else byPort.set(number, [server]);
+      for (const number of selectPorts(pod, port)) {
+        let byPort = claims.get(pod);
+        if (!byPort) claims.set(pod, byPort = new Map());
+        const list = byPort.get(number);
+        if (list) list.push(server); else byPort.set(number, [server]);
+      }
     }
   }
   return {
@@ -210,9 +221,9 @@ export function inboundRouteKinds(index: MeshIndex): IndexedObject[] {
   ];
 }
 
-/** A parentRef that names a Server: kind Server in the policy group. */
-export function isServerParent(ref: ObjectRef | undefined): boolean {
-  return isPolicyRef(ref, 'Server');
+/** A parentRef that names a Server, read after CRD defaulting (Linkerd's HTTPRoute defaults the group to policy.linkerd.io). */
+export function isServerParent(ref: ObjectRef | undefined, route: IndexedObject): boolean {
+  return ref !== undefined && isServerParentOf(route.group, ref);
 }
 
 function buildServerRoutes(index: MeshIndex): NamespacedLists<IndexedObject> {
@@ -223,7 +234,7 @@ function buildServerRoutes(index: MeshIndex): NamespacedLists<IndexedObject> {
     // Names of the Servers this route already attached to (a route names a Server at most once).
     let seen: Set<string> | undefined;
     for (const parent of parents) {
-      if (asRef(parent) === undefined || !isServerParent(parent) || typeof parent.name !== 'string') continue;
+      if (asRef(parent) === undefined || !isServerParent(parent, route) || typeof parent.name !== 'string') continue;
       // The inbound index ignores a Server parent in another namespace.
       if (parent.namespace !== undefined && parent.namespace !== route.id.namespace) continue;
       if (seen?.has(parent.name)) continue;
@@ -359,20 +370,50 @@ export function isKnownDefaultPolicy(value: unknown): boolean {
 }
 
 /**
- * Pod annotation beats namespace annotation beats the chart's `proxy.defaultInboundPolicy`.
- * An unrecognised annotation value is skipped: the injector only logs it and keeps the next level's value.
+ * The default inbound policy of an injected pod, resolved the way Linkerd does it:
+ * - the proxy injector copies a namespace's `config.linkerd.io/default-inbound-policy` onto pods that do not set it
+ *   (linkerd2 controller/proxy-injector/webhook.go, pkg/inject `AppendNamespaceAnnotations`);
+ * - the policy controller reads the pod's annotation only (k8s/index/src/inbound/workload.rs `Settings::from_metadata`):
+ *   an unparseable value is logged and dropped, so the cluster default applies, not the namespace's;
+ * - otherwise the controller's `--default-policy` (chart value `proxy.defaultInboundPolicy`).
  */
 export function effectiveDefaultPolicy(index: MeshIndex, pod: PodTemplate, context: AnalysisContext): EffectiveDefault {
+  const cluster = (why: string): EffectiveDefault => ({ policy: context.defaultInboundPolicy, source: 'cluster', origin: `the cluster default (chart value proxy.defaultInboundPolicy)${why}` });
   const own = pod.annotations[DEFAULT_POLICY_ANNOTATION];
-  if (isKnownDefaultPolicy(own)) {
-    return { policy: own, source: 'pod', origin: `pod annotation ${DEFAULT_POLICY_ANNOTATION} of ${workloadLabel(pod)}` };
+  if (own !== undefined) {
+    if (isKnownDefaultPolicy(own)) {
+      return { policy: own, source: 'pod', origin: `pod annotation ${DEFAULT_POLICY_ANNOTATION} of ${workloadLabel(pod)}` };
+    }
+    return cluster(`, because the pod annotation value ${JSON.stringify(own)} is not a policy and the policy controller drops it`);
   }
   const ns = index.namespace(pod.namespace);
   const nsValue = ns ? annotationsOf(ns.object)[DEFAULT_POLICY_ANNOTATION] : undefined;
-  if (isKnownDefaultPolicy(nsValue)) {
-    return { policy: nsValue!, source: 'namespace', origin: `annotation ${DEFAULT_POLICY_ANNOTATION} of Namespace ${pod.namespace}` };
+  if (nsValue !== undefined) {
+    if (isKnownDefaultPolicy(nsValue)) {
+      return { policy: nsValue, source: 'namespace', origin: `annotation ${DEFAULT_POLICY_ANNOTATION} of Namespace ${pod.namespace}` };
+    }
+    return cluster(`, because Namespace ${pod.namespace}'s value ${JSON.stringify(nsValue)} is not a policy and is dropped`);
   }
-  return { policy: context.defaultInboundPolicy, source: 'cluster', origin: 'the cluster default (chart value proxy.defaultInboundPolicy)' };
+  return cluster('');
+}
+
+/**
+ * Ports listed in `config.linkerd.io/proxy-require-identity-inbound-ports` (the pod's, or the namespace's, copied by
+ * the injector): there an allowing default policy admits only authenticated clients (inbound/index.rs
+ * `default_inbound_server`).
+ */
+export function requiresIdentityOn(index: MeshIndex, pod: PodTemplate, port: number): boolean {
+  const own = pod.annotations[REQUIRE_IDENTITY_PORTS_ANNOTATION];
+  const ns = index.namespace(pod.namespace);
+  const value = own ?? (ns ? annotationsOf(ns.object)[REQUIRE_IDENTITY_PORTS_ANNOTATION] : undefined);
+  return value !== undefined && portListHas(parsePortList(value, false), port);
+}
+
+/** The authenticated-only form of an allowing default policy. */
+export function withRequiredIdentity(policy: string): string {
+  if (policy === 'all-unauthenticated') return 'all-authenticated';
+  if (policy === 'cluster-unauthenticated') return 'cluster-authenticated';
+  return policy;
 }
 
 /** Where a pod template's injection decision comes from, for messages. */
@@ -507,6 +548,18 @@ export function containersOf(pod: PodTemplate): any[] {
   pushObjects(out, pod.spec.containers);
   pushObjects(out, pod.spec.initContainers);
   return out;
+}
+
+/**
+ * How sure a "does not exist" finding can be: an error when the analysis sees that namespace's objects of the kind
+ * (MeshIndex.sees), else a warning that says how to tell the analysis about the cluster.
+ */
+export function missingReference(index: MeshIndex, group: string, kind: string, namespace: string): { severity: Severity; hint: string } {
+  if (index.sees(group, kind, namespace)) return { severity: Severity.ERROR, hint: '' };
+  return {
+    severity: Severity.WARNING,
+    hint: ` (namespace ${namespace} is not part of this analysis; if the ${kind} exists in the cluster, pass it with --inventory or MeshChecks' inventory)`,
+  };
 }
 
 /** At most `max` items, then "and N more", so messages stay readable on large outputs. */

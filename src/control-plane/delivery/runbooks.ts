@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { DeliverySteps, RunbookStep } from './steps';
-import { ResolvedInstall } from '../control-plane/install/values';
+import { ResolvedInstall } from '../install/values';
 
 /** What the runbooks should know about the workloads around the control plane. */
 export interface RunbookOptions {

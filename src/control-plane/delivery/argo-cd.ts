@@ -6,9 +6,9 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../control-plane/install/values';
-import { validateLabelName } from '../core/names';
-import { MeshChecks } from '../frontends/mesh-checks';
+import { copyValues, ResolvedInstall } from '../install/values';
+import { validateLabelName } from '../../core/names';
+import { MeshChecks } from '../../checks/mesh-checks';
 
 /** A rendered Kubernetes object. */
 type KubeObject = Record<string, any>;

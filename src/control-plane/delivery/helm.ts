@@ -7,8 +7,8 @@ import { Helm, HelmProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { DeliveredCharts, DeliverySteps, crdsChartLabel, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../control-plane/install/values';
-import { parseKubernetesVersion } from '../core/versions';
+import { copyValues, ResolvedInstall } from '../install/values';
+import { parseKubernetesVersion } from '../../core/versions';
 
 /** Options for rendering the charts in cdk8s with the `helm` binary. */
 export interface HelmDeliveryOptions {

@@ -1,7 +1,7 @@
 /** Shared reading of HTTPRoute / GRPCRoute objects for the route and retry rules. */
-import { isCoreGroup } from '../model/manifest';
-import { perIndex, perKeyOfIndex } from '../model/memo';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
+import { backendTargets, isEgressNetworkParentOf, isServerParentOf, isServiceParentOf, parentTargets } from './refs';
+import { perIndex, perKeyOfIndex } from './memo';
+import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from './mesh-index';
 
 export interface ParentRef {
   readonly group?: string;
@@ -53,9 +53,12 @@ export function parentRefs(route: IndexedObject): readonly ParentRef[] {
   return refs;
 }
 
-/** A parentRef Linkerd attaches to a Service: kind Service with an explicit core group ("" or "core"). */
-export function isServiceParent(ref: ParentRef): boolean {
-  return ref.kind === 'Service' && ref.group !== undefined && isCoreGroup(ref.group);
+/**
+ * A parentRef Linkerd attaches to a Service: kind Service (any case) in the core group, read after the API server's
+ * defaulting, so an omitted group is the route CRD's default and never core (see model/refs.ts).
+ */
+export function isServiceParent(ref: ParentRef, route: IndexedObject): boolean {
+  return isServiceParentOf(route.group, ref);
 }
 
 /**
@@ -81,7 +84,7 @@ export function routeLabel(route: IndexedObject): string {
 // Reading parents, backends, ports and filters. Every accessor tolerates malformed input (wrong types, nulls),
 // because rules must never throw on what a user or a YAML file hands them.
 
-export const SERVICE_PROFILE_GROUP = 'linkerd.io';
+export { SERVICE_PROFILE_GROUP } from '../../core/vocabulary';
 
 /** The route protocols Linkerd ranks when several kinds attach to one Service port: GRPC > HTTP > TLS > TCP. */
 export enum RouteFamily {
@@ -150,22 +153,18 @@ export function isHttpRoute(route: IndexedObject): boolean {
   return route.id.kind === 'HTTPRoute';
 }
 
-function isGroup(group: unknown, expected: string): boolean {
-  return typeof group === 'string' && group.toLowerCase() === expected;
+/** A Server parent: on Linkerd's own HTTPRoute an omitted group defaults to policy.linkerd.io, so it counts there. */
+export function isServerParent(ref: ParentRef, route: IndexedObject): boolean {
+  return isServerParentOf(route.group, ref);
 }
 
-export function isServerParent(ref: ParentRef): boolean {
-  return ref.kind === 'Server' && isGroup(ref.group, POLICY_GROUP);
-}
-
-export function isEgressNetworkParent(ref: ParentRef): boolean {
-  return ref.kind === 'EgressNetwork' && isGroup(ref.group, POLICY_GROUP);
+export function isEgressNetworkParent(ref: ParentRef, route: IndexedObject): boolean {
+  return isEgressNetworkParentOf(route.group, ref);
 }
 
 /** A Gateway parent as the API server stores it: kind and group default to Gateway and the Gateway group. */
 export function isGatewayParent(ref: ParentRef, route: IndexedObject): boolean {
-  if (route.group !== GATEWAY_GROUP) return false;
-  return (ref.kind ?? 'Gateway') === 'Gateway' && (ref.group === undefined || isGroup(ref.group, GATEWAY_GROUP));
+  return parentTargets(route.group, ref, GATEWAY_GROUP, 'Gateway');
 }
 
 /** Where a parentRef points: its own namespace field, or the route's namespace. */
@@ -198,7 +197,7 @@ function resolveServiceParents(route: IndexedObject, index: MeshIndex): ServiceP
   for (let position = 0; position < refs.length; position++) {
     const ref = refs[position];
     const name = refName(ref);
-    if (!isServiceParent(ref) || !name) continue;
+    if (!isServiceParent(ref, route) || !name) continue;
     const namespace = parentNamespace(ref, route);
     result.push({ ref, position, namespace, name, key: `${namespace}/${name}`, service: index.service(namespace, name) });
   }
@@ -277,12 +276,11 @@ export function attachedPorts(ref: ParentRef, service: IndexedObject | undefined
 
 /** A backendRef Linkerd reads as a Service: kind omitted or `Service`, group omitted, "" or "core". */
 export function isServiceBackend(backend: unknown): boolean {
-  if (!isRecord(backend)) return false;
-  return (backend.kind === undefined || backend.kind === 'Service') && isCoreGroup(backend.group);
+  return isRecord(backend) && backendTargets(backend, '', 'Service');
 }
 
 export function isEgressNetworkBackend(backend: unknown): boolean {
-  return isRecord(backend) && backend.kind === 'EgressNetwork' && isGroup(backend.group, POLICY_GROUP);
+  return isRecord(backend) && backendTargets(backend, POLICY_GROUP, 'EgressNetwork');
 }
 
 export function backendNamespace(backend: Record<string, any>, route: IndexedObject): string {
