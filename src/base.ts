@@ -5,9 +5,9 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
+import { MeshChecks } from './checks/mesh-checks';
 import { validateLabelName, validateObjectName } from './core/names';
 import { requireStruct, validateAnnotations, validateLabels } from './core/runtime-checks';
-import { MeshChecks } from './checks/mesh-checks';
 
 /** Props every mesh resource takes. */
 export interface MeshResourceProps {

@@ -5,10 +5,10 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
 import { AnalysisResult, analyze } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
 import { Manifest } from '../analysis/model/manifest';
-import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';

@@ -5,8 +5,8 @@
 import { IConstruct } from 'constructs';
 import { check } from '../core/errors';
 import { headerNameError, headerValueError, isAbsolutePath } from '../core/http-syntax';
-import { rustRegexError } from '../core/rust-regex';
 import { isStruct, optionalBoolean, optionalList, requireInstance, requireStruct } from '../core/runtime-checks';
+import { rustRegexError } from '../core/rust-regex';
 
 /** HTTP methods (upper case, as the Gateway API enum spells them). */
 export enum HttpMethod {

@@ -2,12 +2,12 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
+import { MeshChecks } from '../checks/mesh-checks';
 import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortName, validatePortNumber } from '../core/names';
 import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalStruct, requireNamed, requireString, requireStruct } from '../core/runtime-checks';
-import { MeshChecks } from '../checks/mesh-checks';
 import { ServiceReference } from '../routing/service-reference';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';

@@ -1,11 +1,11 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { MeshChecks } from '../checks/mesh-checks';
 import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { check } from '../core/errors';
 import { validateLabelName } from '../core/names';
 import { requireStruct, validateLabels } from '../core/runtime-checks';
-import { MeshChecks } from '../checks/mesh-checks';
 
 /** Props for a MeshedNamespace. */
 export interface MeshedNamespaceProps {

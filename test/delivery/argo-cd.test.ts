@@ -1,8 +1,8 @@
 import { Chart, Testing } from 'cdk8s';
 import { indexOf, only, rendered } from './fixtures';
-import { resolveInstall } from '../../src/control-plane/install/values';
 import { argoCdApplications, deliverWithArgoCd } from '../../src/control-plane/delivery/argo-cd';
 import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { resolveInstall } from '../../src/control-plane/install/values';
 
 describe('Argo CD delivery', () => {
   const { cp, objects } = rendered({ delivery: LinkerdDelivery.argoCd(), highAvailability: true });

@@ -3,12 +3,12 @@ import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { controlPlaneChart } from './fixtures';
-import { resolveInstall } from '../../src/control-plane/install/values';
 import { argoCdSteps } from '../../src/control-plane/delivery/argo-cd';
 import { fluxSteps } from '../../src/control-plane/delivery/flux';
 import { helmSteps } from '../../src/control-plane/delivery/helm';
 import { RunbookOptions, exitRunbook, upgradeRunbook } from '../../src/control-plane/delivery/runbooks';
 import { DeliverySteps } from '../../src/control-plane/delivery/steps';
+import { resolveInstall } from '../../src/control-plane/install/values';
 
 /** Runbooks from the pure builders: the Helm form's construct would run helm, which is not here. */
 function runbooks(steps: DeliverySteps, options: RunbookOptions) {

@@ -8,9 +8,9 @@ import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
 import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
 import { DeliveredCharts, DeliverySteps } from './steps';
-import { ResolvedInstall } from '../install/values';
 import { InputRule, check } from '../../core/errors';
 import { describeValue, isStruct, optionalBoolean, optionalList, optionalString } from '../../core/runtime-checks';
+import { ResolvedInstall } from '../install/values';
 
 /** The field types of each form's options, checked when the control plane delivers (a jsii user's wrong types). */
 const OPTION_FIELDS: Partial<Record<DeliveryForm, Record<string, 'string' | 'boolean' | 'strings'>>> = {

@@ -7,10 +7,10 @@ import {
   requireOneCertificate, warnIfIssuerOutlivesAnchors,
 } from './checks';
 import { goDuration } from './go-duration';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
 import { optionalBoolean, requireStruct } from '../../core/runtime-checks';
-import { MeshChecks } from '../../checks/mesh-checks';
 
 /** How the issuer Secret `linkerd-identity-issuer` is laid out (chart value `identity.issuer.scheme`). */
 export enum IssuerScheme {

@@ -6,6 +6,7 @@ import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LinkerdInstallOptions } from './options';
 import { ResolvedInstall, copyValues, resolveInstall } from './values';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
 import { optionalList, optionalStruct, requireString, requireStruct } from '../../core/runtime-checks';
@@ -13,7 +14,6 @@ import { LinkerdVersion } from '../../core/versions';
 import { LinkerdDelivery } from '../delivery/delivery';
 import { DeliveryForm } from '../delivery/form';
 import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../delivery/runbooks';
-import { MeshChecks } from '../../checks/mesh-checks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
 
