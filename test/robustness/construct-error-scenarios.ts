@@ -9,8 +9,8 @@ import { Construct } from 'constructs';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, GrpcRetryCode, GrpcRoute, HttpLocalRateLimitPolicy,
   HttpMethod, HttpRoute, IssuerScheme, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, MeshChecks, MeshTlsAuthentication, MeshedDeployment,
-  MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend, Server, ServerAccess,
-  ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference, TrafficSplit, UnmatchedRequests,
+  MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend, Server,
+  ServerAccess, ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference, TrafficSplit, UnmatchedRequests,
 } from '../../src';
 
 import { certs } from '../support/certs';
