@@ -231,7 +231,9 @@ export class MeshChecks {
       check(false, this.root, InputRule.NAME, `MeshChecks option ${o.key} ${problem}.`, `Pass ${o.placeholder}: ${o.help.toLowerCase()}.`);
       throw new Error('unreachable');
     });
-    this.options = { ...this.options, ...options };
+    // null is read as "not given" (as the option table reads it), so it never reaches the engine as a value.
+    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== null));
+    this.options = { ...this.options, ...given };
   }
 
   /** Runs the engine over every object of the App now and returns the findings (suppressed ones excluded). */

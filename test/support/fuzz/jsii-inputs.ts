@@ -17,7 +17,7 @@ import {
   HttpLocalRateLimitPolicy, HttpMethod, HttpRoute, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, LinkerdVersion, MeshChecks,
   MeshTlsAuthentication,
   MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProxyProtocol, RetryStatus, RouteBackend, Server,
-  RotationStep, ServerAccess, ServerPort, ServiceReference, TrafficSplit, TrustAnchorRotation,
+  RotationStep, ServerAccess, ServerPort, ServiceReference, TrafficSplit, TrustAnchorRotation, UnmatchedRequests,
 } from '../../../src';
 import { certs } from '../certs';
 
@@ -193,6 +193,7 @@ export const ENTRY_POINTS: EntryPoint[] = [
           timeout: p<Any>(Duration.millis(500)),
         }),
         timeouts: p<Any>({ request: p<Any>(Duration.seconds(10)), response: p<Any>(undefined), idle: p<Any>(undefined) }),
+        unmatched: p<Any>(UnmatchedRequests.ROUTE_TO_SERVICE),
       }));
       route.addRule(p<Any>({ matches: [{ path: PathMatch.exact(p('/health')) }, { path: PathMatch.regex(p('^/v[0-9]+$')) }] }));
     },
