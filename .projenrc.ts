@@ -22,7 +22,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // Not jsii modules, so jsii requires them bundled; none of their types appear in the public API.
   // @bufbuild/protobuf is @bufbuild/cel's peer dependency: bundled too, or the packaged CEL engine cannot load.
   bundledDeps: ['@bufbuild/cel@0.6.1', '@bufbuild/protobuf@^2.6.2', 'js-yaml@^4.1.0'],
-  devDeps: ['cdk8s-cli@2.207.60', '@types/js-yaml@^4.0.9', 'fast-check@^4'],
+  // mermaid + jsdom: the picture and the diff's graph are checked with the real Mermaid parser (test/support/mermaid-parse.mjs).
+  devDeps: ['cdk8s-cli@2.207.60', '@types/js-yaml@^4.0.9', 'fast-check@^4', 'mermaid@^12.3.0', 'jsdom@^26'],
   keywords: ['cdk8s', 'linkerd', 'service-mesh', 'gateway-api', 'kubernetes'],
   bin: { 'cdk8s-linkerd': 'lib/frontends/cli/bin.js' },
   jestOptions: {
@@ -95,6 +96,12 @@ project.addTask('bench', {
     { spawn: 'compile' },
     { exec: 'ts-node -P bench/tsconfig.json bench/run.ts', receiveArgs: true },
   ],
+});
+
+project.addTask('bench:reachability', {
+  description: 'Time explain and diff against one analyze (flags: --sizes 5000 --runs 3); target: diff of two meshes <= 3 x analyze',
+  exec: 'ts-node -P bench/tsconfig.json bench/reachability.ts',
+  receiveArgs: true,
 });
 
 project.addTask('conformance', {

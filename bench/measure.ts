@@ -6,6 +6,8 @@
  *   measure unchecked N OUTDIR   the same constructs with the synth-time analysis switched off (diagnostic only:
  *                                it splits A's cost into what the constructs and cdk8s-plus cost and what the checks cost)
  *   measure plain JSONFILE OUTDIR plain cdk8s ApiObjects holding the same JSON, synthesized to YAML
+ *   measure plus N OUTDIR        the same mesh as a user writes it without this library (cdk8s-plus-28 workloads,
+ *                                plain ApiObjects for the Linkerd and Gateway API objects), synthesized to YAML
  *   measure analyze DIR          the CLI's analyze over YAML (parsing included)
  *   measure parse DIR            js-yaml loadAll of the same YAML, nothing else
  */
@@ -14,6 +16,7 @@ import * as path from 'path';
 import { ApiObject, App, Chart } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { buildMesh } from './mesh';
+import { buildPlusMesh } from './plus-mesh';
 
 interface Measured { readonly ms: number; readonly objects: number }
 
@@ -44,6 +47,16 @@ function library(services: number, outdir: string): Measured {
   return timed(() => {
     const app = new App({ outdir });
     buildMesh(app, services, perChart);
+    app.synth();
+    return app.node.findAll().filter((c) => ApiObject.isApiObject(c)).length;
+  });
+}
+
+function plus(services: number, outdir: string): Measured {
+  const perChart = Number(process.env.BENCH_SERVICES_PER_CHART) || services;
+  return timed(() => {
+    const app = new App({ outdir });
+    buildPlusMesh(app, services, perChart);
     app.synth();
     return app.node.findAll().filter((c) => ApiObject.isApiObject(c)).length;
   });
@@ -88,6 +101,7 @@ function run(): Measured {
     case 'library': return library(Number(a), b);
     case 'unchecked': switchChecksOff(); return library(Number(a), b);
     case 'plain': return plain(a, b);
+    case 'plus': return plus(Number(a), b);
     case 'analyze': return analyzeCli(a);
     case 'parse': return parse(a);
     default: throw new Error(`unknown mode ${mode}`);

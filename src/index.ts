@@ -32,14 +32,16 @@ export { UnmatchedRequests } from './routing/unmatched';
 export { LinkerdVersion, LinkerdChartVersionOptions } from './core/versions';
 export * from './control-plane/install';
 export * from './control-plane/identity';
+export * from './control-plane/extensions';
 export { LinkerdDelivery } from './control-plane/delivery/delivery';
 export { DeliveryForm } from './control-plane/delivery/form';
 export { HelmDeliveryOptions } from './control-plane/delivery/helm';
 export { ArgoCdDeliveryOptions } from './control-plane/delivery/argo-cd';
-export { FluxDeliveryOptions } from './control-plane/delivery/flux';
+export { FluxDeliveryOptions, FluxValuesReference, FluxValuesKind } from './control-plane/delivery/flux';
 export { RunbookOptions } from './control-plane/delivery/runbooks';
 
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './checks/mesh-checks';
+export * from './frontends/reachability';
 export { LinkerdValidation } from './frontends/plugin';

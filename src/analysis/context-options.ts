@@ -3,8 +3,8 @@
  * cdk8s-cli plugin's properties are all read through it, so an option added here exists in every front-end, with the
  * same name, the same validation and the same default (a test holds the three to this table).
  */
-import { parseCidr } from '../core/cidr';
 import { AnalysisContextInput, DEFAULT_INBOUND_POLICIES, isServiceAccountRef } from './options';
+import { parseCidr } from '../core/cidr';
 
 /** How a value is written: one string, a comma-separated (or YAML) list, a boolean or a number. */
 export type ContextOptionKind = 'string' | 'list' | 'boolean' | 'number';
@@ -30,6 +30,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const TRUST_DOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const PORT_LIST = /^\s*\d{1,5}(-\d{1,5})?(\s*,\s*\d{1,5}(-\d{1,5})?)*\s*$/;
 
+const count = (v: number) => (Number.isInteger(v) && v >= 1 && v <= 100_000 ? undefined : 'must be a whole number of at least 1');
 const version = (v: string) => (VERSION.test(v) ? undefined : 'must look like 1.31 or v1.2.1');
 const cidrs = (v: string[]) => {
   const bad = v.filter((c) => !parseCidr(c));
@@ -40,23 +41,47 @@ export const CONTEXT_OPTIONS: readonly ContextOption[] = [
   { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'string', placeholder: 'V', help: 'Target Kubernetes version', defaultText: '1.31', problem: version },
   { key: 'gatewayApiVersion', flag: 'gateway-api-version', kind: 'string', placeholder: 'V', help: 'Gateway API bundle installed in the cluster', defaultText: 'v1.2.1', problem: version },
   {
-    key: 'trustDomain', flag: 'trust-domain', kind: 'string', placeholder: 'D', help: 'Linkerd identity trust domain', defaultText: 'cluster.local, or the install\'s',
+    key: 'trustDomain',
+    flag: 'trust-domain',
+    kind: 'string',
+    placeholder: 'D',
+    help: 'Linkerd identity trust domain',
+    defaultText: 'cluster.local, or the install\'s',
     problem: (v: string) => (TRUST_DOMAIN.test(v) ? undefined : 'must be a DNS name such as cluster.local'),
   },
   { key: 'clusterNetworks', flag: 'cluster-networks', kind: 'list', placeholder: 'CIDRS', help: 'The cluster\'s pod and service networks, comma-separated', defaultText: 'the chart\'s, or the install\'s', problem: cidrs },
   {
-    key: 'defaultInboundPolicy', flag: 'default-inbound-policy', kind: 'string', placeholder: 'P', help: `Cluster default inbound policy, one of ${DEFAULT_INBOUND_POLICIES.join(', ')}`,
+    key: 'defaultInboundPolicy',
+    flag: 'default-inbound-policy',
+    kind: 'string',
+    placeholder: 'P',
+    help: `Cluster default inbound policy, one of ${DEFAULT_INBOUND_POLICIES.join(', ')}`,
     defaultText: 'all-unauthenticated, or the install\'s',
     problem: (v: string) => ((DEFAULT_INBOUND_POLICIES as readonly string[]).includes(v) ? undefined : `must be one of ${DEFAULT_INBOUND_POLICIES.join(', ')}`),
   },
   {
-    key: 'controlPlaneNamespace', flag: 'control-plane-namespace', kind: 'string', placeholder: 'NS', help: 'Namespace of the Linkerd control plane', defaultText: 'linkerd, or the install\'s',
+    key: 'controlPlaneNamespace',
+    flag: 'control-plane-namespace',
+    kind: 'string',
+    placeholder: 'NS',
+    help: 'Namespace of the Linkerd control plane',
+    defaultText: 'linkerd, or the install\'s',
     problem: (v: string) => (DNS_LABEL.test(v) ? undefined : 'must be a namespace name'),
   },
   { key: 'probeNetworks', flag: 'probe-networks', kind: 'list', placeholder: 'CIDRS', help: 'Where kubelet probes come from (policyController.probeNetworks), comma-separated', defaultText: '0.0.0.0/0,::/0, or the install\'s', problem: cidrs },
   {
-    key: 'defaultOpaquePorts', flag: 'opaque-ports', kind: 'string', placeholder: 'PORTS', help: 'The cluster\'s default opaque ports (proxy.opaquePorts)', defaultText: 'the chart\'s, or the install\'s',
+    key: 'defaultOpaquePorts',
+    flag: 'opaque-ports',
+    kind: 'string',
+    placeholder: 'PORTS',
+    help: 'The cluster\'s default opaque ports (proxy.opaquePorts)',
+    defaultText: 'the chart\'s, or the install\'s',
     problem: (v: string) => (PORT_LIST.test(v) ? undefined : 'must be comma-separated ports and lo-hi ranges'),
+  },
+  {
+    key: 'globalEgressNamespace', flag: 'global-egress-namespace', kind: 'string', placeholder: 'NS',
+    help: 'Namespace of the cluster-wide EgressNetworks (egress.globalEgressNetworkNamespace)', defaultText: 'linkerd-egress, or the install\'s',
+    problem: (v: string) => (DNS_LABEL.test(v) ? undefined : 'must be a namespace name'),
   },
   {
     key: 'defaultNamespace', flag: 'namespace', alias: 'n', kind: 'string', placeholder: 'NS', help: 'Namespace of objects that name none, as kubectl -n', defaultText: 'default',
@@ -64,12 +89,49 @@ export const CONTEXT_OPTIONS: readonly ContextOption[] = [
   },
   { key: 'serviceAccountTokenProjection', flag: 'service-account-token-projection', kind: 'boolean', placeholder: 'true|false', help: 'Whether the control plane projects ServiceAccount tokens for proxies', defaultText: 'true', problem: () => undefined },
   {
-    key: 'certificateExpiryWarningDays', flag: 'certificate-expiry-warning-days', kind: 'number', placeholder: 'DAYS', help: 'Warn for certificates with fewer days left', defaultText: '60',
+    key: 'certificateExpiryWarningDays',
+    flag: 'certificate-expiry-warning-days',
+    kind: 'number',
+    placeholder: 'DAYS',
+    help: 'Warn for certificates with fewer days left',
+    defaultText: '60',
     problem: (v: number) => (Number.isInteger(v) && v >= 0 && v <= 36_500 ? undefined : 'must be a whole number of days'),
   },
   {
-    key: 'prometheusServiceAccount', flag: 'prometheus', kind: 'string', placeholder: 'NS/SA', help: 'ServiceAccount of the Prometheus that scrapes the proxies (LKD-POL-021)',
-    defaultText: 'linkerd-viz/prometheus when present', problem: (v: string) => (isServiceAccountRef(v) ? undefined : 'must be NAMESPACE/SERVICEACCOUNT'),
+    key: 'prometheusServiceAccount',
+    flag: 'prometheus',
+    kind: 'string',
+    placeholder: 'NS/SA',
+    help: 'ServiceAccount of the Prometheus that scrapes the proxies (LKD-POL-021)',
+    defaultText: 'linkerd-viz/prometheus when present',
+    problem: (v: string) => (isServiceAccountRef(v) ? undefined : 'must be NAMESPACE/SERVICEACCOUNT'),
+  },
+  {
+    key: 'nodeCount',
+    flag: 'nodes',
+    kind: 'number',
+    placeholder: 'N',
+    help: 'Schedulable nodes of the cluster (LKD-CP-001 says which fault domains HA survives)',
+    defaultText: 'counted from Nodes in the inventory, else unknown (information)',
+    problem: count,
+  },
+  {
+    key: 'zoneCount',
+    flag: 'zones',
+    kind: 'number',
+    placeholder: 'N',
+    help: 'Zones with schedulable nodes (topology.kubernetes.io/zone)',
+    defaultText: 'counted from the inventory\'s Node labels, else unknown (information)',
+    problem: count,
+  },
+  {
+    key: 'cniEnabled',
+    flag: 'cni',
+    kind: 'boolean',
+    placeholder: 'true|false',
+    help: 'Whether pods use linkerd2-cni instead of linkerd-init (LKD-MESH-011)',
+    defaultText: 'the install\'s cniEnabled, else false',
+    problem: () => undefined,
   },
 ];
 

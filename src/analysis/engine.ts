@@ -3,6 +3,7 @@
  * and return findings in a deterministic order.
  */
 import { Finding, Severity, SuppressedFinding, compareFindings, severityAtLeast } from './finding';
+import { impliedChartObjects } from './model/chart-objects';
 import { clusterFactsOf } from './model/cluster-facts';
 import { Manifest } from './model/manifest';
 import { IndexedObject, MeshIndex } from './model/mesh-index';
@@ -118,11 +119,21 @@ function contextAndIndex(manifests: Manifest[], options: AnalysisContextInput): 
   let context = resolveContext(explicit);
   let index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
   const facts = clusterFactsOf(index);
-  if (Object.keys(facts).length === 0) return { context, index };
-  const assumed = context.controlPlaneNamespace;
-  context = resolveContext({ ...facts, ...explicit });
-  if (context.controlPlaneNamespace !== assumed) index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
-  return { context, index };
+  if (Object.keys(facts).length > 0) {
+    const assumed = context.controlPlaneNamespace;
+    context = resolveContext({ ...facts, ...explicit });
+    if (context.controlPlaneNamespace !== assumed) {
+      index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
+    }
+  }
+  return { context, index: withChartObjects(manifests, context, index) };
+}
+
+/** The index, with what delivered extension charts will create added to the inventory (rebuilt only when there is some). */
+function withChartObjects(manifests: Manifest[], context: AnalysisContext, index: MeshIndex): MeshIndex {
+  const implied = impliedChartObjects(index);
+  if (implied.length === 0) return index;
+  return new MeshIndex(manifests, [...context.inventory, ...implied], context.controlPlaneNamespace, context.defaultNamespace);
 }
 
 /** Analyzes manifests and returns every finding, sorted. */

@@ -1,4 +1,5 @@
 /** What the engine reports. These types are part of the public (jsii) API. */
+import { compareStrings } from '../core/compare';
 
 /** How bad a finding is. */
 export enum Severity {
@@ -67,11 +68,11 @@ const SEVERITY_RANK: Record<Severity, number> = { [Severity.ERROR]: 0, [Severity
 /** Orders findings so that output is deterministic whatever order rules ran in. */
 export function compareFindings(a: Finding, b: Finding): number {
   return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]
-    || a.ruleId.localeCompare(b.ruleId)
-    || (a.resource.namespace ?? '').localeCompare(b.resource.namespace ?? '')
-    || a.resource.kind.localeCompare(b.resource.kind)
-    || a.resource.name.localeCompare(b.resource.name)
-    || a.message.localeCompare(b.message);
+    || compareStrings(a.ruleId, b.ruleId)
+    || compareStrings(a.resource.namespace ?? '', b.resource.namespace ?? '')
+    || compareStrings(a.resource.kind, b.resource.kind)
+    || compareStrings(a.resource.name, b.resource.name)
+    || compareStrings(a.message, b.message);
 }
 
 export function severityAtLeast(severity: Severity, threshold: Severity): boolean {

@@ -1,5 +1,5 @@
 /** The context an analysis runs in: what the engine cannot read from the manifests themselves. */
-import { CHART_OPAQUE_PORTS, CHART_PROBE_NETWORKS } from '../core/vocabulary';
+import { CHART_GLOBAL_EGRESS_NAMESPACE, CHART_OPAQUE_PORTS, CHART_PROBE_NETWORKS } from '../core/vocabulary';
 import { KubeObject } from './model/manifest';
 
 /** The six default inbound policies Linkerd knows (chart value `proxy.defaultInboundPolicy` and annotations). */
@@ -23,6 +23,8 @@ export interface AnalysisContext {
   readonly defaultInboundPolicy: string;
   /** Namespace of the Linkerd control plane. */
   readonly controlPlaneNamespace: string;
+  /** Where cluster-wide EgressNetworks live (`egress.globalEgressNetworkNamespace`). */
+  readonly globalEgressNamespace: string;
   /** The namespace of objects that do not name one (kubectl's `default`, or `--namespace` / `-n`). */
   readonly defaultNamespace: string;
   /** Where probes may come from (`policyController.probeNetworks`): the generated probe routes authorize these. */
@@ -37,6 +39,15 @@ export interface AnalysisContext {
   readonly certificateExpiryWarningDays: number;
   /** The ServiceAccount (`namespace/name`) of the Prometheus that scrapes the proxies; else linkerd-viz's, when present. */
   readonly prometheusServiceAccount?: string;
+  /**
+   * Whether pods get their iptables rules from linkerd2-cni instead of linkerd-init (`cniEnabled`); when unset, read from
+   * the control-plane install in the output, else the chart default (false).
+   */
+  readonly cniEnabled?: boolean;
+  /** Schedulable nodes in the cluster, when known; else counted from the inventory's Node objects. */
+  readonly nodeCount?: number;
+  /** Zones (`topology.kubernetes.io/zone`) with schedulable nodes, when known; else counted from the inventory's Node labels. */
+  readonly zoneCount?: number;
   /** The moment certificates are judged against (tests pin it). */
   readonly now: Date;
 }
@@ -60,11 +71,15 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     controlPlaneNamespace: input.controlPlaneNamespace ?? 'linkerd',
     probeNetworks: input.probeNetworks ?? CHART_PROBE_NETWORKS,
     defaultNamespace: input.defaultNamespace ?? 'default',
+    globalEgressNamespace: input.globalEgressNamespace ?? CHART_GLOBAL_EGRESS_NAMESPACE,
     defaultOpaquePorts: input.defaultOpaquePorts ?? CHART_OPAQUE_PORTS,
     inventory: input.inventory ?? [],
     serviceAccountTokenProjection: input.serviceAccountTokenProjection ?? true,
     certificateExpiryWarningDays: input.certificateExpiryWarningDays ?? 60,
     prometheusServiceAccount: input.prometheusServiceAccount,
+    cniEnabled: input.cniEnabled,
+    nodeCount: input.nodeCount,
+    zoneCount: input.zoneCount,
     now: input.now ?? new Date(),
   };
 }

@@ -1,4 +1,7 @@
 /** Renders the rule reference (docs/rules.md) from the rule pack, so docs and rules cannot drift apart. */
+import * as fs from 'fs';
+import * as path from 'path';
+import { INPUT_CODES, RETIRED_IDS } from './catalog';
 import { Rule } from './rule';
 import { ALL_RULES } from './rules';
 
@@ -6,19 +9,41 @@ function fence(yaml: string | undefined): string[] {
   return yaml ? ['```yaml', yaml.trimEnd(), '```'] : [];
 }
 
-function ruleSection(rule: Rule): string {
+/**
+ * Rule ID → the file that defines it (`src/analysis/rules/<area>/<rule>.ts`), read from the rule files beside this
+ * module (the TypeScript sources, or the compiled library's JavaScript: the same names).
+ */
+export function ruleFiles(dir: string = path.join(__dirname, 'rules')): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (d: string, rel: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full, `${rel}${entry.name}/`);
+      else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        for (const m of fs.readFileSync(full, 'utf8').matchAll(/\bid: '(LKD-[A-Z]+-\d{3})'/g)) {
+          files.set(m[1], `src/analysis/rules/${rel}${entry.name.replace(/\.js$/, '.ts')}`);
+        }
+      }
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir, '');
+  return files;
+}
+
+function ruleSection(rule: Rule, file: string | undefined): string {
   const lines = [
     `## ${rule.id}`, '',
-    `**${rule.doc.title}** — severity: ${rule.severity}, area: ${rule.area}`, '',
+    `**${rule.doc.title}** — severity: ${rule.severity}, area: ${rule.area}${file ? `, rule: \`${file}\`` : ''}`, '',
     `Why: ${rule.doc.why}`, '',
-    `Fix: ${rule.doc.fix}`, '',
   ];
+  if (rule.doc.linkerdSource) lines.push(`Mirrors (linkerd2 at version-2.20): ${rule.doc.linkerdSource}`, '');
+  lines.push(`Fix: ${rule.doc.fix}`, '');
   if (rule.doc.badExample) lines.push('Triggers it:', '', ...fence(rule.doc.badExample), '');
   if (rule.doc.goodExample) lines.push('Passes:', '', ...fence(rule.doc.goodExample), '');
   return lines.join('\n');
 }
 
-export function renderRuleDocs(rules: Rule[] = ALL_RULES): string {
+export function renderRuleDocs(rules: Rule[] = ALL_RULES, files: Map<string, string> = ruleFiles()): string {
   const index = rules.map((r) => `| [${r.id}](#${r.id.toLowerCase()}) | ${r.severity} | ${r.doc.title.replace(/\|/g, '\\|')} |`);
   return [
     '# Rules', '',
@@ -26,9 +51,14 @@ export function renderRuleDocs(rules: Rule[] = ALL_RULES): string {
     'Every check the engine runs, by stable ID. Errors fail `cdk8s synth` and the CLI; warnings are printed (or fail',
     'with `failOnWarnings` / `--fail-on warning`). Suppress a finding only with a reason: `MeshChecks.suppress(construct,',
     'id, reason)`, or the `analysis.cdk8s-linkerd.io/suppress` annotation in plain YAML.', '',
+    'Linkerd\'s code is the specification: each rule names the linkerd2 file and function (tag version-2.20) whose',
+    'behaviour it predicts. Where Linkerd\'s documentation disagrees with the code, the rule follows the code and says so.', '',
     'Checks that constructs make at once use the same IDs where the mistake is the same, plus `LKD-INPUT-00x` for',
-    'input formats (names, ports, required values, conflicts, durations, ranges).', '',
+    'input formats:', '',
+    ...Object.entries(INPUT_CODES).map(([id, what]) => `- \`${id}\`: ${what}`), '',
+    'Retired IDs (never reused):', '',
+    ...Object.entries(RETIRED_IDS).map(([id, why]) => `- \`${id}\`: ${why}`), '',
     '| ID | severity | what |', '|---|---|---|', ...index, '',
-    ...rules.map(ruleSection),
+    ...rules.map((r) => ruleSection(r, files.get(r.id))),
   ].join('\n');
 }

@@ -27,6 +27,12 @@ export interface RuleDoc {
   readonly why: string;
   /** The general fix. */
   readonly fix: string;
+  /**
+   * The linkerd2 code (at tag version-2.20) whose behaviour the rule predicts: file and function, e.g.
+   * `policy-controller/k8s/index/src/inbound/index.rs Pod::select_ports`. Where Linkerd's docs say otherwise, the
+   * rule follows the code and `why` says so.
+   */
+  readonly linkerdSource?: string;
   /** A YAML snippet that triggers the rule. */
   readonly badExample?: string;
   /** The same snippet, fixed. */

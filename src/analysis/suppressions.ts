@@ -3,6 +3,7 @@
  * front-end (constructs, CLI, plugin) honours the same ones. A suppression without a reason is itself an error.
  */
 import { KubeObject, annotationsOf } from './model/manifest';
+import { compareStrings } from '../core/compare';
 
 export const SUPPRESS_ANNOTATION = 'analysis.cdk8s-linkerd.io/suppress';
 
@@ -48,6 +49,6 @@ export function parseSuppressions(obj: KubeObject): ParsedSuppressions {
 
 /** Serializes suppressions for the annotation, sorted so output is deterministic. */
 export function formatSuppressions(suppressions: Suppression[]): string {
-  const sorted = [...suppressions].sort((a, b) => a.ruleId.localeCompare(b.ruleId) || a.reason.localeCompare(b.reason));
+  const sorted = [...suppressions].sort((a, b) => compareStrings(a.ruleId, b.ruleId) || compareStrings(a.reason, b.reason));
   return JSON.stringify(sorted.map((s) => ({ ruleId: s.ruleId, reason: s.reason })));
 }

@@ -10,16 +10,17 @@ import { Release } from '@cdktf/provider-helm/lib/release';
 import * as cdk8s from 'cdk8s';
 import { App, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
+import { DeliveryForm } from '../control-plane/delivery/form';
+import { RunbookOptions, exitRunbook, troubleshootingRunbook, upgradeRunbook, writeRunbookFiles } from '../control-plane/delivery/runbooks';
+import { DeliverySteps } from '../control-plane/delivery/steps';
+import { terraformSteps } from '../control-plane/delivery/terraform';
 import { LinkerdIdentity } from '../control-plane/identity/identity';
 import { LinkerdChartValues, installTarget, namespaceManifest } from '../control-plane/install/control-plane';
+import { ZoneSpread } from '../control-plane/install/fault-domains';
 import { LinkerdInstallOptions } from '../control-plane/install/options';
 import { ResolvedInstall, copyValues, resolveInstall } from '../control-plane/install/values';
 import { InputRule, check } from '../core/errors';
-import { LinkerdVersion } from '../core/versions';
-import { DeliveryForm } from '../control-plane/delivery/form';
-import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../control-plane/delivery/runbooks';
-import { DeliverySteps } from '../control-plane/delivery/steps';
-import { terraformSteps } from '../control-plane/delivery/terraform';
+import { LinkerdVersion, VersionRule } from '../core/versions';
 
 /** Props for LinkerdHelmReleases. */
 export interface LinkerdHelmReleasesProps extends LinkerdInstallOptions {
@@ -75,6 +76,12 @@ export class LinkerdHelmReleases extends Construct {
     const { binding, chart } = bindIdentity(props.identity, target);
     this.prerequisites = chart;
     this.identityObjectCount = binding.apiObjects.length;
+    // Only the two core releases are written here: refuse what would otherwise be dropped silently.
+    check(props.cni === undefined, this, InputRule.CONFLICT, 'cni is not delivered by the CDKTF entry point (it writes the two core releases only).',
+      'Add a helm_release for linkerd2-cni (same chart version) that the control-plane release depends_on, and set cniEnabled: true.');
+    check(props.zoneSpread !== ZoneSpread.REQUIRED, this, VersionRule.HA,
+      'zoneSpread REQUIRED needs topologySpreadConstraints the chart does not render, and these helm_release resources do not post-render.',
+      'Use ZoneSpread.PREFERRED (the chart\'s zone anti-affinity), or deliver with LinkerdDelivery.flux() or LinkerdDelivery.helm().');
     this.install = resolveInstall(this, props, binding);
     this.namespace = this.install.namespace;
     this.version = this.install.version;
@@ -122,6 +129,11 @@ export class LinkerdHelmReleases extends Construct {
   /** The exit runbook (markdown) with the Terraform commands for this stack. */
   public exitRunbook(options: RunbookOptions = {}): string {
     return exitRunbook(this.install, this.steps(), options);
+  }
+
+  /** The identity troubleshooting runbook (leaf, issuer, anchor, clock skew, federated trust). */
+  public troubleshootingRunbook(): string {
+    return troubleshootingRunbook(this.install, this.steps());
   }
 
   /** Writes `linkerd-upgrade.md` and `linkerd-exit.md` into `dir` and returns their paths. */

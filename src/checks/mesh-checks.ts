@@ -83,6 +83,11 @@ export interface MeshChecksOptions {
    */
   readonly defaultOpaquePorts?: string;
   /**
+   * Namespace of the cluster-wide EgressNetworks (`egress.globalEgressNetworkNamespace`).
+   * @default "linkerd-egress", or the App's control plane's
+   */
+  readonly globalEgressNamespace?: string;
+  /**
    * The namespace of objects that name none.
    * @default "default"
    */
@@ -92,6 +97,26 @@ export interface MeshChecksOptions {
    * @default - none
    */
   readonly inventory?: any[];
+  /**
+   * Whether pods use linkerd2-cni instead of linkerd-init (LKD-MESH-011).
+   * @default - read from the control-plane install in the output, else false
+   */
+  readonly cniEnabled?: boolean;
+  /**
+   * Schedulable nodes in the cluster (LKD-CP-001 says which fault domains the control plane survives).
+   * @default - counted from Nodes in the inventory, else unknown
+   */
+  readonly nodeCount?: number;
+  /**
+   * Zones with schedulable nodes (`topology.kubernetes.io/zone`).
+   * @default - counted from the inventory's Node labels, else unknown
+   */
+  readonly zoneCount?: number;
+  /**
+   * Print informational findings (what the checks could not know) to stderr during synth; they never fail it.
+   * @default false
+   */
+  readonly printInfo?: boolean;
 }
 
 const CHECKS_SYMBOL = Symbol.for('cdk8s-linkerd.MeshChecks');
@@ -263,12 +288,14 @@ export class MeshChecks {
     const { findings } = this.run();
     const failing = findings.filter((f) => f.severity === Severity.ERROR || (this.options.failOnWarnings && f.severity === Severity.WARNING));
     if (this.options.printWarnings ?? true) this.printWarnings(findings.filter((f) => f.severity === Severity.WARNING && !failing.includes(f)));
+    // Information never fails synth, whatever failOnWarnings says.
+    if (this.options.printInfo === true) this.printWarnings(findings.filter((f) => f.severity === Severity.INFO), 'info');
     return failing.map(describe);
   }
 
-  private printWarnings(warnings: Finding[]): void {
+  private printWarnings(warnings: Finding[], label = 'warning'): void {
     for (const warning of warnings) {
-      const line = `warning: ${describe(warning)}`;
+      const line = `${label}: ${describe(warning)}`;
       if (this.printed.has(line)) continue;
       this.printed.add(line);
       process.stderr.write(`${line}\n`);

@@ -54,6 +54,8 @@ export class CrdCatalog {
 
   /** `group/kind` → served versions by version name. */
   private readonly byGroupKind = new Map<string, Map<string, CrdVersion>>();
+  /** Files that contributed at least one CRD. */
+  private readonly crdFiles = new Set<string>();
   /** Shared across all CRDs so identical rule text is compiled once. */
   private readonly celCache = new CelRuleCache();
 
@@ -77,10 +79,17 @@ export class CrdCatalog {
     return out.sort();
   }
 
+  /** How many of the files read from `dir` held a CRD (a folder without any validates nothing). */
+  public crdFilesIn(dir: string): number {
+    const folder = path.resolve(dir);
+    return [...this.crdFiles].filter((file) => path.resolve(path.dirname(file)) === folder).length;
+  }
+
   private addDocuments(docs: readonly unknown[], source: string): void {
     for (const doc of docs) {
       if (isJsonObject(doc) && doc.kind === 'CustomResourceDefinition' && String(doc.apiVersion).startsWith('apiextensions.k8s.io/')) {
         this.addCrd(doc, source);
+        this.crdFiles.add(source);
       }
     }
   }

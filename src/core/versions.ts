@@ -21,8 +21,6 @@ export const VersionRule = {
   KUBERNETES: 'LKD-CP-004',
   /** The cluster's Gateway API bundle is outside what this Linkerd supports. */
   GATEWAY_API: 'LKD-CP-005',
-  /** Private key material inside chart values written to a GitOps or Terraform object. */
-  KEY_IN_VALUES: 'LKD-CP-006',
 } as const;
 
 /** Options for a Linkerd release other than the ones this library ships constants for. */
@@ -94,10 +92,15 @@ export function chartVersionProblem(version: unknown): string | undefined {
   return undefined;
 }
 
+const FLOATING_TAGS = new Set(['stable', 'edge', 'main', 'master', 'head', 'nightly', 'dev', 'canary', 'rolling']);
+
 /** Why an image tag is not pinned; undefined when it is. */
 export function imageTagProblem(tag: unknown): string | undefined {
   if (typeof tag !== 'string' || tag.trim() === '') return 'no tag is set';
-  if (tag.trim().toLowerCase() === 'latest') return 'the tag "latest" moves with every release';
+  const t = tag.trim().toLowerCase();
+  if (t === 'latest') return 'the tag "latest" moves with every release';
+  // Release channels that registries re-point on every release (Linkerd's own `stable`/`edge` among them).
+  if (FLOATING_TAGS.has(t)) return `the tag "${tag.trim()}" is a channel that moves with every release`;
   return undefined;
 }
 

@@ -9,6 +9,7 @@
  */
 import { IConstruct } from 'constructs';
 import { check } from '../core/errors';
+import { rulesCoverAll as coreRulesCoverAll } from '../core/route-coverage';
 
 /** What happens to requests that no rule of a route matches. */
 export enum UnmatchedRequests {
@@ -57,22 +58,9 @@ export function parentCovered(scope: IConstruct, key: string, clients: string): 
   return list.some((e) => e.key === key && (e.clients === '' || e.clients === clients) && e.coversAll());
 }
 
-/** A rendered HTTP match that every request satisfies: no method, headers or query, and the path `/` prefix or none. */
-function httpMatchAll(match: Record<string, any>): boolean {
-  const path = match.path;
-  const anyPath = path === undefined || (path.type === 'PathPrefix' && path.value === '/');
-  return anyPath && match.method === undefined && match.headers === undefined && match.queryParams === undefined;
-}
-
-/** A rendered gRPC match that every call satisfies: no method and no headers. */
-function grpcMatchAll(match: Record<string, any>): boolean {
-  return match.method === undefined && match.headers === undefined;
-}
-
 /** Whether one of the rendered rules matches every request (a rule without matches does). */
 export function rulesCoverAll(rules: Record<string, any>[], family: RouteFamily): boolean {
-  const all = family === 'http' ? httpMatchAll : grpcMatchAll;
-  return rules.some((r) => !Array.isArray(r.matches) || r.matches.length === 0 || r.matches.some(all));
+  return coreRulesCoverAll(rules, family === 'grpc');
 }
 
 /** What a route says about its unmatched requests, checked at synth. */

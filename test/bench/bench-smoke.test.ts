@@ -11,6 +11,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const REQUIRED = ['services', 'objects', 'libraryMs', 'plainMs', 'ratio', 'analyzeMs', 'parseMs', 'analyzeRatio', 'peakRssLibraryMb', 'peakRssPlainMb'];
 /** The A0 split (same constructs, checks off) the bench adds to the fields. */
 const SPLIT = ['uncheckedMs', 'uncheckedRatio', 'checksRatio'];
+/** B+ (cdk8s-plus-28 without this library) and C'/P' (YAML with anchors and aliases, as PyYAML writes it). */
+const PLUS_AND_ALIASED = ['plusMs', 'ratioToPlus', 'analyzeAliasedMs', 'parseAliasedMs', 'analyzeAliasedRatio'];
 
 test('a tiny bench run writes every result field for every size', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
@@ -23,12 +25,26 @@ test('a tiny bench run writes every result field for every size', () => {
   const { results } = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
   expect(results.map((r: any) => r.services)).toEqual([2, 3]);
   for (const r of results) {
-    for (const field of [...REQUIRED, ...SPLIT]) expect(typeof r[field]).toBe('number');
+    for (const field of [...REQUIRED, ...SPLIT, ...PLUS_AND_ALIASED]) expect(typeof r[field]).toBe('number');
     // 10 objects per service plus the namespace; both sides synthesize the same objects.
     expect(r.objects).toBe(r.services * 10 + 1);
     expect(r.libraryMs).toBeGreaterThan(0);
     expect(r.ratio).toBeGreaterThan(0);
+    expect(r.plusMs).toBeGreaterThan(0);
+    expect(r.ratioToPlus).toBeGreaterThan(0);
+    expect(r.analyzeAliasedRatio).toBeGreaterThan(0);
   }
-  expect(stdout).toMatch(/C\/P ≤ 2 at N=3: [\d.]+ — (met|MISSED)/);
+  expect(stdout).toMatch(/C\/P ≤ 1\.5 at N=3: [\d.]+ — (met|MISSED)/);
+  expect(stdout).toMatch(/C'\/P' ≤ 1\.5 \(anchors and aliases\) at N=3: [\d.]+ — (met|MISSED)/);
+  expect(stdout).toMatch(/\| B\+ cdk8s-plus ms \|.*\| A\/B\+ \|/);
   fs.rmSync(dir, { recursive: true, force: true });
+}, 120_000);
+
+test('a tiny reachability bench run reports explain and diff against analyze', () => {
+  const stdout = execFileSync(process.execPath, [
+    '-r', 'ts-node/register/transpile-only', path.join(ROOT, 'bench', 'reachability.ts'), '--sizes', '3', '--runs', '1',
+  ], { cwd: ROOT, env: { ...process.env, TS_NODE_PROJECT: path.join(ROOT, 'bench', 'tsconfig.json') }, encoding: 'utf8' });
+  const [row] = JSON.parse(stdout);
+  expect(row).toMatchObject({ services: 3, objects: 31, changes: 2 });
+  for (const field of ['analyzeMs', 'diffMs', 'explainMs', 'diffRatio', 'explainRatio']) expect(typeof row[field]).toBe('number');
 }, 120_000);

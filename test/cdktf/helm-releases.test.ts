@@ -5,6 +5,8 @@ import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
 import { App as TfApp, TerraformStack, Testing } from 'cdktf';
 import { LinkerdHelmReleases, LinkerdHelmReleasesProps } from '../../src/cdktf';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
+import { ZoneSpread } from '../../src/control-plane/install/fault-domains';
+import { ImageDistribution } from '../../src/control-plane/install/image-distribution';
 import { controlPlaneChart } from '../delivery/fixtures';
 
 function stack(props: Partial<LinkerdHelmReleasesProps> = {}) {
@@ -85,5 +87,15 @@ describe('CDKTF helm_release delivery', () => {
     app.synth();
     const json = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'linkerd', 'cdk.tf.json'), 'utf8'));
     expect(Object.keys(json.resource.helm_release)).toHaveLength(2);
+  });
+});
+
+describe('CDKTF: what the two core releases cannot carry is refused, not dropped', () => {
+  test('cni and a required zone spread are coded errors; images and the troubleshooting runbook work', () => {
+    expect(() => stack({ cni: {} })).toThrow(/LKD-INPUT-004: cni is not delivered by the CDKTF entry point/);
+    expect(() => stack({ highAvailability: true, zoneSpread: ZoneSpread.REQUIRED })).toThrow(/LKD-CP-001: zoneSpread REQUIRED/);
+    const { synth, releases } = stack({ images: ImageDistribution.mirror('registry.example/linkerd') });
+    expect(JSON.parse(releasesByName(synth)['linkerd-control-plane'].values[0]).controllerImage).toBe('registry.example/linkerd/controller');
+    expect(releases.troubleshootingRunbook()).toContain('## 1. Leaf');
   });
 });

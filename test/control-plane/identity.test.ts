@@ -208,9 +208,9 @@ describe('LinkerdIdentity.fromCertManager', () => {
       isCA: true,
       commonName: 'root.linkerd.cluster.local',
       secretName: 'linkerd-trust-anchor',
-      duration: '8760h0m0s',
-      renewBefore: '7320h0m0s',
-      privateKey: { algorithm: 'ECDSA', rotationPolicy: 'Always' },
+      duration: '87600h0m0s',
+      renewBefore: '8760h0m0s',
+      privateKey: { algorithm: 'ECDSA', rotationPolicy: 'Never' },
       issuerRef: { name: 'linkerd-trust-root-issuer', kind: 'Issuer' },
     });
     const clusterIssuer = find(out, 'ClusterIssuer', 'linkerd-identity-issuer');
@@ -231,7 +231,8 @@ describe('LinkerdIdentity.fromCertManager', () => {
     expect(bundle.metadata.namespace).toBeUndefined();
     expect(bundle.apiVersion).toBe('trust.cert-manager.io/v1alpha1');
     expect(bundle.spec).toEqual({
-      sources: [{ secret: { name: 'linkerd-trust-anchor', key: 'tls.crt' } }, { secret: { name: 'linkerd-previous-anchor', key: 'tls.crt' } }],
+      // A fresh install: only the anchor Secret cert-manager creates (no previous-anchor Secret that nothing creates).
+      sources: [{ secret: { name: 'linkerd-trust-anchor', key: 'tls.crt' } }],
       target: { configMap: { key: 'ca-bundle.crt' }, namespaceSelector: { matchLabels: { 'linkerd.io/is-control-plane': 'true' } } },
     });
     expect(JSON.stringify(out)).not.toContain('PRIVATE KEY');

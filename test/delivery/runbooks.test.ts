@@ -63,13 +63,14 @@ describe('runbook files', () => {
     expect(cp.upgradeRunbook({ meshedNamespaces: ['a'] })).toBe(runbooks(argoCdSteps({}), { meshedNamespaces: ['a'] }).upgrade);
   });
 
-  test('writeRunbooks writes both files and returns their paths', () => {
+  test('writeRunbooks writes the three files and returns their paths', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runbooks-'));
     const { cp } = controlPlaneChart();
     const files = cp.writeRunbooks(path.join(dir, 'nested'));
-    expect(files.map((f) => path.basename(f))).toEqual(['linkerd-upgrade.md', 'linkerd-exit.md']);
+    expect(files.map((f) => path.basename(f))).toEqual(['linkerd-upgrade.md', 'linkerd-exit.md', 'linkerd-identity-troubleshooting.md']);
     expect(fs.readFileSync(files[0], 'utf8')).toBe(cp.upgradeRunbook());
     expect(fs.readFileSync(files[1], 'utf8')).toBe(cp.exitRunbook());
+    expect(fs.readFileSync(files[2], 'utf8')).toBe(cp.troubleshootingRunbook());
   });
 
   test('without namespaces, the cohorts are a placeholder; the defaults name viz', () => {

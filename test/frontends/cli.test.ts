@@ -131,7 +131,7 @@ describe('bad input and usage: exit 2, a message naming the problem, nothing on 
     writeText(dir, 'empty/readme.md', '# nothing');
     const empty = cli('analyze', 'empty');
     expect(empty.status).toBe(2);
-    expect(empty.stderr).toContain('empty: no *.yaml or *.yml files');
+    expect(empty.stderr).toContain('empty: no *.yaml, *.yml or *.json files');
   });
 
   test.each([
@@ -239,7 +239,7 @@ describe('formats', () => {
     expect(error.locations[0].physicalLocation.region.startLine).toBe(documentLine(text, objects.indexOf(broken)));
   });
 
-  test('mermaid: route shares and allowed callers, deterministic whatever the input order', () => {
+  test('mermaid: one graph of callers, Service ports and workload ports, deterministic whatever the input order', () => {
     const objects = meshLab();
     writeYaml(dir, 'a.yaml', objects);
     writeYaml(dir, 'b.yaml', [...objects].reverse());
@@ -247,15 +247,13 @@ describe('formats', () => {
     expect(run.status).toBe(0);
     const out = run.stdout;
     expect(out.split('\n')[0]).toBe('flowchart LR');
-    const ids = new Map([...out.matchAll(/^ {2}(\S+?)[[({]+"([^"]+)"/gm)].map((m) => [m[2], m[1]]));
+    const ids = new Map([...out.matchAll(/^ +(\S+?)[[({]+"([^"<]+)/gm)].map((m) => [m[2], m[1]]));
     for (const id of ids.values()) expect(id).toMatch(/^[A-Za-z][A-Za-z0-9_]*$/);
-    const orders = ids.get('Service mesh-lab/orders');
-    expect(out).toContain(`${orders} -->|"90%"| ${ids.get('Service mesh-lab/orders-v1')}`);
-    expect(out).toContain(`${orders} -->|"10%"| ${ids.get('Service mesh-lab/orders-v2')}`);
-    const server = ids.get('Server mesh-lab/orders-http :8080');
-    expect(out).toContain(`${ids.get('Deployment mesh-lab/client')} -.->|"allowed"| ${server}`);
-    // Only the client's ServiceAccount is authorized: the orders workloads themselves may not call the Server.
-    expect(ids.has('Deployment mesh-lab/orders-v1')).toBe(false);
+    const orders = ids.get('Service mesh-lab/orders:8080');
+    expect(out).toContain(`${orders} -->|"orders-split 90%"| ${ids.get('Service mesh-lab/orders-v1:8080')}`);
+    expect(out).toContain(`${orders} -->|"orders-split 10%"| ${ids.get('Service mesh-lab/orders-v2:8080')}`);
+    // Only the client's ServiceAccount is authorized on the orders ports, and the picture says so on the port.
+    expect(out).toContain('mesh-lab/orders-v1:8080<br/>Server orders-http (deny)<br/>allows: mesh-lab/client');
     expect(cli('analyze', '--format', 'mermaid', 'b.yaml').stdout).toBe(out);
   });
 });

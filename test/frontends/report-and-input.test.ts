@@ -4,7 +4,8 @@
  */
 import * as yaml from 'js-yaml';
 import { Finding, Severity } from '../../src/analysis/finding';
-import { GraphNodeKind, artifactUri, formatMermaid, formatText, sanitizeId } from '../../src/analysis/report';
+import { MermaidIds, mermaidLabel } from '../../src/analysis/reachability/mermaid-text';
+import { artifactUri, formatText } from '../../src/analysis/report';
 import { parseArgs } from '../../src/frontends/cli/args';
 import { UsageError } from '../../src/frontends/cli/errors';
 import { parseManifests } from '../../src/frontends/cli/load-manifests';
@@ -49,25 +50,14 @@ describe('artifactUri (SARIF)', () => {
   });
 });
 
-describe('formatMermaid', () => {
-  const node = (key: string, label: string) => ({ key, kind: GraphNodeKind.SERVICE, label });
-
-  test('IDs are sanitized and kept unique when two keys sanitize alike; quotes in labels are escaped', () => {
-    const a = node('svc/ns/a-b', 'Service "a-b"');
-    const b = node('svc/ns/a_b', 'Service a_b');
-    const c = node('9/x', 'starts with a digit');
-    const out = formatMermaid({ shares: [{ from: a, to: b, label: '50%' }, { from: a, to: c, label: '50%' }], access: [] });
-    expect(out).toBe([
-      'flowchart LR',
-      '  n_9_x(["starts with a digit"])',
-      '  svc_ns_a_b(["Service #quot;a-b#quot;"])',
-      '  svc_ns_a_b_2(["Service a_b"])',
-      '  %% traffic shares per route rule',
-      '  svc_ns_a_b -->|"50%"| n_9_x',
-      '  svc_ns_a_b -->|"50%"| svc_ns_a_b_2',
-      '',
-    ].join('\n'));
-    expect(sanitizeId('route/HTTPRoute/ns/r.1')).toBe('route_HTTPRoute_ns_r_1');
+describe('Mermaid ids and labels', () => {
+  test('IDs are sanitized and kept unique when two keys sanitize alike; quotes and markup in labels are escaped', () => {
+    const ids = new MermaidIds();
+    expect(ids.id('svc/ns/a-b')).toBe('n_svc_ns_a_b');
+    expect(ids.id('svc/ns/a_b')).toBe('n_svc_ns_a_b_2');
+    expect(ids.id('9/x')).toBe('n_9_x');
+    expect(ids.id('svc/ns/a-b')).toBe('n_svc_ns_a_b');
+    expect(mermaidLabel('Service "a-b" <x> | #1\nnext')).toBe('"Service #quot;a-b#quot; #lt;x#gt; #124; #35;1<br/>next"');
   });
 });
 

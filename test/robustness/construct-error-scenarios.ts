@@ -273,5 +273,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a suppression with a malformed rule ID', run: (e) => MeshChecks.suppress(e.server(), 'POL-11', 'a reason') },
   { name: 'a suppression without a reason', run: (e) => MeshChecks.suppress(e.server(), 'LKD-POL-011', '') },
   { name: 'a Prometheus ServiceAccount that is not namespace/name', run: (e) => MeshChecks.of(e.chart).configure({ prometheusServiceAccount: 'prometheus' }) },
+  { name: 'a node count that is not a whole number', run: (e) => MeshChecks.of(e.chart).configure({ nodeCount: 2.5 }) },
+  { name: 'cniEnabled that is not a boolean', run: (e) => MeshChecks.of(e.chart).configure({ cniEnabled: 'yes' as any }) },
   { name: 'a suppression on a construct without objects', run: (e) => MeshChecks.suppress(new Construct(e.chart, 'Empty'), 'LKD-POL-011', 'a reason') },
 ];

@@ -6,6 +6,7 @@
  * regenerates it; otherwise the test fails when the committed file is stale.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { Env, SCENARIOS, Scenario, environment } from './construct-error-scenarios';
@@ -14,8 +15,11 @@ import { RULE_TRIGGERS } from './rule-triggers';
 import { AnalyzeOptions, analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
 import { ALL_RULES } from '../../src/analysis/rules';
+import { compareStrings } from '../../src/core/compare';
 import { MeshConfigError } from '../../src/core/errors';
-import { parseManifests } from '../../src/frontends/cli/load-manifests';
+import { InputError } from '../../src/frontends/cli/errors';
+import { loadManifests, parseManifests } from '../../src/frontends/cli/load-manifests';
+import { schemaRule } from '../../src/frontends/cli/schema-rule';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DOC = path.join(REPO, 'docs', 'error-messages.md');
@@ -119,7 +123,9 @@ function engineExamples(): Map<string, EngineExample> {
     });
   }
   for (const t of RULE_TRIGGERS) {
-    runs.push({ trigger: `rule-triggers.ts (${t.ruleId})`, preferred: t.ruleId, findings: findingsFromYaml(t.objects(), `review/${t.ruleId.toLowerCase()}.yaml`, t.options) });
+    const file = `review/${t.ruleId.toLowerCase()}.yaml`;
+    const findings = t.text ? analyze(parseManifests(t.text(), file), t.options).findings : findingsFromYaml(t.objects(), file, t.options);
+    runs.push({ trigger: `rule-triggers.ts (${t.ruleId})`, preferred: t.ruleId, findings });
   }
   const examples = new Map<string, EngineExample>();
   for (const run of runs) {
@@ -132,6 +138,51 @@ function engineExamples(): Map<string, EngineExample> {
   return examples;
 }
 
+// ---- CLI refusals (exit 2) -------------------------------------------------------------------
+
+interface Refusal {
+  readonly input: string;
+  readonly message: string;
+}
+
+/** Input the CLI cannot use: each case is read in-process the way `analyze` reads it, and must throw an InputError. */
+const REFUSALS: { input: string; files: Record<string, string | Buffer>; paths?: string[]; crds?: string[] }[] = [
+  { input: 'a UTF-16 file', files: { 'win.yaml': Buffer.from('\uFEFFapiVersion: v1\nkind: ConfigMap\n', 'utf16le') } },
+  { input: 'a Latin-1 file', files: { 'latin1.yaml': Buffer.from('apiVersion: v1\nkind: ConfigMap\ndata: {a: caf\xe9}\n', 'latin1') } },
+  { input: 'an empty PATH (analyze \'\')', files: {}, paths: [''] },
+  { input: 'a folder without manifests', files: { 'docs/readme.txt': 'x' }, paths: ['docs'] },
+  { input: 'a v1 List without items', files: { 'list.yaml': 'apiVersion: v1\nkind: List\n' } },
+  { input: 'a typed List whose items is not a list', files: { 'list.yaml': 'apiVersion: policy.linkerd.io/v1beta3\nkind: ServerList\nitems: {a: 1}\n' } },
+  { input: 'a List item that is not an object', files: { 'list.yaml': 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items: [42]\n' } },
+  { input: '--crds naming a folder without CRDs', files: { 'crds/readme.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' }, paths: [], crds: ['crds'] },
+];
+
+function refusals(): Refusal[] {
+  return REFUSALS.map((c) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-linkerd-refusal-'));
+    try {
+      for (const [name, content] of Object.entries(c.files)) {
+        fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+        fs.writeFileSync(path.join(dir, name), content);
+      }
+      try {
+        if (c.crds) schemaRule(c.crds.map((d) => path.join(dir, d)));
+        loadManifests(c.paths ?? Object.keys(c.files), dir);
+      } catch (e) {
+        if (e instanceof InputError) return { input: c.input, message: e.message.split(dir).join('<dir>') };
+        throw e;
+      }
+      return { input: c.input, message: '(not refused)' };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+function refusalSection(list: Refusal[]): string[] {
+  return list.flatMap((r) => [`- ${r.input}`, `  > cdk8s-linkerd: error: ${r.message}`]);
+}
+
 // ---- the review file --------------------------------------------------------------------------
 
 /** Messages must not change between runs: certificate fingerprints and serials (from keys made at run time) are masked. */
@@ -141,8 +192,8 @@ function stable(text: string): string {
 
 function constructSection(errors: ConstructError[]): string[] {
   const file = (e: ConstructError) => e.site.replace(/:\d+$/, '');
-  const sorted = [...errors].sort((a, b) => a.ruleId.localeCompare(b.ruleId) || file(a).localeCompare(file(b))
-    || a.scenario.localeCompare(b.scenario));
+  const sorted = [...errors].sort((a, b) => compareStrings(a.ruleId, b.ruleId) || compareStrings(file(a), file(b))
+    || compareStrings(a.scenario, b.scenario));
   const lines: string[] = [];
   let rule = '';
   for (const e of sorted) {
@@ -154,7 +205,7 @@ function constructSection(errors: ConstructError[]): string[] {
 }
 
 function engineSection(examples: Map<string, EngineExample>): string[] {
-  return [...examples.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([id, { trigger, finding: f }]) => [
+  return [...examples.entries()].sort(([a], [b]) => compareStrings(a, b)).flatMap(([id, { trigger, finding: f }]) => [
     '', `### ${id} (${f.severity})`, '',
     `- on: \`${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}\` at \`${f.file}:${f.line}\``,
     `- trigger: ${trigger}`,
@@ -163,7 +214,7 @@ function engineSection(examples: Map<string, EngineExample>): string[] {
   ]);
 }
 
-function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample>): string {
+function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample>, refused: Refusal[]): string {
   return [
     '# Error messages',
     '',
@@ -178,6 +229,12 @@ function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample
     '',
     `## Engine findings (${examples.size} rules)`,
     ...engineSection(examples),
+    '',
+    `## CLI refusals (exit 2, nothing on stdout) (${refused.length})`,
+    '',
+    'Input `cdk8s-linkerd analyze` cannot use is refused with what the input is and what to do, never analysed as something else.',
+    '',
+    ...refusalSection(refused),
     '',
   ].join('\n');
 }
@@ -216,8 +273,14 @@ describe('errors people can act on', () => {
     expect(bad).toEqual([]);
   });
 
+  const refused = refusals();
+
+  test('every CLI refusal case is refused with a message naming the input', () => {
+    expect(refused.filter((r) => r.message === '(not refused)').map((r) => r.input)).toEqual([]);
+  });
+
   test('docs/error-messages.md is current (UPDATE_ERROR_DOCS=1 regenerates it)', () => {
-    const doc = renderDoc(errors, examples);
+    const doc = renderDoc(errors, examples, refused);
     if (process.env.UPDATE_ERROR_DOCS === '1') fs.writeFileSync(DOC, doc);
     const committed = fs.existsSync(DOC) ? fs.readFileSync(DOC, 'utf8') : '';
     expect(committed).toEqual(doc);

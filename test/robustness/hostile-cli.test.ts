@@ -14,7 +14,7 @@ import * as yaml from 'js-yaml';
 import { BoundedRun, runCliBounded } from './cli-process';
 import { meshLabObjects } from './mutation-corpus';
 import { analyze } from '../../src/analysis/engine';
-import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../src/analysis/report';
+import { formatJson, formatMermaid, formatSarif, formatText } from '../../src/analysis/report';
 import { assertBuilt, removeDir, tempDir, writeText } from '../frontends/cli-harness';
 import { GATEWAY_API_CRDS, LINKERD_CRDS, describeWithShared } from '../support/shared';
 
@@ -161,17 +161,17 @@ const CASES: HostileCase[] = [
   },
   {
     name: 'binary file with a .yaml name',
-    decision: 'not text YAML: exit 2 with file:line',
+    decision: 'not text (not UTF-8): exit 2 naming the file and what to do',
     setup: (d) => { fs.writeFileSync(path.join(d, 'blob.yaml'), binary(4096)); return ['blob.yaml']; },
     exit: 2,
-    message: /blob\.yaml:\d+: invalid YAML/,
+    message: /blob\.yaml: the file is not valid UTF-8.*save it as UTF-8/,
   },
   {
     name: 'binary file given explicitly (image.png)',
     decision: 'explicit files are read whatever their extension; binary is not YAML: exit 2',
     setup: (d) => { fs.writeFileSync(path.join(d, 'image.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), binary(1024)])); return ['image.png']; },
     exit: 2,
-    message: /image\.png:\d+: invalid YAML/,
+    message: /image\.png: the file is not valid UTF-8/,
   },
   {
     name: 'a NUL byte inside otherwise valid YAML',
@@ -272,6 +272,45 @@ const CASES: HostileCase[] = [
     setup: (d) => { writeText(d, 'long.yaml', `${OBJECT_HEAD}data:\n  blob: "${'ab0/'.repeat(5 * 1024 * 1024)}"\n`); return ['long.yaml']; },
     exit: 0,
     maxMs: 60_000,
+  },
+  {
+    name: 'a UTF-16 file (Windows "Unicode")',
+    decision: 'not UTF-8: exit 2 saying the file is UTF-16 and to save it as UTF-8',
+    setup: (d) => { fs.writeFileSync(path.join(d, 'u16.yaml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(OBJECT_HEAD, 'utf16le')])); return ['u16.yaml']; },
+    exit: 2,
+    message: /u16\.yaml: the file is UTF-16.*save it as UTF-8/,
+  },
+  {
+    name: 'byte order marks at the start of later documents (concatenated files)',
+    decision: 'each BOM is dropped: analysed normally',
+    setup: (d) => { writeText(d, 'cat.yaml', `\uFEFF${OBJECT_HEAD}---\n\uFEFF${OBJECT_HEAD.replace('weird', 'weird-2')}`); return ['cat.yaml']; },
+    exit: 0,
+  },
+  {
+    name: 'an empty PATH argument',
+    decision: 'refused (it would mean the current folder): exit 2',
+    setup: () => [''],
+    exit: 2,
+    message: /empty PATH/,
+  },
+  {
+    name: 'Lists nested 40 deep',
+    decision: 'refused beyond 16 levels: exit 2 naming the document',
+    setup: (d) => {
+      let doc: any = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'deep', namespace: 'lab' } };
+      for (let i = 0; i < 40; i++) doc = { apiVersion: 'v1', kind: 'List', items: [doc] };
+      writeText(d, 'deep.yaml', yamlOf([doc]));
+      return ['deep.yaml'];
+    },
+    exit: 2,
+    message: /deep\.yaml:1 .*nested more than 16 deep/,
+  },
+  {
+    name: 'a folder with a JSON file that is not a manifest (package.json)',
+    decision: 'kubectl apply -f DIR reads *.json too and refuses it: exit 2 naming the file',
+    setup: (d) => { writeText(d, 'app/ok.yaml', OBJECT_HEAD); writeText(d, 'app/package.json', '{"name": "x", "version": "1.0.0"}\n'); return ['app']; },
+    exit: 2,
+    message: /package\.json:1: not a Kubernetes object/,
   },
 ];
 
@@ -429,7 +468,7 @@ function renderAll(objects: any[]): void {
   formatJson(result.findings);
   formatText(result.findings, result.suppressed);
   formatSarif(result.findings, { rules: [], toolVersion: '0.0.0', informationUri: 'https://example.invalid', suppressed: result.suppressed });
-  formatMermaid(meshGraph(result));
+  formatMermaid(result);
 }
 
 describe('wrong types at every field, in process', () => {

@@ -13,6 +13,8 @@ export interface RuleTrigger {
   readonly ruleId: string;
   readonly objects: () => any[];
   readonly options?: AnalyzeOptions;
+  /** YAML text to read instead of the dumped objects (for what only the text shows, e.g. unquoted scalars). */
+  readonly text?: () => string;
 }
 
 const NS = 'mesh-lab';
@@ -84,6 +86,21 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
       }
     }),
   },
+  {
+    ruleId: 'LKD-POL-023',
+    objects: lab((o) => {
+      o.push({ apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'deny-all', namespace: 'linkerd-egress' }, spec: { trafficPolicy: 'Deny' } });
+      o.push({ apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'allow-api', namespace: NS }, spec: { trafficPolicy: 'Allow' } });
+    }),
+  },
+  {
+    ruleId: 'LKD-ROUTE-025',
+    objects: lab((o) => { find(o, 'HTTPRoute', 'orders-split').spec.rules[0].matches = [{ path: { type: 'PathPrefix', value: '/orders' } }]; }),
+  },
+  {
+    ruleId: 'LKD-ROUTE-026',
+    objects: lab((o) => { find(o, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' }; }),
+  },
   { ruleId: 'LKD-POL-019', objects: lab((o) => { find(o, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = []; }) },
   {
     ruleId: 'LKD-ROUTE-005',
@@ -99,6 +116,15 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     objects: lab((o) => copyOf(o, 'HTTPRoute', 'orders-split', (r) => { r.kind = 'GRPCRoute'; r.metadata.name = 'orders-grpc'; })),
   },
   { ruleId: 'LKD-ROUTE-013', objects: lab((o) => copyOf(o, 'HTTPRoute', 'orders-split', (r) => { r.metadata.name = 'orders-split-2'; })) },
+  {
+    ruleId: 'LKD-MESH-012',
+    objects: lab((o) => { route(o).kind = 'HttpRoute'; }),
+  },
+  {
+    ruleId: 'LKD-MESH-013',
+    objects: () => [],
+    text: () => `apiVersion: v1\nkind: Service\nmetadata:\n  name: orders\n  namespace: ${NS}\nspec:\n  ports:\n  - port: 0443\n`,
+  },
   { ruleId: 'LKD-MESH-002', objects: lab((o) => annotate(find(o, 'Deployment', 'orders-v1').metadata, { 'config.linkerd.io/proxy-cpu-request': '100m' })) },
   { ruleId: 'LKD-MESH-003', objects: lab((o) => annotate(podMeta(o), { 'config.linkerd.io/skip-inbound-port': '4222' })) },
   { ruleId: 'LKD-MESH-005', objects: lab((o) => { find(o, 'Deployment', 'orders-v1').spec.template.spec.hostNetwork = true; }) },
@@ -110,6 +136,10 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
       metadata: { name: 'orders-ingress', namespace: NS },
       spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'orders' } }, policyTypes: ['Ingress'], ingress: [{ ports: [{ port: 8080 }] }] },
     })),
+  },
+  {
+    ruleId: 'LKD-MESH-011',
+    objects: lab((o) => { const ns = find(o, 'Namespace', NS).metadata; ns.labels = { ...ns.labels, 'pod-security.kubernetes.io/enforce': 'baseline' }; }),
   },
   { ruleId: 'LKD-MESH-008', objects: lab((o) => { for (const v of ['orders-v1', 'orders-v2']) annotate(podMeta(o, v), { 'config.linkerd.io/skip-inbound-ports': '8080' }); }) },
   {

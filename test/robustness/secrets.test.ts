@@ -2,7 +2,7 @@
  * LKD-SEC-001: credentials in synthesized output and plain YAML. Every key, token and password here is generated at
  * run time (concatenated, or made with node:crypto) so that no secret-looking literal sits in the repository.
  */
-import { generateKeyPairSync, createHmac } from 'crypto';
+import { X509Certificate, generateKeyPairSync, createHmac } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -18,6 +18,7 @@ import { secretsInOutput } from '../../src/analysis/rules/secrets/secrets-in-out
 import { SUPPRESS_ANNOTATION } from '../../src/analysis/suppressions';
 import { parseManifests } from '../../src/frontends/cli/load-manifests';
 import { assertBuilt, removeDir, tempDir, writeYaml } from '../frontends/cli-harness';
+import { certs } from '../support/certs';
 
 const SEC = 'LKD-SEC-001';
 const CERT = 'LKD-CERT-005';
@@ -254,5 +255,82 @@ describe('no example output contains a secret', () => {
 
   test('the control-plane example (identity from cert-manager: no key material in the output)', () => {
     expect(writtenManifests((outdir) => synthesizeControlPlane(outdir)[0])).toBeGreaterThan(3);
+  });
+});
+
+// ---- encoded private keys ---------------------------------------------------------------------
+
+describe('private keys in what Kubernetes and kubeconfig encode are found', () => {
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const der = {
+    pkcs8: ec.export({ type: 'pkcs8', format: 'der' }).toString('base64'),
+    sec1: ec.export({ type: 'sec1', format: 'der' }).toString('base64'),
+    pkcs1: rsa.export({ type: 'pkcs1', format: 'der' }).toString('base64'),
+  };
+  const kubeconfig = (keyData: string) => yaml.dump({
+    'apiVersion': 'v1',
+    'kind': 'Config',
+    'clusters': [{ name: 'c', cluster: { server: 'https://10.0.0.1' } }],
+    'users': [{ name: 'admin', user: { 'client-certificate-data': b64('not a certificate'), 'client-key-data': keyData } }],
+    'contexts': [{ name: 'c', context: { cluster: 'c', user: 'admin' } }],
+    'current-context': 'c',
+  });
+  const keyFindings = (objects: any[]) => analyze(objects.map((object) => ({ object })))
+    .findings.filter((f) => f.ruleId === SEC || f.ruleId === CERT);
+  const lastApplied = (obj: any) => ({ 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(obj) });
+
+  const CASES: [string, () => any, string, RegExp][] = [
+    ['a kubeconfig client-key-data (base64 PEM) in ConfigMap data', () => configMap('kube', { config: kubeconfig(b64(material.privateKeyPem)) }),
+      "data.config (in the YAML) users[0].user['client-key-data']", /private key/],
+    ['a kubeconfig in a Secret\'s stringData', () => secret('kube', { stringData: { kubeconfig: kubeconfig(b64(material.privateKeyPem)) } }),
+      "stringData.kubeconfig (in the YAML) users[0].user['client-key-data']", /private key/],
+    ['a kubeconfig, base64, in Secret data', () => secret('kube', { data: { kubeconfig: b64(kubeconfig(b64(material.privateKeyPem))) } }),
+      "data.kubeconfig (in the base64-decoded YAML) users[0].user['client-key-data']", /private key/],
+    ['a base64 PEM key inside last-applied-configuration', () => configMap('applied', { a: 'b' }, lastApplied(secret('tls', { data: { 'tls.key': b64(material.privateKeyPem) } }))),
+      "metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'] (in the JSON) data['tls.key']", /base64-encoded private key/],
+    ['a DER key inside last-applied-configuration', () => configMap('applied', { a: 'b' }, lastApplied(secret('tls', { data: { 'tls.key': der.pkcs8 } }))),
+      "(in the JSON) data['tls.key']", /private key \(DER PKCS#8/],
+    ['a headerless DER PKCS#8 key under tls.key in Secret data', () => secret('tls', { type: 'kubernetes.io/tls', data: { 'tls.crt': b64('x'), 'tls.key': der.pkcs8 } }),
+      "data['tls.key'] (base64 of a DER PKCS#8 private key)", /private key/],
+    ['a headerless DER SEC1 key in Secret data', () => secret('tls', { data: { key: der.sec1 } }), 'data.key (base64 of a DER SEC1 EC private key)', /private key/],
+    ['a headerless DER PKCS#1 RSA key in Secret data', () => secret('tls', { data: { key: der.pkcs1 } }), 'data.key (base64 of a DER PKCS#1 RSA private key)', /private key/],
+    ['a DER key in an env value', () => deployment('api', [{ name: 'SIGNING', value: der.pkcs8 }]), 'env[0].value', /base64-encoded private key \(DER PKCS#8/],
+    ['a DER key in Helm values of an Argo CD Application', () => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: meta('cp'),
+      spec: { source: { helm: { valuesObject: { identity: { issuer: { tls: { keyPEM: der.sec1 } } } } } } },
+    }), 'keyPEM', /DER SEC1/],
+  ];
+
+  test.each(CASES)('%s', (_, make, where, what) => {
+    const findings = keyFindings([make()]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0].severity).toBe('error');
+    expect(findings[0].message).toContain(where);
+    expect(findings[0].message).toMatch(what);
+  });
+
+  test('no key material is echoed in any message', () => {
+    const findings = keyFindings(CASES.map(([, make]) => make()));
+    expect(findings.length).toBe(CASES.length);
+    const text = JSON.stringify(findings);
+    for (const secretText of [...Object.values(der), b64(material.privateKeyPem), material.privateKeyPem.split('\n')[1]]) {
+      expect(text).not.toContain(secretText.slice(0, 24));
+      expect(text).not.toContain(secretText.slice(-24));
+    }
+  });
+
+  test('certificates, public keys and random base64 are not keys', () => {
+    const pub = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    const cert = b64(certs.root.certPem);
+    const certDer = new X509Certificate(certs.root.certPem).raw.toString('base64');
+    const random = Buffer.from(Array.from({ length: 200 }, (_, i) => (i * 37 + 11) % 256)).toString('base64');
+    const objects = [
+      secret('tls', { type: 'kubernetes.io/tls', data: { 'tls.crt': cert, 'ca.der': certDer, 'pub.der': pub, 'blob': random } }),
+      configMap('bundle', { 'ca.crt': certs.root.certPem, 'ca.der': certDer, 'note': random }, lastApplied(configMap('x', { pub, certDer }))),
+    ];
+    expect(keyFindings(objects)).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  *
  * The values are the chart's (charts/linkerd-control-plane/values.yaml at version-2.20): `identityTrustDomain`
  * (empty means `clusterDomain`), `proxy.defaultInboundPolicy`, `clusterNetworks`, `proxy.opaquePorts`,
- * `policyController.probeNetworks`; the release namespace is the control-plane namespace.
+ * `policyController.probeNetworks`, `egress.globalEgressNetworkNamespace`; the release namespace is the control-plane namespace.
  */
 import { AnalysisContextInput } from '../options';
 import { controlPlaneInstalls } from './installs';
@@ -37,6 +37,7 @@ export function clusterFactsOf(index: MeshIndex): AnalysisContextInput {
     defaultOpaquePorts: text(v.proxy?.opaquePorts),
     probeNetworks: strings(v.policyController?.probeNetworks),
     controlPlaneNamespace: text(install.namespace),
+    globalEgressNamespace: text(v.egress?.globalEgressNetworkNamespace),
   };
   for (const key of Object.keys(facts)) if (facts[key] === undefined) delete facts[key];
   return facts as AnalysisContextInput;

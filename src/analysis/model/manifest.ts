@@ -14,6 +14,22 @@ export interface SourceLocation {
   readonly file?: string;
   /** 1-based line of the document's start in `file`. */
   readonly line?: number;
+  /** Unquoted scalars of the document that YAML 1.1 readers (kubectl, Helm, PyYAML) read differently (LKD-MESH-013). */
+  readonly yaml11Readings?: readonly Yaml11Reading[];
+}
+
+/** An unquoted scalar that YAML 1.2 (this tool) and YAML 1.1 (kubectl's and Helm's reader, PyYAML) read differently. */
+export interface Yaml11Reading {
+  /** 1-based line in the file. */
+  readonly line: number;
+  /** The scalar as written. */
+  readonly text: string;
+  /** What YAML 1.2 makes of it (as JSON). */
+  readonly yaml12: string;
+  /** What a YAML 1.1 reader makes of it (as JSON), and why. */
+  readonly yaml11: string;
+  /** Who reads it that way. */
+  readonly readers: string;
 }
 
 /** One object given to the engine. */

@@ -2,6 +2,7 @@
  * Shared reading of Linkerd policy objects for the policy and mesh rules and for policy evaluation.
  * Everything cross-object is computed once per index (memoized) so rules stay linear in the number of objects.
  */
+import { compareStrings } from '../../core/compare';
 import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core/identity';
 import { ResourceId, annotationsOf } from './manifest';
 import {
@@ -80,7 +81,7 @@ export function idLabel(id: ResourceId): string {
 export function claimOrder(a: IndexedObject, b: IndexedObject): number {
   const ta = String(a.object.metadata?.creationTimestamp ?? '');
   const tb = String(b.object.metadata?.creationTimestamp ?? '');
-  return ta.localeCompare(tb) || a.id.name.localeCompare(b.id.name);
+  return compareStrings(ta, tb) || compareStrings(a.id.name, b.id.name);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -4,5 +4,4 @@ export * from './text';
 export * from './json';
 export * from './sarif';
 export * from './rule-descriptors';
-export * from './mesh-graph';
 export * from './mermaid';

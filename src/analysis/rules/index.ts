@@ -1,6 +1,7 @@
 /**
  * The rule pack: every rule the engine runs, in ID order. Adding a rule = one new file plus one line here.
  */
+import { compareStrings } from '../../core/compare';
 import { Rule } from '../rule';
 import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
@@ -18,13 +19,17 @@ import { missingServiceAccount } from './mesh/missing-service-account';
 import { networkPolicyRule } from './mesh/network-policy';
 import { opaquePortsRule } from './mesh/opaque-ports';
 import { podHazardsRule } from './mesh/pod-hazards';
+import { podSecurityAdmissionRule } from './mesh/pod-security-admission';
 import { proxyPortCollisionRule } from './mesh/proxy-port-collision';
 import { skippedServerPortRule } from './mesh/skipped-server-port';
 import { targetNotInjectedRule } from './mesh/target-not-injected';
+import { unknownKindsRule } from './mesh/unknown-kinds';
 import { wrongMetadataRule } from './mesh/wrong-metadata';
+import { yaml11ReadingsRule } from './mesh/yaml11-readings';
 import { authenticationRefsRule } from './policy/authentication-refs';
 import { authorizationTargetRule } from './policy/authorization-target';
 import { declaredCalls } from './policy/declared-calls';
+import { egressScope } from './policy/egress-scope';
 import { legacyKindsRule } from './policy/legacy-kinds';
 import { meshTlsIdentitiesRule } from './policy/mesh-tls-identities';
 import { networksRule } from './policy/networks';
@@ -73,6 +78,8 @@ import { serverParentScope } from './route/server-parent-scope';
 import { serviceProfileWins } from './route/service-profile';
 import { serviceSelectsPods } from './route/service-selects-pods';
 import { unsupportedFilters } from './route/unsupported-filters';
+import { unmatchedRequests } from './route/unmatched-requests';
+import { unservedProtocol } from './route/unserved-protocol';
 import { backendWeights } from './route/weights';
 import { secretsInOutput } from './secrets/secrets-in-output';
 import { pinnedVersions } from './version/pinned';
@@ -81,10 +88,10 @@ import { proxyVersionSkew } from './version/proxy-skew';
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
-  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
+  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
-  proxyPortCollisionRule, skippedServerPortRule,
+  proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule, unknownKindsRule, yaml11ReadingsRule,
   duplicateObjectsRule,
   missingServiceAccount,
   omittedParentGroup,
@@ -110,6 +117,8 @@ export const ALL_RULES: Rule[] = [
   beyondGatewayV121,
   meshHostnames,
   serverParentScope,
+  unmatchedRequests,
+  unservedProtocol,
   admissionWebhook,
   nonIdempotentRetries,
   annotationGrammar,
@@ -125,7 +134,7 @@ export const ALL_RULES: Rule[] = [
   secretsInOutput,
   pinnedVersions, proxyVersionSkew,
   controlPlaneHa, webhookFailurePolicyIgnore, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
-].sort((a, b) => a.id.localeCompare(b.id));
+].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {
   return ALL_RULES.find((r) => r.id === id);

@@ -5,10 +5,15 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
+import { ChartRelease, ReleaseStage, releaseWave } from './releases';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../install/values';
-import { validateLabelName } from '../../core/names';
 import { MeshChecks } from '../../checks/mesh-checks';
+import { check } from '../../core/errors';
+import { IMAGE_DIGESTS_ANNOTATION } from '../../core/image-values';
+import { validateLabelName } from '../../core/names';
+import { VersionRule } from '../../core/versions';
+import { ZoneSpread } from '../install/fault-domains';
+import { copyValues, ResolvedInstall } from '../install/values';
 
 /** A rendered Kubernetes object. */
 type KubeObject = Record<string, any>;
@@ -59,6 +64,8 @@ function webhookCertificateDifferences(namespace: string): KubeObject[] {
 
 interface ApplicationSpec {
   readonly name: string;
+  /** Destination namespace; the control plane's by default. */
+  readonly namespace?: string;
   readonly chart: string;
   readonly wave: string;
   readonly values: Record<string, any>;
@@ -68,13 +75,14 @@ interface ApplicationSpec {
 
 function application(install: ResolvedInstall, options: ArgoCdDeliveryOptions, app: ApplicationSpec): KubeObject {
   const automated = options.automatedSync ?? true;
+  const digests = install.images.requireDigests ? { [IMAGE_DIGESTS_ANNOTATION]: 'required' } : {};
   return {
     apiVersion: ARGO_APPLICATION_API_VERSION,
     kind: 'Application',
     metadata: {
       name: app.name,
       namespace: options.argoCdNamespace ?? 'argocd',
-      annotations: { [SYNC_WAVE_ANNOTATION]: app.wave },
+      annotations: { [SYNC_WAVE_ANNOTATION]: app.wave, ...digests },
       labels: { 'app.kubernetes.io/part-of': 'linkerd' },
     },
     spec: {
@@ -85,7 +93,7 @@ function application(install: ResolvedInstall, options: ArgoCdDeliveryOptions, a
         targetRevision: install.version.chartVersion,
         helm: { releaseName: app.name, valuesObject: copyValues(app.values) },
       },
-      destination: { server: options.destinationServer ?? 'https://kubernetes.default.svc', namespace: install.namespace },
+      destination: { server: options.destinationServer ?? 'https://kubernetes.default.svc', namespace: app.namespace ?? install.namespace },
       syncPolicy: {
         ...(automated ? { automated: { prune: true, selfHeal: true } } : {}),
         syncOptions: app.syncOptions,
@@ -95,10 +103,37 @@ function application(install: ResolvedInstall, options: ArgoCdDeliveryOptions, a
   };
 }
 
-/** The two Applications, as plain manifests. */
-export function argoCdApplications(install: ResolvedInstall, options: ArgoCdDeliveryOptions = {}): { crds: KubeObject; controlPlane: KubeObject } {
+/** An Application for a chart beside the core: wave 0 (with the CRDs) before the control plane, wave 2 after it. */
+export function argoCdReleaseApplication(install: ResolvedInstall, options: ArgoCdDeliveryOptions, release: ChartRelease): KubeObject {
+  return application(install, options, {
+    name: release.releaseName,
+    namespace: release.namespace,
+    chart: release.chart,
+    wave: releaseWave(release.stage),
+    values: release.values,
+    syncOptions: ['PruneLast=true'],
+  });
+}
+
+export function deliverReleaseWithArgoCd(scope: Construct, install: ResolvedInstall, options: ArgoCdDeliveryOptions,
+  release: ChartRelease): Construct {
+  return new ApiObject(scope, `${release.id}Application`, argoCdReleaseApplication(install, options, release) as any);
+}
+
+/** The Applications of the core (CRDs, the CNI when installed, control plane), as plain manifests. */
+export function argoCdApplications(install: ResolvedInstall, options: ArgoCdDeliveryOptions = {}):
+{ crds: KubeObject; controlPlane: KubeObject; cni?: KubeObject } {
   const ignoreCerts = options.ignoreGeneratedWebhookCertificates ?? true;
   return {
+    cni: install.cni ? argoCdReleaseApplication(install, options, {
+      id: 'Cni',
+      chart: install.cni.chart,
+      releaseName: install.cni.releaseName,
+      namespace: install.cni.namespace,
+      values: install.cni.values,
+      stage: ReleaseStage.BEFORE_CONTROL_PLANE,
+      selector: 'linkerd.io/cni-resource=true',
+    }) : undefined,
     crds: application(install, options, {
       name: install.crdsReleaseName,
       chart: install.version.crdsChart,
@@ -121,10 +156,15 @@ export function argoCdApplications(install: ResolvedInstall, options: ArgoCdDeli
 /** Creates the Applications; the control plane's depends on the CRDs' so it follows it in the output too. */
 export function deliverWithArgoCd(scope: Construct, install: ResolvedInstall, options: ArgoCdDeliveryOptions): DeliveredCharts {
   validateLabelName(scope, options.argoCdNamespace ?? 'argocd', 'argoCdNamespace');
+  check(install.zoneSpread !== ZoneSpread.REQUIRED, scope, VersionRule.HA,
+    'zoneSpread REQUIRED needs topologySpreadConstraints the chart does not render, and an Argo CD Helm source cannot post-render them.',
+    'Use ZoneSpread.PREFERRED (the chart\'s zone anti-affinity) with Argo CD, or deliver with LinkerdDelivery.flux() or LinkerdDelivery.helm().');
   const apps = argoCdApplications(install, options);
   const crds = new ApiObject(scope, 'CrdsApplication', apps.crds as any);
+  const cni = apps.cni ? new ApiObject(scope, 'CniApplication', apps.cni as any) : undefined;
   const controlPlane = new ApiObject(scope, 'ControlPlaneApplication', apps.controlPlane as any);
   controlPlane.addDependency(crds);
+  if (cni) controlPlane.addDependency(cni);
   if (install.writesPrivateKey) {
     MeshChecks.suppress(controlPlane, 'LKD-CERT-005', 'the identity was created with writePrivateKey: true, so the issuer key is in these values by choice');
   }
@@ -177,9 +217,12 @@ export function argoCdSteps(options: ArgoCdDeliveryOptions): DeliverySteps {
       commands: [
         'argocd app set "$PARENT_APP" --sync-policy none',
         `argocd app delete ${appName(options, install.controlPlaneReleaseName)} --cascade --yes --wait`,
+        ...(install.cni ? [`argocd app delete ${appName(options, install.cni.releaseName)} --cascade --yes --wait`] : []),
         `argocd app delete ${appName(options, install.crdsReleaseName)} --cascade --yes --wait`,
         'kubectl delete namespace "$NS" --ignore-not-found',
       ],
     }),
+    removeRelease: (_install, release) => [`argocd app delete ${appName(options, release.releaseName)} --cascade --yes --wait`,
+      `kubectl delete namespace ${release.namespace} --ignore-not-found`],
   };
 }

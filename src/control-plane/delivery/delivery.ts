@@ -3,10 +3,11 @@
  * Helm (cdk8s at synth, Argo CD, Flux, Terraform) and so in the commands of their runbooks.
  */
 import { Construct } from 'constructs';
-import { ArgoCdDeliveryOptions, deliverWithArgoCd, argoCdSteps } from './argo-cd';
-import { FluxDeliveryOptions, deliverWithFlux, fluxSteps } from './flux';
+import { ArgoCdDeliveryOptions, deliverReleaseWithArgoCd, deliverWithArgoCd, argoCdSteps } from './argo-cd';
+import { FluxDeliveryOptions, deliverReleaseWithFlux, deliverWithFlux, fluxSteps } from './flux';
 import { DeliveryForm } from './form';
-import { HelmDeliveryOptions, deliverWithHelm, helmSteps } from './helm';
+import { HelmDeliveryOptions, deliverReleaseWithHelm, deliverWithHelm, helmSteps } from './helm';
+import { ChartRelease } from './releases';
 import { DeliveredCharts, DeliverySteps } from './steps';
 import { InputRule, check } from '../../core/errors';
 import { describeValue, isStruct, optionalBoolean, optionalList, optionalString } from '../../core/runtime-checks';
@@ -47,6 +48,7 @@ export abstract class LinkerdDelivery {
   public static helm(options: HelmDeliveryOptions = {}): LinkerdDelivery {
     const g = given('helm', options);
     return new StepsDelivery(DeliveryForm.HELM, helmSteps(g.options), (scope, install) => deliverWithHelm(scope, install, g.options),
+      (scope, install, release) => deliverReleaseWithHelm(scope, install, g.options, release),
       g.options, g.problem);
   }
 
@@ -54,6 +56,7 @@ export abstract class LinkerdDelivery {
   public static argoCd(options: ArgoCdDeliveryOptions = {}): LinkerdDelivery {
     const g = given('argoCd', options);
     return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(g.options), (scope, install) => deliverWithArgoCd(scope, install, g.options),
+      (scope, install, release) => deliverReleaseWithArgoCd(scope, install, g.options, release),
       g.options, g.problem);
   }
 
@@ -61,6 +64,7 @@ export abstract class LinkerdDelivery {
   public static flux(options: FluxDeliveryOptions = {}): LinkerdDelivery {
     const g = given('flux', options);
     return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(g.options), (scope, install) => deliverWithFlux(scope, install, g.options),
+      (scope, install, release) => deliverReleaseWithFlux(scope, install, g.options, release),
       g.options, g.problem);
   }
 
@@ -75,6 +79,12 @@ export abstract class LinkerdDelivery {
   public abstract _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts;
 
   /**
+   * Creates the delivery object of one chart beside the core (an extension, after the control plane).
+   * @internal
+   */
+  public abstract _deliverRelease(scope: Construct, install: ResolvedInstall, release: ChartRelease): Construct;
+
+  /**
    * The runbook commands of this form.
    * @internal
    */
@@ -82,19 +92,30 @@ export abstract class LinkerdDelivery {
 }
 
 type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
+type DeliverRelease = (scope: Construct, install: ResolvedInstall, release: ChartRelease) => Construct;
 
 class StepsDelivery extends LinkerdDelivery {
   constructor(
-    public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver, private readonly options: object,
-    private readonly problem?: string,
+    public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver,
+    private readonly deliverRelease: DeliverRelease, private readonly options: object, private readonly problem?: string,
   ) {
     super();
   }
 
+  public _deliverRelease(scope: Construct, install: ResolvedInstall, release: ChartRelease): Construct {
+    this.checkOptions(scope);
+    return this.deliverRelease(scope, install, release);
+  }
+
   public _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts {
-    check(this.problem === undefined, scope, InputRule.REQUIRED, `delivery: ${this.problem}.`, 'Pass the options as an object, e.g. LinkerdDelivery.argoCd({ project: "platform" }), or omit them.');
-    checkOptionFields(scope, this.form, this.options as Record<string, unknown>);
+    this.checkOptions(scope);
     return this.deliver(scope, install);
+  }
+
+  private checkOptions(scope: Construct): void {
+    check(this.problem === undefined, scope, InputRule.REQUIRED, `delivery: ${this.problem}.`,
+      'Pass the options as an object, e.g. LinkerdDelivery.argoCd({ project: "platform" }), or omit them.');
+    checkOptionFields(scope, this.form, this.options as Record<string, unknown>);
   }
 
   public _steps(): DeliverySteps {

@@ -3,12 +3,14 @@
  * constructor), and the output is applied with kubectl. Synth therefore needs the helm binary and the chart
  * repository; the props are built by a pure function so they can be checked without either.
  */
-import { Helm, HelmProps } from 'cdk8s';
+import { ApiObject, Helm, HelmProps, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
+import { ChartRelease } from './releases';
 import { DeliveredCharts, DeliverySteps, crdsChartLabel, waitForControlPlane, waitForCrds } from './steps';
-import { copyValues, ResolvedInstall } from '../install/values';
 import { parseKubernetesVersion } from '../../core/versions';
+import { CONTROLLER_DEPLOYMENTS, ZoneSpread, effectiveZoneSpread, zoneSpreadConstraint } from '../install/fault-domains';
+import { copyValues, ResolvedInstall } from '../install/values';
 
 /** Options for rendering the charts in cdk8s with the `helm` binary. */
 export interface HelmDeliveryOptions {
@@ -28,6 +30,8 @@ export interface HelmDeliveryOptions {
 export interface HelmChartProps {
   readonly crds: HelmProps;
   readonly controlPlane: HelmProps;
+  /** linkerd2-cni, when installed with the control plane. */
+  readonly cni?: HelmProps;
 }
 
 /** `v1.31.0` for `--kube-version`, so the chart's kubeVersion check sees the declared cluster, not Helm's built-in default. */
@@ -53,7 +57,44 @@ export function helmChartProps(install: ResolvedInstall, options: HelmDeliveryOp
       releaseName: install.controlPlaneReleaseName,
       values: copyValues(install.controlPlaneValues),
     },
+    cni: install.cni ? {
+      ...common,
+      namespace: install.cni.namespace,
+      chart: install.cni.chart,
+      releaseName: install.cni.releaseName,
+      values: copyValues(install.cni.values),
+    } : undefined,
   };
+}
+
+/** The props handed to `Helm` for a chart beside the core. */
+export function helmReleaseProps(install: ResolvedInstall, options: HelmDeliveryOptions, release: ChartRelease): HelmProps {
+  return {
+    repo: install.version.helmRepository,
+    version: install.version.chartVersion,
+    namespace: release.namespace,
+    helmExecutable: options.helmExecutable ?? 'helm',
+    helmFlags: ['--kube-version', kubeVersionFlag(install.kubernetesVersion), ...(options.helmFlags ?? [])],
+    chart: release.chart,
+    releaseName: release.releaseName,
+    values: copyValues(release.values),
+  };
+}
+
+/**
+ * Adds the zone spread to the rendered controller Deployments: the chart renders no topologySpreadConstraints, so
+ * they are patched in after `helm template`, as Flux's post-renderer does. Returns how many Deployments were patched.
+ */
+export function addZoneSpread(rendered: Construct): number {
+  let patched = 0;
+  for (const child of rendered.node.findAll()) {
+    if (!(child instanceof ApiObject) || child.kind !== 'Deployment') continue;
+    const controller = CONTROLLER_DEPLOYMENTS.find((d) => d.name === child.name);
+    if (!controller) continue;
+    child.addJsonPatch(JsonPatch.add('/spec/template/spec/topologySpreadConstraints', [zoneSpreadConstraint(controller.component)]));
+    patched++;
+  }
+  return patched;
 }
 
 /** Creates a `Helm` child; a parameter only so that the wiring can be checked without running helm. */
@@ -66,9 +107,17 @@ export function deliverWithHelm(scope: Construct, install: ResolvedInstall, opti
   create: HelmFactory = realHelm): DeliveredCharts {
   const props = helmChartProps(install, options);
   const crds = create(scope, 'Crds', props.crds);
+  const cni = props.cni ? create(scope, 'Cni', props.cni) : undefined;
   const controlPlane = create(scope, 'ControlPlane', props.controlPlane);
   controlPlane.node.addDependency(crds);
+  if (cni) controlPlane.node.addDependency(cni);
+  if (effectiveZoneSpread(install.zoneSpread, install.highAvailability, true) === ZoneSpread.REQUIRED) addZoneSpread(controlPlane);
   return { crds, controlPlane };
+}
+
+export function deliverReleaseWithHelm(scope: Construct, install: ResolvedInstall, options: HelmDeliveryOptions, release: ChartRelease,
+  create: HelmFactory = realHelm): Construct {
+  return create(scope, release.id, helmReleaseProps(install, options, release));
 }
 
 /** Kinds the control-plane chart creates, for `kubectl apply --prune` (which otherwise skips cluster-scoped kinds). */
@@ -121,9 +170,12 @@ export function helmSteps(_options: HelmDeliveryOptions): DeliverySteps {
         + 'the file (namespace and identity objects).',
       commands: [
         `kubectl delete -f "$MANIFEST" -l ${controlPlaneOnly(install)} --ignore-not-found --wait`,
+        ...(install.cni ? ['kubectl delete -f "$MANIFEST" -l linkerd.io/cni-resource=true --ignore-not-found --wait'] : []),
         `kubectl delete -f "$MANIFEST" -l ${crdsChartLabel(install)} --ignore-not-found --wait`,
         'kubectl delete -f "$MANIFEST" --ignore-not-found --wait',
       ],
     }),
+    removeRelease: (_install, release) => [`kubectl delete -f "$MANIFEST" -l ${release.selector} --ignore-not-found --wait`,
+      `kubectl delete namespace ${release.namespace} --ignore-not-found`],
   };
 }

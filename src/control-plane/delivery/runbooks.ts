@@ -4,6 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { ChartRelease } from './releases';
 import { DeliverySteps, RunbookStep } from './steps';
 import { ResolvedInstall } from '../install/values';
 
@@ -22,7 +23,7 @@ export interface RunbookOptions {
 }
 
 /** File names `writeRunbooks` uses. */
-export const RUNBOOK_FILES = { upgrade: 'linkerd-upgrade.md', exit: 'linkerd-exit.md' };
+export const RUNBOOK_FILES = { upgrade: 'linkerd-upgrade.md', exit: 'linkerd-exit.md', troubleshoot: 'linkerd-identity-troubleshooting.md' };
 
 function bash(lines: string[]): string {
   return ['```bash', ...lines, '```'].join('\n');
@@ -107,15 +108,18 @@ export function upgradeRunbook(install: ResolvedInstall, steps: DeliverySteps, o
   ].join('\n\n') + '\n';
 }
 
-function extensionRemoval(options: RunbookOptions): string[] {
-  const extensions = options.extensions ?? ['viz'];
-  const lines = extensions.map((ext) => `linkerd ${ext} uninstall | kubectl delete -f -  # or: helm uninstall of its release`);
+function extensionRemoval(install: ResolvedInstall, steps: DeliverySteps, options: RunbookOptions, delivered: ChartRelease[]): string[] {
+  // Extensions this code delivers are removed the way they were delivered; others (installed by hand) with their CLI.
+  const deliveredNames = new Set(delivered.map((r) => r.releaseName.replace(/^linkerd-/, '')));
+  const lines = [...delivered].reverse().flatMap((release) => steps.removeRelease(install, release));
+  const extensions = (options.extensions ?? (delivered.length > 0 ? [] : ['viz'])).filter((ext) => !deliveredNames.has(ext));
+  lines.push(...extensions.map((ext) => `linkerd ${ext} uninstall | kubectl delete -f -  # or: helm uninstall of its release`));
   lines.push("helm list -A | grep -E 'linkerd-(viz|multicluster|jaeger)' || echo 'no extension releases left'");
   return lines;
 }
 
 /** The exit runbook: remove injection, restart, verify no proxies, remove extensions, then the core. */
-export function exitRunbook(install: ResolvedInstall, steps: DeliverySteps, options: RunbookOptions = {}): string {
+export function exitRunbook(install: ResolvedInstall, steps: DeliverySteps, options: RunbookOptions = {}, delivered: ChartRelease[] = []): string {
   const proxies = "kubectl get pods -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.containers[*].name} "
     + "{.spec.initContainers[*].name}{\"\\n\"}{end}' | grep -w linkerd-proxy";
   return [
@@ -136,7 +140,7 @@ export function exitRunbook(install: ResolvedInstall, steps: DeliverySteps, opti
       text: `Only pods of the control plane (\`${install.namespace}\`) and of extensions may still list linkerd-proxy.`,
       commands: [`${proxies} | grep -v "^${install.namespace}/"`],
     }),
-    section('4. Remove extensions', { text: 'Extensions depend on the core, so they go first.', commands: extensionRemoval(options) }),
+    section('4. Remove extensions', { text: 'Extensions depend on the core, so they go first.', commands: extensionRemoval(install, steps, options, delivered) }),
     section('5. Remove the core', steps.removeCore(install)),
     section('6. Verify', {
       text: 'No Linkerd CRDs, webhooks or cluster roles remain, and the Gateway API CRDs are still there.',
@@ -158,4 +162,91 @@ export function writeRunbookFiles(dir: string, upgrade: string, exit: string): s
   fs.writeFileSync(files[0], upgrade);
   fs.writeFileSync(files[1], exit);
   return files;
+}
+
+/** The issuer Secret's certificate key: the chart's `linkerd.io/tls` layout uses crt.pem, `kubernetes.io/tls` tls.crt. */
+function issuerCertKey(install: ResolvedInstall): string {
+  return install.controlPlaneValues.identity?.issuer?.scheme === 'linkerd.io/tls' ? 'crt\\.pem' : 'tls\\.crt';
+}
+
+/**
+ * The identity troubleshooting runbook, in the order that finds a fault fastest: the workload's leaf certificate, then
+ * the issuer that signed it, then the anchor that signed the issuer, then the clocks, then (for several clusters) the
+ * federated path where each cluster's anchors must be identical.
+ */
+export function troubleshootingRunbook(install: ResolvedInstall, steps: DeliverySteps): string {
+  const ns = install.namespace;
+  const trustRoots = `kubectl -n ${ns} get configmap linkerd-identity-trust-roots -o jsonpath='{.data.ca-bundle\\.crt}' > anchors.pem`;
+  const issuer = `kubectl -n ${ns} get secret linkerd-identity-issuer -o jsonpath='{.data.${issuerCertKey(install)}}' | base64 -d > issuer.crt`;
+  const externalCA = install.controlPlaneValues.identity?.externalCA === true;
+  return [
+    '# Troubleshoot Linkerd identity (mTLS)',
+    header(install, steps).join('\n'),
+    `Work from the leaf up: a workload certificate, the issuer that signs it (Secret \`linkerd-identity-issuer\` in \`${ns}\`), the `
+      + `trust anchors every proxy trusts (ConfigMap \`linkerd-identity-trust-roots\`), then clocks, then other clusters. Trust domain: \`${install.trustDomain}\`.`,
+    section('0. Variables', { text: 'The commands below use these.', commands: [`NS=${ns}`, 'APP_NS=<namespace of the failing workload>', 'POD=<a failing pod>'] }),
+    section('1. Leaf: the workload certificate', {
+      text: 'Does the proxy have a certificate, for the expected identity, still valid, issued by the current issuer? A proxy without one '
+        + 'logs identity errors and `linkerd check --proxy` fails its identity checks.',
+      commands: [
+        'linkerd check --proxy --namespace "$APP_NS"',
+        'linkerd identity --namespace "$APP_NS" "$POD" > leaf.crt  # the certificate the proxy presents',
+        'openssl x509 -in leaf.crt -noout -subject -issuer -dates -ext subjectAltName',
+        `# expect SAN DNS:<serviceaccount>.$APP_NS.serviceaccount.identity.${ns}.${install.trustDomain}`,
+        'kubectl -n "$APP_NS" logs "$POD" -c linkerd-proxy | grep -iE "identity|certificate|tls" | tail -20',
+      ],
+    }),
+    section('2. Issuer: the intermediate that signs every leaf', {
+      text: 'The issuer must be a CA, unexpired, signed by an anchor in the bundle, and the identity controller must have loaded it'
+        + (externalCA ? ' (cert-manager issues it here: check the Certificate first).' : '.'),
+      commands: [
+        ...(externalCA ? [`kubectl -n ${ns} get certificate linkerd-identity-issuer -o wide`, `kubectl -n ${ns} describe certificate linkerd-identity-issuer | tail -20`] : []),
+        issuer,
+        'openssl x509 -in issuer.crt -noout -subject -issuer -dates -ext basicConstraints',
+        'openssl verify -CAfile issuer.crt -partial_chain leaf.crt  # the leaf was signed by this issuer',
+        `kubectl -n ${ns} logs deploy/linkerd-identity -c identity | grep -iE "issuer|certificate|error" | tail -20`,
+      ],
+    }),
+    section('3. Anchor: the roots every proxy trusts', {
+      text: 'The issuer must chain to an anchor in the bundle the proxies read. A new issuer signed by a new anchor that is not yet in the '
+        + 'bundle breaks every new leaf; an anchor removed too early breaks every proxy still holding an old leaf.',
+      commands: [
+        ...(externalCA ? ['kubectl get bundle linkerd-identity-trust-roots -o jsonpath=\'{.status.conditions}\'', 'kubectl -n cert-manager get certificate -o wide'] : []),
+        trustRoots,
+        'openssl crl2pkcs7 -nocrl -certfile anchors.pem | openssl pkcs7 -print_certs -noout  # every anchor in the bundle',
+        'openssl verify -CAfile anchors.pem issuer.crt',
+        'openssl verify -CAfile anchors.pem -untrusted issuer.crt leaf.crt',
+        'linkerd check --proxy  # "trust anchors are valid" and "issuer cert is valid" for the whole mesh',
+      ],
+    }),
+    section('4. Clock skew', {
+      text: 'A certificate "not yet valid" or "expired" while the dates above look fine means a clock is off: proxies accept '
+        + 'up to the configured clockSkewAllowance. Compare the nodes\' clocks with the certificates\' notBefore/notAfter.',
+      commands: [
+        'date -u',
+        `kubectl -n ${ns} get configmap linkerd-config -o jsonpath='{.data.values}' | grep -E "clockSkewAllowance|issuanceLifetime"`,
+        'kubectl get nodes -o name | while read n; do echo "$n $(kubectl debug "$n" -q --image=busybox:1.37.0 -- date -u 2>/dev/null)"; done',
+        'kubectl -n "$APP_NS" logs "$POD" -c linkerd-proxy | grep -iE "not yet valid|expired" | tail -5',
+      ],
+    }),
+    section('5. Single cluster or federated', {
+      text: 'In one cluster the path ends here. Across clusters (multicluster links), every linked cluster must hold the same anchor '
+        + 'bundle and its own issuer signed by it: copying an issuer Secret does not create trust, and Linkerd\'s own multicluster check '
+        + 'does not compare anchors. Compare the fingerprints in every cluster, then check the links.',
+      commands: [
+        'for ctx in <east> <west>; do echo "$ctx"; kubectl --context "$ctx" -n "$NS" get configmap linkerd-identity-trust-roots '
+          + '-o jsonpath=\'{.data.ca-bundle\\.crt}\' | openssl crl2pkcs7 -nocrl -certfile /dev/stdin | openssl pkcs7 -print_certs | openssl x509 -noout -fingerprint -sha256; done',
+        'linkerd --context <east> multicluster check',
+        'linkerd --context <east> multicluster gateways',
+      ],
+    }),
+  ].join('\n\n') + '\n';
+}
+
+/** Writes the troubleshooting runbook beside the others and returns its path. */
+export function writeTroubleshootingRunbook(dir: string, text: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, RUNBOOK_FILES.troubleshoot);
+  fs.writeFileSync(file, text);
+  return file;
 }

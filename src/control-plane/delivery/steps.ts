@@ -1,6 +1,7 @@
 /** What each delivery form contributes to the runbooks: the exact commands for its own tooling. */
 import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
+import { ChartRelease } from './releases';
 import { ResolvedInstall } from '../install/values';
 
 /** What a delivery created: the construct installing the CRDs and the one installing the control plane (after it). */
@@ -28,6 +29,8 @@ export interface DeliverySteps {
   prune(install: ResolvedInstall): RunbookStep;
   /** Removes the control plane, then the Linkerd CRDs (never the Gateway API CRDs). */
   removeCore(install: ResolvedInstall): RunbookStep;
+  /** Commands that remove one chart beside the core (an extension, before the core goes). */
+  removeRelease(install: ResolvedInstall, release: ChartRelease): string[];
 }
 
 /** Label that every linkerd-crds CRD carries (`helm.sh/chart: linkerd-crds-<chart version>`). */

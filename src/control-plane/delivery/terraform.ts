@@ -54,5 +54,7 @@ export function terraformSteps(addresses: TerraformAddresses): DeliverySteps {
         'kubectl delete namespace "$NS" --ignore-not-found',
       ],
     }),
+    removeRelease: (_install, release) => [`helm -n ${release.namespace} uninstall ${release.releaseName} --wait`,
+      `kubectl delete namespace ${release.namespace} --ignore-not-found`],
   };
 }

@@ -35,15 +35,23 @@ export interface CertManagerIdentityProps {
    */
   readonly trustAnchorCommonName?: string;
   /**
-   * Validity of the trust anchor.
-   * @default Duration.hours(8760) (one year)
+   * Validity of the trust anchor. An anchor change is a planned rotation (TrustAnchorRotation), so the default is long;
+   * Linkerd's guide uses 8760h with renewBefore 7320h, which renews the root 60 days after issue.
+   * @default Duration.hours(87600) (ten years)
    */
   readonly trustAnchorDuration?: Duration;
   /**
    * How long before expiry cert-manager renews the trust anchor.
-   * @default Duration.hours(7320)
+   * @default Duration.hours(8760) (renewal nine years after issue)
    */
   readonly trustAnchorRenewBefore?: Duration;
+  /**
+   * Generate a new anchor key when cert-manager renews the anchor (`privateKey.rotationPolicy: Always`). A new key is a
+   * new root that no proxy trusts yet, so a renewal becomes an unplanned anchor rotation; with the default (Never) a
+   * renewal keeps the key and every issued certificate keeps chaining to it.
+   * @default false
+   */
+  readonly rotateTrustAnchorKey?: boolean;
   /**
    * Name of the ClusterIssuer that signs the identity issuer with the trust anchor.
    * @default "linkerd-identity-issuer"
@@ -65,14 +73,17 @@ export interface CertManagerIdentityProps {
    */
   readonly issuerRenewBefore?: Duration;
   /**
-   * Name of the Secret (in `certManagerNamespace`) holding the previous anchor, kept in the bundle during rotation.
-   * @default "linkerd-previous-anchor"
+   * Name of the Secret (in `certManagerNamespace`) holding the previous anchor, kept in the bundle during a rotation.
+   * Giving it says the Secret exists (you create it out of band, e.g. by copying the old anchor Secret); the Bundle
+   * then reads it. A fresh install leaves it and `previousAnchorPem` unset: trust-manager refuses a Bundle whose
+   * source Secret does not exist, and nothing would create it.
+   * @default "linkerd-previous-anchor" when `previousAnchorPem` is given; otherwise the Bundle has no previous anchor
    */
   readonly previousAnchorSecretName?: string;
   /**
-   * The previous anchor's certificate (PEM, public part only). When given, the Secret `previousAnchorSecretName` is
-   * created with only `tls.crt`; otherwise copy the anchor Secret to it out of band before the Bundle can sync.
-   * @default - the Secret is created out of band
+   * The previous anchor's certificate (PEM, public part only), during a rotation. The Secret
+   * `previousAnchorSecretName` is then created with only `tls.crt` and added to the Bundle.
+   * @default - no previous anchor
    */
   readonly previousAnchorPem?: string;
   /**
@@ -111,7 +122,9 @@ interface Resolved {
   readonly issuerCommonName: string;
   readonly issuerDuration: number;
   readonly issuerRenewBefore: number;
-  readonly previousAnchorSecretName: string;
+  /** The previous-anchor Secret the Bundle reads, when there is one. */
+  readonly previousAnchorSecretName?: string;
+  readonly rotateTrustAnchorKey: boolean;
 }
 
 function resolve(scope: Construct, props: CertManagerIdentityProps, options: IdentityBindOptions): Resolved {
@@ -123,13 +136,15 @@ function resolve(scope: Construct, props: CertManagerIdentityProps, options: Ide
     rootIssuerName: name(props.rootIssuerName, 'linkerd-trust-root-issuer', 'rootIssuerName'),
     trustAnchorName: name(props.trustAnchorName, 'linkerd-trust-anchor', 'trustAnchorName'),
     trustAnchorCommonName: optionalString(scope, props.trustAnchorCommonName, 'trustAnchorCommonName') ?? 'root.linkerd.cluster.local',
-    anchorDuration: ms(props.trustAnchorDuration, Duration.hours(8760), 'trustAnchorDuration'),
-    anchorRenewBefore: ms(props.trustAnchorRenewBefore, Duration.hours(7320), 'trustAnchorRenewBefore'),
+    anchorDuration: ms(props.trustAnchorDuration, Duration.hours(87600), 'trustAnchorDuration'),
+    anchorRenewBefore: ms(props.trustAnchorRenewBefore, Duration.hours(8760), 'trustAnchorRenewBefore'),
     clusterIssuerName: name(props.clusterIssuerName, 'linkerd-identity-issuer', 'clusterIssuerName'),
     issuerCommonName: optionalString(scope, props.issuerCommonName, 'issuerCommonName') ?? `identity.${options.namespace}.${options.trustDomain}`,
     issuerDuration: ms(props.issuerDuration, Duration.hours(48), 'issuerDuration'),
     issuerRenewBefore: ms(props.issuerRenewBefore, Duration.hours(25), 'issuerRenewBefore'),
-    previousAnchorSecretName: name(props.previousAnchorSecretName, 'linkerd-previous-anchor', 'previousAnchorSecretName'),
+    previousAnchorSecretName: props.previousAnchorSecretName !== undefined || props.previousAnchorPem !== undefined
+      ? name(props.previousAnchorSecretName, 'linkerd-previous-anchor', 'previousAnchorSecretName') : undefined,
+    rotateTrustAnchorKey: props.rotateTrustAnchorKey === true,
   };
 }
 
@@ -138,7 +153,7 @@ function checkRenewal(scope: Construct, what: string, duration: number, renewBef
     `Give the ${what} a duration of at least 1h.`);
   check(renewBefore >= MIN_RENEW_BEFORE_MS && renewBefore < duration, scope, CertRule.LIFETIME,
     `${what} renewBefore ${formatGoDuration(renewBefore)} must be at least 5m and shorter than its duration ${formatGoDuration(duration)}; cert-manager refuses it.`,
-    `Set the ${what} renewBefore between 5m and its duration (Linkerd's guide: 8760h/7320h for the anchor, 48h/25h for the issuer).`);
+    `Set the ${what} renewBefore between 5m and its duration (defaults: 87600h/8760h for the anchor, 48h/25h for the issuer).`);
 }
 
 /**
@@ -180,7 +195,8 @@ function trustAnchorObjects(scope: Construct, r: Resolved): ApiObject[] {
     secretName: r.trustAnchorName,
     duration: formatGoDuration(r.anchorDuration),
     renewBefore: formatGoDuration(r.anchorRenewBefore),
-    privateKey: PRIVATE_KEY,
+    // A renewal that keeps the key keeps every proxy's trust; a new key is an anchor rotation and must be planned.
+    privateKey: { ...PRIVATE_KEY, rotationPolicy: r.rotateTrustAnchorKey ? 'Always' : 'Never' },
     issuerRef: { name: r.rootIssuerName, kind: 'Issuer', group: 'cert-manager.io' },
   });
   const clusterIssuer = clusterScoped(new ApiObject(scope, 'IdentityClusterIssuer', {
@@ -206,7 +222,10 @@ function issuerCertificate(scope: Construct, r: Resolved): ApiObject {
   });
 }
 
-/** Both the current and the previous anchor are bundled so a rotation never leaves proxies trusting only one. */
+/**
+ * The current anchor, and during a rotation the previous one too, so a rotation never leaves proxies trusting only one.
+ * The previous-anchor source is there only when its Secret is known to exist.
+ */
 function trustBundle(scope: Construct, r: Resolved): ApiObject {
   return clusterScoped(new ApiObject(scope, 'TrustRootsBundle', {
     apiVersion: TRUST_MANAGER_API_VERSION,
@@ -215,7 +234,7 @@ function trustBundle(scope: Construct, r: Resolved): ApiObject {
     spec: {
       sources: [
         { secret: { name: r.trustAnchorName, key: 'tls.crt' } },
-        { secret: { name: r.previousAnchorSecretName, key: 'tls.crt' } },
+        ...(r.previousAnchorSecretName ? [{ secret: { name: r.previousAnchorSecretName, key: 'tls.crt' } }] : []),
       ],
       target: {
         configMap: { key: TRUST_ROOTS_KEY },

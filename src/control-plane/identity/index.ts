@@ -4,3 +4,4 @@ export { LinkerdIdentity } from './identity';
 export { IssuerScheme, StaticIdentityProps } from './static-identity';
 export { CertManagerIdentityProps } from './cert-manager-identity';
 export { RotationStep, ProxyTrust, TrustAnchorRotationProps, TrustAnchorRotation } from './rotation';
+export { ExternalIssuerSecret, ExternalIssuerSecretProps, ExternalSecretsApiVersion, SecretStoreKind } from './external-issuer-secret';

@@ -13,7 +13,10 @@ import { optionalList, optionalStruct, requireString, requireStruct } from '../.
 import { LinkerdVersion } from '../../core/versions';
 import { LinkerdDelivery } from '../delivery/delivery';
 import { DeliveryForm } from '../delivery/form';
-import { RunbookOptions, exitRunbook, upgradeRunbook, writeRunbookFiles } from '../delivery/runbooks';
+import { ChartRelease } from '../delivery/releases';
+import {
+  RunbookOptions, exitRunbook, troubleshootingRunbook, upgradeRunbook, writeRunbookFiles, writeTroubleshootingRunbook,
+} from '../delivery/runbooks';
 import { IdentityBinding } from '../identity/binding';
 import { LinkerdIdentity } from '../identity/identity';
 
@@ -62,6 +65,19 @@ export function namespaceManifest(name: string, form: DeliveryForm): any {
   };
 }
 
+/** The CNI namespace with the labels `linkerd install-cni` puts on it: the DaemonSet needs `privileged`. */
+export function cniNamespaceManifest(name: string, form: DeliveryForm): any {
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name,
+      labels: { 'linkerd.io/cni-resource': 'true', 'config.linkerd.io/admission-webhooks': 'disabled', 'pod-security.kubernetes.io/enforce': 'privileged' },
+      ...(form === DeliveryForm.ARGO_CD ? { annotations: { 'argocd.argoproj.io/sync-wave': '-1' } } : {}),
+    },
+  };
+}
+
 /**
  * A pinned Linkerd 2.20 control plane (charts linkerd-crds and linkerd-control-plane), delivered by cdk8s Helm, Argo CD
  * or Flux with the same resolved values. The CRDs always precede the control plane.
@@ -82,6 +98,8 @@ export class LinkerdControlPlane extends Construct {
   public readonly identityScope: Construct;
   private readonly install: ResolvedInstall;
   private readonly delivery: LinkerdDelivery;
+  private readonly extensions: ChartRelease[] = [];
+  private readonly delivered: Construct;
 
   constructor(scope: Construct, id: string, props: LinkerdControlPlaneProps) {
     super(scope, id);
@@ -100,12 +118,37 @@ export class LinkerdControlPlane extends Construct {
     const binding: IdentityBinding = props.identity._bind(this.identityScope, target);
     this.install = resolveInstall(this, props, binding);
     this.version = this.install.version;
+    const cniNamespace = this.install.cni ? this.createClusterScoped('CniNamespace', cniNamespaceManifest(this.install.cni.namespace, this.deliveryForm)) : undefined;
     const delivered = props.delivery._deliver(this, this.install);
     if (this.namespaceObject) {
       this.identityScope.node.addDependency(this.namespaceObject);
       delivered.crds.node.addDependency(this.namespaceObject);
     }
+    if (cniNamespace) delivered.crds.node.addDependency(cniNamespace);
     delivered.controlPlane.node.addDependency(this.identityScope);
+    this.delivered = delivered.controlPlane;
+  }
+
+  /** Whether pods use the CNI plugin instead of linkerd-init (`cniEnabled`). */
+  public get cniEnabled(): boolean {
+    return this.install.cniEnabled;
+  }
+
+  /**
+   * Delivers a chart beside the core with this control plane's form, version and images; extensions go after the
+   * control plane and are removed before it by the exit runbook.
+   * @internal
+   */
+  public _deliverExtension(scope: Construct, release: ChartRelease): Construct {
+    const delivered = this.delivery._deliverRelease(scope, this.install, release);
+    delivered.node.addDependency(this.delivered);
+    this.extensions.push(release);
+    return delivered;
+  }
+
+  /** @internal */
+  public get _install(): ResolvedInstall {
+    return this.install;
   }
 
   /** The resolved chart values (keys sorted), exactly as every delivery form passes them. */
@@ -120,13 +163,22 @@ export class LinkerdControlPlane extends Construct {
 
   /** The exit runbook (markdown): remove injection, restart, verify no proxies, remove extensions, then the core. */
   public exitRunbook(options: RunbookOptions = {}): string {
-    return exitRunbook(this.install, this.delivery._steps(), this.runbookOptions(options));
+    return exitRunbook(this.install, this.delivery._steps(), this.runbookOptions(options), this.extensions);
   }
 
-  /** Writes `linkerd-upgrade.md` and `linkerd-exit.md` into `dir` and returns their paths. */
+  /**
+   * The identity troubleshooting runbook (markdown): leaf certificate, issuer, anchor, clock skew, then single-cluster
+   * versus federated trust, with the exact commands.
+   */
+  public troubleshootingRunbook(): string {
+    return troubleshootingRunbook(this.install, this.delivery._steps());
+  }
+
+  /** Writes `linkerd-upgrade.md`, `linkerd-exit.md` and `linkerd-identity-troubleshooting.md` into `dir` and returns their paths. */
   public writeRunbooks(dir: string, options: RunbookOptions = {}): string[] {
     requireString(this, dir, 'writeRunbooks() dir');
-    return writeRunbookFiles(dir, this.upgradeRunbook(options), this.exitRunbook(options));
+    return [...writeRunbookFiles(dir, this.upgradeRunbook(options), this.exitRunbook(options)),
+      writeTroubleshootingRunbook(dir, this.troubleshootingRunbook())];
   }
 
   /** Names go into shell commands of the runbooks, so they must be what they claim (no spaces, quotes or `;`). */
@@ -140,9 +192,13 @@ export class LinkerdControlPlane extends Construct {
   }
 
   private createNamespace(name: string): ApiObject {
-    const ns = new ApiObject(this, 'Namespace', namespaceManifest(name, this.deliveryForm));
+    return this.createClusterScoped('Namespace', namespaceManifest(name, this.deliveryForm));
+  }
+
+  private createClusterScoped(id: string, manifest: any): ApiObject {
+    const obj = new ApiObject(this, id, manifest);
     // A Chart's namespace is stamped on every object, but a Namespace is cluster-scoped and must not carry one.
-    if (Chart.of(this).namespace !== undefined) ns.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
-    return ns;
+    if (Chart.of(this).namespace !== undefined) obj.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    return obj;
   }
 }

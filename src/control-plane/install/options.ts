@@ -2,8 +2,24 @@
  * The typed install options: only the chart values that decide how the mesh behaves (section b of the research
  * notes). Everything else stays reachable through `additionalValues`.
  */
+import { ZoneSpread } from './fault-domains';
+import { ImageDistribution } from './image-distribution';
 import { DefaultInboundPolicy } from '../../core/default-inbound-policy';
 import { LinkerdVersion } from '../../core/versions';
+
+/** The linkerd2-cni chart, installed before the control plane when given (see `LinkerdInstallOptions.cni`). */
+export interface LinkerdCniOptions {
+  /**
+   * Namespace of the CNI DaemonSet (labelled `pod-security.kubernetes.io/enforce: privileged`, as `linkerd install-cni` does).
+   * @default "linkerd-cni"
+   */
+  readonly namespace?: string;
+  /**
+   * Any other linkerd2-cni values (e.g. `destCNINetDir`, `destCNIBinDir` for k3s), deep-merged last.
+   * @default - none
+   */
+  readonly additionalValues?: { [key: string]: any };
+}
 
 /** What the admission webhooks (proxy injector, sp-validator, policy validator) do when their controller is down. */
 export enum WebhookFailurePolicy {
@@ -129,10 +145,33 @@ export interface LinkerdInstallOptions {
    */
   readonly proxy?: LinkerdProxyOptions;
   /**
-   * Use the linkerd2-cni plugin instead of proxy-init (`cniEnabled`); the CNI chart must be installed first.
-   * @default false
+   * Use the linkerd2-cni plugin instead of proxy-init (`cniEnabled`); the CNI chart must be installed first. Leave it
+   * unset with `cni`: it then follows `cni` (setting it to false next to `cni` is refused).
+   * @default false, or true with `cni`
    */
   readonly cniEnabled?: boolean;
+  /**
+   * Install the linkerd2-cni chart (same pinned version, same delivery form) before the control plane, and set
+   * `cniEnabled: true` to match. Meshed pods then need no NET_ADMIN/NET_RAW, so they pass Pod Security `baseline`
+   * and `restricted`.
+   * @default - no CNI chart is installed
+   */
+  readonly cni?: LinkerdCniOptions;
+  /**
+   * Where every image of every chart comes from: `ImageDistribution.mirror('registry.example/linkerd', { digests })`
+   * re-homes the control plane, proxy (and proxy-init, which runs from the proxy image), CNI and extension images and
+   * pins them by digest.
+   * @default ImageDistribution.upstream() (the charts' own registries and tags)
+   */
+  readonly images?: ImageDistribution;
+  /**
+   * How controller replicas spread over zones. The chart's HA profile only prefers distinct zones; REQUIRED adds
+   * topologySpreadConstraints on topology.kubernetes.io/zone after rendering (Helm in cdk8s and Flux can; an Argo CD
+   * Helm source cannot, so REQUIRED is refused there).
+   * @default - with `highAvailability`: ZoneSpread.REQUIRED for Helm and Flux, ZoneSpread.PREFERRED for Argo CD and
+   * Terraform; otherwise ZoneSpread.NONE
+   */
+  readonly zoneSpread?: ZoneSpread;
   /**
    * The cluster's pod and service CIDRs (`clusterNetworks`).
    * @default ["10.0.0.0/8", "100.64.0.0/10", "172.16.0.0/12", "192.168.0.0/16", "fd00::/8"] (the chart default)

@@ -3,9 +3,11 @@
  * Every delivery form (cdk8s Helm, Argo CD, Flux, CDKTF) hands exactly these values to its chart.
  */
 import { IConstruct } from 'constructs';
+import { ZoneSpread } from './fault-domains';
 import { HighAvailabilityPreset } from './high-availability';
+import { ImageDistribution } from './image-distribution';
 import { checkMergedValues } from './merged-values';
-import { LinkerdInstallOptions, LinkerdProxyOptions, ProxyLogHttpHeaders, ProxyResources, WebhookFailurePolicy } from './options';
+import { LinkerdCniOptions, LinkerdInstallOptions, LinkerdProxyOptions, ProxyLogHttpHeaders, ProxyResources, WebhookFailurePolicy } from './options';
 import { parseCidr } from '../../core/cidr';
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../core/default-inbound-policy';
 import { InputRule, check } from '../../core/errors';
@@ -25,7 +27,16 @@ export const CHART_DEFAULTS = {
 };
 
 /** Release names Linkerd's own docs use, so `helm -n linkerd ls` looks as users expect. */
-export const RELEASE_NAMES = { crds: 'linkerd-crds', controlPlane: 'linkerd-control-plane' };
+export const RELEASE_NAMES = { crds: 'linkerd-crds', controlPlane: 'linkerd-control-plane', cni: 'linkerd2-cni' };
+
+/** The linkerd2-cni chart as resolved for delivery. */
+export interface ResolvedCni {
+  readonly chart: string;
+  readonly releaseName: string;
+  readonly namespace: string;
+  /** linkerd2-cni values, keys sorted. */
+  readonly values: Record<string, any>;
+}
 
 /** Gateway API switches of linkerd-crds that would install its bundled v1.1.1 HTTPRoute/GRPCRoute CRDs. */
 const BUNDLED_GATEWAY_SWITCHES = ['installGatewayAPI', 'enableHttpRoutes'];
@@ -47,6 +58,12 @@ export interface ResolvedInstall {
   readonly controlPlaneValues: Record<string, any>;
   /** True when the values carry the issuer's private key (the identity was told to write it). */
   readonly writesPrivateKey: boolean;
+  /** The zone spread asked for explicitly; the delivery form decides the default. */
+  readonly zoneSpread?: ZoneSpread;
+  /** Where every chart's images come from. */
+  readonly images: ImageDistribution;
+  /** The CNI chart, when it is installed with the control plane. */
+  readonly cni?: ResolvedCni;
 }
 
 /** What the identity contributed when it was bound. */
@@ -151,10 +168,42 @@ function chartDefaultLayer(): Record<string, any> {
   };
 }
 
+function zoneSpreadOf(scope: IConstruct, value: ZoneSpread | undefined): ZoneSpread | undefined {
+  return enumValue(scope, value, ZoneSpread as any, 'zoneSpread', InputRule.RANGE);
+}
+
+/** cniEnabled follows `cni`; an explicit false beside `cni` would install the plugin and still run linkerd-init. */
+function cniEnabledOf(scope: IConstruct, options: LinkerdInstallOptions): boolean | undefined {
+  const explicit = booleanValue(scope, options.cniEnabled, 'cniEnabled');
+  if (options.cni === undefined) return explicit;
+  check(explicit !== false, scope, InputRule.CONFLICT, 'cni installs linkerd2-cni but cniEnabled is false, so pods would still run linkerd-init.',
+    'Drop cniEnabled (it follows cni) or drop cni.');
+  return true;
+}
+
+function resolveCni(scope: IConstruct, cni: LinkerdCniOptions | undefined, images: ImageDistribution,
+  version: LinkerdVersion): ResolvedCni | undefined {
+  if (cni === undefined) return undefined;
+  check(isPlainObject(cni), scope, InputRule.REQUIRED, 'cni is not an object of CNI options.', 'Pass cni: {} or cni: { namespace: "linkerd-cni" }.');
+  checkEscapeHatch(scope, 'cni.additionalValues', cni.additionalValues);
+  const values = sortKeys(mergeLayers(images.valuesFor(RELEASE_NAMES.cni, version), cni.additionalValues));
+  const [first] = imageValueProblems(values, RELEASE_NAMES.cni);
+  check(first === undefined, scope, VersionRule.PINNED, `${first?.problem}.`, `Leave ${first?.path} unset (the chart version pins it) or set an exact tag.`);
+  return {
+    chart: RELEASE_NAMES.cni,
+    releaseName: RELEASE_NAMES.cni,
+    namespace: validateLabelName(scope, cni.namespace ?? 'linkerd-cni', 'cni.namespace'),
+    values,
+  };
+}
+
 /** Layer 3: what the typed options set explicitly. */
 function typedLayer(scope: IConstruct, options: LinkerdInstallOptions): Record<string, any> {
+  const zoneSpread = zoneSpreadOf(scope, options.zoneSpread);
   return {
-    cniEnabled: booleanValue(scope, options.cniEnabled, 'cniEnabled'),
+    cniEnabled: cniEnabledOf(scope, options),
+    // Both zone modes build on the chart's anti-affinity (required per node, preferred per zone).
+    enablePodAntiAffinity: zoneSpread !== undefined && zoneSpread !== ZoneSpread.NONE ? true : undefined,
     clusterNetworks: options.clusterNetworks === undefined ? undefined : validateNetworks(scope, options.clusterNetworks),
     controllerReplicas: replicas(scope, options.controllerReplicas),
     webhookFailurePolicy: enumValue(scope, options.webhookFailurePolicy, WebhookFailurePolicy as any, 'webhookFailurePolicy', InputRule.RANGE),
@@ -190,10 +239,14 @@ export function resolveInstall(scope: IConstruct, options: LinkerdInstallOptions
   const highAvailability = booleanValue(scope, options.highAvailability, 'highAvailability') ?? false;
   checkEscapeHatch(scope, 'additionalValues', options.additionalValues);
   checkEscapeHatch(scope, 'additionalCrdsValues', options.additionalCrdsValues);
+  const images = options.images ?? ImageDistribution.upstream();
+  check(images instanceof ImageDistribution, scope, VersionRule.PINNED, 'images is not an ImageDistribution.',
+    'Pass ImageDistribution.mirror("registry.example/linkerd", { digests }) or ImageDistribution.upstream().');
   const controlPlaneValues = sortKeys(mergeLayers(
     chartDefaultLayer(),
     highAvailability ? HighAvailabilityPreset.values() : undefined,
     typedLayer(scope, options),
+    images.valuesFor(RELEASE_NAMES.controlPlane, version),
     identity.values,
     options.additionalValues,
   ));
@@ -214,6 +267,9 @@ export function resolveInstall(scope: IConstruct, options: LinkerdInstallOptions
     crdsValues,
     controlPlaneValues,
     writesPrivateKey: identity.writesPrivateKey,
+    zoneSpread: zoneSpreadOf(scope, options.zoneSpread),
+    images,
+    cni: resolveCni(scope, options.cni, images, version),
   };
 }
 

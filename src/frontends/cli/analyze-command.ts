@@ -14,24 +14,29 @@ import { ANALYZE_USAGE } from './usage';
 import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Severity } from '../../analysis/finding';
 import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
-import { formatJson, formatMermaid, formatSarif, formatText, meshGraph } from '../../analysis/report';
+import { formatJson, formatMermaid, formatSarif, formatText } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 
 export const FORMATS = ['text', 'json', 'sarif', 'mermaid'] as const;
 export type Format = typeof FORMATS[number];
 
-const SPECS: Record<string, OptionSpec> = {
-  'help': { value: false },
-  'crds': { value: true, repeat: true },
+/** The options that describe the cluster, shared by every command that runs the engine. */
+export const ENGINE_SPECS: Record<string, OptionSpec> = {
   'inventory': { value: true, repeat: true },
-  'format': { value: true, choices: FORMATS },
-  'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
   // What the checks are told about the cluster: one table for every front-end (analysis/context-options.ts).
   ...Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.flag, { value: true }])),
 };
 
+const SPECS: Record<string, OptionSpec> = {
+  ...ENGINE_SPECS,
+  'help': { value: false },
+  'crds': { value: true, repeat: true },
+  'format': { value: true, choices: FORMATS },
+  'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
+};
+
 /** kubectl's one-letter spellings (`-n NS`) as their long flags. */
-function expandAliases(argv: readonly string[]): string[] {
+export function expandAliases(argv: readonly string[]): string[] {
   const byAlias = new Map(CONTEXT_OPTIONS.filter((o) => o.alias).map((o) => [`-${o.alias}`, `--${o.flag}`]));
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -47,7 +52,8 @@ function inventory(args: ParsedArgs, cwd: string): Record<string, any>[] | undef
   return paths ? loadManifests(paths, cwd).map((m) => m.object) : undefined;
 }
 
-function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
+/** The engine options from the cluster options (and --crds, for analyze). */
+export function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
   const crds = (args.options.get('crds') ?? []).map((dir) => path.resolve(cwd, dir));
   const context = readContextOptions((o) => optionValue(args, o.flag), (o, problem) => {
     throw new UsageError(`--${o.flag} ${problem}`);
@@ -68,7 +74,7 @@ function render(format: Format, result: AnalysisResult): string {
   switch (format) {
     case 'json': return formatJson(result.findings);
     case 'sarif': return sarif(result);
-    case 'mermaid': return formatMermaid(meshGraph(result));
+    case 'mermaid': return formatMermaid(result);
     default: return formatText(result.findings, result.suppressed);
   }
 }

@@ -1,18 +1,23 @@
 /**
- * Reads YAML files and folders into engine manifests, each remembering its file and the line its document starts on.
- * Shared by the CLI and the cdk8s-cli plugin, so both report the same `file:line` for the same object.
+ * Reads YAML and JSON files and folders into engine manifests, each remembering its file and the line its document
+ * starts on. Shared by the CLI and the cdk8s-cli plugin, so both report the same `file:line` for the same object.
+ * What `kubectl apply -f` reads, this reads the same way: folders' *.yaml, *.yml and *.json files, Lists (typed,
+ * nested) unrolled into their items; what it cannot read is refused, saying what the input is and what to do.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { InputError } from './errors';
-import { KubeObject, Manifest } from '../../analysis/model/manifest';
+import { yaml11Reading } from './yaml11';
+import { KubeObject, Manifest, Yaml11Reading } from '../../analysis/model/manifest';
+import { compareStrings } from '../../core/compare';
 
 /** YAML 1.2 core types plus merge keys: timestamps stay strings, as the API server's JSON conversion leaves them. */
 // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them.
 const MERGE_TYPE = (yaml as unknown as { types: { merge: yaml.Type } }).types.merge;
 const SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [MERGE_TYPE] });
-const YAML_FILE = /\.ya?ml$/i;
+/** What a folder contributes (JSON is read by the same YAML 1.2 reader, which JSON is a subset of). */
+const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 export const STDIN = '-';
 
 export interface InputFile {
@@ -20,10 +25,6 @@ export interface InputFile {
   readonly display: string;
   /** Absolute path, or `-` for stdin. */
   readonly absolute: string;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function displayPath(absolute: string, cwd: string): string {
@@ -51,14 +52,14 @@ function statOrFail(p: string, shown: string): fs.Stats {
   }
 }
 
-/** Every *.yaml/*.yml below a folder, depth-first in name order; symlink loops are visited once. */
+/** Every *.yaml/*.yml/*.json below a folder, depth-first in name order; symlink loops are visited once. */
 function walk(dir: string, seen: Set<string>, out: string[]): void {
   const real = fs.realpathSync(dir);
   if (seen.has(real)) return;
   seen.add(real);
   let entries: string[];
   try {
-    entries = fs.readdirSync(dir).sort(compareText);
+    entries = fs.readdirSync(dir).sort(compareStrings);
   } catch (e: any) {
     throw new InputError(`${dir}: cannot read folder (${reason(e)})`);
   }
@@ -66,7 +67,16 @@ function walk(dir: string, seen: Set<string>, out: string[]): void {
     const full = path.join(dir, name);
     const stat = statOrFail(full, full);
     if (stat.isDirectory()) walk(full, seen, out);
-    else if (stat.isFile() && YAML_FILE.test(name)) out.push(full);
+    else if (stat.isFile() && MANIFEST_FILE.test(name)) out.push(full);
+  }
+}
+
+/** The file itself, whatever links lead to it: the same file given twice or through a symlink is read once. */
+function fileIdentity(absolute: string): string {
+  try {
+    return fs.realpathSync(absolute);
+  } catch {
+    return absolute;
   }
 }
 
@@ -75,10 +85,13 @@ export function collectFiles(paths: readonly string[], cwd: string): InputFile[]
   const files: InputFile[] = [];
   const seen = new Set<string>();
   const add = (absolute: string, display: string) => {
-    if (!seen.has(absolute)) files.push({ absolute, display });
-    seen.add(absolute);
+    const key = absolute === STDIN ? STDIN : fileIdentity(absolute);
+    if (!seen.has(key)) files.push({ absolute, display });
+    seen.add(key);
   };
   for (const given of paths) {
+    // path.resolve(cwd, '') is cwd: an empty argument (an unset shell variable) would silently analyse the current folder.
+    if (given.trim() === '') throw new InputError('an empty PATH was given (an unset variable?); name a file, a folder, or - for stdin');
     if (given === STDIN) {
       add(STDIN, '<stdin>');
       continue;
@@ -91,34 +104,70 @@ export function collectFiles(paths: readonly string[], cwd: string): InputFile[]
     }
     const found: string[] = [];
     walk(absolute, new Set(), found);
-    if (found.length === 0) throw new InputError(`${given}: no *.yaml or *.yml files in this folder`);
+    if (found.length === 0) throw new InputError(`${given}: no *.yaml, *.yml or *.json files in this folder`);
     for (const file of found) add(file, displayPath(file, cwd));
   }
   return files;
 }
 
-export function readInput(file: InputFile): string {
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** What a file that is not UTF-8 most likely is, from its first bytes; undefined when it may be UTF-8. */
+function utf16Kind(bytes: Buffer): string | undefined {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'UTF-16 (little-endian, with a byte order mark)';
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'UTF-16 (big-endian, with a byte order mark)';
+  // Without a BOM, ASCII text in UTF-16 has a NUL in every other byte.
+  if (bytes.length >= 4 && bytes[0] !== 0 && bytes[1] === 0 && bytes[2] !== 0 && bytes[3] === 0) return 'UTF-16 (little-endian)';
+  if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] !== 0 && bytes[2] === 0 && bytes[3] !== 0) return 'UTF-16 (big-endian)';
+  return undefined;
+}
+
+/** Decodes a file as UTF-8, refusing (saying what the file is and what to do) text that is something else. */
+export function decodeText(bytes: Buffer, display: string): string {
+  const utf16 = utf16Kind(bytes);
+  if (utf16) throw new InputError(`${display}: the file is ${utf16}, not UTF-8; save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)`);
+  // Decoding replaces invalid bytes with U+FFFD; only a text holding one is decoded again, strictly (the fast path
+  // costs one native search instead of a second decode).
+  const text = bytes.toString('utf8');
+  if (!text.includes('\uFFFD')) return text;
   try {
-    return fs.readFileSync(file.absolute === STDIN ? 0 : file.absolute, 'utf8');
-  } catch (e: any) {
-    throw new InputError(`${file.display}: cannot read (${reason(e)})`);
+    return UTF8.decode(bytes);
+  } catch {
+    throw new InputError(`${display}: the file is not valid UTF-8 (binary, or another encoding such as Latin-1); save it as UTF-8`);
   }
 }
 
-/** Parses all documents and the 1-based line each starts on, counting top-level node opens (one per document). */
-function loadWithLines(text: string, file: string): { docs: unknown[]; lines: number[] } {
-  const lines: number[] = [];
-  let depth = 0;
-  const listener = (event: yaml.EventType, state: yaml.State): void => {
-    if (event === 'close') {
-      depth--;
-      return;
-    }
-    if (depth === 0) lines.push(state.line + 1);
-    depth++;
-  };
+export function readInput(file: InputFile): string {
+  let bytes: Buffer;
   try {
-    return { docs: yaml.loadAll(text, null, { filename: file, schema: SCHEMA, listener }), lines };
+    bytes = fs.readFileSync(file.absolute === STDIN ? 0 : file.absolute);
+  } catch (e: any) {
+    throw new InputError(`${file.display}: cannot read (${reason(e)})`);
+  }
+  return decodeText(bytes, file.display);
+}
+
+/**
+ * A byte order mark may start every document of a stream (`cat a.yaml b.yaml` of files saved by Windows editors), but
+ * the YAML reader drops only the stream's first, and the others would become part of a key. Every BOM at a line start
+ * goes, keeping line numbers.
+ */
+function stripByteOrderMarks(text: string): string {
+  return text.includes('\uFEFF') ? text.replace(/(^|\n)\uFEFF+/g, '$1') : text;
+}
+
+interface LoadedText {
+  /** The documents that hold something (empty ones, `---` alone or comments only, are left out). */
+  readonly docs: unknown[];
+  /** 1-based start line of each document. */
+  readonly lines: number[];
+  /** Scalars YAML 1.1 readers read differently, by document index. */
+  readonly readings: Map<number, Yaml11Reading[]>;
+}
+
+function loadAll(text: string, file: string, listener?: (event: yaml.EventType, state: yaml.State) => void): unknown[] {
+  try {
+    return yaml.loadAll(text, null, { filename: file, schema: SCHEMA, listener });
   } catch (e: any) {
     if (e instanceof yaml.YAMLException) {
       throw new InputError(`${file}:${(e.mark?.line ?? 0) + 1}: invalid YAML: ${e.reason}`);
@@ -127,9 +176,55 @@ function loadWithLines(text: string, file: string): { docs: unknown[]; lines: nu
   }
 }
 
+function present(doc: unknown): boolean {
+  return doc !== null && doc !== undefined;
+}
+
+/**
+ * Parses all documents with a listener: the 1-based line each starts on (counting top-level node opens, one per
+ * document), and the scalars YAML 1.1 reads differently (a scalar has no children, so the last open is its own).
+ */
+function loadWithListener(text: string, file: string): LoadedText {
+  const opens: number[] = [];
+  const found = new Map<number, Yaml11Reading[]>();
+  let depth = 0;
+  let lastOpen = 0;
+  const listener = (event: yaml.EventType, state: yaml.State): void => {
+    if (event === 'close') {
+      depth--;
+      if (state.kind === 'scalar') {
+        const reading = yaml11Reading(state.input, lastOpen, state.position, state.result, state.line + 1);
+        if (reading) found.set(opens.length - 1, [...(found.get(opens.length - 1) ?? []), reading]);
+      }
+      return;
+    }
+    if (depth === 0) opens.push(state.line + 1);
+    lastOpen = state.position;
+    depth++;
+  };
+  const all = loadAll(text, file, listener);
+  const docs: unknown[] = [];
+  const lines: number[] = [];
+  const readings = new Map<number, Yaml11Reading[]>();
+  all.forEach((doc, i) => {
+    if (!present(doc)) return;
+    const r = found.get(i);
+    if (r) readings.set(docs.length, r);
+    docs.push(doc);
+    lines.push(opens[i] ?? 1);
+  });
+  return { docs, lines, readings };
+}
+
+/** Parses all documents with their start lines and YAML 1.1 readings; a byte order mark may start any document. */
+function loadWithLines(text: string, file: string): LoadedText {
+  return loadWithListener(stripByteOrderMarks(text), file);
+}
+
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
-  return value === null ? 'null' : `a ${typeof value}`;
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'a map' : `a ${typeof value}`;
 }
 
 function asKubeObject(value: unknown, where: string): KubeObject {
@@ -143,11 +238,34 @@ function asKubeObject(value: unknown, where: string): KubeObject {
   return obj;
 }
 
-/** `kind: List` (what `kubectl get -o yaml` prints) stands for its items. */
-function expandList(obj: KubeObject, where: string): KubeObject[] {
-  if (obj.apiVersion !== 'v1' || obj.kind !== 'List') return [obj];
-  if (!Array.isArray(obj.items)) throw new InputError(`${where}: a v1 List needs an items list`);
-  return obj.items.map((item: unknown, i: number) => asKubeObject(item, `${where} (items[${i}])`));
+/** Lists inside Lists deeper than this are refused (kubectl unrolls nesting; nobody writes this deep). */
+const MAX_LIST_DEPTH = 16;
+
+/**
+ * A document with `items` is a list, whatever its kind (kubectl's unstructured decoder decides by `items` alone): `kind:
+ * List`, typed lists (`kind: ServerList`) and lists of lists stand for their items. An item with neither apiVersion nor
+ * kind takes the list's apiVersion and its kind without the `List` suffix, as kubectl fills them in.
+ */
+function expandList(obj: KubeObject, where: string, trail = ''): KubeObject[] {
+  const at = trail ? `${where} (${trail})` : where;
+  if (obj.items === undefined || obj.items === null) {
+    if (obj.apiVersion === 'v1' && obj.kind === 'List') throw new InputError(`${at}: a v1 List needs an items list`);
+    return [obj];
+  }
+  if (!Array.isArray(obj.items)) throw new InputError(`${at}: a ${obj.kind} with items needs items to be a list (got ${describeValue(obj.items)})`);
+  if (trail.split('items[').length > MAX_LIST_DEPTH) throw new InputError(`${at}: Lists nested more than ${MAX_LIST_DEPTH} deep`);
+  const itemKind = obj.kind.endsWith('List') ? obj.kind.slice(0, -'List'.length) : obj.kind;
+  return obj.items.flatMap((item: unknown, i: number) => {
+    const itemTrail = `${trail ? `${trail}.` : ''}items[${i}]`;
+    const filled = itemKind !== '' && isBareItem(item) ? { apiVersion: obj.apiVersion, kind: itemKind, ...(item as object) } : item;
+    return expandList(asKubeObject(filled, `${where} (${itemTrail})`), where, itemTrail);
+  });
+}
+
+function isBareItem(item: unknown): boolean {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+  const { apiVersion, kind } = item as KubeObject;
+  return (apiVersion === undefined || apiVersion === '') && (kind === undefined || kind === '');
 }
 
 /** Aliases may multiply a document's values, but not beyond this (and 10x its distinct values). */
@@ -181,18 +299,22 @@ function checkAliasExpansion(doc: unknown, where: string): void {
   }
 }
 
-/** Manifests of one YAML text; empty documents (`---` alone, comments only) are skipped. */
+/** Manifests of one YAML (or JSON) text; empty documents (`---` alone, comments only) are skipped. */
 export function parseManifests(text: string, file: string): Manifest[] {
-  const { docs, lines } = loadWithLines(text, file);
+  const { docs, lines, readings } = loadWithLines(text, file);
   // An alias needs an anchor (`&name`): a text without "&" cannot hold one, so the size walk is skipped.
   const mayHaveAliases = text.includes('&');
   const manifests: Manifest[] = [];
   docs.forEach((doc, i) => {
-    if (doc === null || doc === undefined) return;
     const line = lines[i] ?? 1;
     const where = `${file}:${line}`;
     if (mayHaveAliases) checkAliasExpansion(doc, where);
-    for (const object of expandList(asKubeObject(doc, where), where)) manifests.push({ object, source: { file, line } });
+    const objects = expandList(asKubeObject(doc, where), where);
+    // The document's readings go with its first object (a List's items share one document).
+    const yaml11Readings = readings.get(i);
+    objects.forEach((object, n) => manifests.push({
+      object, source: n === 0 && yaml11Readings ? { file, line, yaml11Readings } : { file, line },
+    }));
   });
   return manifests;
 }

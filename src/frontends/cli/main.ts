@@ -3,9 +3,12 @@
  * Exit codes: 0 clean, 1 findings at/above --fail-on, 2 bad usage or input (message on stderr, nothing on stdout).
  */
 import { analyzeCommand } from './analyze-command';
+import { diffCommand } from './diff-command';
 import { InputError, UsageError } from './errors';
+import { explainCommand } from './explain-command';
 import { CliIo } from './io';
 import { packageInfo } from './package-info';
+import { planDenyCommand } from './plan-deny-command';
 import { rulesCommand } from './rule-list';
 import { MAIN_USAGE } from './usage';
 
@@ -20,6 +23,9 @@ function dispatch(argv: readonly string[], io: CliIo): number {
   switch (command) {
     case 'analyze': return analyzeCommand(rest, io);
     case 'rules': return rulesCommand(rest, io);
+    case 'diff': return diffCommand(rest, io);
+    case 'explain': return explainCommand(rest, io);
+    case 'plan-deny': return planDenyCommand(rest, io);
     case 'help': case '--help': case '-h':
       io.stdout(MAIN_USAGE);
       return EXIT_OK;

@@ -33,11 +33,19 @@ const SCHEMA_DOC = {
 export const SCHEMA_RULE_DESCRIPTOR = { id: SCHEMA_RULE_ID, severity: Severity.ERROR, doc: SCHEMA_DOC };
 
 function loadCatalog(dirs: readonly string[]): CrdCatalog {
+  let catalog: CrdCatalog;
   try {
-    return conformance().CrdCatalog.fromDirectories(dirs);
+    catalog = conformance().CrdCatalog.fromDirectories(dirs);
   } catch (e: any) {
     throw new InputError(`--crds ${dirs.join(', ')}: cannot load CRDs (${e.message ?? e})`);
   }
+  // A folder without CRDs (a typo, the wrong checkout) would validate nothing and still report "0 errors".
+  const empty = dirs.filter((dir) => catalog.crdFilesIn(dir) === 0);
+  if (empty.length > 0) {
+    throw new InputError(`--crds ${empty.join(', ')}: no CustomResourceDefinition in the *.yaml, *.yml or *.json files directly `
+      + 'in this folder; point --crds at the folder holding the CRDs (e.g. the linkerd-crds chart\'s rendered templates)');
+  }
+  return catalog;
 }
 
 /** Groups the catalog serves: an unknown version or kind in one of them is an error, unknown groups are skipped. */

@@ -8,6 +8,12 @@ Static checks for Linkerd 2.20 and Gateway API manifests.
 Commands:
   analyze [options] PATH...   Check YAML files and folders (recursively *.yaml, *.yml; "-" reads stdin)
   rules [--format text|json]  List the rules: ID, severity and title
+  explain PATH... --to NS/WORKLOAD:PORT | --to-service NS/SERVICE:PORT
+                              Who may call a workload's port and why (the offline linkerd authz), or what a
+                              Service port does with requests (protocol, routes, shares, retries, timeouts)
+  diff BASE HEAD              What HEAD changes against BASE: calls allowed/denied, shares, ignored objects
+  plan-deny PATH... --namespace NS|--cluster [--observed FILE]
+                              The calls a move of NS to deny would refuse, and the objects that keep them allowed
 
 Options:
   --help      Show help (also: cdk8s-linkerd analyze --help)
@@ -31,4 +37,74 @@ sets these too; a flag wins):
 ${contextOptionsUsage()}
 
 Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).
+`;
+
+const CLUSTER_OPTIONS = `  --inventory PATH                   YAML of objects that exist in the cluster but not in PATH (repeatable)
+  --cluster-networks CIDRS           The cluster's pod and service networks, comma-separated (default: the chart's)
+  --trust-domain D                   Linkerd identity trust domain (default: cluster.local)
+  --default-inbound-policy P         Cluster default inbound policy (default: all-unauthenticated)
+  --prometheus NS/SA                 ServiceAccount of the Prometheus that scrapes the proxies
+  --kubernetes-version V, --gateway-api-version V   as for analyze`;
+
+export const DIFF_USAGE = `Usage: cdk8s-linkerd diff [options] BASE HEAD
+
+BASE and HEAD are YAML files or folders (two synth outputs, or the YAML of two commits). Prints the authorization
+edges that go allowed -> denied or denied -> allowed (caller -> namespace/workload:port and route), with the objects
+that made the difference; traffic shares that change per Service port and route; objects that become ignored or start
+to apply; retries and timeouts that change.
+
+Options:
+  --format text|markdown|json|sarif  Output format (default: text); markdown is a pull-request comment with a
+                                     summary line, a table and a Mermaid graph of the changed part
+  --fail-on allowed-to-denied|denied-to-allowed|any
+                                     Exit 1 when a change matches (default: always exit 0)
+${CLUSTER_OPTIONS}
+  --help                             Show this help
+
+Callers are named mesh-lab/client (a ServiceAccount), mesh-lab/* (any other identity of a namespace an
+authorization names), other-meshed (any other meshed identity), unauthenticated (no proxy, inside the cluster
+networks) and external (no proxy, outside them).
+Exit codes: 0, 1 when a change matches --fail-on, 2 bad usage or unreadable input.
+`;
+
+export const EXPLAIN_USAGE = `Usage: cdk8s-linkerd explain [options] PATH... --to NAMESPACE/WORKLOAD:PORT
+       cdk8s-linkerd explain [options] PATH... --to-service NAMESPACE/SERVICE:PORT
+
+--to: the resolved inbound policy of a workload's port (Server, protocol, routes and their matches, authorizations and
+the authentications they require, the generated default and probe routes, the default policy and where it comes
+from), then for each caller the manifests know, allowed or refused per route, and why, naming the deciding objects.
+--to-service: what a meshed client's proxy does with requests to a Service port: protocol, routes, backends with
+their shares, retries, timeouts, the default route.
+
+Options:
+  --from NS/SA|unauthenticated|external|kubelet|other-meshed   Only this caller
+  --method M --path P                Only the request class this request falls in (method defaults to GET)
+  --format text|json                 Output format (default: text)
+${CLUSTER_OPTIONS}
+  --help                             Show this help
+
+This is a static reading of the manifests, not of a live cluster (there, use linkerd authz / linkerd diagnostics policy).
+`;
+
+export const PLAN_DENY_USAGE = `Usage: cdk8s-linkerd plan-deny [options] PATH... --namespace NS | --cluster
+
+Lists every call that moving namespace NS to config.linkerd.io/default-inbound-policy: deny would refuse, and writes
+the Server, MeshTLSAuthentication, NetworkAuthentication and AuthorizationPolicy objects (and the ServerAccess.allow
+lines for construct users) that keep them allowed. Calls come from the declarations (addCall, the
+analysis.cdk8s-linkerd.io/calls annotation), from --observed, and from Prometheus scraping the proxies (when
+--prometheus is given or linkerd-viz's ServiceAccount is in the input). Probes need nothing: a Server without routes
+keeps the probe routes Linkerd generates. Applying the objects and running plan-deny again reports nothing left.
+
+Options:
+  --namespace NS                     The namespace to move (its config.linkerd.io/default-inbound-policy)
+  --cluster                          Move the cluster default (proxy.defaultInboundPolicy) instead
+  --to-policy deny|all-authenticated The policy moved to (default: deny)
+  --observed FILE                    JSON of linkerd viz edges <type> -n NS -o json (repeatable); edges name
+                                     workloads, so every declared port of the destination is kept open to the caller
+  --format text|yaml|json            text: the report and the objects; yaml: only the objects (default: text)
+${CLUSTER_OPTIONS}
+  --help                             Show this help
+
+audit (default-inbound-policy: audit) only logs would-be denials: it is an observation step, not a security boundary.
+Exit codes: 0 nothing would be refused, 1 some call would be refused, 2 bad usage or unreadable input.
 `;

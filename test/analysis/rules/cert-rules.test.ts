@@ -165,12 +165,28 @@ describe('LKD-CERT-004 lifetimes and rotation', () => {
     const cert = (name: string, spec: any) => ({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name, namespace: 'linkerd' }, spec });
     const [f] = findings([cert('x', { secretName: 'x', duration: '48h', renewBefore: '48h0m0s' })], 'LKD-CERT-004');
     expect(f.message).toContain('renewBefore 48h is not shorter than duration 48h');
-    const anchor = { ...cert('anchor', { secretName: 'anchor', isCA: true, duration: '8760h', renewBefore: '100h' }), metadata: { name: 'anchor', namespace: 'cert-manager' } };
+    const anchor = {
+      ...cert('anchor', { secretName: 'anchor', isCA: true, duration: '8760h', renewBefore: '100h', privateKey: { rotationPolicy: 'Never' } }),
+      metadata: { name: 'anchor', namespace: 'cert-manager' },
+    };
     const clusterIssuer = { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer', metadata: { name: 'ca' }, spec: { ca: { secretName: 'anchor' } } };
     const issuer = cert('linkerd-identity-issuer', { secretName: 'linkerd-identity-issuer', duration: '200h', renewBefore: '25h', issuerRef: { name: 'ca', kind: 'ClusterIssuer' } });
     const [outlives] = findings([anchor, clusterIssuer, issuer], 'LKD-CERT-004');
     expect(outlives.resource.name).toBe('linkerd-identity-issuer');
     expect(outlives.message).toContain('longer than the 100h');
+  });
+
+  test('a cert-manager anchor renewed with a new key (Linkerd\'s guide: 8760h/7320h, cert-manager\'s default policy) is an unplanned rotation', () => {
+    const cert = (name: string, namespace: string, spec: any) => ({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name, namespace }, spec });
+    const clusterIssuer = { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer', metadata: { name: 'ca' }, spec: { ca: { secretName: 'anchor' } } };
+    const issuer = cert('linkerd-identity-issuer', 'linkerd', { secretName: 'linkerd-identity-issuer', duration: '48h', renewBefore: '25h', issuerRef: { name: 'ca', kind: 'ClusterIssuer' } });
+    const anchor = (privateKey: any) => cert('anchor', 'cert-manager', { secretName: 'anchor', isCA: true, duration: '8760h', renewBefore: '7320h', privateKey });
+    const [rekey] = findings([anchor({ algorithm: 'ECDSA' }), clusterIssuer, issuer], 'LKD-CERT-004');
+    expect(rekey.resource.name).toBe('anchor');
+    expect(rekey.message).toMatch(/renewed 1440h after issue with cert-manager's default .*an anchor rotation nobody planned/);
+    expect(rekey.fix).toMatch(/rotationPolicy: Never/);
+    expect(findings([anchor({ rotationPolicy: 'Always' }), clusterIssuer, issuer], 'LKD-CERT-004')[0].message).toMatch(/rotationPolicy: Always/);
+    expect(findings([anchor({ rotationPolicy: 'Never' }), clusterIssuer, issuer], 'LKD-CERT-004')).toEqual([]);
   });
 
   test('the cert-manager identity passes every certificate rule', () => {

@@ -1,8 +1,9 @@
 import { Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { analyze } from '../../../src/analysis/engine';
-import { HighAvailabilityPreset } from '../../../src/control-plane/install/high-availability';
 import { LinkerdDelivery } from '../../../src/control-plane/delivery/delivery';
+import { fluxZoneSpreadPostRenderers } from '../../../src/control-plane/install/fault-domains';
+import { HighAvailabilityPreset } from '../../../src/control-plane/install/high-availability';
 import { argoApp, controlPlaneChart, fluxRelease, manifests, workload } from '../../delivery/fixtures';
 
 function findings(objects: any[], ruleId: string, options = {}) {
@@ -10,13 +11,15 @@ function findings(objects: any[], ruleId: string, options = {}) {
 }
 
 const cp = (values: any) => argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', values);
-const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
-const NODES = [node('a'), node('b'), node('c')];
+const node = (name: string, zone?: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, ...(zone ? { labels: { 'topology.kubernetes.io/zone': zone } } : {}) } });
+const NODES = [node('a', 'z1'), node('b', 'z2'), node('c', 'z3')];
+const ZONE_SPREAD = { postRenderers: fluxZoneSpreadPostRenderers() };
 const trustBundle = { apiVersion: 'trust.cert-manager.io/v1alpha1', kind: 'Bundle', metadata: { name: 'linkerd-identity-trust-roots' }, spec: {} };
 
 describe('LKD-CP-001 HA', () => {
-  test('passes for the HA preset on 3 known nodes, and for a deliberate single replica', () => {
-    expect(findings([cp(HighAvailabilityPreset.values())], 'LKD-CP-001', { inventory: NODES })).toEqual([]);
+  test('passes for the HA preset with a required zone spread on 3 nodes in 3 zones, and for a deliberate single replica', () => {
+    const flux = fluxRelease('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', HighAvailabilityPreset.values(), ZONE_SPREAD);
+    expect(findings([flux], 'LKD-CP-001', { inventory: NODES })).toEqual([]);
     expect(findings([cp({ controllerReplicas: 1 })], 'LKD-CP-001')).toEqual([]);
   });
 
@@ -26,11 +29,11 @@ describe('LKD-CP-001 HA', () => {
     expect(finding.message).toMatch(/asks for HA but controllerReplicas is 2 \(HA needs 3\); enablePodDisruptionBudget is off.*; enablePodAntiAffinity is off/);
   });
 
-  test('names the 3-node requirement when the node count is unknown or too small', () => {
+  test('names the 3-node requirement: information when the node count is unknown, a warning when it is too small', () => {
     const unknown = findings([cp(HighAvailabilityPreset.values())], 'LKD-CP-001');
-    expect(unknown.map((f) => f.message)).toEqual([expect.stringMatching(/needs at least 3 schedulable nodes; the node count is not known/)]);
+    expect(unknown.map((f) => [f.severity, f.message])).toEqual([['info', expect.stringMatching(/needs 3 schedulable nodes.*cannot be known here/)]]);
     const tooFew = findings([cp(HighAvailabilityPreset.values())], 'LKD-CP-001', { inventory: [node('a'), node('b')] });
-    expect(tooFew.map((f) => f.message)).toEqual([expect.stringMatching(/at least 3 schedulable nodes; the inventory lists only 2 Node\(s\)/)]);
+    expect(tooFew.map((f) => [f.severity, f.message])).toEqual([['warning', expect.stringMatching(/at least 3 schedulable nodes; the inventory's Nodes give only 2/)]]);
   });
 
   test('reads values from a rendered linkerd-config ConfigMap too', () => {
@@ -40,8 +43,10 @@ describe('LKD-CP-001 HA', () => {
       metadata: { name: 'linkerd-config', namespace: 'linkerd' },
       data: { values: yaml.dump({ controllerReplicas: 2, enablePodAntiAffinity: true, enablePodDisruptionBudget: true, webhookFailurePolicy: 'Fail' }) },
     };
-    expect(findings([config], 'LKD-CP-001', { inventory: NODES }).map((f) => f.message))
-      .toEqual([expect.stringMatching(/linkerd-config ConfigMap asks for HA but controllerReplicas is 2/)]);
+    expect(findings([config], 'LKD-CP-001', { inventory: NODES }).map((f) => f.message)).toEqual([
+      expect.stringMatching(/linkerd-config ConfigMap asks for HA but controllerReplicas is 2/),
+      expect.stringMatching(/a node failure leaves 1 of 2 replicas .*the spread is only preferred/),
+    ]);
   });
 });
 
@@ -131,8 +136,16 @@ describe('the constructs\' own output', () => {
     'an HA %s install with cert-manager identity has no version or control-plane findings once the nodes are known', (_form, delivery) => {
       const { chart } = controlPlaneChart({ highAvailability: true, delivery });
       const result = analyze(manifests(Testing.synth(chart)), { inventory: NODES });
-      expect(result.findings.filter((f) => /^LKD-(VER|CP)-/.test(f.ruleId))).toEqual([]);
+      expect(result.findings.filter((f) => /^LKD-(VER|CP)-/.test(f.ruleId) && f.severity !== 'info')).toEqual([]);
     });
+
+  test('HA across zones: Flux post-renders the required spread (nothing to say); Argo CD keeps the chart\'s preferred one (said as information)', () => {
+    const synthesized = (delivery: LinkerdDelivery) => manifests(Testing.synth(controlPlaneChart({ highAvailability: true, delivery }).chart));
+    const cp001 = (delivery: LinkerdDelivery) => analyze(synthesized(delivery), { inventory: NODES })
+      .findings.filter((f) => f.ruleId === 'LKD-CP-001');
+    expect(cp001(LinkerdDelivery.flux())).toEqual([]);
+    expect(cp001(LinkerdDelivery.argoCd()).map((f) => [f.severity, f.message])).toEqual([['info', expect.stringMatching(/the spread is only preferred/)]]);
+  });
 
   test('a default (non-HA) install is warned about its Ignore webhooks only', () => {
     const { chart } = controlPlaneChart();

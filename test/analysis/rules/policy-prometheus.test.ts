@@ -1,7 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
-import { main } from '../../../src/frontends/cli/main';
 import { MeshChecks } from '../../../src/checks/mesh-checks';
+import { main } from '../../../src/frontends/cli/main';
 import { readProperties } from '../../../src/frontends/plugin/properties';
 import { NS, asManifests, meshLab, pick } from '../../support/mesh-fixture';
 

@@ -6,6 +6,7 @@
 import * as fc from 'fast-check';
 import { Hostility, meshes } from './arbitraries';
 import { CaseReport, ConformanceCheck, runCase } from './oracle';
+import { compareStrings } from '../../../src/core/compare';
 
 export interface FuzzOptions {
   readonly runs: number;
@@ -73,9 +74,9 @@ export function fuzzMeshes(options: FuzzOptions): FuzzStats {
 
 /** A short human summary of a run. */
 export function describeStats(stats: FuzzStats): string {
-  const levels = [...stats.byHostility.entries()].sort(([a], [b]) => a.localeCompare(b))
+  const levels = [...stats.byHostility.entries()].sort(([a], [b]) => compareStrings(a, b))
     .map(([h, [s, r]]) => `hostility ${h}: ${s} synthesized / ${r} rejected`);
-  const top = [...stats.ruleIds.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id, n]) => `${id} ${n}`);
+  const top = [...stats.ruleIds.entries()].sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0])).map(([id, n]) => `${id} ${n}`);
   return [
     `seed ${stats.seed}: ${stats.cases} cases in ${(stats.ms / 1000).toFixed(1)} s — ${stats.synthesized} synthesized, ${stats.rejected} rejected with a coded error`,
     ...levels,

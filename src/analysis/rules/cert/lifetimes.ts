@@ -49,6 +49,24 @@ function checkPemLifetimes(ctx: RuleContext): void {
   }
 }
 
+/**
+ * A renewal with a new key is a new root: the bundle trust-manager builds from the anchor Secret then holds only it,
+ * while the issuer (renewed on its own schedule) and every proxy's certificate still chain to the old one. cert-manager
+ * 1.18 and later re-key on renewal unless `rotationPolicy: Never` is set.
+ */
+function checkAnchorRekey(ctx: RuleContext, anchor: IndexedObject): void {
+  if (anchor.inventory) return;
+  const policy = anchor.object.spec?.privateKey?.rotationPolicy;
+  if (policy === 'Never') return;
+  const after = hours(durationOf(anchor) - renewBeforeOf(anchor));
+  ctx.report(anchor, `the trust anchor is renewed ${after} after issue with ${policy === undefined ? 'cert-manager\'s default' : 'rotationPolicy: Always'} `
+    + '(a new key since cert-manager 1.18), so a new root replaces the old one in the bundle while the issuer and every proxy certificate '
+    + 'still chain to the old: an anchor rotation nobody planned.', {
+    fix: 'Set the anchor Certificate\'s privateKey.rotationPolicy: Never (a renewal then keeps the key and every chain stays valid), and '
+      + 'rotate the anchor as a planned event (TrustAnchorRotation), with both anchors in the bundle.',
+  });
+}
+
 function checkCertManagerLifetimes(ctx: RuleContext): void {
   for (const certificate of ctx.index.own(CERT_MANAGER_GROUP, 'Certificate')) {
     const duration = durationOf(certificate);
@@ -59,6 +77,7 @@ function checkCertManagerLifetimes(ctx: RuleContext): void {
     if (certificate.object.spec?.secretName !== ISSUER_SECRET) continue;
     const caSecret = caSecretOf(ctx.index, certificate);
     const anchor = caSecret && certificateWritingSecret(ctx.index, caSecret);
+    if (anchor) checkAnchorRekey(ctx, anchor);
     if (anchor && duration > renewBeforeOf(anchor)) {
       ctx.report(certificate, `the identity issuer lives ${hours(duration)}, longer than the ${hours(renewBeforeOf(anchor))} trust anchor `
         + `${anchor.id.name} has left when cert-manager renews it; an issuer signed just before that renewal outlives its anchor.`,
@@ -76,7 +95,8 @@ export const certificateLifetimes: Rule = {
     title: 'The issuer does not outlive its trust anchor, rotations are finished, and renewal windows make sense',
     why: 'When the anchor expires before the issuer, linkerd-identity keeps signing certificates no proxy trusts. A bundle '
       + 'whose newest anchor did not sign the issuer is a rotation left half-way. cert-manager cannot renew a Certificate '
-      + 'whose renewBefore is not shorter than its duration.',
+      + 'whose renewBefore is not shorter than its duration. A cert-manager trust anchor renewed with a new key (rotationPolicy '
+      + 'Always, the default since cert-manager 1.18) is an unplanned anchor rotation.',
     fix: 'Issue the issuer for less time than the anchor has left, finish the rotation (see TrustAnchorRotation), and keep renewBefore < duration.',
     badExample: 'kind: Certificate\nspec: {secretName: linkerd-identity-issuer, duration: 48h, renewBefore: 48h}',
     goodExample: 'kind: Certificate\nspec: {secretName: linkerd-identity-issuer, duration: 48h, renewBefore: 25h}',

@@ -12,7 +12,9 @@ export const privateKeyInOutput: Rule = {
   doc: {
     title: 'No private key in the synthesized output',
     why: 'Manifests end up in Git, CI artifacts and GitOps controllers. Whoever reads the Linkerd issuer key can mint '
-      + 'any mesh identity and pass every AuthorizationPolicy.',
+      + 'any mesh identity and pass every AuthorizationPolicy. Keys are found as PEM text and in what Kubernetes and '
+      + 'kubeconfig encode: base64 in Secret data, ConfigMap binaryData and kubeconfig *-data fields (PEM, or DER without '
+      + 'any header), and JSON or YAML documents inside strings (last-applied-configuration, a kubeconfig in a ConfigMap).',
     fix: 'Provide the key out of band (cert-manager, an external secret store, `kubectl create secret`); if the output '
       + 'is itself stored as a secret, suppress LKD-CERT-005 on the object with a reason.',
     badExample: "kind: Secret\nmetadata: {name: linkerd-identity-issuer}\nstringData:\n  tls.key: '<the issuer key as a PEM block>'   # the literal key, in Git",
@@ -22,7 +24,7 @@ export const privateKeyInOutput: Rule = {
     for (const [entry, { privateKeys: paths }] of scanIndex(ctx.index)) {
       if (paths.length === 0) continue;
       const shown = paths.slice(0, MAX_PATHS).join(', ') + (paths.length > MAX_PATHS ? ` and ${paths.length - MAX_PATHS} more` : '');
-      ctx.report(entry, `a PEM private key is written at ${shown}.`);
+      ctx.report(entry, `a private key is written at ${shown} (the key itself is not repeated here).`);
     }
   },
 };

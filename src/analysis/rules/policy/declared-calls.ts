@@ -6,7 +6,7 @@ import { InboundPolicy, canReach, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { InboundRequest } from '../../model/inbound-routes';
 
-interface DeclaredCall {
+export interface DeclaredCall {
   readonly text: string;
   readonly service: string;
   readonly namespace: string;
@@ -17,7 +17,8 @@ interface DeclaredCall {
 
 const ENTRY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)(\.([a-z0-9]([-a-z0-9]*[a-z0-9])?))?:([0-9]{1,5}|[a-z0-9]([-a-z0-9]*[a-z0-9])?)(\s+([A-Z]+))?(\s+(\/\S*))?$/;
 
-function parseCalls(value: string, defaultNamespace: string): { calls: DeclaredCall[]; bad: string[] } {
+/** Entries of the calls annotation (`service[.namespace]:port`, comma-separated) and the ones that are not. */
+export function parseCalls(value: string, defaultNamespace: string): { calls: DeclaredCall[]; bad: string[] } {
   const calls: DeclaredCall[] = [];
   const bad: string[] = [];
   for (const text of value.split(',').map((s) => s.trim()).filter(Boolean)) {

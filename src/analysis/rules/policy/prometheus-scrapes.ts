@@ -1,8 +1,9 @@
 import { Severity } from '../../finding';
+import { vizPrometheusNamespaces } from '../../model/chart-objects';
 import { Injection, MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { proxyAdminPort, workloadLabel } from '../../model/policy-view';
 import { Caller, InboundPolicy, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { proxyAdminPort, workloadLabel } from '../../model/policy-view';
 
 /** linkerd-viz's own Prometheus: scraping is checked whenever its ServiceAccount is in the output or the inventory. */
 const VIZ_PROMETHEUS = { namespace: 'linkerd-viz', serviceAccount: 'prometheus' };
@@ -18,7 +19,10 @@ function scraperOf(ctx: RuleContext): Scraper | undefined {
     const [namespace, serviceAccount] = declared.split('/');
     return { namespace, serviceAccount };
   }
-  return vizInstalled(ctx.index) ? VIZ_PROMETHEUS : undefined;
+  if (vizInstalled(ctx.index)) return VIZ_PROMETHEUS;
+  // A linkerd-viz chart delivered by Argo CD or Flux: its Prometheus runs as `prometheus` in the install's namespace.
+  const [namespace] = vizPrometheusNamespaces(ctx.index);
+  return namespace ? { namespace, serviceAccount: VIZ_PROMETHEUS.serviceAccount } : undefined;
 }
 
 function vizInstalled(index: MeshIndex): boolean {
@@ -43,7 +47,8 @@ export const prometheusScrapesRule: Rule = {
     why: 'Prometheus reads each proxy\'s metrics from its admin port (4191, named linkerd-admin). That port gets the pod\'s default '
       + 'inbound policy, or a Server\'s when one selects it: under deny, or a Server without an authorization for Prometheus, scrapes '
       + 'get 403 and metrics vanish without any error at deploy time (linkerd2#10691, #13013). Checked when linkerd-viz\'s '
-      + 'Prometheus ServiceAccount (linkerd-viz/prometheus) is in the output or the inventory, or when a Prometheus ServiceAccount is '
+      + 'Prometheus ServiceAccount (linkerd-viz/prometheus) is in the output or the inventory, when a linkerd-viz chart install '
+      + '(Argo CD Application, Flux HelmRelease) with its own Prometheus is in the output, or when a Prometheus ServiceAccount is '
       + 'configured; the scraper is assumed meshed, as linkerd-viz\'s is.',
     fix: 'Authorize the scraper on the admin port: `linkerd viz allow-scrapes --namespace <ns>` writes a Server for port linkerd-admin, '
       + 'an HTTPRoute for /metrics and an AuthorizationPolicy with a MeshTLSAuthentication for the Prometheus identity.',

@@ -1,3 +1,4 @@
+import { compareStrings } from '../../../core/compare';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -183,7 +184,7 @@ function collectClaims(index: MeshIndex, matchesOfRoute: (route: IndexedObject) 
 }
 
 function byName(a: Claim, b: Claim): number {
-  return (a.route.id.namespace ?? '').localeCompare(b.route.id.namespace ?? '') || a.route.id.name.localeCompare(b.route.id.name);
+  return compareStrings(a.route.id.namespace ?? '', b.route.id.namespace ?? '') || compareStrings(a.route.id.name, b.route.id.name);
 }
 
 function reportAcrossRoutes(ctx: RuleContext, claims: Map<string, Claim[]>): void {

@@ -1,11 +1,11 @@
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import { missingReference } from '../../model/policy-view';
 import {
   ParentRef, everyRoute, isEgressNetworkParent, isGatewayParent, isServerParent, isServiceParent, parentNamespace, parentRefs, refName,
   serviceParents,
 } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 interface ParentTarget {
   readonly kind: string;

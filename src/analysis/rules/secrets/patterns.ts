@@ -64,7 +64,7 @@ export function isReference(value: string): boolean {
 }
 
 /** base64 of "-----BEGIN": how an encoded PEM block starts. */
-const ENCODED_PEM_START = 'LS0tLS1CRUdJT';
+export const ENCODED_PEM_START = 'LS0tLS1CRUdJT';
 
 /** Decoded text of a value that looks like base64 of a PEM block, else undefined (cheap check first). */
 export function decodedPem(value: string): string | undefined {
@@ -81,7 +81,10 @@ export function decodedPem(value: string): string | undefined {
  */
 const MAY_HOLD_SECRET = new RegExp(['PRIVATE KEY-----', ENCODED_PEM_START, ANY_TOKEN_PREFIX.source, '\\n'].join('|'));
 
+/** Below this length only a line break (an embedded document) can matter: every marker and token is longer. */
+const SHORTEST_MARKER = 15;
+
 export function mayHoldSecret(text: string): boolean {
-  return MAY_HOLD_SECRET.test(text);
+  return text.length < SHORTEST_MARKER ? text.includes('\n') : MAY_HOLD_SECRET.test(text);
 }
 

@@ -1,9 +1,9 @@
-import { imageValueProblems } from '../../../core/image-values';
+import { IMAGE_DIGESTS_ANNOTATION, ImageLayout, imageValueProblems, imagesWithoutDigest } from '../../../core/image-values';
 import { chartVersionProblem, imageProblem } from '../../../core/versions';
 import { Severity } from '../../finding';
+import { ChartInstall, InstallSource, linkerdInstalls } from '../../model/installs';
 import { PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ChartInstall, InstallSource, linkerdInstalls } from '../../model/installs';
 
 function checkChartVersion(ctx: RuleContext, install: ChartInstall): void {
   // A rendered linkerd-config carries no chart version: it was pinned (or not) by whoever rendered it.
@@ -15,10 +15,28 @@ function checkChartVersion(ctx: RuleContext, install: ChartInstall): void {
   }
 }
 
+function chartName(install: ChartInstall): string {
+  const chart = install.chart ?? '';
+  return chart.slice(chart.lastIndexOf('/') + 1);
+}
+
 function checkValueImages(ctx: RuleContext, install: ChartInstall): void {
-  for (const { problem } of imageValueProblems(install.values)) {
+  for (const { problem } of imageValueProblems(install.values, chartName(install))) {
     ctx.report(install.subject, `${install.source} for chart ${install.chart}: ${problem}.`);
   }
+}
+
+/** The user asked for digests (the install carries the annotation): every image the chart renders must have one. */
+function checkDigests(ctx: RuleContext, install: ChartInstall): void {
+  if (install.subject.object.metadata?.annotations?.[IMAGE_DIGESTS_ANNOTATION] !== 'required') return;
+  const missing = imagesWithoutDigest(install.values, chartName(install));
+  if (missing.length === 0) return;
+  const keys = [...new Set(missing.map((i) => `${i.image} (${i.layout === ImageLayout.REFERENCE ? i.nameKey : i.versionKey})`))];
+  ctx.report(install.subject, `${install.source} for chart ${install.chart} asks for images pinned by digest (${IMAGE_DIGESTS_ANNOTATION}: required), `
+    + `but ${keys.join(', ')} ${keys.length === 1 ? 'has' : 'have'} none, so a re-pushed tag changes what runs.`, {
+    severity: Severity.WARNING,
+    fix: `Add the digests: ImageDistribution.mirror(registry, { digests: { ${[...new Set(missing.map((i) => i.image))].map((i) => `'${i}': 'sha256:...'`).join(', ')} } }).`,
+  });
 }
 
 function checkContainerImages(ctx: RuleContext, pod: PodTemplate, containers: unknown): void {
@@ -48,8 +66,10 @@ export const pinnedVersions: Rule = {
     title: 'Linkerd charts and all images are pinned to exact versions',
     why: 'A Helm chart without an exact version (empty, "latest", or a range such as ^2026.6.0) installs whatever is newest when '
       + 'Argo CD or Flux next reconciles, so the control plane upgrades itself out of order (CRDs and control plane separately). '
-      + 'An image without a tag pulls "latest", which differs between nodes and restarts: an error for Linkerd\'s own images '
-      + '(cr.l5d.io/linkerd/...), a warning for application images, which run on Linkerd either way.',
+      + 'An image without a tag pulls "latest", and a channel tag (stable, edge, main …) moves with every release; both differ between '
+      + 'nodes and restarts: an error for Linkerd\'s own images (cr.l5d.io/linkerd/...), a warning for application images, which run on '
+      + 'Linkerd either way. When an install asks for digests (annotation analysis.cdk8s-linkerd.io/image-digests: required, written by '
+      + 'ImageDistribution with digests), an image of the chart without a digest is a warning.',
     fix: 'Use LinkerdVersion.V2_20 (charts 2026.6.3) or LinkerdVersion.ofChart("<exact version>"); tag every image exactly (or by digest); '
       + 'leave the chart\'s image versions unset so the chart version pins them.',
     badExample: 'kind: HelmRelease\nspec:\n  chart:\n    spec:\n      chart: linkerd-control-plane\n      version: ">=2026.6.0"',
@@ -59,6 +79,7 @@ export const pinnedVersions: Rule = {
     for (const install of linkerdInstalls(ctx.index)) {
       checkChartVersion(ctx, install);
       checkValueImages(ctx, install);
+      checkDigests(ctx, install);
     }
     for (const pod of ctx.index.podTemplates) {
       if (!pod.owner.inventory) checkPodImages(ctx, pod);

@@ -1,0 +1,239 @@
+/**
+ * What a change does to the mesh: the authorization edges whose verdict flips, the traffic shares that move, the
+ * objects that become ignored or start to apply, and the retries and timeouts that change, between two models.
+ *
+ * Linear: each side's ports are matched by name through a map, and per port only the callers either side names
+ * (plus the declared callers and the caller classes) are decided.
+ */
+import { CallVerdict, MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
+
+export enum ChangeKind {
+  AUTHORIZATION = 'authorization',
+  SHARE = 'share',
+  IGNORED = 'ignored',
+  RETRY = 'retry',
+  TIMEOUT = 'timeout',
+}
+
+export const ALLOWED_TO_DENIED = 'allowed-to-denied';
+export const DENIED_TO_ALLOWED = 'denied-to-allowed';
+
+export interface MeshChange {
+  readonly kind: ChangeKind;
+  /** `allowed-to-denied`, `denied-to-allowed`, `changed`, `added`, `removed`, `now-ignored`, `no-longer-ignored`. */
+  readonly change: string;
+  /** The caller (`mesh-lab/client`, `unauthenticated`), the Service port of a share, or the ignored object. */
+  readonly source: string;
+  /** The workload port and request class (`mesh-lab/orders-v1:8080`), the backend, or where a retry/timeout sits. */
+  readonly target: string;
+  readonly because: string;
+}
+
+export interface MeshDiff {
+  readonly changes: MeshChange[];
+}
+
+const KIND_ORDER = [ChangeKind.AUTHORIZATION, ChangeKind.SHARE, ChangeKind.IGNORED, ChangeKind.RETRY, ChangeKind.TIMEOUT];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Authorization
+
+function byRequest(verdicts: CallVerdict[]): Map<string, CallVerdict> {
+  return new Map(verdicts.map((v) => [v.request, v]));
+}
+
+/** A request class one side does not have is decided there by its `*` verdict, else refused: no route matches it. */
+function counterpart(side: Map<string, CallVerdict>, request: string, like: CallVerdict): CallVerdict {
+  return side.get(request) ?? side.get('*') ?? {
+    ...like, allowed: false, audited: false, because: `no route attached to ${like.target} matches ${request}'s requests`, deciders: [],
+  };
+}
+
+function targetText(v: CallVerdict): string {
+  return v.request === '*' ? v.target : `${v.target} ${v.request}`;
+}
+
+function authorizationChange(before: CallVerdict, after: CallVerdict): MeshChange | undefined {
+  if (before.allowed === after.allowed) return undefined;
+  const objects = [...new Set([...after.deciders, ...before.deciders].map(idText))];
+  const deciding = objects.length > 0 ? ` [${objects.join(', ')}]` : '';
+  return {
+    kind: ChangeKind.AUTHORIZATION,
+    change: after.allowed ? DENIED_TO_ALLOWED : ALLOWED_TO_DENIED,
+    source: after.source,
+    target: targetText(after),
+    because: `now: ${after.because}; before: ${before.because}${deciding}`,
+  };
+}
+
+/**
+ * Everything a port's verdicts depend on: the Server, its routes, the authorizations with what they require (resolved
+ * authentications included), the default policy and its origin, and the callers worth deciding. Ports equal in this
+ * are decided alike on both sides, so most of an unchanged mesh is compared without deciding anything.
+ */
+function signature(port: PortPolicyView, callers: string[]): string {
+  return JSON.stringify([
+    port.meshed, port.skipsProxy, port.server ?? null, port.shadowedServers, port.routes, port.authorizations,
+    port.defaultPolicy, port.defaultPolicyOrigin, callers,
+  ]);
+}
+
+function portChanges(base: MeshModel, head: MeshModel, basePort: PortPolicyView, headPort: PortPolicyView): MeshChange[] {
+  const baseCallers = base.relevantCallers(basePort).map((c) => c.key);
+  const headCallers = head.relevantCallers(headPort).map((c) => c.key);
+  if (signature(basePort, baseCallers) === signature(headPort, headCallers)) return [];
+  const keys = new Set([...baseCallers, ...headCallers]);
+  const changes: MeshChange[] = [];
+  for (const key of keys) {
+    const before = byRequest(base.decide(basePort, base.caller(key)));
+    const after = byRequest(head.decide(headPort, head.caller(key)));
+    const requests = new Set([...before.keys(), ...after.keys()]);
+    for (const request of requests) {
+      const a = after.get(request);
+      const b = before.get(request);
+      const change = a ? authorizationChange(counterpart(before, request, a), a) : authorizationChange(b!, counterpart(after, request, b!));
+      if (change) changes.push(change);
+    }
+  }
+  return changes;
+}
+
+function authorizationChanges(base: MeshModel, head: MeshModel): MeshChange[] {
+  return head.ports.flatMap((headPort) => {
+    const basePort = base.port(headPort.target);
+    return basePort ? portChanges(base, head, basePort, headPort) : [];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shares
+
+/** route#rule|backend → percent; a port without routes sends everything to its own endpoints. */
+function sharesOf(service: ServicePortView): Map<string, { route: string; backend: string; percent: number }> {
+  const out = new Map<string, { route: string; backend: string; percent: number }>();
+  if (service.routes.length === 0) {
+    out.set(`default|${service.target}`, { route: 'the default route', backend: service.target, percent: 100 });
+  }
+  for (const route of service.routes) {
+    for (const rule of route.rules) {
+      const where = route.rules.length > 1 ? `${route.name} rule ${rule.index}` : route.name;
+      for (const b of rule.backends) out.set(`${route.name}#${rule.index}|${b.name}`, { route: where, backend: b.name, percent: b.percent });
+    }
+  }
+  return out;
+}
+
+function shareChanges(base: MeshModel, head: MeshModel): MeshChange[] {
+  const changes: MeshChange[] = [];
+  for (const after of head.services) {
+    const before = base.service(after.target);
+    if (!before) continue;
+    const a = sharesOf(after);
+    const b = sharesOf(before);
+    for (const key of new Set([...b.keys(), ...a.keys()])) {
+      const now = a.get(key);
+      const was = b.get(key);
+      if (now && was && now.percent === was.percent) continue;
+      const entry = (now ?? was)!;
+      changes.push({
+        kind: ChangeKind.SHARE,
+        change: !was ? 'added' : !now ? 'removed' : 'changed',
+        source: after.target,
+        target: entry.backend,
+        because: `${entry.route}: ${was ? `${was.percent}%` : 'none'} → ${now ? `${now.percent}%` : 'none'}`,
+      });
+    }
+  }
+  return changes;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Retries and timeouts
+
+type Settings = Map<string, { scope: string; key: string; value: string }>;
+
+function settingsOf(service: ServicePortView, kind: ChangeKind): Settings {
+  const out: Settings = new Map();
+  const add = (scope: string, values: Record<string, string>) => {
+    for (const [key, value] of Object.entries(values)) out.set(`${scope}|${key}`, { scope, key, value });
+  };
+  add(`Service ${service.namespace}/${service.name}`, kind === ChangeKind.RETRY ? service.retries : service.timeouts);
+  for (const route of service.routes) {
+    add(route.name, kind === ChangeKind.RETRY ? route.retries : route.timeouts);
+    if (kind === ChangeKind.TIMEOUT) for (const rule of route.rules) add(`${route.name} rule ${rule.index}`, rule.timeouts);
+  }
+  return out;
+}
+
+function settingChanges(base: MeshModel, head: MeshModel, kind: ChangeKind): MeshChange[] {
+  const changes: MeshChange[] = [];
+  for (const after of head.services) {
+    const before = base.service(after.target);
+    if (!before) continue;
+    const a = settingsOf(after, kind);
+    const b = settingsOf(before, kind);
+    for (const key of new Set([...b.keys(), ...a.keys()])) {
+      const now = a.get(key);
+      const was = b.get(key);
+      if (now && was && now.value === was.value) continue;
+      const entry = (now ?? was)!;
+      changes.push({
+        kind,
+        change: !was ? 'added' : !now ? 'removed' : 'changed',
+        source: after.target,
+        target: entry.scope,
+        because: `${entry.key}: ${was ? JSON.stringify(was.value) : 'unset'} → ${now ? JSON.stringify(now.value) : 'unset'}`,
+      });
+    }
+  }
+  return changes;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ignored objects
+
+function ignoredChanges(base: MeshModel, head: MeshModel): MeshChange[] {
+  const key = (o: { object: { apiVersion: string } }) => `${o.object.apiVersion}|${idText(o.object as any)}`;
+  const before = new Map(base.ignored.map((o) => [key(o), o]));
+  const after = new Map(head.ignored.map((o) => [key(o), o]));
+  const changes: MeshChange[] = [];
+  for (const [k, o] of after) {
+    if (!before.has(k)) changes.push({ kind: ChangeKind.IGNORED, change: 'now-ignored', source: idText(o.object), target: o.object.namespace ?? '', because: o.reason });
+  }
+  for (const [k, o] of before) {
+    if (!after.has(k)) {
+      changes.push({ kind: ChangeKind.IGNORED, change: 'no-longer-ignored', source: idText(o.object), target: o.object.namespace ?? '', because: `was: ${o.reason}` });
+    }
+  }
+  return changes;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function compareChanges(a: MeshChange, b: MeshChange): number {
+  return KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind)
+    || compareText(a.target, b.target) || compareText(a.source, b.source) || compareText(a.change, b.change) || compareText(a.because, b.because);
+}
+
+export function diffModels(base: MeshModel, head: MeshModel): MeshDiff {
+  const changes = [
+    ...authorizationChanges(base, head),
+    ...shareChanges(base, head),
+    ...ignoredChanges(base, head),
+    ...settingChanges(base, head, ChangeKind.RETRY),
+    ...settingChanges(base, head, ChangeKind.TIMEOUT),
+  ];
+  return { changes: changes.sort(compareChanges) };
+}
+
+/** Which changes make `diff --fail-on` exit 1. */
+export enum DiffFailOn {
+  TO_DENIED = 'allowed-to-denied',
+  TO_ALLOWED = 'denied-to-allowed',
+  ANY = 'any',
+}
+
+export function diffMatches(diff: MeshDiff, failOn: DiffFailOn): boolean {
+  if (failOn === DiffFailOn.ANY) return diff.changes.length > 0;
+  return diff.changes.some((c) => c.kind === ChangeKind.AUTHORIZATION && c.change === failOn);
+}

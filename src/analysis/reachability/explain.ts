@@ -1,0 +1,119 @@
+/**
+ * explain — the offline `linkerd authz`: the resolved inbound policy of one workload port and, for each caller the
+ * manifests know, allowed or refused per request class and why; or what a Service port does with requests.
+ */
+import { CallVerdict, CallerView, MeshModel, PortPolicyView, ServicePortView, idText } from './views';
+
+export interface ExplainRequest {
+  /** One caller (`namespace/serviceaccount`, `unauthenticated`, `external`, `kubelet`, `other-meshed`); default every known caller. */
+  readonly from?: string;
+  /** With `path`: only the request class this request falls in. */
+  readonly method?: string;
+  readonly path?: string;
+}
+
+export interface PortExplanation {
+  readonly port: PortPolicyView;
+  /** The request class asked about, when a method and path were given. */
+  readonly request?: string;
+  readonly verdicts: CallVerdict[];
+}
+
+/** `namespace/name:port` → its parts; the port may be a number or a name. */
+export function parseTarget(text: string): { namespace: string; name: string; port: number | string } | undefined {
+  const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?):([0-9]{1,5}|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/.exec(text);
+  if (!m) return undefined;
+  return { namespace: m[1], name: m[3], port: /^\d+$/.test(m[5]) ? Number(m[5]) : m[5] };
+}
+
+/** The workload port a target names (a port name resolves through the workload's container ports). */
+export function findPort(model: MeshModel, text: string): PortPolicyView | string {
+  const target = parseTarget(text);
+  if (!target) return `${JSON.stringify(text)} is not NAMESPACE/WORKLOAD:PORT`;
+  const ofWorkload = model.ports.filter((p) => p.namespace === target.namespace && p.workload.name === target.name);
+  if (ofWorkload.length === 0) return `no workload ${target.namespace}/${target.name} with a declared container port in the input`;
+  const port = ofWorkload.find((p) => p.port === target.port || p.portName === target.port);
+  if (!port) return `workload ${target.namespace}/${target.name} declares no port ${target.port} (it declares ${ofWorkload.map((p) => p.port).join(', ')})`;
+  return port;
+}
+
+export function findServicePort(model: MeshModel, text: string): ServicePortView | string {
+  const target = parseTarget(text);
+  if (!target) return `${JSON.stringify(text)} is not NAMESPACE/SERVICE:PORT`;
+  const ports = model.services.filter((s) => s.namespace === target.namespace && s.name === target.name);
+  if (ports.length === 0) return `no Service ${target.namespace}/${target.name} in the input`;
+  const port = typeof target.port === 'number' ? ports.find((s) => s.port === target.port) : undefined;
+  return port ?? `Service ${target.namespace}/${target.name} has no port ${target.port} (it has ${ports.map((s) => s.port).join(', ')})`;
+}
+
+function callersFor(model: MeshModel, from: string | undefined): CallerView[] | string {
+  if (from === undefined) return model.callers;
+  const known = model.callers.find((c) => c.key === from);
+  if (known) return [known];
+  if (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/.test(from)) return [model.caller(from)];
+  return `--from must be NAMESPACE/SERVICEACCOUNT, unauthenticated, external, kubelet or other-meshed (got ${JSON.stringify(from)})`;
+}
+
+export function explainPort(model: MeshModel, port: PortPolicyView, request: ExplainRequest = {}): PortExplanation | string {
+  const callers = callersFor(model, request.from);
+  if (typeof callers === 'string') return callers;
+  const asked = request.path !== undefined ? model.requestClass(port, request.method ?? 'GET', request.path) : undefined;
+  const verdicts = callers.flatMap((caller) => {
+    const all = model.decide(port, caller);
+    if (asked === undefined) return all;
+    const chosen = all.find((v) => v.request === asked) ?? all.find((v) => v.request === '*');
+    if (chosen) return [chosen];
+    // Requests that match no attached route are refused before any authorization is looked at.
+    return [{ ...all[0], request: asked, allowed: false, audited: false, because: `no route attached to ${port.target} matches ${request.method ?? 'GET'} ${request.path}`, deciders: [] }];
+  });
+  return { port, request: asked, verdicts };
+}
+
+function mapLines(title: string, values: Record<string, string>): string[] {
+  const entries = Object.entries(values);
+  return entries.length === 0 ? [] : [`${title}: ${entries.map(([k, v]) => `${k}=${v}`).join(', ')}`];
+}
+
+export function formatPortExplanation(e: PortExplanation): string {
+  const p = e.port;
+  const lines = [`${p.target}${p.portName ? ` (${p.portName})` : ''} — ${idText(p.workload)}`];
+  if (!p.meshed) lines.push('  not meshed: no proxy, so no inbound policy applies');
+  if (p.skipsProxy) lines.push('  listed in config.linkerd.io/skip-inbound-ports: traffic bypasses the proxy');
+  lines.push(`  protocol: ${p.protocol}`);
+  lines.push(p.server ? `  Server: ${idText(p.server.id)} (accessPolicy ${p.server.accessPolicy})` : '  Server: none selects this port');
+  for (const s of p.shadowedServers) lines.push(`  also selected, skipped by Linkerd: ${idText(s)}`);
+  lines.push(`  default inbound policy: ${p.defaultPolicy} (from ${p.defaultPolicyOrigin})`);
+  const routes = p.routes.length > 0 ? p.routes : p.generatedRoutes;
+  if (routes.length > 0) lines.push(p.routes.length > 0 ? '  routes:' : '  routes (generated while no route is attached):');
+  for (const r of routes) {
+    const auth = r.authorizations.length > 0 ? `; authorized by ${r.authorizations.map(idText).join(', ')}` : '';
+    lines.push(`    ${r.name}: ${r.matches.length > 0 ? r.matches.join(' | ') : 'every request'}${auth}`);
+  }
+  if (p.authorizations.length > 0) lines.push('  authorizations:');
+  for (const a of p.authorizations) lines.push(`    ${idText(a.id)} → ${a.target}; requires ${a.requires.join(' and ') || 'nothing (everyone)'}`);
+  if (p.probes.length > 0) lines.push(`  probes: ${p.probes.join(', ')}`);
+  lines.push(e.request ? `  callers, for requests in ${e.request}:` : '  callers:');
+  for (const v of e.verdicts) {
+    const request = v.request === '*' ? '' : ` [${v.request}]`;
+    const audit = v.audited ? ' (audit: allowed and logged, not a security boundary)' : '';
+    lines.push(`    ${v.allowed ? (v.audited ? 'AUDIT  ' : 'ALLOW  ') : 'DENY   '}${v.source}${request}: ${v.because}${audit}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatServiceExplanation(s: ServicePortView): string {
+  const lines = [`${s.target} — Service ${s.namespace}/${s.name} port ${s.port}`, `  protocol: ${s.protocol}`];
+  lines.push(`  endpoints: ${s.endpoints.join(', ') || 'none (the selector matches no workload port)'}`);
+  if (s.defaultRoute) lines.push(`  default route: ${s.defaultRoute}`);
+  for (const r of s.routes) {
+    lines.push(`  ${r.name}:`);
+    lines.push(...mapLines('    retries', r.retries), ...mapLines('    timeouts', r.timeouts));
+    for (const rule of r.rules) {
+      const backends = rule.backends.map((b) => `${b.name} ${b.percent}% (weight ${b.weight})`).join(', ');
+      lines.push(`    rule ${rule.index}: ${rule.matches.join(' | ') || 'every request'} → ${backends || 'no backend'}`);
+      lines.push(...mapLines('      timeouts', rule.timeouts));
+    }
+  }
+  lines.push(...mapLines('  Service retries', s.retries), ...mapLines('  Service timeouts', s.timeouts));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,362 @@
+/**
+ * A proven move to deny: the calls that happen (declared with addCall / the calls annotation, observed with
+ * `linkerd viz edges -o json`, and Prometheus scraping the proxies) that a namespace's move to `deny` would refuse,
+ * and the Server / MeshTLSAuthentication / NetworkAuthentication / AuthorizationPolicy objects that keep them allowed.
+ *
+ * Probes need nothing: a new Server without routes keeps the probe routes Linkerd generates, which it authorizes from
+ * the probe networks. The proxy admin port gets what `linkerd viz allow-scrapes` writes (viz/cmd/allow-scrapes.go):
+ * a Server on `linkerd-admin`, a `/metrics` route for Prometheus and a `/live`, `/ready` route for the kubelet.
+ */
+import { CallerKind, MeshModel, PortPolicyView, compareText } from './views';
+
+/** One row of `linkerd viz edges <type> -o json` (viz/cmd/edges.go, edgesJSONStats). */
+export interface ObservedEdge {
+  readonly src: string;
+  readonly src_namespace: string;
+  readonly dst: string;
+  readonly dst_namespace: string;
+  /** `serviceaccount.namespace` (edges.go keeps the first two labels of the identity); empty without mTLS. */
+  readonly client_id: string;
+  readonly server_id: string;
+  readonly no_tls_reason: string;
+}
+
+export enum CallOrigin {
+  DECLARED = 'declared',
+  OBSERVED = 'observed',
+  SCRAPE = 'scrape',
+}
+
+export interface PlannedCall {
+  readonly origin: CallOrigin;
+  /** The caller key (`mesh-lab/client`, `unauthenticated`). */
+  readonly source: string;
+  /** Who makes the call, in words (`Deployment mesh-lab/client`, `viz edge client → orders-v1`). */
+  readonly from: string;
+  readonly target: string;
+  /** Why the move would refuse it. */
+  readonly because: string;
+}
+
+/** Where a plan moves to: the restrictive default policies. */
+export enum DenyTarget {
+  DENY = 'deny',
+  ALL_AUTHENTICATED = 'all-authenticated',
+}
+
+export interface DenyPlan {
+  /** The namespace moved, or undefined for the cluster default. */
+  readonly namespace?: string;
+  readonly policy: DenyTarget;
+  /** Calls allowed today that `deny` would refuse. */
+  readonly refused: PlannedCall[];
+  /** Calls refused already, whatever the namespace's default (listed so they are not mistaken for safe). */
+  readonly alreadyRefused: PlannedCall[];
+  /** The objects that keep `refused` allowed once the namespace is `deny`. */
+  readonly objects: Record<string, any>[];
+  /** The same for construct users, as cdk8s-linkerd code. */
+  readonly constructLines: string[];
+  /** Calls naming a workload or port the manifests do not have. */
+  readonly unresolved: string[];
+}
+
+export const AUDIT_NOTE = 'audit (default-inbound-policy: audit) allows every connection and only logs would-be denials: '
+  + 'it is how to observe before narrowing, not a security boundary.';
+
+/** Parses the JSON of `linkerd viz edges ... -o json`; an error message for anything else. */
+export function parseObservedEdges(text: string): ObservedEdge[] | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e: any) {
+    return `not JSON (${e?.message ?? e}); expected the output of linkerd viz edges ... -o json`;
+  }
+  if (!Array.isArray(value)) return 'expected a JSON list (linkerd viz edges ... -o json prints one)';
+  for (const [i, row] of value.entries()) {
+    const ok = row && typeof row === 'object' && ['src', 'src_namespace', 'dst', 'dst_namespace'].every((k) => typeof (row as any)[k] === 'string');
+    if (!ok) return `entry ${i} lacks src, src_namespace, dst or dst_namespace strings`;
+  }
+  return value.map((row: any) => ({
+    src: row.src,
+    src_namespace: row.src_namespace,
+    dst: row.dst,
+    dst_namespace: row.dst_namespace,
+    client_id: typeof row.client_id === 'string' ? row.client_id : '',
+    server_id: typeof row.server_id === 'string' ? row.server_id : '',
+    no_tls_reason: typeof row.no_tls_reason === 'string' ? row.no_tls_reason : '',
+  }));
+}
+
+/** `sa.ns` (or a full identity) → `ns/sa`; no identity means the client had no mTLS. */
+function observedCaller(edge: ObservedEdge): string {
+  const parts = edge.client_id.split('.');
+  return parts.length >= 2 && parts[0] && parts[1] ? `${parts[1]}/${parts[0]}` : 'unauthenticated';
+}
+
+interface Candidate {
+  readonly origin: CallOrigin;
+  readonly source: string;
+  readonly from: string;
+  readonly target: string;
+}
+
+/** `undefined` stands for the whole cluster (a move of the cluster default). */
+function inScope(namespace: string | undefined, ns: string | undefined): boolean {
+  return namespace === undefined || ns === namespace;
+}
+
+function candidates(current: MeshModel, namespace: string | undefined, edges: ObservedEdge[], unresolved: string[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const call of current.declaredCalls) {
+    if (!inScope(namespace, call.service.split('/')[0])) continue;
+    if (call.targets.length === 0) unresolved.push(`${call.workload.kind} ${call.workload.namespace}/${call.workload.name} declares ${call.service}: ${call.problem}`);
+    for (const target of call.targets) {
+      out.push({ origin: CallOrigin.DECLARED, source: call.source, from: `${call.workload.kind} ${call.workload.namespace}/${call.workload.name} calls ${call.service}`, target });
+    }
+  }
+  for (const edge of edges) {
+    if (!inScope(namespace, edge.dst_namespace)) continue;
+    // viz edges name workloads, not ports: every declared port of the destination must stay open to the caller.
+    const ports = current.ports.filter((p) => p.namespace === edge.dst_namespace && p.workload.name === edge.dst);
+    const text = `viz edge ${edge.src_namespace}/${edge.src} → ${edge.dst_namespace}/${edge.dst}`;
+    if (ports.length === 0) unresolved.push(`${text}: no such workload with a declared port`);
+    for (const port of ports) out.push({ origin: CallOrigin.OBSERVED, source: observedCaller(edge), from: text, target: port.target });
+  }
+  if (current.prometheus) {
+    for (const port of current.adminPorts.filter((p) => inScope(namespace, p.namespace))) {
+      out.push({ origin: CallOrigin.SCRAPE, source: current.prometheus, from: `Prometheus ${current.prometheus} scrapes /metrics`, target: port.target });
+    }
+  }
+  return out;
+}
+
+function allowed(model: MeshModel, port: PortPolicyView | undefined, source: string): { allowed: boolean; because: string } {
+  if (!port) return { allowed: false, because: 'no such port' };
+  const verdicts = model.decide(port, model.caller(source));
+  const yes = verdicts.find((v) => v.allowed);
+  return yes ? { allowed: true, because: yes.because } : { allowed: false, because: verdicts[0]?.because ?? 'refused' };
+}
+
+function findTarget(model: MeshModel, target: string): PortPolicyView | undefined {
+  return model.port(target) ?? model.adminPorts.find((p) => p.target === target);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The objects
+
+const POLICY_V1ALPHA1 = 'policy.linkerd.io/v1alpha1';
+
+function dnsName(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '');
+}
+
+function identityRef(source: string): Record<string, string> {
+  const [namespace, name] = source.split('/');
+  return { kind: 'ServiceAccount', name, namespace };
+}
+
+function portObjects(port: PortPolicyView, sources: string[], model: MeshModel, namespace: string): Record<string, any>[] {
+  const server = dnsName(`${port.workload.name}-${port.port}`);
+  const meta = (name: string) => ({ name, namespace });
+  const objects: Record<string, any>[] = [{
+    apiVersion: 'policy.linkerd.io/v1beta3',
+    kind: 'Server',
+    metadata: meta(server),
+    spec: { podSelector: { matchLabels: port.podLabels }, port: port.port, ...(port.protocol.startsWith('opaque') ? { proxyProtocol: 'opaque' } : {}) },
+  }];
+  const identities = sources.filter((s) => s.includes('/'));
+  const target = { group: 'policy.linkerd.io', kind: 'Server', name: server };
+  if (identities.length > 0) {
+    objects.push({ apiVersion: POLICY_V1ALPHA1, kind: 'MeshTLSAuthentication', metadata: meta(`${server}-callers`), spec: { identityRefs: identities.map(identityRef) } });
+    objects.push({
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'AuthorizationPolicy',
+      metadata: meta(`${server}-callers`),
+      spec: { targetRef: target, requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'MeshTLSAuthentication', name: `${server}-callers` }] },
+    });
+  }
+  if (sources.includes('unauthenticated')) {
+    objects.push({
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'NetworkAuthentication',
+      metadata: meta(`${server}-cluster`),
+      spec: { networks: model.clusterNetworks.map((cidr) => ({ cidr })) },
+    });
+    objects.push({
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'AuthorizationPolicy',
+      metadata: meta(`${server}-unauthenticated`),
+      spec: { targetRef: target, requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'NetworkAuthentication', name: `${server}-cluster` }] },
+    });
+  }
+  return objects;
+}
+
+/** What `linkerd viz allow-scrapes --namespace NS` writes, with the probe network in the namespace itself. */
+function scrapeObjects(namespace: string, prometheus: string): Record<string, any>[] {
+  const meta = (name: string) => ({ name, namespace });
+  const parent = [{ group: 'policy.linkerd.io', kind: 'Server', name: 'proxy-admin' }];
+  const [promNs, promSa] = prometheus.split('/');
+  return [
+    {
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: meta('proxy-admin'),
+      spec: { podSelector: { matchExpressions: [{ key: 'linkerd.io/control-plane-ns', operator: 'Exists' }] }, port: 'linkerd-admin', proxyProtocol: 'HTTP/1' },
+    },
+    { apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: meta('proxy-metrics'), spec: { parentRefs: parent, rules: [{ matches: [{ path: { value: '/metrics' } }] }] } },
+    {
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'HTTPRoute',
+      metadata: meta('proxy-probes'),
+      spec: { parentRefs: parent, rules: [{ matches: [{ path: { value: '/live' } }, { path: { value: '/ready' } }] }] },
+    },
+    {
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'AuthorizationPolicy',
+      metadata: meta('prometheus-scrape'),
+      spec: { targetRef: { group: 'policy.linkerd.io', kind: 'HTTPRoute', name: 'proxy-metrics' }, requiredAuthenticationRefs: [{ kind: 'ServiceAccount', name: promSa, namespace: promNs }] },
+    },
+    { apiVersion: POLICY_V1ALPHA1, kind: 'NetworkAuthentication', metadata: meta('kubelet'), spec: { networks: [{ cidr: '0.0.0.0/0' }, { cidr: '::/0' }] } },
+    {
+      apiVersion: POLICY_V1ALPHA1,
+      kind: 'AuthorizationPolicy',
+      metadata: meta('proxy-probes'),
+      spec: { targetRef: { group: 'policy.linkerd.io', kind: 'HTTPRoute', name: 'proxy-probes' }, requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'NetworkAuthentication', name: 'kubelet' }] },
+    },
+  ];
+}
+
+function camel(text: string): string {
+  return text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+}
+
+function accountVariable(source: string): string {
+  return camel(`sa-${source}`);
+}
+
+/** One declaration per ServiceAccount, shared by every allow() that names it (construct IDs must be unique). */
+function accountLines(sources: string[]): string[] {
+  return sources.map((source) => {
+    const [ns, sa] = source.split('/');
+    return `const ${accountVariable(source)} = kplus.ServiceAccount.fromServiceAccountName(chart, '${accountVariable(source)}', '${sa}', { namespaceName: '${ns}' });`;
+  });
+}
+
+function constructLines(port: PortPolicyView, sources: string[], clusterNetworks: string[]): string[] {
+  const name = dnsName(`${port.workload.name}-${port.port}`);
+  const variable = camel(name);
+  const lines = [
+    `// ${port.target}`,
+    `const ${variable} = new Server(chart, '${camel(`${name}-server`)}', { name: '${name}', selector: PodSelection.labels(${JSON.stringify(port.podLabels)}), port: ServerPort.number(${port.port}) });`,
+  ];
+  const identities = sources.filter((s) => s.includes('/'));
+  if (identities.length > 0) {
+    const accounts = identities.map(accountVariable);
+    lines.push(`ServerAccess.allow(${variable}, { policyName: '${name}-callers', authenticationName: '${name}-callers', serviceAccounts: [${accounts.join(', ')}] });`);
+  }
+  if (sources.includes('unauthenticated')) {
+    const networks = clusterNetworks.map((cidr) => `Network.cidr('${cidr}')`).join(', ');
+    lines.push(`ServerAccess.allow(${variable}, { policyName: '${name}-unauthenticated', networks: [${networks}] });`);
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * @param current the mesh as it is
+ * @param denied the same manifests with the namespace annotated `config.linkerd.io/default-inbound-policy: deny`
+ */
+export function planDeny(
+  current: MeshModel, denied: MeshModel, namespace: string | undefined, edges: ObservedEdge[] = [], policy = DenyTarget.DENY,
+): DenyPlan {
+  const unresolved: string[] = [];
+  const refused: PlannedCall[] = [];
+  const alreadyRefused: PlannedCall[] = [];
+  const seen = new Set<string>();
+  const calls = candidates(current, namespace, edges, unresolved).filter((c) => {
+    const key = `${c.source}\u0000${c.target}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  for (const c of calls) {
+    const after = allowed(denied, findTarget(denied, c.target), c.source);
+    if (after.allowed) continue;
+    const before = allowed(current, findTarget(current, c.target), c.source);
+    (before.allowed ? refused : alreadyRefused).push({ ...c, because: after.because });
+  }
+  // A new Server refuses whoever it does not authorize: it must list every known caller of the port, not only the
+  // refused ones (under all-authenticated, meshed callers were still allowed).
+  const refusedPorts = new Set(refused.map((c) => c.target));
+  const byPort = new Map<string, Set<string>>();
+  for (const call of calls) {
+    if (!refusedPorts.has(call.target)) continue;
+    const set = byPort.get(call.target) ?? new Set<string>();
+    set.add(call.source);
+    byPort.set(call.target, set);
+  }
+  const objects: Record<string, any>[] = [];
+  const lines: string[] = [];
+  const scrapes = new Set<string>();
+  for (const target of [...byPort.keys()].sort(compareText)) {
+    const port = findTarget(current, target)!;
+    if (port.admin) {
+      scrapes.add(port.namespace);
+      continue;
+    }
+    const sources = [...byPort.get(target)!].sort(compareText).map((s) => denied.caller(s))
+      .map((c) => (c.kind === CallerKind.IDENTITY ? c.key : 'unauthenticated'));
+    const unique = [...new Set(sources)];
+    objects.push(...portObjects(port, unique, current, port.namespace));
+    lines.push(...constructLines(port, unique, current.clusterNetworks));
+  }
+  const accounts = [...new Set([...byPort.entries()].filter(([t]) => !findTarget(current, t)!.admin).flatMap(([, set]) => [...set]))]
+    .filter((s) => denied.caller(s).kind === CallerKind.IDENTITY).sort(compareText);
+  lines.unshift(...accountLines(accounts));
+  for (const ns of [...scrapes].sort(compareText)) {
+    if (!current.prometheus) break;
+    objects.push(...scrapeObjects(ns, current.prometheus));
+    lines.push(`// the proxies' admin port in ${ns}: apply the YAML above for proxy-admin, or run linkerd viz allow-scrapes --namespace ${ns}`);
+  }
+  const order = (a: PlannedCall, b: PlannedCall) => compareText(a.target, b.target) || compareText(a.source, b.source);
+  return {
+    namespace,
+    policy,
+    refused: refused.sort(order),
+    alreadyRefused: alreadyRefused.sort(order),
+    objects,
+    constructLines: lines,
+    unresolved: unresolved.sort(compareText),
+  };
+}
+
+/** The manifests with the namespace moved to `policy` (a Namespace object is added when the input has none). */
+export function withNamespaceDeny(objects: Record<string, any>[], namespace: string, policy = DenyTarget.DENY): Record<string, any>[] {
+  let found = false;
+  const out = objects.map((o) => {
+    if (o?.apiVersion !== 'v1' || o?.kind !== 'Namespace' || o?.metadata?.name !== namespace) return o;
+    found = true;
+    return { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), 'config.linkerd.io/default-inbound-policy': policy } } };
+  });
+  if (!found) out.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, annotations: { 'config.linkerd.io/default-inbound-policy': policy } } });
+  return out;
+}
+
+export function formatDenyPlanText(plan: DenyPlan, yaml: string): string {
+  const lines: string[] = [];
+  const move = `Moving ${plan.namespace === undefined ? 'the cluster default' : `namespace ${plan.namespace}`} to ${plan.policy}`;
+  if (plan.refused.length === 0) lines.push(`${move} refuses none of the known calls.`);
+  else lines.push(`${move} would refuse ${plan.refused.length} call${plan.refused.length === 1 ? '' : 's'}:`);
+  for (const c of plan.refused) lines.push(`  ${c.origin}: ${c.source} → ${c.target} (${c.from})`, `      ${c.because}`);
+  if (plan.alreadyRefused.length > 0) lines.push('Refused already, whatever the default policy:');
+  for (const c of plan.alreadyRefused) lines.push(`  ${c.origin}: ${c.source} → ${c.target} (${c.from}): ${c.because}`);
+  for (const u of plan.unresolved) lines.push(`Not checked: ${u}`);
+  if (plan.objects.length > 0) {
+    lines.push('', 'Apply these objects before the move (they keep the calls allowed; probes stay authorized by the routes Linkerd generates):', '', yaml.trimEnd());
+    lines.push('', 'Or, with the constructs:', ...plan.constructLines.map((l) => `  ${l}`));
+  }
+  lines.push('', `Note: ${AUDIT_NOTE}`);
+  return `${lines.join('\n')}\n`;
+}

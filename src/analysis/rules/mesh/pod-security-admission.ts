@@ -1,0 +1,73 @@
+import { Severity } from '../../finding';
+import { controlPlaneInstalls } from '../../model/installs';
+import { MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
+
+/** The Pod Security Standards levels whose capability lists leave out NET_ADMIN and NET_RAW. */
+const REFUSING_LEVELS = new Set(['baseline', 'restricted']);
+export const ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
+
+interface CniFact {
+  readonly enabled: boolean;
+  readonly origin: string;
+  /** False when nothing said so and the chart default is assumed. */
+  readonly known: boolean;
+}
+
+/** cniEnabled as declared, else as the control-plane install in the output sets it, else the chart default (false). */
+function cniEnabled(ctx: RuleContext): CniFact {
+  if (ctx.context.cniEnabled !== undefined) return { enabled: ctx.context.cniEnabled, origin: 'the declared cniEnabled', known: true };
+  const [install] = controlPlaneInstalls(ctx.index);
+  if (install) return { enabled: install.values.cniEnabled === true, origin: `cniEnabled in the ${install.source}`, known: true };
+  return { enabled: false, origin: 'assuming the chart default, cniEnabled: false', known: false };
+}
+
+/** Assumed, not known: a cluster running the CNI would admit these pods, so this is a warning until it is declared. */
+const ASSUMED_FIX = 'If the cluster runs linkerd2-cni, declare it (cniEnabled: true, --cni true); otherwise install it before the control plane '
+  + '(LinkerdControlPlane cni: {}), or label the namespace pod-security.kubernetes.io/enforce: privileged.';
+
+function enforcedLevel(index: MeshIndex, namespace: string): string | undefined {
+  const level = index.namespace(namespace)?.object.metadata?.labels?.[ENFORCE_LABEL];
+  return typeof level === 'string' && REFUSING_LEVELS.has(level) ? level : undefined;
+}
+
+function checkPod(ctx: RuleContext, pod: PodTemplate, cni: CniFact, levels: Map<string, string | undefined>): void {
+  if (!levels.has(pod.namespace)) levels.set(pod.namespace, enforcedLevel(ctx.index, pod.namespace));
+  const level = levels.get(pod.namespace);
+  if (!level) return;
+  ctx.report(pod.owner, `${workloadLabel(pod)} is injected, and without the CNI plugin (${cni.origin}) the injector adds the linkerd-init init container, `
+    + `which needs the NET_ADMIN and NET_RAW capabilities; namespace ${pod.namespace} enforces Pod Security "${level}" (${ENFORCE_LABEL}), `
+    + 'which refuses them, so the API server rejects every pod and the workload never starts (only the ReplicaSet\'s events say why).',
+  cni.known ? undefined : { severity: Severity.WARNING, fix: ASSUMED_FIX });
+}
+
+/** Pod Security admission runs after the proxy injector, so it judges linkerd-init too. */
+export const podSecurityAdmissionRule: Rule = {
+  id: 'LKD-MESH-011',
+  area: RuleArea.MESH,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'Meshed pods in a namespace enforcing Pod Security baseline or restricted need the CNI plugin',
+    why: 'Without linkerd2-cni (cniEnabled: false, the chart default) the proxy injector adds the linkerd-init init container (in 2.20 it runs '
+      + 'from the proxy image, with a native-sidecar proxy or not), which adds the NET_ADMIN and NET_RAW capabilities to set up iptables '
+      + '(charts/partials/templates/_proxy-init.tpl). Pod Security admission validates the pod after mutating admission, and the baseline and '
+      + 'restricted levels allow neither capability, so every pod of the workload is rejected at creation. An error when cniEnabled: false '
+      + 'is known (declared, or read from the control-plane install); a warning when it is only the chart default assumed.',
+    fix: 'Install linkerd2-cni before the control plane and set cniEnabled: true (LinkerdControlPlane cni: {} does both), or label the '
+      + 'namespace pod-security.kubernetes.io/enforce: privileged (what `linkerd install` does for its own namespaces), or exempt it in the '
+      + 'admission configuration.',
+    badExample: 'kind: Namespace\nmetadata:\n  name: shop\n  labels:\n    pod-security.kubernetes.io/enforce: restricted\n  annotations:\n    linkerd.io/inject: enabled\n'
+      + '# and the control plane has cniEnabled: false',
+    goodExample: 'kind: Application\nspec:\n  source:\n    chart: linkerd-control-plane\n    helm:\n      valuesObject:\n        cniEnabled: true\n'
+      + '# with linkerd2-cni installed first',
+  },
+  check(ctx) {
+    const cni = cniEnabled(ctx);
+    if (cni.enabled) return;
+    const levels = new Map<string, string | undefined>();
+    for (const pod of ownPodTemplates(ctx.index)) {
+      if (isMeshed(pod)) checkPod(ctx, pod, cni, levels);
+    }
+  },
+};

@@ -1,0 +1,59 @@
+import { rulesCoverAll } from '../../../core/route-coverage';
+import { Severity } from '../../finding';
+import { PortRoute, outboundPolicy } from '../../model/outbound';
+import { RouteFamily } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
+
+function coversAll(route: PortRoute): boolean {
+  return rulesCoverAll(route.route.object.spec?.rules, route.family === RouteFamily.GRPC);
+}
+
+/** The client groups of a port: everyone (producer routes), and each consumer namespace (its routes plus the producer's). */
+function clientGroups(served: readonly PortRoute[], attached: readonly PortRoute[], family: RouteFamily): Array<{ label: string; routes: PortRoute[] }> {
+  const groups = [{ label: 'every client', routes: [...served] }];
+  const consumers = attached.filter((r) => !r.producer && r.family === family);
+  for (const ns of [...new Set(consumers.map((r) => r.clients))].sort()) {
+    groups.push({ label: `clients in namespace ${ns}`, routes: [...served, ...consumers.filter((r) => r.clients === ns)] });
+  }
+  return groups;
+}
+
+/**
+ * Once a route is served on a Service port, the default route is gone: a request that matches no rule gets 404. A
+ * route that matches only some requests (the reads to retry, one method to canary) silently cuts off the rest.
+ */
+export const unmatchedRequests: Rule = {
+  id: 'LKD-ROUTE-025',
+  area: RuleArea.ROUTE,
+  severity: Severity.WARNING,
+  doc: {
+    title: 'Routes on a Service port match every request, or the rest is meant to get 404',
+    why: 'The policy controller gives a Service port its default route (every request to the Service) only while no route is '
+      + 'served there (linkerd2 policy-controller/grpc/src/outbound/http.rs base_http_routes, grpc.rs alike). Once an '
+      + 'HTTPRoute or GRPCRoute whose rules all have matches is served, requests outside every match get HTTP 404 (gRPC: '
+      + 'UNIMPLEMENTED), with nothing in the manifests saying so. Routes in the Service\'s namespace serve every client; a '
+      + 'route in another namespace adds to them for its own namespace\'s clients (k8s/index/src/outbound/index.rs).',
+    fix: 'Add a rule without matches (or a PathPrefix "/" match) that sends the rest to the Service, e.g. '
+      + 'unmatched: UnmatchedRequests.ROUTE_TO_SERVICE on the route construct; or suppress with a reason when the 404 is intended.',
+    badExample: 'rules:\n- matches: [{path: {type: PathPrefix, value: /orders}, method: GET}]\n  backendRefs: [{name: orders, port: 8080}]',
+    goodExample: 'rules:\n- matches: [{path: {type: PathPrefix, value: /orders}, method: GET}]\n  backendRefs: [{name: orders, port: 8080}]\n- backendRefs: [{name: orders, port: 8080}]   # the rest',
+  },
+  check(ctx) {
+    for (const ports of outboundPolicy(ctx.index, ctx.context).values()) {
+      for (const view of ports.values()) {
+        const family = view.servedFamily;
+        if (family !== RouteFamily.HTTP && family !== RouteFamily.GRPC) continue;
+        for (const group of clientGroups(view.served, view.attached, family)) {
+          if (group.routes.length === 0 || group.routes.some(coversAll)) continue;
+          const where = `Service ${view.service.id.namespace}/${view.service.id.name} port ${view.port}`;
+          const what = family === RouteFamily.GRPC ? 'a call no rule matches fails with UNIMPLEMENTED' : 'a request no rule matches gets 404';
+          for (const route of group.routes) {
+            ctx.report(route.route, `every rule of ${route.route.id.kind} ${route.route.id.name} has matches, and no route served on ${where} `
+              + `matches the rest for ${group.label}; Linkerd drops the default route once a route is served, so ${what}. Add a rule `
+              + 'without matches (UnmatchedRequests.ROUTE_TO_SERVICE on the route construct), or suppress with a reason if that is intended.');
+          }
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,42 @@
+import { Severity } from '../../finding';
+import { OutboundProtocol, servedFamilies } from '../../model/outbound';
+import { outboundPolicy } from '../../model/outbound';
+import { Rule, RuleArea } from '../../rule';
+
+function advice(protocol: OutboundProtocol, kind: string): string {
+  if (protocol === OutboundProtocol.HTTP1) return 'Set the port\'s appProtocol to kubernetes.io/h2c (gRPC is HTTP/2), or remove it so the proxy detects the protocol.';
+  if (protocol === OutboundProtocol.UNKNOWN) return `Use an appProtocol Linkerd knows (http, kubernetes.io/h2c) or none at all; for gRPC, kubernetes.io/h2c.`;
+  return `Remove the port from config.linkerd.io/opaque-ports (and appProtocol linkerd.io/opaque) if its traffic is ${kind === 'GRPCRoute' ? 'gRPC' : 'HTTP'}.`;
+}
+
+/** A Service port's protocol decides which route kinds the client proxy uses; the others are silently ignored. */
+export const unservedProtocol: Rule = {
+  id: 'LKD-ROUTE-026',
+  area: RuleArea.ROUTE,
+  severity: Severity.ERROR,
+  doc: {
+    title: 'A route\'s kind is one the Service port\'s protocol serves',
+    why: 'The client proxy gets routes for a Service port by its protocol (linkerd2 policy-controller/grpc/src/outbound.rs '
+      + 'to_proto): appProtocol http serves HTTPRoutes only; kubernetes.io/h2c GRPCRoutes, else HTTPRoutes; linkerd.io/opaque, '
+      + 'linkerd.io/tcp, any appProtocol Linkerd does not know (grpc, https, tcp …: core/src/outbound.rs AppProtocol::from_str) '
+      + 'and ports in config.linkerd.io/opaque-ports or the cluster\'s default opaque ports (k8s/index/src/outbound/index.rs) '
+      + 'serve TCPRoutes only. A route of another kind is accepted by the status controller and then never used: its '
+      + 'splits, retries and timeouts silently do nothing.',
+    fix: 'Give the Service port the appProtocol that matches the route kind (or none), or take it out of the opaque ports.',
+    badExample: 'ports:\n- {name: grpc, port: 8080, appProtocol: grpc}   # a GRPCRoute on it is ignored',
+    goodExample: 'ports:\n- {name: grpc, port: 8080, appProtocol: kubernetes.io/h2c}',
+  },
+  check(ctx) {
+    for (const ports of outboundPolicy(ctx.index, ctx.context).values()) {
+      for (const view of ports.values()) {
+        for (const route of view.unserved) {
+          const { protocol, origin } = view.protocol;
+          const served = servedFamilies(protocol).join(', ');
+          ctx.report(route.route, `${route.route.id.kind} ${route.route.id.name} attaches to Service ${view.service.id.namespace}/${view.service.id.name} `
+            + `port ${view.port}, which Linkerd treats as ${protocol} (${origin}); its client proxies use only ${served} there, so this `
+            + `route is ignored. ${advice(protocol, route.route.id.kind)}`);
+        }
+      }
+    }
+  },
+};

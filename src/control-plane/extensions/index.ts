@@ -1,0 +1,3 @@
+export { LinkerdViz, LinkerdVizProps, vizHighAvailabilityValues } from './viz';
+export { VizScrapeAccess, VizScrapeAccessProps } from './scrape-access';
+export { TapAccess, TapAccessProps, TapSubject } from './tap-access';

@@ -1,0 +1,59 @@
+/** `cdk8s-linkerd plan-deny PATH... --namespace NS [--observed FILE]`. */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as yaml from 'js-yaml';
+import { ENGINE_SPECS, engineOptions } from './analyze-command';
+import { OptionSpec, optionValue, parseArgs } from './args';
+import { InputError, UsageError } from './errors';
+import { CliIo } from './io';
+import { loadManifests } from './load-manifests';
+import { PLAN_DENY_USAGE } from './usage';
+import { AUDIT_NOTE, DenyTarget, ObservedEdge, formatDenyPlanText, parseObservedEdges, planDenyManifests } from '../../analysis/reachability';
+
+const SPECS: Record<string, OptionSpec> = {
+  ...ENGINE_SPECS,
+  'help': { value: false },
+  'namespace': { value: true },
+  'cluster': { value: false },
+  'to-policy': { value: true, choices: [DenyTarget.DENY, DenyTarget.ALL_AUTHENTICATED] },
+  'observed': { value: true, repeat: true },
+  'format': { value: true, choices: ['text', 'yaml', 'json'] },
+};
+
+function observed(files: string[], cwd: string): ObservedEdge[] {
+  return files.flatMap((file) => {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.resolve(cwd, file), 'utf8');
+    } catch (e: any) {
+      throw new InputError(`${file}: cannot read (${e?.code ?? e})`);
+    }
+    const edges = parseObservedEdges(text);
+    if (typeof edges === 'string') throw new InputError(`${file}: ${edges}`);
+    return edges;
+  });
+}
+
+/** Exit 0 when the move refuses none of the known calls, 1 when it would refuse some. */
+export function planDenyCommand(argv: readonly string[], io: CliIo): number {
+  const args = parseArgs(argv, SPECS);
+  if (args.flags.has('help')) {
+    io.stdout(PLAN_DENY_USAGE);
+    return 0;
+  }
+  const namespace = optionValue(args, 'namespace');
+  const cluster = args.flags.has('cluster');
+  if ((namespace === undefined) === !cluster) throw new UsageError('plan-deny needs exactly one of --namespace NAMESPACE and --cluster');
+  if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace)) throw new UsageError('--namespace must be a DNS label');
+  const policy = (optionValue(args, 'to-policy') ?? DenyTarget.DENY) as DenyTarget;
+  if (args.positionals.length === 0) throw new UsageError('plan-deny needs at least one PATH (a YAML file or folder)');
+  const options = engineOptions(args, io.cwd);
+  const edges = observed(args.options.get('observed') ?? [], io.cwd);
+  const plan = planDenyManifests(loadManifests(args.positionals, io.cwd), namespace, options, edges, policy);
+  const text = plan.objects.map((o) => yaml.dump(o, { noRefs: true, sortKeys: false })).join('---\n');
+  const format = optionValue(args, 'format') ?? 'text';
+  if (format === 'yaml') io.stdout(text);
+  else if (format === 'json') io.stdout(`${JSON.stringify({ ...plan, note: AUDIT_NOTE }, null, 2)}\n`);
+  else io.stdout(formatDenyPlanText(plan, text));
+  return plan.refused.length > 0 ? 1 : 0;
+}

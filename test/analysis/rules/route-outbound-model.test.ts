@@ -1,0 +1,111 @@
+/**
+ * The outbound model per Service port (protocol from appProtocol / opaque ports, the route kinds it serves, the default
+ * route that exists only while no route is served) and the two rules that read it: baseline mesh-lab, one mutation each.
+ */
+import { analyze } from '../../../src/analysis/engine';
+import { OutboundProtocol, outboundPolicy, servicePortProtocol } from '../../../src/analysis/model/outbound';
+import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
+
+const ids = (objects: any[], id: string) => analyze(asManifests(objects)).findings.filter((f) => f.ruleId === id);
+
+function grpcRoute(name: string, matches?: any[]): any {
+  return {
+    apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GRPCRoute', metadata: { name, namespace: 'mesh-lab' },
+    spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders-v1', port: 8080 }], rules: [{ ...(matches ? { matches } : {}), backendRefs: [{ name: 'orders-v1', port: 8080 }] }] },
+  };
+}
+
+describe('outbound model', () => {
+  test('baseline: orders:8080 is detected HTTP, serves orders-split, and has no default route any more', () => {
+    const result = analyze(asManifests(meshLab()));
+    const orders = [...outboundPolicy(result.index, result.context).keys()].find((s) => s.id.name === 'orders')!;
+    const view = outboundPolicy(result.index, result.context).get(orders)!.get(8080)!;
+    expect(view.protocol.protocol).toBe(OutboundProtocol.DETECT);
+    expect(view.served.map((r) => r.route.id.name)).toEqual(['orders-split']);
+    expect(view.hasDefaultRoute).toBe(false);
+    expect(result.findings.filter((f) => f.ruleId === 'LKD-ROUTE-025' || f.ruleId === 'LKD-ROUTE-026')).toEqual([]);
+  });
+
+  test.each([
+    ['http', OutboundProtocol.HTTP1], ['HTTP', OutboundProtocol.HTTP1], ['kubernetes.io/h2c', OutboundProtocol.HTTP2],
+    ['linkerd.io/opaque', OutboundProtocol.OPAQUE], ['linkerd.io/tcp', OutboundProtocol.OPAQUE], ['grpc', OutboundProtocol.UNKNOWN],
+  ])('appProtocol %s is %s (AppProtocol::from_str)', (appProtocol, protocol) => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').spec.ports[0].appProtocol = appProtocol;
+    const result = analyze(asManifests(objects));
+    expect(servicePortProtocol(result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(protocol);
+  });
+
+  test('opaque ports: the Service annotation, else the cluster default list; appProtocol wins over both', () => {
+    const objects = meshLab();
+    const svc = pick(objects, 'Service', 'orders');
+    svc.metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' };
+    let result = analyze(asManifests(objects));
+    expect(servicePortProtocol(result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.OPAQUE);
+    svc.spec.ports[0].appProtocol = 'http';
+    result = analyze(asManifests(objects));
+    expect(servicePortProtocol(result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.HTTP1);
+    delete svc.metadata.annotations;
+    delete svc.spec.ports[0].appProtocol;
+    result = analyze(asManifests(objects), { defaultOpaquePorts: '8080' });
+    expect(servicePortProtocol(result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.OPAQUE);
+  });
+});
+
+describe('LKD-ROUTE-026 a route kind the port\'s protocol never serves', () => {
+  test('an HTTPRoute on an opaque port (the Service\'s opaque-ports) is ignored: error', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' };
+    const [f, ...rest] = ids(objects, 'LKD-ROUTE-026');
+    expect(rest).toEqual([]);
+    expect([f.severity, f.resource.name]).toEqual(['error', 'orders-split']);
+    expect(f.message).toMatch(/treats as opaque \(the Service's config.linkerd.io\/opaque-ports\); its client proxies use only TCPRoute/);
+  });
+
+  test('a GRPCRoute on an appProtocol "http" port is ignored; "grpc" is unknown to Linkerd and served as opaque', () => {
+    for (const [appProtocol, pattern] of [['http', /HTTP\/1 .* only HTTPRoute/], ['grpc', /unknown \(appProtocol "grpc"\).*only TCPRoute/]] as const) {
+      const objects = [...meshLab(), grpcRoute('orders-grpc')];
+      pick(objects, 'Service', 'orders-v1').spec.ports[0].appProtocol = appProtocol;
+      expect(ids(objects, 'LKD-ROUTE-026').map((f) => f.message)).toEqual([expect.stringMatching(pattern)]);
+    }
+  });
+
+  test('a GRPCRoute on kubernetes.io/h2c or a detected port is served: no finding', () => {
+    const objects = [...meshLab(), grpcRoute('orders-grpc')];
+    expect(ids(objects, 'LKD-ROUTE-026')).toEqual([]);
+    pick(objects, 'Service', 'orders-v1').spec.ports[0].appProtocol = 'kubernetes.io/h2c';
+    expect(ids(objects, 'LKD-ROUTE-026')).toEqual([]);
+  });
+});
+
+describe('LKD-ROUTE-025 requests outside every match get 404', () => {
+  test('a split route that matches only GET /orders leaves the rest without a route: warning on the route', () => {
+    const objects = meshLab();
+    pick(objects, 'HTTPRoute', 'orders-split').spec.rules[0].matches = [{ path: { type: 'PathPrefix', value: '/orders' }, method: 'GET' }];
+    const [f, ...rest] = ids(objects, 'LKD-ROUTE-025');
+    expect(rest).toEqual([]);
+    expect([f.severity, f.resource.name]).toEqual(['warning', 'orders-split']);
+    expect(f.message).toMatch(/no route served on Service mesh-lab\/orders port 8080 matches the rest for every client; .* gets 404/);
+  });
+
+  test('a second route with a match-all rule covers the rest: no finding', () => {
+    const objects = meshLab();
+    const split = pick(objects, 'HTTPRoute', 'orders-split');
+    split.spec.rules[0].matches = [{ path: { type: 'PathPrefix', value: '/orders' }, method: 'GET' }];
+    objects.push({ ...JSON.parse(JSON.stringify(split)), metadata: { name: 'orders-rest', namespace: 'mesh-lab' }, spec: { ...split.spec, rules: [{ backendRefs: [{ name: 'orders-v1', port: 8080 }] }] } });
+    expect(ids(objects, 'LKD-ROUTE-025')).toEqual([]);
+  });
+
+  test('a consumer route in another namespace adds to the producer\'s for its clients only', () => {
+    const objects = meshLab();
+    const split = pick(objects, 'HTTPRoute', 'orders-split');
+    objects.push({
+      ...JSON.parse(JSON.stringify(split)), metadata: { name: 'shop-reads', namespace: 'shop' },
+      spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', namespace: 'mesh-lab', port: 8080 }], rules: [{ matches: [{ method: 'GET' }], backendRefs: [{ name: 'orders-v1', namespace: 'mesh-lab', port: 8080 }] }] },
+    });
+    // The producer's orders-split still matches everything for clients in shop.
+    expect(ids(objects, 'LKD-ROUTE-025')).toEqual([]);
+    split.spec.rules[0].matches = [{ path: { type: 'Exact', value: '/x' } }];
+    expect(ids(objects, 'LKD-ROUTE-025').map((f) => f.message.match(/for ([^;]*);/)![1]).sort()).toEqual(['clients in namespace shop', 'clients in namespace shop', 'every client']);
+  });
+});

@@ -1,0 +1,99 @@
+/** explain, diff and plan-deny through the compiled CLI, as users run them (exit codes, formats, bad input). */
+import * as path from 'path';
+import * as yaml from 'js-yaml';
+import { findObject, meshLabObjects } from './mesh-lab-fixture';
+import { assertBuilt, removeDir, runCli, tempDir, writeText, writeYaml } from '../frontends/cli-harness';
+
+let dir: string;
+beforeAll(() => {
+  assertBuilt();
+  dir = tempDir('reach');
+  writeYaml(dir, 'base/lab.yaml', meshLabObjects());
+  const head = meshLabObjects();
+  findObject(head, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs = [];
+  writeYaml(dir, 'head/lab.yaml', head);
+  writeYaml(dir, 'open/lab.yaml', meshLabObjects({ withPolicy: false }));
+});
+afterAll(() => removeDir(dir));
+
+const cli = (...args: string[]) => runCli(args, { cwd: dir });
+
+describe('diff', () => {
+  test('json shape, and --fail-on decides the exit code', () => {
+    const run = cli('diff', 'base', 'head', '--format', 'json');
+    expect(run.status).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(Object.keys(out)).toEqual(['changes']);
+    expect(out.changes[0]).toEqual({
+      kind: 'authorization', change: 'allowed-to-denied', source: 'mesh-lab/client', target: 'mesh-lab/orders-v1:8080', because: expect.any(String),
+    });
+    expect(cli('diff', 'base', 'head', '--fail-on', 'allowed-to-denied').status).toBe(1);
+    expect(cli('diff', 'base', 'head', '--fail-on', 'denied-to-allowed').status).toBe(0);
+    expect(cli('diff', 'base', 'base', '--fail-on', 'any').status).toBe(0);
+  });
+
+  test('markdown and sarif', () => {
+    expect(cli('diff', 'base', 'head', '--format', 'markdown').stdout).toMatch(/^\*\*Mesh change:\*\* 2 calls allowed → denied/);
+    const sarif = JSON.parse(cli('diff', 'base', 'head', '--format', 'sarif').stdout);
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.runs[0].results[0].ruleId).toBe('LKD-DIFF-AUTHORIZATION');
+  });
+
+  test('bad input exits 2 with nothing on stdout', () => {
+    writeText(dir, 'broken/x.yaml', 'kind: [');
+    for (const args of [['diff', 'base'], ['diff', 'base', 'missing'], ['diff', 'base', 'broken'], ['diff', 'base', 'head', '--fail-on', 'some']]) {
+      const run = cli(...args);
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe('');
+    }
+  });
+});
+
+describe('explain', () => {
+  test('--to in json and text, --to-service', () => {
+    const json = JSON.parse(cli('explain', 'base', '--to', 'mesh-lab/orders-v1:8080', '--from', 'mesh-lab/client', '--format', 'json').stdout);
+    expect(json.port.server.id.name).toBe('orders-http');
+    expect(json.verdicts.map((v: any) => [v.source, v.allowed])).toEqual([['mesh-lab/client', true]]);
+    const text = cli('explain', 'base', '--to', 'mesh-lab/orders-v1:8080').stdout;
+    expect(text).toContain('  Server: Server mesh-lab/orders-http (accessPolicy deny)');
+    expect(text).toContain('    DENY   unauthenticated:');
+    expect(cli('explain', 'base', '--to-service', 'mesh-lab/orders:8080').stdout).toContain('mesh-lab/orders-v1:8080 90% (weight 90)');
+  });
+
+  test('bad targets exit 2', () => {
+    expect(cli('explain', 'base', '--to', 'mesh-lab/nope:8080').status).toBe(2);
+    expect(cli('explain', 'base').status).toBe(2);
+    expect(cli('explain', 'base', '--to', 'a/b:1', '--to-service', 'a/b:1').status).toBe(2);
+  });
+});
+
+describe('plan-deny', () => {
+  test('exit 1 with a plan; its YAML applied, exit 0 and nothing left', () => {
+    const run = cli('plan-deny', 'open', '--namespace', 'mesh-lab');
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('declared: mesh-lab/client → mesh-lab/orders-v1:8080');
+    expect(run.stdout).toContain('not a security boundary');
+    const objects = cli('plan-deny', 'open', '--namespace', 'mesh-lab', '--format', 'yaml').stdout;
+    expect(yaml.loadAll(objects).map((o: any) => o.kind)).toEqual(['Server', 'MeshTLSAuthentication', 'AuthorizationPolicy', 'Server', 'MeshTLSAuthentication', 'AuthorizationPolicy']);
+    writeText(dir, path.join('open', 'plan.yaml'), objects);
+    const again = cli('plan-deny', 'open', '--namespace', 'mesh-lab');
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/^Moving namespace mesh-lab to deny refuses none of the known calls\./);
+  });
+
+  test('--cluster and --to-policy; exactly one of --namespace and --cluster', () => {
+    const run = cli('plan-deny', 'base', '--cluster', '--to-policy', 'all-authenticated', '--format', 'json');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ policy: 'all-authenticated', refused: [], note: expect.stringMatching(/not a security boundary/) });
+    expect(cli('plan-deny', 'base').status).toBe(2);
+    expect(cli('plan-deny', 'base', '--cluster', '--namespace', 'mesh-lab').status).toBe(2);
+    expect(cli('plan-deny', 'base', '--cluster', '--to-policy', 'audit').status).toBe(2);
+  });
+
+  test('--observed must be linkerd viz edges JSON', () => {
+    writeText(dir, 'edges.json', '{"not": "a list"}');
+    const run = cli('plan-deny', 'base', '--namespace', 'mesh-lab', '--observed', 'edges.json');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/edges.json: expected a JSON list/);
+  });
+});

@@ -1,0 +1,98 @@
+/** explain on mesh-lab: the resolved inbound policy of orders-v1:8080 and the verdict of each known caller. */
+import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
+import { MeshReachability } from '../../src';
+import { explainPort, findPort, findServicePort, formatPortExplanation, meshModel } from '../../src/analysis/reachability';
+
+describe('explain a workload port', () => {
+  const objects = meshLabObjects({ negative: true });
+
+  test('the policy of orders-v1:8080 and who may call it', () => {
+    const result = MeshReachability.explain(objects, 'mesh-lab/orders-v1:8080');
+    expect(result).toMatchObject({
+      target: 'mesh-lab/orders-v1:8080',
+      workload: 'Deployment mesh-lab/orders-v1',
+      meshed: true,
+      protocol: 'HTTP/1',
+      server: 'Server mesh-lab/orders-http',
+      accessPolicy: 'deny',
+      defaultPolicy: 'all-unauthenticated',
+      routes: ['default', 'probe GET /'],
+      authorizations: ['AuthorizationPolicy mesh-lab/client-to-orders'],
+      probes: ['readinessProbe GET /', 'startupProbe GET /'],
+    });
+    const verdicts = Object.fromEntries(result.verdicts.map((v) => [`${v.source} ${v.request}`, v.allowed]));
+    expect(verdicts).toEqual({
+      'mesh-lab/client *': true,
+      'mesh-lab/default *': false,
+      'mesh-lab/orders *': false,
+      'other-meshed *': false,
+      'unauthenticated *': false,
+      'external *': false,
+      'kubelet *': false,
+      'kubelet probe GET /': true,
+    });
+    const client = result.verdicts.find((v) => v.source === 'mesh-lab/client')!;
+    expect(client.deciders).toEqual(['AuthorizationPolicy mesh-lab/client-to-orders', 'MeshTLSAuthentication mesh-lab/client-sa']);
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  test('--from and --method/--path narrow to one caller and one request class', () => {
+    const result = MeshReachability.explain(objects, 'mesh-lab/orders-v2:http', { from: 'kubelet', method: 'GET', path: '/' });
+    expect(result.verdicts.map((v) => [v.source, v.request, v.allowed])).toEqual([['kubelet', 'probe GET /', true]]);
+    const denied = MeshReachability.explain(objects, 'mesh-lab/orders-v2:8080', { from: 'mesh-lab/default', path: '/x' });
+    expect(denied.verdicts.map((v) => [v.source, v.allowed])).toEqual([['mesh-lab/default', false]]);
+  });
+
+  test('a Server with a route: verdicts per route, and requests no route matches are refused', () => {
+    const routed = meshLabObjects();
+    routed.push({
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'HTTPRoute',
+      metadata: { name: 'orders-api', namespace: 'mesh-lab' },
+      spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }], rules: [{ matches: [{ path: { value: '/api' } }] }] },
+    });
+    const model = meshModel(manifests(routed));
+    const port = findPort(model, 'mesh-lab/orders-v1:8080');
+    if (typeof port === 'string') throw new Error(port);
+    expect(port.routes.map((r) => [r.name, r.matches])).toEqual([['HTTPRoute orders-api', ['/api (PathPrefix)']]]);
+    const e = explainPort(model, port, { from: 'mesh-lab/client', path: '/other' });
+    if (typeof e === 'string') throw new Error(e);
+    expect(e.verdicts.map((v) => [v.request, v.allowed])).toEqual([['(no route)', false]]);
+    expect(formatPortExplanation(e)).toContain('DENY   mesh-lab/client [(no route)]');
+  });
+
+  test('bad targets are clear errors', () => {
+    expect(() => MeshReachability.explain(objects, 'orders:8080')).toThrow(/is not NAMESPACE\/WORKLOAD:PORT/);
+    expect(() => MeshReachability.explain(objects, 'mesh-lab/orders-v1:9090')).toThrow(/declares no port 9090 \(it declares 8080\)/);
+    expect(() => MeshReachability.explain(objects, 'mesh-lab/orders-v1:8080', { from: 'Bad Caller' })).toThrow(/--from must be/);
+  });
+});
+
+describe('explain a Service port', () => {
+  test('orders:8080: protocol, the split with its shares, the endpoints', () => {
+    const objects = meshLabObjects();
+    findObject(objects, 'HTTPRoute', 'orders-split').metadata.annotations = { 'retry.linkerd.io/http': '5xx', 'timeout.linkerd.io/request': '2s' };
+    const service = findServicePort(meshModel(manifests(objects)), 'mesh-lab/orders:8080');
+    if (typeof service === 'string') throw new Error(service);
+    expect(service.protocol).toBe('HTTP/1 (from the endpoints\' Server)');
+    expect(service.endpoints).toEqual(['mesh-lab/orders-v1:8080', 'mesh-lab/orders-v2:8080']);
+    expect(service.defaultRoute).toBeUndefined();
+    expect(service.routes).toEqual([{
+      id: expect.objectContaining({ kind: 'HTTPRoute', name: 'orders-split' }),
+      name: 'HTTPRoute orders-split',
+      rules: [{
+        index: 0,
+        matches: [],
+        timeouts: {},
+        backends: [
+          { name: 'mesh-lab/orders-v1:8080', kind: 'Service', weight: 90, percent: 90 },
+          { name: 'mesh-lab/orders-v2:8080', kind: 'Service', weight: 10, percent: 10 },
+        ],
+      }],
+      retries: { 'retry.linkerd.io/http': '5xx' },
+      timeouts: { 'timeout.linkerd.io/request': '2s' },
+    }]);
+    const v1 = findServicePort(meshModel(manifests(objects)), 'mesh-lab/orders-v1:8080');
+    expect(typeof v1 !== 'string' && v1.defaultRoute).toMatch(/every request goes to the endpoints of Service mesh-lab\/orders-v1/);
+  });
+});

@@ -1,0 +1,27 @@
+/** mesh-lab synthesized through its constructs (every check run), as plain objects a test may mutate. */
+import { Testing } from 'cdk8s';
+import { MeshLab, NegativeExperiment } from '../../examples/mesh-lab/mesh-lab';
+import { Manifest } from '../../src/analysis/model/manifest';
+import { synthChecked } from '../support/synth';
+
+export interface LabOptions {
+  readonly withPolicy?: boolean;
+  readonly negative?: boolean;
+}
+
+export function meshLabObjects(options: LabOptions = {}): any[] {
+  const app = Testing.app();
+  const objects = synthChecked(new MeshLab(app, 'mesh-lab', { withPolicy: options.withPolicy ?? true }));
+  if (options.negative) objects.push(...synthChecked(new NegativeExperiment(app, 'negative')));
+  return JSON.parse(JSON.stringify(objects));
+}
+
+export function manifests(objects: any[]): Manifest[] {
+  return objects.map((object) => ({ object }));
+}
+
+export function findObject(objects: any[], kind: string, name: string): any {
+  const found = objects.find((o) => o.kind === kind && o.metadata?.name === name);
+  if (!found) throw new Error(`no ${kind} ${name}`);
+  return found;
+}
