@@ -75,6 +75,11 @@ project.addTask('control-plane-cdktf', {
   exec: 'ts-node -P examples/tsconfig.json examples/control-plane-cdktf/main.ts',
 });
 
+project.addTask('multicluster', {
+  description: 'Synthesize examples/multicluster (east and west on one trust anchor, a Link, orders exported pod to pod) into cdk8s.out/',
+  exec: 'ts-node -P examples/tsconfig.json examples/multicluster/main.ts',
+});
+
 project.addTask('import', {
   description: 'Regenerate src/imports (L1 types) from the reference CRDs in ../shared/reference',
   exec: 'ts-node -P scripts/tsconfig.json scripts/import-crds.ts',

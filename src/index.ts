@@ -40,6 +40,9 @@ export { ArgoCdDeliveryOptions } from './control-plane/delivery/argo-cd';
 export { FluxDeliveryOptions, FluxValuesReference, FluxValuesKind } from './control-plane/delivery/flux';
 export { RunbookOptions } from './control-plane/delivery/runbooks';
 
+// Multicluster: the linkerd-multicluster extension, Links, exported Services, fleets and fleet-wide anchor rotation.
+export * from './multicluster';
+
 // Checks.
 export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './checks/mesh-checks';

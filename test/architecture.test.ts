@@ -28,6 +28,7 @@ const ALLOWED: Record<string, string[]> = {
   'control-plane': ['base.ts', 'core', 'checks', 'imports'],
   'cdktf': ['core', 'control-plane'],
   'frontends/reachability.ts': ['analysis', 'core'],
+  'multicluster': ['base.ts', 'core', 'control-plane', 'checks', 'imports', 'routing'],
 };
 
 function areaOf(rel: string): string | undefined {

@@ -53,6 +53,11 @@ export interface Finding {
    * @default - not known
    */
   readonly line?: number;
+  /**
+   * The cluster of a fleet the object belongs to (multi-cluster analysis: `analyze --cluster`, `LinkerdFleet`).
+   * @default - a single-cluster analysis
+   */
+  readonly cluster?: string;
 }
 
 /** A finding that a suppression (with its reason) silenced; kept for the audit trail. */
@@ -67,7 +72,8 @@ const SEVERITY_RANK: Record<Severity, number> = { [Severity.ERROR]: 0, [Severity
 
 /** Orders findings so that output is deterministic whatever order rules ran in. */
 export function compareFindings(a: Finding, b: Finding): number {
-  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]
+  return compareStrings(a.cluster ?? '', b.cluster ?? '')
+    || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]
     || compareStrings(a.ruleId, b.ruleId)
     || compareStrings(a.resource.namespace ?? '', b.resource.namespace ?? '')
     || compareStrings(a.resource.kind, b.resource.kind)

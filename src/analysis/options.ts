@@ -48,6 +48,11 @@ export interface AnalysisContext {
   readonly nodeCount?: number;
   /** Zones (`topology.kubernetes.io/zone`) with schedulable nodes, when known; else counted from the inventory's Node labels. */
   readonly zoneCount?: number;
+  /**
+   * Trust domains (with their control-plane namespaces, as `<control-plane-ns>.<trust-domain>`) of the other clusters
+   * of a fleet that share this cluster's anchors: identities written for their workloads are valid here.
+   */
+  readonly peerIdentitySuffixes: string[];
   /** The moment certificates are judged against (tests pin it). */
   readonly now: Date;
 }
@@ -80,6 +85,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     cniEnabled: input.cniEnabled,
     nodeCount: input.nodeCount,
     zoneCount: input.zoneCount,
+    peerIdentitySuffixes: input.peerIdentitySuffixes ?? [],
     now: input.now ?? new Date(),
   };
 }

@@ -2,18 +2,31 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { INPUT_CODES, RETIRED_IDS } from './catalog';
-import { Rule } from './rule';
+import { Severity } from './finding';
+import { FLEET_RULES } from './fleet';
+import { RuleArea, RuleDoc } from './rule';
 import { ALL_RULES } from './rules';
+
+/** What the reference needs of a rule: single-cluster and fleet rules alike. */
+export interface DocumentedRule {
+  readonly id: string;
+  readonly area: RuleArea;
+  readonly severity: Severity;
+  readonly doc: RuleDoc;
+}
+
+/** Every rule of the engine: the single-cluster pack and the fleet rules, in ID order. */
+export const DOCUMENTED_RULES: DocumentedRule[] = [...ALL_RULES, ...FLEET_RULES].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 function fence(yaml: string | undefined): string[] {
   return yaml ? ['```yaml', yaml.trimEnd(), '```'] : [];
 }
 
 /**
- * Rule ID → the file that defines it (`src/analysis/rules/<area>/<rule>.ts`), read from the rule files beside this
- * module (the TypeScript sources, or the compiled library's JavaScript: the same names).
+ * Rule ID → the file that defines it (`src/analysis/rules/<area>/<rule>.ts`, `src/analysis/fleet/rules/<rule>.ts`),
+ * read from the rule files beside this module (the TypeScript sources, or the compiled library's JavaScript).
  */
-export function ruleFiles(dir: string = path.join(__dirname, 'rules')): Map<string, string> {
+export function ruleFiles(base: string = __dirname): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (d: string, rel: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -21,16 +34,16 @@ export function ruleFiles(dir: string = path.join(__dirname, 'rules')): Map<stri
       if (entry.isDirectory()) walk(full, `${rel}${entry.name}/`);
       else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         for (const m of fs.readFileSync(full, 'utf8').matchAll(/\bid: '(LKD-[A-Z]+-\d{3})'/g)) {
-          files.set(m[1], `src/analysis/rules/${rel}${entry.name.replace(/\.js$/, '.ts')}`);
+          files.set(m[1], `src/analysis/${rel}${entry.name.replace(/\.js$/, '.ts')}`);
         }
       }
     }
   };
-  if (fs.existsSync(dir)) walk(dir, '');
+  for (const dir of ['rules', 'fleet/rules']) if (fs.existsSync(path.join(base, dir))) walk(path.join(base, dir), `${dir}/`);
   return files;
 }
 
-function ruleSection(rule: Rule, file: string | undefined): string {
+function ruleSection(rule: DocumentedRule, file: string | undefined): string {
   const lines = [
     `## ${rule.id}`, '',
     `**${rule.doc.title}** — severity: ${rule.severity}, area: ${rule.area}${file ? `, rule: \`${file}\`` : ''}`, '',
@@ -43,7 +56,7 @@ function ruleSection(rule: Rule, file: string | undefined): string {
   return lines.join('\n');
 }
 
-export function renderRuleDocs(rules: Rule[] = ALL_RULES, files: Map<string, string> = ruleFiles()): string {
+export function renderRuleDocs(rules: DocumentedRule[] = DOCUMENTED_RULES, files: Map<string, string> = ruleFiles()): string {
   const index = rules.map((r) => `| [${r.id}](#${r.id.toLowerCase()}) | ${r.severity} | ${r.doc.title.replace(/\|/g, '\\|')} |`);
   return [
     '# Rules', '',

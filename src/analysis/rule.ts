@@ -18,6 +18,7 @@ export enum RuleArea {
   SCHEMA = 'SCHEMA',
   SECRET = 'SEC',
   META = 'META',
+  MULTICLUSTER = 'MC',
 }
 
 export interface RuleDoc {

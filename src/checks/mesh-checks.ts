@@ -6,8 +6,9 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
-import { AnalysisResult, analyze } from '../analysis/engine';
+import { AnalysisResult, AnalyzeOptions, analyze } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
+import { FleetClusterInput, analyzeFleet } from '../analysis/fleet';
 import { Manifest } from '../analysis/model/manifest';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
@@ -119,12 +120,27 @@ export interface MeshChecksOptions {
   readonly printInfo?: boolean;
 }
 
+/** What the checks know of one cluster of a fleet. */
+export interface ClusterCheckOptions {
+  /**
+   * The cluster's trust domain.
+   * @default "cluster.local"
+   */
+  readonly trustDomain?: string;
+  /**
+   * The cluster's control-plane namespace.
+   * @default "linkerd"
+   */
+  readonly controlPlaneNamespace?: string;
+}
+
 const CHECKS_SYMBOL = Symbol.for('cdk8s-linkerd.MeshChecks');
 
 function describe(f: Finding): string {
   const where = f.constructPath ?? f.file ?? '';
   const resource = `${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}`;
-  return `${f.ruleId} at ${where} (${resource}): ${f.message} Fix: ${f.fix}`;
+  const cluster = f.cluster !== undefined ? ` [cluster ${f.cluster}]` : '';
+  return `${f.ruleId} at ${where}${cluster} (${resource}): ${f.message} Fix: ${f.fix}`;
 }
 
 /**
@@ -181,6 +197,8 @@ export class MeshChecks {
   }
 
   private options: MeshChecksOptions = {};
+  /** The clusters of a fleet (LinkerdFleet): each one's objects are analysed as that cluster, then the fleet rules run. */
+  private readonly clusters: Array<{ scope: IConstruct; name: string; options: ClusterCheckOptions }> = [];
   /**
    * Findings of the last run. Only these are kept, not the index: a synth writes YAML right after the analysis, and
    * an index of every object held until then only makes the garbage collector's work larger.
@@ -261,17 +279,53 @@ export class MeshChecks {
     this.options = { ...this.options, ...given };
   }
 
+  /**
+   * Marks `scope` (a FleetCluster chart) as the objects of cluster `name`, analysed apart from the rest of the App.
+   * @internal
+   */
+  public _registerCluster(scope: IConstruct, name: string, options: ClusterCheckOptions): void {
+    this.clusters.push({ scope, name, options });
+  }
+
   /** Runs the engine over every object of the App now and returns the findings (suppressed ones excluded). */
   public analyze(): Finding[] {
     return this.run().findings;
   }
 
-  private run(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
-    const manifests: Manifest[] = apiObjectsUnder(this.root).map((obj) => ({ object: this.render(obj), source: { constructPath: ownerPath(obj) } }));
+  private engineOptions(): AnalyzeOptions {
     const context = Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.key, (this.options as Record<string, unknown>)[o.key]]));
-    const { findings, suppressed } = analyze(manifests, { ...context, inventory: this.options.inventory });
+    return { ...context, inventory: this.options.inventory };
+  }
+
+  private manifest(obj: ApiObject): Manifest {
+    return { object: this.render(obj), source: { constructPath: ownerPath(obj) } };
+  }
+
+  private run(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
+    const { findings, suppressed } = this.clusters.length > 0
+      ? this.runFleet()
+      : analyze(apiObjectsUnder(this.root).map((obj) => this.manifest(obj)), this.engineOptions());
     this.last = { findings, suppressed };
     return this.last;
+  }
+
+  /** A fleet: each cluster's objects as that cluster, the rest of the App (if any) as one more single-cluster analysis. */
+  private runFleet(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
+    const owners = new Map(this.clusters.map((c) => [c.scope, c]));
+    const byCluster = new Map<string, Manifest[]>(this.clusters.map((c) => [c.name, []]));
+    const rest: Manifest[] = [];
+    for (const obj of apiObjectsUnder(this.root)) {
+      const owner = obj.node.scopes.slice().reverse().find((s) => owners.has(s));
+      (owner ? byCluster.get(owners.get(owner)!.name)! : rest).push(this.manifest(obj));
+    }
+    const inputs: FleetClusterInput[] = this.clusters.map((c) => ({
+      name: c.name,
+      manifests: byCluster.get(c.name)!,
+      options: { trustDomain: c.options.trustDomain, controlPlaneNamespace: c.options.controlPlaneNamespace },
+    }));
+    const fleet = analyzeFleet(inputs, this.engineOptions());
+    const others = rest.length > 0 ? analyze(rest, this.engineOptions()) : { findings: [], suppressed: [] };
+    return { findings: [...fleet.findings, ...others.findings], suppressed: [...fleet.suppressed, ...others.suppressed] };
   }
 
   /** Findings of the last run (runs the checks if they have not run). */

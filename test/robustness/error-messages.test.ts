@@ -14,12 +14,16 @@ import { MUTATIONS, meshLabObjects, mutate } from './mutation-corpus';
 import { RULE_TRIGGERS } from './rule-triggers';
 import { AnalyzeOptions, analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
+import { FLEET_RULES, analyzeFleet } from '../../src/analysis/fleet';
 import { ALL_RULES } from '../../src/analysis/rules';
 import { compareStrings } from '../../src/core/compare';
 import { MeshConfigError } from '../../src/core/errors';
 import { InputError } from '../../src/frontends/cli/errors';
 import { loadManifests, parseManifests } from '../../src/frontends/cli/load-manifests';
 import { schemaRule } from '../../src/frontends/cli/schema-rule';
+import { MulticlusterMode } from '../../src/multicluster/mode';
+import { certs } from '../support/certs';
+import { FleetFixture, fleetFixture, objectsOf } from '../support/fleet-fixture';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DOC = path.join(REPO, 'docs', 'error-messages.md');
@@ -183,6 +187,51 @@ function refusalSection(list: Refusal[]): string[] {
   return list.flatMap((r) => [`- ${r.input}`, `  > cdk8s-linkerd: error: ${r.message}`]);
 }
 
+/** A fleet written as one YAML file per cluster and read back, so fleet findings carry file and line too. */
+function fleetFindingsFromYaml(name: string, clusters: Array<{ cluster: string; objects: any[] }>): Finding[] {
+  return analyzeFleet(clusters.map(({ cluster, objects }) => {
+    const text = objects.map((o) => yaml.dump(o, { noRefs: true, lineWidth: -1 })).join('---\n');
+    return { name: cluster, manifests: parseManifests(text, `review/${name}-${cluster}.yaml`) };
+  })).findings;
+}
+
+/**
+ * Objects carrying certificates (the Applications' chart values) go last: a PEM's line count varies with its DER
+ * length, and the line numbers in the review must not.
+ */
+function clustersOf(f: FleetFixture): Array<{ cluster: string; objects: any[] }> {
+  const pemLast = (objects: any[]) => [...objects.filter((o) => o.kind !== 'Application'), ...objects.filter((o) => o.kind === 'Application')];
+  return [f.east, f.west].map((c) => ({ cluster: c.clusterName, objects: pemLast(objectsOf(c)) }));
+}
+
+/** One example per fleet rule, from fleets built with the constructs (test/support/fleet-fixture.ts). */
+function fleetExamples(): Map<string, EngineExample> {
+  const eastIdentity = (east: any) => east.identityOf('client', 'shop');
+  const flat = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity });
+  const otherAnchor = fleetFixture({
+    mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, anchor: certs.newRoot, westIssuer: certs.newIssuer,
+  });
+  const runs: Array<{ trigger: string; findings: Finding[] }> = [
+    { trigger: 'fleet-fixture.ts, west on another anchor', findings: fleetFindingsFromYaml('anchors', [clustersOf(flat)[0], clustersOf(otherAnchor)[1]]) },
+    {
+      trigger: 'fleet-fixture.ts, one issuer in both clusters',
+      findings: fleetFindingsFromYaml('issuer', clustersOf(fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, westIssuer: certs.issuer }))),
+    },
+    { trigger: 'fleet-fixture.ts, gateway mode, west admits east\'s client', findings: fleetFindingsFromYaml('gateway', clustersOf(fleetFixture({ mode: MulticlusterMode.GATEWAY, allowed: eastIdentity }))) },
+    {
+      trigger: 'fleet-fixture.ts, export label "yes"',
+      findings: fleetFindingsFromYaml('label', clustersOf(fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: eastIdentity, exportLabel: 'yes' }))),
+    },
+  ];
+  const examples = new Map<string, EngineExample>();
+  for (const run of runs) {
+    for (const finding of run.findings) {
+      if (finding.ruleId.startsWith('LKD-MC-') && finding.severity !== 'info' && !examples.has(finding.ruleId)) examples.set(finding.ruleId, { trigger: run.trigger, finding });
+    }
+  }
+  return examples;
+}
+
 // ---- the review file --------------------------------------------------------------------------
 
 /** Messages must not change between runs: certificate fingerprints and serials (from keys made at run time) are masked. */
@@ -207,14 +256,14 @@ function constructSection(errors: ConstructError[]): string[] {
 function engineSection(examples: Map<string, EngineExample>): string[] {
   return [...examples.entries()].sort(([a], [b]) => compareStrings(a, b)).flatMap(([id, { trigger, finding: f }]) => [
     '', `### ${id} (${f.severity})`, '',
-    `- on: \`${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}\` at \`${f.file}:${f.line}\``,
+    `- on: \`${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}\` at \`${f.file}:${f.line}\`${f.cluster !== undefined ? ` (cluster ${f.cluster})` : ''}`,
     `- trigger: ${trigger}`,
     `- message: ${stable(f.message)}`,
     `- fix: ${stable(f.fix)}`,
   ]);
 }
 
-function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample>, refused: Refusal[]): string {
+function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample>, refused: Refusal[], fleet: Map<string, EngineExample>): string {
   return [
     '# Error messages',
     '',
@@ -236,6 +285,9 @@ function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample
     '',
     ...refusalSection(refused),
     '',
+    `## Fleet findings (${fleet.size} rules, analyze --cluster / analyzeFleet)`,
+    ...engineSection(fleet),
+    '',
   ].join('\n');
 }
 
@@ -245,6 +297,7 @@ describe('errors people can act on', () => {
   const results = SCENARIOS.map((s) => ({ scenario: s, ...runScenario(s) }));
   const errors = results.flatMap((r) => r.errors);
   const examples = engineExamples();
+  const fleet = fleetExamples();
 
   test('every construct scenario throws a coded error (and nothing else)', () => {
     const wrong = results.filter((r) => r.errors.length === 0).map((r) => `${r.scenario.name}: ${r.thrown === undefined ? 'did not throw' : String((r.thrown as Error).stack ?? r.thrown).slice(0, 400)}`);
@@ -279,8 +332,15 @@ describe('errors people can act on', () => {
     expect(refused.filter((r) => r.message === '(not refused)').map((r) => r.input)).toEqual([]);
   });
 
+  test('every fleet rule has a triggering fleet, and its finding names the cluster, resource, file and line and a fix', () => {
+    expect(FLEET_RULES.map((r) => r.id).filter((id) => !fleet.has(id))).toEqual([]);
+    const bad = [...fleet.values()].map(({ finding: f }) => f)
+      .filter((f) => !f.cluster || !f.file || !f.line || f.message.length < 20 || f.fix.length < 10);
+    expect(bad).toEqual([]);
+  });
+
   test('docs/error-messages.md is current (UPDATE_ERROR_DOCS=1 regenerates it)', () => {
-    const doc = renderDoc(errors, examples, refused);
+    const doc = renderDoc(errors, examples, refused, fleet);
     if (process.env.UPDATE_ERROR_DOCS === '1') fs.writeFileSync(DOC, doc);
     const committed = fs.existsSync(DOC) ? fs.readFileSync(DOC, 'utf8') : '';
     expect(committed).toEqual(doc);

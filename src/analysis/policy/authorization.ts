@@ -24,6 +24,11 @@ export interface Caller {
   readonly inCluster?: boolean;
   /** How messages name the caller. */
   readonly label?: string;
+  /**
+   * The mTLS identity the caller presents, when it is not this cluster's identity of `serviceAccount` in `namespace`:
+   * a caller from another cluster of a fleet presents its own cluster's trust domain.
+   */
+  readonly identity?: string;
 }
 
 export interface Decision {
@@ -39,7 +44,9 @@ export function callerLabel(caller: Caller): string {
 }
 
 export function callerIdentity(caller: Caller, context: AnalysisContext): string | undefined {
-  if (!caller.meshed || caller.namespace === undefined) return undefined;
+  if (!caller.meshed) return undefined;
+  if (caller.identity !== undefined) return caller.identity;
+  if (caller.namespace === undefined) return undefined;
   return serviceAccountIdentity(caller.serviceAccount ?? 'default', caller.namespace, context);
 }
 
@@ -129,6 +136,23 @@ function identityMatches(pattern: string, identity: string): boolean {
   return pattern === identity;
 }
 
+/**
+ * Whether the caller is ServiceAccount `namespace/name` as the policy controller sees it: the controller turns the
+ * reference into this cluster's identity string, so a remote caller matches only when its identity is that string.
+ */
+function isServiceAccount(caller: Caller, name: string, namespace: string | undefined, context: AnalysisContext): boolean {
+  if (!caller.meshed) return false;
+  if (caller.identity !== undefined) return namespace !== undefined && caller.identity === serviceAccountIdentity(name, namespace, context);
+  return (caller.serviceAccount ?? 'default') === name && namespace === caller.namespace;
+}
+
+/** A Namespace reference stands for every ServiceAccount identity of that namespace in this cluster. */
+function isInNamespace(caller: Caller, namespace: unknown, context: AnalysisContext): boolean {
+  if (caller.identity === undefined) return namespace === caller.namespace;
+  const suffix = serviceAccountIdentity('x', String(namespace), context).slice(1);
+  return caller.identity.endsWith(suffix);
+}
+
 function meshTlsAdmits(authn: IndexedObject, caller: Caller, context: AnalysisContext): boolean {
   const identity = callerIdentity(caller, context);
   if (!identity) return false;
@@ -137,10 +161,8 @@ function meshTlsAdmits(authn: IndexedObject, caller: Caller, context: AnalysisCo
     return spec.identities.some((p: unknown) => typeof p === 'string' && identityMatches(p, identity));
   }
   return refList(spec.identityRefs).some((ref) => {
-    if (isCoreRef(ref, 'Namespace')) return ref.name === caller.namespace;
-    if (isCoreRef(ref, 'ServiceAccount')) {
-      return ref.name === (caller.serviceAccount ?? 'default') && (ref.namespace ?? authn.id.namespace) === caller.namespace;
-    }
+    if (isCoreRef(ref, 'Namespace')) return isInNamespace(caller, ref.name, context);
+    if (isCoreRef(ref, 'ServiceAccount')) return isServiceAccount(caller, String(ref.name), ref.namespace ?? authn.id.namespace, context);
     return false;
   });
 }
@@ -175,7 +197,7 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
         return { admitted: false, reason: `${name}: ${who} is not inside NetworkAuthentication ${ref.name}` };
       }
     } else if (isCoreRef(ref, 'ServiceAccount')) {
-      const matches = caller.meshed && (caller.serviceAccount ?? 'default') === ref.name && caller.namespace === refNs;
+      const matches = isServiceAccount(caller, String(ref.name), refNs, context);
       if (!matches) return { admitted: false, reason: `${name} requires ServiceAccount ${refNs}/${ref.name}, which ${who} is not` };
     } else {
       return { admitted: false, reason: `${name} references unsupported ${String(ref.kind)} and is rejected by the webhook` };

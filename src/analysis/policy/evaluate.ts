@@ -405,6 +405,11 @@ function hopDecision(result: InboundPolicy, hop: Hop, caller: Caller, request?: 
 export function canReach(result: InboundPolicy, from: WorkloadRef, target: ReachTarget, port: number | string, request?: InboundRequest): Decision {
   const caller = callerOf(result.index, from);
   if (!caller) return { allowed: false, reason: `client workload ${from.namespace}/${from.name} does not exist` };
+  return canReachAs(result, caller, target, port, request);
+}
+
+/** As canReach, for a caller described directly (e.g. one in another cluster of a fleet, or a multicluster gateway). */
+export function canReachAs(result: InboundPolicy, caller: Caller, target: ReachTarget, port: number | string, request?: InboundRequest): Decision {
   if (!target.service && !target.workload) return { allowed: false, reason: 'the target names neither a service nor a workload' };
   const hops = target.service ? serviceHops(result.index, target, port) : workloadHops(result.index, target, port);
   if (typeof hops === 'string') return { allowed: false, reason: hops };

@@ -5,8 +5,9 @@
 import { Finding } from '../finding';
 import { countFindings } from './summary';
 
-function findingJson(f: Finding): Record<string, unknown> {
+function findingJson(f: Finding, withCluster: boolean): Record<string, unknown> {
   return {
+    ...(withCluster ? { cluster: f.cluster ?? null } : {}),
     ruleId: f.ruleId,
     severity: f.severity,
     resource: {
@@ -24,6 +25,8 @@ function findingJson(f: Finding): Record<string, unknown> {
 
 export function formatJson(findings: readonly Finding[]): string {
   const counts = countFindings(findings);
-  const report = { findings: findings.map(findingJson), summary: { errors: counts.errors, warnings: counts.warnings } };
+  // A fleet report names the cluster of every finding; a single-cluster report keeps its shape without the key.
+  const withCluster = findings.some((f) => f.cluster !== undefined);
+  const report = { findings: findings.map((f) => findingJson(f, withCluster)), summary: { errors: counts.errors, warnings: counts.warnings } };
   return `${JSON.stringify(report, null, 2)}\n`;
 }

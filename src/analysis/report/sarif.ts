@@ -63,8 +63,9 @@ function resultJson(f: Finding, ruleIndex: number, reason?: string): Record<stri
     ruleId: f.ruleId,
     ruleIndex,
     level: sarifLevel(f.severity),
-    message: { text: `${resourceLabel(f)}: ${f.message} Fix: ${f.fix}` },
+    message: { text: `${f.cluster !== undefined ? `[cluster ${f.cluster}] ` : ''}${resourceLabel(f)}: ${f.message} Fix: ${f.fix}` },
   };
+  if (f.cluster !== undefined) result.properties = { cluster: f.cluster };
   if (f.file) {
     result.locations = [{
       physicalLocation: { artifactLocation: { uri: artifactUri(f.file) }, region: { startLine: Math.max(1, f.line ?? 1) } },

@@ -5,13 +5,18 @@
 import { Finding, SuppressedFinding } from '../finding';
 import { countFindings, locationLabel, resourceLabel } from './summary';
 
+/** In a fleet report every line starts with its cluster, so `grep '^\[cluster west\]'` gives one cluster's findings. */
+function clusterPrefix(f: Finding): string {
+  return f.cluster !== undefined ? `[cluster ${f.cluster}] ` : '';
+}
+
 function findingLine(f: Finding): string {
-  return `${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (fix: ${f.fix})`;
+  return `${clusterPrefix(f)}${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (fix: ${f.fix})`;
 }
 
 function suppressedLine(s: SuppressedFinding): string {
   const f = s.finding;
-  return `  ${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (reason: ${s.reason})`;
+  return `  ${clusterPrefix(f)}${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (reason: ${s.reason})`;
 }
 
 function summaryLine(findings: readonly Finding[], suppressed: readonly SuppressedFinding[]): string {

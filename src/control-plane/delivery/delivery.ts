@@ -4,6 +4,7 @@
  */
 import { Construct } from 'constructs';
 import { ArgoCdDeliveryOptions, deliverReleaseWithArgoCd, deliverWithArgoCd, argoCdSteps } from './argo-cd';
+import { ExtensionChartRelease, deliverExtensionWithArgoCd, deliverExtensionWithFlux, deliverExtensionWithHelm } from './extension-chart';
 import { FluxDeliveryOptions, deliverReleaseWithFlux, deliverWithFlux, fluxSteps } from './flux';
 import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverReleaseWithHelm, deliverWithHelm, helmSteps } from './helm';
@@ -49,6 +50,7 @@ export abstract class LinkerdDelivery {
     const g = given('helm', options);
     return new StepsDelivery(DeliveryForm.HELM, helmSteps(g.options), (scope, install) => deliverWithHelm(scope, install, g.options),
       (scope, install, release) => deliverReleaseWithHelm(scope, install, g.options, release),
+      (scope, release) => deliverExtensionWithHelm(scope, release, g.options),
       g.options, g.problem);
   }
 
@@ -57,6 +59,7 @@ export abstract class LinkerdDelivery {
     const g = given('argoCd', options);
     return new StepsDelivery(DeliveryForm.ARGO_CD, argoCdSteps(g.options), (scope, install) => deliverWithArgoCd(scope, install, g.options),
       (scope, install, release) => deliverReleaseWithArgoCd(scope, install, g.options, release),
+      (scope, release) => deliverExtensionWithArgoCd(scope, release, g.options),
       g.options, g.problem);
   }
 
@@ -65,6 +68,7 @@ export abstract class LinkerdDelivery {
     const g = given('flux', options);
     return new StepsDelivery(DeliveryForm.FLUX, fluxSteps(g.options), (scope, install) => deliverWithFlux(scope, install, g.options),
       (scope, install, release) => deliverReleaseWithFlux(scope, install, g.options, release),
+      (scope, release) => deliverExtensionWithFlux(scope, release, g.options),
       g.options, g.problem);
   }
 
@@ -89,17 +93,30 @@ export abstract class LinkerdDelivery {
    * @internal
    */
   public abstract _steps(): DeliverySteps;
+
+  /**
+   * Creates the delivery object of one extension chart (e.g. linkerd-multicluster) under `scope`, after the core.
+   * @internal
+   */
+  public abstract _deliverChart(scope: Construct, release: ExtensionChartRelease): Construct;
 }
 
 type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
 type DeliverRelease = (scope: Construct, install: ResolvedInstall, release: ChartRelease) => Construct;
+type DeliverChart = (scope: Construct, release: ExtensionChartRelease) => Construct;
 
 class StepsDelivery extends LinkerdDelivery {
   constructor(
     public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver,
-    private readonly deliverRelease: DeliverRelease, private readonly options: object, private readonly problem?: string,
+    private readonly deliverRelease: DeliverRelease, private readonly deliverChart: DeliverChart, private readonly options: object,
+    private readonly problem?: string,
   ) {
     super();
+  }
+
+  public _deliverChart(scope: Construct, release: ExtensionChartRelease): Construct {
+    this.checkOptions(scope);
+    return this.deliverChart(scope, release);
   }
 
   public _deliverRelease(scope: Construct, install: ResolvedInstall, release: ChartRelease): Construct {

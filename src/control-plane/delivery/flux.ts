@@ -82,7 +82,7 @@ export const HELM_REPOSITORY_API_VERSION = 'source.toolkit.fluxcd.io/v1';
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
 
 /** Flux intervals are Go durations; whole minutes or seconds keep them readable. */
-function fluxInterval(scope: Construct, interval: Duration | undefined): string {
+export function fluxInterval(scope: Construct, interval: Duration | undefined): string {
   if (interval === undefined) return '10m';
   check(interval instanceof Duration, scope, InputRule.DURATION, 'interval is not a Duration.', 'Pass e.g. Duration.minutes(10).');
   const seconds = interval.toSeconds({ integral: false });

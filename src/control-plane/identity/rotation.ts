@@ -101,7 +101,7 @@ const STEP_TITLES: Record<RotationStep, string> = {
 };
 
 /** What the proxies trust once every step before `step` is done (the default for runningProxiesTrust). */
-const TRUST_ENTERING: Record<RotationStep, ProxyTrust> = {
+export const TRUST_ENTERING: Record<RotationStep, ProxyTrust> = {
   [RotationStep.BUNDLE_NEW_AND_OLD]: ProxyTrust.OLD_ANCHOR,
   [RotationStep.RESTART_AFTER_BUNDLE]: ProxyTrust.OLD_ANCHOR,
   [RotationStep.SWITCH_ISSUER]: ProxyTrust.BOTH_ANCHORS_OLD_ISSUER,

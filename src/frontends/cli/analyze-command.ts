@@ -12,8 +12,9 @@ import { knownRules } from './rule-list';
 import { schemaRule } from './schema-rule';
 import { ANALYZE_USAGE } from './usage';
 import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
-import { Severity } from '../../analysis/finding';
 import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
+import { Finding, Severity, SuppressedFinding } from '../../analysis/finding';
+import { FleetClusterInput, analyzeFleet, fleetInputProblem } from '../../analysis/fleet';
 import { formatJson, formatMermaid, formatSarif, formatText } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 
@@ -31,6 +32,7 @@ const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,
   'help': { value: false },
   'crds': { value: true, repeat: true },
+  'cluster': { value: true, repeat: true },
   'format': { value: true, choices: FORMATS },
   'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
 };
@@ -65,18 +67,58 @@ export function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
   };
 }
 
-function sarif(result: AnalysisResult): string {
-  const { version, informationUri } = packageInfo();
-  return formatSarif(result.findings, { rules: knownRules(), toolVersion: version, informationUri, suppressed: result.suppressed });
+/** What every format renders: the findings and the audit trail, with the mesh graph only for one cluster. */
+interface Report {
+  readonly findings: Finding[];
+  readonly suppressed: SuppressedFinding[];
+  readonly single?: AnalysisResult;
 }
 
-function render(format: Format, result: AnalysisResult): string {
+function sarif(report: Report): string {
+  const { version, informationUri } = packageInfo();
+  return formatSarif(report.findings, { rules: knownRules(), toolVersion: version, informationUri, suppressed: report.suppressed });
+}
+
+function render(format: Format, report: Report): string {
   switch (format) {
-    case 'json': return formatJson(result.findings);
-    case 'sarif': return sarif(result);
-    case 'mermaid': return formatMermaid(result);
-    default: return formatText(result.findings, result.suppressed);
+    case 'json': return formatJson(report.findings);
+    case 'sarif': return sarif(report);
+    case 'mermaid':
+      if (!report.single) throw new UsageError('--format mermaid draws one cluster; it cannot be combined with --cluster');
+      return formatMermaid(report.single);
+    default: return formatText(report.findings, report.suppressed);
   }
+}
+
+const CLUSTER_ARG = /^([^=]+)=(.+)$/;
+
+/** `--cluster NAME=PATH` (repeatable; the same NAME again adds another PATH to that cluster). */
+function clusterInputs(args: ParsedArgs, cwd: string): FleetClusterInput[] | undefined {
+  const values = args.options.get('cluster');
+  if (!values) return undefined;
+  const paths = new Map<string, string[]>();
+  for (const value of values) {
+    const m = CLUSTER_ARG.exec(value);
+    if (!m) throw new UsageError(`--cluster must be NAME=PATH (got ${JSON.stringify(value)})`);
+    paths.set(m[1], [...(paths.get(m[1]) ?? []), m[2]]);
+  }
+  const names = [...paths.keys()];
+  const problem = fleetInputProblem(names.map((name) => ({ name, manifests: [] })));
+  if (problem) throw new UsageError(`--cluster: ${problem}`);
+  return names.map((name) => ({ name, manifests: loadManifests(paths.get(name)!, cwd) }));
+}
+
+function runAnalysis(args: ParsedArgs, cwd: string): Report {
+  const options = engineOptions(args, cwd);
+  const clusters = clusterInputs(args, cwd);
+  if (clusters) {
+    if (args.positionals.length > 0) throw new UsageError('with --cluster, give every PATH as NAME=PATH (a bare PATH belongs to no cluster)');
+    const fleet = analyzeFleet(clusters, options);
+    return { findings: fleet.findings, suppressed: fleet.suppressed };
+  }
+  if (args.positionals.length === 0) throw new UsageError('analyze needs at least one PATH (a YAML file or folder), or --cluster NAME=PATH');
+  const result = analyze(loadManifests(args.positionals, cwd), options);
+  return { findings: result.findings, suppressed: result.suppressed, single: result };
 }
 
 /** Returns the exit code: 1 when a finding reaches --fail-on, else 0. */
@@ -86,11 +128,10 @@ export function analyzeCommand(argv: readonly string[], io: CliIo): number {
     io.stdout(ANALYZE_USAGE);
     return 0;
   }
-  if (args.positionals.length === 0) throw new UsageError('analyze needs at least one PATH (a YAML file or folder)');
-  const options = engineOptions(args, io.cwd);
-  const manifests = loadManifests(args.positionals, io.cwd);
-  const result = analyze(manifests, options);
-  io.stdout(render((optionValue(args, 'format') ?? 'text') as Format, result));
+  const format = (optionValue(args, 'format') ?? 'text') as Format;
+  if (format === 'mermaid' && args.options.has('cluster')) throw new UsageError('--format mermaid draws one cluster; it cannot be combined with --cluster');
+  const report = runAnalysis(args, io.cwd);
+  io.stdout(render(format, report));
   const threshold = (optionValue(args, 'fail-on') ?? Severity.ERROR) as Severity;
-  return findingsAtLeast(result.findings, threshold).length > 0 ? 1 : 0;
+  return findingsAtLeast(report.findings, threshold).length > 0 ? 1 : 0;
 }

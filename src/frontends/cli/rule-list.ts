@@ -2,11 +2,12 @@
 import { OptionSpec, optionValue, parseArgs } from './args';
 import { CliIo } from './io';
 import { SCHEMA_RULE_DESCRIPTOR } from './schema-rule';
+import { FLEET_RULES } from '../../analysis/fleet';
 import { RuleDescriptor, SUPPRESSION_RULE, ruleCatalog } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 
 export function knownRules(): RuleDescriptor[] {
-  return ruleCatalog(ALL_RULES, [SUPPRESSION_RULE, SCHEMA_RULE_DESCRIPTOR]);
+  return ruleCatalog(ALL_RULES, FLEET_RULES, [SUPPRESSION_RULE, SCHEMA_RULE_DESCRIPTOR]);
 }
 
 const SPECS: Record<string, OptionSpec> = { format: { value: true, choices: ['text', 'json'] } };

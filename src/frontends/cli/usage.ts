@@ -7,6 +7,7 @@ Static checks for Linkerd 2.20 and Gateway API manifests.
 
 Commands:
   analyze [options] PATH...   Check YAML files and folders (recursively *.yaml, *.yml; "-" reads stdin)
+                              (--cluster NAME=PATH, repeatable: several clusters and the fleet checks)
   rules [--format text|json]  List the rules: ID, severity and title
   explain PATH... --to NS/WORKLOAD:PORT | --to-service NS/SERVICE:PORT
                               Who may call a workload's port and why (the offline linkerd authz), or what a
@@ -23,8 +24,12 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above --fail-on, 2
 `;
 
 export const ANALYZE_USAGE = `Usage: cdk8s-linkerd analyze [options] PATH...
+       cdk8s-linkerd analyze [options] --cluster NAME=PATH --cluster NAME=PATH ...
 
 Options:
+  --cluster NAME=PATH                Analyse several clusters together (repeatable; NAME is the cluster name Links use):
+                                     each cluster alone, then the fleet checks (LKD-MC-*: shared anchors, one issuer
+                                     per cluster, Links, exported Services, cross-cluster calls); findings name the cluster
   --format text|json|sarif|mermaid   Output format (default: text)
   --fail-on error|warning            Lowest severity that makes the exit code 1 (default: error)
   --crds DIR                         Also validate objects against the CRDs in DIR (repeatable; rule LKD-SCHEMA-001)

@@ -2,10 +2,12 @@
  * cdk8s-cli validation plugin: runs the same engine as the constructs and the CLI over the manifests `cdk8s synth`
  * wrote, and reports every finding at or above `failOn` as a violation (which makes `cdk8s synth` exit 2).
  */
+import * as path from 'path';
 import { ValidationContextLike, Violation } from './plugin-types';
 import { LinkerdValidationSettings, readProperties } from './properties';
-import { AnalysisResult, analyze, findingsAtLeast } from '../../analysis/engine';
-import { Finding } from '../../analysis/finding';
+import { AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
+import { Finding, SuppressedFinding } from '../../analysis/finding';
+import { analyzeFleet } from '../../analysis/fleet';
 import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
@@ -35,20 +37,29 @@ function loadSynthesized(context: ValidationContextLike): Manifest[] {
   });
 }
 
+function clusterPrefix(f: Finding): string {
+  return f.cluster !== undefined ? `[cluster ${f.cluster}] ` : '';
+}
+
 function toViolation(f: Finding): Violation {
   const where = f.constructPath ?? (f.line ? `${f.file}:${f.line}` : f.file ?? '');
   return {
     ruleName: f.ruleId,
-    recommendation: `${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}: ${f.message}`,
+    recommendation: `${clusterPrefix(f)}${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}: ${f.message}`,
     fix: f.fix,
     violatingResources: [{ resourceName: f.resource.name, locations: [where], manifestPath: f.file ?? '' }],
   };
 }
 
-function logBelowThreshold(ctx: ValidationContextLike, result: AnalysisResult, failing: Finding[]): void {
+interface PluginResult {
+  readonly findings: Finding[];
+  readonly suppressed: SuppressedFinding[];
+}
+
+function logBelowThreshold(ctx: ValidationContextLike, result: PluginResult, failing: Finding[]): void {
   if (!ctx.logger) return;
   for (const f of result.findings) {
-    if (!failing.includes(f)) ctx.logger.log(`cdk8s-linkerd ${f.severity}: ${f.ruleId} ${toViolation(f).recommendation}`);
+    if (!failing.includes(f)) ctx.logger.log(`cdk8s-linkerd ${f.severity}: ${f.ruleId} ${clusterPrefix(f)}${toViolation(f).recommendation}`);
   }
   for (const s of result.suppressed) {
     ctx.logger.log(`cdk8s-linkerd suppressed: ${s.finding.ruleId} on ${s.finding.resource.kind} ${s.finding.resource.name} (reason: ${s.reason})`);
@@ -78,12 +89,24 @@ export class LinkerdValidation {
     });
   }
 
-  private analyze(manifests: Manifest[]): AnalysisResult {
+  private options(): AnalyzeOptions {
     const s = this.settings;
-    return analyze(manifests, {
+    return {
       ...s.context,
       inventory: s.inventory.length > 0 ? loadManifests(s.inventory, process.cwd()).map((m) => m.object) : undefined,
       rules: s.crds.length > 0 ? [...ALL_RULES, schemaRule(s.crds)] : undefined,
-    });
+    };
+  }
+
+  private analyze(manifests: Manifest[]): PluginResult {
+    const clusters = this.settings.clusters;
+    if (clusters.length === 0) return analyze(manifests, this.options());
+    // A fleet: each cluster's file alone, then the fleet rules; files of no cluster are analysed on their own.
+    const clusterOf = (m: Manifest) => clusters.find((c) => path.basename(m.source?.file ?? '') === `${c}.k8s.yaml`);
+    const options = this.options();
+    const fleet = analyzeFleet(clusters.map((name) => ({ name, manifests: manifests.filter((m) => clusterOf(m) === name) })), options);
+    const rest = manifests.filter((m) => clusterOf(m) === undefined);
+    const others = rest.length > 0 ? analyze(rest, options) : { findings: [], suppressed: [] };
+    return { findings: [...fleet.findings, ...others.findings], suppressed: [...fleet.suppressed, ...others.suppressed] };
   }
 }

@@ -15,9 +15,14 @@ export interface LinkerdValidationSettings {
   readonly crds: string[];
   /** Files or folders of objects that exist in the cluster but are not synthesized (absolute, like crds). */
   readonly inventory: string[];
+  /**
+   * The clusters of a fleet (LinkerdFleet): `<name>.k8s.yaml` holds cluster `<name>`'s objects, analysed as that
+   * cluster, then the fleet rules run across them.
+   */
+  readonly clusters: string[];
 }
 
-const KNOWN = ['failOn', 'crds', 'inventory', ...CONTEXT_OPTIONS.map((o) => o.key)];
+const KNOWN = ['failOn', 'crds', 'inventory', 'clusters', ...CONTEXT_OPTIONS.map((o) => o.key)];
 
 function fail(message: string): never {
   throw new Error(`cdk8s-linkerd validation plugin: ${message}`);
@@ -42,7 +47,12 @@ export function readProperties(raw: unknown, cwd: string = process.cwd()): Linke
   if (typeof props !== 'object' || Array.isArray(props)) fail('properties must be a mapping');
   const unknown = Object.keys(props).filter((k) => !KNOWN.includes(k));
   if (unknown.length > 0) fail(`unknown properties ${unknown.join(', ')} (known: ${KNOWN.join(', ')})`);
+  const clusters = stringList(props, 'clusters');
+  const bad = clusters.find((c) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(c) || c.length > 63);
+  if (bad !== undefined) fail(`property clusters: ${JSON.stringify(bad)} is not a cluster name (a DNS label)`);
+  if (new Set(clusters).size !== clusters.length) fail('property clusters names a cluster twice');
   return {
+    clusters,
     failOn: failOn(props),
     context: readContextOptions((o) => props[o.key], (o, problem) => fail(`property ${o.key} ${problem}`)),
     crds: stringList(props, 'crds').map((dir) => path.resolve(cwd, dir)),

@@ -1,7 +1,8 @@
 import { CALLS_ANNOTATION } from '../../../core/annotations';
+import { MIRRORED_SERVICE_LABEL } from '../../../core/multicluster';
 import { Severity } from '../../finding';
-import { annotationsOf } from '../../model/manifest';
-import { PodTemplate } from '../../model/mesh-index';
+import { annotationsOf, labelsOf } from '../../model/manifest';
+import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { InboundPolicy, canReach, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { InboundRequest } from '../../model/inbound-routes';
@@ -34,6 +35,12 @@ export function parseCalls(value: string, defaultNamespace: string): { calls: De
   return { calls, bad };
 }
 
+/** A mirrored Service stands for workloads of another cluster: the fleet checks (LKD-MC-004) judge calls to it. */
+function isMirrored(index: MeshIndex, call: DeclaredCall): boolean {
+  const service = index.service(call.namespace, call.service);
+  return service !== undefined && labelsOf(service.object)[MIRRORED_SERVICE_LABEL] === 'true';
+}
+
 function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => InboundPolicy): void {
   const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
   if (typeof value !== 'string') return;
@@ -42,6 +49,7 @@ function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => Inbound
     ctx.report(pod.owner, `${CALLS_ANNOTATION} entry ${JSON.stringify(text)} is not service[.namespace]:port [METHOD] [/path].`);
   }
   for (const call of calls) {
+    if (isMirrored(ctx.index, call)) continue;
     const decision = canReach(policy(), { namespace: pod.namespace, name: pod.owner.id.name, kind: pod.owner.id.kind },
       { namespace: call.namespace, service: call.service }, call.port, call.request);
     if (!decision.allowed) {

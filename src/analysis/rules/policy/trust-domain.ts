@@ -17,9 +17,12 @@ export function trustDomainProblem(identity: string, context: AnalysisContext): 
   if (marker >= 0) {
     const suffix = identity.slice(marker + SA_MARKER.length);
     const expected = `${context.controlPlaneNamespace}.${td}`;
+    // A caller from a linked cluster of the same fleet presents its own cluster's suffix (LKD-MC-003 checks those).
+    if (context.peerIdentitySuffixes.includes(suffix)) return undefined;
     return suffix === expected ? undefined
       : `ends in "${suffix}" but workload identities here end in "${expected}" (control-plane namespace, then trust domain)`;
   }
+  if (context.peerIdentitySuffixes.some((peer) => identity.endsWith(`.${peer.slice(peer.indexOf('.') + 1)}`))) return undefined;
   return identity.endsWith(`.${td}`) ? undefined : `does not end in the trust domain "${td}", so no workload identity can match it`;
 }
 

@@ -34,6 +34,12 @@ const CREDENTIAL_KEY = /(?:password|passwd|passphrase|pwd|secret|token|apikey|ac
 /** Keys that end like a credential but hold a reference or a setting (existingSecret: my-secret, useToken: "true"). */
 const NOT_A_CREDENTIAL = /^(?:existing|use|create|enable|enabled|mount|auto|skip|require|with)/;
 
+/**
+ * Fields of known kinds whose name ends like a credential but whose value is the name of a Secret object: a Link's
+ * `clusterCredentialsSecret` (multicluster.linkerd.io, written by `linkerd multicluster link-gen`).
+ */
+const SECRET_NAME_FIELDS = new Set(['clustercredentialssecret']);
+
 function normalizedKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
@@ -46,7 +52,7 @@ export function isCredentialKey(key: string): boolean {
   let known = credentialKeys.get(key);
   if (known === undefined) {
     const k = normalizedKey(key);
-    known = CREDENTIAL_KEY.test(k) && !NOT_A_CREDENTIAL.test(k);
+    known = CREDENTIAL_KEY.test(k) && !NOT_A_CREDENTIAL.test(k) && !SECRET_NAME_FIELDS.has(k);
     if (credentialKeys.size < 10_000) credentialKeys.set(key, known);
   }
   return known;

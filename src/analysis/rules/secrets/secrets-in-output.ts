@@ -1,8 +1,16 @@
 import { scanIndex } from './scan';
 import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
 
 const MAX_SHOWN = 3;
+
+/** An External Secrets object's `spec.data[].secretKey` names a key of the Secret it writes: a name, not a credential. */
+const EXTERNAL_SECRET_KEY_NAME = /^spec\.data\[\d+\]\.secretKey$/;
+
+function isKeyName(entry: IndexedObject, path: string): boolean {
+  return entry.group === 'external-secrets.io' && EXTERNAL_SECRET_KEY_NAME.test(path);
+}
 
 /**
  * Credentials written into manifests: tokens with a known format anywhere, literal values under password-like keys
@@ -26,7 +34,8 @@ export const secretsInOutput: Rule = {
     goodExample: 'env:\n- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: orders-db, key: password}',
   },
   check(ctx) {
-    for (const [entry, { secrets: hits }] of scanIndex(ctx.index)) {
+    for (const [entry, { secrets }] of scanIndex(ctx.index)) {
+      const hits = secrets.filter((h) => !isKeyName(entry, h.path));
       if (hits.length === 0) continue;
       const shown = hits.slice(0, MAX_SHOWN).map((h) => `${h.what} at ${h.path}`).join('; ');
       const more = hits.length > MAX_SHOWN ? ` and ${hits.length - MAX_SHOWN} more` : '';

@@ -1,0 +1,124 @@
+/**
+ * The multi-cluster entry point of the engine: every cluster is analysed alone (the single-cluster rules, with the
+ * Services its Links will mirror added to its inventory), then the fleet rules (LKD-MC-*) read all clusters at once.
+ * Every finding names its cluster.
+ */
+import { FleetCluster, FleetRule, FleetRuleContext } from './fleet-rule';
+import { ClusterFacts, FleetClusterInput, clusterFacts, mirrorManifest, mirroredServices } from './model';
+import { AnalysisResult, AnalyzeOptions, analyze } from '../engine';
+import { Finding, SuppressedFinding, compareFindings } from '../finding';
+import { InboundPolicy, evaluateInboundPolicy } from '../policy';
+import { parseSuppressions } from '../suppressions';
+import { crossClusterCallsRule } from './rules/cross-cluster-calls';
+import { exportLabelRule } from './rules/export-label';
+import { linkTargetsRule } from './rules/link-targets';
+import { identitySuffix, remoteIdentitiesRule } from './rules/remote-identities';
+import { sharedAnchorsRule } from './rules/shared-anchors';
+import { sharedIssuerRule } from './rules/shared-issuer';
+
+export { FleetClusterInput, ExportMode } from './model';
+export { FleetRule, FleetCluster } from './fleet-rule';
+
+/** The fleet rules, in ID order. */
+export const FLEET_RULES: FleetRule[] = [
+  sharedAnchorsRule, sharedIssuerRule, remoteIdentitiesRule, crossClusterCallsRule, linkTargetsRule, exportLabelRule,
+].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+export interface FleetAnalysisResult {
+  /** Every finding of every cluster and of the fleet rules, each naming its cluster, sorted. */
+  readonly findings: Finding[];
+  readonly suppressed: SuppressedFinding[];
+  /** The single-cluster analysis of each cluster, in name order. */
+  readonly clusters: Array<{ readonly name: string; readonly result: AnalysisResult }>;
+}
+
+export interface FleetAnalyzeOptions extends AnalyzeOptions {
+  /** The fleet rules to run; defaults to every one. */
+  readonly fleetRules?: FleetRule[];
+}
+
+const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Why a list of clusters cannot be analysed as a fleet; undefined when it can. Front-ends turn this into their errors. */
+export function fleetInputProblem(clusters: readonly FleetClusterInput[]): string | undefined {
+  if (clusters.length === 0) return 'a fleet needs at least one cluster';
+  const seen = new Set<string>();
+  for (const cluster of clusters) {
+    if (typeof cluster.name !== 'string' || cluster.name.length > 63 || !CLUSTER_NAME.test(cluster.name)) {
+      return `cluster name ${JSON.stringify(cluster.name)} is not a DNS label (mirrored Services are named <service>-<cluster>)`;
+    }
+    if (seen.has(cluster.name)) return `cluster ${cluster.name} is given twice`;
+    seen.add(cluster.name);
+  }
+  return undefined;
+}
+
+function byName<T extends { name: string }>(list: readonly T[]): T[] {
+  return [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function analyzeCluster(facts: ClusterFacts, all: ReadonlyMap<string, ClusterFacts>, options: AnalyzeOptions): FleetCluster {
+  const mirrors = mirroredServices(facts, all);
+  const own = { ...options, ...facts.input.options, controlPlaneNamespace: facts.controlPlaneNamespace };
+  const peers = [...all.values()].filter((c) => c !== facts).map((c) => `${c.controlPlaneNamespace}.${c.trustDomain}`);
+  const result = analyze(facts.input.manifests, {
+    ...own,
+    trustDomain: facts.trustDomain,
+    inventory: [...(own.inventory ?? []), ...mirrors.map(mirrorManifest)],
+    peerIdentitySuffixes: peers,
+  });
+  let policy: InboundPolicy | undefined;
+  return { facts, result, mirrors, policy: () => (policy ??= evaluateInboundPolicy(result.index, result.context)) };
+}
+
+function runFleetRules(rules: FleetRule[], clusters: ReadonlyMap<string, FleetCluster>): { findings: Finding[]; suppressed: SuppressedFinding[] } {
+  const findings: Finding[] = [];
+  const suppressed: SuppressedFinding[] = [];
+  for (const rule of rules) {
+    const ctx: FleetRuleContext = {
+      clusters,
+      report: (cluster, subject, message, options = {}) => {
+        if (subject.inventory) return;
+        const finding: Finding = {
+          cluster: cluster.facts.name,
+          ruleId: rule.id,
+          severity: options.severity ?? rule.severity,
+          resource: subject.id,
+          message,
+          fix: options.fix ?? rule.doc.fix,
+          constructPath: subject.source.constructPath,
+          file: subject.source.file,
+          line: subject.source.line,
+        };
+        const reason = parseSuppressions(subject.object).suppressions.find((s) => s.ruleId === rule.id)?.reason;
+        if (reason !== undefined) suppressed.push({ finding, reason });
+        else findings.push(finding);
+      },
+    };
+    rule.check(ctx);
+  }
+  return { findings, suppressed };
+}
+
+function inCluster(name: string, findings: readonly Finding[]): Finding[] {
+  return findings.map((f) => ({ cluster: name, ...f }));
+}
+
+/** Analyses several clusters together: each alone, then the fleet rules across them. */
+export function analyzeFleet(clusters: readonly FleetClusterInput[], options: FleetAnalyzeOptions = {}): FleetAnalysisResult {
+  const problem = fleetInputProblem(clusters);
+  if (problem) throw new Error(`analyzeFleet: ${problem}`);
+  const facts = new Map(byName(clusters).map((c) => [c.name, clusterFacts(c, options)]));
+  const analysed = new Map([...facts.values()].map((f) => [f.name, analyzeCluster(f, facts, options)]));
+  const fleet = runFleetRules(options.fleetRules ?? FLEET_RULES, analysed);
+  const perCluster = [...analysed.values()];
+  const findings = [...perCluster.flatMap((c) => inCluster(c.facts.name, c.result.findings)), ...fleet.findings].sort(compareFindings);
+  const suppressed = [
+    ...perCluster.flatMap((c) => c.result.suppressed.map((s) => ({ ...s, finding: { cluster: c.facts.name, ...s.finding } }))),
+    ...fleet.suppressed,
+  ].sort((a, b) => compareFindings(a.finding, b.finding));
+  return { findings, suppressed, clusters: perCluster.map((c) => ({ name: c.facts.name, result: c.result })) };
+}
+
+/** For reports: the identity suffix of a cluster (`<control-plane-ns>.<trust-domain>`). */
+export { identitySuffix };
