@@ -8,7 +8,8 @@ import * as kplus from 'cdk8s-plus-28';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, EgressNetwork, HttpRoute, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity,
   MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, RetryStatus,
-  RouteBackend, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit, HttpLocalRateLimitPolicy,
+  RouteBackend, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit, HttpLocalRateLimitPolicy, ExportedService, LinkerdMulticluster,
+  MulticlusterLink, FleetTrustAnchorRotation,
 } from '../../src';
 import { RotationStep, TrustAnchorRotation, TrustAnchorRotationProps } from '../../src/control-plane/identity';
 import { MeshConfigError } from '../../src/core/errors';
@@ -233,6 +234,18 @@ function rotation(chart: Chart, props: Partial<TrustAnchorRotationProps>): Trust
 function controlPlane(chart: Chart): LinkerdControlPlane {
   return new LinkerdControlPlane(chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.flux() });
 }
+
+describe('multicluster entry points', () => {
+  test.each<[string, (l: ReturnType<typeof lab>) => unknown, RegExp]>([
+    ['ExportedService.export(None)', () => ExportedService.export(undefined as Any), /^\[<root>\] LKD-INPUT-003: ExportedService\.export\(\) needs a Service construct of this app, but was given undefined/],
+    ['ExportedService.exportApiObject({})', () => ExportedService.exportApiObject({} as Any), /^\[<root>\] LKD-INPUT-003: ExportedService\.exportApiObject\(\) needs a construct/],
+    ['LinkerdMulticluster without props', (l) => new LinkerdMulticluster(l.chart, 'Mc', undefined as Any), /^\[lab\/Mc\] LKD-INPUT-003: props must be an object/],
+    ['MulticlusterLink without props', (l) => new MulticlusterLink(l.chart, 'Link', undefined as Any), /^\[lab\/Link\] LKD-INPUT-003: props must be an object/],
+    ['FleetTrustAnchorRotation without props', (l) => new FleetTrustAnchorRotation(l.chart, 'Fleet', undefined as Any), /^\[lab\/Fleet\] LKD-INPUT-003: props must be an object/],
+  ])('%s is refused', (_, build, message) => {
+    expect(refusal(() => build(lab())).message).toMatch(message);
+  });
+});
 
 describe('warnings are printed per App', () => {
   function captureStderr(fn: () => void): string {
