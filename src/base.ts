@@ -5,8 +5,9 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { validateLabelName, validateObjectName } from './core/names';
 import { MeshChecks } from './checks/mesh-checks';
+import { validateLabelName, validateObjectName } from './core/names';
+import { requireStruct, validateAnnotations, validateLabels } from './core/runtime-checks';
 
 /** Props every mesh resource takes. */
 export interface MeshResourceProps {
@@ -66,8 +67,11 @@ export interface ResolvedMetadata {
 
 /** Validated metadata for a MeshResource's L1 object. */
 export function metadataFor(scope: Construct, props: MeshResourceProps): ResolvedMetadata {
+  requireStruct(scope, props, 'props');
   validateObjectName(scope, props.name);
   const namespace = props.namespace ?? Chart.of(scope).namespace;
   if (namespace !== undefined) validateLabelName(scope, namespace, 'namespace');
-  return { name: props.name, namespace, labels: props.labels, annotations: props.annotations };
+  const labels = validateLabels(scope, props.labels, 'labels');
+  const annotations = validateAnnotations(scope, props.annotations, 'annotations');
+  return { name: props.name, namespace, labels: labels && { ...labels }, annotations: annotations && { ...annotations } };
 }

@@ -13,6 +13,7 @@ import { Manifest } from '../analysis/model/manifest';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
+import { isStruct, optionalBoolean, optionalList, requireAnyConstruct, requireStruct } from '../core/runtime-checks';
 import { linkerdPluginEntries } from '../frontends/plugin/cdk8s-config';
 import { SettingError, missingPaths, readProperties } from '../frontends/plugin/properties';
 
@@ -137,7 +138,6 @@ export interface ClusterCheckOptions {
 }
 
 const CHECKS_SYMBOL = Symbol.for('cdk8s-linkerd.MeshChecks');
-const printed = new Set<string>();
 
 function describe(f: Finding): string {
   const where = f.constructPath ?? f.file ?? '';
@@ -171,10 +171,19 @@ function apiObjectsUnder(scope: IConstruct): ApiObject[] {
   return scope.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c));
 }
 
+/** The options as the engine needs them: a jsii user's wrong types are refused here, not deep inside the analysis. */
+function validateOptions(root: IConstruct, options: MeshChecksOptions): void {
+  requireStruct(root, options, 'MeshChecks options');
+  // The cluster facts are checked by the shared table (analysis/context-options.ts); these are the construct-only ones.
+  for (const key of ['failOnWarnings', 'printWarnings'] as const) optionalBoolean(root, options[key], key);
+  optionalList(root, options.inventory, 'inventory', isStruct, 'Kubernetes objects');
+}
+
 /** Build-time checks for every object of an App. */
 export class MeshChecks {
   /** The checks of the App that `scope` belongs to; created and registered on first use. */
   public static of(scope: IConstruct): MeshChecks {
+    requireAnyConstruct(scope, 'MeshChecks.of()', 'Pass the App, a Chart or any construct of the app.');
     const root = scope.node.root as any;
     if (!root[CHECKS_SYMBOL]) root[CHECKS_SYMBOL] = new MeshChecks(scope.node.root);
     return root[CHECKS_SYMBOL];
@@ -185,6 +194,7 @@ export class MeshChecks {
    * annotations so the audit trail stays in the YAML, and the CLI and plugin honour it too.
    */
   public static suppress(construct: IConstruct, ruleId: string, reason: string): void {
+    requireAnyConstruct(construct, 'MeshChecks.suppress()', 'Pass the construct whose objects the finding is on.');
     if (typeof ruleId !== 'string' || !/^LKD-[A-Z]+-\d{3}$/.test(ruleId)) {
       throw new MeshConfigError(construct, 'LKD-META-001', `${JSON.stringify(ruleId)} is not a rule ID.`, 'Pass an ID such as LKD-POL-011.');
     }
@@ -215,6 +225,11 @@ export class MeshChecks {
   private synthDepth = 0;
   /** Objects whose rendered JSON is pinned for the rest of the current synth (see renderForSynth). */
   private pinned: ApiObject[] = [];
+  /**
+   * Warnings already printed by this App: each App prints its own (a second App in the same process, e.g. a test or
+   * a multi-app synth script, must not stay silent because the first one printed the same line).
+   */
+  private readonly printed = new Set<string>();
 
   private constructor(private readonly root: IConstruct) {
     root.node.addValidation({ validate: () => this.validateOncePerSynth() });
@@ -269,12 +284,15 @@ export class MeshChecks {
 
   /** Sets what the checks know about the target cluster (merged with earlier settings). */
   public configure(options: MeshChecksOptions): void {
+    validateOptions(this.root, options);
     // The same validation as the CLI's flags and the plugin's properties: one table (analysis/context-options.ts).
     readContextOptions((o) => (options as Record<string, unknown>)[o.key], (o, problem) => {
       check(false, this.root, InputRule.NAME, `MeshChecks option ${o.key} ${problem}.`, `Pass ${o.placeholder}: ${o.help.toLowerCase()}.`);
       throw new Error('unreachable');
     });
-    this.options = { ...this.options, ...options };
+    // null is read as "not given" (as the option table reads it), so it never reaches the engine as a value.
+    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== null));
+    this.options = { ...this.options, ...given };
   }
 
   /**
@@ -352,8 +370,8 @@ export class MeshChecks {
   private printWarnings(warnings: Finding[], label = 'warning'): void {
     for (const warning of warnings) {
       const line = `${label}: ${describe(warning)}`;
-      if (printed.has(line)) continue;
-      printed.add(line);
+      if (this.printed.has(line)) continue;
+      this.printed.add(line);
       process.stderr.write(`${line}\n`);
     }
   }

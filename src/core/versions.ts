@@ -145,6 +145,9 @@ export class LinkerdVersion {
    * (LKD-VER-001), because a floating chart changes the control plane without a code change.
    */
   public static ofChart(chartVersion: string, options: LinkerdChartVersionOptions = {}): LinkerdVersion {
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      throw versionError('ofChart', `options must be an object, but is ${JSON.stringify(options)}.`, 'Pass options as { appVersion: "edge-26.7.1" }, or omit them.');
+    }
     const problem = chartVersionProblem(chartVersion);
     if (problem) {
       throw versionError('ofChart', `${problem}.`, 'Pass an exact chart version such as "2026.6.3" (see https://helm.linkerd.io/edge/index.yaml).');

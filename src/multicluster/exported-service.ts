@@ -9,19 +9,21 @@ import { MODES, MulticlusterMode } from './mode';
 import { InputRule, MeshConfigError, check } from '../core/errors';
 import { EXPORTED_GATEWAY, EXPORTED_LABEL, EXPORTED_REMOTE_DISCOVERY, mirroredServiceName } from '../core/multicluster';
 import { isDnsLabel } from '../core/names';
+import { requireAnyConstruct, requireConstructArgument } from '../core/runtime-checks';
 import { ServiceReference } from '../routing/service-reference';
 
 /** A Service exported to the linked clusters. */
 export class ExportedService {
   /** Labels a cdk8s-plus Service exported; returns the export (for the mirrored names). */
   public static export(service: kplus.Service, mode: MulticlusterMode = MulticlusterMode.GATEWAY): ExportedService {
-    check(service instanceof kplus.Service, service as any, InputRule.REQUIRED, 'export needs a cdk8s-plus Service.', 'Use ExportedService.exportApiObject for an L1 Service.');
+    requireConstructArgument(service, kplus.Service, 'ExportedService.export()', 'Pass a cdk8s-plus Service; use ExportedService.exportApiObject for an L1 Service.');
     service.metadata.addLabel(EXPORTED_LABEL, ExportedService.labelValue(service, mode));
     return new ExportedService(service.name, service.metadata.namespace, mode);
   }
 
   /** Labels an L1 `Service` ApiObject exported. */
   public static exportApiObject(service: ApiObject, mode: MulticlusterMode = MulticlusterMode.GATEWAY): ExportedService {
+    requireAnyConstruct(service, 'ExportedService.exportApiObject()', 'Pass the Service ApiObject.');
     check(ApiObject.isApiObject(service) && service.kind === 'Service', service, InputRule.REQUIRED, 'exportApiObject needs a Service ApiObject.', 'Pass the Service.');
     service.metadata.addLabel(EXPORTED_LABEL, ExportedService.labelValue(service, mode));
     return new ExportedService(service.name, service.metadata.namespace, mode);

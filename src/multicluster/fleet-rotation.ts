@@ -11,6 +11,7 @@ import { CertRule } from '../control-plane/identity/checks';
 import { ProxyTrust, RotationStep, TRUST_ENTERING, TrustAnchorRotation } from '../control-plane/identity/rotation';
 import { InputRule, check } from '../core/errors';
 import { validateLabelName } from '../core/names';
+import { requireString, requireStruct } from '../core/runtime-checks';
 
 /** One cluster's place in a fleet rotation. */
 export interface FleetRotationCluster {
@@ -115,6 +116,7 @@ export class FleetTrustAnchorRotation extends Construct {
 
   constructor(scope: Construct, id: string, props: FleetTrustAnchorRotationProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
     check(Array.isArray(props.clusters) && props.clusters.length > 0, this, InputRule.REQUIRED, 'clusters is empty.', 'List every cluster of the fleet with its step.');
     const names = new Set<string>();
     for (const c of props.clusters) {
@@ -195,6 +197,7 @@ export class FleetTrustAnchorRotation extends Construct {
 
   /** Writes `fleet-trust-anchor-rotation.md` and each cluster's files (`<cluster>/…`) into `dir`; returns the runbook path. */
   public writeRunbook(dir: string): string {
+    requireString(this, dir, 'writeRunbook() dir');
     fs.mkdirSync(dir, { recursive: true });
     for (const c of this.clusters) this.rotations[c.name].writeRunbook(path.join(dir, c.name));
     const file = path.join(dir, 'fleet-trust-anchor-rotation.md');

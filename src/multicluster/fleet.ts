@@ -6,12 +6,12 @@ import { App, Chart, ChartProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { MulticlusterLinkOptions } from './link';
 import { MulticlusterMode } from './mode';
+import { MeshChecks } from '../checks/mesh-checks';
 import { LinkerdIdentity } from '../control-plane/identity/identity';
 import { IssuerScheme, StaticIdentityProps } from '../control-plane/identity/static-identity';
 import { InputRule, MeshConfigError, check } from '../core/errors';
 import { serviceAccountIdentity } from '../core/identity';
 import { isDnsLabel, isDnsSubdomain, validateLabelName } from '../core/names';
-import { MeshChecks } from '../checks/mesh-checks';
 
 /** Props for LinkerdFleet. */
 export interface LinkerdFleetProps {

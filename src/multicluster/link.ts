@@ -15,6 +15,7 @@ import {
   MULTICLUSTER_NAMESPACE, credentialsSecretName, gatewayIdentity,
 } from '../core/multicluster';
 import { isDnsSubdomain, validateLabelName, validatePortNumber } from '../core/names';
+import { requireStruct } from '../core/runtime-checks';
 
 /** What a Link needs to know about its target cluster. */
 export interface MulticlusterLinkOptions {
@@ -91,6 +92,7 @@ export class MulticlusterLink extends MeshResource {
 
   constructor(scope: Construct, id: string, props: MulticlusterLinkProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
     this.targetClusterName = validateLabelName(this, props.targetClusterName, 'targetClusterName');
     this.mode = props.mode ?? MulticlusterMode.GATEWAY;
     check(MODES.includes(this.mode), this, InputRule.RANGE, `mode ${JSON.stringify(this.mode)} is not a MulticlusterMode.`, 'Use MulticlusterMode.GATEWAY or FLAT_NETWORK.');

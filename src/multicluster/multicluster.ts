@@ -7,13 +7,14 @@ import { Construct } from 'constructs';
 import { FleetCluster } from './fleet';
 import { MulticlusterLink, MulticlusterLinkOptions } from './link';
 import { MODES, MulticlusterMode } from './mode';
+import { MeshChecks } from '../checks/mesh-checks';
+import { LinkerdDelivery } from '../control-plane/delivery/delivery';
 import { InputRule, check } from '../core/errors';
 import { cloneValues, isPlainObject, mergeLayers, sortKeys, valueAt } from '../core/helm-values';
 import { MULTICLUSTER_CHART, MULTICLUSTER_NAMESPACE } from '../core/multicluster';
 import { isDnsSubdomain, validateLabelName } from '../core/names';
+import { requireStruct } from '../core/runtime-checks';
 import { LinkerdVersion, VersionRule, imageTagProblem } from '../core/versions';
-import { LinkerdDelivery } from '../control-plane/delivery/delivery';
-import { MeshChecks } from '../checks/mesh-checks';
 
 /** The chart's image tags (empty or unset = the chart's own pinned linkerdVersion). */
 const IMAGE_VERSION_KEYS = ['localServiceMirror.image.version', 'controllerDefaults.image.version', 'namespaceMetadata.image.tag'];
@@ -79,6 +80,7 @@ export class LinkerdMulticluster extends Construct {
   constructor(scope: Construct, id: string, props: LinkerdMulticlusterProps) {
     super(scope, id);
     MeshChecks.of(this);
+    requireStruct(this, props, 'props');
     check(props.delivery instanceof LinkerdDelivery, this, InputRule.REQUIRED, 'delivery is required.',
       'Pass the control plane\'s form: LinkerdDelivery.argoCd(), .flux() or .helm().');
     this.version = props.version ?? LinkerdVersion.V2_20;

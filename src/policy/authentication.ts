@@ -6,6 +6,7 @@ import { cidrContains, cidrEquals, parseExactCidr } from '../core/cidr';
 import { InputRule, check } from '../core/errors';
 import { isValidMeshIdentity } from '../core/identity';
 import { validateLabelName } from '../core/names';
+import { isNamed, namespaceOf, optionalList, requireList, requireNamed, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
 
 /** Props for a MeshTlsAuthentication. */
@@ -47,9 +48,10 @@ export class MeshTlsAuthentication extends MeshResource implements IAuthenticati
       metadata: metadataFor(this, props),
       spec: Lazy.any({ produce: () => this.renderSpec() }) as any,
     });
-    for (const sa of props.serviceAccounts ?? []) this.addServiceAccount(sa);
-    for (const ns of props.namespaces ?? []) this.addNamespace(ns);
-    for (const identity of props.identities ?? []) this.addIdentity(identity);
+    const isString = (v: unknown) => typeof v === 'string';
+    for (const sa of optionalList<kplus.IServiceAccount>(this, props.serviceAccounts, 'serviceAccounts', isNamed, 'ServiceAccounts') ?? []) this.addServiceAccount(sa);
+    for (const ns of optionalList<string>(this, props.namespaces, 'namespaces', isString, 'namespace names') ?? []) this.addNamespace(ns);
+    for (const identity of optionalList<string>(this, props.identities, 'identities', isString, 'identity strings') ?? []) this.addIdentity(identity);
     this.node.addValidation({
       validate: () => (this.refs.length + this.identities.length === 0
         ? [`${InputRule.REQUIRED}: MeshTLSAuthentication ${this.name} accepts nobody. Fix: add a ServiceAccount, namespace or identity.`]
@@ -59,8 +61,9 @@ export class MeshTlsAuthentication extends MeshResource implements IAuthenticati
 
   /** Accepts the identity of a ServiceAccount. */
   public addServiceAccount(serviceAccount: kplus.IServiceAccount): void {
+    requireNamed(this, serviceAccount, 'serviceAccount', 'Pass a kplus.ServiceAccount or kplus.ServiceAccount.fromServiceAccountName(...).');
     this.assertNoMix('identityRefs');
-    const namespace = (serviceAccount as any).metadata?.namespace as string | undefined;
+    const namespace = namespaceOf(serviceAccount);
     this.refs.push({ kind: 'ServiceAccount', name: serviceAccount.name, namespace: namespace !== this.namespace ? namespace : undefined });
   }
 
@@ -106,6 +109,7 @@ export class Network {
 
   /** Validates and renders. @internal */
   public _toKube(scope: Construct): { cidr: string; except?: string[] } {
+    requireList(scope, this.exceptions, `except of ${this.block}`, (v) => typeof v === 'string', 'CIDR strings');
     const outer = parseExactCidr(this.block);
     check(outer !== undefined, scope, 'LKD-POL-005', `network ${JSON.stringify(this.block)} is not a CIDR or IP.`, 'Use e.g. "10.0.0.0/8" or "fd00::/8", without spaces.');
     for (const text of this.exceptions) {
@@ -129,7 +133,9 @@ export class NetworkAuthentication extends MeshResource implements IAuthenticati
 
   constructor(scope: Construct, id: string, props: NetworkAuthenticationProps) {
     super(scope, id);
-    check(Array.isArray(props.networks) && props.networks.length > 0, this, 'LKD-POL-005', 'networks is empty.', 'List at least one Network.cidr(...).');
+    requireStruct(this, props, 'props');
+    requireList(this, props.networks, 'networks', (n) => n instanceof Network, 'Network.cidr(...) values');
+    check(props.networks.length > 0, this, 'LKD-POL-005', 'networks is empty.', 'List at least one Network.cidr(...).');
     const networks = props.networks.map((n) => n._toKube(this));
     this.apiObject = new l1.NetworkAuthentication(this, 'Resource', { metadata: metadataFor(this, props), spec: { networks } });
   }

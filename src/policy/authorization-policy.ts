@@ -4,28 +4,34 @@ import { Construct } from 'constructs';
 import { IAuthentication, MeshTlsAuthentication, NetworkAuthentication } from './authentication';
 import { IServer } from './server';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
-import { check } from '../core/errors';
-import { validateLabelName } from '../core/names';
+import { InputRule, check } from '../core/errors';
+import { validateLabelName, validateObjectName } from '../core/names';
+import { describeValue, isNamed, namespaceOf, requireList, requireNamed, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
 
 const POLICY_GROUP = 'policy.linkerd.io';
 const GATEWAY_GROUP = 'gateway.networking.k8s.io';
 
+/** The name of a reference, read without throwing; a missing one is refused where the policy is built. */
+function nameOf(ref: unknown): string {
+  return (isNamed(ref) ? ref.name : undefined) as string;
+}
+
 /** What an AuthorizationPolicy applies to. */
 export class AuthorizationTarget {
   /** A Server: every request to its port. */
   public static server(server: IServer): AuthorizationTarget {
-    return new AuthorizationTarget(POLICY_GROUP, 'Server', server.name);
+    return new AuthorizationTarget(POLICY_GROUP, 'Server', nameOf(server));
   }
 
   /** An HTTPRoute (gateway.networking.k8s.io) attached to a Server: only requests matching the route. */
   public static httpRoute(route: IMeshResource): AuthorizationTarget {
-    return new AuthorizationTarget(GATEWAY_GROUP, 'HTTPRoute', route.name);
+    return new AuthorizationTarget(GATEWAY_GROUP, 'HTTPRoute', nameOf(route));
   }
 
   /** A GRPCRoute attached to a Server. */
   public static grpcRoute(route: IMeshResource): AuthorizationTarget {
-    return new AuthorizationTarget(GATEWAY_GROUP, 'GRPCRoute', route.name);
+    return new AuthorizationTarget(GATEWAY_GROUP, 'GRPCRoute', nameOf(route));
   }
 
   /** Every Server in the policy's own namespace (Linkerd rejects any other namespace). */
@@ -47,17 +53,20 @@ export class AuthorizationTarget {
 export class Authentication {
   /** Clients with one of the mesh identities of a MeshTlsAuthentication. */
   public static meshTls(authentication: MeshTlsAuthentication): Authentication {
-    return new Authentication(POLICY_GROUP, 'MeshTLSAuthentication', authentication);
+    return new Authentication(POLICY_GROUP, 'MeshTLSAuthentication', authentication,
+      authentication instanceof MeshTlsAuthentication ? undefined : `Authentication.meshTls() was given ${describeValue(authentication)}, not a MeshTlsAuthentication`);
   }
 
   /** Clients from the networks of a NetworkAuthentication. */
   public static network(authentication: NetworkAuthentication): Authentication {
-    return new Authentication(POLICY_GROUP, 'NetworkAuthentication', authentication);
+    return new Authentication(POLICY_GROUP, 'NetworkAuthentication', authentication,
+      authentication instanceof NetworkAuthentication ? undefined : `Authentication.network() was given ${describeValue(authentication)}, not a NetworkAuthentication`);
   }
 
   /** Clients running as one ServiceAccount. */
   public static serviceAccount(serviceAccount: kplus.IServiceAccount): Authentication {
-    return new Authentication('', 'ServiceAccount', { name: serviceAccount.name, namespace: (serviceAccount as any).metadata?.namespace });
+    return new Authentication('', 'ServiceAccount', { name: nameOf(serviceAccount), namespace: namespaceOf(serviceAccount) },
+      isNamed(serviceAccount) ? undefined : `Authentication.serviceAccount() was given ${describeValue(serviceAccount)}, not a ServiceAccount`);
   }
 
   private constructor(
@@ -67,7 +76,15 @@ export class Authentication {
     public readonly kind: string,
     /** The object. */
     public readonly target: IAuthentication,
+    private readonly problem?: string,
   ) {}
+
+  /** Refuses an authentication made from input that is not one (a jsii user's None or wrong object). @internal */
+  public _validate(scope: Construct, where: string): void {
+    check(this.problem === undefined, scope, InputRule.REQUIRED, `${where}: ${this.problem}.`,
+      'Pass Authentication.meshTls(auth), Authentication.network(auth) or Authentication.serviceAccount(sa) with the object itself.');
+    requireNamed(scope, this.target, `${where} target`, 'Pass the authentication object (or ServiceAccount) itself.');
+  }
 }
 
 /** Props for an AuthorizationPolicy. */
@@ -86,10 +103,15 @@ export class AuthorizationPolicy extends MeshResource {
 
   constructor(scope: Construct, id: string, props: AuthorizationPolicyProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
     check(props.target instanceof AuthorizationTarget, this, 'LKD-POL-001', 'target is required.', 'Pass target: AuthorizationTarget.server(server).');
     check(Array.isArray(props.requiredAuthentications), this, 'LKD-POL-002', 'requiredAuthentications is required.',
       'Pass a list (e.g. [Authentication.meshTls(auth)]); an empty list deliberately allows everyone.');
+    requireList<Authentication>(this, props.requiredAuthentications, 'requiredAuthentications', (a) => a instanceof Authentication,
+      'Authentication values (Authentication.meshTls(...), .network(...), .serviceAccount(...))')
+      .forEach((a, i) => a._validate(this, `requiredAuthentications[${i}]`));
     const metadata = metadataFor(this, props);
+    if (props.target.kind !== 'Namespace') validateObjectName(this, props.target.name, `target ${props.target.kind} name`);
     if (props.target.kind === 'Namespace') {
       validateLabelName(this, props.target.name, 'target namespace');
       check(props.target.name === metadata.namespace, this, 'LKD-POL-001',

@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Network } from './authentication';
 import { MeshResource, MeshResourceProps, metadataFor } from '../base';
+import { optionalList, requireEnum, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
 
 /** What happens to egress traffic no route allows. */
@@ -29,7 +30,9 @@ export class EgressNetwork extends MeshResource {
 
   constructor(scope: Construct, id: string, props: EgressNetworkProps) {
     super(scope, id);
-    const networks = props.networks?.map((n) => n._toKube(this));
+    requireStruct(this, props, 'props');
+    requireEnum(this, props.trafficPolicy, EgressTrafficPolicy, 'trafficPolicy', 'LKD-POL-012');
+    const networks = optionalList<Network>(this, props.networks, 'networks', (n) => n instanceof Network, 'Network.cidr(...) values')?.map((n) => n._toKube(this));
     this.apiObject = new l1.EgressNetwork(this, 'Resource', {
       metadata: metadataFor(this, props),
       spec: { trafficPolicy: props.trafficPolicy as unknown as l1.EgressNetworkSpecTrafficPolicy, networks },

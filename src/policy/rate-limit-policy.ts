@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { IServer } from './server';
 import { MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { check } from '../core/errors';
+import { isNamed, isStruct, namespaceOf, optionalList, requireNamed, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
 
 const U32_MAX = 4_294_967_295;
@@ -43,6 +44,9 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
 
   constructor(scope: Construct, id: string, props: HttpLocalRateLimitPolicyProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
+    requireNamed(this, props.server, 'server', 'Pass the Server construct, or Server.fromServerName("name").');
+    optionalList<RateLimitOverride>(this, props.overrides, 'overrides', isStruct, 'override objects ({ requestsPerSecond, clients })');
     const total = props.totalRequestsPerSecond;
     const rate = (value: number | undefined, what: string) => {
       if (value === undefined) return undefined;
@@ -61,10 +65,12 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
         total: rate(total, 'totalRequestsPerSecond'),
         identity: rate(props.identityRequestsPerSecond, 'identityRequestsPerSecond'),
         overrides: props.overrides?.map((o, i) => {
+          optionalList(this, o.clients, `overrides[${i}].clients`, isNamed, 'ServiceAccounts');
+          check(o.requestsPerSecond !== undefined, this, 'LKD-POL-014', `overrides[${i}] sets no requestsPerSecond.`, 'Give the override its limit, e.g. requestsPerSecond: 50.');
           check((o.clients?.length ?? 0) > 0, this, 'LKD-POL-014', `overrides[${i}] names no clients.`, 'List the ServiceAccounts the override is for.');
           return {
             requestsPerSecond: rate(o.requestsPerSecond, `overrides[${i}].requestsPerSecond`)!.requestsPerSecond,
-            clientRefs: o.clients.map((sa) => ({ kind: 'ServiceAccount', name: sa.name, namespace: (sa as any).metadata?.namespace })),
+            clientRefs: o.clients.map((sa) => ({ kind: 'ServiceAccount', name: requireNamed(this, sa, `overrides[${i}] client`, 'Pass a kplus.ServiceAccount.').name, namespace: namespaceOf(sa) })),
           };
         }),
       },

@@ -4,6 +4,7 @@ import { MeshTlsAuthentication, Network, NetworkAuthentication } from './authent
 import { Authentication, AuthorizationPolicy, AuthorizationTarget } from './authorization-policy';
 import { Server } from './server';
 import { InputRule, check } from '../core/errors';
+import { isNamed, optionalList, requireConstructArgument, requireString, requireStruct } from '../core/runtime-checks';
 
 /** Who may call a Server's port. */
 export interface AllowOptions {
@@ -54,6 +55,10 @@ export class ServerAccess extends Construct {
    * client identity" — creating a MeshTLSAuthentication (and NetworkAuthentication) and the AuthorizationPolicy.
    */
   public static allow(server: Server, options: AllowOptions): ServerAccess {
+    requireConstructArgument(server, Server, 'ServerAccess.allow()',
+      'Pass the Server construct. For a Server outside this app, create a MeshTlsAuthentication and an AuthorizationPolicy with AuthorizationTarget.server(Server.fromServerName(...)).');
+    requireStruct(server, options, 'allow() options');
+    requireString(server, options.policyName, 'allow() policyName');
     const id = `Allow-${options.policyName}`;
     // Checked here because the constructs library would otherwise throw its own uncoded "already a Construct" error.
     check(server.node.tryFindChild(id) === undefined, server, InputRule.CONFLICT,
@@ -71,6 +76,10 @@ export class ServerAccess extends Construct {
 
   private constructor(scope: Construct, id: string, options: AllowOptions, server: Server) {
     super(scope, id);
+    const isString = (v: unknown) => typeof v === 'string';
+    optionalList(this, options.serviceAccounts, 'serviceAccounts', isNamed, 'ServiceAccounts');
+    optionalList(this, options.namespaces, 'namespaces', isString, 'namespace names');
+    optionalList(this, options.networks, 'networks', (n) => n instanceof Network, 'Network.cidr(...) values');
     const hasIdentities = (options.serviceAccounts?.length ?? 0) + (options.namespaces?.length ?? 0) > 0;
     const hasNetworks = (options.networks?.length ?? 0) > 0;
     const reused = options.authentication !== undefined || options.networkAuthentication !== undefined;

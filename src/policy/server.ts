@@ -5,6 +5,7 @@ import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validatePortName, validatePortNumber } from '../core/names';
+import { requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
 
 /** The protocol a Server port speaks, so the proxy skips detection. */
@@ -27,15 +28,15 @@ export enum ProxyProtocol {
 export class ServerPort {
   /** A container port number (1..65535). */
   public static number(port: number): ServerPort {
-    return new ServerPort(port);
+    return new ServerPort(port, 'number');
   }
 
   /** A container port name. Linkerd reads a quoted number such as "8080" as a name, so names must contain a letter. */
   public static name(name: string): ServerPort {
-    return new ServerPort(name);
+    return new ServerPort(name, 'name');
   }
 
-  private constructor(private readonly value: number | string) {}
+  private constructor(private readonly value: number | string, private readonly kind: 'number' | 'name') {}
 
   /** The number or name, unvalidated. @internal */
   public _value(): number | string {
@@ -44,8 +45,9 @@ export class ServerPort {
 
   /** The port as written in the Server spec. @internal */
   public _toKube(scope: Construct): number | string {
-    if (typeof this.value === 'number') return validatePortNumber(scope, this.value, 'Server port');
-    return validatePortName(scope, this.value);
+    // By the factory used, not the value's type: ServerPort.number("8080") from a jsii language is a mistake, not a name.
+    if (this.kind === 'number') return validatePortNumber(scope, this.value as number, 'Server port');
+    return validatePortName(scope, this.value as string);
   }
 }
 
@@ -96,6 +98,7 @@ export class Server extends MeshResource implements IServer {
 
   constructor(scope: Construct, id: string, props: ServerProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
     check(props.selector instanceof PodSelection, this, InputRule.REQUIRED, 'selector is required.', 'Pass selector: PodSelection.app("orders") or similar.');
     check(props.port instanceof ServerPort, this, InputRule.REQUIRED, 'port is required.', 'Pass port: ServerPort.number(8080) or ServerPort.name("http").');
     if (props.accessPolicy !== undefined) {
@@ -106,6 +109,7 @@ export class Server extends MeshResource implements IServer {
       check(Object.values(ProxyProtocol).includes(props.proxyProtocol), this, 'LKD-POL-012',
         `proxyProtocol ${JSON.stringify(props.proxyProtocol)} is not a protocol Linkerd knows.`, 'Use a ProxyProtocol value.');
     }
+    props.selector._validate(this);
     this.selector = props.selector;
     this.proxyProtocol = props.proxyProtocol;
     this.port = props.port;

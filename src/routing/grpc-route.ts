@@ -7,6 +7,7 @@ import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent, u
 import { UnmatchedRequests } from './unmatched';
 import { MeshResourceProps, metadataFor } from '../base';
 import { check } from '../core/errors';
+import { isStruct, optionalList, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 
 /** One rule of a GRPCRoute. */
@@ -58,7 +59,7 @@ export class GrpcRoute extends ServiceRoute {
       metadata: { ...metadata, annotations: Object.keys(annotations).length ? annotations : undefined },
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
     });
-    for (const rule of props.rules ?? []) this.addRule(rule);
+    for (const rule of optionalList<GrpcRouteRule>(this, props.rules, 'rules', isStruct, 'rules ({ matches, backends })') ?? []) this.addRule(rule);
     this._watchUnmatched(props, 'grpc', 'GRPCRoute', this.rules);
     if (props.unmatched === UnmatchedRequests.ROUTE_TO_SERVICE) {
       // No retries, timeouts or backends: exactly what Linkerd's default route did before this route attached.
@@ -75,7 +76,8 @@ export class GrpcRoute extends ServiceRoute {
   public addRule(rule: GrpcRouteRule): void {
     this.checkRuleCount(this.rules.length);
     const where = `rules[${this.rules.length}]`;
-    const matches = rule.matches ?? [];
+    requireStruct(this, rule, where);
+    const matches = optionalList<GrpcRouteMatch>(this, rule.matches, `${where}.matches`, isStruct, 'match objects') ?? [];
     check(matches.length <= 8, this, 'LKD-INPUT-006', `${where} has ${matches.length} matches; GRPCRoute v1.2.1 allows 8.`, 'Split the rule.');
     this.rules.push({
       matches: matches.length ? matches.map((m, i) => renderGrpcMatch(this, m, `${where}.matches[${i}]`)) : undefined,

@@ -8,6 +8,7 @@ import { UnmatchedRequests } from './unmatched';
 import { MeshResourceProps, metadataFor } from '../base';
 import { gatewayDuration } from '../core/durations';
 import { check } from '../core/errors';
+import { isStruct, optionalList, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 
 /** One rule of an HTTPRoute. */
@@ -64,7 +65,7 @@ export class HttpRoute extends ServiceRoute {
       metadata: { ...metadata, annotations: Object.keys(annotations).length ? annotations : undefined },
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
     });
-    for (const rule of props.rules ?? []) this.addRule(rule);
+    for (const rule of optionalList<HttpRouteRule>(this, props.rules, 'rules', isStruct, 'rules ({ matches, backends })') ?? []) this.addRule(rule);
     this._watchUnmatched(props, 'http', 'HTTPRoute', this.rules);
     if (props.unmatched === UnmatchedRequests.ROUTE_TO_SERVICE) {
       // No retries, timeouts or backends: exactly what Linkerd's default route did before this route attached.
@@ -81,7 +82,8 @@ export class HttpRoute extends ServiceRoute {
   public addRule(rule: HttpRouteRule): void {
     this.checkRuleCount(this.rules.length);
     const where = `rules[${this.rules.length}]`;
-    const matches = rule.matches ?? [];
+    requireStruct(this, rule, where);
+    const matches = optionalList<HttpRouteMatch>(this, rule.matches, `${where}.matches`, isStruct, 'match objects') ?? [];
     check(matches.length <= 64, this, 'LKD-INPUT-006', `${where} has ${matches.length} matches; at most 64 are allowed.`, 'Split the rule.');
     const rendered: Record<string, any> = {
       matches: matches.length ? matches.map((m, i) => renderHttpMatch(this, m, `${where}.matches[${i}]`)) : undefined,

@@ -5,6 +5,7 @@
 import { IConstruct } from 'constructs';
 import { check } from '../core/errors';
 import { headerNameError, headerValueError, isAbsolutePath } from '../core/http-syntax';
+import { isStruct, optionalBoolean, optionalList, requireInstance, requireStruct } from '../core/runtime-checks';
 import { rustRegexError } from '../core/rust-regex';
 
 /** HTTP methods (upper case, as the Gateway API enum spells them). */
@@ -89,6 +90,7 @@ export interface HeaderMatch {
 }
 
 export function renderHeaders(scope: IConstruct, headers: HeaderMatch[] | undefined, where: string): Record<string, string>[] | undefined {
+  optionalList(scope, headers, `${where} headers`, isStruct, 'header matches ({ name, value })');
   if (!headers || headers.length === 0) return undefined;
   check(headers.length <= 16, scope, 'LKD-INPUT-006', `${where} has ${headers.length} header matches; at most 16 are allowed.`, 'Match on fewer headers.');
   const seen = new Set<string>();
@@ -100,7 +102,7 @@ export function renderHeaders(scope: IConstruct, headers: HeaderMatch[] | undefi
     seen.add(h.name.toLowerCase());
     check(typeof h.value === 'string' && h.value.length >= 1 && h.value.length <= 4096, scope, 'LKD-INPUT-006',
       `${where} header ${h.name} value must be 1..4096 characters.`, 'Give the header a value.');
-    if (h.regex) {
+    if (optionalBoolean(scope, h.regex, `${where} header ${h.name} regex`)) {
       checkRegex(scope, h.value, `${where} header ${h.name} regex`);
     } else {
       // The webhook parses an exact value as an HTTP header value, which refuses control characters (core/http-syntax.ts).
@@ -131,6 +133,8 @@ export interface HttpRouteMatch {
 }
 
 export function renderHttpMatch(scope: IConstruct, match: HttpRouteMatch, where: string): Record<string, any> {
+  requireStruct(scope, match, where);
+  if (match.path !== undefined) requireInstance(scope, match.path, PathMatch, `${where} path`, 'Pass PathMatch.prefix("/api") or PathMatch.exact(...).');
   if (match.method !== undefined) {
     check(Object.values(HttpMethod).includes(match.method), scope, 'LKD-INPUT-006', `${where} method ${JSON.stringify(match.method)} is unknown.`, 'Use an HttpMethod value.');
   }
@@ -160,12 +164,13 @@ export interface GrpcRouteMatch {
 }
 
 export function renderGrpcMatch(scope: IConstruct, match: GrpcRouteMatch, where: string): Record<string, any> {
+  requireStruct(scope, match, where);
   if (match.service !== undefined) {
-    check(match.service.length <= 1024 && GRPC_SERVICE.test(match.service), scope, 'LKD-INPUT-006',
+    check(typeof match.service === 'string' && match.service.length <= 1024 && GRPC_SERVICE.test(match.service), scope, 'LKD-INPUT-006',
       `${where} gRPC service ${JSON.stringify(match.service)} is not a dotted name.`, 'Use e.g. orders.v1.OrderService.');
   }
   if (match.method !== undefined) {
-    check(match.method.length <= 1024 && GRPC_METHOD.test(match.method), scope, 'LKD-INPUT-006',
+    check(typeof match.method === 'string' && match.method.length <= 1024 && GRPC_METHOD.test(match.method), scope, 'LKD-INPUT-006',
       `${where} gRPC method ${JSON.stringify(match.method)} is not an identifier.`, 'Use e.g. PlaceOrder.');
   }
   const method = match.service !== undefined || match.method !== undefined ? { type: 'Exact', service: match.service, method: match.method } : undefined;

@@ -2,6 +2,7 @@ import { Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { annotationDuration } from '../core/durations';
 import { InputRule, check } from '../core/errors';
+import { optionalStruct, requireList } from '../core/runtime-checks';
 
 /** An HTTP response status (or class) that is retried. */
 export class RetryStatus {
@@ -24,11 +25,12 @@ export class RetryStatus {
 
   /** Validates and renders one item of `retry.linkerd.io/http`. @internal */
   public _render(scope: IConstruct): string {
-    if (typeof this.from === 'string') return this.from;
-    const to = this.to ?? this.from;
-    const inRange = (n: number) => Number.isInteger(n) && n >= 100 && n <= 599;
-    check(inRange(this.from) && inRange(to) && this.from <= to, scope, 'LKD-RETRY-002',
-      `retry status ${this.from}${to !== this.from ? `-${to}` : ''} is not a code or ascending range within 100..599.`, 'Use codes between 100 and 599.');
+    if (this === RetryStatus.SERVER_ERRORS || this === RetryStatus.GATEWAY_ERRORS) return this.from as string;
+    const from = this.from as number;
+    const to = this.to ?? from;
+    const inRange = (n: unknown) => Number.isInteger(n) && (n as number) >= 100 && (n as number) <= 599;
+    check(inRange(from) && inRange(to) && from <= to, scope, 'LKD-RETRY-002',
+      `retry status ${from}${to !== from ? `-${to}` : ''} is not a code or ascending range within 100..599.`, 'Use codes between 100 and 599.');
     return this.from === to ? String(this.from) : `${this.from}-${to}`;
   }
 }
@@ -110,7 +112,9 @@ function limitAndTimeout(scope: IConstruct, limit: number | undefined, timeout: 
 }
 
 export function httpRetryAnnotations(scope: IConstruct, retry: HttpRetry | undefined): Record<string, string> {
-  if (!retry) return {};
+  if (retry === undefined) return {};
+  optionalStruct(scope, retry, 'retry');
+  requireList(scope, retry.statuses, 'retry.statuses', (s) => s instanceof RetryStatus, 'RetryStatus values');
   check(Array.isArray(retry.statuses) && retry.statuses.length > 0, scope, InputRule.REQUIRED, 'retry.statuses is empty.', 'List the statuses to retry, e.g. [RetryStatus.GATEWAY_ERRORS].');
   // Items are joined without spaces: Linkerd does not trim them, so "5xx, 429" would be rejected.
   const statuses = retry.statuses.map((s) => s._render(scope)).join(',');
@@ -118,7 +122,8 @@ export function httpRetryAnnotations(scope: IConstruct, retry: HttpRetry | undef
 }
 
 export function grpcRetryAnnotations(scope: IConstruct, retry: GrpcRetry | undefined): Record<string, string> {
-  if (!retry) return {};
+  if (retry === undefined) return {};
+  optionalStruct(scope, retry, 'retry');
   const known = new Set<string>(Object.values(GrpcRetryCode));
   check(Array.isArray(retry.codes) && retry.codes.length > 0 && retry.codes.every((c) => known.has(c)), scope, 'LKD-RETRY-002',
     'retry.codes must list GrpcRetryCode values.', 'Use e.g. [GrpcRetryCode.UNAVAILABLE].');
@@ -127,6 +132,7 @@ export function grpcRetryAnnotations(scope: IConstruct, retry: GrpcRetry | undef
 
 export function timeoutAnnotations(scope: IConstruct, timeouts: RouteTimeouts | undefined): Record<string, string> {
   const out: Record<string, string> = {};
+  optionalStruct(scope, timeouts, 'timeouts');
   if (timeouts?.request) out['timeout.linkerd.io/request'] = annotationDuration(scope, timeouts.request, 'request timeout');
   if (timeouts?.response) out['timeout.linkerd.io/response'] = annotationDuration(scope, timeouts.response, 'response timeout');
   if (timeouts?.idle) out['timeout.linkerd.io/idle'] = annotationDuration(scope, timeouts.idle, 'idle timeout');

@@ -2,6 +2,7 @@ import { IConstruct } from 'constructs';
 import { ServiceReference } from './service-reference';
 import { check } from '../core/errors';
 import { validatePortNumber } from '../core/names';
+import { isStruct, requireInstance } from '../core/runtime-checks';
 
 export const MAX_WEIGHT = 1_000_000;
 
@@ -20,7 +21,9 @@ export interface BackendOptions {
 export class RouteBackend {
   /** A Service port. */
   public static service(service: ServiceReference, options: BackendOptions): RouteBackend {
-    return new RouteBackend(service, options.port, options.weight);
+    // Checked where the backend is used (that construct's path is in the error); here only nothing may throw.
+    const given = isStruct(options) ? options : {} as Partial<BackendOptions>;
+    return new RouteBackend(service, given.port as number, given.weight);
   }
 
   private constructor(
@@ -34,6 +37,8 @@ export class RouteBackend {
 
   /** Validates and renders as a backendRef. @internal */
   public _toKube(scope: IConstruct, where: string): Record<string, any> {
+    requireInstance(scope, this.target, ServiceReference, `${where} service`, 'Pass RouteBackend.service(ServiceReference.fromService(svc), { port }).')
+      ._validate(scope, `${where} service`);
     validatePortNumber(scope, this.port, `${where} port`);
     const known = this.target._ports();
     check(!known || known.includes(this.port), scope, 'LKD-ROUTE-007',

@@ -6,6 +6,7 @@ import { RouteFamily, UnmatchedRequests, checkUnmatchedValue, coverageKey, regis
 import { MeshResource } from '../base';
 import { check } from '../core/errors';
 import { validatePortNumber } from '../core/names';
+import { requireList } from '../core/runtime-checks';
 
 export const MAX_RULES = 16;
 
@@ -36,6 +37,7 @@ function otherNamespace(namespace: string | undefined, routeNamespace: string | 
 
 export function renderServiceParent(scope: Construct, props: ServiceRouteProps, routeNamespace: string | undefined): Record<string, any> {
   check(props.service instanceof ServiceReference, scope, 'LKD-ROUTE-002', 'service is required.', 'Pass service: ServiceReference.fromService(svc).');
+  props.service._validate(scope, 'parent');
   validatePortNumber(scope, props.port, 'parent port');
   const known = props.service._ports();
   check(!known || known.includes(props.port), scope, 'LKD-ROUTE-004',
@@ -47,14 +49,17 @@ export function renderServiceParent(scope: Construct, props: ServiceRouteProps, 
 export function renderBackends(
   scope: Construct, backends: RouteBackend[] | undefined, where: string, routeNamespace: string | undefined,
 ): Record<string, any>[] | undefined {
-  if (!backends || backends.length === 0) return undefined;
+  if (backends === undefined) return undefined;
+  requireList<RouteBackend>(scope, backends, `${where} backends`, (b) => b instanceof RouteBackend, 'RouteBackend.service(...) values');
+  if (backends.length === 0) return undefined;
+  // Each backend is validated before anything reads it, so a bad one is named rather than breaking the sums below.
+  const refs = backends.map((b, i) => b._toKube(scope, `${where}.backendRefs[${i}]`));
   checkRuleWeights(scope, backends, where);
   const seen = new Set<string>();
-  return backends.map((b, i) => {
-    const key = `${b.target.namespace ?? ''}/${b.target.name}:${b.port}`;
-    check(!seen.has(key), scope, 'LKD-ROUTE-010', `${where} lists backend ${b.target.name}:${b.port} twice.`, 'Merge them into one backend with the summed weight.');
+  return refs.map((ref) => {
+    const key = `${ref.namespace ?? ''}/${ref.name}:${ref.port}`;
+    check(!seen.has(key), scope, 'LKD-ROUTE-010', `${where} lists backend ${ref.name}:${ref.port} twice.`, 'Merge them into one backend with the summed weight.');
     seen.add(key);
-    const ref = b._toKube(scope, `${where}.backendRefs[${i}]`);
     return { ...ref, namespace: otherNamespace(ref.namespace, routeNamespace) };
   });
 }

@@ -1,9 +1,18 @@
 import * as kplus from 'cdk8s-plus-28';
+import { IConstruct } from 'constructs';
+import { InputRule, check } from '../core/errors';
+import { validateLabelName } from '../core/names';
+import { describeValue } from '../core/runtime-checks';
 
 /** A Service a route attaches to or sends traffic to. */
 export class ServiceReference {
   /** A Service defined in this app: its ports are known, so ports are checked at once. */
   public static fromService(service: kplus.Service): ServiceReference {
+    // Checked where the reference is used (that construct's path is in the error); here only nothing may throw.
+    if (!(service instanceof kplus.Service)) {
+      return new ServiceReference(undefined as unknown as string, undefined, undefined,
+        `ServiceReference.fromService() was given ${describeValue(service)}, not a cdk8s-plus Service`);
+    }
     return new ServiceReference(service.name, (service as any).metadata?.namespace, service);
   }
 
@@ -18,7 +27,16 @@ export class ServiceReference {
     /** The Service namespace, when not the route's. */
     public readonly namespace: string | undefined,
     private readonly service: kplus.Service | undefined,
+    private readonly problem?: string,
   ) {}
+
+  /** Refuses a reference built from input that is not a Service name (a jsii user's None, a number, …). @internal */
+  public _validate(scope: IConstruct, where: string): this {
+    check(this.problem === undefined, scope, InputRule.REQUIRED, `${where}: ${this.problem}.`, 'Pass ServiceReference.fromService(svc) with a kplus.Service.');
+    validateLabelName(scope, this.name, `${where} Service name`);
+    if (this.namespace !== undefined) validateLabelName(scope, this.namespace, `${where} Service namespace`);
+    return this;
+  }
 
   /** The cdk8s-plus Service, when it is defined in this app (escape hatch). */
   public get serviceObject(): kplus.Service | undefined {

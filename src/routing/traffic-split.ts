@@ -8,6 +8,7 @@ import { ServiceReference } from './service-reference';
 import { UnmatchedRequests, checkUnmatchedValue } from './unmatched';
 import { MeshResource } from '../base';
 import { InputRule, check } from '../core/errors';
+import { isStruct, optionalBoolean, requireList, requireStruct } from '../core/runtime-checks';
 
 /** One side of a split. */
 export interface SplitBackend {
@@ -134,6 +135,7 @@ export interface GrpcTrafficSplitProps extends SplitBaseProps {
 
 /** What a split checks before it writes anything: shares, rules, and what is left for the unmatched requests. */
 function checkShares(scope: Construct, backends: SplitBackend[]): void {
+  requireList(scope, backends, 'backends', (b) => isStruct(b) && b.service instanceof ServiceReference, 'split backends ({ service: ServiceReference, percent })');
   check(Array.isArray(backends) && backends.length > 0, scope, 'LKD-ROUTE-009', 'a split needs backends.', 'List the Services and their percents.');
   backends.forEach((b, i) => check(Number.isInteger(b.percent) && b.percent >= 0 && b.percent <= 100, scope, 'LKD-ROUTE-009',
     `backends[${i}] percent ${JSON.stringify(b.percent)} is not an integer 0..100.`, 'Use whole percents.'));
@@ -186,6 +188,8 @@ export class TrafficSplit extends Construct {
 
   constructor(scope: Construct, id: string, props: TrafficSplitProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
+    optionalBoolean(this, props.grpc, 'grpc');
     checkShares(this, props.backends);
     check(!(props.grpc && props.httpRetry) && !(!props.grpc && props.grpcRetry), this, 'LKD-RETRY-004',
       'the retry family does not match the split\'s protocol.', 'Use httpRetry for HTTP splits and grpcRetry for gRPC splits.');
@@ -227,6 +231,7 @@ export class GrpcTrafficSplit extends Construct {
 
   constructor(scope: Construct, id: string, props: GrpcTrafficSplitProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
     checkShares(this, props.backends);
     const rules = props.rules ?? [];
     checkRules(this, props, rules, props.retry !== undefined || props.timeouts !== undefined);

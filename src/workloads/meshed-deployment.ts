@@ -2,11 +2,12 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
+import { MeshChecks } from '../checks/mesh-checks';
 import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortName, validatePortNumber } from '../core/names';
-import { MeshChecks } from '../checks/mesh-checks';
+import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalStruct, requireNamed, requireString, requireStruct } from '../core/runtime-checks';
 import { ServiceReference } from '../routing/service-reference';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';
@@ -159,12 +160,24 @@ export class MeshedDeployment extends Construct {
   constructor(scope: Construct, id: string, props: MeshedDeploymentProps) {
     super(scope, id);
     MeshChecks.of(this);
+    requireStruct(this, props, 'props');
     this.name = validateObjectName(this, props.name, 'Deployment name');
     this.app = validateLabelValue(this, props.app, 'app');
     this.version = props.version === undefined ? undefined : validateLabelValue(this, props.version, 'version');
-    this.meshed = props.meshed ?? true;
+    this.meshed = optionalBoolean(this, props.meshed, 'meshed') ?? true;
+    optionalList(this, props.containers, 'containers', isStruct, 'container props ({ image, ... })');
     check(Array.isArray(props.containers) && props.containers.length > 0, this, InputRule.REQUIRED,
       'a MeshedDeployment needs at least one container.', 'Pass containers: [{ image: ... }].');
+    props.containers.forEach((c, i) => {
+      // An image reference has no whitespace; one with a newline would also break every message that quotes it.
+      check(/^\S+$/.test(requireString(this, c.image, `containers[${i}].image`)), this, InputRule.NAME,
+        `containers[${i}].image ${JSON.stringify(c.image)} contains whitespace, so it is no image reference.`, 'Use e.g. "registry.example/app:1.2.3".');
+    });
+    if (props.serviceAccount !== undefined) requireNamed(this, props.serviceAccount, 'serviceAccount', 'Pass a kplus.ServiceAccount (or omit it).');
+    optionalInteger(this, props.replicas, 'replicas', 0, 2_147_483_647);
+    optionalBoolean(this, props.automountServiceAccountToken, 'automountServiceAccountToken');
+    optionalStruct(this, props.proxy, 'proxy');
+    optionalList(this, props.calls, 'calls', isStruct, 'calls ({ service, port })');
     this.serviceAccount = props.serviceAccount ?? new kplus.ServiceAccount(this, 'ServiceAccount', {
       metadata: { name: this.name },
       automountToken: false,

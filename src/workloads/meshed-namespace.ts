@@ -1,10 +1,11 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { MeshChecks } from '../checks/mesh-checks';
 import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { check } from '../core/errors';
 import { validateLabelName } from '../core/names';
-import { MeshChecks } from '../checks/mesh-checks';
+import { requireStruct, validateLabels } from '../core/runtime-checks';
 
 /** Props for a MeshedNamespace. */
 export interface MeshedNamespaceProps {
@@ -36,7 +37,9 @@ export class MeshedNamespace extends Construct {
   constructor(scope: Construct, id: string, props: MeshedNamespaceProps) {
     super(scope, id);
     MeshChecks.of(this);
+    requireStruct(this, props, 'props');
     this.name = validateLabelName(this, props.name, 'namespace name');
+    const labels = validateLabels(this, props.labels, 'labels');
     if (props.defaultInboundPolicy !== undefined) {
       check(isDefaultInboundPolicy(props.defaultInboundPolicy), this, 'LKD-POL-012',
         `defaultInboundPolicy ${JSON.stringify(props.defaultInboundPolicy)} is not one of Linkerd's six policies.`, 'Use a DefaultInboundPolicy value.');
@@ -44,7 +47,7 @@ export class MeshedNamespace extends Construct {
     }
     const annotations: Record<string, string> = { [INJECT_ANNOTATION]: 'enabled' };
     if (this.defaultInboundPolicy) annotations[DEFAULT_INBOUND_POLICY_ANNOTATION] = this.defaultInboundPolicy;
-    this.namespace = new kplus.Namespace(this, 'Resource', { metadata: { name: this.name, annotations, labels: props.labels } });
+    this.namespace = new kplus.Namespace(this, 'Resource', { metadata: { name: this.name, annotations, labels: labels && { ...labels } } });
     // A Chart's namespace is stamped on every object, but a Namespace is cluster-scoped and must not carry one.
     if (Chart.of(this).namespace !== undefined) ApiObject.of(this.namespace).addJsonPatch(JsonPatch.remove('/metadata/namespace'));
   }

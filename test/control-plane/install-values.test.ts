@@ -2,12 +2,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
+import { IssuerScheme, StaticIdentityProps } from '../../src/control-plane/identity';
+import { bindStaticIdentity } from '../../src/control-plane/identity/static-identity';
 import { HighAvailabilityPreset } from '../../src/control-plane/install/high-availability';
 import { LinkerdInstallOptions, ProxyLogHttpHeaders, WebhookFailurePolicy } from '../../src/control-plane/install/options';
 import { resolveInstall } from '../../src/control-plane/install/values';
 import { DefaultInboundPolicy } from '../../src/core/default-inbound-policy';
 import { leaves, valueAt } from '../../src/core/helm-values';
 import { LinkerdVersion } from '../../src/core/versions';
+import { certs } from '../support/certs';
 import { CHART_DIR, describeWithShared } from '../support/shared';
 
 const IDENTITY = { values: { identityTrustDomain: 'cluster.local', identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls' } } }, writesPrivateKey: false };
@@ -109,7 +112,7 @@ describe('resolved values: typed options', () => {
   });
 
   test('an identity that writes its key is flagged for the delivery forms', () => {
-    expect(resolve({}, { values: {}, writesPrivateKey: true }).writesPrivateKey).toBe(true);
+    expect(resolve({}, { ...IDENTITY, writesPrivateKey: true }).writesPrivateKey).toBe(true);
   });
 });
 
@@ -198,5 +201,67 @@ describeWithShared('HA preset against the chart\'s values-ha.yaml (read from ../
       expect([key, valueAt(typed, key)]).toEqual([key, valueAt(defaults, key)]);
     }
     expect(readChartYaml('linkerd-crds', 'values.yaml')).toEqual(resolve().crdsValues);
+  });
+});
+
+describe('additionalValues cannot bypass a refusal of the typed options (the MERGED values are checked)', () => {
+  const staticIdentity = (extra: Record<string, any> = {}, writesPrivateKey = false) => {
+    const { values } = bindStaticIdentity(new Chart(Testing.app(), 'id'), {
+      trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem, ...extra,
+    } as StaticIdentityProps, { namespace: 'linkerd', trustDomain: 'cluster.local' });
+    return { values, writesPrivateKey };
+  };
+
+  test.each<[string, LinkerdInstallOptions, () => { values: Record<string, any>; writesPrivateKey: boolean }, RegExp]>([
+    ['a linkerd.io/tls scheme without the issuer key', { additionalValues: { identity: { issuer: { scheme: 'linkerd.io/tls' } } } }, () => staticIdentity(),
+      /^\[cp\] LKD-CERT-005: identity\.issuer\.scheme is linkerd\.io\/tls in the merged values, .*keyPEM is missing.* Fix: Use scheme KUBERNETES_TLS/],
+    ['an issuer scheme removed (the chart default linkerd.io/tls applies)', { additionalValues: { identity: { issuer: { scheme: null } } } }, () => staticIdentity(),
+      /LKD-CERT-005: identity\.issuer\.scheme is linkerd\.io\/tls/],
+    ['an unknown issuer scheme', { additionalValues: { identity: { issuer: { scheme: 'kubernetes.io/TLS' } } } }, () => staticIdentity(),
+      /\[cp\] LKD-INPUT-006: identity\.issuer\.scheme the string "kubernetes\.io\/TLS" \(merged values\) is not linkerd\.io\/tls or kubernetes\.io\/tls\. Fix: /],
+    ['an issuer key smuggled in without writePrivateKey', { additionalValues: { identity: { issuer: { tls: { keyPEM: certs.issuer.keyPem } } } } }, () => staticIdentity(),
+      /^\[cp\] LKD-CERT-005: the merged chart values carry a private key at identity\.issuer\.tls\.keyPEM without writePrivateKey: true.* Fix: /],
+    ['a webhook key smuggled in', { additionalValues: { policyValidator: { externalSecret: false, keyPEM: certs.leaf.keyPem } } }, () => staticIdentity(),
+      /LKD-CERT-005: .*private key at policyValidator\.keyPEM/],
+    ['empty trust anchors', { additionalValues: { identityTrustAnchorsPEM: '' } }, () => staticIdentity(),
+      /^\[cp\] LKD-INPUT-003: the merged values have no identityTrustAnchorsPEM .* Fix: Pass the anchors/],
+    ['trust anchors that are not certificates', { additionalValues: { identityTrustAnchorsPEM: 'not a pem' } }, () => staticIdentity(),
+      /LKD-CERT-001: identityTrustAnchorsPEM \(merged values\)/],
+    ['trust anchors that did not sign the issuer', { additionalValues: { identityTrustAnchorsPEM: certs.newRoot.certPem } }, () => staticIdentity(),
+      /LKD-CERT-001: /],
+    ['externalCA switched off under cert-manager (no anchors then)', { additionalValues: { identity: { externalCA: false } } }, () => IDENTITY,
+      /LKD-INPUT-003: the merged values have no identityTrustAnchorsPEM/],
+    ['an unknown defaultInboundPolicy', { additionalValues: { proxy: { defaultInboundPolicy: 'allow-all' } } }, () => IDENTITY,
+      /^\[cp\] LKD-POL-012: proxy\.defaultInboundPolicy the string "allow-all" \(merged values\) is not one of Linkerd's six policies.* Fix: /],
+    ['a floating image tag', { additionalValues: { debugContainer: { image: { version: 'latest' } } } }, () => IDENTITY, /LKD-VER-001: debugContainer\.image\.version/],
+    ['a string where the chart tests a boolean', { additionalValues: { cniEnabled: 'false' } }, () => IDENTITY,
+      /LKD-INPUT-003: cniEnabled is the string "false" in the merged values/],
+    ['an unknown header logging mode', { additionalValues: { proxy: { logHTTPHeaders: 'on' } } }, () => IDENTITY, /LKD-INPUT-006: proxy\.logHTTPHeaders/],
+    ['an unknown webhook failure policy', { additionalValues: { webhookFailurePolicy: 'fail' } }, () => IDENTITY, /LKD-INPUT-006: webhookFailurePolicy the string "fail"/],
+    ['an unknown iptables mode', { additionalValues: { proxyInit: { iptablesMode: 'iptables' } } }, () => IDENTITY, /LKD-INPUT-006: proxyInit\.iptablesMode/],
+    ['zero replicas', { additionalValues: { controllerReplicas: 0 } }, () => IDENTITY, /LKD-INPUT-006: controllerReplicas the number 0 \(merged values\)/],
+    ['replicas as a string', { additionalValues: { controllerReplicas: '3' } }, () => IDENTITY, /LKD-INPUT-006: controllerReplicas the string "3"/],
+    ['cluster networks with a bad CIDR', { additionalValues: { clusterNetworks: '10.0.0.0/8, 192.168.0.0/16' } }, () => IDENTITY,
+      /LKD-INPUT-006: clusterNetworks .* \(" 192\.168\.0\.0\/16"\)/],
+    ['cluster networks as a list', { additionalValues: { clusterNetworks: ['10.0.0.0/8'] } }, () => IDENTITY, /LKD-INPUT-006: clusterNetworks a list/],
+    ['opaque ports with a bad entry', { additionalValues: { proxy: { opaquePorts: '3306,http' } } }, () => IDENTITY, /LKD-INPUT-002: proxy\.opaquePorts/],
+    ['a bad quantity', { additionalValues: { proxy: { resources: { memory: { limit: '1 gig' } } } } }, () => IDENTITY, /LKD-INPUT-006: proxy\.resources\.memory\.limit/],
+    ['a bad Go duration', { additionalValues: { identity: { issuer: { issuanceLifetime: '1 day' } } } }, () => IDENTITY, /LKD-INPUT-005: identity\.issuer\.issuanceLifetime/],
+    ['a trust domain that is not a DNS name', { additionalValues: { identityTrustDomain: 'Cluster Local' } }, () => IDENTITY, /LKD-INPUT-001: identityTrustDomain/],
+  ])('refuses %s', (_what, options, identity, message) => {
+    expect(() => resolve(options, identity())).toThrow(message);
+  });
+
+  test('an opted-in key may be written, but not replaced by a key of another issuer', () => {
+    const opted = () => staticIdentity({ scheme: IssuerScheme.LINKERD_TLS, issuerPrivateKeyPem: certs.issuer.keyPem, writePrivateKey: true }, true);
+    expect(() => resolve({}, opted())).not.toThrow();
+    expect(() => resolve({ additionalValues: { identity: { issuer: { tls: { keyPEM: certs.newIssuer.keyPem } } } } }, opted()))
+      .toThrow(/^\[cp\] LKD-CERT-001: the private key does not belong to issuer .*\(merged values\)\. Fix: /);
+  });
+
+  test('values the chart accepts still pass: port ranges, empty quantities, the typed anchors unchanged', () => {
+    expect(() => resolve({ additionalValues: { proxy: { opaquePorts: '3306,4000-4100' } } })).not.toThrow();
+    expect(() => resolve({ additionalValues: { identity: { issuer: { issuanceLifetime: '12h0m0s' } } } }, staticIdentity())).not.toThrow();
+    expect(() => resolve({ additionalValues: { proxy: { logLevel: 'warn' }, enablePodAntiAffinity: true } }, staticIdentity())).not.toThrow();
   });
 });

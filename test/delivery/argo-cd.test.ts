@@ -1,8 +1,8 @@
 import { Chart, Testing } from 'cdk8s';
 import { indexOf, only, rendered } from './fixtures';
-import { resolveInstall } from '../../src/control-plane/install/values';
 import { argoCdApplications, deliverWithArgoCd } from '../../src/control-plane/delivery/argo-cd';
 import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { resolveInstall } from '../../src/control-plane/install/values';
 
 describe('Argo CD delivery', () => {
   const { cp, objects } = rendered({ delivery: LinkerdDelivery.argoCd(), highAvailability: true });
@@ -78,7 +78,7 @@ describe('Argo CD delivery', () => {
 
   test('when the identity writes the issuer key, the control-plane Application carries a reasoned LKD-CERT-005 suppression', () => {
     const chart = new Chart(Testing.app(), 'cp');
-    const install = resolveInstall(chart, {}, { values: { identity: { issuer: { tls: { keyPEM: 'k' } } } }, writesPrivateKey: true });
+    const install = resolveInstall(chart, {}, { values: { identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls', tls: { keyPEM: 'k' } } } }, writesPrivateKey: true });
     const delivered = deliverWithArgoCd(chart, install, {});
     const annotations = (delivered.controlPlane as any).toJson().metadata.annotations;
     expect(JSON.parse(annotations['analysis.cdk8s-linkerd.io/suppress'])).toEqual([{ ruleId: 'LKD-CERT-005', reason: expect.stringMatching(/writePrivateKey/) }]);
@@ -87,7 +87,7 @@ describe('Argo CD delivery', () => {
 
   test('the pure builder gives the same manifests as the construct', () => {
     const chart = new Chart(Testing.app(), 'cp');
-    const install = resolveInstall(chart, {}, { values: {}, writesPrivateKey: false });
+    const install = resolveInstall(chart, {}, { values: { identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls' } } }, writesPrivateKey: false });
     const apps = argoCdApplications(install);
     expect(apps.crds.metadata.name).toBe('linkerd-crds');
     expect(apps.controlPlane.spec.source.helm.valuesObject).toEqual(install.controlPlaneValues);

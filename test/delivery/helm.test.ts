@@ -1,12 +1,12 @@
 import { Chart, HelmProps, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { resolveInstall } from '../../src/control-plane/install/values';
 import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
 import { DeliveryForm } from '../../src/control-plane/delivery/form';
 import { deliverWithHelm, helmChartProps, kubeVersionFlag } from '../../src/control-plane/delivery/helm';
+import { resolveInstall } from '../../src/control-plane/install/values';
 
 function install(options = {}) {
-  return resolveInstall(new Chart(Testing.app(), 'cp'), options, { values: { identityTrustDomain: 'cluster.local' }, writesPrivateKey: false });
+  return resolveInstall(new Chart(Testing.app(), 'cp'), options, { values: { identityTrustDomain: 'cluster.local', identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls' } } }, writesPrivateKey: false });
 }
 
 describe('cdk8s Helm delivery: what would be handed to Helm (helm itself never runs here)', () => {

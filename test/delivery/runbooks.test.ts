@@ -12,7 +12,7 @@ import { resolveInstall } from '../../src/control-plane/install/values';
 
 /** Runbooks from the pure builders: the Helm form's construct would run helm, which is not here. */
 function runbooks(steps: DeliverySteps, options: RunbookOptions) {
-  const install = resolveInstall(new Chart(Testing.app(), 'cp'), {}, { values: {}, writesPrivateKey: false });
+  const install = resolveInstall(new Chart(Testing.app(), 'cp'), {}, { values: { identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls' } } }, writesPrivateKey: false });
   return { upgrade: upgradeRunbook(install, steps, options), exit: exitRunbook(install, steps, options) };
 }
 

@@ -7,11 +7,13 @@ import { Chart, Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, GrpcRetryCode, GrpcRoute, HttpLocalRateLimitPolicy, HttpMethod,
-  HttpRoute, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection,
-  ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend, Server, ServerAccess, ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference,
-  TrafficSplit, UnmatchedRequests,
+  Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, GrpcRetryCode, GrpcRoute, HttpLocalRateLimitPolicy,
+  HttpMethod, HttpRoute, IssuerScheme, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, MeshChecks, MeshTlsAuthentication, MeshedDeployment,
+  MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend, Server,
+  ServerAccess, ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference, TrafficSplit, UnmatchedRequests,
 } from '../../src';
+
+import { certs } from '../support/certs';
 
 type Any = any;
 
@@ -69,6 +71,21 @@ const split = (e: Env, props: Any) => new TrafficSplit(e.chart, 'Split', {
 const serverRoute = (e: Env, props: Any) => new ServerHttpRoute(e.chart, 'ServerRoute', { name: 'orders-api', server: e.server(), rules: [{}], ...props });
 const getRule = { rules: [{ matches: [{ method: HttpMethod.GET }] }] };
 const workload = (e: Env, props: Any) => new MeshedDeployment(e.chart, 'Orders-v1', { name: 'orders-v1', app: 'orders', containers: [{ image: 'example/app:1.0.0' }], ...props });
+
+const controlPlane = (e: Env, additionalValues: Record<string, Any>, identity: LinkerdIdentity = staticIdentity()) =>
+  new LinkerdControlPlane(e.chart, 'Linkerd', { identity, delivery: LinkerdDelivery.flux(), additionalValues });
+function staticIdentity(): LinkerdIdentity {
+  return LinkerdIdentity.fromCertificates({ trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem });
+}
+function optedInIdentity(): LinkerdIdentity {
+  return LinkerdIdentity.fromCertificates({
+    trustAnchorsPem: certs.root.certPem,
+    issuerCertificatePem: certs.issuer.certPem,
+    issuerPrivateKeyPem: certs.issuer.keyPem,
+    writePrivateKey: true,
+    scheme: IssuerScheme.LINKERD_TLS,
+  });
+}
 
 export const SCENARIOS: Scenario[] = [
   // core/durations.ts
@@ -204,6 +221,54 @@ export const SCENARIOS: Scenario[] = [
   { name: 'an empty opaquePorts list', run: (e) => workload(e, { proxy: { opaquePorts: [] } }) },
   { name: 'nativeSidecar as a string', run: (e) => workload(e, { proxy: { nativeSidecar: 'yes' as Any } }) },
   { name: 'an unknown pod default inbound policy', run: (e) => workload(e, { proxy: { defaultInboundPolicy: 'nope' as DefaultInboundPolicy } }) },
+  // core/runtime-checks.ts: what a jsii user (Python, Java, Go) can pass once the types are gone
+  { name: 'a Server without props (None)', run: (e) => new Server(e.chart, 'S', undefined as Any) },
+  { name: 'a retry given as a string', run: (e) => route(e, { retry: 'gateway-error' as Any }) },
+  { name: 'a container without an image', run: (e) => workload(e, { containers: [{}] }) },
+  { name: 'meshed given as a string', run: (e) => workload(e, { meshed: 'yes' }) },
+  { name: 'replicas given as NaN', run: (e) => workload(e, { replicas: NaN }) },
+  { name: 'route rules given as an object instead of a list', run: (e) => route(e, { rules: { backends: [] } as Any }) },
+  { name: 'a hole ([None]) in a rule\'s backends', run: (e) => route(e, { rules: [{ backends: [undefined as Any] }] }) },
+  { name: 'a split whose backends are None', run: (e) => split(e, { backends: undefined }) },
+  { name: 'a path match given as a string', run: (e) => route(e, match({ path: '/api' })) },
+  { name: 'ServerAccess.allow on Server.fromServerName(...)', run: () => ServerAccess.allow(Server.fromServerName('orders-http') as Any, { policyName: 'x', namespaces: ['mesh-lab'] }) },
+  { name: 'a ServiceAccount given as a string', run: (e) => workload(e, { serviceAccount: 'client' }) },
+  { name: 'an EgressNetwork trafficPolicy in lower case', run: (e) => new EgressNetwork(e.chart, 'Egress', { name: 'egress', trafficPolicy: 'allow' as Any }) },
+  { name: 'labels given as a list', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), labels: ['team'] as Any }) },
+  { name: 'a label key with a space', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), labels: { 'team name': 'shop' } }) },
+  { name: 'a number as a selector label value', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.labels({ app: 8080 as Any }), port: ServerPort.number(8080) }) },
+  { name: 'annotations given as a string', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), annotations: 'owner=shop' as Any }) },
+  { name: 'an annotation key with a space', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), annotations: { 'my note': 'x' } }) },
+  { name: 'a number as an annotation value', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), annotations: { 'example.com/replicas': 3 as Any } }) },
+  { name: 'annotations over 256 KiB', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.app('orders'), port: ServerPort.number(8080), annotations: { 'example.com/blob': 'x'.repeat(300_000) } }) },
+  { name: 'MeshChecks options with a string for failOnWarnings', run: (e) => MeshChecks.of(e.chart).configure({ failOnWarnings: 'true' as Any }) },
+  { name: 'an Argo CD project given as a number', run: (e) => new LinkerdControlPlane(e.chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.argoCd({ project: 5 as Any }) }) },
+  { name: 'a rate-limit override without requestsPerSecond', run: (e) => limit(e, { overrides: [{ clients: [e.client] }] }) },
+  { name: 'a container image with a newline', run: (e) => workload(e, { containers: [{ image: 'example/app:1.0.0\nlatest' }] }) },
+  { name: 'MeshChecks.suppress on None instead of a construct', run: () => MeshChecks.suppress(undefined as Any, 'LKD-POL-011', 'a reason') },
+  // factory input checked where it is used
+  { name: 'Authentication.meshTls(None)', run: (e) => policy(e, { requiredAuthentications: [Authentication.meshTls(undefined as Any)] }) },
+  { name: 'PodSelection.labels(None) (it would select every pod)', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.labels(undefined as Any), port: ServerPort.number(8080) }) },
+  { name: 'a label expression with the operator in lower case', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.expressions([{ key: 'app', operator: 'in', values: ['orders'] }]), port: ServerPort.number(8080) }) },
+  { name: 'a label expression In without values', run: (e) => new Server(e.chart, 'S', { name: 's', selector: PodSelection.expressions([{ key: 'app', operator: 'In' }]), port: ServerPort.number(8080) }) },
+  { name: 'ServiceReference.fromService(None)', run: (e) => route(e, { service: ServiceReference.fromService(undefined as Any) }) },
+  // control-plane/install/merged-values.ts: additionalValues may not bypass what the typed options refuse
+  { name: 'additionalValues with a linkerd.io/tls issuer scheme but no issuer key', run: (e) => controlPlane(e, { identity: { issuer: { scheme: 'linkerd.io/tls', tls: { crtPEM: certs.issuer.certPem } } } }) },
+  { name: 'additionalValues with an unknown issuer scheme', run: (e) => controlPlane(e, { identity: { issuer: { scheme: 'kubernetes.io/TLS' } } }) },
+  { name: 'additionalValues replacing an opted-in issuer key with another issuer\'s', run: (e) => controlPlane(e, { identity: { issuer: { tls: { keyPEM: certs.newIssuer.keyPem } } } }, optedInIdentity()) },
+  { name: 'additionalValues smuggling an issuer private key without writePrivateKey', run: (e) => controlPlane(e, { identity: { issuer: { tls: { keyPEM: certs.issuer.keyPem } } } }) },
+  { name: 'additionalValues with empty trust anchors', run: (e) => controlPlane(e, { identity: { externalCA: false }, identityTrustAnchorsPEM: '' }) },
+  { name: 'additionalValues with an unknown header logging mode', run: (e) => controlPlane(e, { proxy: { logHTTPHeaders: 'on' } }) },
+  { name: 'additionalValues with an unknown defaultInboundPolicy', run: (e) => controlPlane(e, { proxy: { defaultInboundPolicy: 'allow-all' } }) },
+  { name: 'additionalValues with "false" (a string) for cniEnabled', run: (e) => controlPlane(e, { cniEnabled: 'false' }) },
+  { name: 'additionalValues with controllerReplicas "3" (a string)', run: (e) => controlPlane(e, { controllerReplicas: '3' }) },
+  { name: 'additionalValues with a trust domain that is not a DNS name', run: (e) => controlPlane(e, { identityTrustDomain: 'Cluster Local' }) },
+  { name: 'additionalValues with a space in clusterNetworks', run: (e) => controlPlane(e, { clusterNetworks: '10.0.0.0/8, 192.168.0.0/16' }) },
+  { name: 'additionalValues with a named opaque port', run: (e) => controlPlane(e, { proxy: { opaquePorts: '3306,mysql' } }) },
+  { name: 'additionalValues with a proxy memory limit that is not a quantity', run: (e) => controlPlane(e, { proxy: { resources: { memory: { limit: '1 gig' } } } }) },
+  { name: 'additionalValues with an issuance lifetime that is not a Go duration', run: (e) => controlPlane(e, { identity: { issuer: { issuanceLifetime: '1 day' } } }) },
+  // control-plane/delivery/delivery.ts
+  { name: 'delivery options given as a string', run: (e) => new LinkerdControlPlane(e.chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.argoCd('platform' as Any) }) },
   // checks/mesh-checks.ts
   { name: 'a suppression with a malformed rule ID', run: (e) => MeshChecks.suppress(e.server(), 'POL-11', 'a reason') },
   { name: 'a suppression without a reason', run: (e) => MeshChecks.suppress(e.server(), 'LKD-POL-011', '') },

@@ -27,8 +27,12 @@ import { FleetFixture, fleetFixture, objectsOf } from '../support/fleet-fixture'
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DOC = path.join(REPO, 'docs', 'error-messages.md');
-/** Where the mesh constructs live; control-plane, delivery and cdktf constructs are reviewed by their own suites. */
-const CONSTRUCT_SOURCES = ['src/core', 'src/policy', 'src/routing', 'src/workloads', 'src/checks/mesh-checks.ts', 'src/base.ts'];
+/**
+ * Where the mesh constructs live, plus the control plane's checks of its merged values and the delivery options;
+ * the rest of the control-plane, delivery and cdktf constructs are reviewed by their own suites.
+ */
+const CONSTRUCT_SOURCES = ['src/core', 'src/policy', 'src/routing', 'src/workloads', 'src/checks/mesh-checks.ts', 'src/base.ts',
+  'src/control-plane/install/merged-values.ts', 'src/control-plane/delivery/delivery.ts'];
 const CODED = /^\[([^\]]+)\] (LKD-[A-Z]+-\d{3}): (.+?) Fix: (.+)$/s;
 
 interface ConstructError {
@@ -181,6 +185,7 @@ function refusals(): Refusal[] {
 
 function refusalSection(list: Refusal[]): string[] {
   return list.flatMap((r) => [`- ${r.input}`, `  > cdk8s-linkerd: error: ${r.message}`]);
+}
 
 /** A fleet written as one YAML file per cluster and read back, so fleet findings carry file and line too. */
 function fleetFindingsFromYaml(name: string, clusters: Array<{ cluster: string; objects: any[] }>): Finding[] {

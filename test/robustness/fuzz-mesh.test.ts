@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import * as fc from 'fast-check';
 import {
   HttpRoute, MeshChecks, MeshedDeployment, Network, NetworkAuthentication, PathMatch, PodSelection, RouteBackend, Server, ServerAccess, ServerPort,
   ServiceReference, UnmatchedRequests,
@@ -16,6 +17,7 @@ import {
 import { conformanceIssues } from '../support/conformance';
 import { FUZZ_NAMESPACE } from '../support/fuzz/arbitraries';
 import { linkerdReadsProblems } from '../support/fuzz/invariants';
+import { ENTRY_POINTS, HOSTILE_VALUES, JsiiCase, describeCase, jsiiCases, runJsiiCase } from '../support/fuzz/jsii-inputs';
 import { MeshSpec } from '../support/fuzz/mesh-spec';
 import { runCase } from '../support/fuzz/oracle';
 import { describeStats, fuzzMeshes } from '../support/fuzz/property';
@@ -34,6 +36,36 @@ describeWithShared(`fuzzed meshes (seed ${SEED}, ${RUNS} cases)`, () => {
     expect(stats.rejected).toBeGreaterThan(RUNS * 0.2);
     expect(stats.ruleIds.size).toBeGreaterThanOrEqual(12);
   }, 120_000);
+});
+
+const JSII_RUNS = Number(process.env.FUZZ_JSII_RUNS ?? 1_000);
+
+describeWithShared(`jsii-user inputs at every public entry point (seed ${SEED}, ${JSII_RUNS} cases)`, () => {
+  test('with valid arguments every entry point synthesizes into conforming output (the baseline the fuzzer breaks)', () => {
+    const baseline = (entry: number) => runJsiiCase({ entry, slots: [], values: [] }, conformanceIssues);
+    const reports = ENTRY_POINTS.map((entry, i) => ({ entry: entry.name, report: baseline(i) }));
+    expect(reports.filter((r) => r.report.outcome.kind !== 'synthesized' || r.report.problems.length > 0)
+      .map((r) => `${r.entry}: ${r.report.outcome.kind === 'rejected' ? r.report.outcome.message : r.report.problems.join('; ')}`)).toEqual([]);
+  });
+
+  test('None, null, wrong types, NaN, huge numbers, newlines: valid output or a coded refusal, never a TypeError from inside', () => {
+    let synthesized = 0;
+    let rejected = 0;
+    const ruleIds = new Set<string>();
+    fc.assert(fc.property(jsiiCases(), (c: JsiiCase) => {
+      const report = runJsiiCase(c, conformanceIssues);
+      if (report.outcome.kind === 'synthesized') {synthesized++;} else {
+        rejected++;
+        report.outcome.ruleIds.forEach((id) => ruleIds.add(id));
+      }
+      if (report.problems.length > 0) throw new Error(`${describeCase(c)}:\n  ${report.problems.join('\n  ')}`);
+    }), { numRuns: JSII_RUNS, seed: SEED, includeErrorInReport: true });
+    console.log(`jsii inputs: ${synthesized} synthesized, ${rejected} refused (${[...ruleIds].sort().join(', ')}); ${HOSTILE_VALUES.length} hostile values, ${ENTRY_POINTS.length} entry points`);
+    // Most hostile values must be refused; the harmless ones (None for an optional field) still synthesize and are checked.
+    expect(synthesized).toBeGreaterThan(JSII_RUNS * 0.02);
+    expect(rejected).toBeGreaterThan(JSII_RUNS * 0.5);
+    expect(ruleIds.size).toBeGreaterThanOrEqual(10);
+  }, 60_000);
 });
 
 /** A coherent one-app mesh, as the generators would draw it. */

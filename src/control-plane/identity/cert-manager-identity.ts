@@ -9,6 +9,7 @@ import { TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, bundlePem } from '../../core/ce
 import { wholeMillis } from '../../core/durations';
 import { check } from '../../core/errors';
 import { validateLabelName, validateObjectName } from '../../core/names';
+import { optionalString, requireStruct } from '../../core/runtime-checks';
 
 /** Props for `LinkerdIdentity.fromCertManager`. */
 export interface CertManagerIdentityProps {
@@ -134,11 +135,11 @@ function resolve(scope: Construct, props: CertManagerIdentityProps, options: Ide
     certManagerNamespace: validateLabelName(scope, props.certManagerNamespace ?? 'cert-manager', 'certManagerNamespace'),
     rootIssuerName: name(props.rootIssuerName, 'linkerd-trust-root-issuer', 'rootIssuerName'),
     trustAnchorName: name(props.trustAnchorName, 'linkerd-trust-anchor', 'trustAnchorName'),
-    trustAnchorCommonName: props.trustAnchorCommonName ?? 'root.linkerd.cluster.local',
+    trustAnchorCommonName: optionalString(scope, props.trustAnchorCommonName, 'trustAnchorCommonName') ?? 'root.linkerd.cluster.local',
     anchorDuration: ms(props.trustAnchorDuration, Duration.hours(87600), 'trustAnchorDuration'),
     anchorRenewBefore: ms(props.trustAnchorRenewBefore, Duration.hours(8760), 'trustAnchorRenewBefore'),
     clusterIssuerName: name(props.clusterIssuerName, 'linkerd-identity-issuer', 'clusterIssuerName'),
-    issuerCommonName: props.issuerCommonName ?? `identity.${options.namespace}.${options.trustDomain}`,
+    issuerCommonName: optionalString(scope, props.issuerCommonName, 'issuerCommonName') ?? `identity.${options.namespace}.${options.trustDomain}`,
     issuerDuration: ms(props.issuerDuration, Duration.hours(48), 'issuerDuration'),
     issuerRenewBefore: ms(props.issuerRenewBefore, Duration.hours(25), 'issuerRenewBefore'),
     previousAnchorSecretName: props.previousAnchorSecretName !== undefined || props.previousAnchorPem !== undefined
@@ -257,6 +258,7 @@ function previousAnchorSecret(scope: Construct, r: Resolved, pem: string): ApiOb
 }
 
 export function bindCertManagerIdentity(scope: Construct, props: CertManagerIdentityProps, options: IdentityBindOptions): IdentityBinding {
+  requireStruct(scope, props, 'LinkerdIdentity.fromCertManager() props');
   const r = resolve(scope, props, options);
   checkLifetimes(scope, r);
   const apiObjects = [...trustAnchorObjects(scope, r), issuerCertificate(scope, r), trustBundle(scope, r)];

@@ -18,7 +18,8 @@ export const CertRule = {
 } as const;
 
 const DEFAULT_EXPIRY_WARNING_DAYS = 60;
-const printed = new Set<string>();
+/** Lines already printed, per App (the construct root): a second App in the same process prints its own warnings. */
+const printedByApp = new WeakMap<object, Set<string>>();
 
 /** Parses a PEM bundle that must hold at least one certificate and nothing else. */
 export function requireCertificates(scope: IConstruct, pem: unknown, what: string): ParsedCertificate[] {
@@ -92,12 +93,15 @@ export function warnIfIssuerOutlivesAnchors(scope: IConstruct, issuer: ParsedCer
 
 /**
  * cdk8s has no warning channel, so warnings are printed when the App validates (i.e. at `cdk8s synth`), once per
- * message, the way MeshChecks prints the engine's warnings.
+ * message and App, the way MeshChecks prints the engine's warnings.
  */
 export function warnAtSynth(scope: IConstruct, ruleId: string, message: string): void {
   const line = `warning: ${ruleId} at ${scope.node.path || '<root>'}: ${message}`;
   scope.node.addValidation({
     validate: () => {
+      const root = scope.node.root;
+      const printed = printedByApp.get(root) ?? new Set<string>();
+      printedByApp.set(root, printed);
       if (!printed.has(line)) {
         printed.add(line);
         process.stderr.write(`${line}\n`);

@@ -13,6 +13,7 @@ import {
 } from '../../core/certificates';
 import { check } from '../../core/errors';
 import { validateLabelName } from '../../core/names';
+import { optionalList, requireEnum, requireString, requireStruct } from '../../core/runtime-checks';
 
 /** The steps of a trust-anchor rotation without downtime, in order. */
 export enum RotationStep {
@@ -145,11 +146,13 @@ export class TrustAnchorRotation extends Construct {
 
   constructor(scope: Construct, id: string, props: TrustAnchorRotationProps) {
     super(scope, id);
+    requireStruct(this, props, 'props');
     this.props = props;
     check(STEPS.includes(props.step), this, 'LKD-INPUT-006', `step ${JSON.stringify(props.step)} is not a RotationStep.`, 'Use a RotationStep value.');
     this.step = props.step;
     this.nextStep = STEPS[stepIndex(props.step) + 1];
     this.namespace = validateLabelName(this, props.controlPlaneNamespace ?? 'linkerd', 'controlPlaneNamespace');
+    this.checkRunbookInputs(props);
     this.current = requireCertificates(this, props.currentAnchorPem, 'currentAnchorPem');
     this.next = requireCertificates(this, props.newAnchorPem, 'newAnchorPem');
     this.issuer = requireOneCertificate(this, props.issuerCertificatePem, 'issuerCertificatePem');
@@ -187,6 +190,18 @@ export class TrustAnchorRotation extends Construct {
       problem?.state === ValidityState.EXPIRED && role.startsWith('current')
         ? 'A rotation without downtime needs a valid anchor; follow Linkerd\'s "replacing expired certificates" guide instead.'
         : 'Use a certificate that is valid now.');
+  }
+
+  /** These go into the runbook's shell commands: refuse anything that is not a plain name (no spaces, quotes or `;`). */
+  private checkRunbookInputs(props: TrustAnchorRotationProps): void {
+    if (props.scheme !== undefined) requireEnum(this, props.scheme, IssuerScheme, 'scheme', 'LKD-INPUT-006');
+    const namespaces = optionalList<string>(this, props.meshedNamespaces, 'meshedNamespaces', (v) => typeof v === 'string', 'namespace names') ?? [];
+    namespaces.forEach((ns) => validateLabelName(this, ns, 'meshedNamespaces entry'));
+    if (props.helmRelease !== undefined) validateLabelName(this, props.helmRelease, 'helmRelease');
+    if (props.helmChart !== undefined) {
+      check(typeof props.helmChart === 'string' && /^[A-Za-z0-9][A-Za-z0-9._\/:@-]*$/.test(props.helmChart), this, 'LKD-INPUT-006',
+        `helmChart ${JSON.stringify(props.helmChart)} is not a chart reference.`, 'Use e.g. "linkerd/linkerd-control-plane" or "oci://registry.example/linkerd-control-plane".');
+    }
   }
 
   /** Before the switch the issuer must chain to the current anchor (proxies may not trust the new one yet); after it, to the new one. */
@@ -249,6 +264,7 @@ export class TrustAnchorRotation extends Construct {
    * @returns the path of the runbook
    */
   public writeRunbook(dir: string): string {
+    requireString(this, dir, 'writeRunbook() dir');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'bundle.crt'), this.trustAnchorsPem);
     fs.writeFileSync(path.join(dir, 'issuer.crt'), this.issuerCertificatePem);

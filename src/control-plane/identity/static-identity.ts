@@ -7,9 +7,10 @@ import {
   requireOneCertificate, warnIfIssuerOutlivesAnchors,
 } from './checks';
 import { goDuration } from './go-duration';
+import { MeshChecks } from '../../checks/mesh-checks';
 import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
-import { MeshChecks } from '../../checks/mesh-checks';
+import { optionalBoolean, requireStruct } from '../../core/runtime-checks';
 
 /** How the issuer Secret `linkerd-identity-issuer` is laid out (chart value `identity.issuer.scheme`). */
 export enum IssuerScheme {
@@ -139,6 +140,9 @@ function issuerSecret(scope: Construct, namespace: string, certs: CheckedCertifi
 }
 
 export function bindStaticIdentity(scope: Construct, props: StaticIdentityProps, options: IdentityBindOptions): IdentityBinding {
+  requireStruct(scope, props, 'LinkerdIdentity.fromCertificates() props');
+  optionalBoolean(scope, props.writePrivateKey, 'writePrivateKey');
+  optionalBoolean(scope, props.failOnExpiryWarning, 'failOnExpiryWarning');
   const certs = checkCertificates(scope, props);
   const scheme = props.scheme ?? IssuerScheme.KUBERNETES_TLS;
   check(Object.values(IssuerScheme).includes(scheme), scope, InputRule.RANGE, `scheme ${JSON.stringify(scheme)} is not an IssuerScheme.`,

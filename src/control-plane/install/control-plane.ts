@@ -9,6 +9,7 @@ import { ResolvedInstall, copyValues, resolveInstall } from './values';
 import { MeshChecks } from '../../checks/mesh-checks';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
+import { optionalList, optionalStruct, requireString, requireStruct } from '../../core/runtime-checks';
 import { LinkerdVersion } from '../../core/versions';
 import { LinkerdDelivery } from '../delivery/delivery';
 import { DeliveryForm } from '../delivery/form';
@@ -103,6 +104,7 @@ export class LinkerdControlPlane extends Construct {
   constructor(scope: Construct, id: string, props: LinkerdControlPlaneProps) {
     super(scope, id);
     MeshChecks.of(this);
+    requireStruct(this, props, 'props');
     check(props.identity instanceof LinkerdIdentity, this, InputRule.REQUIRED, 'identity is required.',
       'Pass identity: LinkerdIdentity.fromCertManager() or LinkerdIdentity.fromCertificates({...}).');
     check(props.delivery instanceof LinkerdDelivery, this, InputRule.REQUIRED, 'delivery is required.',
@@ -156,12 +158,12 @@ export class LinkerdControlPlane extends Construct {
 
   /** The upgrade runbook (markdown): CRDs → control plane → prune → restart in cohorts → `linkerd check --proxy`. */
   public upgradeRunbook(options: RunbookOptions = {}): string {
-    return upgradeRunbook(this.install, this.delivery._steps(), options);
+    return upgradeRunbook(this.install, this.delivery._steps(), this.runbookOptions(options));
   }
 
   /** The exit runbook (markdown): remove injection, restart, verify no proxies, remove extensions, then the core. */
   public exitRunbook(options: RunbookOptions = {}): string {
-    return exitRunbook(this.install, this.delivery._steps(), options, this.extensions);
+    return exitRunbook(this.install, this.delivery._steps(), this.runbookOptions(options), this.extensions);
   }
 
   /**
@@ -174,8 +176,19 @@ export class LinkerdControlPlane extends Construct {
 
   /** Writes `linkerd-upgrade.md`, `linkerd-exit.md` and `linkerd-identity-troubleshooting.md` into `dir` and returns their paths. */
   public writeRunbooks(dir: string, options: RunbookOptions = {}): string[] {
+    requireString(this, dir, 'writeRunbooks() dir');
     return [...writeRunbookFiles(dir, this.upgradeRunbook(options), this.exitRunbook(options)),
       writeTroubleshootingRunbook(dir, this.troubleshootingRunbook())];
+  }
+
+  /** Names go into shell commands of the runbooks, so they must be what they claim (no spaces, quotes or `;`). */
+  private runbookOptions(options: RunbookOptions): RunbookOptions {
+    optionalStruct(this, options, 'runbook options');
+    const namespaces = optionalList<string>(this, options.meshedNamespaces, 'meshedNamespaces', (v) => typeof v === 'string', 'namespace names') ?? [];
+    namespaces.forEach((ns) => validateLabelName(this, ns, 'meshedNamespaces entry'));
+    const extensions = optionalList<string>(this, options.extensions, 'extensions', (v) => typeof v === 'string', 'extension names') ?? [];
+    extensions.forEach((name) => validateLabelName(this, name, 'extensions entry'));
+    return options;
   }
 
   private createNamespace(name: string): ApiObject {

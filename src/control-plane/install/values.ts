@@ -6,6 +6,7 @@ import { IConstruct } from 'constructs';
 import { ZoneSpread } from './fault-domains';
 import { HighAvailabilityPreset } from './high-availability';
 import { ImageDistribution } from './image-distribution';
+import { checkMergedValues } from './merged-values';
 import { LinkerdCniOptions, LinkerdInstallOptions, LinkerdProxyOptions, ProxyLogHttpHeaders, ProxyResources, WebhookFailurePolicy } from './options';
 import { parseCidr } from '../../core/cidr';
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../core/default-inbound-policy';
@@ -13,6 +14,7 @@ import { InputRule, check } from '../../core/errors';
 import { cloneValues, isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
 import { imageValueProblems } from '../../core/image-values';
 import { validateLabelName, validatePortNumber } from '../../core/names';
+import { optionalStruct } from '../../core/runtime-checks';
 import { LinkerdVersion, VersionRule } from '../../core/versions';
 
 /** The chart's defaults for the keys the typed options govern; written explicitly so a chart change cannot move them. */
@@ -128,7 +130,9 @@ function booleanValue(scope: IConstruct, value: boolean | undefined, what: strin
 }
 
 /** The typed proxy options as chart values (only what was set). */
-function proxyValues(scope: IConstruct, proxy: LinkerdProxyOptions = {}): Record<string, any> {
+function proxyValues(scope: IConstruct, given: LinkerdProxyOptions | undefined): Record<string, any> {
+  const proxy: LinkerdProxyOptions = optionalStruct(scope, given, 'proxy') ?? {};
+  optionalStruct(scope, proxy.resources, 'proxy.resources');
   if (proxy.defaultInboundPolicy !== undefined) {
     check(isDefaultInboundPolicy(proxy.defaultInboundPolicy), scope, 'LKD-POL-012',
       `proxy.defaultInboundPolicy ${JSON.stringify(proxy.defaultInboundPolicy)} is not one of Linkerd's six policies.`, 'Use a DefaultInboundPolicy value.');
@@ -247,6 +251,7 @@ export function resolveInstall(scope: IConstruct, options: LinkerdInstallOptions
     options.additionalValues,
   ));
   checkImages(scope, controlPlaneValues);
+  checkMergedValues(scope, controlPlaneValues, identity.values, identity.writesPrivateKey);
   const crdsValues = sortKeys(mergeLayers({ installGatewayAPI: false }, options.additionalCrdsValues));
   checkCrdsValues(scope, crdsValues, version);
   return {
