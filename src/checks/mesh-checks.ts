@@ -14,8 +14,8 @@ import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysi
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
 import { isStruct, optionalBoolean, optionalList, requireAnyConstruct, requireStruct } from '../core/runtime-checks';
-import { linkerdPluginEntries } from '../frontends/plugin/cdk8s-config';
-import { SettingError, missingPaths, readProperties } from '../frontends/plugin/properties';
+import { linkerdPluginEntries } from './plugin-config';
+import { SettingError, missingPaths, readProperties } from './plugin-settings';
 
 /** What the checks need to know about the target cluster. */
 export interface MeshChecksOptions {

@@ -4,7 +4,7 @@ import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { HighAvailabilityPreset } from '../../src/control-plane/install/high-availability';
 import { main } from '../../src/frontends/cli/main';
-import { readProperties } from '../../src/frontends/plugin/properties';
+import { readProperties } from '../../src/checks/plugin-settings';
 import { argoApp } from '../delivery/fixtures';
 
 function run(args: string[], cwd: string): { code: number; out: string; err: string } {

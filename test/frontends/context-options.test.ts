@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CONTEXT_OPTIONS } from '../../src/analysis/context-options';
-import { readProperties } from '../../src/frontends/plugin/properties';
+import { readProperties } from '../../src/checks/plugin-settings';
 import { ANALYZE_USAGE } from '../../src/frontends/cli/usage';
 import { MeshChecks } from '../../src/checks/mesh-checks';
 import { Testing } from 'cdk8s';

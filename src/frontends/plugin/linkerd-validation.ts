@@ -4,7 +4,7 @@
  */
 import * as path from 'path';
 import { ValidationContextLike, Violation } from './plugin-types';
-import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from './properties';
+import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
 import { AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Finding, SuppressedFinding } from '../../analysis/finding';
 import { analyzeFleet } from '../../analysis/fleet';

@@ -2,7 +2,7 @@ import { App, Chart } from 'cdk8s';
 import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
 import { MeshChecks } from '../../../src/checks/mesh-checks';
 import { main } from '../../../src/frontends/cli/main';
-import { readProperties } from '../../../src/frontends/plugin/properties';
+import { readProperties } from '../../../src/checks/plugin-settings';
 import { NS, asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
 const RULE = 'LKD-POL-021';

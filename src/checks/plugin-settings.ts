@@ -4,10 +4,10 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Severity } from '../../analysis/finding';
-import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
-import { AnalysisContextInput } from '../../analysis/options';
-import { InputRule } from '../../core/errors';
+import { Severity } from '../analysis/finding';
+import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
+import { AnalysisContextInput } from '../analysis/options';
+import { InputRule } from '../core/errors';
 
 export interface LinkerdValidationSettings {
   readonly failOn: Severity;
