@@ -12,6 +12,8 @@ export const INPUT_CODES: Readonly<Record<string, string>> = {
   'LKD-INPUT-004': 'values that contradict each other',
   'LKD-INPUT-005': 'a duration Linkerd cannot read',
   'LKD-INPUT-006': 'a value outside its allowed range or set',
+  'LKD-INPUT-007': 'a file the checks cannot read (missing, unreadable, not YAML, not a Kubernetes object)',
+  'LKD-INPUT-008': 'a setting of the cdk8s-cli plugin entry that is unknown or malformed',
 };
 
 /** IDs no longer reported, with what replaced them. An ID here is never given to a new rule. */

@@ -11,6 +11,7 @@ import * as yaml from 'js-yaml';
 import { FleetCertificates } from '../../examples/multicluster/certs';
 import { buildFleet } from '../../examples/multicluster/multicluster';
 import { analyzeFleet } from '../../src/analysis/fleet';
+import { readProperties } from '../../src/checks/plugin-settings';
 import { MeshChecks } from '../../src/checks/mesh-checks';
 import { LinkerdValidation } from '../../src/frontends/plugin';
 import { assertBuilt, runCli } from '../frontends/cli-harness';
@@ -156,7 +157,7 @@ describe('examples/multicluster (east and west on one anchor, pod to pod)', () =
     });
 
     test('refuses a cluster name that is not a DNS label', () => {
-      expect(() => new LinkerdValidation({ clusters: ['East'] })).toThrow(/property clusters: "East" is not a cluster name/);
+      expect(() => readProperties({ clusters: ['East'] })).toThrow(/property clusters: "East" is not a cluster name/);
     });
   });
 

@@ -16,9 +16,9 @@ describe('explain a workload port', () => {
       server: 'Server mesh-lab/orders-http',
       accessPolicy: 'deny',
       defaultPolicy: 'all-unauthenticated',
-      routes: ['default', 'probe GET /'],
+      routes: ['default', 'probe GET /health'],
       authorizations: ['AuthorizationPolicy mesh-lab/client-to-orders'],
-      probes: ['readinessProbe GET /', 'startupProbe GET /'],
+      probes: ['readinessProbe GET /health', 'startupProbe GET /health'],
     });
     const verdicts = Object.fromEntries(result.verdicts.map((v) => [`${v.source} ${v.request}`, v.allowed]));
     expect(verdicts).toEqual({
@@ -29,7 +29,7 @@ describe('explain a workload port', () => {
       'unauthenticated *': false,
       'external *': false,
       'kubelet *': false,
-      'kubelet probe GET /': true,
+      'kubelet probe GET /health': true,
     });
     const client = result.verdicts.find((v) => v.source === 'mesh-lab/client')!;
     expect(client.deciders).toEqual(['AuthorizationPolicy mesh-lab/client-to-orders', 'MeshTLSAuthentication mesh-lab/client-sa']);
@@ -37,8 +37,8 @@ describe('explain a workload port', () => {
   });
 
   test('--from and --method/--path narrow to one caller and one request class', () => {
-    const result = MeshReachability.explain(objects, 'mesh-lab/orders-v2:http', { from: 'kubelet', method: 'GET', path: '/' });
-    expect(result.verdicts.map((v) => [v.source, v.request, v.allowed])).toEqual([['kubelet', 'probe GET /', true]]);
+    const result = MeshReachability.explain(objects, 'mesh-lab/orders-v2:http', { from: 'kubelet', method: 'GET', path: '/health' });
+    expect(result.verdicts.map((v) => [v.source, v.request, v.allowed])).toEqual([['kubelet', 'probe GET /health', true]]);
     const denied = MeshReachability.explain(objects, 'mesh-lab/orders-v2:8080', { from: 'mesh-lab/default', path: '/x' });
     expect(denied.verdicts.map((v) => [v.source, v.allowed])).toEqual([['mesh-lab/default', false]]);
   });

@@ -175,8 +175,9 @@ function headers(h: number, tangled: boolean): fc.Arbitrary<HeaderSpec[]> {
 
 function containerPorts(h: number): fc.Arbitrary<ContainerPortSpec[]> {
   const port = fc.record({
-    // 4143 is the proxy's inbound port: an app container must not take it.
-    number: pool(h, [80, 8080, 9090, 5432], [4143]),
+    // 4143 is the proxy's inbound port: an app container must not take it. 5432 is one of the chart's default opaque
+    // ports, where Linkerd serves no HTTP routes (LKD-ROUTE-026): only hostile meshes use it.
+    number: pool(h, [80, 8080, 9090, 3000], [4143, 5432]),
     name: maybe(fc.constantFrom('http', 'grpc', 'admin'), 1),
   });
   return fc.uniqueArray(port, { minLength: 1, maxLength: 2, selector: (p) => p.number })
