@@ -6,7 +6,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { fleetCertificates } from './certs';
 import { buildFleet } from './multicluster';
-import { runOrExit } from '../run';
+import { runOrExit } from '../../src';
 
 const outdir = process.env.CDK8S_OUTDIR ?? 'cdk8s.out/multicluster';
 runOrExit(() => {

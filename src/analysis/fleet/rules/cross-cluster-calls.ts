@@ -86,6 +86,7 @@ export const crossClusterCallsRule: FleetRule = {
       + 'the workload sees west\'s linkerd-gateway identity; pod to pod (remote-discovery) it sees the client\'s own identity '
       + 'with the client cluster\'s trust domain. A policy written for local callers refuses both, and only at runtime. '
       + 'The mirror is named <service>-<cluster> (mirrorServiceName in multicluster/service-mirror/cluster_watcher.go).',
+    linkerdSource: 'multicluster/service-mirror/cluster_watcher.go (rcsw *RemoteClusterServiceWatcher) mirrorServiceName isExported isRemoteDiscovery',
     fix: 'In the serving cluster, authorize the identity the call arrives with (the gateway\'s in gateway mode, the remote '
       + 'client\'s in flat-network mode), or export the Service so that a mirror exists.',
     badExample: '# east: client calls orders-west:8080; west: orders allows only client.shop...identity.linkerd.west.example',

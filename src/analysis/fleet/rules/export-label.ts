@@ -14,6 +14,7 @@ export const exportLabelRule: FleetRule = {
     why: 'Links made by linkerd multicluster link / link-gen select mirror.linkerd.io/exported=true for gateway mirroring and '
       + '=remote-discovery for pod-to-pod mirroring (newLinkGenOptionsWithDefault in multicluster/cmd/link-gen.go). Any other '
       + 'value ("yes", "enabled") looks exported and is mirrored by no Link with the default selectors.',
+    linkerdSource: 'multicluster/service-mirror/cluster_watcher.go (rcsw *RemoteClusterServiceWatcher) isExported isRemoteDiscovery',
     fix: 'Set the label to "true" (through the gateway) or "remote-discovery" (flat network), e.g. with ExportedService.export().',
     badExample: 'kind: Service\nmetadata:\n  labels: { mirror.linkerd.io/exported: "yes" }',
     goodExample: 'kind: Service\nmetadata:\n  labels: { mirror.linkerd.io/exported: "true" }',

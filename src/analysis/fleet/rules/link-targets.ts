@@ -13,6 +13,7 @@ export const linkTargetsRule: FleetRule = {
       + 'remoteDiscoverySelector (flat network) matches; an empty selector matches nothing (isExported / isRemoteDiscovery in '
       + 'multicluster/service-mirror/cluster_watcher.go). A Link to a cluster nobody analysed cannot be checked (anchors, '
       + 'policies), and one that selects nothing runs a mirror controller that mirrors nothing.',
+    linkerdSource: 'multicluster/cmd/link-gen.go (the Link a cluster gets); multicluster/service-mirror/cluster_watcher.go (rcsw *RemoteClusterServiceWatcher) isExported',
     fix: 'Name a cluster of the fleet in targetClusterName (analyze --cluster NAME=PATH for each), and label the Services to share '
       + 'mirror.linkerd.io/exported: "true" (gateway) or "remote-discovery" (flat network).',
     badExample: 'kind: Link\nspec:\n  targetClusterName: west\n  selector: { matchLabels: { mirror.linkerd.io/exported: "true" } }\n# west exports no Service',

@@ -44,6 +44,7 @@ export const remoteIdentitiesRule: FleetRule = {
       + 'MeshTLSAuthentication naming the remote client never matches; and without a Link from the caller\'s cluster nothing '
       + 'from there arrives at all. (The gateway identity is what link-gen copies into the Link\'s gatewayIdentity, from the '
       + 'mirror.linkerd.io/gateway-identity annotation of the gateway Service: multicluster/cmd/link-gen.go.)',
+    linkerdSource: "multicluster/service-mirror/cluster_watcher.go (rcsw *RemoteClusterServiceWatcher) isExported isRemoteDiscovery; multicluster/charts/linkerd-multicluster/templates/gateway.yaml (the gateway's ServiceAccount identity)",
     fix: 'For gateway mode authorize the local gateway identity (linkerd-gateway.linkerd-multicluster.serviceaccount.identity...); '
       + 'to authorize the remote client itself, export the Service as remote-discovery (flat network) and link the caller\'s cluster.',
     badExample: '# west, Service orders exported: "true" (gateway)\nkind: MeshTLSAuthentication\nspec:\n  identities: [client.shop.serviceaccount.identity.linkerd.east.example]',

@@ -58,6 +58,7 @@ export const sharedAnchorsRule: FleetRule = {
       + 'multicluster/cmd/check.go) requires both bundles to hold the same certificates; a Link between clusters with '
       + 'different anchors is accepted and mirrors Services, and then every request fails the handshake. While a fleet rotates '
       + 'its anchor the bundles differ but each issuer stays trusted by the other side: that is a warning, not an error.',
+    linkerdSource: "multicluster/cmd/check.go (hc *healthChecker) checkRemoteClusterAnchors; pkg/identity/service.go (what each cluster's identity service trusts)",
     fix: 'Give every cluster of the fleet the same trust-anchor bundle (LinkerdFleet does) and an issuer of its own signed by it.',
     badExample: '# east: identityTrustAnchorsPEM = anchor A\n# west: identityTrustAnchorsPEM = anchor B\nkind: Link\nmetadata: { name: west, namespace: linkerd-multicluster }   # in east',
     goodExample: '# east and west: identityTrustAnchorsPEM = anchor A; issuer east and issuer west both signed by A',

@@ -22,6 +22,7 @@ export const sharedIssuerRule: FleetRule = {
     why: 'Copying the issuer Secret (certificate and key) into another cluster does not create trust: trust comes from a shared '
       + 'anchor. A shared issuer key means one leaked cluster can mint identities for every cluster, its rotation must happen '
       + 'everywhere at once, and `linkerd check` cannot tell the clusters apart by issuer.',
+    linkerdSource: 'not Linkerd: Linkerd accepts an issuer copied into another cluster; one issuer per cluster under the shared anchor is the fleet practice this library checks (multicluster/cmd/check.go checks only the anchors)',
     fix: 'Issue one intermediate CA per cluster from the shared anchor (step certificate create identity.linkerd.cluster.local '
       + '... --ca anchor.crt) and give each cluster its own; keep the anchor key offline.',
     badExample: '# east and west: identity.issuer.tls.crtPEM = the same certificate',

@@ -54,6 +54,7 @@ export const podSecurityAdmissionRule: Rule = {
       + '(charts/partials/templates/_proxy-init.tpl). Pod Security admission validates the pod after mutating admission, and the baseline and '
       + 'restricted levels allow neither capability, so every pod of the workload is rejected at creation. An error when cniEnabled: false '
       + 'is known (declared, or read from the control-plane install); a warning when it is only the chart default assumed.',
+    linkerdSource: 'charts/partials/templates/_proxy-init.tpl (NET_ADMIN and NET_RAW of linkerd-init); Kubernetes Pod Security Standards (baseline and restricted refuse added capabilities)',
     fix: 'Install linkerd2-cni before the control plane and set cniEnabled: true (LinkerdControlPlane cni: {} does both), or label the '
       + 'namespace pod-security.kubernetes.io/enforce: privileged (what `linkerd install` does for its own namespaces), or exempt it in the '
       + 'admission configuration.',

@@ -78,6 +78,7 @@ export const unknownKindsRule: Rule = {
       + 'version make kubectl apply fail with "no matches for kind", and every check here passes over such an object, so '
       + `its mistakes go unseen. Linkerd 2.20's CRDs (charts/linkerd-crds, linkerd-multicluster's Link) and the ${GATEWAY_API_GROUP} `
       + 'kinds of Gateway API v1.2.1-v1.5.1 are known (src/core/served-kinds.ts).',
+    linkerdSource: 'charts/linkerd-crds/templates/policy/server.yaml and the other CRD templates of charts/linkerd-crds/templates (the kinds and versions Linkerd serves)',
     fix: 'Spell the kind as its CRD does (HTTPRoute, Server, ...) and write apiVersion as group/version with a served version.',
     badExample: 'apiVersion: gateway.networking.k8s.io/v1\nkind: HttpRoute',
     goodExample: 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute',

@@ -17,6 +17,7 @@ export const yaml11ReadingsRule: Rule = {
       + '1.2: `port: 0443` is 443 here but octal 291 when applied, `enabled: yes` is a string here but the boolean true '
       + '(refused in a ConfigMap or annotation), `0o17` and `1_000` change type. PyYAML also reads `1:30` as 90. What was '
       + 'checked is then not what the cluster gets.',
+    linkerdSource: 'not Linkerd: kubectl and Helm decode YAML with YAML 1.1 rules (sigs.k8s.io/yaml over go-yaml), this tool with YAML 1.2',
     fix: 'Quote the value ("0443", "yes") or write it the way both read alike (443, true).',
     badExample: 'ports:\n- port: 0443',
     goodExample: 'ports:\n- port: 443',
