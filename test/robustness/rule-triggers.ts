@@ -200,7 +200,7 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
   { ruleId: 'LKD-ROUTE-018', objects: lab((o) => { route(o).spec.rules[0].timeouts = { request: '10s', backendRequest: '2s' }; }) },
   {
     ruleId: 'LKD-ROUTE-019',
-    objects: lab((o) => o.push({ apiVersion: 'linkerd.io/v1alpha2', kind: 'ServiceProfile', metadata: { name: 'orders.mesh-lab.svc.cluster.local', namespace: NS }, spec: { routes: [] } })),
+    objects: lab((o) => o.push({ apiVersion: 'linkerd.io/v1alpha2', kind: 'ServiceProfile', metadata: { name: 'orders.mesh-lab.svc.cluster.local', namespace: NS }, spec: { routes: [{ name: 'GET /', condition: { method: 'GET', pathRegex: '/' } }] } })),
   },
   { ruleId: 'LKD-ROUTE-020', objects: lab((o) => { route(o).spec.rules[0].name = 'canary'; }) },
   { ruleId: 'LKD-ROUTE-021', objects: lab((o) => { route(o).spec.hostnames = ['orders.example.com']; }) },

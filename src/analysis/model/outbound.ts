@@ -50,8 +50,10 @@ export function servicePortProtocol(service: IndexedObject, port: number, contex
     return { protocol, origin: `appProtocol ${JSON.stringify(appProtocol)}` };
   }
   const own = annotationsOf(service.object)[OPAQUE_PORTS_ANNOTATION];
-  const list = own !== undefined ? own : context.defaultOpaquePorts;
-  if (portListHas(parsePortList(list, false), port)) {
+  const parsed = parsePortList(own !== undefined ? own : context.defaultOpaquePorts, false);
+  // One unreadable entry makes the controller drop the whole annotation, and with it the default list too
+  // (k8s/index/src/ports.rs parse_portset fails; ports_annotation then gives an empty set).
+  if (parsed.errors.length === 0 && portListHas(parsed, port)) {
     const origin = own !== undefined ? `the Service's ${OPAQUE_PORTS_ANNOTATION}` : 'the cluster\'s default opaque ports (proxy.opaquePorts)';
     return { protocol: OutboundProtocol.OPAQUE, origin };
   }

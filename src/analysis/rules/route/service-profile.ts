@@ -10,9 +10,21 @@ function profiledService(profile: IndexedObject): string | undefined {
   return m ? `${m[2]}/${m[1]}` : undefined;
 }
 
+/**
+ * A profile takes over from the policy controller's routes only when it has routes or dstOverrides (linkerd2-proxy
+ * v2.359.0, the proxy of Linkerd 2.20: service-profiles `Profile::has_routes_or_targets`, outbound
+ * `should_override_policy`): an empty one changes nothing.
+ */
+function overridesPolicy(profile: IndexedObject): boolean {
+  const spec = profile.object.spec;
+  const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
+  return typeof spec === 'object' && spec !== null && (nonEmpty(spec.routes) || nonEmpty(spec.dstOverrides));
+}
+
 function profilesByService(index: MeshIndex): Map<string, IndexedObject[]> {
   const byService = new Map<string, IndexedObject[]>();
   for (const profile of index.list(SERVICE_PROFILE_GROUP, 'ServiceProfile')) {
+    if (!overridesPolicy(profile)) continue;
     const service = profiledService(profile);
     if (service) pushTo(byService, service, profile);
   }
