@@ -31,8 +31,7 @@ export function ruleFiles(base: string = __dirname): Map<string, string> {
   const walk = (d: string, rel: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full, `${rel}${entry.name}/`);
-      else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+      if (entry.isDirectory()) {walk(full, `${rel}${entry.name}/`);} else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         for (const m of fs.readFileSync(full, 'utf8').matchAll(/\bid: '(LKD-[A-Z]+-\d{3})'/g)) {
           files.set(m[1], `src/analysis/${rel}${entry.name.replace(/\.js$/, '.ts')}`);
         }

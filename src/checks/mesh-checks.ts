@@ -5,6 +5,8 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { linkerdPluginEntries } from './plugin-config';
+import { SettingError, missingPaths, readProperties } from './plugin-settings';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
 import { AnalysisResult, AnalyzeOptions, analyze } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
@@ -14,8 +16,6 @@ import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysi
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
 import { isStruct, optionalBoolean, optionalList, requireAnyConstruct, requireStruct } from '../core/runtime-checks';
-import { linkerdPluginEntries } from './plugin-config';
-import { SettingError, missingPaths, readProperties } from './plugin-settings';
 
 /** What the checks need to know about the target cluster. */
 export interface MeshChecksOptions {

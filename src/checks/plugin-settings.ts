@@ -4,8 +4,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Severity } from '../analysis/finding';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
+import { Severity } from '../analysis/finding';
 import { AnalysisContextInput } from '../analysis/options';
 import { InputRule } from '../core/errors';
 

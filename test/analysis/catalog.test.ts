@@ -5,8 +5,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { INPUT_CODES, RETIRED_IDS } from '../../src/analysis/catalog';
-import { ruleFiles } from '../../src/analysis/rule-docs';
 import { FLEET_RULES } from '../../src/analysis/fleet';
+import { ruleFiles } from '../../src/analysis/rule-docs';
 import { ALL_RULES } from '../../src/analysis/rules';
 
 const ROOT = path.resolve(__dirname, '..', '..');

@@ -8,7 +8,9 @@ import { asManifests, meshLab } from '../support/mesh-fixture';
 
 function argoInstall(values: Record<string, unknown>): any {
   return {
-    apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'linkerd-control-plane', namespace: 'argocd' },
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name: 'linkerd-control-plane', namespace: 'argocd' },
     spec: {
       destination: { namespace: 'linkerd' },
       source: { repoURL: 'https://helm.linkerd.io/edge', chart: 'linkerd-control-plane', targetRevision: '2026.6.3', helm: { valuesObject: values } },
@@ -28,8 +30,10 @@ describe('cluster facts from the install', () => {
 
   test('an Argo CD install sets trust domain, default policy, networks, probe networks and opaque ports', () => {
     const { context } = analyze(asManifests([...meshLab(), argoInstall({
-      identityTrustDomain: 'prod.example', proxy: { defaultInboundPolicy: 'deny', opaquePorts: '5432' },
-      clusterNetworks: '10.0.0.0/8', policyController: { probeNetworks: ['10.0.0.0/8'] },
+      identityTrustDomain: 'prod.example',
+      proxy: { defaultInboundPolicy: 'deny', opaquePorts: '5432' },
+      clusterNetworks: '10.0.0.0/8',
+      policyController: { probeNetworks: ['10.0.0.0/8'] },
     })]));
     expect(context.trustDomain).toBe('prod.example');
     expect(context.defaultInboundPolicy).toBe('deny');
@@ -53,7 +57,9 @@ describe('cluster facts from the install', () => {
   test('a trust domain from the install changes verdicts: identities of cluster.local are then foreign (LKD-POL-004)', () => {
     const objects = [...meshLab(), argoInstall({ identityTrustDomain: 'prod.example' })];
     objects.push({
-      apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'MeshTLSAuthentication', metadata: { name: 'by-name', namespace: 'mesh-lab' },
+      apiVersion: 'policy.linkerd.io/v1alpha1',
+      kind: 'MeshTLSAuthentication',
+      metadata: { name: 'by-name', namespace: 'mesh-lab' },
       spec: { identities: ['client.mesh-lab.serviceaccount.identity.linkerd.cluster.local'] },
     });
     const ids = analyze(asManifests(objects)).findings.filter((f) => f.ruleId === 'LKD-POL-004').map((f) => f.resource.name);

@@ -1,10 +1,10 @@
 import { Chart, Testing } from 'cdk8s';
+import { MeshChecks } from '../../src/checks/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
+import { DeliveryForm } from '../../src/control-plane/delivery/form';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { LinkerdVersion } from '../../src/core/versions';
-import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
-import { DeliveryForm } from '../../src/control-plane/delivery/form';
-import { MeshChecks } from '../../src/checks/mesh-checks';
 import { controlPlaneChart, indexOf, only, rendered } from '../delivery/fixtures';
 
 describe('LinkerdControlPlane', () => {

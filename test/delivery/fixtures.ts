@@ -1,9 +1,9 @@
 /** Shared setup for the control-plane delivery tests: a chart holding one LinkerdControlPlane, rendered in order. */
 import { App, Chart, Testing } from 'cdk8s';
+import { MeshChecks } from '../../src/checks/mesh-checks';
+import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane, LinkerdControlPlaneProps } from '../../src/control-plane/install/control-plane';
-import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
-import { MeshChecks } from '../../src/checks/mesh-checks';
 
 export type Props = Partial<LinkerdControlPlaneProps>;
 

@@ -2,9 +2,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
+import { readProperties } from '../../src/checks/plugin-settings';
 import { HighAvailabilityPreset } from '../../src/control-plane/install/high-availability';
 import { main } from '../../src/frontends/cli/main';
-import { readProperties } from '../../src/checks/plugin-settings';
 import { argoApp } from '../delivery/fixtures';
 
 function run(args: string[], cwd: string): { code: number; out: string; err: string } {

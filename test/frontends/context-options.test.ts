@@ -5,12 +5,12 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { CONTEXT_OPTIONS } from '../../src/analysis/context-options';
-import { readProperties } from '../../src/checks/plugin-settings';
-import { ANALYZE_USAGE } from '../../src/frontends/cli/usage';
-import { MeshChecks } from '../../src/checks/mesh-checks';
 import { Testing } from 'cdk8s';
 import { assertBuilt, runCli, tempDir, removeDir, writeYaml } from './cli-harness';
+import { CONTEXT_OPTIONS } from '../../src/analysis/context-options';
+import { MeshChecks } from '../../src/checks/mesh-checks';
+import { readProperties } from '../../src/checks/plugin-settings';
+import { ANALYZE_USAGE } from '../../src/frontends/cli/usage';
 import { meshLab } from '../support/mesh-fixture';
 
 const assembly = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '.jsii'), 'utf8'));
@@ -39,7 +39,9 @@ describe('context options: one table for MeshChecks, the CLI and the plugin', ()
 
   test('-n is --namespace, as in kubectl: objects without a namespace land there (default: "default")', () => {
     writeYaml(dir, 'no-ns.yaml', [{
-      apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'AuthorizationPolicy', metadata: { name: 'p' },
+      apiVersion: 'policy.linkerd.io/v1alpha1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name: 'p' },
       spec: { targetRef: { group: 'policy.linkerd.io', kind: 'Server', name: 'missing' }, requiredAuthenticationRefs: [] },
     }]);
     const namespaces = (args: string[]) => new Set(JSON.parse(runCli(['analyze', '--format', 'json', ...args, 'no-ns.yaml'], { cwd: dir }).stdout)
@@ -53,7 +55,9 @@ describe('context options: one table for MeshChecks, the CLI and the plugin', ()
     writeYaml(dir, 'stamped.yaml', [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', namespace: 'shop', annotations: { 'linkerd.io/inject': 'enabled' } } },
       {
-        apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'AuthorizationPolicy', metadata: { name: 'p', namespace: 'shop' },
+        apiVersion: 'policy.linkerd.io/v1alpha1',
+        kind: 'AuthorizationPolicy',
+        metadata: { name: 'p', namespace: 'shop' },
         spec: { targetRef: { kind: 'Namespace', name: 'shop' }, requiredAuthenticationRefs: [] },
       },
     ]);

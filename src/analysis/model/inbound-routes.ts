@@ -13,8 +13,8 @@
  *   startup `httpGet` of containers and init containers; a named probe port resolves among that container's TCP ports.
  * - linkerd2-proxy `server-policy` `mk_routes` / `try_route`: a route's authorizations are its own plus the Server's.
  */
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from './mesh-index';
 import { perKeyOfIndex } from './memo';
+import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from './mesh-index';
 import { routesForServer } from './policy-view';
 
 /** What a request must look like to match one rule's match. Undefined fields match anything. */
@@ -148,7 +148,9 @@ export function servedServerRoutes(index: MeshIndex, server: IndexedObject, prot
 }
 
 /** The routes the proxy gets for one pod port: the attached ones, or the generated default (and probe) routes. */
-export function inboundRoutes(attached: readonly IndexedObject[], family: InboundProtocolFamily, probes: readonly string[], probeNetworks: readonly string[]): InboundRoute[] {
+export function inboundRoutes(
+  attached: readonly IndexedObject[], family: InboundProtocolFamily, probes: readonly string[], probeNetworks: readonly string[],
+): InboundRoute[] {
   if (family === 'none') return [];
   if (attached.length > 0) return attached.map((route) => ({ route, matches: routeMatches(route, family === 'grpc') }));
   const routes: InboundRoute[] = [{ generated: 'default', matches: [] }];

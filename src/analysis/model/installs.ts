@@ -4,8 +4,8 @@
  * the issuer key). Rules ask for installs and their values instead of parsing delivery objects themselves.
  */
 import * as yaml from 'js-yaml';
-import { isPlainObject, mergeLayers } from '../../core/helm-values';
 import { IndexedObject, MeshIndex } from './mesh-index';
+import { isPlainObject, mergeLayers } from '../../core/helm-values';
 
 export const CONTROL_PLANE_CHART = 'linkerd-control-plane';
 export const LINKERD_CONFIG_MAP = 'linkerd-config';

@@ -124,7 +124,11 @@ function buildOutbound(index: MeshIndex, context: AnalysisContext): Map<IndexedO
       const producers = routes.filter((r) => r.producer);
       const servedFamily = families.find((f) => producers.some((r) => r.family === f));
       views.set(port, {
-        service, port, protocol, attached: routes, servedFamily,
+        service,
+        port,
+        protocol,
+        attached: routes,
+        servedFamily,
         served: servedFamily ? producers.filter((r) => r.family === servedFamily) : [],
         unserved: routes.filter((r) => !families.includes(r.family)),
         hasDefaultRoute: servedFamily === undefined,

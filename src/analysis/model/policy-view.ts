@@ -2,23 +2,22 @@
  * Shared reading of Linkerd policy objects for the policy and mesh rules and for policy evaluation.
  * Everything cross-object is computed once per index (memoized) so rules stay linear in the number of objects.
  */
-import { compareStrings } from '../../core/compare';
-import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core/identity';
 import { ResourceId, annotationsOf } from './manifest';
 import {
   DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
 } from './mesh-index';
 import { NamespacedLists } from './namespaced-lists';
+import { compareStrings } from '../../core/compare';
+import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core/identity';
+import { SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../core/vocabulary';
 import { Severity } from '../finding';
 import { LabelSelector } from './selectors';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../options';
 
 export const PROXY_UID = 2102;
-import { REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../core/vocabulary';
 export {
   SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, CHART_OPAQUE_PORTS,
 } from '../../core/vocabulary';
-import { SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS } from '../../core/vocabulary';
 import { ObjectRef, isServerParentOf, refTargets } from './refs';
 export type { ObjectRef } from './refs';
 export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'];

@@ -1,7 +1,7 @@
 /** Shared reading of HTTPRoute / GRPCRoute objects for the route and retry rules. */
-import { backendTargets, isEgressNetworkParentOf, isServerParentOf, isServiceParentOf, parentTargets } from './refs';
 import { perIndex, perKeyOfIndex } from './memo';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from './mesh-index';
+import { backendTargets, isEgressNetworkParentOf, isServerParentOf, isServiceParentOf, parentTargets } from './refs';
 
 export interface ParentRef {
   readonly group?: string;

@@ -4,8 +4,8 @@
  */
 import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
-import { AnalysisContext } from '../options';
 import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../model/policy-view';
+import { AnalysisContext } from '../options';
 
 /** A client as the inbound proxy sees it. */
 export interface Caller {

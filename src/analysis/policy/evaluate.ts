@@ -4,18 +4,18 @@
  * Mirrors the policy controller's inbound index closely enough to explain decisions; it is not a proof of runtime
  * behaviour (route status, creation order and live inventory can differ).
  */
-import { ResourceId, annotationsOf } from '../model/manifest';
 import { InboundRequest, InboundRoute, inboundRoutes, probePaths, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes } from '../model/inbound-routes';
+import { ResourceId, annotationsOf } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
-import { AnalysisContext } from '../options';
-import { Caller, Decision, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
-import { parseCidr, cidrContains } from '../../core/cidr';
 import {
   EffectiveDefault, OPAQUE_PORTS, authorizationTargets, effectiveDefaultPolicy, idLabel, isMeshed, parsePortList, portListHas, portNameOf,
   refList, requiresIdentityOn, withRequiredIdentity,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts,
   specOf, workloadLabel,
 } from '../model/policy-view';
+import { AnalysisContext } from '../options';
+import { Caller, Decision, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
+import { parseCidr, cidrContains } from '../../core/cidr';
 
 export type { Caller, Decision } from './authorization';
 

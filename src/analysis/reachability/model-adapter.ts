@@ -16,14 +16,14 @@ import {
 import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
 import {
+  CHART_OPAQUE_PORTS, OPAQUE_PORTS, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef, parsePortList, portListHas,
+  refList, resolveContainerPort, specOf,
+} from '../model/policy-view';
+import {
   Caller, Decision, InboundPolicy, PortPolicy, authorizationAdmits, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
 } from '../policy';
 import { parseCalls } from '../rules/policy/declared-calls';
 import { httpProbes } from '../rules/policy/probes-need-authorization';
-import {
-  CHART_OPAQUE_PORTS, OPAQUE_PORTS, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef, parsePortList, portListHas,
-  refList, resolveContainerPort, specOf,
-} from '../model/policy-view';
 
 /** The reserved names of the caller classes (none is a valid `namespace/serviceaccount`). */
 export const OTHER_MESHED = 'other-meshed';

@@ -1,6 +1,8 @@
 /**
  * The rule pack: every rule the engine runs, in ID order. Adding a rule = one new file plus one line here.
  */
+import { unmatchedRequests } from './route/unmatched-requests';
+import { unservedProtocol } from './route/unserved-protocol';
 import { compareStrings } from '../../core/compare';
 import { Rule } from '../rule';
 import { certificateAlgorithms } from './cert/algorithms';
@@ -78,8 +80,6 @@ import { serverParentScope } from './route/server-parent-scope';
 import { serviceProfileWins } from './route/service-profile';
 import { serviceSelectsPods } from './route/service-selects-pods';
 import { unsupportedFilters } from './route/unsupported-filters';
-import { unmatchedRequests } from './route/unmatched-requests';
-import { unservedProtocol } from './route/unserved-protocol';
 import { backendWeights } from './route/weights';
 import { secretsInOutput } from './secrets/secrets-in-output';
 import { pinnedVersions } from './version/pinned';
@@ -88,7 +88,8 @@ import { proxyVersionSkew } from './version/proxy-skew';
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
-  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, legacyKindsRule, serverSelectorShapeRule,
+  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, legacyKindsRule,
+  serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
   proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule, unknownKindsRule, yaml11ReadingsRule,

@@ -8,10 +8,10 @@ import { Construct } from 'constructs';
 import { ARGO_APPLICATION_API_VERSION, ArgoCdDeliveryOptions, SYNC_WAVE_ANNOTATION } from './argo-cd';
 import { FluxDeliveryOptions, HELM_RELEASE_API_VERSION, fluxInterval } from './flux';
 import { HelmDeliveryOptions, kubeVersionFlag } from './helm';
-import { RELEASE_NAMES } from '../install/values';
 import { cloneValues, sortKeys } from '../../core/helm-values';
 import { validateLabelName, validateObjectName } from '../../core/names';
 import { LinkerdVersion } from '../../core/versions';
+import { RELEASE_NAMES } from '../install/values';
 
 /** An extension chart at the control plane's pinned version. */
 export interface ExtensionChartRelease {

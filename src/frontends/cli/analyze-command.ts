@@ -11,8 +11,8 @@ import { packageInfo } from './package-info';
 import { knownRules } from './rule-list';
 import { schemaRule } from './schema-rule';
 import { ANALYZE_USAGE } from './usage';
-import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
+import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../../analysis/finding';
 import { FleetClusterInput, analyzeFleet, fleetInputProblem } from '../../analysis/fleet';
 import { formatJson, formatMermaid, formatSarif, formatText } from '../../analysis/report';
@@ -23,7 +23,7 @@ export type Format = typeof FORMATS[number];
 
 /** The options that describe the cluster, shared by every command that runs the engine. */
 export const ENGINE_SPECS: Record<string, OptionSpec> = {
-  'inventory': { value: true, repeat: true },
+  inventory: { value: true, repeat: true },
   // What the checks are told about the cluster: one table for every front-end (analysis/context-options.ts).
   ...Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.flag, { value: true }])),
 };

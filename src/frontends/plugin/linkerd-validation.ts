@@ -4,13 +4,13 @@
  */
 import * as path from 'path';
 import { ValidationContextLike, Violation } from './plugin-types';
-import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
 import { AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Finding, SuppressedFinding } from '../../analysis/finding';
 import { analyzeFleet } from '../../analysis/fleet';
 import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
+import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
 import { InputError } from '../cli/errors';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 import { schemaRule } from '../cli/schema-rule';

@@ -3,8 +3,8 @@
  * routes), then that route's and the Server's authorizations. Baseline mesh-lab, then one mutation per behaviour.
  */
 import { analyze } from '../../../src/analysis/engine';
-import { CALLS_ANNOTATION } from '../../../src/core/annotations';
 import { canReach, evaluateInboundPolicy } from '../../../src/analysis/policy';
+import { CALLS_ANNOTATION } from '../../../src/core/annotations';
 import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
 const orders = { namespace: 'mesh-lab', service: 'orders' };
@@ -54,7 +54,9 @@ describe('per-request inbound policy', () => {
   test('a probe route is not generated once an HTTPRoute is attached to the Server: unmatched requests get 404', () => {
     const objects = withProbePath(meshLab(), '/');
     objects.push({
-      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'orders-read', namespace: 'mesh-lab' },
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'orders-read', namespace: 'mesh-lab' },
       spec: {
         parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }],
         rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/orders' }, method: 'GET' }] }],
@@ -71,7 +73,9 @@ describe('per-request inbound policy', () => {
     const objects = meshLab();
     pick(objects, 'Server', 'orders-http').spec.proxyProtocol = 'gRPC';
     objects.push({
-      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'orders-read', namespace: 'mesh-lab' },
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'orders-read', namespace: 'mesh-lab' },
       spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }], rules: [{ matches: [{ path: { type: 'Exact', value: '/x' } }] }] },
     });
     const { policy } = policyOf(objects);

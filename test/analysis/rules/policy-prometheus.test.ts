@@ -1,8 +1,8 @@
 import { App, Chart } from 'cdk8s';
 import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
 import { MeshChecks } from '../../../src/checks/mesh-checks';
-import { main } from '../../../src/frontends/cli/main';
 import { readProperties } from '../../../src/checks/plugin-settings';
+import { main } from '../../../src/frontends/cli/main';
 import { NS, asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
 const RULE = 'LKD-POL-021';

@@ -69,7 +69,9 @@ describe('LKD-ROUTE-013 ambiguous matches', () => {
 
 describe('LKD-ROUTE-019 ServiceProfile wins', () => {
   const profile = (namespace: string) => ({
-    apiVersion: 'linkerd.io/v1alpha2', kind: 'ServiceProfile', metadata: { name: 'orders.mesh-lab.svc.cluster.local', namespace },
+    apiVersion: 'linkerd.io/v1alpha2',
+    kind: 'ServiceProfile',
+    metadata: { name: 'orders.mesh-lab.svc.cluster.local', namespace },
     spec: { routes: [{ name: 'GET /orders', condition: { method: 'GET', pathRegex: '/orders' } }] },
   });
   test('an empty profile (no routes, no dstOverrides) overrides nothing (proxy Profile::has_routes_or_targets)', () => {

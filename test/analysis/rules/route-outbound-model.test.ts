@@ -10,7 +10,9 @@ const ids = (objects: any[], id: string) => analyze(asManifests(objects)).findin
 
 function grpcRoute(name: string, matches?: any[]): any {
   return {
-    apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GRPCRoute', metadata: { name, namespace: 'mesh-lab' },
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'GRPCRoute',
+    metadata: { name, namespace: 'mesh-lab' },
     spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders-v1', port: 8080 }], rules: [{ ...(matches ? { matches } : {}), backendRefs: [{ name: 'orders-v1', port: 8080 }] }] },
   };
 }
@@ -100,7 +102,8 @@ describe('LKD-ROUTE-025 requests outside every match get 404', () => {
     const objects = meshLab();
     const split = pick(objects, 'HTTPRoute', 'orders-split');
     objects.push({
-      ...JSON.parse(JSON.stringify(split)), metadata: { name: 'shop-reads', namespace: 'shop' },
+      ...JSON.parse(JSON.stringify(split)),
+      metadata: { name: 'shop-reads', namespace: 'shop' },
       spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', namespace: 'mesh-lab', port: 8080 }], rules: [{ matches: [{ method: 'GET' }], backendRefs: [{ name: 'orders-v1', namespace: 'mesh-lab', port: 8080 }] }] },
     });
     // The producer's orders-split still matches everything for clients in shop.

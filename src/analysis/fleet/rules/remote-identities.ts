@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
-import { RuleArea } from '../../rule';
 import { specOf } from '../../model/policy-view';
+import { RuleArea } from '../../rule';
 import { FleetCluster, FleetRule, links } from '../fleet-rule';
 import { ExportMode, gatewayIdentityOf } from '../model';
 

@@ -1,6 +1,6 @@
-import { controlPlaneInstalls } from '../../model/installs';
 import { valueAt } from '../../../core/helm-values';
 import { Severity } from '../../finding';
+import { controlPlaneInstalls } from '../../model/installs';
 import { MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
 

@@ -1,8 +1,8 @@
 import { LinkerdVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
-import { everyRoute } from '../../model/route-view';
 import { linkerdInstalls } from '../../model/installs';
+import { everyRoute } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /**
  * The control plane's side of the Gateway API range. LKD-ROUTE-016 already reports an unsupported bundle on the

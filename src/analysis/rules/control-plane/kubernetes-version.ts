@@ -1,6 +1,6 @@
-import { clusterSubject } from '../../model/installs';
 import { LinkerdVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
+import { clusterSubject } from '../../model/installs';
 import { Rule, RuleArea } from '../../rule';
 
 /** The charts refuse to render below their kubeVersion, and Linkerd is not tested there. */

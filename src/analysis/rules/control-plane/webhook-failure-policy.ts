@@ -1,5 +1,5 @@
-import { controlPlaneInstalls } from '../../model/installs';
 import { Severity } from '../../finding';
+import { controlPlaneInstalls } from '../../model/installs';
 import { Rule, RuleArea } from '../../rule';
 
 /** With Ignore, every admission check silently stops whenever its controller is down. */

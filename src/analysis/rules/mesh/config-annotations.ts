@@ -4,8 +4,8 @@ import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxy
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { ownPodTemplates, parsePortList } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */
 type Validator = (value: string) => string | undefined;

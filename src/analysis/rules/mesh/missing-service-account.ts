@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
 import { serviceAccountExists } from '../../model/policy-view';
+import { Rule, RuleArea } from '../../rule';
 
 /**
  * A pod's ServiceAccount is its mesh identity. A missing one is not refused when the Deployment is applied: the

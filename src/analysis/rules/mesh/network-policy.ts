@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { isMeshed, listSome, specOf, workloadLabel } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const NETWORKING_GROUP = 'networking.k8s.io';
 const PROXY_INBOUND_PORT = 4143;

@@ -1,11 +1,11 @@
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
   CHART_OPAQUE_PORTS, OPAQUE_PORTS, PortList, isMeshed, listSome, parsePortList, portListHas, portNameOf, refList, resolveContainerPort,
   specOf, workloadLabel,
 } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** What one run needs to know about a namespace, read once instead of per Service and pod. */
 interface NamespaceOpaque {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { PodTemplate } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { PROXY_UID, containersOf, isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function proxyUid(pod: PodTemplate): number {
   const value = pod.annotations['config.linkerd.io/proxy-uid'];

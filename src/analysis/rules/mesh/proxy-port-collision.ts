@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { ContainerPort, PodTemplate } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { Rule, RuleArea } from '../../rule';
 
 const PROXY_PORTS: Array<{ key: string; role: string; port: number }> = [
   { key: 'config.linkerd.io/inbound-port', role: 'inbound', port: 4143 },

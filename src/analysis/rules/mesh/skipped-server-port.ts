@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
 import { MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import {
   isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts, workloadLabel,
 } from '../../model/policy-view';
+import { Rule, RuleArea } from '../../rule';
 
 function namespacesSkippingPorts(index: MeshIndex): Set<string> {
   const namespaces = new Set<string>();

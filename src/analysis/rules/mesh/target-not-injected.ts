@@ -1,10 +1,10 @@
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
   asRef, authorizationTarget, injectionOrigin, isPolicyRef, isServerParent, listSome, refList, serverCoverage, specOf,
   targetObject, uninjectedNamespaces, workloadLabel,
 } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Pods a Server governs whose injection is known to be disabled (unknown injection is not reported). */
 function uninjectedPods(index: MeshIndex, server: IndexedObject): PodTemplate[] {

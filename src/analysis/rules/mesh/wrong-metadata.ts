@@ -3,8 +3,8 @@ import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, chartDefault, isProxyConf
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { ownPodTemplates } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** The one config.linkerd.io key that is a label, not an annotation (the webhooks' namespaceSelector reads it). */
 const WEBHOOK_LABEL = ADMISSION_WEBHOOKS_LABEL;

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountExists, specOf } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 type RefClass = 'meshtls' | 'network' | 'serviceaccount' | undefined;
 

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { asRef, authorizationTarget, kindIs, refText, missingReference, specOf, targetObject } from '../../model/policy-view';
+import { Rule, RuleArea } from '../../rule';
 
 function unsupportedHint(kind: unknown): string {
   if (kindIs({ kind: String(kind) }, 'Server')) return ' A Server target needs `group: policy.linkerd.io`; a missing group means core.';

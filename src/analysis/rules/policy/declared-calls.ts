@@ -1,11 +1,11 @@
 import { CALLS_ANNOTATION } from '../../../core/annotations';
 import { MIRRORED_SERVICE_LABEL } from '../../../core/multicluster';
 import { Severity } from '../../finding';
+import { InboundRequest } from '../../model/inbound-routes';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { InboundPolicy, canReach, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { InboundRequest } from '../../model/inbound-routes';
 
 export interface DeclaredCall {
   readonly text: string;

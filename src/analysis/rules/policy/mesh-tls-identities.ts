@@ -1,8 +1,8 @@
 import { identityProblem } from '../../../core/identity';
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { isCoreRef, kindIs, refList, refText, serviceAccountExists, specOf } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {
   if (!Array.isArray(identities) || identities.length === 0) {

@@ -1,8 +1,8 @@
 import { Cidr, cidrContains, cidrsOverlap, parseCidr, parseExactCidr } from '../../../core/cidr';
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { specOf } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Checks one `networks` list (NetworkAuthentication, EgressNetwork, legacy ServerAuthorization); returns the parsed CIDRs. */
 export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, networks: unknown, path: string): Cidr[] {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { specOf } from '../../model/policy-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** An empty requiredAuthenticationRefs list is valid and means "everyone, from everywhere, plaintext included". */
 export const openAuthorizationRule: Rule = {

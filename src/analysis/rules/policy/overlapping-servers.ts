@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { listSome, serverCoverage, workloadLabel } from '../../model/policy-view';
+import { Rule, RuleArea } from '../../rule';
 
 interface Overlap {
   readonly loser: IndexedObject;

@@ -1,10 +1,11 @@
 import { Severity } from '../../finding';
 import { PodTemplate } from '../../model/mesh-index';
+import {
+  effectiveDefaultPolicy, isMeshed, listSome, requiresIdentityOn, ownPodTemplates, portListHas, portNameOf, serverCoverage,
+  skippedInboundPorts, workloadLabel,
+} from '../../model/policy-view';
 import { declaredPorts } from '../../policy/evaluate';
 import { Rule, RuleArea } from '../../rule';
-import {
-  effectiveDefaultPolicy, isMeshed, listSome, requiresIdentityOn, ownPodTemplates, portListHas, portNameOf, serverCoverage, skippedInboundPorts, workloadLabel,
-} from '../../model/policy-view';
 
 const OPEN_DEFAULTS = new Set(['all-unauthenticated', 'cluster-unauthenticated']);
 

@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { DEFAULT_POLICY_ANNOTATION, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { PROXY_PROTOCOLS, isKnownDefaultPolicy, ownPodTemplates, specOf } from '../../model/policy-view';
 import { DEFAULT_INBOUND_POLICIES } from '../../options';
 import { Rule, RuleContext, RuleArea } from '../../rule';
-import { PROXY_PROTOCOLS, isKnownDefaultPolicy, ownPodTemplates, specOf } from '../../model/policy-view';
 
 const ALLOWED = DEFAULT_INBOUND_POLICIES.join(', ');
 

@@ -1,11 +1,11 @@
 import { Severity } from '../../finding';
 import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
-import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import {
   authorizationTargets, containersOf, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort, specOf,
   workloadLabel,
 } from '../../model/policy-view';
+import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const PROBE_KINDS = ['livenessProbe', 'readinessProbe', 'startupProbe'];
 

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { asRef, claimOrder, isCoreRef, isPolicyRef, refList, refText, specOf } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function rps(value: any): unknown {
   return value && typeof value === 'object' ? value.requestsPerSecond : undefined;

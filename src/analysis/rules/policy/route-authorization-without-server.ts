@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { authorizationTarget, isServerParent, refList, specOf, targetObject } from '../../model/policy-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** Inbound authorization reads routes attached to Servers; a policy on a Service-parented route authorizes nothing. */
 export const routeAuthorizationWithoutServerRule: Rule = {

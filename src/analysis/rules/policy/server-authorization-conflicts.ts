@@ -1,8 +1,8 @@
+import { checkNetworkList } from './networks';
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { specOf } from '../../model/policy-view';
-import { checkNetworkList } from './networks';
+import { Rule, RuleArea } from '../../rule';
 
 /** Legacy ServerAuthorization combinations the webhook rejects. */
 export const serverAuthorizationConflictsRule: Rule = {

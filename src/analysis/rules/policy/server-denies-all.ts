@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import {
   authorizationTargets, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverPort, specOf,
 } from '../../model/policy-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** A Server defaults to deny; without any authorization its port refuses every connection. */
 export const serverDeniesAllRule: Rule = {

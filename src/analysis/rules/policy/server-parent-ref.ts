@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
 import { isServerParent, kindIs, refList, specOf } from '../../model/policy-view';
 import { allRoutes } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** The Server analogue of the omitted-group trap: `kind: Server` without the policy group never attaches. */
 export const serverParentGroupRule: Rule = {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, Injection, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { listSome, selectPorts, serverCoverage, serverPort, workloadLabel } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/;
 

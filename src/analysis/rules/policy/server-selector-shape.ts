@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleContext, RuleArea } from '../../rule';
 import { specOf } from '../../model/policy-view';
+import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 

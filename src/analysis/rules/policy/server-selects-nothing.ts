@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
+import { serverCoverage, serverSelector } from '../../model/policy-view';
 import { describeSelector } from '../../model/selectors';
 import { Rule, RuleArea } from '../../rule';
-import { serverCoverage, serverSelector } from '../../model/policy-view';
 
 /** A Server whose podSelector selects no pod template governs nothing: usually a label typo. */
 export const serverSelectsNothingRule: Rule = {

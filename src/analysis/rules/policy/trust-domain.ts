@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { specOf } from '../../model/policy-view';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
-import { specOf } from '../../model/policy-view';
 
 const SA_MARKER = '.serviceaccount.identity.';
 

@@ -1,12 +1,12 @@
-import { Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
+import { isOutboundRoute, retryAnnotated } from './retry-config';
 import {
   Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute } from '../../model/route-view';
-import { isOutboundRoute, retryAnnotated } from './retry-config';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const PARSERS: Record<string, (value: unknown) => Parsed<unknown>> = {
   [RETRY_HTTP_ANNOTATION]: parseHttpRetryConditions,

@@ -1,9 +1,9 @@
+import { isOutboundRoute, presentKeys, retryAnnotated } from './retry-config';
+import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
-import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { allRoutes, hasAnnotation, isGrpcRoute, isServerParent, parentRefs } from '../../model/route-view';
-import { isOutboundRoute, presentKeys, retryAnnotated } from './retry-config';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const ROUTE_KEYS = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS];
 const READ_BY_LINKERD = new Set(['|Service', `${GATEWAY_GROUP}|HTTPRoute`, `${GATEWAY_GROUP}|GRPCRoute`, `${POLICY_GROUP}|HTTPRoute`,

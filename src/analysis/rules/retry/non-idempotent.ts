@@ -1,9 +1,9 @@
+import { RetrySettings, describeKeys, effectiveRetry, presentKeys, retryAnnotated } from './retry-config';
+import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
-import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
 import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, rules } from '../../model/route-view';
-import { RetrySettings, describeKeys, effectiveRetry, presentKeys, retryAnnotated } from './retry-config';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const NON_IDEMPOTENT = new Set(['POST', 'PATCH']);
 

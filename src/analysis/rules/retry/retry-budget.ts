@@ -1,14 +1,14 @@
-import { Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
+import {
+  RequestTimeout, RetrySettings, effectiveRetry, presentKeys, requestTimeoutFor, retryAnnotated, retrySettingsOf, ruleIndexes,
+} from './retry-config';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION,
   formatDuration, parseLinkerdDuration,
 } from '../../../core/linkerd-grammar';
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, annotationMap, objectLabel } from '../../model/route-view';
-import {
-  RequestTimeout, RetrySettings, effectiveRetry, presentKeys, requestTimeoutFor, retryAnnotated, retrySettingsOf, ruleIndexes,
-} from './retry-config';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The problem with this retry/timeout pair, or undefined when every allowed attempt fits in the request timeout. */
 function budgetProblem(settings: RetrySettings, request: RequestTimeout): string | undefined {

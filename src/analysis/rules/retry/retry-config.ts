@@ -2,12 +2,12 @@
  * How Linkerd 2.20 resolves retry and timeout settings for a route: the route's own annotations when it has any
  * of its kind's retry keys, otherwise its parent Service's (a whole-block replacement, never a per-key merge).
  */
-import { perIndex, perKeyOfIndex } from '../../model/memo';
-import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   TIMEOUT_REQUEST_ANNOTATION, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
+import { perIndex, perKeyOfIndex } from '../../model/memo';
+import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import {
   ServiceParent, annotationMap, hasAnnotation, hasOwn, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord,
   parentRefs, rules, serviceParents,

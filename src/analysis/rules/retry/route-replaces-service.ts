@@ -1,9 +1,9 @@
+import { describeKeys, presentKeys, retryKeysOf, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
+import { TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
-import { TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { ServiceParent, allRoutes, serviceParents } from '../../model/route-view';
-import { describeKeys, presentKeys, retryKeysOf, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function checkRetries(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {
   const kindKeys = retryKeysOf(route);

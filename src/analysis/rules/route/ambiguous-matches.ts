@@ -1,10 +1,10 @@
 import { compareStrings } from '../../../core/compare';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   RouteFamily, attachedPorts, everyRouteWithInventory, isRecord, matchesOf, objectLabel, pushTo, routeFamily, rules, serviceParents,
 } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** A match in canonical form: defaults filled in, header names lower-cased, lists sorted. */
 interface CanonicalMatch {

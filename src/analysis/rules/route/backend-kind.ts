@@ -1,10 +1,10 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   backendNamespace, backendRefs, everyRoute, isEgressNetworkBackend, isEgressNetworkParent, isRecord, isServiceBackend, parentNamespace,
   parentRefs, rules,
 } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function describeKind(backend: Record<string, any>): string {
   const group = backend.group === undefined ? '' : String(backend.group);

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
-import { Rule, RuleArea } from '../../rule';
 import { backendRefs, everyRoute, isServiceBackend, isValidPort, rules } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 function weightOf(backend: Record<string, any>): string {
   return backend.weight === undefined ? '1 (default)' : JSON.stringify(backend.weight);

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import { backendNamespace, backendRefs, everyRoute, isRecord, isServiceBackend, rules } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** A backend two entries can repeat each other by: a named Service backend with a port. */
 function isKeyed(backend: any): boolean {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import { allRoutes, backendRefs, filtersOf, isGrpcRoute, isRecord, matchesOf, rules } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** Rule-level fields added to the standard channel after v1.2.1 (or experimental only). */
 const NEWER_RULE_FIELDS = ['name', 'sessionPersistence', 'retry'];

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
 import { everyRoute, serviceParents } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** Producer vs consumer routes: the namespace of the route, not of the Service, decides who is affected. */
 export const consumerRoute: Rule = {

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import { everyRoute } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The Gateway API bundles Linkerd 2.20 supports (its docs: 1.2.1 recommended, up to 1.5.1). */
 const LOWEST: Version = [1, 2, 1];

@@ -1,8 +1,8 @@
+import { TIMEOUT_REQUEST_ANNOTATION } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
-import { TIMEOUT_REQUEST_ANNOTATION } from '../../../core/linkerd-grammar';
 import { allRoutes, hasAnnotation, isGrpcRoute, isRecord, rules } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<string, any>, r: number): void {
   const base = `rules[${r}].timeouts`;

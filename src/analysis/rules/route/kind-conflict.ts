@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { RouteFamily, attachedPorts, everyRouteWithInventory, familyRank, objectLabel, pushTo, routeFamily, serviceParents } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 interface Attachment {
   readonly route: IndexedObject;

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
 import { everyRoute, isEgressNetworkParent, isValidPort, layer4Routes, parentRefs, rules } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** The two admission rules Linkerd applies to every route kind but the CRDs do not express. */
 export const layer4AndEgress: Rule = {

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
 import { allRoutes, listOf, serviceParents } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** GAMMA routes match on the Service, not the Host header; hostnames only add a way to miss. */
 export const meshHostnames: Rule = {

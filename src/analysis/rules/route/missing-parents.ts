@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
 import { everyRoute, parentRefs } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** Without parentRefs a route belongs to nothing: no Service, no Server, no Gateway ever reads it. */
 export const missingParents: Rule = {

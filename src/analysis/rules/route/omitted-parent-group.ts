@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
 import { GATEWAY_GROUP, POLICY_GROUP } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { allRoutes, parentRefs } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** The omitted-group trap: `kind: Service` without `group` defaults to the Gateway group and never attaches. */
 export const omittedParentGroup: Rule = {

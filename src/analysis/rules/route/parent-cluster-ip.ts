@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea } from '../../rule';
 import { everyRoute, serviceParents } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** Why a Service cannot be a mesh parent, or undefined when it can. */
 function noClusterIpReason(service: IndexedObject): string | undefined {

@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import {
   ServiceParent, ServicePortSpec, describePorts, everyRoute, hasServicePort, isValidPort, serviceParents, servicePorts,
 } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The parent and its ports, for messages; built only when there is one to write. */
 function describeParent(parent: ServiceParent, ports: ServicePortSpec[]): string {

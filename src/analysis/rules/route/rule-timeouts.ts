@@ -1,8 +1,8 @@
+import { formatDuration, parseGatewayDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
-import { formatDuration, parseGatewayDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { allRoutes, isGatewayHttpRoute, isRecord, rules } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** Reads one timeout field as the API server would; reports and returns undefined when it would reject it. */
 function schemaDuration(ctx: RuleContext, route: IndexedObject, path: string, value: unknown): number | undefined {

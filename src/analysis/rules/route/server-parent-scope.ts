@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
 import { everyRoute, isServerParent, parentRefs } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 /** Linkerd's inbound index drops Server parentRefs that carry a port, a sectionName, or point across namespaces. */
 export const serverParentScope: Rule = {

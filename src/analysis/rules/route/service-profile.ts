@@ -1,8 +1,8 @@
+import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
-import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { SERVICE_PROFILE_GROUP, allRoutes, hasAnnotation, objectLabel, pushTo, serviceParents } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** `orders.shop.svc.cluster.local` → `shop/orders`; the cluster domain does not matter for the match. */
 function profiledService(profile: IndexedObject): string | undefined {

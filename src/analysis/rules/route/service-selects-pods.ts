@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import { everyRoute, hasOwnKeys, serviceBackends, serviceParents } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 interface Use {
   readonly route: IndexedObject;

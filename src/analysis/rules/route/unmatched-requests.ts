@@ -9,7 +9,9 @@ function coversAll(route: PortRoute): boolean {
 }
 
 /** The client groups of a port: everyone (producer routes), and each consumer namespace (its routes plus the producer's). */
-function clientGroups(served: readonly PortRoute[], attached: readonly PortRoute[], family: RouteFamily): Array<{ label: string; routes: PortRoute[] }> {
+function clientGroups(
+  served: readonly PortRoute[], attached: readonly PortRoute[], family: RouteFamily,
+): Array<{ label: string; routes: PortRoute[] }> {
   const groups = [{ label: 'every client', routes: [...served] }];
   const consumers = attached.filter((r) => !r.producer && r.family === family);
   for (const ns of [...new Set(consumers.map((r) => r.clients))].sort()) {

@@ -1,11 +1,10 @@
 import { Severity } from '../../finding';
-import { OutboundProtocol, servedFamilies } from '../../model/outbound';
-import { outboundPolicy } from '../../model/outbound';
+import { OutboundProtocol, servedFamilies, outboundPolicy } from '../../model/outbound';
 import { Rule, RuleArea } from '../../rule';
 
 function advice(protocol: OutboundProtocol, kind: string): string {
   if (protocol === OutboundProtocol.HTTP1) return 'Set the port\'s appProtocol to kubernetes.io/h2c (gRPC is HTTP/2), or remove it so the proxy detects the protocol.';
-  if (protocol === OutboundProtocol.UNKNOWN) return `Use an appProtocol Linkerd knows (http, kubernetes.io/h2c) or none at all; for gRPC, kubernetes.io/h2c.`;
+  if (protocol === OutboundProtocol.UNKNOWN) return 'Use an appProtocol Linkerd knows (http, kubernetes.io/h2c) or none at all; for gRPC, kubernetes.io/h2c.';
   return `Remove the port from config.linkerd.io/opaque-ports (and appProtocol linkerd.io/opaque) if its traffic is ${kind === 'GRPCRoute' ? 'gRPC' : 'HTTP'}.`;
 }
 

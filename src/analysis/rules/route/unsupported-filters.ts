@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../rule';
 import { allRoutes, backendRefs, filtersOf, isGrpcRoute, rules } from '../../model/route-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** Gateway API filter types Linkerd 2.20 cannot convert. CORS and other post-1.2.1 types are LKD-ROUTE-020's. */
 const NEVER_SUPPORTED = new Set(['RequestMirror', 'URLRewrite', 'ExtensionRef']);

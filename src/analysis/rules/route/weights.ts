@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
-import { Rule, RuleArea } from '../../rule';
 import { allRoutes, backendRefs, rules } from '../../model/route-view';
+import { Rule, RuleArea } from '../../rule';
 
 const MAX_WEIGHT = 1_000_000;
 

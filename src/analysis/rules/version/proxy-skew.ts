@@ -2,9 +2,9 @@ import { valueAt } from '../../../core/helm-values';
 import { PROXY_VERSION_KEY } from '../../../core/image-values';
 import { LinkerdVersion, chartVersionProblem, edgeAppVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
+import { ChartInstall, controlPlaneInstalls } from '../../model/installs';
 import { annotationsOf } from '../../model/manifest';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { ChartInstall, controlPlaneInstalls } from '../../model/installs';
 
 export const PROXY_VERSION_ANNOTATION = 'config.linkerd.io/proxy-version';
 
