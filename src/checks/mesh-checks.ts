@@ -213,6 +213,8 @@ export class MeshChecks {
   }
 
   private options: MeshChecksOptions = {};
+  /** What a LinkerdControlPlane of the App says about the cluster: the checks' defaults, below configure(). */
+  private clusterDefaults: MeshChecksOptions = {};
   /** The clusters of a fleet (LinkerdFleet): each one's objects are analysed as that cluster, then the fleet rules run. */
   private readonly clusters: Array<{ scope: IConstruct; name: string; options: ClusterCheckOptions }> = [];
   /**
@@ -308,8 +310,20 @@ export class MeshChecks {
     return this.run().findings;
   }
 
+  /**
+   * The App's control plane tells the checks what it installs (Kubernetes and Gateway API versions, trust domain,
+   * default policy, networks, namespace), so users do not repeat it; configure() still wins.
+   * @internal
+   */
+  public _setClusterDefaults(defaults: MeshChecksOptions): void {
+    const given = Object.fromEntries(Object.entries(defaults).filter(([, v]) => v !== undefined));
+    this.clusterDefaults = { ...this.clusterDefaults, ...given };
+  }
+
   private engineOptions(): AnalyzeOptions {
-    const context = Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.key, (this.options as Record<string, unknown>)[o.key]]));
+    const merged: Record<string, unknown> = { ...this.clusterDefaults };
+    for (const [k, v] of Object.entries(this.options)) if (v !== undefined) merged[k] = v;
+    const context = Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.key, merged[o.key]]));
     return { ...context, inventory: this.options.inventory };
   }
 

@@ -110,6 +110,11 @@ export class LinkerdControlPlane extends Construct {
     check(props.delivery instanceof LinkerdDelivery, this, InputRule.REQUIRED, 'delivery is required.',
       'Pass delivery: LinkerdDelivery.argoCd(), LinkerdDelivery.flux() or LinkerdDelivery.helm().');
     const target = installTarget(this, props);
+    // Told once: what this control plane installs is what the checks assume about the cluster.
+    MeshChecks.of(this)._setClusterDefaults({
+      kubernetesVersion: props.kubernetesVersion, gatewayApiVersion: props.gatewayApiVersion, trustDomain: props.trustDomain,
+      defaultInboundPolicy: props.proxy?.defaultInboundPolicy, clusterNetworks: props.clusterNetworks, controlPlaneNamespace: target.namespace,
+    });
     this.delivery = props.delivery;
     this.deliveryForm = props.delivery.form;
     this.namespace = target.namespace;

@@ -112,3 +112,22 @@ describe('LKD-ROUTE-025 requests outside every match get 404', () => {
     expect(ids(objects, 'LKD-ROUTE-025').map((f) => f.message.match(/for ([^;]*);/)![1]).sort()).toEqual(['clients in namespace shop', 'clients in namespace shop', 'every client']);
   });
 });
+
+describe('routes Linkerd does not serve', () => {
+  const gatewayOnly = (filters: any[]) => ({
+    apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'ingress', namespace: 'mesh-lab' },
+    spec: { parentRefs: [{ name: 'public-gw' }], rules: [{ filters, backendRefs: [{ name: 'orders', port: 8080 }] }] },
+  });
+
+  test('a route whose only parent is another implementation\'s Gateway gets neither LKD-ROUTE-011 nor LKD-ROUTE-002', () => {
+    const objects = [...meshLab(), gatewayOnly([{ type: 'URLRewrite', urlRewrite: { path: { type: 'ReplacePrefixMatch', replacePrefixMatch: '/' } } }])];
+    expect(ids(objects, 'LKD-ROUTE-011')).toEqual([]);
+    expect(ids(objects, 'LKD-ROUTE-002')).toEqual([]);
+  });
+
+  test('the same filter on a route with a Service parent is LKD-ROUTE-011 (Linkerd skips the whole route)', () => {
+    const objects = meshLab();
+    pick(objects, 'HTTPRoute', 'orders-split').spec.rules[0].filters = [{ type: 'URLRewrite', urlRewrite: { path: { type: 'ReplacePrefixMatch', replacePrefixMatch: '/' } } }];
+    expect(ids(objects, 'LKD-ROUTE-011').map((f) => f.resource.name)).toEqual(['orders-split']);
+  });
+});

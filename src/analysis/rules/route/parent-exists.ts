@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { missingReference } from '../../model/policy-view';
 import {
-  ParentRef, everyRoute, isEgressNetworkParent, isGatewayParent, isServerParent, isServiceParent, parentNamespace, parentRefs, refName,
+  ParentRef, everyRoute, isEgressNetworkParent, isServerParent, isServiceParent, parentNamespace, parentRefs, refName,
   serviceParents,
 } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -25,9 +25,7 @@ function lookupParent(index: MeshIndex, ref: ParentRef, route: IndexedObject, na
   if (isEgressNetworkParent(ref, route)) {
     return { kind: 'EgressNetwork', found: !!index.get(POLICY_GROUP, 'EgressNetwork', namespace, name), severity: Severity.ERROR };
   }
-  if (isGatewayParent(ref, route)) {
-    return { kind: 'Gateway', found: !!index.get(GATEWAY_GROUP, 'Gateway', namespace, name), severity: Severity.WARNING };
-  }
+  // A Gateway parent is another implementation's business: Linkerd neither serves nor reports on it.
   return undefined;
 }
 
@@ -43,7 +41,7 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
     const namespace = parentNamespace(ref, route);
     const target = lookupParent(ctx.index, ref, route, namespace, name);
     if (!target || target.found) continue;
-    const group = target.kind === 'Service' ? '' : target.kind === 'Gateway' ? GATEWAY_GROUP : POLICY_GROUP;
+    const group = target.kind === 'Service' ? '' : POLICY_GROUP;
     // A namespace that is not a DNS label can never exist: no inventory could make this parent appear.
     const impossible = !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace);
     const sure = impossible ? { severity: Severity.ERROR, hint: ` (${JSON.stringify(namespace)} is not a valid namespace name)` }
@@ -60,10 +58,11 @@ export const parentExists: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
   doc: {
-    title: 'Every parentRef names an existing Service, Server, EgressNetwork or Gateway',
+    title: 'Every parentRef Linkerd reads names an existing Service, Server or EgressNetwork',
     why: 'Nothing checks references at admission. Linkerd\'s status controller marks a route whose parent is missing '
       + 'NoMatchingParent and its indexes skip it, so traffic keeps flowing as if the route did not exist, and a typo in '
-      + 'a parent name shows only in the route status. Parents that live outside this app belong in the inventory.',
+      + 'a parent name shows only in the route status. Parents that live outside this app belong in the inventory. A Gateway '
+      + 'parent belongs to another implementation, which Linkerd neither serves nor reports on, so it is not checked here.',
     fix: 'Correct the parent name/namespace, add the parent to the app, or declare it in the analysis inventory if it already exists in the cluster.',
     linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::parent_condition_service, Index::parent_condition_server '
       + '(NoMatchingParent); policy-controller/k8s/index/src/outbound/index.rs Namespace::apply_http_route',

@@ -1,6 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes, backendRefs, filtersOf, isGrpcRoute, rules } from '../../model/route-view';
+import {
+  allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isGrpcRoute, isServerParent, isServiceParent, parentRefs, rules,
+} from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** Gateway API filter types Linkerd 2.20 cannot convert. CORS and other post-1.2.1 types are LKD-ROUTE-020's. */
@@ -35,6 +37,11 @@ function checkBackendFilters(ctx: RuleContext, route: IndexedObject, rule: unkno
   }
 }
 
+/** Whether some parentRef is one Linkerd's indexes read: a Service, a Server or an EgressNetwork. */
+function servedByLinkerd(route: IndexedObject): boolean {
+  return parentRefs(route).some((ref) => isServiceParent(ref, route) || isServerParent(ref, route) || isEgressNetworkParent(ref, route));
+}
+
 /** Filters the webhook admits and the outbound indexer then refuses. */
 export const unsupportedFilters: Rule = {
   id: 'LKD-ROUTE-011',
@@ -54,6 +61,8 @@ export const unsupportedFilters: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
+      // A route whose parents are all another implementation's (a Gateway) is not Linkerd's to convert or skip.
+      if (!servedByLinkerd(route)) continue;
       const list = rules(route);
       for (let r = 0; r < list.length; r++) {
         checkRuleFilters(ctx, route, list[r], r);
