@@ -134,6 +134,13 @@ project.addTask('bench:reachability', {
   receiveArgs: true,
 });
 
+project.addTask('bench:overlap', {
+  description: 'The overlap case: N Servers each selecting all N pods (N = 1,000 and 4,000) in a 512 MiB heap; target: time grows <= 5x',
+  exec: 'node --max-old-space-size=512 -r ts-node/register bench/overlap.ts',
+  env: { TS_NODE_PROJECT: 'bench/tsconfig.json' },
+  receiveArgs: true,
+});
+
 project.addTask('languages', {
   description: 'Generate the Python, Java, C# and Go code (jsii-pacmak --code-only), their API references and rosetta translations into dist/, and check them',
   steps: [

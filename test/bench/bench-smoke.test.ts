@@ -48,3 +48,11 @@ test('a tiny reachability bench run reports explain and diff against analyze', (
   expect(row).toMatchObject({ services: 3, objects: 31, changes: 2 });
   for (const field of ['analyzeMs', 'diffMs', 'explainMs', 'diffRatio', 'explainRatio']) expect(typeof row[field]).toBe('number');
 }, 120_000);
+
+test('the overlap bench builds its case and reports the losing Servers (no timing asserted)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { measureOverlap, overlapManifests } = require('../../bench/overlap') as typeof import('../../bench/overlap');
+  expect(overlapManifests(3).map((m) => m.object.kind)).toEqual(['Namespace', 'Deployment', 'Deployment', 'Deployment', 'Server', 'Server', 'Server']);
+  const point = measureOverlap(20, 1);
+  expect(point).toMatchObject({ n: 20, findings: 19 });
+});

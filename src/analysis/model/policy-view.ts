@@ -182,28 +182,57 @@ function memo(index: MeshIndex): Memo {
 }
 
 /** Servers claim a numeric port even when no container declares it; a named port only when a container has it. */
+/** A selector as a key: Servers with the same one select the same pods, so the selection runs once for all of them. */
+function selectorKey(namespace: string, selector: LabelSelector): string {
+  const labels = Object.entries(selector.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([namespace, labels, selector.matchExpressions ?? []]);
+}
+
+/** Two claim lists of one pod port, in claim order (rare: Servers with different selectors on the same port). */
+function mergeClaims(a: readonly IndexedObject[], b: readonly IndexedObject[]): IndexedObject[] {
+  return [...a, ...b].sort(claimOrder);
+}
+
+/**
+ * Servers claim a numeric port even when no container declares it; a named port only where a pod has it (select_ports).
+ * Linear in objects: Servers are grouped by selector (one pod selection per group) and, within a group, by port; every
+ * pod of a group shares the group's claim list for that port, so N Servers over the same N pods cost N, not N².
+ */
 function buildCoverage(index: MeshIndex): ServerCoverage {
   const pods = new Map<IndexedObject, PodTemplate[]>();
-  const claims = new Map<PodTemplate, Map<number, IndexedObject[]>>();
+  const claims = new Map<PodTemplate, Map<number, readonly IndexedObject[]>>();
+  const groups = new Map<string, { selected: PodTemplate[]; byPort: Map<number | string, IndexedObject[]> }>();
   for (const server of [...index.list(POLICY_GROUP, 'Server')].sort(claimOrder)) {
     const selector = serverSelector(server);
-    const selected = selector ? index.podTemplatesMatching(namespaceOf(server), selector) : [];
-    pods.set(server, selected);
+    if (!selector) {
+      pods.set(server, []);
+      continue;
+    }
+    const key = selectorKey(namespaceOf(server), selector);
+    let group = groups.get(key);
+    if (!group) groups.set(key, group = { selected: index.podTemplatesMatching(namespaceOf(server), selector), byPort: new Map() });
+    pods.set(server, group.selected);
     const port = serverPort(server);
     if (port === undefined) continue;
-    for (const pod of selected) {
-      for (const number of selectPorts(pod, port)) {
-        let byPort = claims.get(pod);
-        if (!byPort) claims.set(pod, byPort = new Map());
-        const list = byPort.get(number);
-        if (list) list.push(server); else byPort.set(number, [server]);
+    const list = group.byPort.get(port);
+    if (list) list.push(server); else group.byPort.set(port, [server]);
+  }
+  for (const group of groups.values()) {
+    for (const [port, servers] of group.byPort) {
+      for (const pod of group.selected) {
+        for (const number of selectPorts(pod, port)) {
+          let byPort = claims.get(pod);
+          if (!byPort) claims.set(pod, byPort = new Map());
+          const prior = byPort.get(number);
+          byPort.set(number, prior ? mergeClaims(prior, servers) : servers);
+        }
       }
     }
   }
   return {
     podsOf: (server) => pods.get(server) ?? [],
-    claims: (pod, port) => claims.get(pod)?.get(port) ?? [],
-    claimedPorts: (pod) => claims.get(pod) ?? new Map(),
+    claims: (pod, port) => (claims.get(pod)?.get(port) ?? []) as IndexedObject[],
+    claimedPorts: (pod) => (claims.get(pod) ?? new Map()) as Map<number, IndexedObject[]>,
   };
 }
 

@@ -1,5 +1,5 @@
 import { Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
+import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { listSome, serverCoverage, workloadLabel } from '../../model/policy-view';
 import { Rule, RuleArea } from '../../rule';
 
@@ -7,7 +7,8 @@ interface Overlap {
   readonly loser: IndexedObject;
   readonly winner: IndexedObject;
   readonly port: number;
-  readonly workloads: string[];
+  /** Shared between the losers of one claim list (never copied per loser). */
+  workloads: readonly string[];
 }
 
 /** Several Servers on one pod port: the policy controller keeps the first and skips the rest. */
@@ -27,21 +28,38 @@ export const overlappingServersRule: Rule = {
     goodExample: '# one Server per pod port; other workloads get their own Server',
   },
   check(ctx) {
+    // Pods that share a claim list (the coverage shares one list per Server group and port) are collected per list
+    // first, so the work is linear in pods and ports plus one finding per losing Server, not pods × Servers.
     const coverage = serverCoverage(ctx.index);
-    const overlaps = new Map<string, Overlap>();
+    const podsByClaim = new Map<readonly IndexedObject[], Map<number, PodTemplate[]>>();
     for (const pod of ctx.index.podTemplates) {
       for (const [port, servers] of coverage.claimedPorts(pod)) {
+        if (servers.length < 2) continue;
+        let byPort = podsByClaim.get(servers);
+        if (!byPort) podsByClaim.set(servers, byPort = new Map());
+        const list = byPort.get(port);
+        if (list) list.push(pod); else byPort.set(port, [pod]);
+      }
+    }
+    const overlaps = new Map<string, Overlap>();
+    for (const [servers, byPort] of podsByClaim) {
+      for (const [port, pods] of byPort) {
+        const labels = pods.map(workloadLabel);
         for (let i = 1; i < servers.length; i++) {
           const loser = servers[i];
           const k = `${loser.id.namespace}|${loser.id.name}|${servers[0].id.name}|${port}`;
-          const entry = overlaps.get(k) ?? { loser, winner: servers[0], port, workloads: [] };
-          entry.workloads.push(workloadLabel(pod));
-          overlaps.set(k, entry);
+          const entry = overlaps.get(k);
+          if (entry) entry.workloads = [...entry.workloads, ...labels];
+          else overlaps.set(k, { loser, winner: servers[0], port, workloads: labels });
         }
       }
     }
+    // The workload list is rendered once per shared list, not once per losing Server.
+    const rendered = new Map<readonly string[], string>();
     for (const o of overlaps.values()) {
-      ctx.report(o.loser, `Server ${o.loser.id.name} selects port ${o.port} of ${listSome(o.workloads)}, which Server ${o.winner.id.name} `
+      let text = rendered.get(o.workloads);
+      if (text === undefined) rendered.set(o.workloads, text = listSome([...o.workloads]));
+      ctx.report(o.loser, `Server ${o.loser.id.name} selects port ${o.port} of ${text}, which Server ${o.winner.id.name} `
         + 'also selects; Linkerd applies the first by creation time (then name), so this Server is skipped there.');
     }
   },
