@@ -26,13 +26,17 @@ export function overlapManifests(n: number): Manifest[] {
   for (let i = 0; i < n; i++) {
     const labels = { app: 'x', instance: `i${i}` };
     objects.push({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: `app-${i}`, namespace: 'overlap' },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: `app-${i}`, namespace: 'overlap' },
       spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'app:1.0', ports: [{ name: 'http', containerPort: 8080 }] }] } } },
     });
   }
   for (let i = 0; i < n; i++) {
     objects.push({
-      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name: `server-${i}`, namespace: 'overlap' },
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: { name: `server-${i}`, namespace: 'overlap' },
       spec: { podSelector: { matchLabels: { app: 'x' } }, port: 8080, accessPolicy: 'all-authenticated' },
     });
   }

@@ -14,7 +14,9 @@ function appWith(props: Record<string, unknown>) {
   new LinkerdControlPlane(chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.flux(), ...props });
   const mesh = new Chart(app, 'mesh', { namespace: 'shop' });
   new ApiObject(mesh, 'ByName', {
-    apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'MeshTLSAuthentication', metadata: { name: 'by-name', namespace: 'shop' },
+    apiVersion: 'policy.linkerd.io/v1alpha1',
+    kind: 'MeshTLSAuthentication',
+    metadata: { name: 'by-name', namespace: 'shop' },
     spec: { identities: ['client.shop.serviceaccount.identity.linkerd.cluster.local'] },
   });
   return app;

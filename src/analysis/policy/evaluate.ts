@@ -136,23 +136,35 @@ function serverView(index: MeshIndex, server: IndexedObject): ServerView {
   };
 }
 
-/** The Server's own authorizations (policies on it or its namespace, legacy ServerAuthorizations, accessPolicy). */
-function decideServerLevel(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
+/** What admits a caller on the Server itself: policies on it or its namespace, then legacy ServerAuthorizations. */
+function serverGrant(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): { granted?: Decision; rejections: string[] } {
   const serverName = `Server ${view.server.id.name}`;
   const rejections: string[] = [];
   for (const policy of view.policies) {
     const match = authorizationAdmits(index, policy, caller, context);
-    if (match.admitted) return { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)` };
+    if (match.admitted) return { granted: { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)` }, rejections };
     rejections.push(match.reason);
   }
   for (const authz of view.legacy) {
     if (serverAuthorizationAdmits(authz, caller, context)) {
-      return { allowed: true, reason: `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}` };
+      return { granted: { allowed: true, reason: `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}` }, rejections };
     }
   }
+  return { rejections };
+}
+
+/** The Server's accessPolicy, when nothing else admitted the caller; the rejections explain a denial. */
+function accessPolicyDecision(context: AnalysisContext, view: ServerView, caller: Caller, rejections: string[]): Decision {
+  const serverName = `Server ${view.server.id.name}`;
   const fallback = defaultPolicyAllows(serverAccessPolicy(view.server), caller, context, `${serverName} accessPolicy`);
   const why = rejections.length > 0 ? `${rejections.join('; ')}; ` : `no AuthorizationPolicy targets ${serverName}; `;
   return fallback.allowed ? fallback : { ...fallback, reason: `${why}${fallback.reason}` };
+}
+
+/** The Server's own authorizations (policies on it or its namespace, legacy ServerAuthorizations, accessPolicy). */
+function decideServerLevel(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
+  const { granted, rejections } = serverGrant(index, context, view, caller);
+  return granted ?? accessPolicyDecision(context, view, caller, rejections);
 }
 
 /** The probe route's own authorization: unauthenticated, from the probe networks. */
@@ -167,30 +179,19 @@ function probeRouteAdmits(context: AnalysisContext, caller: Caller, path: string
   return { allowed: true, reason: `GET ${path} is a probe path, and the probe route Linkerd generates while no route is attached admits unauthenticated requests from the probe networks (${context.probeNetworks.join(', ')})` };
 }
 
+/** Connection level: the Server's grants, then any route's (some requests get through), then its accessPolicy. */
 function decideWithServer(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
-  const serverName = `Server ${view.server.id.name}`;
-  const rejections: string[] = [];
-  for (const policy of view.policies) {
-    const match = authorizationAdmits(index, policy, caller, context);
-    if (match.admitted) return { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)` };
-    rejections.push(match.reason);
-  }
-  for (const authz of view.legacy) {
-    if (serverAuthorizationAdmits(authz, caller, context)) {
-      return { allowed: true, reason: `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}` };
-    }
-  }
+  const { granted, rejections } = serverGrant(index, context, view, caller);
+  if (granted) return granted;
   const routeGrants: string[] = [];
   for (const [route, policies] of view.routePolicies) {
     const admitting = policies.find((p) => authorizationAdmits(index, p, caller, context).admitted);
     if (admitting) routeGrants.push(`${route.id.kind} ${route.id.name} (AuthorizationPolicy ${admitting.id.name})`);
   }
   if (routeGrants.length > 0) {
-    return { allowed: true, reason: `allowed only for requests matching ${routeGrants.join(', ')} on ${serverName}` };
+    return { allowed: true, reason: `allowed only for requests matching ${routeGrants.join(', ')} on Server ${view.server.id.name}` };
   }
-  const fallback = defaultPolicyAllows(serverAccessPolicy(view.server), caller, context, `${serverName} accessPolicy`);
-  const why = rejections.length > 0 ? `${rejections.join('; ')}; ` : `no AuthorizationPolicy targets ${serverName}; `;
-  return fallback.allowed ? fallback : { ...fallback, reason: `${why}${fallback.reason}` };
+  return accessPolicyDecision(context, view, caller, rejections);
 }
 
 /** `spec.proxyProtocol`: `unknown` (the CRD default) means the proxy detects the protocol. */

@@ -112,8 +112,12 @@ export class LinkerdControlPlane extends Construct {
     const target = installTarget(this, props);
     // Told once: what this control plane installs is what the checks assume about the cluster.
     MeshChecks.of(this)._setClusterDefaults({
-      kubernetesVersion: props.kubernetesVersion, gatewayApiVersion: props.gatewayApiVersion, trustDomain: props.trustDomain,
-      defaultInboundPolicy: props.proxy?.defaultInboundPolicy, clusterNetworks: props.clusterNetworks, controlPlaneNamespace: target.namespace,
+      kubernetesVersion: props.kubernetesVersion,
+      gatewayApiVersion: props.gatewayApiVersion,
+      trustDomain: props.trustDomain,
+      defaultInboundPolicy: props.proxy?.defaultInboundPolicy,
+      clusterNetworks: props.clusterNetworks,
+      controlPlaneNamespace: target.namespace,
     });
     this.delivery = props.delivery;
     this.deliveryForm = props.delivery.form;

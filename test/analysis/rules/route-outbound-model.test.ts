@@ -115,7 +115,9 @@ describe('LKD-ROUTE-025 requests outside every match get 404', () => {
 
 describe('routes Linkerd does not serve', () => {
   const gatewayOnly = (filters: any[]) => ({
-    apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'ingress', namespace: 'mesh-lab' },
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name: 'ingress', namespace: 'mesh-lab' },
     spec: { parentRefs: [{ name: 'public-gw' }], rules: [{ filters, backendRefs: [{ name: 'orders', port: 8080 }] }] },
   });
 
