@@ -87,6 +87,18 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     }),
   },
   {
+    ruleId: 'LKD-POL-024',
+    objects: lab((o) => {
+      find(o, 'Server', 'orders-http').spec.proxyProtocol = 'opaque';
+      o.push({
+        apiVersion: 'policy.linkerd.io/v1alpha1',
+        kind: 'HTTPLocalRateLimitPolicy',
+        metadata: { name: 'orders-rl', namespace: NS },
+        spec: { targetRef: { group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }, total: { requestsPerSecond: 100 } },
+      });
+    }),
+  },
+  {
     ruleId: 'LKD-POL-023',
     objects: lab((o) => {
       o.push({ apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'deny-all', namespace: 'linkerd-egress' }, spec: { trafficPolicy: 'Deny' } });

@@ -43,6 +43,7 @@ import { probePathExposure } from './policy/probe-path-exposure';
 import { probesNeedAuthorizationRule } from './policy/probes-need-authorization';
 import { prometheusScrapesRule } from './policy/prometheus-scrapes';
 import { rateLimitRule } from './policy/rate-limit';
+import { rateLimitProtocol } from './policy/rate-limit-protocol';
 import { routeAuthorizationWithoutServerRule } from './policy/route-authorization-without-server';
 import { serverAuthorizationConflictsRule } from './policy/server-authorization-conflicts';
 import { serverDeniesAllRule } from './policy/server-denies-all';
@@ -88,7 +89,7 @@ import { proxyVersionSkew } from './version/proxy-skew';
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
-  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, legacyKindsRule,
+  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, rateLimitProtocol, legacyKindsRule,
   serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
