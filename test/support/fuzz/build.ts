@@ -284,9 +284,12 @@ function buildPolicy(built: Built, p: PolicySpec, i: number): void {
   new AuthorizationPolicy(built.chart, `Policy${i}`, { name: p.name ?? `pol-${i}`, target, requiredAuthentications: [...meshTls, ...networks, ...sas] });
 }
 
-function buildRateLimit(built: Built, r: RateLimitSpec, i: number): void {
+/** Linkerd sends rate limits only for detected, HTTP/1 and HTTP/2 Servers (LKD-POL-024): a coherent mesh limits those. */
+const RATE_LIMITED = new Set([undefined, 'unknown', 'HTTP/1', 'HTTP/2']);
+
+function buildRateLimit(built: Built, r: RateLimitSpec, i: number, servers: readonly ServerSpec[]): void {
   const server: IServer | undefined = at(built.servers, r.server);
-  if (!server) return;
+  if (!server || !RATE_LIMITED.has(at(servers, r.server)?.proxyProtocol as string | undefined)) return;
   new HttpLocalRateLimitPolicy(built.chart, `RateLimit${i}`, {
     name: r.name ?? `rl-${i}`,
     server,
@@ -319,7 +322,7 @@ export function buildMesh(spec: MeshSpec, app: App = Testing.app()): Chart {
   spec.routes.forEach((r, i) => built.routes.push(buildRoute(built, r, i)));
   spec.accesses.forEach((a, i) => buildAccess(built, a, i));
   spec.policies.forEach((p, i) => buildPolicy(built, p, i));
-  spec.rateLimits.forEach((r, i) => buildRateLimit(built, r, i));
+  spec.rateLimits.forEach((r, i) => buildRateLimit(built, r, i, spec.servers));
   spec.egress.forEach((e, i) => buildEgress(built, e, i));
   return chart;
 }
