@@ -26,7 +26,8 @@ export interface AnalyzeOptions extends AnalysisContextInput {
 
 export const SUPPRESSION_RULE_ID = 'LKD-META-001';
 
-function toFinding(rule: Rule, subject: IndexedObject, message: string, options: ReportOptions = {}): Finding {
+/** A finding of any rule (single-cluster or fleet) about one object. */
+export function toFinding(rule: Pick<Rule, 'id' | 'severity' | 'doc'>, subject: IndexedObject, message: string, options: ReportOptions = {}): Finding {
   return {
     ruleId: rule.id,
     severity: options.severity ?? rule.severity,

@@ -171,6 +171,17 @@ function splitBackends(props: SplitBaseProps): RouteBackend[] {
 }
 
 /** Whether the split writes its match-all route. */
+/** The route of one split rule: its matches at the split's shares, its own retries and timeouts, no catch-all of its own. */
+function ruleRouteProps<M, R>(rule: { name: string; matches: M; retry?: R; timeouts?: RouteTimeouts }, backends: RouteBackend[]) {
+  return {
+    name: rule.name,
+    retry: rule.retry,
+    timeouts: rule.timeouts,
+    unmatched: UnmatchedRequests.NOT_FOUND,
+    rules: [{ matches: rule.matches, backends }],
+  };
+}
+
 function writesCatchAll(props: SplitBaseProps, ruleCount: number): boolean {
   return ruleCount === 0 || props.unmatched !== UnmatchedRequests.NOT_FOUND;
 }
@@ -199,16 +210,7 @@ export class TrafficSplit extends Construct {
     checkRules(this, props, rules, props.httpRetry !== undefined || props.timeouts !== undefined);
     const backends = splitBackends(props);
     const common = { namespace: props.namespace, service: props.service, port: props.port };
-    for (const rule of rules) {
-      this.routes.push(new HttpRoute(this, `Rule-${rule.name}`, {
-        ...common,
-        name: rule.name,
-        retry: rule.retry,
-        timeouts: rule.timeouts,
-        unmatched: UnmatchedRequests.NOT_FOUND,
-        rules: [{ matches: rule.matches, backends }],
-      }));
-    }
+    this.routes.push(...rules.map((rule) => new HttpRoute(this, `Rule-${rule.name}`, { ...common, ...ruleRouteProps(rule, backends) })));
     if (writesCatchAll(props, rules.length)) {
       const all = { ...common, name: props.name, timeouts: props.timeouts, rules: [{ backends }] };
       this.routes.push(props.grpc
@@ -237,16 +239,7 @@ export class GrpcTrafficSplit extends Construct {
     checkRules(this, props, rules, props.retry !== undefined || props.timeouts !== undefined);
     const backends = splitBackends(props);
     const common = { namespace: props.namespace, service: props.service, port: props.port };
-    for (const rule of rules) {
-      this.routes.push(new GrpcRoute(this, `Rule-${rule.name}`, {
-        ...common,
-        name: rule.name,
-        retry: rule.retry,
-        timeouts: rule.timeouts,
-        unmatched: UnmatchedRequests.NOT_FOUND,
-        rules: [{ matches: rule.matches, backends }],
-      }));
-    }
+    this.routes.push(...rules.map((rule) => new GrpcRoute(this, `Rule-${rule.name}`, { ...common, ...ruleRouteProps(rule, backends) })));
     if (writesCatchAll(props, rules.length)) {
       this.routes.push(new GrpcRoute(this, 'Route', { ...common, name: props.name, retry: props.retry, timeouts: props.timeouts, rules: [{ backends }] }));
     }

@@ -5,7 +5,7 @@
  */
 import { FleetCluster, FleetRule, FleetRuleContext } from './fleet-rule';
 import { ClusterFacts, FleetClusterInput, clusterFacts, mirrorManifest, mirroredServices } from './model';
-import { AnalysisResult, AnalyzeOptions, analyze } from '../engine';
+import { AnalysisResult, AnalyzeOptions, analyze, toFinding } from '../engine';
 import { Finding, SuppressedFinding, compareFindings } from '../finding';
 import { InboundPolicy, evaluateInboundPolicy } from '../policy';
 import { parseSuppressions } from '../suppressions';
@@ -79,17 +79,7 @@ function runFleetRules(rules: FleetRule[], clusters: ReadonlyMap<string, FleetCl
       clusters,
       report: (cluster, subject, message, options = {}) => {
         if (subject.inventory) return;
-        const finding: Finding = {
-          cluster: cluster.facts.name,
-          ruleId: rule.id,
-          severity: options.severity ?? rule.severity,
-          resource: subject.id,
-          message,
-          fix: options.fix ?? rule.doc.fix,
-          constructPath: subject.source.constructPath,
-          file: subject.source.file,
-          line: subject.source.line,
-        };
+        const finding: Finding = { cluster: cluster.facts.name, ...toFinding(rule, subject, message, options) };
         const reason = parseSuppressions(subject.object).suppressions.find((s) => s.ruleId === rule.id)?.reason;
         if (reason !== undefined) suppressed.push({ finding, reason });
         else findings.push(finding);
