@@ -51,8 +51,14 @@ test('a tiny reachability bench run reports explain and diff against analyze', (
 
 test('the overlap bench builds its case and reports the losing Servers (no timing asserted)', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { measureOverlap, overlapManifests } = require('../../bench/overlap') as typeof import('../../bench/overlap');
+  const { measureOverlap, overlapManifests } = require('../../bench/worst-cases') as typeof import('../../bench/worst-cases');
   expect(overlapManifests(3).map((m) => m.object.kind)).toEqual(['Namespace', 'Deployment', 'Deployment', 'Deployment', 'Server', 'Server', 'Server']);
   const point = measureOverlap(20, 1);
   expect(point).toMatchObject({ n: 20, findings: 19 });
+});
+
+test('the worst-case bench builds its secret-scan cases and finds the one credential (no timing asserted)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { aliasBombManifest, measureScan } = require('../../bench/worst-cases') as typeof import('../../bench/worst-cases');
+  expect(measureScan('bomb', aliasBombManifest(), 1, 1)).toMatchObject({ name: 'bomb', findings: 1, budgetMs: 1 });
 });

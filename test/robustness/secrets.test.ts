@@ -182,17 +182,15 @@ describe('robust scanning', () => {
     const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol, namespace: ${NS}}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`;
     // parseManifests would refuse the bomb (the CLI's guard); the rule must cope on its own, e.g. in the plugin.
     const object = yaml.load(text) as Record<string, any>;
-    const start = Date.now();
+    // 9^9 paths lead to the credential: a scan per path would never return, one per shared node reports it once.
+    // How long it takes is measured by `npm run bench:worst-cases`, not here.
     const findings = analyze([{ object }], { rules: [secretsInOutput] }).findings;
-    expect(Date.now() - start).toBeLessThan(2000);
     expect(findings).toHaveLength(1);
     expect(() => parseManifests(text, 'bomb.yaml')).toThrow(/alias/);
   });
 
-  test('a 20 MB string is scanned in bounded time', () => {
-    const start = Date.now();
+  test('a 20 MB base64-looking string is scanned without a false finding (its time: npm run bench:worst-cases)', () => {
     expect(findingsOf([configMap('big', { blob: 'ab0/'.repeat(5 * 1024 * 1024) })], SEC)).toEqual([]);
-    expect(Date.now() - start).toBeLessThan(5000);
   });
 });
 
