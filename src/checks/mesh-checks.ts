@@ -3,8 +3,11 @@
  * App, and at synth it hands the resolved manifests (with their construct paths) to the engine. Errors fail
  * `cdk8s synth`; warnings are printed, or fail too when the app asks for it.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { PendingAnalysis, ThreadVerdict, analysisThreadAvailable } from './analysis-thread';
 import { linkerdPluginEntries } from './plugin-config';
 import { SettingError, missingPaths, readProperties } from './plugin-settings';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
@@ -139,6 +142,40 @@ export interface ClusterCheckOptions {
 
 const CHECKS_SYMBOL = Symbol.for('cdk8s-linkerd.MeshChecks');
 
+/** How cdk8s's App.synth() reports failed validations: this header, then `  [construct path] error` per line. */
+const VALIDATION_HEADER = 'Validation failed with the following errors:';
+
+/** The App's own validation errors (construct path `[]`) as cdk8s would throw them. */
+function validationError(failures: string[]): Error {
+  return new Error(`${VALIDATION_HEADER}\n  ${failures.map((f) => `[] ${f}`).join('\n  ')}`);
+}
+
+function isValidationError(e: unknown): boolean {
+  const message = (e as any)?.message;
+  return typeof message === 'string' && message.startsWith(VALIDATION_HEADER);
+}
+
+/** cdk8s's validation error with the App's own errors first, as cdk8s lists them (the App is validated first). */
+function withFailures(e: unknown, failures: string[]): unknown {
+  if (failures.length === 0 || !isValidationError(e)) return e;
+  return new Error(`${validationError(failures).message}${(e as Error).message.slice(VALIDATION_HEADER.length)}`);
+}
+
+/**
+ * Moves what a synth wrote into `staging` to `outdir`, file by file (a folder per chart merges into an existing one),
+ * so the output directory receives manifests only once the checks have passed.
+ */
+function moveInto(staging: string, outdir: string): void {
+  fs.mkdirSync(outdir, { recursive: true });
+  for (const entry of fs.readdirSync(staging, { withFileTypes: true })) {
+    const from = path.join(staging, entry.name);
+    const to = path.join(outdir, entry.name);
+    if (entry.isDirectory() && fs.existsSync(to) && fs.statSync(to).isDirectory()) moveInto(from, to);
+    else fs.renameSync(from, to);
+  }
+  fs.rmSync(staging, { recursive: true, force: true });
+}
+
 function describe(f: Finding): string {
   const where = f.constructPath ?? f.file ?? '';
   const resource = `${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}`;
@@ -165,6 +202,11 @@ function pluginProblems(properties: unknown): string[] {
     if (e instanceof SettingError) return [`${e.ruleId}: ${e.message}. Fix: ${e.fix}`];
     throw e;
   }
+}
+
+/** What would make the cdk8s-linkerd validation plugins of cdk8s.yaml fail without analysing anything. */
+function pluginFailures(): string[] {
+  return linkerdPluginEntries().flatMap(pluginProblems);
 }
 
 function apiObjectsUnder(scope: IConstruct): ApiObject[] {
@@ -225,6 +267,10 @@ export class MeshChecks {
   /** The failures of the first validation inside the current App.synth()/synthYaml(), reused until it returns. */
   private synthScoped?: string[];
   private synthDepth = 0;
+  /** The analysis of the current synth, when it runs on a thread while cdk8s writes the YAML. */
+  private pending?: PendingAnalysis;
+  /** Whether the current synth may hand its analysis to a thread (decided when the outermost synth starts). */
+  private threaded = false;
   /** Objects whose rendered JSON is pinned for the rest of the current synth (see renderForSynth). */
   private pinned: ApiObject[] = [];
   /**
@@ -249,17 +295,59 @@ export class MeshChecks {
       const original = (root as any)[method];
       if (typeof original !== 'function') continue;
       (root as any)[method] = (...args: unknown[]) => {
+        if (this.synthDepth > 0) return original.apply(root, args);
         this.synthDepth++;
         try {
-          return original.apply(root, args);
+          return this.synthChecked(method, () => original.apply(root, args));
         } finally {
-          if (--this.synthDepth === 0) this.endSynth();
+          this.synthDepth--;
+          this.endSynth();
         }
       };
     }
   }
 
+  /**
+   * One outermost synth. When the analysis can run on a thread, `App.synth()` writes into a staging directory beside
+   * the output directory while the thread analyses; the manifests move into the output directory only when the
+   * verdict has no error, so a failed synth writes nothing there, as when the checks run inline.
+   */
+  private synthChecked<T>(method: 'synth' | 'synthYaml', synth: () => T): T {
+    this.threaded = this.clusters.length === 0 && analysisThreadAvailable();
+    const app = this.root as any;
+    const outdir: string | undefined = method === 'synth' && this.threaded ? app.outdir : undefined;
+    const staging = outdir === undefined ? undefined : this.stagingDir(outdir);
+    if (staging !== undefined) app.outdir = staging;
+    let result: T;
+    try {
+      result = synth();
+    } catch (e) {
+      if (staging !== undefined) fs.rmSync(staging, { recursive: true, force: true });
+      // A validation failure of other constructs lists the App's own errors too, as an inline analysis would.
+      throw this.pending && isValidationError(e) ? withFailures(e, this.finishThread()) : e;
+    } finally {
+      if (staging !== undefined) app.outdir = outdir;
+    }
+    const failures = this.finishThread();
+    if (failures.length > 0) {
+      if (staging !== undefined) fs.rmSync(staging, { recursive: true, force: true });
+      throw validationError(failures);
+    }
+    if (staging !== undefined && outdir !== undefined) moveInto(staging, outdir);
+    return result;
+  }
+
+  /** A fresh directory beside `outdir` (same file system, so its files move by renaming). */
+  private stagingDir(outdir: string): string {
+    const parent = path.dirname(path.resolve(outdir));
+    fs.mkdirSync(parent, { recursive: true });
+    return fs.mkdtempSync(path.join(parent, `.${path.basename(outdir)}.cdk8s-linkerd-`));
+  }
+
   private endSynth(): void {
+    this.pending?.stop();
+    this.pending = undefined;
+    this.threaded = false;
     this.synthScoped = undefined;
     for (const obj of this.pinned) delete (obj as any).toJson;
     this.pinned = [];
@@ -280,8 +368,28 @@ export class MeshChecks {
 
   private validateOncePerSynth(): string[] {
     if (this.synthDepth === 0) return this.validate();
-    this.synthScoped ??= this.validate();
+    this.synthScoped ??= this.startThread() ?? this.validate();
     return this.synthScoped;
+  }
+
+  /**
+   * Hands the analysis of this synth to a thread and returns what fails the synth before any verdict (the plugin's
+   * settings), or undefined when the analysis must run inline.
+   */
+  private startThread(): string[] | undefined {
+    if (!this.threaded) return undefined;
+    this.pending = PendingAnalysis.start(this.manifests(), this.engineOptions());
+    return this.pending ? pluginFailures() : undefined;
+  }
+
+  /** The verdict of the thread (or of an inline analysis when the thread gave none), reported as validate() does. */
+  private finishThread(): string[] {
+    const pending = this.pending;
+    if (!pending) return [];
+    this.pending = undefined;
+    const verdict: ThreadVerdict = pending.wait() ?? this.analyzeNow();
+    this.last = verdict;
+    return this.report(verdict.findings, false);
   }
 
   /** Sets what the checks know about the target cluster (merged with earlier settings). */
@@ -331,11 +439,17 @@ export class MeshChecks {
     return { object: this.render(obj), source: { constructPath: ownerPath(obj) } };
   }
 
+  private manifests(): Manifest[] {
+    return apiObjectsUnder(this.root).map((obj) => this.manifest(obj));
+  }
+
+  private analyzeNow(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
+    const { findings, suppressed } = analyze(this.manifests(), this.engineOptions());
+    return { findings, suppressed };
+  }
+
   private run(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
-    const { findings, suppressed } = this.clusters.length > 0
-      ? this.runFleet()
-      : analyze(apiObjectsUnder(this.root).map((obj) => this.manifest(obj)), this.engineOptions());
-    this.last = { findings, suppressed };
+    this.last = this.clusters.length > 0 ? this.runFleet() : this.analyzeNow();
     return this.last;
   }
 
@@ -369,16 +483,19 @@ export class MeshChecks {
   }
 
   private validate(): string[] {
-    const { findings } = this.run();
+    return this.report(this.run().findings, true);
+  }
+
+  /** What fails the synth (errors, warnings under failOnWarnings, and with `plugin` the plugin's settings); prints the rest. */
+  private report(findings: Finding[], plugin: boolean): string[] {
     const failing = findings.filter((f) => f.severity === Severity.ERROR || (this.options.failOnWarnings && f.severity === Severity.WARNING));
-    const plugins = linkerdPluginEntries();
     // The plugin prints warnings itself when it runs: printed here too, they would show twice.
-    if (this.options.printWarnings ?? plugins.length === 0) {
+    if (this.options.printWarnings ?? linkerdPluginEntries().length === 0) {
       this.printWarnings(findings.filter((f) => f.severity === Severity.WARNING && !failing.includes(f)));
     }
     // Information never fails synth, whatever failOnWarnings says.
     if (this.options.printInfo === true) this.printWarnings(findings.filter((f) => f.severity === Severity.INFO), 'info');
-    return [...failing.map(describe), ...plugins.flatMap(pluginProblems)];
+    return [...failing.map(describe), ...(plugin ? pluginFailures() : [])];
   }
 
   private printWarnings(warnings: Finding[], label = 'warning'): void {
