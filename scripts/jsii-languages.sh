@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every jsii language, generated from the compiled assembly (.jsii; run after `npm test` or `npx jsii`):
-#  1. jsii-rosetta translates the README's and the doc comments' TypeScript examples (tablet: dist/rosetta.tabl.json);
+#  1. jsii-rosetta translates the README's and the doc comments' TypeScript examples (tablet: dist/rosetta.tabl.json),
+#     and fails when one does not compile or translate (--strict);
 #  2. jsii-pacmak generates the Python, Java, C# and Go code (--code-only: there is no dotnet or go toolchain here, and
 #     building the Python wheel or the Maven jar needs PyPI / Maven Central, which CI cannot reach);
 #  3. each language's code is checked: its main files exist, and the Python compiles (python3 is available);
@@ -12,12 +13,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=dist/languages
 api=dist/api
-rm -rf "$out" "$api"
+rm -rf "$out" "$api" dist/rosetta.tabl.json
 mkdir -p dist
 start=$SECONDS
 
-# Examples that rosetta cannot translate are reported, not fatal: the README's example must stay plain TypeScript.
-npx --no-install jsii-rosetta extract --output dist/rosetta.tabl.json .jsii 2>&1 | grep -E 'error|WARN' || true
+# Every TypeScript snippet of the README (and of the doc comments) must compile and translate: --strict fails on the
+# first one that does not, and the diagnostics say which (fragments name a fixture in rosetta/). The .jsii carries the
+# README as it was at compile time: compile again after editing it.
+if ! rosetta_log="$(npx --no-install jsii-rosetta extract --strict --output dist/rosetta.tabl.json .jsii 2>&1)"; then
+  grep -v '^!!' <<<"$rosetta_log" >&2
+  echo "error: jsii-rosetta cannot translate every README snippet (see above; README.md, 'Other languages')" >&2
+  exit 1
+fi
 npx --no-install jsii-pacmak --code-only --outdir "$out" --rosetta-tablet dist/rosetta.tabl.json \
   --target python --target java --target dotnet --target go >/dev/null
 
@@ -34,6 +41,14 @@ expect_file python/src/cdk8s_linkerd/linkerd_policy/__init__.py
 expect_file python/src/cdk8s_linkerd/gateway_api/__init__.py
 expect_file java/pom.xml
 expect_file go/cdk8slinkerd/go.mod
+# Each package's README (Java: package-info.java, C#: NamespaceDoc.cs) carries the README's snippets in its language.
+expect_translated() {
+  grep -qF "$2" "$out/$1" || { echo "error: $1 lacks the translated quick start ($2)" >&2; exit 1; }
+}
+expect_translated python/README.md 'def build_quick_start(app):'
+expect_translated java/src/main/java/io/github/maintainers/cdk8s/linkerd/package-info.java 'public Chart buildQuickStart(App app)'
+expect_translated dotnet/Maintainers.Cdk8s.Linkerd/Maintainers/Cdk8s/Linkerd/NamespaceDoc.cs 'public Chart BuildQuickStart(App app)'
+expect_translated go/cdk8slinkerd/README.md 'func BuildQuickStart(app App) Chart'
 # The Python code must at least compile (reserved words such as `from` or `except` are renamed by pacmak).
 python3 -m compileall -q "$out/python/src" >/dev/null
 
