@@ -14,9 +14,10 @@ import * as path from 'path';
 
 const REPO = path.resolve(__dirname, '..');
 
-/** jsii's lists (the ones JSII5018 uses); not in the package's exports map, so loaded by file. */
-const jsiiWords: { isReservedName(name: string): string[] | undefined } =
-  require(path.join(path.dirname(require.resolve('jsii/package.json')), 'lib', 'reserved-words.js'));
+/** jsii's lists (the ones JSII5018 uses); not in the package's exports map, so loaded by file path. */
+const JSII_WORDS_FILE = path.join(path.dirname(require.resolve('jsii/package.json')), 'lib', 'reserved-words.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file path, which `import` cannot name
+const jsiiWords: { isReservedName(name: string): string[] | undefined } = require(JSII_WORDS_FILE);
 
 /** Words reserved only in C# / Go, kept with the reason README gives. */
 const CAPITALIZED_ONLY: Record<string, string> = {
