@@ -5,7 +5,7 @@
 #  2. jsii-pacmak generates the Python, Java, C# and Go code (--code-only: there is no dotnet or go toolchain here, and
 #     building the Python wheel or the Maven jar needs PyPI / Maven Central, which CI cannot reach);
 #  3. each language's code is checked: its main files exist, and the Python compiles (python3 is available);
-#  4. jsii-docgen writes the API reference in each language (dist/api/<language>/API.md);
+#  4. jsii-docgen writes the API reference in each language (dist/api/<language>/API.md), examples translated;
 #  5. jsii-rosetta translates the examples' construct code to Python (dist/examples/python/), best effort: rosetta
 #     does not translate arrow functions, `??` or object spreads, and reports where it meets them.
 # Output under dist/ (the package output, not committed).
@@ -56,6 +56,12 @@ for language in python java csharp go; do
   npx --no-install jsii-docgen -l "$language" -o "$api/$language/API.md" --split-by-submodule >/dev/null
   [ -s "$api/$language/API.md" ] || { echo "error: no $language API reference" >&2; exit 1; }
 done
+# The references show the doc comments' examples in their language (here HttpRoute's, from the rosetta tablet).
+grep -qF 'HttpRoute(chart, "OrdersReads",' "$api/python/API.md" &&
+  grep -qF 'HttpRoute.Builder.create(chart, "OrdersReads")' "$api/java/API.md" &&
+  grep -qF 'new HttpRoute(chart, "OrdersReads", new HttpRouteProps {' "$api/csharp/API.md" &&
+  grep -qF 'cdk8slinkerd.NewHttpRoute(chart, jsii.String("OrdersReads"), &HttpRouteProps{' "$api/go/API.md" ||
+  { echo "error: an API reference lacks the translated HttpRoute example" >&2; exit 1; }
 mkdir -p dist/examples/python
 for example in quick-start/main mesh-lab/mesh-lab control-plane/control-plane; do
   target="dist/examples/python/${example//\//-}.py"
