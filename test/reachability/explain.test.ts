@@ -64,7 +64,7 @@ describe('explain a workload port', () => {
   test('bad targets are clear errors', () => {
     expect(() => MeshReachability.explain(objects, 'orders:8080')).toThrow(/is not NAMESPACE\/WORKLOAD:PORT/);
     expect(() => MeshReachability.explain(objects, 'mesh-lab/orders-v1:9090')).toThrow(/declares no port 9090 \(it declares 8080\)/);
-    expect(() => MeshReachability.explain(objects, 'mesh-lab/orders-v1:8080', { caller: 'Bad Caller' })).toThrow(/--from must be/);
+    expect(() => MeshReachability.explain(objects, 'mesh-lab/orders-v1:8080', { caller: 'Bad Caller' })).toThrow(/caller \(--from\) must be/);
   });
 });
 
