@@ -17,15 +17,15 @@ export function buildQuickStart(app: App): Chart {
     serviceAccount: client,
     containers: [{ image: 'curlimages/curl:8.14.1', command: ['sleep', 'infinity'], securityContext: { user: 100 } }],
   });
-  const orders = ['v1', 'v2'].map((version) => new MeshedDeployment(chart, `Orders-${version}`, {
-    name: `orders-${version}`,
-    app: 'orders',
-    version,
-    containers: [{ image: 'hashicorp/http-echo:1.0.0', args: ['-listen=:8080'], ports: [{ number: 8080 }], securityContext: { user: 65532 } }],
-  }));
+  const orders: kplus.ContainerProps = {
+    image: 'hashicorp/http-echo:1.0.0', args: ['-listen=:8080'], ports: [{ number: 8080 }], securityContext: { user: 65532 },
+  };
+  const ordersV1 = new MeshedDeployment(chart, 'Orders-v1', { name: 'orders-v1', app: 'orders', version: 'v1', containers: [orders] });
+  const ordersV2 = new MeshedDeployment(chart, 'Orders-v2', { name: 'orders-v2', app: 'orders', version: 'v2', containers: [orders] });
   // "This workload serves on 8080": a Service per version (orders-v1, orders-v2), and the stable one over all versions.
-  const [v1, v2] = orders.map((workload) => workload.exposeService({ ports: [{ port: 8080 }] }));
-  const stable = orders[0].exposeService({ name: 'orders', allVersions: true, ports: [{ port: 8080 }] });
+  const v1 = ordersV1.exposeService({ ports: [{ port: 8080 }] });
+  const v2 = ordersV2.exposeService({ ports: [{ port: 8080 }] });
+  const stable = ordersV1.exposeService({ name: 'orders', allVersions: true, ports: [{ port: 8080 }] });
 
   // "orders' port 8080 allows the client identity": a Server, a MeshTLSAuthentication and an AuthorizationPolicy.
   const ordersHttp = new Server(chart, 'OrdersHttp', {

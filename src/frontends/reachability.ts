@@ -41,7 +41,7 @@ export interface ExplainPortOptions extends ReachabilityOptions {
    * One caller: `namespace/serviceaccount`, `unauthenticated`, `external`, `kubelet` or `other-meshed`.
    * @default - every caller the manifests know
    */
-  readonly from?: string;
+  readonly caller?: string;
   /**
    * With `path`, only the request class this request falls in.
    * @default "GET"
@@ -174,7 +174,7 @@ export class MeshReachability {
     const model = modelOf(manifests, options, 'manifests');
     const port = findPort(model, target);
     if (typeof port === 'string') throw new Error(`MeshReachability.explain: ${port}`);
-    const e = explainPort(model, port, { from: options.from, method: options.method, path: options.path });
+    const e = explainPort(model, port, { from: options.caller, method: options.method, path: options.path });
     if (typeof e === 'string') throw new Error(`MeshReachability.explain: ${e}`);
     const routes = port.routes.length > 0 ? port.routes : port.generatedRoutes;
     return {

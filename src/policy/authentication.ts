@@ -96,8 +96,8 @@ export class MeshTlsAuthentication extends MeshResource implements IAuthenticati
 /** A network a NetworkAuthentication or EgressNetwork covers. */
 export class Network {
   /** A CIDR (or bare IP), optionally with exceptions inside it. */
-  public static cidr(cidr: string, except?: string[]): Network {
-    return new Network(cidr, except ?? []);
+  public static cidr(cidr: string, exceptions?: string[]): Network {
+    return new Network(cidr, exceptions ?? []);
   }
 
   private constructor(

@@ -53,6 +53,13 @@ export class ServerAccess extends Construct {
   /**
    * Allows the given identities (and optionally networks) to call a Server's port — "orders' http port allows the
    * client identity" — creating a MeshTLSAuthentication (and NetworkAuthentication) and the AuthorizationPolicy.
+   *
+   * @exampleMetadata fixture=shop
+   * @example
+   * const clientAccess = ServerAccess.allow(ordersHttp, { policyName: 'client-to-orders', authenticationName: 'client-sa', serviceAccounts: [client] });
+   * // The same identity on a second Server reuses its MeshTLSAuthentication.
+   * const ordersAdmin = new Server(chart, 'OrdersAdmin', { name: 'orders-admin', selector: PodSelection.app('orders'), port: ServerPort.number(9990) });
+   * ServerAccess.allow(ordersAdmin, { policyName: 'client-to-orders-admin', authentication: clientAccess.meshTls });
    */
   public static allow(server: Server, options: AllowOptions): ServerAccess {
     requireConstructArgument(server, Server, 'ServerAccess.allow()',

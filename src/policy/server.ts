@@ -81,6 +81,14 @@ export interface IServer extends IMeshResource {
 /**
  * A Linkerd Server (policy.linkerd.io/v1beta3): a port of a set of pods that policy applies to. Once a Server selects
  * a port, everything not explicitly authorized is denied (accessPolicy defaults to deny).
+ *
+ * @exampleMetadata fixture=shop
+ * @example
+ * const server = new Server(chart, 'OrdersHttp', {
+ *   name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(8080), proxyProtocol: ProxyProtocol.HTTP1,
+ * });
+ * // Only the client identity may call it.
+ * ServerAccess.allow(server, { policyName: 'client-to-orders', authenticationName: 'client-sa', serviceAccounts: [client] });
  */
 export class Server extends MeshResource implements IServer {
   /** A Server that exists in the cluster but not in this app. */

@@ -49,7 +49,22 @@ export interface HttpRouteProps extends MeshResourceProps, ServiceRouteProps {
   readonly timeouts?: RouteTimeouts;
 }
 
-/** A Gateway API HTTPRoute (v1) attached to a Service: how the mesh routes calls to that Service port. */
+/**
+ * A Gateway API HTTPRoute (v1) attached to a Service: how the mesh routes calls to that Service port. The example
+ * retries the reads and sends every other request to orders unchanged (Linkerd drops a Service port's default route
+ * once any route attaches).
+ *
+ * @exampleMetadata fixture=shop
+ * @example
+ * new HttpRoute(chart, 'OrdersReads', {
+ *   name: 'orders-reads',
+ *   service: ordersService,
+ *   port: 8080,
+ *   rules: [{ matches: [{ path: PathMatch.prefix('/api'), method: HttpMethod.GET }] }],
+ *   retry: { statuses: [RetryStatus.range(502, 504)], limit: 2, timeout: Duration.millis(300) },
+ *   unmatched: UnmatchedRequests.ROUTE_TO_SERVICE,
+ * });
+ */
 export class HttpRoute extends ServiceRoute {
   public readonly apiObject: ApiObject;
   /** The match-all companion route written for `unmatched: UnmatchedRequests.ROUTE_TO_SERVICE`, if any. */

@@ -16,9 +16,13 @@ export class RetryStatus {
     return new RetryStatus(code, code);
   }
 
-  /** A range of status codes, inclusive, within 100..599. */
-  public static range(from: number, to: number): RetryStatus {
-    return new RetryStatus(from, to);
+  /**
+   * A range of status codes, inclusive, within 100..599 (Linkerd's `status_min`..`status_max`).
+   * @param min the lowest status code retried
+   * @param max the highest status code retried
+   */
+  public static range(min: number, max: number): RetryStatus {
+    return new RetryStatus(min, max);
   }
 
   private constructor(private readonly from: number | string, private readonly to?: number) {}

@@ -190,6 +190,15 @@ function writesCatchAll(props: SplitBaseProps, ruleCount: number): boolean {
  * A percentage split of a Service's HTTP traffic, e.g. 90/10 between two versions: routes with weighted backends.
  * With `rules`, matched requests (e.g. the read paths, with retries) get a route each and everything else goes on
  * with the same shares through the split's own match-all route.
+ *
+ * @exampleMetadata fixture=shop
+ * @example
+ * new TrafficSplit(chart, 'Split', {
+ *   name: 'orders-split',
+ *   service: ordersService,
+ *   port: 8080,
+ *   backends: [{ service: v1, percent: 90 }, { service: v2, percent: 10 }],
+ * });
  */
 export class TrafficSplit extends Construct {
   /** The route for requests no rule matches (all of them without rules); with NOT_FOUND, the last rule's route. */

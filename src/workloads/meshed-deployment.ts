@@ -141,6 +141,17 @@ export interface MeshedDeploymentProps {
 /**
  * A Deployment whose pods join the mesh under their own ServiceAccount, with the standard app/version labels as its
  * selector (not cdk8s's hashed address label) so that Services and Linkerd Servers can select it by name.
+ *
+ * @exampleMetadata fixture=shop
+ * @example
+ * const orders = new MeshedDeployment(chart, 'Orders', {
+ *   name: 'orders-v1',
+ *   app: 'orders',
+ *   version: 'v1',
+ *   containers: [{ image: 'hashicorp/http-echo:1.0.0', args: ['-listen=:8080'], ports: [{ number: 8080 }], securityContext: { user: 65532 } }],
+ * });
+ * // "This workload serves on 8080": the Service orders-v1 selecting this version.
+ * const service = orders.exposeService({ ports: [{ port: 8080 }] });
  */
 export class MeshedDeployment extends Construct {
   /** The cdk8s-plus Deployment (escape hatch). */

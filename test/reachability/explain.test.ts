@@ -37,9 +37,9 @@ describe('explain a workload port', () => {
   });
 
   test('--from and --method/--path narrow to one caller and one request class', () => {
-    const result = MeshReachability.explain(objects, 'mesh-lab/orders-v2:http', { from: 'kubelet', method: 'GET', path: '/health' });
+    const result = MeshReachability.explain(objects, 'mesh-lab/orders-v2:http', { caller: 'kubelet', method: 'GET', path: '/health' });
     expect(result.verdicts.map((v) => [v.source, v.request, v.allowed])).toEqual([['kubelet', 'probe GET /health', true]]);
-    const denied = MeshReachability.explain(objects, 'mesh-lab/orders-v2:8080', { from: 'mesh-lab/default', path: '/x' });
+    const denied = MeshReachability.explain(objects, 'mesh-lab/orders-v2:8080', { caller: 'mesh-lab/default', path: '/x' });
     expect(denied.verdicts.map((v) => [v.source, v.allowed])).toEqual([['mesh-lab/default', false]]);
   });
 
@@ -64,7 +64,7 @@ describe('explain a workload port', () => {
   test('bad targets are clear errors', () => {
     expect(() => MeshReachability.explain(objects, 'orders:8080')).toThrow(/is not NAMESPACE\/WORKLOAD:PORT/);
     expect(() => MeshReachability.explain(objects, 'mesh-lab/orders-v1:9090')).toThrow(/declares no port 9090 \(it declares 8080\)/);
-    expect(() => MeshReachability.explain(objects, 'mesh-lab/orders-v1:8080', { from: 'Bad Caller' })).toThrow(/--from must be/);
+    expect(() => MeshReachability.explain(objects, 'mesh-lab/orders-v1:8080', { caller: 'Bad Caller' })).toThrow(/caller \(--from\) must be/);
   });
 });
 

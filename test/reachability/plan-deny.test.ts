@@ -44,7 +44,7 @@ describe('plan-deny', () => {
     expect(again.objects).toEqual([]);
     const denied = [...objects, ...plan.objects];
     findObject(denied, 'Namespace', 'mesh-lab').metadata.annotations['config.linkerd.io/default-inbound-policy'] = 'deny';
-    const probe = MeshReachability.explain(denied, 'mesh-lab/orders-v1:8080', { from: 'kubelet', path: '/health' });
+    const probe = MeshReachability.explain(denied, 'mesh-lab/orders-v1:8080', { caller: 'kubelet', path: '/health' });
     expect(probe.verdicts.map((v) => [v.request, v.allowed])).toEqual([['probe GET /health', true]]);
   });
 

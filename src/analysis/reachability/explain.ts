@@ -51,7 +51,7 @@ function callersFor(model: MeshModel, from: string | undefined): CallerView[] | 
   const known = model.callers.find((c) => c.key === from);
   if (known) return [known];
   if (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/.test(from)) return [model.caller(from)];
-  return `--from must be NAMESPACE/SERVICEACCOUNT, unauthenticated, external, kubelet or other-meshed (got ${JSON.stringify(from)})`;
+  return `caller (--from) must be NAMESPACE/SERVICEACCOUNT, unauthenticated, external, kubelet or other-meshed (got ${JSON.stringify(from)})`;
 }
 
 export function explainPort(model: MeshModel, port: PortPolicyView, request: ExplainRequest = {}): PortExplanation | string {

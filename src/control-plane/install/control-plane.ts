@@ -81,6 +81,14 @@ export function cniNamespaceManifest(name: string, form: DeliveryForm): any {
 /**
  * A pinned Linkerd 2.20 control plane (charts linkerd-crds and linkerd-control-plane), delivered by cdk8s Helm, Argo CD
  * or Flux with the same resolved values. The CRDs always precede the control plane.
+ *
+ * @exampleMetadata fixture=shop
+ * @example
+ * new LinkerdControlPlane(new Chart(app, 'linkerd'), 'Linkerd', {
+ *   identity: LinkerdIdentity.fromCertManager(),
+ *   delivery: LinkerdDelivery.argoCd({ project: 'platform' }),
+ *   highAvailability: true,
+ * });
  */
 export class LinkerdControlPlane extends Construct {
   /** Namespace of the control plane. */
