@@ -13,10 +13,10 @@ export * from './diff-report';
 export { OTHER_MESHED, UNAUTHENTICATED, EXTERNAL, KUBELET } from './model-adapter';
 
 /**
- * The rules whose errors can mean "Linkerd ignores this object" (the model's `ignored`): reachability runs only these,
- * so that a diff (two analyses and two models) stays within a few analyses' time.
+ * The rules that report objects Linkerd rejects or drops (they declare `effects`; the model's `ignored` reads those
+ * findings): reachability runs only these, so that a diff (two analyses and two models) stays within a few analyses' time.
  */
-const REACHABILITY_RULES = ALL_RULES.filter((r) => /^LKD-(POL|ROUTE|RETRY)-/.test(r.id));
+export const REACHABILITY_RULES = ALL_RULES.filter((r) => (r.effects ?? []).length > 0);
 
 /** Runs the engine (its policy, route and retry rules) over manifests and builds the model reachability reads. */
 export function meshModel(manifests: Manifest[], options: AnalyzeOptions = {}): MeshModel {
