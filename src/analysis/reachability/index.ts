@@ -4,6 +4,7 @@ import { Manifest } from '../model/manifest';
 import { ALL_RULES } from '../rules';
 import { MeshDiff, diffModels } from './diff';
 import { buildMeshModel } from './model-adapter';
+import { ObservedAuthorization } from './observed-metrics';
 import { DenyPlan, DenyTarget, ObservedEdge, planDeny, withNamespaceDeny } from './plan-deny';
 import { MeshModel } from './views';
 
@@ -30,6 +31,7 @@ export function diffManifests(base: Manifest[], head: Manifest[], options: Analy
 export * from './explain';
 export * from './picture';
 export * from './plan-deny';
+export * from './observed-metrics';
 
 /**
  * The plan for moving `namespace` (or, when undefined, the cluster default) to `policy`: the calls it would refuse
@@ -37,10 +39,12 @@ export * from './plan-deny';
  */
 export function planDenyManifests(
   manifests: Manifest[], namespace: string | undefined, options: AnalyzeOptions = {}, edges: ObservedEdge[] = [], policy = DenyTarget.DENY,
+  authorizations: ObservedAuthorization[] = [],
 ): DenyPlan {
   if (namespace === undefined) {
-    return planDeny(meshModel(manifests, options), meshModel(manifests, { ...options, defaultInboundPolicy: policy }), undefined, edges, policy);
+    const cluster = meshModel(manifests, { ...options, defaultInboundPolicy: policy });
+    return planDeny(meshModel(manifests, options), cluster, undefined, edges, policy, authorizations);
   }
   const denied = withNamespaceDeny(manifests.map((m) => m.object), namespace, policy).map((object, i) => ({ object, source: manifests[i]?.source }));
-  return planDeny(meshModel(manifests, options), meshModel(denied, options), namespace, edges, policy);
+  return planDeny(meshModel(manifests, options), meshModel(denied, options), namespace, edges, policy, authorizations);
 }
