@@ -15,13 +15,17 @@ const SERVER_PARENT = [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orde
 function lab(): any[] {
   const objects = meshLab();
   const route = (name: string, path: string) => ({
-    apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: { name, namespace: NS },
+    apiVersion: 'policy.linkerd.io/v1beta3',
+    kind: 'HTTPRoute',
+    metadata: { name, namespace: NS },
     spec: { parentRefs: SERVER_PARENT, rules: [{ matches: [{ path: { type: 'PathPrefix', value: path } }] }] },
   });
   objects.push(route('orders-api', '/'), route('orders-admin', '/admin'));
   objects.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'admin', namespace: NS } });
   objects.push({
-    apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'AuthorizationPolicy', metadata: { name: 'admin-only', namespace: NS },
+    apiVersion: 'policy.linkerd.io/v1alpha1',
+    kind: 'AuthorizationPolicy',
+    metadata: { name: 'admin-only', namespace: NS },
     spec: {
       targetRef: { group: 'policy.linkerd.io', kind: 'HTTPRoute', name: 'orders-admin' },
       requiredAuthenticationRefs: [{ kind: 'ServiceAccount', name: 'admin', namespace: NS }],

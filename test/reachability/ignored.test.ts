@@ -3,14 +3,14 @@
  * set (they declare `effects`); the wording of a message plays no part.
  */
 import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
-import { MUTATIONS, meshLabObjects as corpusObjects, mutate } from '../robustness/mutation-corpus';
-import { RULE_TRIGGERS } from '../robustness/rule-triggers';
 import { AnalyzeOptions, analyze } from '../../src/analysis/engine';
 import { FindingEffect, Severity } from '../../src/analysis/finding';
 import { Manifest } from '../../src/analysis/model/manifest';
 import { REACHABILITY_RULES, meshModel } from '../../src/analysis/reachability';
 import { ALL_RULES } from '../../src/analysis/rules';
 import { parseManifests } from '../../src/frontends/cli/load-manifests';
+import { MUTATIONS, meshLabObjects as corpusObjects, mutate } from '../robustness/mutation-corpus';
+import { RULE_TRIGGERS } from '../robustness/rule-triggers';
 
 const NS = 'mesh-lab';
 const route = (o: any[]) => findObject(o, 'HTTPRoute', 'orders-split');
@@ -22,7 +22,9 @@ const MORE_TRIGGERS: Array<(o: any[]) => void> = [
   (o) => { o.push({ apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'inside', namespace: NS }, spec: { trafficPolicy: 'Allow', networks: [{ cidr: '10.0.0.0/8' }] } }); },
   (o) => {
     o.push({
-      apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'HTTPLocalRateLimitPolicy', metadata: { name: 'limit', namespace: NS },
+      apiVersion: 'policy.linkerd.io/v1alpha1',
+      kind: 'HTTPLocalRateLimitPolicy',
+      metadata: { name: 'limit', namespace: NS },
       spec: { targetRef: { kind: 'Server', name: 'orders-http' }, total: { requestsPerSecond: 100 } },
     });
   },

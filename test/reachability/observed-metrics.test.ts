@@ -63,7 +63,8 @@ describe('observed proxy metrics', () => {
   test('allowed results become observed calls; audit is marked; zero counters, deny counters and other metrics are left out', () => {
     const observed = parseObservedMetrics(PROXY_METRICS + FEDERATE);
     expect(typeof observed).not.toBe('string');
-    expect((observed as any[]).map((a) => [a.source, a.namespace, a.workload, a.pod, a.port, a.protocol, a.audited, a.authorization, a.count])).toEqual([
+    const rows = (observed as any[]).map((a) => [a.source, a.namespace, a.workload, a.pod, a.port, a.protocol, a.audited, a.authorization, a.count]);
+    expect(rows).toEqual([
       ['mesh-lab/client', undefined, undefined, 'orders-v1-7c9d8f6b5d-x2k9p', 8080, 'http', true, 'default/audit', 42],
       ['unauthenticated', undefined, undefined, 'orders-v1-7c9d8f6b5d-x2k9p', 8080, 'http', true, 'default/audit', 7],
       ['mesh-lab/default', 'mesh-lab', 'orders-v2', 'orders-v2-6b7f9c8d4-q8zt2', 8080, 'http', true, 'default/audit', 12],

@@ -211,7 +211,9 @@ function probeRouteAdmits(context: AnalysisContext, caller: Caller, path: string
 }
 
 /** The first route-level policy of a served route that admits the caller. */
-function routeAdmitting(index: MeshIndex, context: AnalysisContext, view: ServerView, route: IndexedObject, caller: Caller): IndexedObject | undefined {
+function routeAdmitting(
+  index: MeshIndex, context: AnalysisContext, view: ServerView, route: IndexedObject, caller: Caller,
+): IndexedObject | undefined {
   return (view.routePolicies.get(route) ?? []).find((p) => authorizationAdmits(index, p, caller, context).admitted);
 }
 

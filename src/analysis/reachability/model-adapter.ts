@@ -13,13 +13,13 @@ import {
   AuthorizationView, BackendView, CallVerdict, CallerKind, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView,
   RouteView, ServicePortView, ServiceRouteView, compareText, idText,
 } from './views';
+import { InboundRoute, routeFor } from '../model/inbound-routes';
 import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
 import {
   CHART_OPAQUE_PORTS, OPAQUE_PORTS, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef, parsePortList, portListHas,
   refList, resolveContainerPort, specOf,
 } from '../model/policy-view';
-import { InboundRoute, routeFor } from '../model/inbound-routes';
 import {
   Caller, Decision, InboundPolicy, PortPolicy, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
 } from '../policy';

@@ -141,7 +141,8 @@ function workloadsByNamespace(model: MeshModel): Map<string, Array<{ kind: strin
   const out = new Map<string, Array<{ kind: string; name: string }>>();
   for (const port of model.ports) {
     const list = out.get(port.namespace) ?? [];
-    if (!list.some((w) => w.kind === port.workload.kind && w.name === port.workload.name)) list.push({ kind: port.workload.kind, name: port.workload.name });
+    const { kind, name } = port.workload;
+    if (!list.some((w) => w.kind === kind && w.name === name)) list.push({ kind, name });
     out.set(port.namespace, list);
   }
   return out;
