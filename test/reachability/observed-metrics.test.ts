@@ -80,10 +80,14 @@ describe('observed proxy metrics', () => {
   });
 
   test('a pod name resolves to its workload by the controllers\' naming', () => {
-    const workloads = [{ kind: 'Deployment', name: 'orders' }, { kind: 'Deployment', name: 'orders-v1' }, { kind: 'StatefulSet', name: 'db' }];
+    const workloads = new Map([['orders', ['Deployment']], ['orders-v1', ['Deployment']], ['db', ['StatefulSet']], ['agent', ['DaemonSet']],
+      ['report', ['CronJob']]]);
     expect(workloadOfPod('orders-v1-7c9d8f6b5d-x2k9p', workloads)).toBe('orders-v1');
     expect(workloadOfPod('orders-5d8f7c9b4-abcde', workloads)).toBe('orders');
     expect(workloadOfPod('db-0', workloads)).toBe('db');
+    expect(workloadOfPod('agent-x2k9p', workloads)).toBe('agent');
+    expect(workloadOfPod('report-29413520-q8zt2', workloads)).toBe('report');
+    // A StatefulSet's pods have ordinals, not random suffixes; an unknown name is no workload.
     expect(workloadOfPod('db-x2k9p', workloads)).toBeUndefined();
     expect(workloadOfPod('cache-0', workloads)).toBeUndefined();
   });

@@ -182,17 +182,23 @@ export function parseObservedMetrics(text: string): ObservedAuthorization[] | st
   return out;
 }
 
-/** The controllers' pod names: Deployment `name-<hash>-<5>`, StatefulSet `name-<ordinal>`, CronJob `name-<time>-<5>`, else `name-<5>`. */
-const POD_SUFFIX: Record<string, RegExp> = {
-  Deployment: /^[a-z0-9]{1,10}-[a-z0-9]{5}$/,
-  StatefulSet: /^\d+$/,
-  CronJob: /^\d+-[a-z0-9]{5}$/,
-};
-const DEFAULT_SUFFIX = /^[a-z0-9]{5}$/;
-
-/** The workload a pod name belongs to, among `workloads` (kind and name) of its namespace; undefined unless exactly one fits. */
-export function workloadOfPod(pod: string, workloads: ReadonlyArray<{ kind: string; name: string }>): string | undefined {
-  const fits = workloads.filter((w) => pod.startsWith(`${w.name}-`) && (POD_SUFFIX[w.kind] ?? DEFAULT_SUFFIX).test(pod.slice(w.name.length + 1)));
-  const names = [...new Set(fits.map((w) => w.name))];
-  return names.length === 1 ? names[0] : undefined;
+/**
+ * The workload a pod name belongs to, by the controllers' naming: `name-<5>` (DaemonSet, Job, ReplicaSet,
+ * ReplicationController), `name-<pod-template-hash>-<5>` (Deployment), `name-<schedule time>-<5>` (CronJob),
+ * `name-<ordinal>` (StatefulSet). `workloads` maps the names of one namespace to their kinds; undefined unless exactly
+ * one workload fits. A handful of map look-ups per pod, whatever the number of workloads.
+ */
+export function workloadOfPod(pod: string, workloads: ReadonlyMap<string, readonly string[]>): string | undefined {
+  const fits = new Set<string>();
+  const consider = (name: string | undefined, kinds: readonly string[]) => {
+    if (name !== undefined && (workloads.get(name) ?? []).some((k) => kinds.includes(k))) fits.add(name);
+  };
+  const random = /^(.+)-[a-z0-9]{5}$/.exec(pod)?.[1];
+  consider(random, ['DaemonSet', 'Job', 'ReplicaSet', 'ReplicationController']);
+  if (random !== undefined) {
+    consider(/^(.+)-[a-z0-9]{1,10}$/.exec(random)?.[1], ['Deployment']);
+    consider(/^(.+)-\d+$/.exec(random)?.[1], ['CronJob']);
+  }
+  consider(/^(.+)-\d+$/.exec(pod)?.[1], ['StatefulSet']);
+  return fits.size === 1 ? [...fits][0] : undefined;
 }

@@ -1,6 +1,7 @@
 /**
  * A proven move to deny: the calls that happen (declared with addCall / the calls annotation, observed with
- * `linkerd viz edges -o json`, and Prometheus scraping the proxies) that a namespace's move to `deny` would refuse,
+ * `linkerd viz edges -o json` or in the proxies' own authorization counters (observed-metrics.ts, audit mode
+ * included), and Prometheus scraping the proxies) that a namespace's move to `deny` would refuse,
  * and the Server / MeshTLSAuthentication / NetworkAuthentication / AuthorizationPolicy objects that keep them allowed.
  *
  * Probes need nothing: a new Server without routes keeps the probe routes Linkerd generates, which it authorizes from
@@ -137,13 +138,15 @@ function portsByWorkload(model: MeshModel): Map<string, PortPolicyView[]> {
   return out;
 }
 
-function workloadsByNamespace(model: MeshModel): Map<string, Array<{ kind: string; name: string }>> {
-  const out = new Map<string, Array<{ kind: string; name: string }>>();
+/** Namespace → workload name → its kinds (a Deployment and a StatefulSet may share a name). */
+function workloadsByNamespace(model: MeshModel): Map<string, Map<string, string[]>> {
+  const out = new Map<string, Map<string, string[]>>();
   for (const port of model.ports) {
-    const list = out.get(port.namespace) ?? [];
-    const { kind, name } = port.workload;
-    if (!list.some((w) => w.kind === kind && w.name === name)) list.push({ kind, name });
-    out.set(port.namespace, list);
+    let names = out.get(port.namespace);
+    if (!names) out.set(port.namespace, names = new Map());
+    const kinds = names.get(port.workload.name) ?? [];
+    if (!kinds.includes(port.workload.kind)) kinds.push(port.workload.kind);
+    names.set(port.workload.name, kinds);
   }
   return out;
 }
@@ -166,7 +169,7 @@ function metricCandidates(current: MeshModel, namespace: string | undefined, obs
       continue;
     }
     if (!inScope(namespace, ns)) continue;
-    const workload = a.workload ?? (a.pod !== undefined ? workloadOfPod(a.pod, workloads.get(ns) ?? []) : undefined);
+    const workload = a.workload ?? (a.pod !== undefined ? workloadOfPod(a.pod, workloads.get(ns) ?? new Map()) : undefined);
     const port = workload === undefined ? undefined : (ports.get(`${ns}/${workload}`) ?? []).find((p) => p.port === a.port);
     if (!port) {
       unresolved.push(`${text}: no workload of namespace ${ns} with that pod and port in the manifests`);
