@@ -12,8 +12,9 @@ export enum Severity {
 }
 
 /**
- * What Linkerd does with the object a finding is about, when the finding says it never takes effect (reachability lists
- * these objects as ignored; `explain`, `diff` and the picture read this marker, never the message).
+ * What Linkerd does with the object of a finding that says the object never takes effect.
+ *
+ * Reachability (`diff`, the picture) lists these objects as ignored, reading this marker, never the message.
  */
 export enum FindingEffect {
   /** The admission webhook, the CRD schema or the API server refuses the object: it cannot be applied. */
