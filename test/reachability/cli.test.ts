@@ -109,7 +109,7 @@ describe('plan-deny', () => {
     const run = cli('plan-deny', 'audit', '--namespace', 'mesh-lab', '--observed', 'authz.txt', '--format', 'json');
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stdout).refused).toContainEqual(expect.objectContaining({
-      origin: 'observed', source: 'unauthenticated', target: 'mesh-lab/orders-v2:8080', from: expect.stringMatching(/allowed only by audit/),
+      origin: 'observed', source: 'unauthenticated', target: 'mesh-lab/orders-v2:8080', from: expect.stringMatching(/^proxy metrics authz.txt:4: .*allowed only by audit/),
     }));
     writeText(dir, 'broken.txt', 'inbound_http_authz_allow_total{tls="true"} 4\n');
     const bad = cli('plan-deny', 'audit', '--namespace', 'mesh-lab', '--observed', 'broken.txt');

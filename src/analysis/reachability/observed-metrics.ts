@@ -46,6 +46,11 @@ export interface ObservedAuthorization {
   readonly count: number;
   /** 1-based line of the sample. */
   readonly line: number;
+  /**
+   * The file the sample was read from.
+   * @default - not read from a file
+   */
+  readonly file?: string;
 }
 
 const ALLOW_COUNTERS: Record<string, string> = {
@@ -134,7 +139,7 @@ function kindName(labels: Record<string, string>, prefix: string): string {
  * Reads the allowed authorization results of a scrape; an error message (naming the line) for anything that is not
  * Prometheus text exposition or that has no inbound authorization counter of the proxies.
  */
-export function parseObservedMetrics(text: string): ObservedAuthorization[] | string {
+export function parseObservedMetrics(text: string, file?: string): ObservedAuthorization[] | string {
   const out: ObservedAuthorization[] = [];
   let pod: string | undefined;
   let counters = 0;
@@ -172,6 +177,7 @@ export function parseObservedMetrics(text: string): ObservedAuthorization[] | st
       audited: authorization === 'default/audit',
       count: sample.value,
       line: n + 1,
+      ...(file !== undefined ? { file } : {}),
     });
   }
   if (counters === 0) {

@@ -99,9 +99,9 @@ export interface Observed {
  * One `--observed` file, by its format: JSON is `linkerd viz edges -o json`, anything else Prometheus text exposition
  * of the proxies (`linkerd diagnostics proxy-metrics`, or Prometheus' /federate); an error message otherwise.
  */
-export function parseObserved(text: string): Observed | string {
+export function parseObserved(text: string, file?: string): Observed | string {
   if (looksLikeMetrics(text)) {
-    const authorizations = parseObservedMetrics(text);
+    const authorizations = parseObservedMetrics(text, file);
     return typeof authorizations === 'string' ? authorizations : { edges: [], authorizations };
   }
   const edges = parseObservedEdges(text);
@@ -163,7 +163,8 @@ function metricCandidates(current: MeshModel, namespace: string | undefined, obs
   for (const a of observed) {
     const ns = a.namespace ?? namespace;
     const where = `${a.pod ?? a.workload ?? 'a pod'} port ${a.port}`;
-    const text = `proxy metrics line ${a.line}: ${where}, ${a.protocol} ${a.audited ? 'allowed only by audit (a would-be denial)' : `allowed by ${a.authorization}`}`;
+    const at = a.file === undefined ? `line ${a.line}` : `${a.file}:${a.line}`;
+    const text = `proxy metrics ${at}: ${where}, ${a.protocol} ${a.audited ? 'allowed only by audit (a would-be denial)' : `allowed by ${a.authorization}`}`;
     if (ns === undefined) {
       unresolved.push(`${text}: no namespace label (give --namespace, or scrape Prometheus' /federate, whose series carry one)`);
       continue;

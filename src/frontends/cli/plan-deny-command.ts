@@ -32,7 +32,7 @@ export function readObserved(files: readonly string[], cwd: string): Observed {
     } catch (e: any) {
       throw new InputError(`${file}: cannot read (${e?.code ?? e})`, OBSERVED_FIX);
     }
-    const observed = parseObserved(text);
+    const observed = parseObserved(text, file);
     if (typeof observed === 'string') throw new InputError(`${file}: ${observed}`, OBSERVED_FIX);
     return observed;
   });
