@@ -44,7 +44,7 @@ export { RunbookOptions } from './control-plane/delivery/runbooks';
 export * from './multicluster';
 
 // Checks.
-export { Severity, Finding, FindingResource, SuppressedFinding } from './analysis/finding';
+export { Severity, Finding, FindingEffect, FindingResource, SuppressedFinding } from './analysis/finding';
 export * from './checks/mesh-checks';
 export * from './frontends/reachability';
 // TypeScript/JavaScript only (jsii does not carry functions to other languages; there the coded error is an exception).

@@ -27,7 +27,9 @@ export interface AnalyzeOptions extends AnalysisContextInput {
 export const SUPPRESSION_RULE_ID = 'LKD-META-001';
 
 /** A finding of any rule (single-cluster or fleet) about one object. */
-export function toFinding(rule: Pick<Rule, 'id' | 'severity' | 'doc'>, subject: IndexedObject, message: string, options: ReportOptions = {}): Finding {
+export function toFinding(rule: Pick<Rule, 'id' | 'severity' | 'doc' | 'effects'>, subject: IndexedObject, message: string, options: ReportOptions = {}): Finding {
+  // An effect the rule does not declare is dropped: what reachability lists as ignored comes only from declared rules.
+  const effect = options.effect !== undefined && rule.effects?.includes(options.effect) ? options.effect : undefined;
   return {
     ruleId: rule.id,
     severity: options.severity ?? rule.severity,
@@ -37,6 +39,7 @@ export function toFinding(rule: Pick<Rule, 'id' | 'severity' | 'doc'>, subject: 
     constructPath: subject.source.constructPath,
     file: subject.source.file,
     line: subject.source.line,
+    ...(effect ? { effect } : {}),
   };
 }
 

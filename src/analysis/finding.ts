@@ -11,6 +11,18 @@ export enum Severity {
   INFO = 'info',
 }
 
+/**
+ * What Linkerd does with the object of a finding that says the object never takes effect.
+ *
+ * Reachability (`diff`, the picture) lists these objects as ignored, reading this marker, never the message.
+ */
+export enum FindingEffect {
+  /** The admission webhook, the CRD schema or the API server refuses the object: it cannot be applied. */
+  REJECTED = 'rejected',
+  /** Applied, but the policy controller or the proxies drop it (never attached, skipped, shadowed, or inert). */
+  IGNORED = 'ignored',
+}
+
 /** The resource a finding is about. */
 export interface FindingResource {
   /** apiVersion of the object. */
@@ -58,6 +70,11 @@ export interface Finding {
    * @default - a single-cluster analysis
    */
   readonly cluster?: string;
+  /**
+   * Set when the finding means Linkerd rejects or drops the whole object (not merely one of its settings).
+   * @default - the object takes effect (perhaps not as intended)
+   */
+  readonly effect?: FindingEffect;
 }
 
 /** A finding that a suppression (with its reason) silenced; kept for the audit trail. */

@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { INPUT_CODES, RETIRED_IDS } from './catalog';
-import { Severity } from './finding';
+import { FindingEffect, Severity } from './finding';
 import { FLEET_RULES } from './fleet';
 import { RuleArea, RuleDoc } from './rule';
 import { ALL_RULES } from './rules';
@@ -13,10 +13,16 @@ export interface DocumentedRule {
   readonly area: RuleArea;
   readonly severity: Severity;
   readonly doc: RuleDoc;
+  readonly effects?: readonly FindingEffect[];
 }
 
 /** Every rule of the engine: the single-cluster pack and the fleet rules, in ID order. */
 export const DOCUMENTED_RULES: DocumentedRule[] = [...ALL_RULES, ...FLEET_RULES].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+const EFFECT_WORDS: Record<FindingEffect, string> = {
+  [FindingEffect.REJECTED]: 'the webhook or the API server refuses it',
+  [FindingEffect.IGNORED]: 'applied, but Linkerd drops it',
+};
 
 function fence(yaml: string | undefined): string[] {
   return yaml ? ['```yaml', yaml.trimEnd(), '```'] : [];
@@ -49,6 +55,10 @@ function ruleSection(rule: DocumentedRule, file: string | undefined): string {
     `Why: ${rule.doc.why}`, '',
   ];
   if (rule.doc.linkerdSource) lines.push(`Mirrors (linkerd2 at version-2.20): ${rule.doc.linkerdSource}`, '');
+  if (rule.effects && rule.effects.length > 0) {
+    const meaning = rule.effects.map((e) => `\`${e}\` (${EFFECT_WORDS[e]})`).join(' or ');
+    lines.push(`Effect: its errors mark the object ${meaning}; diff and the picture list it as ignored.`, '');
+  }
   lines.push(`Fix: ${rule.doc.fix}`, '');
   if (rule.doc.badExample) lines.push('Triggers it:', '', ...fence(rule.doc.badExample), '');
   if (rule.doc.goodExample) lines.push('Passes:', '', ...fence(rule.doc.goodExample), '');

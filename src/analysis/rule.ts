@@ -2,7 +2,7 @@
  * What a rule is. One rule per file under rules/<area>/, registered in rules/index.ts (the pack).
  * A rule reads the index and reports; it never changes objects and never throws for bad input.
  */
-import { Severity } from './finding';
+import { FindingEffect, Severity } from './finding';
 import { IndexedObject, MeshIndex } from './model/mesh-index';
 import { AnalysisContext } from './options';
 
@@ -45,6 +45,11 @@ export interface ReportOptions {
   readonly fix?: string;
   /** Overrides the rule's default severity for this finding. */
   readonly severity?: Severity;
+  /**
+   * What Linkerd does with the whole object: set only when the finding means it is rejected or dropped. The rule must
+   * list the effect in its `effects`.
+   */
+  readonly effect?: FindingEffect;
 }
 
 export interface RuleContext {
@@ -60,5 +65,10 @@ export interface Rule {
   readonly area: RuleArea;
   readonly severity: Severity;
   readonly doc: RuleDoc;
+  /**
+   * The effects its findings may carry (ReportOptions.effect): a rule listing any reports objects Linkerd rejects or
+   * drops, and reachability runs it to list them as ignored.
+   */
+  readonly effects?: readonly FindingEffect[];
   check(ctx: RuleContext): void;
 }

@@ -8,7 +8,7 @@ import { IConstruct } from 'constructs';
 import { AnalyzeOptions } from '../analysis/engine';
 import { Manifest } from '../analysis/model/manifest';
 import {
-  DenyTarget, MeshModel, diffModels, explainPort, findPort, idText, meshModel, planDenyManifests,
+  DenyTarget, MeshModel, diffModels, explainPort, findPort, idText, meshModel, parseObservedMetrics, planDenyManifests,
 } from '../analysis/reachability';
 
 /** What the analysis needs to know about the cluster. */
@@ -115,6 +115,13 @@ export interface PlanDenyOptions extends ReachabilityOptions {
    * @default - none
    */
   readonly observedEdges?: any[];
+  /**
+   * The proxies' inbound authorization results as Prometheus text (`linkerd diagnostics proxy-metrics -n NS WORKLOAD`,
+   * or Prometheus /federate for `inbound_http_authz_allow_total` and `inbound_tcp_authz_allow_total`): every call they
+   * allowed, including those `audit` allowed as would-be denials, is kept allowed.
+   * @default - none
+   */
+  readonly observedProxyMetrics?: string;
   /**
    * The policy moved to: `deny` or `all-authenticated`.
    * @default "deny"
@@ -229,7 +236,9 @@ export class MeshReachability {
       server_id: String(e?.server_id ?? ''),
       no_tls_reason: String(e?.no_tls_reason ?? ''),
     }));
-    const plan = planDenyManifests(toManifests(manifests, 'manifests'), namespace, analyzeOptions(options), edges, policy as DenyTarget);
+    const metrics = options.observedProxyMetrics === undefined ? [] : parseObservedMetrics(String(options.observedProxyMetrics));
+    if (typeof metrics === 'string') throw new Error(`MeshReachability: observedProxyMetrics: ${metrics}`);
+    const plan = planDenyManifests(toManifests(manifests, 'manifests'), namespace, analyzeOptions(options), edges, policy as DenyTarget, metrics);
     return {
       refused: plan.refused.map((c) => ({ origin: c.origin, source: c.source, target: c.target, because: c.because })),
       objects: plan.objects,

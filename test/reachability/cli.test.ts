@@ -96,4 +96,25 @@ describe('plan-deny', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/edges.json: expected a JSON list/);
   });
+
+  test('--observed also takes the proxies\' authorization counters: what audit let in is kept allowed', () => {
+    const lab = meshLabObjects({ withPolicy: false });
+    findObject(lab, 'Namespace', 'mesh-lab').metadata.annotations['config.linkerd.io/default-inbound-policy'] = 'audit';
+    writeYaml(dir, 'audit/lab.yaml', lab);
+    // Labels as linkerd2-proxy writes them (see observed-metrics.test.ts for the source of each).
+    writeText(dir, 'authz.txt', '#\n# POD orders-v2-6b7f9c8d4-q8zt2 (1 of 1)\n#\n'
+      + 'inbound_http_authz_allow_total{target_addr="10.42.0.16:8080",target_ip="10.42.0.16",target_port="8080",srv_group="",'
+      + 'srv_kind="default",srv_name="audit",srv_port="8080",route_group="",route_kind="default",route_name="default",authz_group="",'
+      + 'authz_kind="default",authz_name="audit",tls="no_identity",no_tls_reason="no_tls_from_remote"} 4\n');
+    const run = cli('plan-deny', 'audit', '--namespace', 'mesh-lab', '--observed', 'authz.txt', '--format', 'json');
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout).refused).toContainEqual(expect.objectContaining({
+      origin: 'observed', source: 'unauthenticated', target: 'mesh-lab/orders-v2:8080', from: expect.stringMatching(/^proxy metrics authz.txt:4: .*allowed only by audit/),
+    }));
+    writeText(dir, 'broken.txt', 'inbound_http_authz_allow_total{tls="true"} 4\n');
+    const bad = cli('plan-deny', 'audit', '--namespace', 'mesh-lab', '--observed', 'broken.txt');
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/LKD-INPUT-007: broken.txt: line 1: inbound_http_authz_allow_total has no target_port label/);
+  });
 });

@@ -49,6 +49,9 @@ describe('the mesh picture', () => {
     expect(picture).toContain('class n_caller_mesh_lab_default refused');
     expect(picture).toMatch(/HTTPRoute mesh-lab\/orders-split<br\/>ignored: LKD-ROUTE-001/);
     expect(picture).toMatch(/class n_ignored_\S+ ignored/);
+    // An object the webhook refuses says so.
+    findObject(objects, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs = [];
+    expect(formatMermaid(analyze(manifests(objects)))).toMatch(/MeshTLSAuthentication mesh-lab\/client-sa<br\/>rejected: LKD-POL-003/);
   });
 
   test('a large mesh is folded by namespace', () => {

@@ -20,6 +20,7 @@ import { compareStrings } from '../../src/core/compare';
 import { MeshConfigError } from '../../src/core/errors';
 import { InputError } from '../../src/frontends/cli/errors';
 import { loadManifests, parseManifests } from '../../src/frontends/cli/load-manifests';
+import { readObserved } from '../../src/frontends/cli/plan-deny-command';
 import { schemaRule } from '../../src/frontends/cli/schema-rule';
 import { MulticlusterMode } from '../../src/multicluster/mode';
 import { certs } from '../support/certs';
@@ -150,7 +151,7 @@ interface Refusal {
 }
 
 /** Input the CLI cannot use: each case is read in-process the way `analyze` reads it, and must throw an InputError. */
-const REFUSALS: { input: string; files: Record<string, string | Buffer>; paths?: string[]; crds?: string[] }[] = [
+const REFUSALS: { input: string; files: Record<string, string | Buffer>; paths?: string[]; crds?: string[]; observed?: string[] }[] = [
   { input: 'a UTF-16 file', files: { 'win.yaml': Buffer.from('\uFEFFapiVersion: v1\nkind: ConfigMap\n', 'utf16le') } },
   { input: 'a Latin-1 file', files: { 'latin1.yaml': Buffer.from('apiVersion: v1\nkind: ConfigMap\ndata: {a: caf\xe9}\n', 'latin1') } },
   { input: 'an empty PATH (analyze \'\')', files: {}, paths: [''] },
@@ -159,6 +160,9 @@ const REFUSALS: { input: string; files: Record<string, string | Buffer>; paths?:
   { input: 'a typed List whose items is not a list', files: { 'list.yaml': 'apiVersion: policy.linkerd.io/v1beta3\nkind: ServerList\nitems: {a: 1}\n' } },
   { input: 'a List item that is not an object', files: { 'list.yaml': 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items: [42]\n' } },
   { input: '--crds naming a folder without CRDs', files: { 'crds/readme.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' }, paths: [], crds: ['crds'] },
+  { input: 'plan-deny --observed JSON that is not a list of viz edges', files: { 'edges.json': '{"a": 1}' }, observed: ['edges.json'] },
+  { input: 'plan-deny --observed Prometheus text without the proxies\' authorization counters', files: { 'metrics.txt': 'process_cpu_seconds_total 12\n' }, observed: ['metrics.txt'] },
+  { input: 'plan-deny --observed proxy metrics with a broken sample', files: { 'metrics.txt': 'inbound_http_authz_allow_total{tls="true" 3\n' }, observed: ['metrics.txt'] },
 ];
 
 function refusals(): Refusal[] {
@@ -171,7 +175,8 @@ function refusals(): Refusal[] {
       }
       try {
         if (c.crds) schemaRule(c.crds.map((d) => path.join(dir, d)));
-        loadManifests(c.paths ?? Object.keys(c.files), dir);
+        if (c.observed) readObserved(c.observed, dir);
+        else loadManifests(c.paths ?? Object.keys(c.files), dir);
       } catch (e) {
         if (e instanceof InputError) return { input: c.input, message: e.message.split(dir).join('<dir>') };
         throw e;

@@ -3,6 +3,7 @@
  * This is the static counterpart of what the inbound proxy decides per connection.
  */
 import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
+import { ResourceId } from '../model/manifest';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
 import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../model/policy-view';
 import { AnalysisContext } from '../options';
@@ -36,6 +37,26 @@ export interface Decision {
   readonly reason: string;
   /** True when the decision comes from an `audit` policy: allowed, but the proxy logs it as a would-be denial. */
   readonly audited?: boolean;
+  /**
+   * The objects that decide: the admitting policy and its authentications, or, for a refusal or a default, the Server
+   * (with the authorizations that did not admit), the Namespace or the workload whose default applies.
+   */
+  readonly deciders?: readonly ResourceId[];
+  /**
+   * Set on a connection-level decision when only route-level authorizations admit the caller: the routes whose
+   * requests get through (the proxy refuses its requests on every other route).
+   */
+  readonly onlyRoutes?: readonly ResourceId[];
+}
+
+/** The MeshTLSAuthentication and NetworkAuthentication objects an AuthorizationPolicy requires (those that exist). */
+export function authenticationsOf(index: MeshIndex, policy: IndexedObject): ResourceId[] {
+  const ns = policy.id.namespace;
+  return refList(specOf(policy).requiredAuthenticationRefs).flatMap((ref) => {
+    const kind = isPolicyRef(ref, 'MeshTLSAuthentication') ? 'MeshTLSAuthentication' : isPolicyRef(ref, 'NetworkAuthentication') ? 'NetworkAuthentication' : undefined;
+    const object = kind ? index.get(POLICY_GROUP, kind, ref.namespace ?? ns, String(ref.name)) : undefined;
+    return object ? [object.id] : [];
+  });
 }
 
 export function callerLabel(caller: Caller): string {

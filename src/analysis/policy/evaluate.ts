@@ -14,7 +14,7 @@ import {
   specOf, workloadLabel,
 } from '../model/policy-view';
 import { AnalysisContext } from '../options';
-import { Caller, Decision, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
+import { Caller, Decision, authenticationsOf, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
 import { parseCidr, cidrContains } from '../../core/cidr';
 
 export type { Caller, Decision } from './authorization';
@@ -56,6 +56,18 @@ export interface PortPolicy {
   allows(caller: Caller): Decision;
   /** Whether one request of a caller gets through: the route it lands on, then that route's authorizations. */
   allowsRequest(caller: Caller, request: InboundRequest): Decision & { readonly route?: InboundRoute };
+  /**
+   * Per route of `routes`, whether the caller's requests on it get through (the route's authorizations plus the
+   * Server's, as linkerd2-proxy `try_route` checks them), with the deciding objects. Empty when the port has no routes
+   * (skipped by the proxy, or opaque / TLS: authorized per connection, see `allows`).
+   */
+  allowsOnRoutes(caller: Caller): RouteDecision[];
+}
+
+/** One route's verdict for one caller. */
+export interface RouteDecision extends Decision {
+  readonly route: InboundRoute;
+  readonly deciders: readonly ResourceId[];
 }
 
 export interface InboundPolicy {
@@ -119,20 +131,34 @@ function serverAuthorizationAdmits(authz: IndexedObject, caller: Caller, context
 interface ServerView {
   readonly server: IndexedObject;
   readonly policies: IndexedObject[];
+  /** Every route attached to the Server. */
   readonly routes: IndexedObject[];
+  /** `spec.proxyProtocol`, `detect` when unset or unknown. */
+  readonly protocol: string;
+  /** The attached routes its protocol serves: the only ones whose authorizations the proxy receives. */
+  readonly served: IndexedObject[];
   readonly routePolicies: Map<IndexedObject, IndexedObject[]>;
   readonly legacy: IndexedObject[];
+  /** Every authorization that applies through the Server, its routes or its namespace. */
+  readonly authorizationIds: ResourceId[];
 }
 
 function serverView(index: MeshIndex, server: IndexedObject): ServerView {
   const authz = authorizationTargets(index);
   const routes = routesForServer(index, server);
+  const protocol = serverProtocol(server);
+  const policies = [...authz.forServer(server), ...authz.forNamespace(server.id.namespace ?? '')];
+  const routePolicies = new Map(routes.map((r) => [r, authz.forRoute(r)]));
+  const legacy = serverAuthorizationsFor(index, server);
   return {
     server,
-    policies: [...authz.forServer(server), ...authz.forNamespace(server.id.namespace ?? '')],
+    policies,
     routes,
-    routePolicies: new Map(routes.map((r) => [r, authz.forRoute(r)])),
-    legacy: serverAuthorizationsFor(index, server),
+    protocol,
+    served: servedServerRoutes(index, server, protocol),
+    routePolicies,
+    legacy,
+    authorizationIds: [...policies, ...[...routePolicies.values()].flat(), ...legacy].map((p) => p.id),
   };
 }
 
@@ -142,12 +168,16 @@ function serverGrant(index: MeshIndex, context: AnalysisContext, view: ServerVie
   const rejections: string[] = [];
   for (const policy of view.policies) {
     const match = authorizationAdmits(index, policy, caller, context);
-    if (match.admitted) return { granted: { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)` }, rejections };
+    if (match.admitted) {
+      const deciders = [policy.id, ...authenticationsOf(index, policy)];
+      return { granted: { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)`, deciders }, rejections };
+    }
     rejections.push(match.reason);
   }
   for (const authz of view.legacy) {
     if (serverAuthorizationAdmits(authz, caller, context)) {
-      return { granted: { allowed: true, reason: `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}` }, rejections };
+      const reason = `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}`;
+      return { granted: { allowed: true, reason, deciders: [authz.id, view.server.id] }, rejections };
     }
   }
   return { rejections };
@@ -158,7 +188,8 @@ function accessPolicyDecision(context: AnalysisContext, view: ServerView, caller
   const serverName = `Server ${view.server.id.name}`;
   const fallback = defaultPolicyAllows(serverAccessPolicy(view.server), caller, context, `${serverName} accessPolicy`);
   const why = rejections.length > 0 ? `${rejections.join('; ')}; ` : `no AuthorizationPolicy targets ${serverName}; `;
-  return fallback.allowed ? fallback : { ...fallback, reason: `${why}${fallback.reason}` };
+  const deciders = [view.server.id, ...view.authorizationIds];
+  return fallback.allowed ? { ...fallback, deciders } : { ...fallback, reason: `${why}${fallback.reason}`, deciders };
 }
 
 /** The Server's own authorizations (policies on it or its namespace, legacy ServerAuthorizations, accessPolicy). */
@@ -179,19 +210,58 @@ function probeRouteAdmits(context: AnalysisContext, caller: Caller, path: string
   return { allowed: true, reason: `GET ${path} is a probe path, and the probe route Linkerd generates while no route is attached admits unauthenticated requests from the probe networks (${context.probeNetworks.join(', ')})` };
 }
 
-/** Connection level: the Server's grants, then any route's (some requests get through), then its accessPolicy. */
+/** The first route-level policy of a served route that admits the caller. */
+function routeAdmitting(
+  index: MeshIndex, context: AnalysisContext, view: ServerView, route: IndexedObject, caller: Caller,
+): IndexedObject | undefined {
+  return (view.routePolicies.get(route) ?? []).find((p) => authorizationAdmits(index, p, caller, context).admitted);
+}
+
+/**
+ * Connection level: the Server's grants, then any served route's (some requests get through), then its accessPolicy.
+ * Only the routes the Server's protocol serves count: the proxy never receives the others (an opaque Server none).
+ */
 function decideWithServer(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
   const { granted, rejections } = serverGrant(index, context, view, caller);
   if (granted) return granted;
   const routeGrants: string[] = [];
-  for (const [route, policies] of view.routePolicies) {
-    const admitting = policies.find((p) => authorizationAdmits(index, p, caller, context).admitted);
-    if (admitting) routeGrants.push(`${route.id.kind} ${route.id.name} (AuthorizationPolicy ${admitting.id.name})`);
+  const onlyRoutes: ResourceId[] = [];
+  const deciders: ResourceId[] = [];
+  for (const route of view.served) {
+    const admitting = routeAdmitting(index, context, view, route, caller);
+    if (!admitting) continue;
+    routeGrants.push(`${route.id.kind} ${route.id.name} (AuthorizationPolicy ${admitting.id.name})`);
+    onlyRoutes.push(route.id);
+    deciders.push(admitting.id, ...authenticationsOf(index, admitting));
   }
   if (routeGrants.length > 0) {
-    return { allowed: true, reason: `allowed only for requests matching ${routeGrants.join(', ')} on Server ${view.server.id.name}` };
+    return { allowed: true, reason: `allowed only for requests matching ${routeGrants.join(', ')} on Server ${view.server.id.name}`, onlyRoutes, deciders };
   }
   return accessPolicyDecision(context, view, caller, rejections);
+}
+
+/** One resource route: the Server's own authorizations, else the route's; a refusal says whether other routes admit. */
+function decideResourceRoute(
+  index: MeshIndex, context: AnalysisContext, view: ServerView, route: InboundRoute, caller: Caller, serverLevel: Decision, elsewhere: boolean,
+): RouteDecision {
+  if (serverLevel.allowed) return { ...serverLevel, route, deciders: serverLevel.deciders ?? [view.server.id] };
+  const label = routeLabelOf(route);
+  const admitting = route.route ? routeAdmitting(index, context, view, route.route, caller) : undefined;
+  if (admitting) {
+    return {
+      allowed: true,
+      route,
+      reason: `AuthorizationPolicy ${admitting.id.name} on ${label} admits ${callerLabel(caller)}`,
+      deciders: [admitting.id, ...authenticationsOf(index, admitting)],
+    };
+  }
+  if (!elsewhere) return { ...serverLevel, route, deciders: serverLevel.deciders ?? [view.server.id] };
+  return {
+    allowed: false,
+    route,
+    reason: `no AuthorizationPolicy on ${label} admits ${callerLabel(caller)}, and nothing on Server ${view.server.id.name} does (${serverLevel.reason})`,
+    deciders: [route.route!.id, view.server.id],
+  };
 }
 
 /** `spec.proxyProtocol`: `unknown` (the CRD default) means the proxy detects the protocol. */
@@ -239,14 +309,19 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
   const defaultPolicy: EffectiveDefault = requireIdentity && withRequiredIdentity(resolvedDefault.policy) !== resolvedDefault.policy
     ? { ...resolvedDefault, policy: withRequiredIdentity(resolvedDefault.policy), origin: `${resolvedDefault.origin}, made authenticated-only on this port by config.linkerd.io/proxy-require-identity-inbound-ports` }
     : resolvedDefault;
-  const protocol = view ? serverProtocol(view.server) : (isOpaqueOnPod(index, context, pod, port, portName) ? 'opaque' : 'detect');
+  const protocol = view ? view.protocol : (isOpaqueOnPod(index, context, pod, port, portName) ? 'opaque' : 'detect');
   const family = routeFamilyOf(protocol);
   const probes = probePaths(pod, index).get(port) ?? [];
-  const routes = inboundRoutes(view ? servedServerRoutes(index, view.server, protocol) : [], family, probes, context.probeNetworks);
-  const authorizations = view
-    ? [...view.policies, ...[...view.routePolicies.values()].flat(), ...view.legacy].map((p) => p.id)
-    : [];
+  const routes = inboundRoutes(view ? view.served : [], family, probes, context.probeNetworks);
+  const authorizations = view ? view.authorizationIds : [];
   const target = `${workloadLabel(pod)} port ${port}`;
+  const defaultSource = resolvedDefault.source === 'namespace' ? index.namespace(pod.namespace)?.id
+    : resolvedDefault.source === 'pod' ? pod.owner.id : undefined;
+  const defaultDecision = (caller: Caller): Decision => ({
+    ...defaultPolicyAllows(defaultPolicy.policy, caller, context, `no Server selects ${target}; the default inbound policy from ${defaultPolicy.origin}`),
+    deciders: defaultSource ? [defaultSource] : [],
+  });
+  const serverLevelOf = (caller: Caller): Decision => (view ? decideServerLevel(index, context, view, caller) : defaultDecision(caller));
   return {
     pod,
     workload: pod.owner.id,
@@ -270,9 +345,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
       if (!route) {
         return { allowed: false, reason: `${what} matches none of the routes attached to ${where}; once any route is attached, the proxy answers other requests with 404` };
       }
-      const serverLevel = view
-        ? decideServerLevel(index, context, view, caller)
-        : defaultPolicyAllows(defaultPolicy.policy, caller, context, `no Server selects ${target}; the default inbound policy from ${defaultPolicy.origin}`);
+      const serverLevel = serverLevelOf(caller);
       if (route.generated === 'probe') {
         const probe = probeRouteAdmits(context, caller, request.path ?? '/');
         if (probe) return { ...probe, route };
@@ -287,10 +360,27 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
     },
     allows(caller: Caller): Decision {
       if (skipsProxy) {
-        return { allowed: true, reason: `${target} is listed in config.linkerd.io/skip-inbound-ports, so traffic bypasses the proxy and its policy` };
+        return {
+          allowed: true,
+          reason: `${target} is listed in config.linkerd.io/skip-inbound-ports, so traffic bypasses the proxy and its policy`,
+          deciders: [pod.owner.id],
+        };
       }
       if (view) return decideWithServer(index, context, view, caller);
-      return defaultPolicyAllows(defaultPolicy.policy, caller, context, `no Server selects ${target}; the default inbound policy from ${defaultPolicy.origin}`);
+      return defaultDecision(caller);
+    },
+    allowsOnRoutes(caller: Caller): RouteDecision[] {
+      if (skipsProxy || routes.length === 0) return [];
+      const serverLevel = serverLevelOf(caller);
+      const generated = (route: InboundRoute): RouteDecision => {
+        const probe = route.generated === 'probe' ? probeRouteAdmits(context, caller, route.matches.map((m) => m.pathExact).join(', ')) : undefined;
+        return probe ? { ...probe, route, deciders: [] } : { ...serverLevel, route, deciders: serverLevel.deciders ?? [] };
+      };
+      if (!view || routes.every((r) => r.generated)) return routes.map(generated);
+      // Whether some other route admits the caller changes how a refusal reads (the caller is not refused everywhere).
+      const admitted = serverLevel.allowed ? [] : routes.filter((r) => r.route && routeAdmitting(index, context, view, r.route, caller));
+      return routes.map((r) => (r.generated ? generated(r)
+        : decideResourceRoute(index, context, view, r, caller, serverLevel, admitted.length > 0)));
     },
   };
 }

@@ -4,6 +4,7 @@ import { Manifest } from '../model/manifest';
 import { ALL_RULES } from '../rules';
 import { MeshDiff, diffModels } from './diff';
 import { buildMeshModel } from './model-adapter';
+import { ObservedAuthorization } from './observed-metrics';
 import { DenyPlan, DenyTarget, ObservedEdge, planDeny, withNamespaceDeny } from './plan-deny';
 import { MeshModel } from './views';
 
@@ -13,10 +14,10 @@ export * from './diff-report';
 export { OTHER_MESHED, UNAUTHENTICATED, EXTERNAL, KUBELET } from './model-adapter';
 
 /**
- * The rules whose errors can mean "Linkerd ignores this object" (the model's `ignored`): reachability runs only these,
- * so that a diff (two analyses and two models) stays within a few analyses' time.
+ * The rules that report objects Linkerd rejects or drops (they declare `effects`; the model's `ignored` reads those
+ * findings): reachability runs only these, so that a diff (two analyses and two models) stays within a few analyses' time.
  */
-const REACHABILITY_RULES = ALL_RULES.filter((r) => /^LKD-(POL|ROUTE|RETRY)-/.test(r.id));
+export const REACHABILITY_RULES = ALL_RULES.filter((r) => (r.effects ?? []).length > 0);
 
 /** Runs the engine (its policy, route and retry rules) over manifests and builds the model reachability reads. */
 export function meshModel(manifests: Manifest[], options: AnalyzeOptions = {}): MeshModel {
@@ -30,6 +31,7 @@ export function diffManifests(base: Manifest[], head: Manifest[], options: Analy
 export * from './explain';
 export * from './picture';
 export * from './plan-deny';
+export * from './observed-metrics';
 
 /**
  * The plan for moving `namespace` (or, when undefined, the cluster default) to `policy`: the calls it would refuse
@@ -37,10 +39,12 @@ export * from './plan-deny';
  */
 export function planDenyManifests(
   manifests: Manifest[], namespace: string | undefined, options: AnalyzeOptions = {}, edges: ObservedEdge[] = [], policy = DenyTarget.DENY,
+  authorizations: ObservedAuthorization[] = [],
 ): DenyPlan {
   if (namespace === undefined) {
-    return planDeny(meshModel(manifests, options), meshModel(manifests, { ...options, defaultInboundPolicy: policy }), undefined, edges, policy);
+    const cluster = meshModel(manifests, { ...options, defaultInboundPolicy: policy });
+    return planDeny(meshModel(manifests, options), cluster, undefined, edges, policy, authorizations);
   }
   const denied = withNamespaceDeny(manifests.map((m) => m.object), namespace, policy).map((object, i) => ({ object, source: manifests[i]?.source }));
-  return planDeny(meshModel(manifests, options), meshModel(denied, options), namespace, edges, policy);
+  return planDeny(meshModel(manifests, options), meshModel(denied, options), namespace, edges, policy, authorizations);
 }

@@ -8,11 +8,12 @@
  */
 import { CALLS_ANNOTATION } from '../../core/annotations';
 import { AnalysisResult } from '../engine';
-import { Severity } from '../finding';
+import { FindingEffect, Severity } from '../finding';
 import {
   AuthorizationView, BackendView, CallVerdict, CallerKind, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView,
   RouteView, ServicePortView, ServiceRouteView, compareText, idText,
 } from './views';
+import { InboundRoute, routeFor } from '../model/inbound-routes';
 import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
 import {
@@ -20,7 +21,7 @@ import {
   refList, resolveContainerPort, specOf,
 } from '../model/policy-view';
 import {
-  Caller, Decision, InboundPolicy, PortPolicy, authorizationAdmits, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
+  Caller, Decision, InboundPolicy, PortPolicy, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
 } from '../policy';
 import { parseCalls } from '../rules/policy/declared-calls';
 import { httpProbes } from '../rules/policy/probes-need-authorization';
@@ -39,11 +40,6 @@ const OUTSIDE_IP = '203.0.113.7';
 /** linkerd-viz's own Prometheus, assumed to scrape when its ServiceAccount is in the input. */
 const VIZ_PROMETHEUS = ['linkerd-viz', 'prometheus'];
 
-const IGNORED_AREAS = /^LKD-(POL|ROUTE|RETRY)-/;
-/** Declared calls refused are not ignored objects: they are what the policy decides. */
-const NOT_IGNORED = new Set(['LKD-POL-013']);
-/** Of the errors, those that say Linkerd (or its webhook) drops the object rather than merely warn about its effect. */
-const IGNORED_WORDS = /ignor|reject|skip|never (attach|appl)|does not (attach|apply)|not accepted|must be a non-empty/i;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Callers
@@ -256,7 +252,8 @@ interface PortEntry {
 function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemplate, port: number, admin = false): PortEntry {
   const policy = inbound.portPolicy(pod, port);
   const server = policy?.server ? lookup(index, policy.server.id) : undefined;
-  const routes = (policy?.server?.routes ?? []).map((id) => lookup(index, id)).filter((r): r is IndexedObject => !!r);
+  // The routes the proxy receives (those the Server's protocol serves), not every route attached to the Server.
+  const routes = (policy?.routes ?? []).flatMap((r) => (r.route ? [r.route] : []));
   const authorizations: AuthorizationView[] = [];
   const named: Named = { identities: new Set(), namespaces: new Set() };
   for (const id of policy?.authorizations ?? []) {
@@ -302,37 +299,6 @@ function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemplate, p
 // ---------------------------------------------------------------------------------------------------------------
 // Inbound: verdicts
 
-const ROUTE_ONLY = 'allowed only for requests matching';
-
-function admittingPolicy(index: MeshIndex, caller: Caller, ids: ResourceId[], context: AnalysisResult['context']): IndexedObject | undefined {
-  for (const id of ids) {
-    if (id.kind !== 'AuthorizationPolicy') continue;
-    const object = lookup(index, id);
-    if (object && authorizationAdmits(index, object, caller, context).admitted) return object;
-  }
-  return undefined;
-}
-
-function authenticationIds(index: MeshIndex, policy: IndexedObject): ResourceId[] {
-  const ns = policy.id.namespace;
-  return refList(specOf(policy).requiredAuthenticationRefs).flatMap((ref) => {
-    const kind = isPolicyRef(ref, 'MeshTLSAuthentication') ? 'MeshTLSAuthentication' : isPolicyRef(ref, 'NetworkAuthentication') ? 'NetworkAuthentication' : undefined;
-    const object = kind ? index.get(POLICY_GROUP, kind, ref.namespace ?? ns, String(ref.name)) : undefined;
-    return object ? [object.id] : [];
-  });
-}
-
-function decidersOf(index: MeshIndex, entry: PortEntry, caller: Caller, decision: Decision, result: AnalysisResult): ResourceId[] {
-  const view = entry.view;
-  if (!view.meshed || view.skipsProxy) return [entry.pod.owner.id];
-  if (view.server) {
-    const admitting = decision.allowed ? admittingPolicy(index, caller, view.authorizations.map((a) => a.id), result.context) : undefined;
-    if (admitting) return [admitting.id, ...authenticationIds(index, admitting)];
-    return [view.server.id, ...view.authorizations.map((a) => a.id)];
-  }
-  return view.defaultPolicySource ? [view.defaultPolicySource] : [];
-}
-
 function verdict(entry: PortEntry, caller: CallerView, request: string, decision: Decision, deciders: ResourceId[]): CallVerdict {
   return {
     source: caller.key,
@@ -345,71 +311,38 @@ function verdict(entry: PortEntry, caller: CallerView, request: string, decision
   };
 }
 
-function decidePort(index: MeshIndex, result: AnalysisResult, entry: PortEntry, callerView: CallerView): CallVerdict[] {
+function decidePort(entry: PortEntry, callerView: CallerView): CallVerdict[] {
   const caller = toCaller(callerView);
   if (!entry.policy) {
     const decision = { allowed: true, reason: `${idText(entry.pod.owner.id)} is not meshed, so no inbound policy applies` };
     return [verdict(entry, callerView, '*', decision, [entry.pod.owner.id])];
   }
-  const decision = entry.policy.allows(caller);
-  const deciders = decidersOf(index, entry, caller, decision, result);
-  if (entry.routes.length === 0) {
-    const all = [verdict(entry, callerView, '*', decision, deciders)];
-    if (callerView.kind !== CallerKind.KUBELET) return all;
-    // Probe routes are authorized from the probe networks (chart value policyController.probeNetworks, default
-    // 0.0.0.0/0 and ::/0) whatever the default policy, while no route is attached; they match the exact path only.
-    return [...all, ...entry.view.generatedRoutes.filter((r) => r.name.startsWith('probe ')).map((r) => verdict(entry, callerView, r.name, {
-      allowed: true,
-      reason: `no route is attached to ${entry.view.target}, so the policy controller authorizes kubelet probes on ${r.matches[0]} from the probe networks`,
-    }, []))];
-  }
-  const routeOnly = decision.allowed && decision.reason.startsWith(ROUTE_ONLY);
-  return entry.routes.map((route) => {
-    const name = `${route.id.kind} ${route.id.name}`;
-    if (!routeOnly) return verdict(entry, callerView, name, decision, deciders);
-    const policies = authorizationTargets(index).forRoute(route);
-    const admitting = policies.find((p) => authorizationAdmits(index, p, caller, result.context).admitted);
-    if (admitting) {
-      return verdict(entry, callerView, name, { allowed: true, reason: `AuthorizationPolicy ${admitting.id.name} on ${name} admits ${caller.label}` },
-        [admitting.id, ...authenticationIds(index, admitting)]);
-    }
-    return verdict(entry, callerView, name, {
-      allowed: false,
-      reason: `no AuthorizationPolicy on ${name} admits ${caller.label}, and nothing on Server ${entry.view.server!.id.name} does (${decision.reason})`,
-    }, [route.id, entry.view.server!.id]);
-  });
+  const policy = entry.policy;
+  const onRoutes = policy.allowsOnRoutes(caller).filter((d) => d.route.route !== undefined);
+  if (onRoutes.length > 0) return onRoutes.map((d) => verdict(entry, callerView, routeName(d.route), d, [...d.deciders]));
+  const decision = policy.allows(caller);
+  const all = [verdict(entry, callerView, '*', decision, [...(decision.deciders ?? [])])];
+  if (callerView.kind !== CallerKind.KUBELET) return all;
+  // The kubelet's probes: each probe path as the proxy routes a GET to it (the generated probe route, while no route is attached).
+  return [...all, ...entry.view.generatedRoutes.filter((r) => r.name.startsWith(PROBE_PREFIX)).map((r) => {
+    const request = policy.allowsRequest(caller, { method: 'GET', path: r.name.slice(PROBE_PREFIX.length) });
+    return verdict(entry, callerView, r.name, request, [...(request.deciders ?? [])]);
+  })];
 }
 
-function pathAccepts(match: any, path: string): boolean {
-  const type = match?.type ?? 'PathPrefix';
-  const value = typeof match?.value === 'string' ? match.value : '/';
-  if (type === 'Exact') return path === value;
-  if (type === 'RegularExpression') {
-    try {
-      return new RegExp(`^(?:${value})$`).test(path);
-    } catch {
-      return false;
-    }
-  }
-  const prefix = value.replace(/\/+$/, '');
-  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+const PROBE_PREFIX = 'probe GET ';
+
+function routeName(route: InboundRoute): string {
+  return route.route ? `${route.route.id.kind} ${route.route.id.name}` : route.generated ?? '*';
 }
 
-function routeAccepts(route: IndexedObject, method: string, path: string): boolean {
-  const rules = Array.isArray(specOf(route).rules) && specOf(route).rules.length > 0 ? specOf(route).rules : [{}];
-  return rules.some((rule: any) => {
-    const matches = Array.isArray(rule?.matches) && rule.matches.length > 0 ? rule.matches : [{}];
-    return matches.some((m: any) => (typeof m?.method !== 'string' || m.method === method) && pathAccepts(m?.path, path));
-  });
-}
-
+/** The request class a request lands in, as the proxy routes it (the most specific match of the port's routes). */
 function requestClassOf(entry: PortEntry, method: string, path: string): string {
-  if (entry.routes.length === 0) {
-    const probe = entry.view.generatedRoutes.find((r) => r.name === `probe GET ${path}`);
-    return probe && method === 'GET' ? probe.name : '*';
-  }
-  const route = entry.routes.find((r) => routeAccepts(r, method, path));
-  return route ? `${route.id.kind} ${route.id.name}` : '(no route)';
+  if (!entry.policy || entry.policy.routes.length === 0) return '*';
+  const route = routeFor(entry.policy.routes, { method, path });
+  if (!route) return '(no route)';
+  if (route.generated === 'probe') return `${PROBE_PREFIX}${path}`;
+  return route.route ? routeName(route) : '*';
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -530,14 +463,25 @@ function declaredCalls(index: MeshIndex, callerOfPod: (pod: PodTemplate) => stri
   return out;
 }
 
+/**
+ * Objects Linkerd rejects or drops: the error findings whose rule marks the whole object (Finding.effect). A warning
+ * means the rule is not sure (e.g. the referenced object may exist outside the input), so it does not count.
+ */
 function ignoredObjects(result: AnalysisResult): IgnoredView[] {
   const byObject = new Map<string, IgnoredView>();
   for (const f of result.findings) {
-    if (f.severity !== Severity.ERROR || !IGNORED_AREAS.test(f.ruleId) || NOT_IGNORED.has(f.ruleId) || !IGNORED_WORDS.test(f.message)) continue;
+    if (f.effect === undefined || f.severity !== Severity.ERROR) continue;
     const key = `${f.resource.apiVersion}|${idText(f.resource)}`;
     const known = byObject.get(key);
     const reason = `${f.ruleId}: ${f.message}`;
-    byObject.set(key, known ? { ...known, reason: `${known.reason}; ${reason}` } : { object: f.resource, reason });
+    byObject.set(key, known
+      ? {
+        ...known,
+        reason: `${known.reason}; ${reason}`,
+        ruleIds: known.ruleIds.includes(f.ruleId) ? known.ruleIds : [...known.ruleIds, f.ruleId],
+        effect: known.effect === FindingEffect.REJECTED ? known.effect : f.effect,
+      }
+      : { object: f.resource, reason, ruleIds: [f.ruleId], effect: f.effect });
   }
   return [...byObject.values()];
 }
@@ -639,10 +583,10 @@ export function buildMeshModel(result: AnalysisResult): MeshModel {
       if (!entry) return [];
       // A Server decides alike for every pod it selects (its reasons name the Server, not the pod): decide once.
       const server = entry.policy && !entry.view.skipsProxy && entry.view.server ? idText(entry.view.server.id) : undefined;
-      if (server === undefined || caller.kind === CallerKind.KUBELET) return decidePort(index, result, entry, caller);
+      if (server === undefined || caller.kind === CallerKind.KUBELET) return decidePort(entry, caller);
       const key = `${server}\u0000${caller.key}`;
       let verdicts = byServer.get(key);
-      if (!verdicts) byServer.set(key, verdicts = decidePort(index, result, entry, caller));
+      if (!verdicts) byServer.set(key, verdicts = decidePort(entry, caller));
       return verdicts.map((v) => ({ ...v, target: entry.view.target }));
     },
   };

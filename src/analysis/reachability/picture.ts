@@ -138,7 +138,7 @@ function drawFull(model: MeshModel): Drawing {
 function drawIgnored(model: MeshModel, d: Drawing): void {
   for (const o of model.ignored) {
     const reason = o.reason.length > 100 ? `${o.reason.slice(0, 97)}...` : o.reason;
-    const id = d.node(`ignored/${o.object.apiVersion}/${idText(o.object)}`, 'ignored by Linkerd', ['[', ']'], `${idText(o.object)}\nignored: ${reason}`);
+    const id = d.node(`ignored/${o.object.apiVersion}/${idText(o.object)}`, 'ignored by Linkerd', ['[', ']'], `${idText(o.object)}\n${o.effect}: ${reason}`);
     d.classes.set(id, 'ignored');
   }
 }

@@ -1,12 +1,14 @@
 /**
  * A proven move to deny: the calls that happen (declared with addCall / the calls annotation, observed with
- * `linkerd viz edges -o json`, and Prometheus scraping the proxies) that a namespace's move to `deny` would refuse,
+ * `linkerd viz edges -o json` or in the proxies' own authorization counters (observed-metrics.ts, audit mode
+ * included), and Prometheus scraping the proxies) that a namespace's move to `deny` would refuse,
  * and the Server / MeshTLSAuthentication / NetworkAuthentication / AuthorizationPolicy objects that keep them allowed.
  *
  * Probes need nothing: a new Server without routes keeps the probe routes Linkerd generates, which it authorizes from
  * the probe networks. The proxy admin port gets what `linkerd viz allow-scrapes` writes (viz/cmd/allow-scrapes.go):
  * a Server on `linkerd-admin`, a `/metrics` route for Prometheus and a `/live`, `/ready` route for the kubelet.
  */
+import { ObservedAuthorization, looksLikeMetrics, parseObservedMetrics, workloadOfPod } from './observed-metrics';
 import { CallerKind, MeshModel, PortPolicyView, compareText } from './views';
 
 /** One row of `linkerd viz edges <type> -o json` (viz/cmd/edges.go, edgesJSONStats). */
@@ -87,6 +89,25 @@ export function parseObservedEdges(text: string): ObservedEdge[] | string {
   }));
 }
 
+/** What `--observed` files hold: viz edges, the proxies' authorization results, or both (several files). */
+export interface Observed {
+  readonly edges: ObservedEdge[];
+  readonly authorizations: ObservedAuthorization[];
+}
+
+/**
+ * One `--observed` file, by its format: JSON is `linkerd viz edges -o json`, anything else Prometheus text exposition
+ * of the proxies (`linkerd diagnostics proxy-metrics`, or Prometheus' /federate); an error message otherwise.
+ */
+export function parseObserved(text: string, file?: string): Observed | string {
+  if (looksLikeMetrics(text)) {
+    const authorizations = parseObservedMetrics(text, file);
+    return typeof authorizations === 'string' ? authorizations : { edges: [], authorizations };
+  }
+  const edges = parseObservedEdges(text);
+  return typeof edges === 'string' ? edges : { edges, authorizations: [] };
+}
+
 /** `sa.ns` (or a full identity) → `ns/sa`; no identity means the client had no mTLS. */
 function observedCaller(edge: ObservedEdge): string {
   const parts = edge.client_id.split('.');
@@ -105,6 +126,61 @@ function inScope(namespace: string | undefined, ns: string | undefined): boolean
   return namespace === undefined || ns === namespace;
 }
 
+/** The declared ports of each workload (`namespace/name`), built once so observed calls resolve in linear time. */
+function portsByWorkload(model: MeshModel): Map<string, PortPolicyView[]> {
+  const out = new Map<string, PortPolicyView[]>();
+  for (const port of [...model.ports, ...model.adminPorts]) {
+    const key = `${port.namespace}/${port.workload.name}`;
+    const list = out.get(key) ?? [];
+    if (!list.includes(port)) list.push(port);
+    out.set(key, list);
+  }
+  return out;
+}
+
+/** Namespace → workload name → its kinds (a Deployment and a StatefulSet may share a name). */
+function workloadsByNamespace(model: MeshModel): Map<string, Map<string, string[]>> {
+  const out = new Map<string, Map<string, string[]>>();
+  for (const port of model.ports) {
+    let names = out.get(port.namespace);
+    if (!names) out.set(port.namespace, names = new Map());
+    const kinds = names.get(port.workload.name) ?? [];
+    if (!kinds.includes(port.workload.kind)) kinds.push(port.workload.kind);
+    names.set(port.workload.name, kinds);
+  }
+  return out;
+}
+
+/**
+ * The calls the proxies let in (allowed, or allowed only by `audit`), as candidates on the exact pod port. Samples
+ * without a `namespace` label (linkerd diagnostics proxy-metrics) are taken to be in the namespace being moved.
+ */
+function metricCandidates(current: MeshModel, namespace: string | undefined, observed: ObservedAuthorization[], unresolved: string[]): Candidate[] {
+  const out: Candidate[] = [];
+  if (observed.length === 0) return out;
+  const ports = portsByWorkload(current);
+  const workloads = workloadsByNamespace(current);
+  for (const a of observed) {
+    const ns = a.namespace ?? namespace;
+    const where = `${a.pod ?? a.workload ?? 'a pod'} port ${a.port}`;
+    const at = a.file === undefined ? `line ${a.line}` : `${a.file}:${a.line}`;
+    const text = `proxy metrics ${at}: ${where}, ${a.protocol} ${a.audited ? 'allowed only by audit (a would-be denial)' : `allowed by ${a.authorization}`}`;
+    if (ns === undefined) {
+      unresolved.push(`${text}: no namespace label (give --namespace, or scrape Prometheus' /federate, whose series carry one)`);
+      continue;
+    }
+    if (!inScope(namespace, ns)) continue;
+    const workload = a.workload ?? (a.pod !== undefined ? workloadOfPod(a.pod, workloads.get(ns) ?? new Map()) : undefined);
+    const port = workload === undefined ? undefined : (ports.get(`${ns}/${workload}`) ?? []).find((p) => p.port === a.port);
+    if (!port) {
+      unresolved.push(`${text}: no workload of namespace ${ns} with that pod and port in the manifests`);
+      continue;
+    }
+    out.push({ origin: CallOrigin.OBSERVED, source: a.source, from: text, target: port.target });
+  }
+  return out;
+}
+
 function candidates(current: MeshModel, namespace: string | undefined, edges: ObservedEdge[], unresolved: string[]): Candidate[] {
   const out: Candidate[] = [];
   for (const call of current.declaredCalls) {
@@ -114,10 +190,11 @@ function candidates(current: MeshModel, namespace: string | undefined, edges: Ob
       out.push({ origin: CallOrigin.DECLARED, source: call.source, from: `${call.workload.kind} ${call.workload.namespace}/${call.workload.name} calls ${call.service}`, target });
     }
   }
+  const byWorkload = edges.length > 0 ? portsByWorkload(current) : new Map<string, PortPolicyView[]>();
   for (const edge of edges) {
     if (!inScope(namespace, edge.dst_namespace)) continue;
     // viz edges name workloads, not ports: every declared port of the destination must stay open to the caller.
-    const ports = current.ports.filter((p) => p.namespace === edge.dst_namespace && p.workload.name === edge.dst);
+    const ports = (byWorkload.get(`${edge.dst_namespace}/${edge.dst}`) ?? []).filter((p) => !p.admin);
     const text = `viz edge ${edge.src_namespace}/${edge.src} → ${edge.dst_namespace}/${edge.dst}`;
     if (ports.length === 0) unresolved.push(`${text}: no such workload with a declared port`);
     for (const port of ports) out.push({ origin: CallOrigin.OBSERVED, source: observedCaller(edge), from: text, target: port.target });
@@ -270,12 +347,14 @@ function constructLines(port: PortPolicyView, sources: string[], clusterNetworks
  */
 export function planDeny(
   current: MeshModel, denied: MeshModel, namespace: string | undefined, edges: ObservedEdge[] = [], policy = DenyTarget.DENY,
+  authorizations: ObservedAuthorization[] = [],
 ): DenyPlan {
   const unresolved: string[] = [];
   const refused: PlannedCall[] = [];
   const alreadyRefused: PlannedCall[] = [];
   const seen = new Set<string>();
-  const calls = candidates(current, namespace, edges, unresolved).filter((c) => {
+  const found = [...candidates(current, namespace, edges, unresolved), ...metricCandidates(current, namespace, authorizations, unresolved)];
+  const calls = found.filter((c) => {
     const key = `${c.source}\u0000${c.target}`;
     if (seen.has(key)) return false;
     seen.add(key);

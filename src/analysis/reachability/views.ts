@@ -3,6 +3,7 @@
  * policy evaluation; everything else in reachability/ sees nothing but these types, so the evaluation behind them can
  * change (per-request inbound model, outbound model per Service port) by re-pointing the adapter alone.
  */
+import { FindingEffect } from '../finding';
 import { ResourceId } from '../model/manifest';
 
 /** Who calls: a mesh identity, every other identity of a namespace, or a class of callers. */
@@ -147,10 +148,15 @@ export interface ServicePortView {
   readonly endpoints: string[];
 }
 
-/** An object Linkerd ignores or rejects, and why (an error finding of the engine). */
+/** An object Linkerd ignores or rejects, and why (the error findings marked with Finding.effect). */
 export interface IgnoredView {
   readonly object: ResourceId;
+  /** `RULE-ID: message` of each finding, joined with `; `. */
   readonly reason: string;
+  /** The rules that report it, in report order. */
+  readonly ruleIds: string[];
+  /** `rejected` when any finding says it cannot be applied, else `ignored` (applied, then dropped). */
+  readonly effect: FindingEffect;
 }
 
 /** A call a workload declares (`addCall`, the calls annotation). */

@@ -8,7 +8,7 @@ import { InputError, UsageError } from './errors';
 import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { PLAN_DENY_USAGE } from './usage';
-import { AUDIT_NOTE, DenyTarget, ObservedEdge, formatDenyPlanText, parseObservedEdges, planDenyManifests } from '../../analysis/reachability';
+import { AUDIT_NOTE, DenyTarget, Observed, formatDenyPlanText, parseObserved, planDenyManifests } from '../../analysis/reachability';
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,
@@ -20,18 +20,23 @@ const SPECS: Record<string, OptionSpec> = {
   'format': { value: true, choices: ['text', 'yaml', 'json'] },
 };
 
-function observed(files: string[], cwd: string): ObservedEdge[] {
-  return files.flatMap((file) => {
+const OBSERVED_FIX = 'Give the JSON of linkerd viz edges <type> -n NS -o json, or the Prometheus text of '
+  + 'linkerd diagnostics proxy-metrics -n NS <workload> (or of Prometheus /federate for the inbound_*_authz_allow_total series).';
+
+/** The `--observed` files, each viz edges JSON or a proxies' metrics scrape (told apart by their first character). */
+export function readObserved(files: readonly string[], cwd: string): Observed {
+  const read = files.map((file) => {
     let text: string;
     try {
       text = fs.readFileSync(path.resolve(cwd, file), 'utf8');
     } catch (e: any) {
-      throw new InputError(`${file}: cannot read (${e?.code ?? e})`);
+      throw new InputError(`${file}: cannot read (${e?.code ?? e})`, OBSERVED_FIX);
     }
-    const edges = parseObservedEdges(text);
-    if (typeof edges === 'string') throw new InputError(`${file}: ${edges}`);
-    return edges;
+    const observed = parseObserved(text, file);
+    if (typeof observed === 'string') throw new InputError(`${file}: ${observed}`, OBSERVED_FIX);
+    return observed;
   });
+  return { edges: read.flatMap((o) => o.edges), authorizations: read.flatMap((o) => o.authorizations) };
 }
 
 /** Exit 0 when the move refuses none of the known calls, 1 when it would refuse some. */
@@ -49,8 +54,8 @@ export function planDenyCommand(argv: readonly string[], io: CliIo): number {
   if (args.positionals.length === 0) throw new UsageError('plan-deny needs at least one PATH (a YAML file or folder)');
   // Here --namespace names the namespace to move, not where objects without one are (analyze's -n).
   const options = { ...engineOptions(args, io.cwd), defaultNamespace: undefined };
-  const edges = observed(args.options.get('observed') ?? [], io.cwd);
-  const plan = planDenyManifests(loadManifests(args.positionals, io.cwd), namespace, options, edges, policy);
+  const observed = readObserved(args.options.get('observed') ?? [], io.cwd);
+  const plan = planDenyManifests(loadManifests(args.positionals, io.cwd), namespace, options, observed.edges, policy, observed.authorizations);
   const text = plan.objects.map((o) => yaml.dump(o, { noRefs: true, sortKeys: false })).join('---\n');
   const format = optionValue(args, 'format') ?? 'text';
   if (format === 'yaml') io.stdout(text);

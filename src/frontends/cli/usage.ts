@@ -113,8 +113,14 @@ Options:
   --namespace NS                     The namespace to move (its config.linkerd.io/default-inbound-policy)
   --cluster                          Move the cluster default (proxy.defaultInboundPolicy) instead
   --to-policy deny|all-authenticated The policy moved to (default: deny)
-  --observed FILE                    JSON of linkerd viz edges <type> -n NS -o json (repeatable); edges name
-                                     workloads, so every declared port of the destination is kept open to the caller
+  --observed FILE                    Calls seen on the cluster (repeatable), in either format:
+                                     JSON of linkerd viz edges <type> -n NS -o json: edges name workloads, so every
+                                       declared port of the destination is kept open to the caller;
+                                     Prometheus text of linkerd diagnostics proxy-metrics -n NS <workload> (or of
+                                       Prometheus /federate): each inbound_http_authz_allow_total or
+                                       inbound_tcp_authz_allow_total sample is a call of its client_id (none:
+                                       unauthenticated) to its pod's target_port, audit's would-be denials included;
+                                       samples without a namespace label are taken to be in --namespace
   --format text|yaml|json            text: the report and the objects; yaml: only the objects (default: text)
 ${CLUSTER_OPTIONS}
   --help                             Show this help

@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountExists, specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
@@ -18,7 +18,7 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
     if (!index.get(POLICY_GROUP, kind, ns, String(ref.name))) {
       const sure = missingReference(index, POLICY_GROUP, kind, String(ns ?? ''));
       ctx.report(policy, `${refPath(i)} names ${kind} ${ns}/${ref.name}, which does not exist${sure.hint}; the policy controller ignores the whole `
-        + 'AuthorizationPolicy ("illegal AuthorizationPolicy") until it does.', { severity: sure.severity });
+        + 'AuthorizationPolicy ("illegal AuthorizationPolicy") until it does.', { effect: FindingEffect.IGNORED, severity: sure.severity });
     }
     return kind === 'MeshTLSAuthentication' ? 'meshtls' : 'network';
   }
@@ -33,12 +33,12 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
     return 'serviceaccount';
   }
   if (kindIs(ref, 'MeshTLSAuthentication') || kindIs(ref, 'NetworkAuthentication')) {
-    ctx.report(policy, `${refPath(i)} is ${refText(ref)}: a missing or other group means core, so the webhook rejects it. Set group: policy.linkerd.io.`);
+    ctx.report(policy, `${refPath(i)} is ${refText(ref)}: a missing or other group means core, so the webhook rejects it. Set group: policy.linkerd.io.`, { effect: FindingEffect.REJECTED });
   } else if (kindIs(ref, 'ServiceAccount')) {
-    ctx.report(policy, `${refPath(i)} is ${refText(ref)}: a ServiceAccount reference must omit the group (or use "" / "core").`);
+    ctx.report(policy, `${refPath(i)} is ${refText(ref)}: a ServiceAccount reference must omit the group (or use "" / "core").`, { effect: FindingEffect.REJECTED });
   } else {
     ctx.report(policy, `${refPath(i)} is ${refText(ref)}; only MeshTLSAuthentication, NetworkAuthentication (policy.linkerd.io) and `
-      + 'ServiceAccount (core) are accepted.');
+      + 'ServiceAccount (core) are accepted.', { effect: FindingEffect.REJECTED });
   }
   return undefined;
 }
@@ -46,13 +46,13 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
 type RefCounts = Record<NonNullable<RefClass>, number>;
 
 function checkCounts(ctx: RuleContext, policy: IndexedObject, counts: RefCounts): void {
-  if (counts.meshtls > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one MeshTLSAuthentication; the webhook allows at most one.');
-  if (counts.serviceaccount > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one ServiceAccount; the webhook allows at most one (use a MeshTLSAuthentication with identityRefs for several).');
+  if (counts.meshtls > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one MeshTLSAuthentication; the webhook allows at most one.', { effect: FindingEffect.REJECTED });
+  if (counts.serviceaccount > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one ServiceAccount; the webhook allows at most one (use a MeshTLSAuthentication with identityRefs for several).', { effect: FindingEffect.REJECTED });
   if (counts.meshtls > 0 && counts.serviceaccount > 0) {
     ctx.report(policy, 'spec.requiredAuthenticationRefs mixes a MeshTLSAuthentication and a ServiceAccount; the webhook rejects both together. '
-      + 'Move the ServiceAccount into the MeshTLSAuthentication\'s identityRefs.');
+      + 'Move the ServiceAccount into the MeshTLSAuthentication\'s identityRefs.', { effect: FindingEffect.REJECTED });
   }
-  if (counts.network > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one NetworkAuthentication; the webhook allows at most one (merge their networks).');
+  if (counts.network > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one NetworkAuthentication; the webhook allows at most one (merge their networks).', { effect: FindingEffect.REJECTED });
 }
 
 /** requiredAuthenticationRefs: kinds, groups, counts, and the objects exist. */
@@ -60,6 +60,7 @@ export const authenticationRefsRule: Rule = {
   id: 'LKD-POL-002',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'AuthorizationPolicy requiredAuthenticationRefs are valid and exist',
     why: 'The webhook allows at most one MeshTLSAuthentication, at most one ServiceAccount (never both) and at most one '

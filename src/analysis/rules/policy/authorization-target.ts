@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { asRef, authorizationTarget, kindIs, refText, missingReference, specOf, targetObject } from '../../model/policy-view';
 import { Rule, RuleArea } from '../../rule';
@@ -16,6 +16,7 @@ export const authorizationTargetRule: Rule = {
   id: 'LKD-POL-001',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'AuthorizationPolicy targetRef is a supported kind and names an existing object',
     why: 'The policy webhook accepts only Server (policy.linkerd.io), HTTPRoute (policy.linkerd.io or gateway.networking.k8s.io), '
@@ -31,12 +32,12 @@ export const authorizationTargetRule: Rule = {
     for (const policy of ctx.index.own(POLICY_GROUP, 'AuthorizationPolicy')) {
       const ref = asRef(specOf(policy).targetRef);
       if (!ref) {
-        ctx.report(policy, 'spec.targetRef is missing; the CRD requires it. Name the Server, route or Namespace this policy authorizes.');
+        ctx.report(policy, 'spec.targetRef is missing; the CRD requires it. Name the Server, route or Namespace this policy authorizes.', { effect: FindingEffect.REJECTED });
         continue;
       }
       const target = authorizationTarget(policy);
       if (!target) {
-        ctx.report(policy, `spec.targetRef ${refText(ref)} is not a supported target; the webhook rejects the policy.${unsupportedHint(ref.kind)}`);
+        ctx.report(policy, `spec.targetRef ${refText(ref)} is not a supported target; the webhook rejects the policy.${unsupportedHint(ref.kind)}`, { effect: FindingEffect.REJECTED });
         continue;
       }
       const ns = policy.id.namespace ?? '';
@@ -50,7 +51,7 @@ export const authorizationTargetRule: Rule = {
       if (!targetObject(ctx.index, policy, target)) {
         const sure = missingReference(ctx.index, target.group, target.kind, ns);
         ctx.report(policy, `spec.targetRef names ${target.kind} "${target.name}" (${target.group}), which exists neither in this output nor in `
-          + `the inventory of namespace ${ns}${sure.hint}; the policy authorizes nothing.`, { severity: sure.severity });
+          + `the inventory of namespace ${ns}${sure.hint}; the policy authorizes nothing.`, { effect: FindingEffect.IGNORED, severity: sure.severity });
       }
     }
   },

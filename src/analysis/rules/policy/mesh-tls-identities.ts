@@ -1,17 +1,17 @@
 import { identityProblem } from '../../../core/identity';
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { isCoreRef, kindIs, refList, refText, serviceAccountExists, specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {
   if (!Array.isArray(identities) || identities.length === 0) {
-    ctx.report(authn, 'spec.identities must be a non-empty list of identity strings.');
+    ctx.report(authn, 'spec.identities must be a non-empty list of identity strings.', { effect: FindingEffect.REJECTED });
     return;
   }
   identities.forEach((identity, i) => {
     const problem = identityProblem(identity);
-    if (problem) ctx.report(authn, `spec.identities[${i}] ${JSON.stringify(identity)} ${problem}; the webhook rejects it.`);
+    if (problem) ctx.report(authn, `spec.identities[${i}] ${JSON.stringify(identity)} ${problem}; the webhook rejects it.`, { effect: FindingEffect.REJECTED });
   });
 }
 
@@ -22,7 +22,7 @@ function identityRefPath(i: number): string {
 
 function checkIdentityRefs(ctx: RuleContext, authn: IndexedObject, identityRefs: unknown): void {
   if (!Array.isArray(identityRefs) || identityRefs.length === 0) {
-    ctx.report(authn, 'spec.identityRefs must be a non-empty list of ServiceAccount or Namespace references.');
+    ctx.report(authn, 'spec.identityRefs must be a non-empty list of ServiceAccount or Namespace references.', { effect: FindingEffect.REJECTED });
     return;
   }
   refList(identityRefs).forEach((ref, i) => {
@@ -33,11 +33,11 @@ function checkIdentityRefs(ctx: RuleContext, authn: IndexedObject, identityRefs:
           + 'no workload can present that identity.');
       }
     } else if (isCoreRef(ref, 'Namespace')) {
-      if (ref.namespace !== undefined) ctx.report(authn, `${identityRefPath(i)} is a Namespace reference with a namespace field; the webhook rejects it. Remove \`namespace\`.`);
+      if (ref.namespace !== undefined) ctx.report(authn, `${identityRefPath(i)} is a Namespace reference with a namespace field; the webhook rejects it. Remove \`namespace\`.`, { effect: FindingEffect.REJECTED });
     } else if (kindIs(ref, 'ServiceAccount') || kindIs(ref, 'Namespace')) {
-      ctx.report(authn, `${identityRefPath(i)} is ${refText(ref)}; ServiceAccount and Namespace references must omit the group (or use "" / "core").`);
+      ctx.report(authn, `${identityRefPath(i)} is ${refText(ref)}; ServiceAccount and Namespace references must omit the group (or use "" / "core").`, { effect: FindingEffect.REJECTED });
     } else {
-      ctx.report(authn, `${identityRefPath(i)} is ${refText(ref)}; only ServiceAccount and Namespace references are accepted.`);
+      ctx.report(authn, `${identityRefPath(i)} is ${refText(ref)}; only ServiceAccount and Namespace references are accepted.`, { effect: FindingEffect.REJECTED });
     }
   });
 }
@@ -47,6 +47,7 @@ export const meshTlsIdentitiesRule: Rule = {
   id: 'LKD-POL-003',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'MeshTLSAuthentication lists valid identities or existing ServiceAccount/Namespace refs',
     why: 'The CRD requires exactly one of identities and identityRefs. The webhook rejects identities that are neither DNS-like '
@@ -67,7 +68,7 @@ export const meshTlsIdentitiesRule: Rule = {
       if (hasIdentities === hasRefs) {
         ctx.report(authn, hasIdentities
           ? 'spec sets both identities and identityRefs; the CRD requires exactly one. Keep one list.'
-          : 'spec sets neither identities nor identityRefs; the CRD requires exactly one.');
+          : 'spec sets neither identities nor identityRefs; the CRD requires exactly one.', { effect: FindingEffect.REJECTED });
         if (!hasIdentities) continue;
       }
       if (hasIdentities) checkIdentities(ctx, authn, spec.identities);

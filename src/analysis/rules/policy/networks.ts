@@ -1,5 +1,5 @@
 import { Cidr, cidrContains, cidrsOverlap, parseCidr, parseExactCidr } from '../../../core/cidr';
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
@@ -7,28 +7,28 @@ import { Rule, RuleContext, RuleArea } from '../../rule';
 /** Checks one `networks` list (NetworkAuthentication, EgressNetwork, legacy ServerAuthorization); returns the parsed CIDRs. */
 export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, networks: unknown, path: string): Cidr[] {
   if (!Array.isArray(networks) || networks.length === 0) {
-    ctx.report(subject, `${path} must be a non-empty list of {cidr, except}; the webhook rejects an empty one.`);
+    ctx.report(subject, `${path} must be a non-empty list of {cidr, except}; the webhook rejects an empty one.`, { effect: FindingEffect.REJECTED });
     return [];
   }
   const parsed: Cidr[] = [];
   networks.forEach((net: any, i: number) => {
     const cidr = parseExactCidr(net?.cidr);
     if (!cidr) {
-      ctx.report(subject, `${path}[${i}].cidr ${JSON.stringify(net?.cidr)} is not a CIDR or IP address.`);
+      ctx.report(subject, `${path}[${i}].cidr ${JSON.stringify(net?.cidr)} is not a CIDR or IP address.`, { effect: FindingEffect.REJECTED });
       return;
     }
     parsed.push(cidr);
     const except = net.except === undefined ? [] : net.except;
     if (!Array.isArray(except)) {
-      ctx.report(subject, `${path}[${i}].except must be a list of CIDRs.`);
+      ctx.report(subject, `${path}[${i}].except must be a list of CIDRs.`, { effect: FindingEffect.REJECTED });
       return;
     }
     except.forEach((text: unknown, j: number) => {
       const ex = parseExactCidr(text);
       const where = `${path}[${i}].except[${j}] ${JSON.stringify(text)}`;
-      if (!ex) ctx.report(subject, `${where} is not a CIDR or IP address.`);
-      else if (cidrContains(ex, cidr)) ctx.report(subject, `${where} covers the whole cidr ${cidr.text}, negating it; the webhook rejects this. Remove the entry instead.`);
-      else if (!cidrContains(cidr, ex)) ctx.report(subject, `${where} is not inside cidr ${cidr.text}; the webhook rejects it.`);
+      if (!ex) ctx.report(subject, `${where} is not a CIDR or IP address.`, { effect: FindingEffect.REJECTED });
+      else if (cidrContains(ex, cidr)) ctx.report(subject, `${where} covers the whole cidr ${cidr.text}, negating it; the webhook rejects this. Remove the entry instead.`, { effect: FindingEffect.REJECTED });
+      else if (!cidrContains(cidr, ex)) ctx.report(subject, `${where} is not inside cidr ${cidr.text}; the webhook rejects it.`, { effect: FindingEffect.REJECTED });
     });
   });
   return parsed;
@@ -39,7 +39,7 @@ function checkEgressOverlap(ctx: RuleContext, egress: IndexedObject, parsed: Cid
     const hit = ctx.context.clusterNetworks.map(parseCidr).find((c) => c && cidrsOverlap(c, net));
     if (hit) {
       ctx.report(egress, `spec.networks entry ${net.text} overlaps the cluster network ${hit.text}; Linkerd marks the EgressNetwork `
-        + 'Accepted=False (EgressReasonNetworkOverlap) and does not use it. Egress networks must lie outside clusterNetworks.');
+        + 'Accepted=False (EgressReasonNetworkOverlap) and does not use it. Egress networks must lie outside clusterNetworks.', { effect: FindingEffect.IGNORED });
     }
   }
 }
@@ -49,6 +49,7 @@ export const networksRule: Rule = {
   id: 'LKD-POL-005',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'NetworkAuthentication / EgressNetwork networks are valid',
     why: 'The webhook rejects an empty networks list, a CIDR that does not parse, an except outside its cidr and an except that '

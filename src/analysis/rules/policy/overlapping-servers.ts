@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { listSome, serverCoverage, workloadLabel } from '../../model/policy-view';
 import { Rule, RuleArea } from '../../rule';
@@ -16,6 +16,7 @@ export const overlappingServersRule: Rule = {
   id: 'LKD-POL-008',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'At most one Server selects each pod port',
     why: 'Overlapping Servers are no longer rejected at admission (linkerd2 #13676). The inbound index orders Servers by '
@@ -60,7 +61,7 @@ export const overlappingServersRule: Rule = {
       let text = rendered.get(o.workloads);
       if (text === undefined) rendered.set(o.workloads, text = listSome([...o.workloads]));
       ctx.report(o.loser, `Server ${o.loser.id.name} selects port ${o.port} of ${text}, which Server ${o.winner.id.name} `
-        + 'also selects; Linkerd applies the first by creation time (then name), so this Server is skipped there.');
+        + 'also selects; Linkerd applies the first by creation time (then name), so this Server is skipped there.', { effect: FindingEffect.IGNORED });
     }
   },
 };

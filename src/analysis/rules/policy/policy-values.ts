@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { DEFAULT_POLICY_ANNOTATION, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { PROXY_PROTOCOLS, isKnownDefaultPolicy, ownPodTemplates, specOf } from '../../model/policy-view';
@@ -21,11 +21,11 @@ function checkAnnotation(ctx: RuleContext, subject: IndexedObject, value: string
 function checkServer(ctx: RuleContext, server: IndexedObject): void {
   const spec = specOf(server);
   if (spec.accessPolicy !== undefined && !isKnownDefaultPolicy(spec.accessPolicy)) {
-    ctx.report(server, `spec.accessPolicy ${JSON.stringify(spec.accessPolicy)} is not one of ${ALLOWED}${caseHint(spec.accessPolicy, DEFAULT_INBOUND_POLICIES)}; the webhook rejects the Server.`);
+    ctx.report(server, `spec.accessPolicy ${JSON.stringify(spec.accessPolicy)} is not one of ${ALLOWED}${caseHint(spec.accessPolicy, DEFAULT_INBOUND_POLICIES)}; the webhook rejects the Server.`, { effect: FindingEffect.REJECTED });
   }
   if (spec.proxyProtocol !== undefined && !PROXY_PROTOCOLS.includes(spec.proxyProtocol)) {
     ctx.report(server, `spec.proxyProtocol ${JSON.stringify(spec.proxyProtocol)} is not one of ${PROXY_PROTOCOLS.join(', ')}`
-      + `${caseHint(spec.proxyProtocol, PROXY_PROTOCOLS)}; the webhook rejects the Server.`);
+      + `${caseHint(spec.proxyProtocol, PROXY_PROTOCOLS)}; the webhook rejects the Server.`, { effect: FindingEffect.REJECTED });
   }
 }
 
@@ -34,6 +34,7 @@ export const policyValuesRule: Rule = {
   id: 'LKD-POL-012',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'Default-policy, accessPolicy, proxyProtocol and trafficPolicy values are in their allowed sets',
     why: 'Server.accessPolicy and proxyProtocol and EgressNetwork.trafficPolicy outside their enums are rejected by the webhook. '
@@ -59,7 +60,7 @@ export const policyValuesRule: Rule = {
     for (const egress of ctx.index.own(POLICY_GROUP, 'EgressNetwork')) {
       const value = specOf(egress).trafficPolicy;
       if (value !== 'Allow' && value !== 'Deny') {
-        ctx.report(egress, `spec.trafficPolicy ${JSON.stringify(value)} must be Allow or Deny${caseHint(value, ['Allow', 'Deny'])}.`);
+        ctx.report(egress, `spec.trafficPolicy ${JSON.stringify(value)} must be Allow or Deny${caseHint(value, ['Allow', 'Deny'])}.`, { effect: FindingEffect.REJECTED });
       }
     }
   },

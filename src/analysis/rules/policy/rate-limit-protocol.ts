@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { asRef, isPolicyRef, specOf } from '../../model/policy-view';
 import { Rule, RuleArea } from '../../rule';
@@ -11,6 +11,7 @@ export const rateLimitProtocol: Rule = {
   id: 'LKD-POL-024',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'An HTTPLocalRateLimitPolicy targets a Server whose protocol carries rate limits',
     why: 'The policy controller sends a Server\'s local rate limit to the proxy only inside the HTTP protocols of the inbound '
@@ -33,7 +34,7 @@ export const rateLimitProtocol: Rule = {
       const value = typeof protocol === 'string' ? protocol : 'unknown';
       if (LIMITED.has(value)) continue;
       ctx.report(policy, `spec.targetRef names Server ${server.id.name}, whose proxyProtocol is ${value}; Linkerd sends rate limits only `
-        + 'for detected, HTTP/1 and HTTP/2 Servers, so this policy limits nothing. Rate-limit an HTTP Server, or drop the policy.');
+        + 'for detected, HTTP/1 and HTTP/2 Servers, so this policy limits nothing. Rate-limit an HTTP Server, or drop the policy.', { effect: FindingEffect.IGNORED });
     }
   },
 };

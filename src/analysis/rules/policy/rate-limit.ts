@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { asRef, claimOrder, isCoreRef, isPolicyRef, refList, refText, specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
@@ -9,9 +9,9 @@ function rps(value: any): unknown {
 
 function checkRate(ctx: RuleContext, policy: IndexedObject, path: string, value: unknown, total: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    ctx.report(policy, `${path} is ${JSON.stringify(value)}; it must be a positive integer.`);
+    ctx.report(policy, `${path} is ${JSON.stringify(value)}; it must be a positive integer.`, { effect: FindingEffect.REJECTED });
   } else if (typeof total === 'number' && total > 0 && value > total) {
-    ctx.report(policy, `${path} ${value} exceeds total.requestsPerSecond ${total}; the webhook rejects it.`);
+    ctx.report(policy, `${path} ${value} exceeds total.requestsPerSecond ${total}; the webhook rejects it.`, { effect: FindingEffect.REJECTED });
   }
 }
 
@@ -24,10 +24,10 @@ function targetKey(policy: IndexedObject): string | undefined {
 function checkTarget(ctx: RuleContext, policy: IndexedObject): void {
   const ref = asRef(specOf(policy).targetRef);
   if (!isPolicyRef(ref, 'Server')) {
-    ctx.report(policy, `spec.targetRef ${refText(ref)} must be a Server with group policy.linkerd.io; the webhook rejects anything else.`);
+    ctx.report(policy, `spec.targetRef ${refText(ref)} must be a Server with group policy.linkerd.io; the webhook rejects anything else.`, { effect: FindingEffect.REJECTED });
   } else if (!ctx.index.get(POLICY_GROUP, 'Server', policy.id.namespace, String(ref!.name))) {
     ctx.report(policy, `spec.targetRef names Server "${ref!.name}", which does not exist in namespace ${policy.id.namespace}; `
-      + 'the status becomes NoMatchingTarget and nothing is limited.');
+      + 'the status becomes NoMatchingTarget and nothing is limited.', { effect: FindingEffect.IGNORED });
   }
 }
 
@@ -40,7 +40,7 @@ function checkRates(ctx: RuleContext, policy: IndexedObject): void {
     checkRate(ctx, policy, `spec.overrides[${i}].requestsPerSecond`, override.requestsPerSecond, total);
     refList(override.clientRefs).forEach((ref, j) => {
       if (!isCoreRef(ref, 'ServiceAccount')) {
-        ctx.report(policy, `spec.overrides[${i}].clientRefs[${j}] is ${refText(ref)}; only ServiceAccount (core group) is accepted.`);
+        ctx.report(policy, `spec.overrides[${i}].clientRefs[${j}] is ${refText(ref)}; only ServiceAccount (core group) is accepted.`, { effect: FindingEffect.REJECTED });
       }
     });
   });
@@ -51,6 +51,7 @@ export const rateLimitRule: Rule = {
   id: 'LKD-POL-014',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'HTTPLocalRateLimitPolicy targets an existing Server with valid rates, one per Server',
     why: 'The webhook requires a Server target, total.requestsPerSecond > 0, identity and override rates > 0 and not above '
@@ -76,7 +77,7 @@ export const rateLimitRule: Rule = {
       const first = firstByServer.get(key);
       if (!first) {firstByServer.set(key, policy);} else {
         ctx.report(policy, `HTTPLocalRateLimitPolicy ${first.id.name} already targets Server ${key.split('|')[1]}; only the oldest `
-        + 'is accepted and this one gets RateLimitReasonAlreadyExists. Merge the limits into one policy.');
+        + 'is accepted and this one gets RateLimitReasonAlreadyExists. Merge the limits into one policy.', { effect: FindingEffect.IGNORED });
       }
     }
   },

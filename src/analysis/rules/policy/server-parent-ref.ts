@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { isServerParent, kindIs, refList, specOf } from '../../model/policy-view';
 import { allRoutes } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
@@ -8,6 +8,7 @@ export const serverParentGroupRule: Rule = {
   id: 'LKD-POL-020',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'A Server parentRef carries group policy.linkerd.io',
     why: 'Gateway API route parentRefs default an omitted group to gateway.networking.k8s.io, so on a gateway.networking.k8s.io '
@@ -29,7 +30,7 @@ export const serverParentGroupRule: Rule = {
         if (!kindIs(ref, 'Server') || isServerParent(ref, route)) return;
         const group = ref.group === undefined ? 'no group (defaulted to gateway.networking.k8s.io)' : `group ${JSON.stringify(ref.group)}`;
         ctx.report(route, `spec.parentRefs[${i}] names Server "${String(ref.name)}" with ${group}; only group policy.linkerd.io reaches `
-          + 'a Linkerd Server, so the route never attaches. Set group: policy.linkerd.io.');
+          + 'a Linkerd Server, so the route never attaches. Set group: policy.linkerd.io.', { effect: FindingEffect.IGNORED });
       });
     }
   },

@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
@@ -9,13 +9,13 @@ function checkExpressions(ctx: RuleContext, server: IndexedObject, field: string
   const expressions = selector?.matchExpressions;
   if (expressions === undefined) return;
   if (!Array.isArray(expressions)) {
-    ctx.report(server, `spec.${field}.matchExpressions must be a list.`);
+    ctx.report(server, `spec.${field}.matchExpressions must be a list.`, { effect: FindingEffect.REJECTED });
     return;
   }
   expressions.forEach((req: any, i: number) => {
     const path = `spec.${field}.matchExpressions[${i}]`;
     if (!OPERATORS.includes(req?.operator)) {
-      ctx.report(server, `${path}.operator ${JSON.stringify(req?.operator)} is not one of ${OPERATORS.join(', ')}; the CRD rejects it.`);
+      ctx.report(server, `${path}.operator ${JSON.stringify(req?.operator)} is not one of ${OPERATORS.join(', ')}; the CRD rejects it.`, { effect: FindingEffect.REJECTED });
     } else if ((req.operator === 'In' || req.operator === 'NotIn') && (!Array.isArray(req.values) || req.values.length === 0)) {
       ctx.report(server, `${path} uses ${req.operator} with no values; ${emptyEffect(req.operator, req.values)}. List the values.`);
     }
@@ -35,6 +35,7 @@ export const serverSelectorShapeRule: Rule = {
   id: 'LKD-POL-016',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'Server sets exactly one of podSelector and externalWorkloadSelector',
     why: 'The Server CRD requires exactly one selector (oneOf); the API server rejects both or neither. Selector operators '
@@ -55,7 +56,7 @@ export const serverSelectorShapeRule: Rule = {
       if (pod === external) {
         ctx.report(server, pod
           ? 'spec sets both podSelector and externalWorkloadSelector; the CRD requires exactly one.'
-          : 'spec sets neither podSelector nor externalWorkloadSelector; the CRD requires exactly one (an empty podSelector {} selects every pod).');
+          : 'spec sets neither podSelector nor externalWorkloadSelector; the CRD requires exactly one (an empty podSelector {} selects every pod).', { effect: FindingEffect.REJECTED });
       }
       if (pod) checkExpressions(ctx, server, 'podSelector', spec.podSelector);
       if (external) checkExpressions(ctx, server, 'externalWorkloadSelector', spec.externalWorkloadSelector);

@@ -3,7 +3,7 @@ import {
   Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -41,7 +41,11 @@ function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]
   for (const key of keys) {
     if (!(key in annotations)) continue;
     const parsed = PARSERS[key](annotations[key]);
-    if (!parsed.ok) ctx.report(obj, `annotation ${key}: ${parsed.reason}; ${consequence(obj, key)}`);
+    if (!parsed.ok) {
+      // A route is refused or skipped whole; a Service only loses its retry or timeout settings, so it is not ignored.
+      const effect = obj.id.kind === 'Service' ? undefined : FindingEffect.REJECTED;
+      ctx.report(obj, `annotation ${key}: ${parsed.reason}; ${consequence(obj, key)}`, { effect });
+    }
   }
 }
 
@@ -50,6 +54,7 @@ export const annotationGrammar: Rule = {
   id: 'LKD-RETRY-002',
   area: RuleArea.RETRY,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'retry.linkerd.io/* and timeout.linkerd.io/* annotations parse',
     why: '`retry.linkerd.io/http` is a comma list of 5xx, gateway-error, a code 100-599 or a range a-b (no spaces); '

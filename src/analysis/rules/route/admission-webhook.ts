@@ -1,5 +1,5 @@
 import { ADMISSION_WEBHOOKS_LABEL } from '../../../core/proxy-annotations';
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { admissionRejections } from '../../model/admission';
 import { labelsOf } from '../../model/manifest';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
@@ -19,6 +19,7 @@ export const admissionWebhook: Rule = {
   id: 'LKD-ROUTE-024',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'The policy controller\'s admission webhook accepts the route\'s matches and filters',
     why: 'Linkerd\'s policy validator (policy-controller/runtime/src/admission.rs, Validate<HttpRouteSpec>, '
@@ -52,7 +53,7 @@ export const admissionWebhook: Rule = {
         const rejections = admissionRejections(route.object);
         if (rejections.length === 0 || webhookSkips(ctx.index, route)) continue;
         for (const r of rejections) {
-          ctx.report(route, `${r.path} ${r.reason}; Linkerd's admission webhook rejects the ${kind} (${r.source}), so it cannot be applied. ${r.fix}`);
+          ctx.report(route, `${r.path} ${r.reason}; Linkerd's admission webhook rejects the ${kind} (${r.source}), so it cannot be applied. ${r.fix}`, { effect: FindingEffect.REJECTED });
         }
       }
     }

@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
 import { backendRefs, everyRoute, isServiceBackend, isValidPort, rules } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
@@ -20,6 +20,7 @@ export const backendPort: Rule = {
   id: 'LKD-ROUTE-006',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'A Service backendRef has a port (1-65535)',
     why: 'Gateway API needs a port to address a Service. Linkerd\'s admission webhook rejects a gateway.networking.k8s.io '
@@ -47,7 +48,7 @@ export const backendPort: Rule = {
           const what = backend.port === undefined ? 'has no port' : `has port ${JSON.stringify(backend.port)}`;
           ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; Linkerd's webhook rejects a gateway.networking.k8s.io route like this, and where it does not run `
             + `Linkerd treats it as an invalid backend whose share (weight ${weightOf(backend)}) of requests fails with HTTP 500. `
-            + `Set ${path}.port to a Service port.${schemaNote(backend)}`);
+            + `Set ${path}.port to a Service port.${schemaNote(backend)}`, { effect: FindingEffect.REJECTED });
         }
       }
     }

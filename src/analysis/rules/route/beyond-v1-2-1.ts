@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
 import { allRoutes, backendRefs, filtersOf, isGrpcRoute, isRecord, matchesOf, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -60,7 +60,7 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
   for (let r = 0; r < list.length; r++) {
     for (const problem of ruleProblems(route, list[r], r)) {
       ctx.report(route, `${problem} is not part of Gateway API v1.2.1; Linkerd 2.20 ignores a route that uses fields or values `
-        + 'beyond v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it. Remove it.');
+        + 'beyond v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it. Remove it.', { effect: FindingEffect.IGNORED });
     }
   }
 }
@@ -70,6 +70,7 @@ export const beyondGatewayV121: Rule = {
   id: 'LKD-ROUTE-020',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'Routes use only fields and values of Gateway API v1.2.1 that every supported bundle accepts',
     why: 'Linkerd 2.20 supports bundles v1.2.1-v1.5.1 but reads routes as v1.2.1: a route using a newer field or value (rule '

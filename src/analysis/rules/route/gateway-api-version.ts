@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
 import { everyRoute } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -39,7 +39,7 @@ function checkApiVersion(ctx: RuleContext, route: IndexedObject): void {
   if (route.group !== GATEWAY_GROUP) return;
   const served = SERVED[route.id.kind];
   if (served && !served.includes(route.id.apiVersion)) {
-    ctx.report(route, `apiVersion ${route.id.apiVersion} is not served by the standard Gateway API v1.2.1-v1.5.1 CRDs; use ${served[0]}.`);
+    ctx.report(route, `apiVersion ${route.id.apiVersion} is not served by the standard Gateway API v1.2.1-v1.5.1 CRDs; use ${served[0]}.`, { effect: FindingEffect.REJECTED });
   } else if (!served) {
     ctx.report(route, `${route.id.kind} exists only in the experimental Gateway API channel (the recommended v1.2.1 standard install `
       + 'does not have it); make sure the cluster installs the experimental CRDs, or the apply fails.', { severity: Severity.WARNING });
@@ -51,6 +51,7 @@ export const gatewayApiVersion: Rule = {
   id: 'LKD-ROUTE-016',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'The declared Gateway API bundle is v1.2.1-v1.5.1 and serves every route kind and version emitted',
     why: 'Linkerd 2.20 works with Gateway API v1.2.1 through v1.5.1 and needs the v1 HTTPRoute and GRPCRoute. `linkerd install` '

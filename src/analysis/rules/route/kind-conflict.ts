@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { RouteFamily, attachedPorts, everyRouteWithInventory, familyRank, objectLabel, pushTo, routeFamily, serviceParents } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
@@ -91,6 +91,7 @@ export const kindConflict: Rule = {
   id: 'LKD-ROUTE-012',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'Only one route kind (GRPCRoute, HTTPRoute, TLSRoute, TCPRoute) attaches to a Service port',
     why: 'When different route kinds share a parent Service port, Linkerd keeps the highest-ranked kind '
@@ -111,7 +112,7 @@ export const kindConflict: Rule = {
     for (const { attachment, ports, winners } of findLosses(collectSlots(ctx.index))) {
       ctx.report(attachment.route, `parentRefs[${attachment.position}] (Service ${attachment.service}, port ${[...ports].join(', ')}) is `
         + `shared with ${[...winners].join(', ')}; Linkerd ranks GRPCRoute > HTTPRoute > TLSRoute > TCPRoute on one parent port, so this `
-        + `${attachment.family} is never used there (its status says Accepted=False, RouteReasonConflicted, only when both parentRefs are identical).`);
+        + `${attachment.family} is never used there (its status says Accepted=False, RouteReasonConflicted, only when both parentRefs are identical).`, { effect: FindingEffect.IGNORED });
     }
   },
 };

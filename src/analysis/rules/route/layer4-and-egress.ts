@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { everyRoute, isEgressNetworkParent, isValidPort, layer4Routes, parentRefs, rules } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
@@ -7,6 +7,7 @@ export const layer4AndEgress: Rule = {
   id: 'LKD-ROUTE-015',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'TLSRoute/TCPRoute have exactly one rule; an EgressNetwork parentRef sets a port',
     why: 'Linkerd\'s webhook rejects a TLSRoute or TCPRoute with zero or several rules (it cannot split by rule at layer 4), '
@@ -24,7 +25,7 @@ export const layer4AndEgress: Rule = {
     for (const route of layer4Routes(ctx.index)) {
       const count = rules(route).length;
       if (count !== 1) {
-        ctx.report(route, `spec.rules has ${count} rules; Linkerd's webhook only admits a ${route.id.kind} with exactly one rule.`);
+        ctx.report(route, `spec.rules has ${count} rules; Linkerd's webhook only admits a ${route.id.kind} with exactly one rule.`, { effect: FindingEffect.REJECTED });
       }
     }
     for (const route of everyRoute(ctx.index)) {
@@ -33,7 +34,7 @@ export const layer4AndEgress: Rule = {
         const ref = refs[i];
         if (isEgressNetworkParent(ref, route) && !isValidPort(ref.port)) {
           ctx.report(route, `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port; Linkerd's webhook rejects `
-            + `EgressNetwork parents without one. Set parentRefs[${i}].port to the destination port.`);
+            + `EgressNetwork parents without one. Set parentRefs[${i}].port to the destination port.`, { effect: FindingEffect.REJECTED });
         }
       }
     }

@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { everyRoute, parentRefs } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
@@ -7,6 +7,7 @@ export const missingParents: Rule = {
   id: 'LKD-ROUTE-017',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'A route has at least one parentRef',
     why: 'parentRefs is optional in the schema, so a route without it is accepted, but Linkerd (like every Gateway API '
@@ -23,7 +24,7 @@ export const missingParents: Rule = {
     for (const route of everyRoute(ctx.index)) {
       if (parentRefs(route).length > 0) continue;
       ctx.report(route, 'spec.parentRefs is missing or empty, so the route is attached to nothing and Linkerd never uses it; '
-        + 'add a Service (or Server) parentRef.');
+        + 'add a Service (or Server) parentRef.', { effect: FindingEffect.IGNORED });
     }
   },
 };

@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
 import { GATEWAY_GROUP, POLICY_GROUP } from '../../model/mesh-index';
 import { allRoutes, parentRefs } from '../../model/route-view';
@@ -9,6 +9,7 @@ export const omittedParentGroup: Rule = {
   id: 'LKD-ROUTE-001',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'A Service parentRef must set group "core" (or "") explicitly',
     why: 'The Gateway API CRD defaults an omitted parentRef group to gateway.networking.k8s.io (the policy.linkerd.io '
@@ -29,11 +30,11 @@ export const omittedParentGroup: Rule = {
         if (ref.group === undefined || ref.group === 'gateway.networking.k8s.io') {
           const defaulted = ref.group ?? (route.group === POLICY_GROUP ? POLICY_GROUP : GATEWAY_GROUP);
           ctx.report(route, `parentRefs[${i}] names Service "${ref.name}" without group "core"; `
-            + `the API server defaults the group to ${defaulted} and Linkerd silently ignores the route.`);
+            + `the API server defaults the group to ${defaulted} and Linkerd silently ignores the route.`, { effect: FindingEffect.IGNORED });
         } else if (!isCoreGroup(ref.group)) {
           // Any other group names a Service kind that does not exist either (e.g. policy.linkerd.io, copied from a Server parent).
           ctx.report(route, `parentRefs[${i}] names Service "${ref.name}" in group ${JSON.stringify(ref.group)}; only the core group `
-            + 'has Services, so Linkerd silently ignores the route.');
+            + 'has Services, so Linkerd silently ignores the route.', { effect: FindingEffect.IGNORED });
         }
       }
     }

@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { everyRoute, serviceParents } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
@@ -16,6 +16,7 @@ export const parentClusterIp: Rule = {
   id: 'LKD-ROUTE-003',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'A parent Service has a cluster IP (not headless, not ExternalName)',
     why: 'Clients\' proxies look routes up by the Service\'s cluster IP. Linkerd rejects a headless or ExternalName parent '
@@ -34,7 +35,7 @@ export const parentClusterIp: Rule = {
         const reason = parent.service && noClusterIpReason(parent.service);
         if (!reason) continue;
         ctx.report(route, `parentRefs[${parent.position}] names Service ${parent.namespace}/${parent.name}, which ${reason}; `
-          + 'Linkerd only attaches routes to Services with a cluster IP, so this parent is rejected (NoMatchingParent).');
+          + 'Linkerd only attaches routes to Services with a cluster IP, so this parent is rejected (NoMatchingParent).', { effect: FindingEffect.IGNORED });
       }
     }
   },

@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { missingReference } from '../../model/policy-view';
 import {
@@ -35,7 +35,7 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
     const ref = refs[i];
     const name = refName(ref);
     if (!name) {
-      ctx.report(route, `parentRefs[${i}] has no name, so it cannot attach to anything; set parentRefs[${i}].name.`);
+      ctx.report(route, `parentRefs[${i}] has no name, so it cannot attach to anything; set parentRefs[${i}].name.`, { effect: FindingEffect.REJECTED });
       continue;
     }
     const namespace = parentNamespace(ref, route);
@@ -48,7 +48,7 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
       : missingReference(ctx.index, group, target.kind, namespace);
     const severity = target.severity === Severity.WARNING ? Severity.WARNING : sure.severity;
     ctx.report(route, `parentRefs[${i}] names ${target.kind} ${namespace}/${name}, which is neither in this output nor in the inventory${sure.hint}; `
-      + 'the route gets Accepted=False (NoMatchingParent) and is never used.', { severity });
+      + 'the route gets Accepted=False (NoMatchingParent) and is never used.', { effect: FindingEffect.IGNORED, severity });
   }
 }
 
@@ -57,6 +57,7 @@ export const parentExists: Rule = {
   id: 'LKD-ROUTE-002',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'Every parentRef Linkerd reads names an existing Service, Server or EgressNetwork',
     why: 'Nothing checks references at admission. Linkerd\'s status controller marks a route whose parent is missing '

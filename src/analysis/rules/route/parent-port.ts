@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import {
   ServiceParent, ServicePortSpec, describePorts, everyRoute, hasServicePort, isValidPort, serviceParents, servicePorts,
@@ -14,19 +14,19 @@ function checkPort(ctx: RuleContext, route: IndexedObject, parent: ServiceParent
   const { ref, position } = parent;
   if (ref.port !== undefined && !isValidPort(ref.port)) {
     ctx.report(route, `parentRefs[${position}].port is ${JSON.stringify(ref.port)}; it must be a Service port number 1-65535 of `
-      + `${describeParent(parent, servicePorts(service))}.`);
+      + `${describeParent(parent, servicePorts(service))}.`, { effect: FindingEffect.REJECTED });
     return;
   }
   if (isValidPort(ref.port) && !hasServicePort(service, ref.port)) {
     ctx.report(route, `parentRefs[${position}].port ${ref.port} is not a port of ${describeParent(parent, servicePorts(service))}; the route binds `
-      + 'to a port no client calls. Use the Service port (not the targetPort).');
+      + 'to a port no client calls. Use the Service port (not the targetPort).', { effect: FindingEffect.IGNORED });
   }
   if (ref.sectionName === undefined) return;
   const ports = servicePorts(service);
   const named = ports.find((p) => p.name === ref.sectionName);
   if (!named) {
     ctx.report(route, `parentRefs[${position}].sectionName "${ref.sectionName}" names no port of ${describeParent(parent, ports)}; `
-      + 'sectionName must be a Service port name.');
+      + 'sectionName must be a Service port name.', { effect: FindingEffect.IGNORED });
   } else if (isValidPort(ref.port) && named.port !== ref.port) {
     ctx.report(route, `parentRefs[${position}] sets sectionName "${ref.sectionName}" (port ${named.port}) and port ${ref.port}, `
       + 'which disagree; keep one of them.');
@@ -42,6 +42,7 @@ export const parentPort: Rule = {
   id: 'LKD-ROUTE-004',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'A Service parentRef\'s port / sectionName exists on the Service',
     why: 'A route binds to the Service port named in the parentRef. A port the Service does not expose (often the '

@@ -1,5 +1,5 @@
 import { formatDuration, parseGatewayDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, isGatewayHttpRoute, isRecord, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -9,7 +9,7 @@ function schemaDuration(ctx: RuleContext, route: IndexedObject, path: string, va
   if (value === undefined) return undefined;
   const parsed = parseGatewayDuration(value);
   if (parsed.ok) return parsed.value;
-  ctx.report(route, `${path}: ${parsed.reason}; the API server rejects the route.`);
+  ctx.report(route, `${path}: ${parsed.reason}; the API server rejects the route.`, { effect: FindingEffect.REJECTED });
   return undefined;
 }
 
@@ -28,7 +28,7 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   if (request !== undefined) checkLinkerdReadable(ctx, route, `${base}.request`, timeouts.request, request);
   if (request !== undefined && backendRequest !== undefined && request !== 0 && backendRequest > request) {
     ctx.report(route, `${base}.backendRequest (${String(timeouts.backendRequest)}) is longer than ${base}.request `
-      + `(${String(timeouts.request)}); the Gateway API CRD's validation rule makes the API server reject this. Make backendRequest <= request.`);
+      + `(${String(timeouts.request)}); the Gateway API CRD's validation rule makes the API server reject this. Make backendRequest <= request.`, { effect: FindingEffect.REJECTED });
   }
 }
 
@@ -37,6 +37,7 @@ export const ruleTimeouts: Rule = {
   id: 'LKD-ROUTE-014',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'rules[].timeouts are valid Gateway durations that Linkerd can read, with backendRequest <= request',
     why: 'The HTTPRoute CRD accepts compound durations such as `1m30s`, but Linkerd\'s parser takes one integer and one unit '

@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { everyRoute, isServerParent, parentRefs } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
@@ -7,6 +7,7 @@ export const serverParentScope: Rule = {
   id: 'LKD-ROUTE-022',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'A Server parentRef sets no port or sectionName and stays in the route\'s namespace',
     why: 'A Server already names its port. Linkerd\'s inbound index ignores a Server parentRef that sets `port` or '
@@ -33,7 +34,7 @@ export const serverParentScope: Rule = {
         }
         if (problems.length === 0) continue;
         ctx.report(route, `parentRefs[${i}] (Server ${ref.name}) ${problems.join(' and ')}; Linkerd's inbound index ignores such a `
-          + 'Server parent, so the route never applies. Remove them (a Server parent is always local and already names its port).');
+          + 'Server parent, so the route never applies. Remove them (a Server parent is always local and already names its port).', { effect: FindingEffect.IGNORED });
       }
     }
   },

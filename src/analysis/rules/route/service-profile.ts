@@ -1,5 +1,5 @@
 import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { SERVICE_PROFILE_GROUP, allRoutes, hasAnnotation, objectLabel, pushTo, serviceParents } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -47,7 +47,7 @@ function checkRoutes(ctx: RuleContext, byService: Map<string, IndexedObject[]>):
       for (const profile of byService.get(`${parent.namespace}/${parent.name}`) ?? []) {
         ctx.report(route, `parentRefs[${parent.position}] is Service ${parent.namespace}/${parent.name}, which also has `
           + `${describeProfile(profile, parent.namespace)}; the ServiceProfile wins and proxies ignore this route's routing, retries and timeouts.`,
-        { severity: severityFor(profile, parent.namespace) });
+        { effect: FindingEffect.IGNORED, severity: severityFor(profile, parent.namespace) });
       }
     }
   }
@@ -72,6 +72,7 @@ export const serviceProfileWins: Rule = {
   id: 'LKD-ROUTE-019',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'No ServiceProfile exists for a Service that has routes or retry/timeout annotations',
     why: 'When a ServiceProfile (linkerd.io/v1alpha2, named <service>.<namespace>.svc.<cluster-domain>) with routes or '

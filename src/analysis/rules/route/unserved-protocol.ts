@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { OutboundProtocol, servedFamilies, outboundPolicy } from '../../model/outbound';
 import { Rule, RuleArea } from '../../rule';
 
@@ -13,6 +13,7 @@ export const unservedProtocol: Rule = {
   id: 'LKD-ROUTE-026',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'A route\'s kind is one the Service port\'s protocol serves',
     why: 'The client proxy gets routes for a Service port by its protocol (linkerd2 policy-controller/grpc/src/outbound.rs '
@@ -36,7 +37,7 @@ export const unservedProtocol: Rule = {
           const served = servedFamilies(protocol).join(', ');
           ctx.report(route.route, `${route.route.id.kind} ${route.route.id.name} attaches to Service ${view.service.id.namespace}/${view.service.id.name} `
             + `port ${view.port}, which Linkerd treats as ${protocol} (${origin}); its client proxies use only ${served} there, so this `
-            + `route is ignored. ${advice(protocol, route.route.id.kind)}`);
+            + `route is ignored. ${advice(protocol, route.route.id.kind)}`, { effect: FindingEffect.IGNORED });
         }
       }
     }

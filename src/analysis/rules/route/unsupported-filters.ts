@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import {
   allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isGrpcRoute, isServerParent, isServiceParent, parentRefs, rules,
@@ -20,7 +20,7 @@ function checkRuleFilters(ctx: RuleContext, route: IndexedObject, rule: unknown,
     if (!isUnsupported(route, filter?.type)) continue;
     ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: the whole route fails `
       + 'conversion and is skipped for every client (only a controller log line says so), although the API server accepted it. '
-      + `Remove rules[${r}].filters[${f}].`);
+      + `Remove rules[${r}].filters[${f}].`, { effect: FindingEffect.IGNORED });
   }
 }
 
@@ -47,6 +47,7 @@ export const unsupportedFilters: Rule = {
   id: 'LKD-ROUTE-011',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.IGNORED],
   doc: {
     title: 'Routes use only filters Linkerd supports (header modifiers; RequestRedirect on HTTPRoute)',
     why: 'Linkerd\'s webhook admits RequestMirror, URLRewrite and ExtensionRef, then its indexer cannot convert them. On a rule '

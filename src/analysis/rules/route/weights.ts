@@ -1,4 +1,4 @@
-import { Severity } from '../../finding';
+import { FindingEffect, Severity } from '../../finding';
 import { allRoutes, backendRefs, rules } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
@@ -14,6 +14,7 @@ export const backendWeights: Rule = {
   id: 'LKD-ROUTE-009',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
   doc: {
     title: 'Backend weights are integers 0..1,000,000 and not all zero in a rule',
     why: 'A weight outside the range is rejected by the API server. When every backend of a rule weighs 0 the schema '
@@ -35,7 +36,7 @@ export const backendWeights: Rule = {
           const w = weightOf(backend);
           if (w !== 0) allZero = false;
           if (!Number.isInteger(w) || w < 0 || w > MAX_WEIGHT) {
-            ctx.report(route, `rules[${r}].backendRefs[${b}] has weight ${JSON.stringify(w)}; it must be an integer 0..${MAX_WEIGHT}.`);
+            ctx.report(route, `rules[${r}].backendRefs[${b}] has weight ${JSON.stringify(w)}; it must be an integer 0..${MAX_WEIGHT}.`, { effect: FindingEffect.REJECTED });
           }
         });
         if (allZero) {
