@@ -41,11 +41,18 @@ export interface IssueOptions {
 let workDir: string | undefined;
 let counter = 0;
 
+function removeWorkDir(): void {
+  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  workDir = undefined;
+}
+
+// Jest may end a worker without its exit event, so each test file that loads this module removes the folder itself.
+if (typeof afterAll === 'function') afterAll(removeWorkDir);
+
 function dir(): string {
   if (!workDir) {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-linkerd-certs-'));
-    const created = workDir;
-    process.on('exit', () => fs.rmSync(created, { recursive: true, force: true }));
+    process.on('exit', removeWorkDir);
   }
   return workDir;
 }
