@@ -5,7 +5,8 @@ import { analyze } from '../analysis/engine';
 
 function answer(input: ThreadInput): ThreadAnswer {
   try {
-    const { findings, suppressed } = analyze(input.manifests, input.options);
+    const manifests = input.manifestsJson !== undefined ? JSON.parse(input.manifestsJson) : input.manifests ?? [];
+    const { findings, suppressed } = analyze(manifests, input.options);
     return { verdict: { findings, suppressed } };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };

@@ -15,6 +15,12 @@ import { Manifest } from '../analysis/model/manifest';
 /** Set to `off` to run the synth-time checks inline (the same verdicts, one core). */
 export const CHECKS_THREAD_ENV = 'CDK8S_LINKERD_CHECKS_THREAD';
 
+/**
+ * The smallest App (in objects) whose analysis a thread takes: a thread takes about 0.2 s to start and load the
+ * engine, which `npm run bench` puts at break-even near 3,000 objects.
+ */
+export const THREAD_MIN_OBJECTS = 4000;
+
 /** The compiled entry point of the thread; absent when the library runs from its TypeScript sources (tests). */
 const WORKER_FILE = path.join(__dirname, 'analysis-thread-worker.js');
 
@@ -27,9 +33,13 @@ const GIVE_UP_PER_OBJECT_MS = 2;
 
 export type ThreadVerdict = Pick<AnalysisResult, 'findings' | 'suppressed'>;
 
-/** What the thread is handed: the objects and options as the engine takes them (structured-cloned, so exact). */
+/**
+ * What the thread is handed: the objects as JSON text when that reads back exactly, else structured-cloned (exact,
+ * but slower to copy on the main thread), and the options as the engine takes them.
+ */
 export interface ThreadInput {
-  readonly manifests: Manifest[];
+  readonly manifestsJson?: string;
+  readonly manifests?: Manifest[];
   readonly options: AnalyzeOptions;
   readonly done: Int32Array;
   readonly port: MessagePort;
@@ -39,6 +49,17 @@ export interface ThreadInput {
 export interface ThreadAnswer {
   readonly verdict?: ThreadVerdict;
   readonly error?: string;
+}
+
+/**
+ * Rendered objects hold no undefined or null in maps (cdk8s drops them), so a `null` token in their JSON comes from
+ * an array entry, NaN or Infinity, which JSON would not give back as they were. Seen anywhere (even inside a string,
+ * where it is harmless), the objects are cloned instead: only the copy's speed depends on this test, never a verdict.
+ */
+const NULL_TOKEN = /[:,[]null[,\]}]/;
+
+function readsBackExactly(json: string): boolean {
+  return !NULL_TOKEN.test(json);
 }
 
 function cores(): number {
@@ -57,7 +78,8 @@ export class PendingAnalysis {
     const done = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     try {
-      const input: ThreadInput = { manifests, options, done, port: port2 };
+      const json = JSON.stringify(manifests);
+      const input: ThreadInput = { ...(readsBackExactly(json) ? { manifestsJson: json } : { manifests }), options, done, port: port2 };
       // The same heap as the analysis would have inline: the thread must not fail where the main thread would not.
       const maxOldGenerationSizeMb = Math.ceil(getHeapStatistics().heap_size_limit / (1024 * 1024));
       const worker = new Worker(WORKER_FILE, { workerData: input, transferList: [port2], resourceLimits: { maxOldGenerationSizeMb } });

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { PendingAnalysis, ThreadVerdict, analysisThreadAvailable } from './analysis-thread';
+import { PendingAnalysis, THREAD_MIN_OBJECTS, ThreadVerdict, analysisThreadAvailable } from './analysis-thread';
 import { linkerdPluginEntries } from './plugin-config';
 import { SettingError, missingPaths, readProperties } from './plugin-settings';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
@@ -368,18 +368,20 @@ export class MeshChecks {
 
   private validateOncePerSynth(): string[] {
     if (this.synthDepth === 0) return this.validate();
-    this.synthScoped ??= this.startThread() ?? this.validate();
+    this.synthScoped ??= this.threaded ? this.validateBesideWriting() : this.validate();
     return this.synthScoped;
   }
 
   /**
    * Hands the analysis of this synth to a thread and returns what fails the synth before any verdict (the plugin's
-   * settings), or undefined when the analysis must run inline.
+   * settings); small apps, and a thread that cannot start, are analysed inline.
    */
-  private startThread(): string[] | undefined {
-    if (!this.threaded) return undefined;
-    this.pending = PendingAnalysis.start(this.manifests(), this.engineOptions());
-    return this.pending ? pluginFailures() : undefined;
+  private validateBesideWriting(): string[] {
+    const manifests = this.manifests();
+    this.pending = manifests.length >= THREAD_MIN_OBJECTS ? PendingAnalysis.start(manifests, this.engineOptions()) : undefined;
+    if (this.pending) return pluginFailures();
+    this.last = this.analyzeNow(manifests);
+    return this.report(this.last.findings, true);
   }
 
   /** The verdict of the thread (or of an inline analysis when the thread gave none), reported as validate() does. */
@@ -443,8 +445,8 @@ export class MeshChecks {
     return apiObjectsUnder(this.root).map((obj) => this.manifest(obj));
   }
 
-  private analyzeNow(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
-    const { findings, suppressed } = analyze(this.manifests(), this.engineOptions());
+  private analyzeNow(manifests: Manifest[] = this.manifests()): Pick<AnalysisResult, 'findings' | 'suppressed'> {
+    const { findings, suppressed } = analyze(manifests, this.engineOptions());
     return { findings, suppressed };
   }
 

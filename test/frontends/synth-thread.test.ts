@@ -8,17 +8,27 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { NODE_MODULES, REPO_ROOT, assertBuilt, childEnv, removeDir, tempDir } from './cli-harness';
+import { THREAD_MIN_OBJECTS } from '../../src/checks/analysis-thread';
 
 const LIB = path.join(REPO_ROOT, 'lib');
 
 /**
  * The app: a meshed Deployment and its Service (one warning: LKD-POL-011), plus on demand an HTTPRoute whose
- * Service parent lacks `group: core` (LKD-ROUTE-001, an error) and a construct whose own validation fails.
+ * Service parent lacks `group: core` (LKD-ROUTE-001, an error) and a construct whose own validation fails. ConfigMaps
+ * make it large enough for the thread (smaller apps are analysed inline).
  */
 const APP = `
 const { App, Chart, ApiObject } = require(${JSON.stringify(path.join(NODE_MODULES, 'cdk8s'))});
 const lib = require(${JSON.stringify(LIB)});
 const [mode, outdir, method] = process.argv.slice(2);
+{
+  // Counts the threads started, in a file the test reads (stdout and stderr must stay those of the app).
+  const wt = require('worker_threads');
+  const Real = wt.Worker;
+  let started = 0;
+  wt.Worker = class extends Real { constructor(...args) { super(...args); started++; } };
+  process.on('exit', () => require('fs').writeFileSync(process.env.THREAD_COUNT_FILE, String(started)));
+}
 if (process.env.BREAK_THREAD) {
   const wt = require('worker_threads');
   const Real = wt.Worker;
@@ -37,6 +47,11 @@ if (mode.includes('route')) {
   new ApiObject(chart, 'route', { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r' },
     spec: { parentRefs: [{ kind: 'Service', name: 'web', port: 8080 }], rules: [{ backendRefs: [{ name: 'web', port: 8080 }] }] } });
 }
+if (!mode.includes('small')) for (let i = 0; i < ${THREAD_MIN_OBJECTS}; i++) new ApiObject(chart, 'cm' + i, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-' + i }, data: { k: 'v' } });
+if (mode.includes('nan')) {
+  new ApiObject(chart, 'nan', { apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name: 'nan' },
+    spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'web' } }, port: NaN, proxyProtocol: 'HTTP/1' } });
+}
 if (mode.includes('other')) chart.node.addValidation({ validate: () => ['the chart refuses'] });
 try {
   if (method === 'yaml') process.stdout.write(app.synthYaml()); else app.synth();
@@ -52,6 +67,8 @@ interface Run {
   readonly stderr: string;
   readonly files: Record<string, string>;
   readonly leftovers: string[];
+  /** Threads the app started. */
+  readonly threads: number;
 }
 
 let work: string;
@@ -82,7 +99,7 @@ function run(name: string, mode: string, thread: 'on' | 'off', extra: Record<str
   fs.mkdirSync(parent, { recursive: true });
   const outdir = path.join(parent, 'dist');
   const result = spawnSync(process.execPath, [script, mode, outdir, method], {
-    env: childEnv({ CDK8S_LINKERD_CHECKS_THREAD: thread, ...extra }),
+    env: childEnv({ CDK8S_LINKERD_CHECKS_THREAD: thread, THREAD_COUNT_FILE: path.join(parent, 'threads'), ...extra }),
     encoding: 'utf8',
   });
   return {
@@ -90,7 +107,8 @@ function run(name: string, mode: string, thread: 'on' | 'off', extra: Record<str
     stdout: result.stdout,
     stderr: result.stderr,
     files: filesUnder(outdir),
-    leftovers: fs.readdirSync(parent).filter((f) => f !== 'dist'),
+    leftovers: fs.readdirSync(parent).filter((f) => f !== 'dist' && f !== 'threads'),
+    threads: Number(fs.readFileSync(path.join(parent, 'threads'), 'utf8')),
   };
 }
 
@@ -106,6 +124,7 @@ test('a passing synth writes the same bytes and prints the same warnings with th
   const threaded = run('pass', 'clean', 'on');
   const inline = run('pass', 'clean', 'off');
   expectSameVerdict(threaded, inline);
+  expect([threaded.threads, inline.threads]).toEqual([1, 0]);
   expect(threaded.status).toBe(0);
   expect(Object.keys(threaded.files)).toEqual(['demo.k8s.yaml']);
   expect(threaded.stderr).toMatch(/^warning: LKD-POL-011 at demo\/web /);
@@ -115,8 +134,24 @@ test('a failing synth throws the same coded error and writes no manifest', () =>
   const threaded = run('fail', 'route', 'on');
   const inline = run('fail', 'route', 'off');
   expectSameVerdict(threaded, inline);
+  expect([threaded.threads, inline.threads]).toEqual([1, 0]);
   expect(threaded.stdout).toMatch(/^THROWN Validation failed with the following errors:\n {2}\[\] LKD-ROUTE-001 at demo\/route /);
   expect(threaded.files).toEqual({});
+});
+
+test('objects whose JSON would not read back as they are (NaN) reach the thread exactly', () => {
+  const threaded = run('nan', 'nan', 'on');
+  const inline = run('nan', 'nan', 'off');
+  expectSameVerdict(threaded, inline);
+  expect([threaded.threads, inline.threads]).toEqual([1, 0]);
+  expect(threaded.stdout).toMatch(/LKD-[A-Z]+-\d{3} at demo\/nan /);
+});
+
+test(`an app under ${THREAD_MIN_OBJECTS} objects is analysed inline (a thread would cost more than it saves)`, () => {
+  const small = run('small', 'route+small', 'on');
+  expect(small.threads).toBe(0);
+  expect(small.stdout).toContain('LKD-ROUTE-001');
+  expectSameVerdict(small, run('small', 'route+small', 'off'));
 });
 
 test("another construct's failed validation still lists the checks' errors first, as inline", () => {
