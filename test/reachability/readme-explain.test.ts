@@ -1,0 +1,33 @@
+/**
+ * README shows what `explain --to mesh-lab/orders-v1:8080` prints on mesh-lab (some reasons shortened with "...").
+ * Every line shown must be what explain prints today: whole, or up to its "..." where README shortens it.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { manifests, meshLabObjects } from './mesh-lab-fixture';
+import { explainPort, findPort, formatPortExplanation, meshModel } from '../../src/analysis/reachability';
+
+const README = path.join(__dirname, '..', '..', 'README.md');
+const INTRO = '`explain --to mesh-lab/orders-v1:8080` on mesh-lab prints';
+
+function readmeExcerpt(): string[] {
+  const text = fs.readFileSync(README, 'utf8');
+  const start = text.indexOf('```\n', text.indexOf(INTRO)) + 4;
+  return text.slice(start, text.indexOf('\n```', start)).split('\n');
+}
+
+test("README's explain excerpt is what explain prints on mesh-lab", () => {
+  const model = meshModel(manifests(meshLabObjects()));
+  const port = findPort(model, 'mesh-lab/orders-v1:8080');
+  if (typeof port === 'string') throw new Error(port);
+  const explanation = explainPort(model, port);
+  if (typeof explanation === 'string') throw new Error(explanation);
+  const printed = formatPortExplanation(explanation).split('\n');
+  const shown = readmeExcerpt();
+  expect(shown.length).toBeGreaterThan(10);
+  for (const line of shown) {
+    const prefix = line.endsWith(' ...') ? line.slice(0, -' ...'.length) : undefined;
+    const match = prefix === undefined ? printed.includes(line) : printed.some((p) => p.startsWith(prefix));
+    if (!match) throw new Error(`README shows a line explain no longer prints: ${JSON.stringify(line)}`);
+  }
+});
