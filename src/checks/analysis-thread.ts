@@ -83,6 +83,9 @@ export class PendingAnalysis {
       // The same heap as the analysis would have inline: the thread must not fail where the main thread would not.
       const maxOldGenerationSizeMb = Math.ceil(getHeapStatistics().heap_size_limit / (1024 * 1024));
       const worker = new Worker(WORKER_FILE, { workerData: input, transferList: [port2], resourceLimits: { maxOldGenerationSizeMb } });
+      // A thread that fails (out of memory, an error after its answer) must not crash the app later: wait() has
+      // already fallen back to an inline analysis, or has the answer.
+      worker.on('error', () => undefined);
       worker.unref();
       return new PendingAnalysis(worker, done, port1, GIVE_UP_BASE_MS + GIVE_UP_PER_OBJECT_MS * manifests.length);
     } catch {

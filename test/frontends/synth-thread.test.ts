@@ -32,11 +32,12 @@ const [mode, outdir, method] = process.argv.slice(2);
 if (process.env.BREAK_THREAD) {
   const wt = require('worker_threads');
   const Real = wt.Worker;
-  // A thread that ends without answering, or that cannot start.
+  // A thread that ends without answering (and perhaps throws then), or that cannot start.
   const silent = 'const { workerData } = require("worker_threads"); Atomics.store(workerData.done, 0, 1); Atomics.notify(workerData.done, 0);';
-  wt.Worker = process.env.BREAK_THREAD === 'end'
-    ? class extends Real { constructor(_file, options) { super(silent, { ...options, eval: true }); } }
-    : class { constructor() { throw new Error('no threads here'); } };
+  const script = process.env.BREAK_THREAD === 'throw' ? silent + ' throw new Error("late");' : silent;
+  wt.Worker = process.env.BREAK_THREAD === 'refuse'
+    ? class { constructor() { throw new Error('no threads here'); } }
+    : class extends Real { constructor(_file, options) { super(script, { ...options, eval: true }); } };
 }
 const app = new App({ outdir });
 const chart = new Chart(app, 'demo', { namespace: 'demo' });
@@ -172,7 +173,7 @@ test('synthYaml() returns the same YAML, or throws the same error, with the thre
   expect(failed.stdout).toContain('LKD-ROUTE-001');
 });
 
-test.each([['ends without an answer', 'end'], ['cannot start', 'refuse']])('a thread that %s leaves the verdict to an inline analysis (the checks always run)', (_what, how) => {
+test.each([['ends without an answer', 'end'], ['fails after it signals', 'throw'], ['cannot start', 'refuse']])('a thread that %s leaves the verdict to an inline analysis (the checks always run)', (_what, how) => {
   const inline = run(`broken-${how}`, 'route', 'off');
   const threaded = run(`broken-${how}`, 'route', 'on', { BREAK_THREAD: how });
   expectSameVerdict(threaded, inline);
