@@ -93,5 +93,9 @@ for example in quick-start/quick-start mesh-lab/mesh-lab grpc-canary/grpc-canary
     echo "error: rosetta copied TypeScript into $target (above); rewrite examples/$example.ts without it" >&2
     exit 1
   fi
+  if [ "${budget[$example]}" -eq 0 ] && ! python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "$target"; then
+    echo "error: the Python rosetta wrote for examples/$example.ts does not parse ($target)" >&2
+    exit 1
+  fi
 done
 echo "jsii languages: Python, Java, C#, Go generated in $out, API references in $api ($((SECONDS - start))s)"
