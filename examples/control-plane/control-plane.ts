@@ -15,44 +15,45 @@ import { LinkerdIdentity } from '../../src/control-plane/identity';
 import { LinkerdControlPlane, WebhookFailurePolicy, ZoneSpread } from '../../src/control-plane/install';
 import { DefaultInboundPolicy } from '../../src/core/default-inbound-policy';
 
-/** The cluster this example targets: its nodes (one per zone) let the checks say which fault domains HA survives. */
-const CLUSTER_NODES = ['a', 'b', 'c'].map((zone) => ({
-  apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${zone}`, labels: { 'topology.kubernetes.io/zone': `eu-west-1${zone}` } },
-}));
+/** One of the cluster's nodes, in zone eu-west-1<zone>. */
+function node(zone: string) {
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${zone}`, labels: { 'topology.kubernetes.io/zone': `eu-west-1${zone}` } } };
+}
 
 /** The namespace that moves to a deny default: viz's Prometheus keeps scraping it through allow-scrapes' objects. */
 export const DENY_NAMESPACE = 'shop';
 
-/** What runs in that namespace, deployed by its own team (so it is inventory here: looked up, never reported on). */
-const SHOP = [
-  {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: {
-      name: DENY_NAMESPACE,
-      labels: { 'pod-security.kubernetes.io/enforce': 'restricted' },
-      annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/default-inbound-policy': 'deny' },
+// What runs in that namespace is deployed by its own team (so it is inventory here: looked up, never reported on).
+const SHOP_NAMESPACE = {
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: {
+    name: DENY_NAMESPACE,
+    labels: { 'pod-security.kubernetes.io/enforce': 'restricted' },
+    annotations: { 'linkerd.io/inject': 'enabled', 'config.linkerd.io/default-inbound-policy': 'deny' },
+  },
+};
+const SHOP_ORDERS = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'orders', namespace: DENY_NAMESPACE },
+  spec: {
+    selector: { matchLabels: { app: 'orders' } },
+    template: {
+      metadata: { labels: { app: 'orders' } },
+      spec: { containers: [{ name: 'orders', image: 'hashicorp/http-echo:1.0.0', ports: [{ containerPort: 8080 }] }] },
     },
   },
-  {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'orders', namespace: DENY_NAMESPACE },
-    spec: {
-      selector: { matchLabels: { app: 'orders' } },
-      template: {
-        metadata: { labels: { app: 'orders' } },
-        spec: { containers: [{ name: 'orders', image: 'hashicorp/http-echo:1.0.0', ports: [{ containerPort: 8080 }] }] },
-      },
-    },
-  },
-];
+};
 
 /** Namespaces to restart after an upgrade, canary first. */
 export const MESHED_NAMESPACES = ['mesh-lab', 'shop'];
 
-/** Everything the checks are told exists in the cluster. */
-export const CLUSTER_INVENTORY = [...CLUSTER_NODES, ...SHOP];
+/**
+ * Everything the checks are told exists in the cluster: its nodes (one per zone, so the checks can say which fault
+ * domains HA survives) and what runs in the deny namespace.
+ */
+export const CLUSTER_INVENTORY = [node('a'), node('b'), node('c'), SHOP_NAMESPACE, SHOP_ORDERS];
 
 export class ControlPlaneChart extends Chart {
   public readonly linkerd: LinkerdControlPlane;
@@ -86,5 +87,5 @@ export function synthesize(outdir: string): string[] {
   const chart = new ControlPlaneChart(app, 'linkerd');
   app.synth();
   const runbooks = chart.linkerd.writeRunbooks(path.join(outdir, 'runbooks'), { meshedNamespaces: MESHED_NAMESPACES });
-  return [path.join(outdir, 'linkerd.k8s.yaml'), ...runbooks];
+  return [path.join(outdir, 'linkerd.k8s.yaml')].concat(runbooks);
 }

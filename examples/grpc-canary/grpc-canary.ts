@@ -7,7 +7,8 @@ import { Chart, ChartProps, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  AppProtocol, GrpcRetryCode, GrpcTrafficSplit, MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort,
+  AppProtocol, GrpcRetryCode, GrpcRouteMatch, GrpcTrafficSplit, MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server,
+  ServerAccess, ServerPort,
 } from '../../src';
 
 export const NAMESPACE = 'emojivoto';
@@ -15,7 +16,10 @@ const GRPC_PORT = 8080;
 const EMOJI_IMAGE = 'docker.l5d.io/buoyantio/emojivoto-emoji-svc:v12';
 const WEB_IMAGE = 'docker.l5d.io/buoyantio/emojivoto-web:v12';
 /** The emoji service's read methods: safe to repeat, so they are the ones retried (LKD-RETRY-001). */
-const READS = ['ListAll', 'FindByShortcode'];
+const READS: GrpcRouteMatch[] = [
+  { service: 'emojivoto.v1.EmojiService', method: 'ListAll' },
+  { service: 'emojivoto.v1.EmojiService', method: 'FindByShortcode' },
+];
 
 const SMALL = {
   cpu: { request: kplus.Cpu.millis(10), limit: kplus.Cpu.millis(200) },
@@ -54,7 +58,7 @@ function webContainer(): kplus.ContainerProps {
 /** The gRPC canary scenario. */
 export class GrpcCanary extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
-    super(scope, id, { ...props, namespace: NAMESPACE });
+    super(scope, id, { labels: props.labels, disableResourceNameHashes: props.disableResourceNameHashes, namespace: NAMESPACE });
     new MeshedNamespace(this, 'Namespace', { name: NAMESPACE });
 
     const emojiIdentity = new kplus.ServiceAccount(this, 'EmojiIdentity', { metadata: { name: 'emoji' }, automountToken: false });
@@ -63,11 +67,12 @@ export class GrpcCanary extends Chart {
     // Each version serves gRPC on 8080; appProtocol HTTP2 (kubernetes.io/h2c) is what Linkerd reads as gRPC-capable —
     // "grpc" would make it treat the port as opaque TCP and ignore the routes.
     const grpcPort = { port: GRPC_PORT, name: 'grpc', appProtocol: AppProtocol.HTTP2 };
-    const versions = ['v1', 'v2'].map((version) => new MeshedDeployment(this, `Emoji-${version}`, {
-      name: `emoji-${version}`, app: 'emoji', version, serviceAccount: emojiIdentity, containers: [emojiContainer()],
-    }));
-    const [v1, v2] = versions.map((workload) => workload.exposeService({ ports: [grpcPort] }));
-    const emoji = versions[0].exposeService({ name: 'emoji-svc', allVersions: true, ports: [grpcPort] });
+    const emojiV1 = this.emojiVersion('v1', emojiIdentity);
+    const emojiV2 = this.emojiVersion('v2', emojiIdentity);
+    // A Service per version (emoji-v1, emoji-v2), and the stable one over all versions.
+    const v1 = emojiV1.exposeService({ ports: [grpcPort] });
+    const v2 = emojiV2.exposeService({ ports: [grpcPort] });
+    const emoji = emojiV1.exposeService({ name: 'emoji-svc', allVersions: true, ports: [grpcPort] });
 
     const web = new MeshedDeployment(this, 'Web', { name: 'web', app: 'web', serviceAccount: webIdentity, containers: [webContainer()] });
     web.addCall(emoji, GRPC_PORT);
@@ -86,10 +91,17 @@ export class GrpcCanary extends Chart {
       backends: [{ service: v1, percent: 90 }, { service: v2, percent: 10 }],
       rules: [{
         name: 'emoji-reads',
-        matches: READS.map((method) => ({ service: 'emojivoto.v1.EmojiService', method })),
+        matches: READS,
         retry: { codes: [GrpcRetryCode.UNAVAILABLE], limit: 2, timeout: Duration.millis(300) },
         timeouts: { request: Duration.seconds(2) },
       }],
+    });
+  }
+
+  /** The emoji service in one version, under the identity both versions share. */
+  private emojiVersion(version: string, serviceAccount: kplus.IServiceAccount): MeshedDeployment {
+    return new MeshedDeployment(this, `Emoji-${version}`, {
+      name: `emoji-${version}`, app: 'emoji', version, serviceAccount, containers: [emojiContainer()],
     });
   }
 }

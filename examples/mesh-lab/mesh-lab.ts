@@ -75,7 +75,7 @@ export class MeshLab extends Chart {
   public readonly orders: kplus.Service;
 
   constructor(scope: Construct, id: string, props: MeshLabProps = {}) {
-    super(scope, id, { ...props, namespace: NAMESPACE });
+    super(scope, id, { labels: props.labels, disableResourceNameHashes: props.disableResourceNameHashes, namespace: NAMESPACE });
     new MeshedNamespace(this, 'Namespace', { name: NAMESPACE });
 
     // Each ServiceAccount is a mesh identity; both orders versions share one, so policy treats them alike.
@@ -83,18 +83,20 @@ export class MeshLab extends Chart {
     this.ordersServiceAccount = new kplus.ServiceAccount(this, 'OrdersIdentity', { metadata: { name: 'orders' }, automountToken: false });
 
     for (const version of ['v1', 'v2']) {
-      const workload = new MeshedDeployment(this, `Orders-${version}`, {
+      new MeshedDeployment(this, `Orders-${version}`, {
         name: `orders-${version}`, app: 'orders', version, serviceAccount: this.ordersServiceAccount, containers: [echoContainer(version)],
       });
-      this.service(`orders-${version}`, workload.selectorLabels);
+      this.service(`orders-${version}`, version);
     }
     const client = new MeshedDeployment(this, 'Client', { name: 'client', app: 'client', serviceAccount: this.clientServiceAccount, containers: [curlContainer()] });
-    this.orders = this.service('orders', { 'app.kubernetes.io/name': 'orders' });
+    this.orders = this.service('orders');
     // The seed's first experiment as a build-time check: synth fails if the policy would ever refuse client → orders.
     // Linkerd authorizes per route, so the call names the request the client makes.
     client.addCall(ServiceReference.fromService(this.orders), ORDERS_PORT, { method: 'GET', path: '/' });
 
-    if (props.withPolicy ?? true) {
+    // withPolicy defaults to true: only an explicit `false` leaves orders open to every caller.
+    const openToAll = props.withPolicy === false;
+    if (!openToAll) {
       const ordersHttp = new Server(this, 'OrdersHttp', {
         name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(ORDERS_PORT), proxyProtocol: ProxyProtocol.HTTP1,
       });
@@ -112,12 +114,15 @@ export class MeshLab extends Chart {
     });
   }
 
-  private service(name: string, selector: Record<string, string>): kplus.Service {
+  /** A Service for the orders pods on 8080: those of one version when `version` is given, else every version's. */
+  private service(name: string, version?: string): kplus.Service {
     const service = new kplus.Service(this, `Service-${name}`, {
       metadata: { name },
       ports: [{ name: 'http', port: ORDERS_PORT, targetPort: ORDERS_PORT }],
     });
-    for (const [key, value] of Object.entries(selector)) service.selectLabel(key, value);
+    // The labels MeshedDeployment puts on its pods (its selectorLabels).
+    service.selectLabel('app.kubernetes.io/name', 'orders');
+    if (version) service.selectLabel('app.kubernetes.io/version', version);
     return service;
   }
 }
@@ -128,7 +133,7 @@ export class MeshLab extends Chart {
  */
 export class NegativeExperiment extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
-    super(scope, id, { ...props, namespace: NAMESPACE });
+    super(scope, id, { labels: props.labels, disableResourceNameHashes: props.disableResourceNameHashes, namespace: NAMESPACE });
     new MeshedDeployment(this, 'WrongClient', {
       name: 'wrong-client',
       app: 'wrong-client',

@@ -32,7 +32,7 @@ function buildWest(west: FleetCluster, east: FleetCluster, delivery: LinkerdDeli
   controlPlane(west, delivery);
   new LinkerdMulticluster(west, 'Multicluster', { delivery, mode: MulticlusterMode.FLAT_NETWORK, trustDomain: west.trustDomain });
   namespace(west);
-  const orders = new MeshedDeployment(west, 'Orders', {
+  new MeshedDeployment(west, 'Orders', {
     name: 'orders',
     app: 'orders',
     containers: [{
@@ -43,7 +43,7 @@ function buildWest(west: FleetCluster, east: FleetCluster, delivery: LinkerdDeli
     }],
   });
   const service = new kplus.Service(west, 'OrdersService', { metadata: { name: 'orders', namespace: NAMESPACE }, ports: [{ port: ORDERS_PORT }] });
-  for (const [k, v] of Object.entries(orders.selectorLabels)) service.selectLabel(k, v);
+  service.selectLabel('app.kubernetes.io/name', 'orders'); // the label MeshedDeployment puts on orders' pods
   const exported = ExportedService.export(service, MulticlusterMode.FLAT_NETWORK);
 
   const server = new Server(west, 'OrdersHttp', {

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Testing } from 'cdk8s';
-import { buildQuickStart } from '../../examples/quick-start/main';
+import { buildQuickStart } from '../../examples/quick-start/quick-start';
 import { MeshChecks } from '../../src';
 
 describe('the README example', () => {
@@ -22,7 +22,7 @@ describe('the README example', () => {
 
   test('is the code the README shows', () => {
     const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
-    const source = fs.readFileSync(path.resolve(__dirname, '..', '..', 'examples', 'quick-start', 'main.ts'), 'utf8');
+    const source = fs.readFileSync(path.resolve(__dirname, '..', '..', 'examples', 'quick-start', 'quick-start.ts'), 'utf8');
     // The whole function, Services included: the README shows no hand-written Service helper any more.
     const body = (text: string) => text.slice(text.indexOf('export function buildQuickStart'), text.indexOf('  return chart;')).trim();
     expect(body(source)).toContain('exposeService');

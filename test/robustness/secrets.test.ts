@@ -11,7 +11,7 @@ import * as yaml from 'js-yaml';
 import { runCliBounded } from './cli-process';
 import { synthesize as synthesizeControlPlane } from '../../examples/control-plane/control-plane';
 import { MeshLab, NegativeExperiment } from '../../examples/mesh-lab/mesh-lab';
-import { buildQuickStart } from '../../examples/quick-start/main';
+import { buildQuickStart } from '../../examples/quick-start/quick-start';
 import { analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
 import { secretsInOutput } from '../../src/analysis/rules/secrets/secrets-in-output';
