@@ -313,7 +313,8 @@ export class MeshChecks {
    * verdict has no error, so a failed synth writes nothing there, as when the checks run inline.
    */
   private synthChecked<T>(method: 'synth' | 'synthYaml', synth: () => T): T {
-    this.threaded = this.clusters.length === 0 && analysisThreadAvailable();
+    // A thread takes about 0.2 s to start and load the engine: small apps are analysed inline, as cdk8s writes them.
+    this.threaded = this.clusters.length === 0 && analysisThreadAvailable() && apiObjectsUnder(this.root).length >= THREAD_MIN_OBJECTS;
     const app = this.root as any;
     const outdir: string | undefined = method === 'synth' && this.threaded ? app.outdir : undefined;
     const staging = outdir === undefined ? undefined : this.stagingDir(outdir);
@@ -374,11 +375,11 @@ export class MeshChecks {
 
   /**
    * Hands the analysis of this synth to a thread and returns what fails the synth before any verdict (the plugin's
-   * settings); small apps, and a thread that cannot start, are analysed inline.
+   * settings); when the thread cannot start, the analysis runs inline.
    */
   private validateBesideWriting(): string[] {
     const manifests = this.manifests();
-    this.pending = manifests.length >= THREAD_MIN_OBJECTS ? PendingAnalysis.start(manifests, this.engineOptions()) : undefined;
+    this.pending = PendingAnalysis.start(manifests, this.engineOptions());
     if (this.pending) return pluginFailures();
     this.last = this.analyzeNow(manifests);
     return this.report(this.last.findings, true);

@@ -153,6 +153,8 @@ test(`an app under ${THREAD_MIN_OBJECTS} objects is analysed inline (a thread wo
   expect(small.threads).toBe(0);
   expect(small.stdout).toContain('LKD-ROUTE-001');
   expectSameVerdict(small, run('small', 'route+small', 'off'));
+  // Written as cdk8s writes it: the output directory exists (empty), no staging directory beside it.
+  expect(fs.existsSync(path.join(work, 'small-on', 'dist'))).toBe(true);
 });
 
 test("another construct's failed validation still lists the checks' errors first, as inline", () => {
