@@ -82,7 +82,7 @@ export abstract class ServerRoute extends MeshResource {
   /** @internal */
   protected _setUp(
     props: ServerRouteProps & { readonly rules?: unknown[] }, family: RouteFamily, kind: string,
-  ): { metadata: ResolvedMetadata; parentRef: Record<string, any> } {
+  ): { metadata: ResolvedMetadata; spec: any } {
     check(typeof props.server?.name === 'string', this, InputRule.REQUIRED, 'server is required.', 'Pass server: the Server (or Server.fromServerName(...)).');
     const metadata = metadataFor(this, { ...props, namespace: props.namespace ?? props.server.namespace });
     check(props.server.namespace === undefined || props.server.namespace === metadata.namespace, this, 'LKD-ROUTE-022',
@@ -103,7 +103,19 @@ export abstract class ServerRoute extends MeshResource {
         })),
     });
     // group and kind are always written: the Gateway API would default them to a Gateway. No port, no sectionName.
-    return { metadata, parentRef: { group: 'policy.linkerd.io', kind: 'Server', name: props.server.name } };
+    const parentRef = { group: 'policy.linkerd.io', kind: 'Server', name: props.server.name };
+    const spec = Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this._rules.length ? [...this._rules] : undefined }) });
+    return { metadata, spec };
+  }
+
+  /**
+   * The props of the match-all companion route that `unmatched: UnmatchedRequests.ROUTE_TO_SERVICE` asks for, or
+   * undefined.
+   * @internal
+   */
+  protected _companionProps(props: ServerRouteProps, metadata: ResolvedMetadata): ServerRouteProps & { rules: Array<{}> } | undefined {
+    if (props.unmatched !== UnmatchedRequests.ROUTE_TO_SERVICE) return undefined;
+    return { name: props.unmatchedRouteName ?? `${props.name}-unmatched`, namespace: metadata.namespace, server: props.server, rules: [{}] };
   }
 
   private checkProtocol(protocol: ProxyProtocol | undefined, family: RouteFamily, kind: string): void {
@@ -132,17 +144,11 @@ export class ServerHttpRoute extends ServerRoute {
 
   constructor(scope: Construct, id: string, props: ServerHttpRouteProps) {
     super(scope, id);
-    const { metadata, parentRef } = this._setUp(props, 'http', 'HTTPRoute');
-    this.apiObject = new l1.HttpRoute(this, 'Resource', {
-      metadata,
-      spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this._rules.length ? [...this._rules] : undefined }) }) as any,
-    });
+    const { metadata, spec } = this._setUp(props, 'http', 'HTTPRoute');
+    this.apiObject = new l1.HttpRoute(this, 'Resource', { metadata, spec });
     for (const rule of props.rules ?? []) this.addRule(rule);
-    if (props.unmatched === UnmatchedRequests.ROUTE_TO_SERVICE) {
-      this.unmatchedRoute = new ServerHttpRoute(this, 'Unmatched', {
-        name: props.unmatchedRouteName ?? `${props.name}-unmatched`, namespace: metadata.namespace, server: props.server, rules: [{}],
-      });
-    }
+    const companion = this._companionProps(props, metadata);
+    if (companion) this.unmatchedRoute = new ServerHttpRoute(this, 'Unmatched', companion);
   }
 
   /** Adds a rule (at most 16 per route). Inbound rules only match: the Server's pods serve them. */
@@ -163,17 +169,11 @@ export class ServerGrpcRoute extends ServerRoute {
 
   constructor(scope: Construct, id: string, props: ServerGrpcRouteProps) {
     super(scope, id);
-    const { metadata, parentRef } = this._setUp(props, 'grpc', 'GRPCRoute');
-    this.apiObject = new l1.GrpcRoute(this, 'Resource', {
-      metadata,
-      spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this._rules.length ? [...this._rules] : undefined }) }) as any,
-    });
+    const { metadata, spec } = this._setUp(props, 'grpc', 'GRPCRoute');
+    this.apiObject = new l1.GrpcRoute(this, 'Resource', { metadata, spec });
     for (const rule of props.rules ?? []) this.addRule(rule);
-    if (props.unmatched === UnmatchedRequests.ROUTE_TO_SERVICE) {
-      this.unmatchedRoute = new ServerGrpcRoute(this, 'Unmatched', {
-        name: props.unmatchedRouteName ?? `${props.name}-unmatched`, namespace: metadata.namespace, server: props.server, rules: [{}],
-      });
-    }
+    const companion = this._companionProps(props, metadata);
+    if (companion) this.unmatchedRoute = new ServerGrpcRoute(this, 'Unmatched', companion);
   }
 
   /** Adds a rule (at most 16 per route). */
