@@ -123,28 +123,38 @@ function sharesOf(service: ServicePortView): Map<string, { route: string; backen
   return out;
 }
 
-function shareChanges(base: MeshModel, head: MeshModel): MeshChange[] {
+/**
+ * Per Service port present on both sides, the entries (keyed by `entriesOf`) that were added, removed or changed
+ * (`same` is false), each turned into a change by `describe` (given the entry as it is now, or as it was if removed).
+ */
+function keyedChanges<T>(
+  base: MeshModel, head: MeshModel, entriesOf: (service: ServicePortView) => Map<string, T>, same: (a: T, b: T) => boolean,
+  describe: (service: ServicePortView, change: string, entry: T, now: T | undefined, was: T | undefined) => MeshChange,
+): MeshChange[] {
   const changes: MeshChange[] = [];
   for (const after of head.services) {
     const before = base.service(after.target);
     if (!before) continue;
-    const a = sharesOf(after);
-    const b = sharesOf(before);
+    const a = entriesOf(after);
+    const b = entriesOf(before);
     for (const key of new Set([...b.keys(), ...a.keys()])) {
       const now = a.get(key);
       const was = b.get(key);
-      if (now && was && now.percent === was.percent) continue;
-      const entry = (now ?? was)!;
-      changes.push({
-        kind: ChangeKind.SHARE,
-        change: !was ? 'added' : !now ? 'removed' : 'changed',
-        source: after.target,
-        target: entry.backend,
-        because: `${entry.route}: ${was ? `${was.percent}%` : 'none'} → ${now ? `${now.percent}%` : 'none'}`,
-      });
+      if (now && was && same(now, was)) continue;
+      changes.push(describe(after, !was ? 'added' : !now ? 'removed' : 'changed', (now ?? was)!, now, was));
     }
   }
   return changes;
+}
+
+function shareChanges(base: MeshModel, head: MeshModel): MeshChange[] {
+  return keyedChanges(base, head, sharesOf, (a, b) => a.percent === b.percent, (service, change, entry, now, was) => ({
+    kind: ChangeKind.SHARE,
+    change,
+    source: service.target,
+    target: entry.backend,
+    because: `${entry.route}: ${was ? `${was.percent}%` : 'none'} → ${now ? `${now.percent}%` : 'none'}`,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -166,27 +176,13 @@ function settingsOf(service: ServicePortView, kind: ChangeKind): Settings {
 }
 
 function settingChanges(base: MeshModel, head: MeshModel, kind: ChangeKind): MeshChange[] {
-  const changes: MeshChange[] = [];
-  for (const after of head.services) {
-    const before = base.service(after.target);
-    if (!before) continue;
-    const a = settingsOf(after, kind);
-    const b = settingsOf(before, kind);
-    for (const key of new Set([...b.keys(), ...a.keys()])) {
-      const now = a.get(key);
-      const was = b.get(key);
-      if (now && was && now.value === was.value) continue;
-      const entry = (now ?? was)!;
-      changes.push({
-        kind,
-        change: !was ? 'added' : !now ? 'removed' : 'changed',
-        source: after.target,
-        target: entry.scope,
-        because: `${entry.key}: ${was ? JSON.stringify(was.value) : 'unset'} → ${now ? JSON.stringify(now.value) : 'unset'}`,
-      });
-    }
-  }
-  return changes;
+  return keyedChanges(base, head, (service) => settingsOf(service, kind), (a, b) => a.value === b.value, (service, change, entry, now, was) => ({
+    kind,
+    change,
+    source: service.target,
+    target: entry.scope,
+    because: `${entry.key}: ${was ? JSON.stringify(was.value) : 'unset'} → ${now ? JSON.stringify(now.value) : 'unset'}`,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
