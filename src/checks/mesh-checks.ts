@@ -271,6 +271,8 @@ export class MeshChecks {
   private pending?: PendingAnalysis;
   /** Whether the current synth may hand its analysis to a thread (decided when the outermost synth starts). */
   private threaded = false;
+  /** The App's objects, listed when the outermost synth started (only when it hands the analysis to a thread). */
+  private synthObjects?: ApiObject[];
   /** Objects whose rendered JSON is pinned for the rest of the current synth (see renderForSynth). */
   private pinned: ApiObject[] = [];
   /**
@@ -314,7 +316,10 @@ export class MeshChecks {
    */
   private synthChecked<T>(method: 'synth' | 'synthYaml', synth: () => T): T {
     // A thread takes about 0.2 s to start and load the engine: small apps are analysed inline, as cdk8s writes them.
-    this.threaded = this.clusters.length === 0 && analysisThreadAvailable() && apiObjectsUnder(this.root).length >= THREAD_MIN_OBJECTS;
+    const objects = this.clusters.length === 0 && analysisThreadAvailable() ? apiObjectsUnder(this.root) : undefined;
+    this.threaded = objects !== undefined && objects.length >= THREAD_MIN_OBJECTS;
+    // Nothing adds constructs while one synth runs: the thread's objects are these.
+    this.synthObjects = this.threaded ? objects : undefined;
     const app = this.root as any;
     const outdir: string | undefined = method === 'synth' && this.threaded ? app.outdir : undefined;
     const staging = outdir === undefined ? undefined : this.stagingDir(outdir);
@@ -349,6 +354,7 @@ export class MeshChecks {
     this.pending?.stop();
     this.pending = undefined;
     this.threaded = false;
+    this.synthObjects = undefined;
     this.synthScoped = undefined;
     for (const obj of this.pinned) delete (obj as any).toJson;
     this.pinned = [];
@@ -443,7 +449,7 @@ export class MeshChecks {
   }
 
   private manifests(): Manifest[] {
-    return apiObjectsUnder(this.root).map((obj) => this.manifest(obj));
+    return (this.synthObjects ?? apiObjectsUnder(this.root)).map((obj) => this.manifest(obj));
   }
 
   private analyzeNow(manifests: Manifest[] = this.manifests()): Pick<AnalysisResult, 'findings' | 'suppressed'> {
