@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
+import { readBlockYaml } from './block-yaml';
 import { InputError } from './errors';
 import { yaml11Reading } from './yaml11';
 import { KubeObject, Manifest, Yaml11Reading } from '../../analysis/model/manifest';
@@ -156,7 +157,7 @@ function stripByteOrderMarks(text: string): string {
   return text.includes('\uFEFF') ? text.replace(/(^|\n)\uFEFF+/g, '$1') : text;
 }
 
-interface LoadedText {
+export interface LoadedText {
   /** The documents that hold something (empty ones, `---` alone or comments only, are left out). */
   readonly docs: unknown[];
   /** 1-based start line of each document. */
@@ -186,17 +187,22 @@ function present(doc: unknown): boolean {
  * Parses all documents with a listener: the 1-based line each starts on (counting top-level node opens, one per
  * document), and the scalars YAML 1.1 reads differently (a scalar has no children, so the last open is its own).
  */
-function loadWithListener(text: string, file: string): LoadedText {
+export function loadWithListener(text: string, file: string): LoadedText {
   const opens: number[] = [];
   const found = new Map<number, Yaml11Reading[]>();
   let depth = 0;
   let lastOpen = 0;
+  // js-yaml closes a scalar in a block sequence twice (once tried as a mapping key): one reading per scalar end.
+  let lastReadingEnd = -1;
   const listener = (event: yaml.EventType, state: yaml.State): void => {
     if (event === 'close') {
       depth--;
-      if (state.kind === 'scalar') {
+      if (state.kind === 'scalar' && state.position !== lastReadingEnd) {
         const reading = yaml11Reading(state.input, lastOpen, state.position, state.result, state.line + 1);
-        if (reading) found.set(opens.length - 1, [...(found.get(opens.length - 1) ?? []), reading]);
+        if (reading) {
+          lastReadingEnd = state.position;
+          found.set(opens.length - 1, [...(found.get(opens.length - 1) ?? []), reading]);
+        }
       }
       return;
     }
@@ -218,9 +224,13 @@ function loadWithListener(text: string, file: string): LoadedText {
   return { docs, lines, readings };
 }
 
-/** Parses all documents with their start lines and YAML 1.1 readings; a byte order mark may start any document. */
+/**
+ * Parses all documents with their start lines and YAML 1.1 readings; a byte order mark may start any document. Block
+ * YAML as tools write it takes the fast reader; anything else, and every error, is js-yaml's.
+ */
 function loadWithLines(text: string, file: string): LoadedText {
-  return loadWithListener(stripByteOrderMarks(text), file);
+  const unmarked = stripByteOrderMarks(text);
+  return readBlockYaml(unmarked) ?? loadWithListener(unmarked, file);
 }
 
 function describeValue(value: unknown): string {

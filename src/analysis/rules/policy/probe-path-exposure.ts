@@ -1,5 +1,6 @@
 import { CALLS_ANNOTATION } from '../../../core/annotations';
 import { Severity } from '../../finding';
+import { probePaths } from '../../model/inbound-routes';
 import { annotationsOf } from '../../model/manifest';
 import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
 import { Caller, evaluateInboundPolicy } from '../../policy';
@@ -44,7 +45,7 @@ export const probePathExposure: Rule = {
   },
   check(ctx) {
     // Nothing to do (and no evaluation to build) unless some own meshed pod has an HTTP probe.
-    if (!ownPodTemplates(ctx.index).some((pod) => isMeshed(pod) && JSON.stringify(pod.spec).includes('"httpGet"'))) return;
+    if (!ownPodTemplates(ctx.index).some((pod) => isMeshed(pod) && probePaths(pod, ctx.index).size > 0)) return;
     const policy = evaluateInboundPolicy(ctx.index, ctx.context);
     const appPaths = declaredPaths(ctx.index.podTemplates);
     {
