@@ -179,6 +179,17 @@ describe('YAML 1.1 readings: LKD-MESH-013', () => {
     expect(f[0].message).not.toMatch(/:8:|:9:|8080/);
   });
 
+  test.each([
+    ['block YAML (the fast reader)', 'metadata:\n  name: w\n  namespace: lab\n'],
+    ['YAML with a flow mapping (js-yaml)', 'metadata: {name: w, namespace: lab}\n'],
+  ])('a scalar in a block sequence is one reading, in %s', (_name, metadata) => {
+    writeText(dir, 'args.yaml', `apiVersion: v1\nkind: Pod\n${metadata}spec:\n  containers:\n  - name: app\n    image: app:1\n    args:\n      - yes\n      - 0443\n`);
+    const f = analyzeJson(['args.yaml']).findings.filter((x) => x.ruleId === 'LKD-MESH-013');
+    expect(f).toHaveLength(1);
+    expect(f[0].message.match(/: yes is "yes" here/g)).toHaveLength(1);
+    expect(f[0].message.match(/: 0443 is 443 here/g)).toHaveLength(1);
+  });
+
   test('YAML that reads alike in both versions gives no warning', () => {
     writeText(dir, 'plain.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: lab}\ndata: {a: "0443", b: "true", c: "443", d: "x-1:30"}\n');
     expect(analyzeJson(['plain.yaml']).findings).toEqual([]);
