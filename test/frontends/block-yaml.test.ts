@@ -83,6 +83,8 @@ describe('block reader: what it answers, exactly', () => {
     ['anchors and aliases', 'a: &m\n  k: v\nb: *m\nc: &s 1\nd: *s\ne:\n  - &i\n    x: 1\n  - *i\n'],
     ['documents and their lines', '---\n# c\n\na: 1\n---\n---\nb: 2\n--- # c\nc: 3\n'],
     ['__proto__ as a key', '__proto__: x\ny: 1\n'],
+    ['repeated scalars, anchored or not, keep their readings', 'a: &x yes\nb: yes\nc:\n  yes: 0443\n  d: 0443\ne: yes\n'],
+    ['characters outside the BMP', 'a: "\u{1F600}"\nb: \u{1F600} x\n'],
   ];
   test.each(cases)('%s', (_name, text) => {
     expect(agrees(text)).toBe(true);
@@ -103,6 +105,7 @@ describe('block reader: what it answers, exactly', () => {
     ['bad indentation', 'a: b\n c: d\n'],
     ['a YAML escape JSON does not have', 'a: "\\x41"\n'],
     ['JSON', '{"a": 1}\n'],
+    ['a lone surrogate (js-yaml refuses it)', 'a: \uD800x\n'],
   ];
   test.each(declined)('declines %s', (_name, text) => {
     expect(readBlockYaml(text)).toBeUndefined();

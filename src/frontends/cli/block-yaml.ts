@@ -35,6 +35,8 @@ const IMPLICIT = [TYPES.null, TYPES.bool, TYPES.int, TYPES.float];
 
 /** The same test js-yaml runs on its whole input before reading; a text that fails it is left to js-yaml's error. */
 const NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+/** The same characters and every surrogate: one character class, searched faster; only a text it finds is tested again. */
+const MAYBE_NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 const SPACE = 0x20;
 const HASH = 0x23;
@@ -80,6 +82,58 @@ function setKey(map: Record<string, unknown>, key: string, value: unknown): void
   else map[key] = value;
 }
 
+/**
+ * The next occurrence of one character at or after a position, remembered: the reader asks in nearly increasing order,
+ * so the text is searched about once, natively, instead of character by character in JavaScript (which runs slowly
+ * until V8 has optimized it: most inputs are too small for that).
+ */
+class NextChar {
+  private from = Number.MAX_SAFE_INTEGER;
+  private found = -1;
+
+  constructor(private readonly text: string, private readonly char: string) {}
+
+  /** The index of the first occurrence at or after `i`, or the text's length when there is none. */
+  public at(i: number): number {
+    if (i < this.from || (this.found !== -1 && this.found < i)) {
+      this.from = i;
+      this.found = this.text.indexOf(this.char, i);
+    }
+    return this.found === -1 ? this.text.length : this.found;
+  }
+}
+
+/**
+ * What recent plain scalars read as, by their text: a repeated key or value (`name`, `namespace`, `TCP`) is compared in
+ * place, natively, instead of copied out of the text, resolved and, for keys, looked up among V8's internalized
+ * strings again. A small table indexed by length and end characters; a collision only replaces the entry.
+ */
+class SeenScalars {
+  private static readonly SIZE = 1024;
+  private readonly texts: (string | undefined)[] = new Array(SeenScalars.SIZE);
+  private readonly values: unknown[] = new Array(SeenScalars.SIZE);
+
+  constructor(private readonly text: string) {}
+
+  /** What the text between `start` and `end` read as before, or undefined. */
+  public lookup(start: number, end: number): unknown {
+    const slot = this.slot(end - start, this.text.charCodeAt(start), this.text.charCodeAt(end - 1));
+    const seen = this.texts[slot];
+    return seen !== undefined && seen.length === end - start && this.text.startsWith(seen, start) ? this.values[slot] : undefined;
+  }
+
+  public remember(text: string, value: unknown): void {
+    if (value === undefined || text.length === 0) return;
+    const slot = this.slot(text.length, text.charCodeAt(0), text.charCodeAt(text.length - 1));
+    this.texts[slot] = text;
+    this.values[slot] = value;
+  }
+
+  private slot(length: number, first: number, last: number): number {
+    return (length * 31 + first * 7 + last) & (SeenScalars.SIZE - 1);
+  }
+}
+
 class Reader {
   /** Start of the current line. */
   private pos = 0;
@@ -92,10 +146,19 @@ class Reader {
   private content = 0;
   /** The next tab at or after `pos`: a tab outside a block scalar's content leaves the subset. */
   private nextTab: number;
+  /** Plain keys and values seen before, without a YAML 1.1 reading (manifests repeat most of them). */
+  private readonly keys: SeenScalars;
+  private readonly values: SeenScalars;
+  private readonly colons: NextChar;
+  private readonly hashes: NextChar;
   private anchors = new Map<string, unknown>();
   private docReadings: Yaml11Reading[] = [];
 
   constructor(private readonly text: string) {
+    this.keys = new SeenScalars(text);
+    this.values = new SeenScalars(text);
+    this.colons = new NextChar(text, ':');
+    this.hashes = new NextChar(text, '#');
     this.nextTab = text.indexOf('\t');
     this.setLine(0);
   }
@@ -206,12 +269,15 @@ class Reader {
       return colon < this.end && this.text.charCodeAt(colon) === COLON && this.separated(colon + 1) ? colon : -1;
     }
     if (isIndicator(c) || c === COLON || ((c === DASH || c === 0x3f) && this.separated(i + 1))) return -1;
-    for (let j = i; j < this.end; j++) {
-      const d = this.text.charCodeAt(j);
-      if (d === COLON && this.separated(j + 1)) return j;
-      if (d === HASH && this.text.charCodeAt(j - 1) === SPACE) return -1;
-    }
+    const comment = this.commentStart(i);
+    for (let j = this.colons.at(i); j < comment; j = this.colons.at(j + 1)) if (this.separated(j + 1)) return j;
     return -1;
+  }
+
+  /** Where a comment (` #`) starts on the current line at or after `i`, else the line's end. */
+  private commentStart(i: number): number {
+    for (let h = this.hashes.at(i); h < this.end; h = this.hashes.at(h + 1)) if (this.text.charCodeAt(h - 1) === SPACE) return h;
+    return this.end;
   }
 
   /** Whether index `i` is the line's end or a space (what must follow a `:` indicator). */
@@ -271,10 +337,13 @@ class Reader {
     let end = colon;
     while (end > start && this.text.charCodeAt(end - 1) === SPACE) end--;
     if (end - start > 1024) outside();
+    const known = this.keys.lookup(start, end);
+    if (known !== undefined) return known as string;
     const text = this.text.slice(start, end);
     const value = resolvePlain(text);
-    this.noteReading(text, value);
-    return String(value);
+    const key = String(value);
+    if (!this.noteReading(text, value)) this.keys.remember(text, key);
+    return key;
   }
 
   private sequence(indent: number): unknown[] {
@@ -385,19 +454,16 @@ class Reader {
   private plain(i: number, indent: number, anchored: boolean): unknown {
     const c = this.text.charCodeAt(i);
     if (isIndicator(c) || c === COLON || ((c === DASH || c === 0x3f) && this.separated(i + 1))) outside();
-    let end = this.end;
-    for (let j = i; j < this.end; j++) {
-      const d = this.text.charCodeAt(j);
-      if (d === COLON && this.separated(j + 1)) outside();
-      if (d === HASH && this.text.charCodeAt(j - 1) === SPACE) {
-        end = j;
-        break;
-      }
-    }
+    let end = this.commentStart(i);
+    for (let j = this.colons.at(i); j < end; j = this.colons.at(j + 1)) if (this.separated(j + 1)) outside();
     while (end > i && this.text.charCodeAt(end - 1) === SPACE) end--;
-    const text = this.text.slice(i, end);
-    const value = resolvePlain(text);
-    if (!anchored) this.noteReading(text, value);
+    let value = this.values.lookup(i, end);
+    if (value === undefined) {
+      const text = this.text.slice(i, end);
+      value = resolvePlain(text);
+      // An anchored scalar has no reading (YAML 1.1 reads `&a 0443` alike), but would have one unanchored.
+      if (!this.noteReading(text, value, anchored)) this.values.remember(text, value);
+    }
     this.nextLine();
     // A more indented line after a plain scalar continues it (or is an error): both are left to js-yaml.
     this.skipToContentOrComment();
@@ -446,9 +512,11 @@ class Reader {
     return `${body}\n`;
   }
 
-  private noteReading(text: string, value: unknown): void {
+  /** Notes the YAML 1.1 reading of a plain scalar (unless anchored); whether it has one. */
+  private noteReading(text: string, value: unknown, anchored = false): boolean {
     const reading = yaml11Reading(text, 0, text.length, value, this.line + 1);
-    if (reading) this.docReadings.push(reading);
+    if (reading && !anchored) this.docReadings.push(reading);
+    return reading !== undefined;
   }
 }
 
@@ -457,7 +525,7 @@ class Reader {
  * uses anything outside the subset this reader knows, so the caller reads it with js-yaml.
  */
 export function readBlockYaml(text: string): BlockYamlDocuments | undefined {
-  if (text.includes('\r') || NON_PRINTABLE.test(text)) return undefined;
+  if (text.includes('\r') || (MAYBE_NON_PRINTABLE.test(text) && NON_PRINTABLE.test(text))) return undefined;
   try {
     return new Reader(text).read();
   } catch (e) {
