@@ -130,7 +130,7 @@ class SeenScalars {
   }
 
   private slot(length: number, first: number, last: number): number {
-    return (length * 31 + first * 7 + last) & (SeenScalars.SIZE - 1);
+    return (length * 31 + first * 7 + last) % SeenScalars.SIZE;
   }
 }
 
