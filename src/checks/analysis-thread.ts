@@ -58,8 +58,10 @@ export interface ThreadAnswer {
  */
 const NULL_TOKEN = /[:,[]null[,\]}]/;
 
-function readsBackExactly(json: string): boolean {
-  return !NULL_TOKEN.test(json);
+/** The JSON text of `value` when it reads back exactly (see NULL_TOKEN), else undefined. */
+export function exactJson(value: unknown): string | undefined {
+  const json = JSON.stringify(value);
+  return NULL_TOKEN.test(json) ? undefined : json;
 }
 
 function cores(): number {
@@ -78,8 +80,8 @@ export class PendingAnalysis {
     const done = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     try {
-      const json = JSON.stringify(manifests);
-      const input: ThreadInput = { ...(readsBackExactly(json) ? { manifestsJson: json } : { manifests }), options, done, port: port2 };
+      const json = exactJson(manifests);
+      const input: ThreadInput = { ...(json !== undefined ? { manifestsJson: json } : { manifests }), options, done, port: port2 };
       // The same heap as the analysis would have inline: the thread must not fail where the main thread would not.
       const maxOldGenerationSizeMb = Math.ceil(getHeapStatistics().heap_size_limit / (1024 * 1024));
       const worker = new Worker(WORKER_FILE, { workerData: input, transferList: [port2], resourceLimits: { maxOldGenerationSizeMb } });

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { PendingAnalysis, THREAD_MIN_OBJECTS, ThreadVerdict, analysisThreadAvailable } from './analysis-thread';
+import { PendingAnalysis, THREAD_MIN_OBJECTS, ThreadVerdict, analysisThreadAvailable, exactJson } from './analysis-thread';
 import { linkerdPluginEntries } from './plugin-config';
 import { SettingError, missingPaths, readProperties } from './plugin-settings';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
@@ -207,6 +207,16 @@ function pluginProblems(properties: unknown): string[] {
 /** What would make the cdk8s-linkerd validation plugins of cdk8s.yaml fail without analysing anything. */
 function pluginFailures(): string[] {
   return linkerdPluginEntries().flatMap(pluginProblems);
+}
+
+/**
+ * The rendered objects as the analysis reads them fastest: a copy through JSON text, when that reads back exactly (the
+ * thread gets the same text). Rendered JSON is built from the constructs' props, strings joined from parts and objects
+ * of many shapes; V8 reads the copy's flat strings and uniform objects about twice as fast (`npm run bench`, A1).
+ */
+function readableCopy(manifests: Manifest[]): Manifest[] {
+  const json = exactJson(manifests);
+  return json === undefined ? manifests : JSON.parse(json);
 }
 
 function apiObjectsUnder(scope: IConstruct): ApiObject[] {
@@ -453,7 +463,7 @@ export class MeshChecks {
   }
 
   private analyzeNow(manifests: Manifest[] = this.manifests()): Pick<AnalysisResult, 'findings' | 'suppressed'> {
-    const { findings, suppressed } = analyze(manifests, this.engineOptions());
+    const { findings, suppressed } = analyze(readableCopy(manifests), this.engineOptions());
     return { findings, suppressed };
   }
 

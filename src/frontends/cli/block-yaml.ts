@@ -393,9 +393,12 @@ class Reader {
     return value;
   }
 
-  /** Anchor and alias names run to the next space (js-yaml's rule outside flow collections). */
+  /** Anchor and alias names run to the next space or flow indicator (`,[]{}`), as js-yaml reads them. */
   private tokenEnd(i: number): number {
-    while (i < this.end && this.text.charCodeAt(i) !== SPACE) i++;
+    for (; i < this.end; i++) {
+      const c = this.text.charCodeAt(i);
+      if (c === SPACE || c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) break;
+    }
     return i;
   }
 
