@@ -6,8 +6,9 @@
  * Linkerd and Gateway API objects), and the CLI's analyze over B's YAML (C) against js-yaml parsing alone (P), also on
  * the same objects written as another tool writes YAML (C'/P': one List with anchors and aliases for repeated maps,
  * as PyYAML writes `&id001` / `*id001`). A0, the same constructs with the analysis switched off, splits A's cost into
- * constructs and checks. Runs alternate A, A0, B, B+, C, P, C', P' so machine noise hits every side alike; each is the
- * median of the runs, each run a fresh process (so peak RSS is its own).
+ * constructs and checks. Each round runs A, B+, B, A0, A1, C, P, C', P', so the two sides of a ratio run back to back;
+ * times are medians of the rounds and ratios the medians of the rounds' own ratios (with their lowest and highest), each
+ * run a fresh process (so peak RSS is its own).
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -28,12 +29,15 @@ interface Result {
   readonly plusMs: number;
   /** A / B+. */
   readonly ratioToPlus: number;
+  /** The lowest and highest A/B+ of the rounds (every ratio is the median of the rounds' own ratios). */
+  readonly ratioToPlusRange?: [number, number];
   /** A0: the same constructs with the analysis switched off. */
   readonly uncheckedMs: number;
   /** A0/B: what the constructs (ours and cdk8s-plus's) cost over plain ApiObjects, before any check runs. */
   readonly uncheckedRatio: number;
   /** (A − A0)/B: what the checks add, in units of plain cdk8s. */
   readonly checksRatio: number;
+  readonly checksRatioRange?: [number, number];
   /** A1: A with the checks inline (CDK8S_LINKERD_CHECKS_THREAD=off), as on one core. */
   readonly inlineMs: number;
   /** (A1 − A0)/B: what the checks add when no second core takes them. */
@@ -41,10 +45,12 @@ interface Result {
   readonly analyzeMs: number;
   readonly parseMs: number;
   readonly analyzeRatio: number;
+  readonly analyzeRatioRange?: [number, number];
   /** C' and P': analyze and js-yaml loadAll of the same objects as one List with anchors and aliases. */
   readonly analyzeAliasedMs: number;
   readonly parseAliasedMs: number;
   readonly analyzeAliasedRatio: number;
+  readonly analyzeAliasedRatioRange?: [number, number];
   readonly peakRssLibraryMb: number;
   readonly peakRssPlainMb: number;
 }
@@ -134,11 +140,13 @@ function benchSize(services: number, runs: number, work: string): Result {
   const c: Sample[] = []; const p: Sample[] = []; const cAliased: Sample[] = []; const pAliased: Sample[] = [];
   const aliasedDir = path.join(work, `aliased-${services}`);
   for (let r = 0; r < runs; r++) {
+    // Each ratio's two sides run back to back (A and B+, B and A0, C and P, C' and P'): the VM's speed drifts over
+    // minutes, and each ratio is the median of the rounds' own ratios.
     a.push(measure(['library', String(services), path.join(work, `a-${services}`)]));
+    bPlus.push(measure(['plus', String(services), path.join(work, `bplus-${services}`)]));
+    b.push(measure(['plain', jsonFile, path.join(work, `b-${services}`)]));
     a0.push(measure(['unchecked', String(services), path.join(work, `a0-${services}`)]));
     a1.push(measure(['library', String(services), path.join(work, `a1-${services}`)], { CDK8S_LINKERD_CHECKS_THREAD: 'off' }));
-    b.push(measure(['plain', jsonFile, path.join(work, `b-${services}`)]));
-    bPlus.push(measure(['plus', String(services), path.join(work, `bplus-${services}`)]));
     if (r === 0) writeAliased(path.join(work, `b-${services}`), aliasedDir);
     c.push(measure(['analyze', path.join(work, `b-${services}`)]));
     p.push(measure(['parse', path.join(work, `b-${services}`)]));
@@ -159,28 +167,47 @@ function benchSize(services: number, runs: number, work: string): Result {
   const plusMs = median(bPlus.map((s) => s.ms));
   const analyzeAliasedMs = median(cAliased.map((s) => s.ms));
   const parseAliasedMs = median(pAliased.map((s) => s.ms));
+  const rounds = (f: (r: number) => number): number[] => a.map((_, r) => f(r));
+  const checks = rounds((r) => (a[r].ms - a0[r].ms) / b[r].ms);
+  const toPlus = rounds((r) => a[r].ms / bPlus[r].ms);
+  const analyze = rounds((r) => c[r].ms / p[r].ms);
+  const analyzeAliased = rounds((r) => cAliased[r].ms / pAliased[r].ms);
   return {
     services,
     objects: b[0].objects,
     libraryMs: round(libraryMs),
     plainMs: round(plainMs),
-    ratio: round(libraryMs / plainMs, 2),
+    ratio: round(median(rounds((r) => a[r].ms / b[r].ms)), 2),
     plusMs: round(plusMs),
-    ratioToPlus: round(libraryMs / plusMs, 2),
+    ratioToPlus: round(median(toPlus), 2),
+    ratioToPlusRange: range(toPlus),
     uncheckedMs: round(uncheckedMs),
-    uncheckedRatio: round(uncheckedMs / plainMs, 2),
-    checksRatio: round((libraryMs - uncheckedMs) / plainMs, 2),
+    uncheckedRatio: round(median(rounds((r) => a0[r].ms / b[r].ms)), 2),
+    checksRatio: round(median(checks), 2),
+    checksRatioRange: range(checks),
     inlineMs: round(inlineMs),
-    inlineChecksRatio: round((inlineMs - uncheckedMs) / plainMs, 2),
+    inlineChecksRatio: round(median(rounds((r) => (a1[r].ms - a0[r].ms) / b[r].ms)), 2),
     analyzeMs: round(analyzeMs),
     parseMs: round(parseMs),
-    analyzeRatio: round(analyzeMs / parseMs, 2),
+    analyzeRatio: round(median(analyze), 2),
+    analyzeRatioRange: range(analyze),
     analyzeAliasedMs: round(analyzeAliasedMs),
     parseAliasedMs: round(parseAliasedMs),
-    analyzeAliasedRatio: round(analyzeAliasedMs / parseAliasedMs, 2),
+    analyzeAliasedRatio: round(median(analyzeAliased), 2),
+    analyzeAliasedRatioRange: range(analyzeAliased),
     peakRssLibraryMb: round(median(a.map((s) => s.rssMb))),
     peakRssPlainMb: round(median(b.map((s) => s.rssMb))),
   };
+}
+
+/** The lowest and highest of the rounds' ratios: how far one run of the bench can be from another. */
+function range(values: number[]): [number, number] {
+  return [round(Math.min(...values), 2), round(Math.max(...values), 2)];
+}
+
+/** ` (rounds 1.08–1.31)`, or nothing for results saved before ranges were kept. */
+function spread(r?: [number, number]): string {
+  return r ? ` (rounds ${r[0]}–${r[1]})` : '';
 }
 
 function round(v: number, digits = 0): number {
@@ -202,16 +229,18 @@ function targets(results: Result[]): string[] {
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   if (big) {
     lines.push(`A/B at N=5000 ≤ 1.5: ${big.ratio} — ${verdict(big.ratio <= 1.5)} (constructs alone A0/B ${big.uncheckedRatio}, checks (A−A0)/B ${big.checksRatio})`);
-    lines.push(`A ≤ 1.15 × B+ at N=5000: A/B+ ${big.ratioToPlus} — ${verdict(big.ratioToPlus <= 1.15)}`);
-    lines.push(`checks ≤ 0.1 × B at N=5000: (A−A0)/B ${big.checksRatio} — ${verdict(big.checksRatio <= 0.1)} (on a thread beside cdk8s's YAML writing; inline, as on one core, (A1−A0)/B ${big.inlineChecksRatio}: no target, shown for what one core pays)`);
+    lines.push(`A ≤ 1.15 × B+ at N=5000: A/B+ ${big.ratioToPlus}${spread(big.ratioToPlusRange)} — ${verdict(big.ratioToPlus <= 1.15)}`);
+    lines.push(`checks ≤ 0.1 × B at N=5000: (A−A0)/B ${big.checksRatio}${spread(big.checksRatioRange)} — ${verdict(big.checksRatio <= 0.1)} (on a thread beside cdk8s's YAML writing; inline, as on one core, (A1−A0)/B ${big.inlineChecksRatio}: no target, shown for what one core pays)`);
     lines.push(`peak RSS A ≤ 2 × B at N=5000: ${big.peakRssLibraryMb} vs ${big.peakRssPlainMb} MB — ${verdict(big.peakRssLibraryMb <= 2 * big.peakRssPlainMb)}`);
   }
   if (big && small) {
     const growth = round(big.libraryMs / small.libraryMs, 2);
     lines.push(`checks linear, A(5000)/A(500) ≤ 11: ${growth} — ${verdict(growth <= 11)}`);
   }
-  for (const r of results) lines.push(`C/P ≤ 1.5 at N=${r.services}: ${r.analyzeRatio} — ${verdict(r.analyzeRatio <= 1.5)}`);
-  for (const r of results) lines.push(`C'/P' ≤ 1.5 (anchors and aliases) at N=${r.services}: ${r.analyzeAliasedRatio} — ${verdict(r.analyzeAliasedRatio <= 1.5)}`);
+  for (const r of results) lines.push(`C/P ≤ 1.5 at N=${r.services}: ${r.analyzeRatio}${spread(r.analyzeRatioRange)} — ${verdict(r.analyzeRatio <= 1.5)}`);
+  for (const r of results) {
+    lines.push(`C'/P' ≤ 1.5 (anchors and aliases) at N=${r.services}: ${r.analyzeAliasedRatio}${spread(r.analyzeAliasedRatioRange)} — ${verdict(r.analyzeAliasedRatio <= 1.5)}`);
+  }
   return lines;
 }
 
@@ -232,8 +261,9 @@ function writeDocs(results: Result[], verdicts: string[]): void {
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   fs.writeFileSync(path.join(docs, 'benchmarks.md'), [
     '# Benchmarks', '',
-    'Written by `npm run bench` (bench/run.ts). Each number is the median of several fresh-process runs, alternated',
-    'A, A0, A1, B, B+, C, P, C\', P\'. A = the library\'s constructs with all checks, synthesized to YAML (the checks on',
+    'Written by `npm run bench` (bench/run.ts). Each time is the median of several rounds of fresh-process runs, each',
+    'round A, B+, B, A0, A1, C, P, C\', P\' (the two sides of a ratio back to back); each ratio is the median of the',
+    'rounds\' own ratios, and the target lines give the lowest and highest round. A = the library\'s constructs with all checks, synthesized to YAML (the checks on',
     'a worker thread while cdk8s writes the YAML, as on any machine with two or more cores); A0 = the same constructs',
     'with the analysis switched off (a diagnostic only the bench can do: it splits A into what the constructs cost and',
     'what the checks add); A1 = A with the checks inline (`CDK8S_LINKERD_CHECKS_THREAD=off`, what one core pays); B = plain cdk8s ApiObjects holding the same JSON, synthesized to YAML; B+ = the same',
@@ -241,9 +271,10 @@ function writeDocs(results: Result[], verdicts: string[]): void {
     'for the Linkerd and Gateway API objects), synthesized to YAML; C = `cdk8s-linkerd analyze` over B\'s YAML (parsing',
     'included); P = js-yaml `loadAll` of that YAML alone; C\' and P\' = the same over the same objects written as one',
     '`kind: List` with anchors and aliases for every repeated map, as PyYAML writes them (`&id001` / `*id001`).', '',
-    `Machine: ${machine}. A shared VM's speed drifts between runs (B+ at N=5000 has measured 10.5 to 13.1 s in three`,
-    'runs of the same code), so a ratio near its target can read met in one run and missed in the next: the spread',
-    'over several runs is in [performance-notes.md](performance-notes.md).', '',
+    `Machine: ${machine}. A shared VM's speed drifts between runs (B+ at N=5000 has measured 10.5 to 15.6 s in five`,
+    'runs of the same code), so a ratio near its target can read met in one run and missed in the next: the rounds\'',
+    'lowest and highest ratios show how far, and the spread over several runs is in',
+    '[performance-notes.md](performance-notes.md).', '',
     table(results), '',
     ...verdicts.map((v) => `- ${v}`), '',
     '![time against N, log–log](benchmarks.svg)', '',

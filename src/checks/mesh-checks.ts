@@ -212,7 +212,7 @@ function pluginFailures(): string[] {
 /**
  * The rendered objects as the analysis reads them fastest: a copy through JSON text, when that reads back exactly (the
  * thread gets the same text). Rendered JSON is built from the constructs' props, strings joined from parts and objects
- * of many shapes; V8 reads the copy's flat strings and uniform objects about twice as fast (`npm run bench`, A1).
+ * of many shapes; the engine reads the copy's flat strings and uniform objects about 1.5 times as fast.
  */
 function readableCopy(manifests: Manifest[]): Manifest[] {
   const json = exactJson(manifests);

@@ -33,9 +33,15 @@ test('a tiny bench run writes every result field for every size', () => {
     expect(r.plusMs).toBeGreaterThan(0);
     expect(r.ratioToPlus).toBeGreaterThan(0);
     expect(r.analyzeAliasedRatio).toBeGreaterThan(0);
+    // The targets' ratios come with the lowest and highest round, around their median.
+    for (const field of ['ratioToPlus', 'checksRatio', 'analyzeRatio', 'analyzeAliasedRatio']) {
+      const [low, high] = r[`${field}Range`];
+      expect(low).toBeLessThanOrEqual(r[field]);
+      expect(high).toBeGreaterThanOrEqual(r[field]);
+    }
   }
-  expect(stdout).toMatch(/C\/P ≤ 1\.5 at N=3: [\d.]+ — (met|MISSED)/);
-  expect(stdout).toMatch(/C'\/P' ≤ 1\.5 \(anchors and aliases\) at N=3: [\d.]+ — (met|MISSED)/);
+  expect(stdout).toMatch(/C\/P ≤ 1\.5 at N=3: [\d.]+ \(rounds [\d.]+–[\d.]+\) — (met|MISSED)/);
+  expect(stdout).toMatch(/C'\/P' ≤ 1\.5 \(anchors and aliases\) at N=3: [\d.]+ \(rounds [\d.]+–[\d.]+\) — (met|MISSED)/);
   expect(stdout).toMatch(/\| B\+ cdk8s-plus ms \|.*\| A\/B\+ \|/);
   fs.rmSync(dir, { recursive: true, force: true });
 }, 120_000);

@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'util';
 import { Yaml } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as yaml from 'js-yaml';
-import { readBlockYaml, BlockYamlDocuments } from '../../src/frontends/cli/block-yaml';
+import { readBlockYaml, LoadedDocuments } from '../../src/frontends/cli/block-yaml';
 import { loadWithListener, parseManifests } from '../../src/frontends/cli/load-manifests';
 import { sharedAvailable, SHARED_DIR } from '../support/shared';
 
@@ -27,7 +27,7 @@ function yamlFiles(dir: string, out: string[] = []): string[] {
 }
 
 /** js-yaml's reading, or the error it throws. */
-function reference(text: string): BlockYamlDocuments | Error {
+function reference(text: string): LoadedDocuments | Error {
   try {
     return loadWithListener(text, 'f.yaml');
   } catch (e: any) {
@@ -36,7 +36,7 @@ function reference(text: string): BlockYamlDocuments | Error {
 }
 
 /** Equal as data (NaN, -0), in key order, with the same lines and readings. */
-function same(a: BlockYamlDocuments, b: BlockYamlDocuments): boolean {
+function same(a: LoadedDocuments, b: LoadedDocuments): boolean {
   return isDeepStrictEqual(a.docs, b.docs) && JSON.stringify(a.docs) === JSON.stringify(b.docs)
     && isDeepStrictEqual(a.lines, b.lines) && isDeepStrictEqual([...a.readings], [...b.readings]);
 }
@@ -84,6 +84,7 @@ describe('block reader: what it answers, exactly', () => {
     ['documents and their lines', '---\n# c\n\na: 1\n---\n---\nb: 2\n--- # c\nc: 3\n'],
     ['__proto__ as a key', '__proto__: x\ny: 1\n'],
     ['repeated scalars, anchored or not, keep their readings', 'a: &x yes\nb: yes\nc:\n  yes: 0443\n  d: 0443\ne: yes\n'],
+    ['an anchor name ends at a flow indicator', 'a: &x{}\nb: *x\nc: &y[]\n'],
     ['characters outside the BMP', 'a: "\u{1F600}"\nb: \u{1F600} x\n'],
   ];
   test.each(cases)('%s', (_name, text) => {
@@ -105,6 +106,7 @@ describe('block reader: what it answers, exactly', () => {
     ['bad indentation', 'a: b\n c: d\n'],
     ['a YAML escape JSON does not have', 'a: "\\x41"\n'],
     ['JSON', '{"a": 1}\n'],
+    ['an alias followed by a flow indicator', 'a: &x 1\nb: *x]\n'],
     ['a lone surrogate (js-yaml refuses it)', 'a: \uD800x\n'],
   ];
   test.each(declined)('declines %s', (_name, text) => {
@@ -150,7 +152,7 @@ function writings(docs: object[]): string[] {
 }
 
 /** Edits that keep most of a text valid: YAML-significant characters, indentation, lines moved. */
-const mutation = fc.tuple(fc.nat(), fc.constantFrom('del', 'ins', 'dup', 'indent', 'dedent'), fc.constantFrom(' ', ':', '-', '#', '"', "'", '|', '&a ', '*a', '\n', '  ', '{', '0', 'y', '---\n'));
+const mutation = fc.tuple(fc.nat(), fc.constantFrom('del', 'ins', 'dup', 'indent', 'dedent'), fc.constantFrom(' ', ':', '-', '#', '"', "'", '|', '&a ', '&b', '*a', '*b', '\n', '  ', '{', '{}', '[]', ',', '0', 'y', '---\n', '\\'));
 
 function mutate(text: string, [at, op, ch]: [number, string, string]): string {
   if (text.length === 0) return ch;

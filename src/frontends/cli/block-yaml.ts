@@ -14,10 +14,13 @@ import * as yaml from 'js-yaml';
 import { yaml11Reading } from './yaml11';
 import { Yaml11Reading } from '../../analysis/model/manifest';
 
-/** What the reader returns: the documents that hold something, their 1-based start lines, YAML 1.1 readings per document. */
-export interface BlockYamlDocuments {
+/** What a text's documents are, read by this reader or by js-yaml (load-manifests.ts). */
+export interface LoadedDocuments {
+  /** The documents that hold something (empty ones, `---` alone or comments only, are left out). */
   readonly docs: unknown[];
+  /** 1-based start line of each document. */
   readonly lines: number[];
+  /** Scalars YAML 1.1 readers read differently, by document index. */
   readonly readings: Map<number, Yaml11Reading[]>;
 }
 
@@ -163,7 +166,7 @@ class Reader {
     this.setLine(0);
   }
 
-  read(): BlockYamlDocuments {
+  read(): LoadedDocuments {
     const docs: unknown[] = [];
     const lines: number[] = [];
     const readings = new Map<number, Yaml11Reading[]>();
@@ -527,7 +530,7 @@ class Reader {
  * The documents of a block-style YAML text, as js-yaml reads them with load-manifests' schema; undefined when the text
  * uses anything outside the subset this reader knows, so the caller reads it with js-yaml.
  */
-export function readBlockYaml(text: string): BlockYamlDocuments | undefined {
+export function readBlockYaml(text: string): LoadedDocuments | undefined {
   if (text.includes('\r') || (MAYBE_NON_PRINTABLE.test(text) && NON_PRINTABLE.test(text))) return undefined;
   try {
     return new Reader(text).read();

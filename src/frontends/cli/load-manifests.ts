@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { readBlockYaml } from './block-yaml';
+import { LoadedDocuments, readBlockYaml } from './block-yaml';
 import { InputError } from './errors';
 import { yaml11Reading } from './yaml11';
 import { KubeObject, Manifest, Yaml11Reading } from '../../analysis/model/manifest';
@@ -157,15 +157,6 @@ function stripByteOrderMarks(text: string): string {
   return text.includes('\uFEFF') ? text.replace(/(^|\n)\uFEFF+/g, '$1') : text;
 }
 
-export interface LoadedText {
-  /** The documents that hold something (empty ones, `---` alone or comments only, are left out). */
-  readonly docs: unknown[];
-  /** 1-based start line of each document. */
-  readonly lines: number[];
-  /** Scalars YAML 1.1 readers read differently, by document index. */
-  readonly readings: Map<number, Yaml11Reading[]>;
-}
-
 function loadAll(text: string, file: string, listener?: (event: yaml.EventType, state: yaml.State) => void): unknown[] {
   try {
     return yaml.loadAll(text, null, { filename: file, schema: SCHEMA, listener });
@@ -187,7 +178,7 @@ function present(doc: unknown): boolean {
  * Parses all documents with a listener: the 1-based line each starts on (counting top-level node opens, one per
  * document), and the scalars YAML 1.1 reads differently (a scalar has no children, so the last open is its own).
  */
-export function loadWithListener(text: string, file: string): LoadedText {
+export function loadWithListener(text: string, file: string): LoadedDocuments {
   const opens: number[] = [];
   const found = new Map<number, Yaml11Reading[]>();
   let depth = 0;
@@ -228,7 +219,7 @@ export function loadWithListener(text: string, file: string): LoadedText {
  * Parses all documents with their start lines and YAML 1.1 readings; a byte order mark may start any document. Block
  * YAML as tools write it takes the fast reader; anything else, and every error, is js-yaml's.
  */
-function loadWithLines(text: string, file: string): LoadedText {
+function loadWithLines(text: string, file: string): LoadedDocuments {
   const unmarked = stripByteOrderMarks(text);
   return readBlockYaml(unmarked) ?? loadWithListener(unmarked, file);
 }
