@@ -11,15 +11,29 @@ export interface LabelSelector {
   readonly matchExpressions?: LabelSelectorRequirement[];
 }
 
-function requirementHolds(req: LabelSelectorRequirement, labels: Record<string, string>): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, req.key);
-  const values = req.values ?? [];
+/**
+ * Why Linkerd's policy controller treats a requirement as matching no pod, or undefined when it is well formed:
+ * `In` and `NotIn` need a `values` list (an empty one is a list), `Exists` and `DoesNotExist` must have none
+ * (linkerd2 policy-controller/k8s/api/src/labels.rs Expression::matches, which logs "Illegal match expression" and
+ * answers false). The API server checks this for built-in kinds only; a Server is a custom resource.
+ */
+export function illegalRequirement(req: LabelSelectorRequirement): string | undefined {
+  const hasValues = req.values !== undefined && req.values !== null;
   switch (req.operator) {
-    case 'In': return has && values.includes(labels[req.key]);
-    case 'NotIn': return !has || !values.includes(labels[req.key]);
+    case 'In': case 'NotIn': return hasValues ? undefined : `${req.operator} needs a values list`;
+    case 'Exists': case 'DoesNotExist': return hasValues ? `${req.operator} takes no values list` : undefined;
+    default: return `${req.operator} is not an operator (In, NotIn, Exists, DoesNotExist)`;
+  }
+}
+
+function requirementHolds(req: LabelSelectorRequirement, labels: Record<string, string>): boolean {
+  if (illegalRequirement(req) !== undefined) return false;
+  const has = Object.prototype.hasOwnProperty.call(labels, req.key);
+  switch (req.operator) {
+    case 'In': return has && req.values!.includes(labels[req.key]);
+    case 'NotIn': return !has || !req.values!.includes(labels[req.key]);
     case 'Exists': return has;
-    case 'DoesNotExist': return !has;
-    default: return false;
+    default: return !has; // DoesNotExist
   }
 }
 

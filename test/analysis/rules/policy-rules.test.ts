@@ -202,6 +202,24 @@ describe('LKD-POL-006 Server selects nothing', () => {
     expect(f.resource.name).toBe('orders-http');
     expect(f.message).toMatch(/app.kubernetes.io\/name=order\) selects none of the 3 pod template/);
   });
+  test.each([
+    ['Exists with values', { key: 'app.kubernetes.io/name', operator: 'Exists', values: ['orders'] }, /app.kubernetes.io\/name: Exists takes no values list/],
+    ['DoesNotExist with an empty list', { key: 'tier', operator: 'DoesNotExist', values: [] }, /tier: DoesNotExist takes no values list/],
+    ['NotIn without values', { key: 'tier', operator: 'NotIn' }, /tier: NotIn needs a values list/],
+  ])('a malformed expression (%s) matches no pod, as Linkerd reads it (labels.rs Expression::matches)', (_name, expression, why) => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.podSelector = { matchLabels: { 'app.kubernetes.io/name': 'orders' }, matchExpressions: [expression] };
+    const f = only(objects, 'LKD-POL-006');
+    expect(f.message).toMatch(why);
+    expect(f.message).toMatch(/Linkerd's policy controller matches no pod with a malformed expression/);
+  });
+  test('well-formed expressions get no note: Exists without values, In with an empty list (selects nothing, plainly)', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.podSelector = { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'Exists' }] };
+    expect(ruleFindings(objects, 'LKD-POL-006')).toEqual([]);
+    pick(objects, 'Server', 'orders-http').spec.podSelector = { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: [] }] };
+    expect(only(objects, 'LKD-POL-006').message).not.toMatch(/malformed/);
+  });
   test('passes with matchExpressions that select orders', () => {
     const objects = meshLab();
     pick(objects, 'Server', 'orders-http').spec.podSelector = { matchExpressions: [{ key: 'app.kubernetes.io/version', operator: 'In', values: ['v1', 'v2'] }] };

@@ -1,8 +1,19 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { serverCoverage, serverSelector } from '../../model/policy-view';
-import { describeSelector } from '../../model/selectors';
+import { LabelSelector, LabelSelectorRequirement, describeSelector, illegalRequirement } from '../../model/selectors';
 import { Rule, RuleArea } from '../../rule';
+
+/** The malformed expressions that make a selector match nothing, in words; empty when there are none. */
+function illegalNote(selector: LabelSelector): string {
+  const expressions: unknown[] = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
+  const problems = expressions.flatMap((req) => {
+    if (typeof req !== 'object' || req === null) return [];
+    const problem = illegalRequirement(req as LabelSelectorRequirement);
+    return problem ? [`${(req as LabelSelectorRequirement).key}: ${problem}`] : [];
+  });
+  return problems.length === 0 ? '' : ` Linkerd's policy controller matches no pod with a malformed expression (${problems.join('; ')}).`;
+}
 
 /** A Server whose podSelector selects no pod template governs nothing: usually a label typo. */
 export const serverSelectsNothingRule: Rule = {
@@ -14,9 +25,10 @@ export const serverSelectsNothingRule: Rule = {
     why: 'A Server applies only to pods its podSelector matches in its own namespace. When it matches none (a label typo, '
       + 'a selector copied from another app), the ports you meant to protect keep the default inbound policy, and the '
       + 'AuthorizationPolicies that target the Server do nothing.',
-    fix: 'Make podSelector match the pod template labels of the workload (or declare the workload in the inventory if it is deployed separately).',
+    fix: 'Make podSelector match the pod template labels of the workload (or declare the workload in the inventory if it is deployed separately); '
+      + 'give In and NotIn a values list and Exists and DoesNotExist none.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (pod_selector.matches); '
-      + 'policy-controller/k8s/api/src/labels.rs Selector::matches',
+      + 'policy-controller/k8s/api/src/labels.rs Selector::matches, Expression::matches',
     badExample: 'podSelector:\n  matchLabels:\n    app: order   # pods are labelled app: orders',
     goodExample: 'podSelector:\n  matchLabels:\n    app: orders',
   },
@@ -29,7 +41,7 @@ export const serverSelectsNothingRule: Rule = {
       const ns = server.id.namespace ?? '';
       const known = ctx.index.podTemplatesIn(ns).length;
       ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects none of the ${known} pod template(s) in namespace ${ns}; `
-        + 'the Server governs nothing and its port keeps the default inbound policy.');
+        + `the Server governs nothing and its port keeps the default inbound policy.${illegalNote(selector)}`);
     }
   },
 };
