@@ -205,8 +205,8 @@ function pluginProblems(properties: unknown): string[] {
 }
 
 /** What would make the cdk8s-linkerd validation plugins of cdk8s.yaml fail without analysing anything. */
-function pluginFailures(): string[] {
-  return linkerdPluginEntries().flatMap(pluginProblems);
+function pluginFailures(entries: unknown[] = linkerdPluginEntries()): string[] {
+  return entries.flatMap(pluginProblems);
 }
 
 /**
@@ -508,13 +508,15 @@ export class MeshChecks {
   /** What fails the synth (errors, warnings under failOnWarnings, and with `plugin` the plugin's settings); prints the rest. */
   private report(findings: Finding[], plugin: boolean): string[] {
     const failing = findings.filter((f) => f.severity === Severity.ERROR || (this.options.failOnWarnings && f.severity === Severity.WARNING));
+    // cdk8s.yaml is read once per report: it says whether the plugin runs and what its settings are.
+    const plugins = linkerdPluginEntries();
     // The plugin prints warnings itself when it runs: printed here too, they would show twice.
-    if (this.options.printWarnings ?? linkerdPluginEntries().length === 0) {
+    if (this.options.printWarnings ?? plugins.length === 0) {
       this.printWarnings(findings.filter((f) => f.severity === Severity.WARNING && !failing.includes(f)));
     }
     // Information never fails synth, whatever failOnWarnings says.
     if (this.options.printInfo === true) this.printWarnings(findings.filter((f) => f.severity === Severity.INFO), 'info');
-    return [...failing.map(describe), ...(plugin ? pluginFailures() : [])];
+    return [...failing.map(describe), ...(plugin ? pluginFailures(plugins) : [])];
   }
 
   private printWarnings(warnings: Finding[], label = 'warning'): void {
