@@ -103,6 +103,7 @@ describe('block reader: what it answers, exactly', () => {
     ['CRLF line ends', 'a: b\r\n'],
     ['a directive', '%YAML 1.2\n---\na: b\n'],
     ['an alias to no anchor', 'a: *x\n'],
+    ['an alias to an earlier document\'s anchor', 'a: &x 1\n---\nb: *x\n'],
     ['bad indentation', 'a: b\n c: d\n'],
     ['a YAML escape JSON does not have', 'a: "\\x41"\n'],
     ['JSON', '{"a": 1}\n'],

@@ -154,7 +154,7 @@ class Reader {
   private readonly values: SeenScalars;
   private readonly colons: NextChar;
   private readonly hashes: NextChar;
-  private anchors = new Map<string, unknown>();
+  private readonly anchors = new Map<string, unknown>();
   private docReadings: Yaml11Reading[] = [];
 
   constructor(private readonly text: string) {
@@ -178,12 +178,15 @@ class Reader {
         continue;
       }
       const startLine = this.line + 1;
-      this.anchors = new Map();
-      this.docReadings = [];
+      // Anchors are per document; most documents have none and no reading, so nothing is allocated for them.
+      if (this.anchors.size > 0) this.anchors.clear();
       const doc = this.rootNode();
       this.skipToContent();
       if (!this.atEof() && !this.atDocumentStart()) outside();
-      if (this.docReadings.length > 0) readings.set(docs.length, this.docReadings);
+      if (this.docReadings.length > 0) {
+        readings.set(docs.length, this.docReadings);
+        this.docReadings = [];
+      }
       docs.push(doc);
       lines.push(startLine);
     }
