@@ -11,7 +11,7 @@ import { Yaml } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as yaml from 'js-yaml';
 import { readBlockYaml, LoadedDocuments } from '../../src/frontends/cli/block-yaml';
-import { loadWithListener, parseManifests } from '../../src/frontends/cli/load-manifests';
+import { countedExpansion, loadWithListener, parseManifests, walkedExpansion } from '../../src/frontends/cli/load-manifests';
 import { sharedAvailable, SHARED_DIR } from '../support/shared';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -41,6 +41,21 @@ function same(a: LoadedDocuments, b: LoadedDocuments): boolean {
     && isDeepStrictEqual(a.lines, b.lines) && isDeepStrictEqual([...a.readings], [...b.readings]);
 }
 
+/**
+ * The alias-bomb guard reads the reader's counts instead of walking its documents: they must give the walk's numbers,
+ * and a document the reader records no alias for must share no node (every node counted once).
+ */
+function countsAgree(fast: LoadedDocuments, text: string): void {
+  fast.docs.forEach((doc, i) => {
+    const walked = walkedExpansion(doc);
+    const counted = fast.aliases!.get(i);
+    const expected = typeof doc === 'object' && doc !== null ? { expanded: walked.expanded, distinct: walked.expanded } : { expanded: 1, distinct: 0 };
+    if (!isDeepStrictEqual(counted ? countedExpansion(counted) : expected, walked)) {
+      throw new Error(`document ${i}: counted ${JSON.stringify(counted && countedExpansion(counted))}, walked ${JSON.stringify(walked)}:\n${text}`);
+    }
+  });
+}
+
 /** The property every text must have; returns whether the fast reader answered (for coverage counts). */
 function agrees(text: string): boolean {
   const fast = readBlockYaml(text);
@@ -50,6 +65,7 @@ function agrees(text: string): boolean {
   if (!same(fast, ref)) {
     throw new Error(`the block reader differs from js-yaml:\n${text}\nfast: ${JSON.stringify(fast.docs)} ${fast.lines}\njs-yaml: ${JSON.stringify(ref.docs)} ${ref.lines}`);
   }
+  countsAgree(fast, text);
   return true;
 }
 

@@ -50,6 +50,14 @@ function aliasBomb(): string {
   return `${OBJECT_HEAD}data:\n${levels.map((l) => `  ${l}`).join('\n')}\n`;
 }
 
+/** The same bomb in block style, as PyYAML writes anchors: read by the block reader, which counts its aliases. */
+function blockAliasBomb(): string {
+  const names = 'abcdefghi';
+  const levels = ['  a: &a', ...new Array(9).fill('  - lol')];
+  for (let i = 1; i < names.length; i++) levels.push(`  ${names[i]}: &${names[i]}`, ...new Array(9).fill(`  - *${names[i - 1]}`));
+  return `${OBJECT_HEAD}data:\n${levels.join('\n')}\n`;
+}
+
 /** A name bomb in one document: anchors under an annotation map, the alias as metadata.name. */
 function nameBomb(): string {
   const names = 'abcdefghi';
@@ -103,6 +111,14 @@ const CASES: HostileCase[] = [
     setup: (d) => { writeText(d, 'bomb.yaml', aliasBomb()); return ['bomb.yaml']; },
     exit: 2,
     message: /bomb\.yaml:1: .*alias/i,
+    maxMs: 10_000,
+  },
+  {
+    name: 'YAML alias bomb in block style',
+    decision: 'refused at load from the aliases the block reader counted (no walk of the expansion): exit 2 naming the document',
+    setup: (d) => { writeText(d, 'block-bomb.yaml', blockAliasBomb()); return ['block-bomb.yaml']; },
+    exit: 2,
+    message: /block-bomb\.yaml:1: .*alias/i,
     maxMs: 10_000,
   },
   {

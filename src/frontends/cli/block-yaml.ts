@@ -22,6 +22,19 @@ export interface LoadedDocuments {
   readonly lines: number[];
   /** Scalars YAML 1.1 readers read differently, by document index. */
   readonly readings: Map<number, Yaml11Reading[]>;
+  /**
+   * Set by this reader only: the aliases of each document that has any, by document index (a document missing here
+   * has none). js-yaml's result has no such record, so its documents are walked to find out.
+   */
+  readonly aliases?: Map<number, DocumentAliases>;
+}
+
+/** What a document's aliases are, counted while reading: enough to bound its expanded size without walking it. */
+export interface DocumentAliases {
+  /** Keys of its mappings plus items of its sequences, aliases included, each node counted once however shared. */
+  readonly positions: number;
+  /** The node each alias stands for, once per alias. */
+  readonly targets: unknown[];
 }
 
 /** Thrown (one shared object, no stack) when the text leaves the subset; never escapes readBlockYaml. */
@@ -156,6 +169,9 @@ class Reader {
   private readonly hashes: NextChar;
   private readonly anchors = new Map<string, unknown>();
   private docReadings: Yaml11Reading[] = [];
+  /** Mapping keys and sequence items of the current document; read only for a document with an alias. */
+  private positions = 0;
+  private aliasTargets: unknown[] = [];
 
   constructor(private readonly text: string) {
     this.keys = new SeenScalars(text);
@@ -170,6 +186,7 @@ class Reader {
     const docs: unknown[] = [];
     const lines: number[] = [];
     const readings = new Map<number, Yaml11Reading[]>();
+    const aliases = new Map<number, DocumentAliases>();
     for (;;) {
       this.skipToContent();
       if (this.atEof()) break;
@@ -180,6 +197,7 @@ class Reader {
       const startLine = this.line + 1;
       // Anchors are per document; most documents have none and no reading, so nothing is allocated for them.
       if (this.anchors.size > 0) this.anchors.clear();
+      this.positions = 0;
       const doc = this.rootNode();
       this.skipToContent();
       if (!this.atEof() && !this.atDocumentStart()) outside();
@@ -187,10 +205,14 @@ class Reader {
         readings.set(docs.length, this.docReadings);
         this.docReadings = [];
       }
+      if (this.aliasTargets.length > 0) {
+        aliases.set(docs.length, { positions: this.positions, targets: this.aliasTargets });
+        this.aliasTargets = [];
+      }
       docs.push(doc);
       lines.push(startLine);
     }
-    return { docs, lines, readings };
+    return { docs, lines, readings, aliases };
   }
 
   private setLine(pos: number): void {
@@ -331,6 +353,7 @@ class Reader {
       const key = this.key(this.content, colon);
       const value = this.valueAfter(colon + 1, indent, true);
       setKey(map, key, value);
+      this.positions++;
       this.skipToContent();
       if (this.indent > indent && !this.atEof()) outside();
       if (this.atEof() || this.indent < indent || this.atDocumentStart()) return map;
@@ -356,6 +379,7 @@ class Reader {
     const items: unknown[] = [];
     for (;;) {
       items.push(this.sequenceItem(indent));
+      this.positions++;
       this.skipToContent();
       if (this.indent > indent && !this.atEof()) outside();
       if (this.atEof() || this.indent < indent || this.atDocumentStart() || !this.isSequenceItem()) return items;
@@ -431,7 +455,9 @@ class Reader {
       if (!this.anchors.has(name)) outside();
       this.endOfValue(nameEnd);
       this.nextLine();
-      return this.anchors.get(name);
+      const target = this.anchors.get(name);
+      this.aliasTargets.push(target);
+      return target;
     }
     if (c === PIPE) return this.literal(i, indent);
     if (c === DQUOTE || c === SQUOTE) {

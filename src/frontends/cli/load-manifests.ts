@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { LoadedDocuments, readBlockYaml } from './block-yaml';
+import { DocumentAliases, LoadedDocuments, readBlockYaml } from './block-yaml';
 import { InputError } from './errors';
 import { yaml11Reading } from './yaml11';
 import { KubeObject, Manifest, Yaml11Reading } from '../../analysis/model/manifest';
@@ -279,39 +279,75 @@ export const MAX_EXPANDED_VALUES = 1_000_000;
  * everything that walks or prints it (rules, reports) would visit each alias again, for minutes and gigabytes. Count
  * the expanded size once, with the shared nodes memoized, and refuse documents whose aliases blow it up.
  */
-function checkAliasExpansion(doc: unknown, where: string): void {
-  const sizes = new Map<object, number>();
-  let distinct = 0;
-  const size = (value: unknown): number => {
-    if (typeof value !== 'object' || value === null) return 1;
-    const known = sizes.get(value);
-    if (known !== undefined) return known;
-    let total = 1;
-    for (const child of Object.values(value)) {
-      if (typeof child !== 'object' || child === null) distinct++;
-      total = Math.min(total + size(child), MAX_EXPANDED_VALUES * 10 + 1);
-    }
-    distinct++;
-    sizes.set(value, total);
-    return total;
-  };
-  const expanded = size(doc);
+function refuseAliasBomb({ expanded, distinct }: Expansion, where: string): void {
   if (expanded > MAX_EXPANDED_VALUES && expanded > 10 * distinct) {
     throw new InputError(`${where}: YAML aliases expand this document to more than ${MAX_EXPANDED_VALUES} values `
       + `(from ${distinct} written); refusing to analyze what looks like an alias bomb`, 'Write the document without nested aliases.');
   }
 }
 
+/** Expanded sizes (each node counted at every place it appears), each shared node walked once; capped past the limit. */
+class ExpandedSizes {
+  /** Nodes written once: each object, and each scalar at each place it is written (as walked, not expanded). */
+  distinct = 0;
+  private readonly sizes = new Map<object, number>();
+
+  of(value: unknown): number {
+    if (typeof value !== 'object' || value === null) return 1;
+    const known = this.sizes.get(value);
+    if (known !== undefined) return known;
+    let total = 1;
+    for (const child of Object.values(value)) {
+      if (typeof child !== 'object' || child === null) this.distinct++;
+      total = Math.min(total + this.of(child), MAX_EXPANDED_VALUES * 10 + 1);
+    }
+    this.distinct++;
+    this.sizes.set(value, total);
+    return total;
+  }
+}
+
+/** A document's size with its aliases expanded, and the nodes written for it (see ExpandedSizes.distinct). */
+export interface Expansion {
+  readonly expanded: number;
+  readonly distinct: number;
+}
+
+/** A document js-yaml read: walked whole, since nothing says which nodes are shared. */
+export function walkedExpansion(doc: unknown): Expansion {
+  const sizes = new ExpandedSizes();
+  const expanded = sizes.of(doc);
+  return { expanded, distinct: sizes.distinct };
+}
+
+/**
+ * A document the block reader read, from what it counted: every place holds one node, except that an alias's place
+ * holds its target's whole expanded size; only the targets are walked. The same numbers as walkedExpansion.
+ */
+export function countedExpansion(aliases: DocumentAliases): Expansion {
+  const sizes = new ExpandedSizes();
+  let expanded = 1 + aliases.positions - aliases.targets.length;
+  let objectAliases = 0;
+  for (const target of aliases.targets) {
+    expanded = Math.min(expanded + sizes.of(target), MAX_EXPANDED_VALUES * 10 + 1);
+    if (typeof target === 'object' && target !== null) objectAliases++;
+  }
+  return { expanded, distinct: 1 + aliases.positions - objectAliases };
+}
+
 /** Manifests of one YAML (or JSON) text; empty documents (`---` alone, comments only) are skipped. */
 export function parseManifests(text: string, file: string): Manifest[] {
-  const { docs, lines, readings } = loadWithLines(text, file);
-  // An alias needs an anchor (`&name`): a text without "&" cannot hold one, so the size walk is skipped.
-  const mayHaveAliases = text.includes('&');
+  const { docs, lines, readings, aliases } = loadWithLines(text, file);
+  // An alias needs an anchor (`&name`): a text without "&" cannot hold one, so the size walk is skipped. The block
+  // reader counted each document's aliases, so only js-yaml's documents are walked.
+  const walkForAliases = aliases === undefined && text.includes('&');
   const manifests: Manifest[] = [];
   docs.forEach((doc, i) => {
     const line = lines[i] ?? 1;
     const where = `${file}:${line}`;
-    if (mayHaveAliases) checkAliasExpansion(doc, where);
+    const counted = aliases?.get(i);
+    const expansion = counted ? countedExpansion(counted) : walkForAliases ? walkedExpansion(doc) : undefined;
+    if (expansion) refuseAliasBomb(expansion, where);
     const objects = expandList(asKubeObject(doc, where), where);
     // The document's readings go with its first object (a List's items share one document).
     const yaml11Readings = readings.get(i);
