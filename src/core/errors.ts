@@ -36,6 +36,14 @@ export class MeshConfigError extends Error {
   }
 }
 
+/**
+ * Throws a MeshConfigError. Validators called for every construct write `if (!ok) fail(...)`, so the message (often
+ * with a JSON-quoted value) is built only for the error, not on every call as `check`'s arguments are.
+ */
+export function fail(scope: IConstruct, ruleId: string, problem: string, fix: string): never {
+  throw new MeshConfigError(scope, ruleId, problem, fix);
+}
+
 /** Throws a MeshConfigError when `ok` is false. */
 export function check(ok: boolean, scope: IConstruct, ruleId: string, problem: string, fix: string): asserts ok {
   if (!ok) throw new MeshConfigError(scope, ruleId, problem, fix);

@@ -5,7 +5,7 @@
  * backendRef, an empty pod selector). Each validator refuses with the coded message (construct path, ID, fix).
  */
 import { Construct, IConstruct } from 'constructs';
-import { InputRule, check } from './errors';
+import { InputRule, fail } from './errors';
 import { isDnsSubdomain } from './names';
 
 /** What a value is, in words a user of any jsii language recognises. */
@@ -26,43 +26,61 @@ export function isStruct(value: unknown): value is Record<string, any> {
 
 /** A required props struct (constructor props, options of a static method). */
 export function requireStruct(scope: IConstruct, value: unknown, what: string): Record<string, any> {
-  check(isStruct(value), scope, InputRule.REQUIRED, `${what} must be an object, but is ${describeValue(value)}.`,
-    `Pass ${what} with its required fields.`);
+  if (!isStruct(value)) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} must be an object, but is ${describeValue(value)}.`,
+      `Pass ${what} with its required fields.`);
+  }
   return value;
 }
 
 /** An optional struct: undefined, or an object. */
 export function optionalStruct(scope: IConstruct, value: unknown, what: string): Record<string, any> | undefined {
-  check(value === undefined || isStruct(value), scope, InputRule.REQUIRED, `${what} must be an object when given, but is ${describeValue(value)}.`,
-    `Pass ${what} as an object, or omit it.`);
+  if (!(value === undefined || isStruct(value))) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} must be an object when given, but is ${describeValue(value)}.`,
+      `Pass ${what} as an object, or omit it.`);
+  }
   return value as Record<string, any> | undefined;
 }
 
 /** A required string (not empty). */
 export function requireString(scope: IConstruct, value: unknown, what: string): string {
-  check(typeof value === 'string' && value.length > 0, scope, InputRule.REQUIRED, `${what} must be a non-empty string, but is ${describeValue(value)}.`,
-    `Pass ${what} as a string.`);
+  if (!(typeof value === 'string' && value.length > 0)) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} must be a non-empty string, but is ${describeValue(value)}.`,
+      `Pass ${what} as a string.`);
+  }
   return value;
 }
 
 /** An optional string (may be empty). */
 export function optionalString(scope: IConstruct, value: unknown, what: string): string | undefined {
-  check(value === undefined || typeof value === 'string', scope, InputRule.REQUIRED, `${what} must be a string when given, but is ${describeValue(value)}.`,
-    `Pass ${what} as a string, or omit it.`);
+  if (!(value === undefined || typeof value === 'string')) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} must be a string when given, but is ${describeValue(value)}.`,
+      `Pass ${what} as a string, or omit it.`);
+  }
   return value as string | undefined;
 }
 
 /** An optional boolean. */
 export function optionalBoolean(scope: IConstruct, value: unknown, what: string): boolean | undefined {
-  check(value === undefined || typeof value === 'boolean', scope, InputRule.REQUIRED, `${what} must be true or false, but is ${describeValue(value)}.`,
-    `Pass a boolean for ${what}, or omit it.`);
+  if (!(value === undefined || typeof value === 'boolean')) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} must be true or false, but is ${describeValue(value)}.`,
+      `Pass a boolean for ${what}, or omit it.`);
+  }
   return value as boolean | undefined;
 }
 
 /** An optional whole number within [min, max]. */
 export function optionalInteger(scope: IConstruct, value: unknown, what: string, min: number, max: number): number | undefined {
-  check(value === undefined || (Number.isInteger(value) && (value as number) >= min && (value as number) <= max), scope, InputRule.RANGE,
-    `${what} must be a whole number from ${min} to ${max}, but is ${describeValue(value)}.`, `Pass an integer between ${min} and ${max}.`);
+  if (!(value === undefined || (Number.isInteger(value) && (value as number) >= min && (value as number) <= max))) {
+    fail(scope, InputRule.RANGE,
+      `${what} must be a whole number from ${min} to ${max}, but is ${describeValue(value)}.`,
+      `Pass an integer between ${min} and ${max}.`);
+  }
   return value as number | undefined;
 }
 
@@ -72,16 +90,27 @@ export function optionalInteger(scope: IConstruct, value: unknown, what: string,
  */
 export function optionalList<T>(scope: IConstruct, value: unknown, what: string, item: (v: unknown) => boolean, expected: string): T[] | undefined {
   if (value === undefined) return undefined;
-  check(Array.isArray(value), scope, InputRule.REQUIRED, `${what} must be a list, but is ${describeValue(value)}.`, `Pass ${what} as a list of ${expected}.`);
+  if (!Array.isArray(value)) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} must be a list, but is ${describeValue(value)}.`,
+      `Pass ${what} as a list of ${expected}.`);
+  }
   const bad = value.findIndex((v) => !item(v));
-  check(bad < 0, scope, InputRule.REQUIRED, `${what}[${bad}] is ${describeValue(value[bad])}, not ${expected}.`,
-    `Pass only ${expected} in ${what} (no empty entries).`);
+  if (bad >= 0) {
+    fail(scope, InputRule.REQUIRED,
+      `${what}[${bad}] is ${describeValue(value[bad])}, not ${expected}.`,
+      `Pass only ${expected} in ${what} (no empty entries).`);
+  }
   return value as T[];
 }
 
 /** Like optionalList, but the list must be given (it may be empty). */
 export function requireList<T>(scope: IConstruct, value: unknown, what: string, item: (v: unknown) => boolean, expected: string): T[] {
-  check(value !== undefined, scope, InputRule.REQUIRED, `${what} is required.`, `Pass ${what} as a list of ${expected}.`);
+  if (value === undefined) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} is required.`,
+      `Pass ${what} as a list of ${expected}.`);
+  }
   return optionalList<T>(scope, value, what, item, expected)!;
 }
 
@@ -90,7 +119,11 @@ type ClassOf<T> = { readonly prototype: T; readonly name: string };
 
 /** A value that must be an instance made by the library's own factories (e.g. `ServerPort.number(8080)`). */
 export function requireInstance<T>(scope: IConstruct, value: unknown, type: ClassOf<T>, what: string, fix: string): T {
-  check(value instanceof (type as any), scope, InputRule.REQUIRED, `${what} must be a ${type.name}, but is ${describeValue(value)}.`, fix);
+  if (!(value instanceof (type as any))) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} must be a ${type.name}, but is ${describeValue(value)}.`,
+      fix);
+  }
   return value as T;
 }
 
@@ -102,14 +135,21 @@ export function requireInstance<T>(scope: IConstruct, value: unknown, type: Clas
 const NO_SCOPE = { node: { path: '' } } as unknown as IConstruct;
 
 export function requireConstructArgument<T>(value: unknown, type: ClassOf<T>, call: string, fix: string): T {
-  check(value instanceof (type as any), NO_SCOPE, InputRule.REQUIRED,
-    `${call} needs a ${type.name} construct of this app, but was given ${describeValue(value)}${isNamed(value) ? ` (named ${JSON.stringify(value.name)}: a reference, not a construct)` : ''}.`, fix);
+  if (!(value instanceof (type as any))) {
+    fail(NO_SCOPE, InputRule.REQUIRED,
+      `${call} needs a ${type.name} construct of this app, but was given ${describeValue(value)}${isNamed(value) ? ` (named ${JSON.stringify(value.name)}: a reference, not a construct)` : ''}.`,
+      fix);
+  }
   return value as T;
 }
 
 /** Like requireConstructArgument, for any construct (constructs' own symbol test, so copies of the library agree). */
 export function requireAnyConstruct(value: unknown, call: string, fix: string): IConstruct {
-  check(Construct.isConstruct(value), NO_SCOPE, InputRule.REQUIRED, `${call} needs a construct, but was given ${describeValue(value)}.`, fix);
+  if (!Construct.isConstruct(value)) {
+    fail(NO_SCOPE, InputRule.REQUIRED,
+      `${call} needs a construct, but was given ${describeValue(value)}.`,
+      fix);
+  }
   return value as IConstruct;
 }
 
@@ -121,8 +161,11 @@ export function isNamed(value: unknown): value is { readonly name: string } {
 /** A reference to a named object (IServiceAccount, IServer, …), with a valid Kubernetes name. */
 export function requireNamed(scope: IConstruct, value: unknown, what: string, fix: string): { readonly name: string; readonly namespace?: string } {
   const name = isNamed(value) ? value.name : undefined;
-  check(name !== undefined && isDnsSubdomain(name), scope, InputRule.NAME,
-    `${what} must be an object with a valid Kubernetes name, but ${name === undefined ? `is ${describeValue(value)}` : `its name is ${JSON.stringify(name)}`}.`, fix);
+  if (!(name !== undefined && isDnsSubdomain(name))) {
+    fail(scope, InputRule.NAME,
+      `${what} must be an object with a valid Kubernetes name, but ${name === undefined ? `is ${describeValue(value)}` : `its name is ${JSON.stringify(name)}`}.`,
+      fix);
+  }
   return value as { readonly name: string };
 }
 
@@ -135,8 +178,11 @@ export function namespaceOf(value: unknown): string | undefined {
 /** A value of a string enum (jsii enums arrive as their string values). */
 export function requireEnum<T extends string>(scope: IConstruct, value: unknown, allowed: Record<string, T>, what: string, ruleId: string): T {
   const values = Object.values(allowed);
-  check(values.includes(value as T), scope, ruleId, `${what} ${describeValue(value)} is not one of ${values.join(', ')}.`,
-    `Use a value of the ${what} enum.`);
+  if (!values.includes(value as T)) {
+    fail(scope, ruleId,
+      `${what} ${describeValue(value)} is not one of ${values.join(', ')}.`,
+      `Use a value of the ${what} enum.`);
+  }
   return value as T;
 }
 
@@ -162,14 +208,23 @@ export function qualifiedKeyProblem(key: string): string | undefined {
 /** Labels (`metadata.labels`, a selector's matchLabels): keys and values in Kubernetes syntax. */
 export function validateLabels(scope: IConstruct, labels: unknown, what: string): Record<string, string> | undefined {
   if (labels === undefined) return undefined;
-  check(isStruct(labels), scope, InputRule.NAME, `${what} must be a map of strings, but is ${describeValue(labels)}.`, `Pass ${what} as { key: "value" }.`);
+  if (!isStruct(labels)) {
+    fail(scope, InputRule.NAME,
+      `${what} must be a map of strings, but is ${describeValue(labels)}.`,
+      `Pass ${what} as { key: "value" }.`);
+  }
   for (const [key, value] of Object.entries(labels)) {
     const problem = qualifiedKeyProblem(key);
-    check(problem === undefined, scope, InputRule.NAME, `${what} key ${JSON.stringify(key)} ${problem}.`,
-      'Use keys such as "app.kubernetes.io/name": an optional DNS prefix and "/", then at most 63 letters, digits, "-", "_", ".".');
-    check(typeof value === 'string' && value.length <= 63 && LABEL_VALUE.test(value), scope, InputRule.NAME,
-      `${what} ${key} has value ${describeValue(value)}, which is not a label value.`,
-      'Use a string of at most 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit (or empty).');
+    if (problem !== undefined) {
+      fail(scope, InputRule.NAME,
+        `${what} key ${JSON.stringify(key)} ${problem}.`,
+        'Use keys such as "app.kubernetes.io/name": an optional DNS prefix and "/", then at most 63 letters, digits, "-", "_", ".".');
+    }
+    if (!(typeof value === 'string' && value.length <= 63 && LABEL_VALUE.test(value))) {
+      fail(scope, InputRule.NAME,
+        `${what} ${key} has value ${describeValue(value)}, which is not a label value.`,
+        'Use a string of at most 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit (or empty).');
+    }
   }
   return labels as Record<string, string>;
 }
@@ -177,18 +232,30 @@ export function validateLabels(scope: IConstruct, labels: unknown, what: string)
 /** Annotations: keys in Kubernetes syntax, values strings (a number would be written unquoted and refused by the API server). */
 export function validateAnnotations(scope: IConstruct, annotations: unknown, what: string): Record<string, string> | undefined {
   if (annotations === undefined) return undefined;
-  check(isStruct(annotations), scope, InputRule.NAME, `${what} must be a map of strings, but is ${describeValue(annotations)}.`,
-    `Pass ${what} as { key: "value" }.`);
+  if (!isStruct(annotations)) {
+    fail(scope, InputRule.NAME,
+      `${what} must be a map of strings, but is ${describeValue(annotations)}.`,
+      `Pass ${what} as { key: "value" }.`);
+  }
   let bytes = 0;
   for (const [key, value] of Object.entries(annotations)) {
     const problem = qualifiedKeyProblem(key);
-    check(problem === undefined, scope, InputRule.NAME, `${what} key ${JSON.stringify(key)} ${problem}.`,
-      'Use keys such as "example.com/owner": an optional DNS prefix and "/", then at most 63 letters, digits, "-", "_", ".".');
-    check(typeof value === 'string', scope, InputRule.NAME, `${what} ${key} has value ${describeValue(value)}; annotation values are strings.`,
-      'Quote the value (e.g. "3", "true").');
+    if (problem !== undefined) {
+      fail(scope, InputRule.NAME,
+        `${what} key ${JSON.stringify(key)} ${problem}.`,
+        'Use keys such as "example.com/owner": an optional DNS prefix and "/", then at most 63 letters, digits, "-", "_", ".".');
+    }
+    if (!(typeof value === 'string')) {
+      fail(scope, InputRule.NAME,
+        `${what} ${key} has value ${describeValue(value)}; annotation values are strings.`,
+        'Quote the value (e.g. "3", "true").');
+    }
     bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
   }
-  check(bytes <= MAX_ANNOTATIONS_BYTES, scope, InputRule.RANGE, `${what} take ${bytes} bytes; Kubernetes allows 262144 in total.`,
-    'Move large data into a ConfigMap.');
+  if (bytes > MAX_ANNOTATIONS_BYTES) {
+    fail(scope, InputRule.RANGE,
+      `${what} take ${bytes} bytes; Kubernetes allows 262144 in total.`,
+      'Move large data into a ConfigMap.');
+  }
   return annotations as Record<string, string>;
 }

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { cidrContains, cidrEquals, parseExactCidr } from '../core/cidr';
-import { InputRule, check } from '../core/errors';
+import { InputRule, check, fail } from '../core/errors';
 import { isValidMeshIdentity } from '../core/identity';
 import { validateLabelName } from '../core/names';
 import { isNamed, namespaceOf, optionalList, requireList, requireNamed, requireStruct } from '../core/runtime-checks';
@@ -76,8 +76,11 @@ export class MeshTlsAuthentication extends MeshResource implements IAuthenticati
   /** Accepts an identity string, e.g. `*.mesh-lab.serviceaccount.identity.linkerd.cluster.local`. */
   public addIdentity(identity: string): void {
     this.assertNoMix('identities');
-    check(isValidMeshIdentity(identity), this, 'LKD-POL-003', `identity ${JSON.stringify(identity)} is neither a DNS-like name nor a SPIFFE ID.`,
-      'Use e.g. "client.mesh-lab.serviceaccount.identity.linkerd.cluster.local", "*.mesh-lab.serviceaccount.identity.linkerd.cluster.local" or "spiffe://td/ns/x".');
+    if (!isValidMeshIdentity(identity)) {
+      fail(this, 'LKD-POL-003',
+        `identity ${JSON.stringify(identity)} is neither a DNS-like name nor a SPIFFE ID.`,
+        'Use e.g. "client.mesh-lab.serviceaccount.identity.linkerd.cluster.local", "*.mesh-lab.serviceaccount.identity.linkerd.cluster.local" or "spiffe://td/ns/x".');
+    }
     this.identities.push(identity);
   }
 
@@ -111,11 +114,18 @@ export class Network {
   public _toKube(scope: Construct): { cidr: string; except?: string[] } {
     requireList(scope, this.exceptions, `except of ${this.block}`, (v) => typeof v === 'string', 'CIDR strings');
     const outer = parseExactCidr(this.block);
-    check(outer !== undefined, scope, 'LKD-POL-005', `network ${JSON.stringify(this.block)} is not a CIDR or IP.`, 'Use e.g. "10.0.0.0/8" or "fd00::/8", without spaces.');
+    if (outer === undefined) {
+      fail(scope, 'LKD-POL-005',
+        `network ${JSON.stringify(this.block)} is not a CIDR or IP.`,
+        'Use e.g. "10.0.0.0/8" or "fd00::/8", without spaces.');
+    }
     for (const text of this.exceptions) {
       const inner = parseExactCidr(text);
-      check(inner !== undefined && cidrContains(outer, inner) && !cidrEquals(outer, inner), scope, 'LKD-POL-005',
-        `except ${JSON.stringify(text)} is not a network strictly inside ${this.block}.`, 'List only sub-networks of the CIDR in except, without spaces.');
+      if (!(inner !== undefined && cidrContains(outer, inner) && !cidrEquals(outer, inner))) {
+        fail(scope, 'LKD-POL-005',
+          `except ${JSON.stringify(text)} is not a network strictly inside ${this.block}.`,
+          'List only sub-networks of the CIDR in except, without spaces.');
+      }
     }
     return this.exceptions.length ? { cidr: this.block, except: [...this.exceptions] } : { cidr: this.block };
   }

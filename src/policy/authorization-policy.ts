@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { IAuthentication, MeshTlsAuthentication, NetworkAuthentication } from './authentication';
 import { IServer } from './server';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
-import { InputRule, check } from '../core/errors';
+import { InputRule, check, fail } from '../core/errors';
 import { validateLabelName, validateObjectName } from '../core/names';
 import { describeValue, isNamed, namespaceOf, requireList, requireNamed, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
@@ -81,8 +81,11 @@ export class Authentication {
 
   /** Refuses an authentication made from input that is not one (a jsii user's None or wrong object). @internal */
   public _validate(scope: Construct, where: string): void {
-    check(this.problem === undefined, scope, InputRule.REQUIRED, `${where}: ${this.problem}.`,
-      'Pass Authentication.meshTls(auth), Authentication.network(auth) or Authentication.serviceAccount(sa) with the object itself.');
+    if (this.problem !== undefined) {
+      fail(scope, InputRule.REQUIRED,
+        `${where}: ${this.problem}.`,
+        'Pass Authentication.meshTls(auth), Authentication.network(auth) or Authentication.serviceAccount(sa) with the object itself.');
+    }
     requireNamed(scope, this.target, `${where} target`, 'Pass the authentication object (or ServiceAccount) itself.');
   }
 }
@@ -114,9 +117,11 @@ export class AuthorizationPolicy extends MeshResource {
     if (props.target.kind !== 'Namespace') validateObjectName(this, props.target.name, `target ${props.target.kind} name`);
     if (props.target.kind === 'Namespace') {
       validateLabelName(this, props.target.name, 'target namespace');
-      check(props.target.name === metadata.namespace, this, 'LKD-POL-001',
-        `a Namespace target must be the policy's own namespace (${metadata.namespace}), not ${props.target.name}.`,
-        'Create the policy in the namespace it protects.');
+      if (props.target.name !== metadata.namespace) {
+        fail(this, 'LKD-POL-001',
+          `a Namespace target must be the policy's own namespace (${metadata.namespace}), not ${props.target.name}.`,
+          'Create the policy in the namespace it protects.');
+      }
     }
     this.checkAuthenticationLimits(props.requiredAuthentications);
     this.apiObject = new l1.AuthorizationPolicy(this, 'Resource', {

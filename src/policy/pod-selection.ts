@@ -1,5 +1,5 @@
 import { IConstruct } from 'constructs';
-import { InputRule, check } from '../core/errors';
+import { InputRule, fail } from '../core/errors';
 import { describeValue, isStruct, optionalList, requireString, validateLabels } from '../core/runtime-checks';
 import { APP_NAME_LABEL, MeshedDeployment } from '../workloads/meshed-deployment';
 
@@ -65,8 +65,11 @@ export class PodSelection {
    * `podSelector: {}`, which selects (and, under a Server, denies) every pod of the namespace. @internal
    */
   public _validate(scope: IConstruct): void {
-    check(this.problem === undefined, scope, InputRule.REQUIRED, `selector: ${this.problem}.`,
-      'Pass PodSelection.app("orders"), PodSelection.workload(deployment) or PodSelection.labels({ key: "value" }).');
+    if (this.problem !== undefined) {
+      fail(scope, InputRule.REQUIRED,
+        `selector: ${this.problem}.`,
+        'Pass PodSelection.app("orders"), PodSelection.workload(deployment) or PodSelection.labels({ key: "value" }).');
+    }
     validateLabels(scope, this.matchLabels, 'selector matchLabels');
     optionalList(scope, this.matchExpressions, 'selector matchExpressions', isStruct, 'LabelRequirement objects');
     this.matchExpressions.forEach((e, i) => validateRequirement(scope, e, `selector matchExpressions[${i}]`));
@@ -87,12 +90,17 @@ export class PodSelection {
 function validateRequirement(scope: IConstruct, e: LabelRequirement, where: string): void {
   requireString(scope, e.key, `${where}.key`);
   validateLabels(scope, { [e.key]: '' }, `${where}`);
-  check(OPERATORS.includes(e.operator), scope, InputRule.RANGE, `${where}.operator ${describeValue(e.operator)} is not one of ${OPERATORS.join(', ')}.`,
-    'Use In, NotIn, Exists or DoesNotExist (case-sensitive).');
+  if (!OPERATORS.includes(e.operator)) {
+    fail(scope, InputRule.RANGE,
+      `${where}.operator ${describeValue(e.operator)} is not one of ${OPERATORS.join(', ')}.`,
+      'Use In, NotIn, Exists or DoesNotExist (case-sensitive).');
+  }
   const values = optionalList<string>(scope, e.values, `${where}.values`, (v) => typeof v === 'string', 'strings') ?? [];
   const needsValues = e.operator === 'In' || e.operator === 'NotIn';
-  check(needsValues ? values.length > 0 : values.length === 0, scope, InputRule.RANGE,
-    `${where} (${e.operator}) ${needsValues ? 'needs at least one value' : 'must not list values'}.`,
-    needsValues ? 'List the values the label may (In) or may not (NotIn) have.' : 'Drop values for Exists / DoesNotExist.');
+  if (!(needsValues ? values.length > 0 : values.length === 0)) {
+    fail(scope, InputRule.RANGE,
+      `${where} (${e.operator}) ${needsValues ? 'needs at least one value' : 'must not list values'}.`,
+      needsValues ? 'List the values the label may (In) or may not (NotIn) have.' : 'Drop values for Exists / DoesNotExist.');
+  }
   validateLabels(scope, Object.fromEntries(values.map((v, i) => [`v${i}`, v])), `${where}.values`);
 }

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { MeshTlsAuthentication, Network, NetworkAuthentication } from './authentication';
 import { Authentication, AuthorizationPolicy, AuthorizationTarget } from './authorization-policy';
 import { Server } from './server';
-import { InputRule, check } from '../core/errors';
+import { InputRule, check, fail } from '../core/errors';
 import { isNamed, optionalList, requireConstructArgument, requireString, requireStruct } from '../core/runtime-checks';
 
 /** Who may call a Server's port. */
@@ -68,9 +68,11 @@ export class ServerAccess extends Construct {
     requireString(server, options.policyName, 'allow() policyName');
     const id = `Allow-${options.policyName}`;
     // Checked here because the constructs library would otherwise throw its own uncoded "already a Construct" error.
-    check(server.node.tryFindChild(id) === undefined, server, InputRule.CONFLICT,
-      `allow() was already called on this Server with policyName ${JSON.stringify(options.policyName)}.`,
-      'Give each allow() its own policyName, or list all identities and networks in one call.');
+    if (server.node.tryFindChild(id) !== undefined) {
+      fail(server, InputRule.CONFLICT,
+        `allow() was already called on this Server with policyName ${JSON.stringify(options.policyName)}.`,
+        'Give each allow() its own policyName, or list all identities and networks in one call.');
+    }
     return new ServerAccess(server, id, options, server);
   }
 

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { PodSelection } from './pod-selection';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../core/default-inbound-policy';
-import { InputRule, check } from '../core/errors';
+import { InputRule, check, fail } from '../core/errors';
 import { validatePortName, validatePortNumber } from '../core/names';
 import { requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
@@ -110,12 +110,18 @@ export class Server extends MeshResource implements IServer {
     check(props.selector instanceof PodSelection, this, InputRule.REQUIRED, 'selector is required.', 'Pass selector: PodSelection.app("orders") or similar.');
     check(props.port instanceof ServerPort, this, InputRule.REQUIRED, 'port is required.', 'Pass port: ServerPort.number(8080) or ServerPort.name("http").');
     if (props.accessPolicy !== undefined) {
-      check(isDefaultInboundPolicy(props.accessPolicy), this, 'LKD-POL-012',
-        `accessPolicy ${JSON.stringify(props.accessPolicy)} is not one of Linkerd's six policies.`, 'Use a DefaultInboundPolicy value.');
+      if (!isDefaultInboundPolicy(props.accessPolicy)) {
+        fail(this, 'LKD-POL-012',
+          `accessPolicy ${JSON.stringify(props.accessPolicy)} is not one of Linkerd's six policies.`,
+          'Use a DefaultInboundPolicy value.');
+      }
     }
     if (props.proxyProtocol !== undefined) {
-      check(Object.values(ProxyProtocol).includes(props.proxyProtocol), this, 'LKD-POL-012',
-        `proxyProtocol ${JSON.stringify(props.proxyProtocol)} is not a protocol Linkerd knows.`, 'Use a ProxyProtocol value.');
+      if (!(Object.values(ProxyProtocol).includes(props.proxyProtocol))) {
+        fail(this, 'LKD-POL-012',
+          `proxyProtocol ${JSON.stringify(props.proxyProtocol)} is not a protocol Linkerd knows.`,
+          'Use a ProxyProtocol value.');
+      }
     }
     props.selector._validate(this);
     this.selector = props.selector;

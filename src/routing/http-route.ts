@@ -7,7 +7,7 @@ import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent, u
 import { UnmatchedRequests } from './unmatched';
 import { MeshResourceProps, metadataFor } from '../base';
 import { gatewayDuration } from '../core/durations';
-import { check } from '../core/errors';
+import { fail } from '../core/errors';
 import { isStruct, optionalList, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 
@@ -99,7 +99,11 @@ export class HttpRoute extends ServiceRoute {
     const where = `rules[${this.rules.length}]`;
     requireStruct(this, rule, where);
     const matches = optionalList<HttpRouteMatch>(this, rule.matches, `${where}.matches`, isStruct, 'match objects') ?? [];
-    check(matches.length <= 64, this, 'LKD-INPUT-006', `${where} has ${matches.length} matches; at most 64 are allowed.`, 'Split the rule.');
+    if (matches.length > 64) {
+      fail(this, 'LKD-INPUT-006',
+        `${where} has ${matches.length} matches; at most 64 are allowed.`,
+        'Split the rule.');
+    }
     const rendered: Record<string, any> = {
       matches: matches.length ? matches.map((m, i) => renderHttpMatch(this, m, `${where}.matches[${i}]`)) : undefined,
       backendRefs: renderBackends(this, rule.backends, where, this.namespace),

@@ -1,6 +1,6 @@
 import { IConstruct } from 'constructs';
 import { ServiceReference } from './service-reference';
-import { check } from '../core/errors';
+import { fail } from '../core/errors';
 import { validatePortNumber } from '../core/names';
 import { isStruct, requireInstance } from '../core/runtime-checks';
 
@@ -41,12 +41,17 @@ export class RouteBackend {
       ._validate(scope, `${where} service`);
     validatePortNumber(scope, this.port, `${where} port`);
     const known = this.target._ports();
-    check(!known || known.includes(this.port), scope, 'LKD-ROUTE-007',
-      `${where} sends to port ${this.port} of Service ${this.target.name}, which exposes only ${known?.join(', ')}.`,
-      'Use one of the Service\'s ports (the Service port, not the targetPort).');
+    if (!(!known || known.includes(this.port))) {
+      fail(scope, 'LKD-ROUTE-007',
+        `${where} sends to port ${this.port} of Service ${this.target.name}, which exposes only ${known?.join(', ')}.`,
+        'Use one of the Service\'s ports (the Service port, not the targetPort).');
+    }
     if (this.weight !== undefined) {
-      check(Number.isInteger(this.weight) && this.weight >= 0 && this.weight <= MAX_WEIGHT, scope, 'LKD-ROUTE-009',
-        `${where} weight ${JSON.stringify(this.weight)} is outside 0..${MAX_WEIGHT}.`, 'Use an integer weight between 0 and 1000000.');
+      if (!(Number.isInteger(this.weight) && this.weight >= 0 && this.weight <= MAX_WEIGHT)) {
+        fail(scope, 'LKD-ROUTE-009',
+          `${where} weight ${JSON.stringify(this.weight)} is outside 0..${MAX_WEIGHT}.`,
+          'Use an integer weight between 0 and 1000000.');
+      }
     }
     // group is left out (it defaults to "" = core): Linkerd skips its port check for any other spelling.
     return { name: this.target.name, namespace: this.target.namespace, port: this.port, weight: this.weight };
@@ -55,9 +60,16 @@ export class RouteBackend {
 
 /** Weights must leave some traffic somewhere: all-zero makes every matching request fail. */
 export function checkRuleWeights(scope: IConstruct, backends: RouteBackend[], where: string): void {
-  check(backends.length <= 16, scope, 'LKD-ROUTE-009', `${where} has ${backends.length} backends; Gateway API allows 16.`, 'Split the rule.');
+  if (backends.length > 16) {
+    fail(scope, 'LKD-ROUTE-009',
+      `${where} has ${backends.length} backends; Gateway API allows 16.`,
+      'Split the rule.');
+  }
   if (backends.length === 0) return;
   const total = backends.reduce((sum, b) => sum + (b.weight ?? 1), 0);
-  check(total > 0, scope, 'LKD-ROUTE-009', `every backend of ${where} has weight 0, so no request can be forwarded.`,
-    'Give at least one backend a positive weight.');
+  if (total <= 0) {
+    fail(scope, 'LKD-ROUTE-009',
+      `every backend of ${where} has weight 0, so no request can be forwarded.`,
+      'Give at least one backend a positive weight.');
+  }
 }

@@ -4,7 +4,7 @@ import { RouteBackend, checkRuleWeights } from './route-backend';
 import { ServiceReference } from './service-reference';
 import { RouteFamily, UnmatchedRequests, checkUnmatchedValue, coverageKey, registerCoverage, rulesCoverAll, validateUnmatched } from './unmatched';
 import { MeshResource } from '../base';
-import { check } from '../core/errors';
+import { check, fail } from '../core/errors';
 import { validatePortNumber } from '../core/names';
 import { requireList } from '../core/runtime-checks';
 
@@ -40,8 +40,11 @@ export function renderServiceParent(scope: Construct, props: ServiceRouteProps, 
   props.service._validate(scope, 'parent');
   validatePortNumber(scope, props.port, 'parent port');
   const known = props.service._ports();
-  check(!known || known.includes(props.port), scope, 'LKD-ROUTE-004',
-    `Service ${props.service.name} has no port ${props.port} (it exposes ${known?.join(', ')}).`, 'Attach the route to one of the Service\'s ports.');
+  if (!(!known || known.includes(props.port))) {
+    fail(scope, 'LKD-ROUTE-004',
+      `Service ${props.service.name} has no port ${props.port} (it exposes ${known?.join(', ')}).`,
+      'Attach the route to one of the Service\'s ports.');
+  }
   // group "core" is never omitted: the Gateway API would default it to gateway.networking.k8s.io and Linkerd would ignore the route.
   return { group: 'core', kind: 'Service', name: props.service.name, namespace: otherNamespace(props.service.namespace, routeNamespace), port: props.port };
 }
@@ -58,7 +61,11 @@ export function renderBackends(
   const seen = new Set<string>();
   return refs.map((ref) => {
     const key = `${ref.namespace ?? ''}/${ref.name}:${ref.port}`;
-    check(!seen.has(key), scope, 'LKD-ROUTE-010', `${where} lists backend ${ref.name}:${ref.port} twice.`, 'Merge them into one backend with the summed weight.');
+    if (seen.has(key)) {
+      fail(scope, 'LKD-ROUTE-010',
+        `${where} lists backend ${ref.name}:${ref.port} twice.`,
+        'Merge them into one backend with the summed weight.');
+    }
     seen.add(key);
     return { ...ref, namespace: otherNamespace(ref.namespace, routeNamespace) };
   });
@@ -66,7 +73,11 @@ export function renderBackends(
 
 export abstract class ServiceRoute extends MeshResource {
   protected checkRuleCount(count: number): void {
-    check(count < MAX_RULES, this, 'LKD-INPUT-006', `a route holds at most ${MAX_RULES} rules.`, 'Split the rules over several routes.');
+    if (count >= MAX_RULES) {
+      fail(this, 'LKD-INPUT-006',
+        `a route holds at most ${MAX_RULES} rules.`,
+        'Split the rules over several routes.');
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
-import { InputRule, check } from '../core/errors';
+import { InputRule, fail } from '../core/errors';
 import { validateLabelName } from '../core/names';
 import { describeValue } from '../core/runtime-checks';
 
@@ -32,7 +32,11 @@ export class ServiceReference {
 
   /** Refuses a reference built from input that is not a Service name (a jsii user's None, a number, …). @internal */
   public _validate(scope: IConstruct, where: string): this {
-    check(this.problem === undefined, scope, InputRule.REQUIRED, `${where}: ${this.problem}.`, 'Pass ServiceReference.fromService(svc) with a kplus.Service.');
+    if (this.problem !== undefined) {
+      fail(scope, InputRule.REQUIRED,
+        `${where}: ${this.problem}.`,
+        'Pass ServiceReference.fromService(svc) with a kplus.Service.');
+    }
     validateLabelName(scope, this.name, `${where} Service name`);
     if (this.namespace !== undefined) validateLabelName(scope, this.namespace, `${where} Service namespace`);
     return this;

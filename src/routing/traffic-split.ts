@@ -7,7 +7,7 @@ import { RouteBackend } from './route-backend';
 import { ServiceReference } from './service-reference';
 import { UnmatchedRequests, checkUnmatchedValue } from './unmatched';
 import { MeshResource } from '../base';
-import { InputRule, check } from '../core/errors';
+import { InputRule, check, fail } from '../core/errors';
 import { isStruct, optionalBoolean, requireList, requireStruct } from '../core/runtime-checks';
 
 /** One side of a split. */
@@ -137,10 +137,17 @@ export interface GrpcTrafficSplitProps extends SplitBaseProps {
 function checkShares(scope: Construct, backends: SplitBackend[]): void {
   requireList(scope, backends, 'backends', (b) => isStruct(b) && b.service instanceof ServiceReference, 'split backends ({ service: ServiceReference, percent })');
   check(Array.isArray(backends) && backends.length > 0, scope, 'LKD-ROUTE-009', 'a split needs backends.', 'List the Services and their percents.');
-  backends.forEach((b, i) => check(Number.isInteger(b.percent) && b.percent >= 0 && b.percent <= 100, scope, 'LKD-ROUTE-009',
-    `backends[${i}] percent ${JSON.stringify(b.percent)} is not an integer 0..100.`, 'Use whole percents.'));
+  backends.forEach((b, i) => {
+    if (!(Number.isInteger(b.percent) && b.percent >= 0 && b.percent <= 100)) {
+      fail(scope, 'LKD-ROUTE-009', `backends[${i}] percent ${JSON.stringify(b.percent)} is not an integer 0..100.`, 'Use whole percents.');
+    }
+  });
   const total = backends.reduce((sum, b) => sum + b.percent, 0);
-  check(total === 100, scope, 'LKD-ROUTE-009', `the percents add up to ${total}, not 100.`, 'Adjust the shares so they sum to exactly 100.');
+  if (total !== 100) {
+    fail(scope, 'LKD-ROUTE-009',
+      `the percents add up to ${total}, not 100.`,
+      'Adjust the shares so they sum to exactly 100.');
+  }
 }
 
 interface SplitRule { readonly name: string; readonly matches: unknown[] }
@@ -152,10 +159,16 @@ function checkRules(scope: Construct, props: SplitBaseProps, rules: SplitRule[],
     'rules must be a list of { name, matches } objects.', 'Give each rule the name of its route and its matches.');
   const names = new Set<string>([props.name]);
   rules.forEach((rule, i) => {
-    check(Array.isArray(rule.matches) && rule.matches.length > 0, scope, InputRule.REQUIRED,
-      `rules[${i}] (${rule.name}) has no matches.`, 'Give each rule the requests it applies to; requests no rule matches are the split\'s own route.');
-    check(!names.has(rule.name), scope, InputRule.CONFLICT, `rules[${i}] is named ${JSON.stringify(rule.name)} like another route of the split.`,
-      'Give each rule its own name, different from the split\'s name.');
+    if (!(Array.isArray(rule.matches) && rule.matches.length > 0)) {
+      fail(scope, InputRule.REQUIRED,
+        `rules[${i}] (${rule.name}) has no matches.`,
+        'Give each rule the requests it applies to; requests no rule matches are the split\'s own route.');
+    }
+    if (names.has(rule.name)) {
+      fail(scope, InputRule.CONFLICT,
+        `rules[${i}] is named ${JSON.stringify(rule.name)} like another route of the split.`,
+        'Give each rule its own name, different from the split\'s name.');
+    }
     names.add(rule.name);
   });
   const catchAll = rules.length === 0 || props.unmatched !== UnmatchedRequests.NOT_FOUND;

@@ -8,7 +8,7 @@
  * gets 404 (or is refused inbound) — unless some route has a match-all rule.
  */
 import { IConstruct } from 'constructs';
-import { check } from '../core/errors';
+import { fail } from '../core/errors';
 import { rulesCoverAll as coreRulesCoverAll } from '../core/route-coverage';
 
 /** What happens to requests that no rule of a route matches. */
@@ -101,6 +101,9 @@ export function coverageKey(family: RouteFamily, parent: string): string {
 
 /** Other languages can pass any string where the enum is expected. */
 export function checkUnmatchedValue(scope: IConstruct, value: UnmatchedRequests | undefined): void {
-  check(value === undefined || Object.values(UnmatchedRequests).includes(value), scope, 'LKD-INPUT-006',
-    `unmatched ${JSON.stringify(value)} is not an UnmatchedRequests value.`, 'Use UnmatchedRequests.ROUTE_TO_SERVICE or UnmatchedRequests.NOT_FOUND.');
+  if (!(value === undefined || Object.values(UnmatchedRequests).includes(value))) {
+    fail(scope, 'LKD-INPUT-006',
+      `unmatched ${JSON.stringify(value)} is not an UnmatchedRequests value.`,
+      'Use UnmatchedRequests.ROUTE_TO_SERVICE or UnmatchedRequests.NOT_FOUND.');
+  }
 }

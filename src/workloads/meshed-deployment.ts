@@ -5,7 +5,7 @@ import { ProxyConfig, proxyAnnotations } from './proxy-config';
 import { MeshChecks } from '../checks/mesh-checks';
 import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
-import { InputRule, check } from '../core/errors';
+import { InputRule, check, fail } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortName, validatePortNumber } from '../core/names';
 import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalStruct, requireNamed, requireString, requireStruct } from '../core/runtime-checks';
 import { ServiceReference } from '../routing/service-reference';
@@ -181,8 +181,11 @@ export class MeshedDeployment extends Construct {
       'a MeshedDeployment needs at least one container.', 'Pass containers: [{ image: ... }].');
     props.containers.forEach((c, i) => {
       // An image reference has no whitespace; one with a newline would also break every message that quotes it.
-      check(/^\S+$/.test(requireString(this, c.image, `containers[${i}].image`)), this, InputRule.NAME,
-        `containers[${i}].image ${JSON.stringify(c.image)} contains whitespace, so it is no image reference.`, 'Use e.g. "registry.example/app:1.2.3".');
+      if (!(/^\S+$/.test(requireString(this, c.image, `containers[${i}].image`)))) {
+        fail(this, InputRule.NAME,
+          `containers[${i}].image ${JSON.stringify(c.image)} contains whitespace, so it is no image reference.`,
+          'Use e.g. "registry.example/app:1.2.3".');
+      }
     });
     if (props.serviceAccount !== undefined) requireNamed(this, props.serviceAccount, 'serviceAccount', 'Pass a kplus.ServiceAccount (or omit it).');
     optionalInteger(this, props.replicas, 'replicas', 0, 2_147_483_647);
@@ -220,10 +223,16 @@ export class MeshedDeployment extends Construct {
     validatePortNumber(this, port, 'called port');
     const method = request?.method;
     const path = request?.path;
-    check(method === undefined || (typeof method === 'string' && /^[A-Z]{1,20}$/.test(method)), this, InputRule.REQUIRED,
-      `addCall: method ${JSON.stringify(method)} is not an HTTP method.`, 'Pass an upper-case method such as "GET".');
-    check(path === undefined || (typeof path === 'string' && /^\/\S*$/.test(path) && !path.includes(',')), this, InputRule.REQUIRED,
-      `addCall: path ${JSON.stringify(path)} is not an absolute request path.`, 'Pass a path that starts with "/" and has no spaces or commas.');
+    if (!(method === undefined || (typeof method === 'string' && /^[A-Z]{1,20}$/.test(method)))) {
+      fail(this, InputRule.REQUIRED,
+        `addCall: method ${JSON.stringify(method)} is not an HTTP method.`,
+        'Pass an upper-case method such as "GET".');
+    }
+    if (!(path === undefined || (typeof path === 'string' && /^\/\S*$/.test(path) && !path.includes(',')))) {
+      fail(this, InputRule.REQUIRED,
+        `addCall: path ${JSON.stringify(path)} is not an absolute request path.`,
+        'Pass a path that starts with "/" and has no spaces or commas.');
+    }
     // Same-namespace calls are written without the namespace, as route refs are: the manifest stays portable.
     const namespace = service.namespace !== undefined && service.namespace !== this.deployment.metadata.namespace ? `.${service.namespace}` : '';
     const requestText = [method, path].filter((x) => x !== undefined).join(' ');
@@ -239,8 +248,11 @@ export class MeshedDeployment extends Construct {
     check(Array.isArray(options?.ports) && options.ports.length > 0, this, InputRule.REQUIRED, 'exposeService needs at least one port.',
       'Pass ports: [{ port: 8080 }].');
     const name = validateObjectName(this, options.name ?? this.name, 'Service name');
-    check(this.node.tryFindChild(`Service-${name}`) === undefined, this, InputRule.CONFLICT, `Service ${name} was already exposed by this workload.`,
-      'Expose each Service once, with all its ports.');
+    if (this.node.tryFindChild(`Service-${name}`) !== undefined) {
+      fail(this, InputRule.CONFLICT,
+        `Service ${name} was already exposed by this workload.`,
+        'Expose each Service once, with all its ports.');
+    }
     options.ports.forEach((p, i) => this.checkExposedPort(p, i, options.ports.length));
     const service = new kplus.Service(this, `Service-${name}`, {
       metadata: { name },
@@ -256,15 +268,24 @@ export class MeshedDeployment extends Construct {
   }
 
   private checkExposedPort(p: ExposedPort, i: number, count: number): void {
-    check(typeof p === 'object' && p !== null, this, InputRule.REQUIRED, `ports[${i}] is not a port object.`, 'Pass ports: [{ port: 8080 }].');
+    if (!(typeof p === 'object' && p !== null)) {
+      fail(this, InputRule.REQUIRED,
+        `ports[${i}] is not a port object.`,
+        'Pass ports: [{ port: 8080 }].');
+    }
     validatePortNumber(this, p.port, `ports[${i}].port`);
     if (p.targetPort !== undefined) validatePortNumber(this, p.targetPort, `ports[${i}].targetPort`);
     if (p.name !== undefined) validatePortName(this, p.name);
-    check(count === 1 || p.name !== undefined, this, InputRule.REQUIRED, `ports[${i}] has no name, and a Service with several ports must name each.`,
-      'Give every port a name, e.g. "http" and "grpc".');
-    check(p.appProtocol === undefined || Object.values(AppProtocol).includes(p.appProtocol), this, InputRule.RANGE,
-      `ports[${i}].appProtocol ${JSON.stringify(p.appProtocol)} is not one Linkerd reads; it would treat the port as opaque TCP.`,
-      'Use AppProtocol.HTTP1, AppProtocol.HTTP2 (gRPC too) or AppProtocol.OPAQUE.');
+    if (!(count === 1 || p.name !== undefined)) {
+      fail(this, InputRule.REQUIRED,
+        `ports[${i}] has no name, and a Service with several ports must name each.`,
+        'Give every port a name, e.g. "http" and "grpc".');
+    }
+    if (!(p.appProtocol === undefined || Object.values(AppProtocol).includes(p.appProtocol))) {
+      fail(this, InputRule.RANGE,
+        `ports[${i}].appProtocol ${JSON.stringify(p.appProtocol)} is not one Linkerd reads; it would treat the port as opaque TCP.`,
+        'Use AppProtocol.HTTP1, AppProtocol.HTTP2 (gRPC too) or AppProtocol.OPAQUE.');
+    }
   }
 
   /** The labels this Deployment's pods carry and select on. */

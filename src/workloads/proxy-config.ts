@@ -4,7 +4,7 @@
  */
 import { IConstruct } from 'constructs';
 import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, isDefaultInboundPolicy } from '../core/default-inbound-policy';
-import { InputRule, check } from '../core/errors';
+import { InputRule, check, fail } from '../core/errors';
 import { validatePortNumber } from '../core/names';
 
 /** Proxy settings for one workload's pods. */
@@ -37,7 +37,11 @@ export interface ProxyConfig {
 }
 
 function portList(scope: IConstruct, ports: number[], what: string): string {
-  check(Array.isArray(ports) && ports.length > 0, scope, InputRule.REQUIRED, `${what} is empty.`, `Omit ${what} or list at least one port.`);
+  if (!(Array.isArray(ports) && ports.length > 0)) {
+    fail(scope, InputRule.REQUIRED,
+      `${what} is empty.`,
+      `Omit ${what} or list at least one port.`);
+  }
   const unique = [...new Set(ports.map((p) => validatePortNumber(scope, p, `${what} entry`)))].sort((a, b) => a - b);
   return unique.join(',');
 }
@@ -54,8 +58,11 @@ export function proxyAnnotations(scope: IConstruct, config: ProxyConfig | undefi
     out['config.linkerd.io/proxy-enable-native-sidecar'] = String(config.nativeSidecar);
   }
   if (config.defaultInboundPolicy !== undefined) {
-    check(isDefaultInboundPolicy(config.defaultInboundPolicy), scope, 'LKD-POL-012',
-      `defaultInboundPolicy ${JSON.stringify(config.defaultInboundPolicy)} is not one of Linkerd's six policies.`, 'Use a DefaultInboundPolicy value.');
+    if (!isDefaultInboundPolicy(config.defaultInboundPolicy)) {
+      fail(scope, 'LKD-POL-012',
+        `defaultInboundPolicy ${JSON.stringify(config.defaultInboundPolicy)} is not one of Linkerd's six policies.`,
+        'Use a DefaultInboundPolicy value.');
+    }
     out[DEFAULT_INBOUND_POLICY_ANNOTATION] = config.defaultInboundPolicy;
   }
   return out;
