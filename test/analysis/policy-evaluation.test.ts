@@ -116,6 +116,39 @@ describe('without Server and policies, under the cluster default', () => {
   });
 });
 
+describe('opaque ports as the policy controller reads them (ports.rs parse_portset, inbound/index.rs default_inbound_server)', () => {
+  /** mesh-lab without Servers, so orders-v1:8080 gets the default server, whose protocol comes from opaque-ports. */
+  function protocolOf(podAnnotation: string | undefined, namespaceAnnotation?: string, contextInput = {}): string {
+    const objects = lab().filter((o) => !['Server', 'MeshTLSAuthentication', 'AuthorizationPolicy'].includes(o.kind));
+    if (podAnnotation !== undefined) pick(objects, 'Deployment', 'orders-v1').spec.template.metadata.annotations = { 'config.linkerd.io/opaque-ports': podAnnotation };
+    if (namespaceAnnotation !== undefined) pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/opaque-ports'] = namespaceAnnotation;
+    return evaluate(objects, contextInput).forWorkload(NS, 'orders-v1')[0].protocol;
+  }
+
+  test('numbers and ranges, trimmed around "-" as well', () => {
+    expect(protocolOf(undefined)).toBe('detect');
+    expect(protocolOf('8080')).toBe('opaque');
+    expect(protocolOf(' 8000-9000 ')).toBe('opaque');
+    expect(protocolOf('8079 - 8081')).toBe('opaque');
+    expect(protocolOf('+08080')).toBe('opaque');
+  });
+
+  test('a port name, or any entry it cannot read, makes the whole list no port at all', () => {
+    expect(protocolOf('http')).toBe('detect');
+    expect(protocolOf('8080,http')).toBe('detect');
+    expect(protocolOf('8080,0')).toBe('detect');
+    expect(protocolOf('8080,9000-8000')).toBe('detect');
+  });
+
+  test('what the injector writes onto the pod: the namespace\'s list, else the default ports the pod exposes, as text', () => {
+    expect(protocolOf(undefined, '8080')).toBe('opaque');
+    expect(protocolOf('9090', '8080')).toBe('detect');
+    expect(protocolOf(undefined, undefined, { defaultOpaquePorts: '3306,8080' })).toBe('opaque');
+    // util.ContainsString compares "8080" with "8000-9000": a range in the chart's list never reaches a pod.
+    expect(protocolOf(undefined, undefined, { defaultOpaquePorts: '8000-9000' })).toBe('detect');
+  });
+});
+
 describe('authorization variants', () => {
   test('a NetworkAuthentication admits callers by address', () => {
     const objects = lab();

@@ -6,8 +6,8 @@
  * - `policy-controller/k8s/index/src/outbound/index.rs` (Service `apply`): a port's `appProtocol` decides
  *   (`policy-controller/core/src/outbound.rs` `AppProtocol::from_str`: `http` → HTTP/1, `kubernetes.io/h2c` → HTTP/2,
  *   `linkerd.io/tcp` / `linkerd.io/opaque` → opaque, anything else → unknown, served like opaque); without one, a port
- *   in the Service's `config.linkerd.io/opaque-ports` (else the cluster's default opaque ports) is opaque; else the
- *   proxy detects the protocol.
+ *   in the Service's `config.linkerd.io/opaque-ports` as the injector left it (else the cluster's default opaque
+ *   ports) is opaque (`controllerOpaqueOnService`); else the proxy detects the protocol.
  * - `policy-controller/grpc/src/outbound.rs` `to_proto`: HTTP/1 serves HTTPRoutes only; HTTP/2 GRPCRoutes, else
  *   HTTPRoutes; opaque and unknown TCPRoutes only; detected GRPCRoutes, else HTTPRoutes, else TLSRoutes, else TCPRoutes.
  * - `policy-controller/grpc/src/outbound/http.rs` `base_http_routes`: the default route (every request to the Service
@@ -20,7 +20,7 @@ import { AnalysisContext } from '../options';
 import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
 import { IndexedObject, MeshIndex } from './mesh-index';
-import { parsePortList, portListHas } from './policy-view';
+import { controllerOpaqueOnService } from './policy-view';
 import { RouteFamily, attachedPorts, everyRouteWithInventory, routeFamily, serviceParents } from './route-view';
 
 export enum OutboundProtocol {
@@ -39,7 +39,7 @@ export interface ServicePortProtocol {
 }
 
 /** The protocol of one Service port (its number), from the Service's own spec and annotations. */
-export function servicePortProtocol(service: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
+export function servicePortProtocol(index: MeshIndex, service: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
   const ports = Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : [];
   const spec = ports.find((p: any) => p && p.port === port);
   const appProtocol = typeof spec?.appProtocol === 'string' ? spec.appProtocol : undefined;
@@ -49,12 +49,9 @@ export function servicePortProtocol(service: IndexedObject, port: number, contex
       : value === 'linkerd.io/tcp' || value === 'linkerd.io/opaque' ? OutboundProtocol.OPAQUE : OutboundProtocol.UNKNOWN;
     return { protocol, origin: `appProtocol ${JSON.stringify(appProtocol)}` };
   }
-  const own = annotationsOf(service.object)[OPAQUE_PORTS_ANNOTATION];
-  const parsed = parsePortList(own !== undefined ? own : context.defaultOpaquePorts, false);
-  // One unreadable entry makes the controller drop the whole annotation, and with it the default list too
-  // (k8s/index/src/ports.rs parse_portset fails; ports_annotation then gives an empty set).
-  if (parsed.errors.length === 0 && portListHas(parsed, port)) {
-    const origin = own !== undefined ? `the Service's ${OPAQUE_PORTS_ANNOTATION}` : 'the cluster\'s default opaque ports (proxy.opaquePorts)';
+  if (controllerOpaqueOnService(index, context, service, port)) {
+    const own = annotationsOf(service.object)[OPAQUE_PORTS_ANNOTATION];
+    const origin = own !== undefined ? `the Service's ${OPAQUE_PORTS_ANNOTATION}` : `${OPAQUE_PORTS_ANNOTATION} as the injector sets it (the namespace's, else the defaults, proxy.opaquePorts)`;
     return { protocol: OutboundProtocol.OPAQUE, origin };
   }
   return { protocol: OutboundProtocol.DETECT, origin: 'no appProtocol: the proxy detects HTTP' };
@@ -119,7 +116,7 @@ function buildOutbound(index: MeshIndex, context: AnalysisContext): Map<IndexedO
   for (const [service, byPort] of attached) {
     const views = new Map<number, ServicePortPolicy>();
     for (const [port, routes] of byPort) {
-      const protocol = servicePortProtocol(service, port, context);
+      const protocol = servicePortProtocol(index, service, port, context);
       const families = servedFamilies(protocol.protocol);
       const producers = routes.filter((r) => r.producer);
       const servedFamily = families.find((f) => producers.some((r) => r.family === f));

@@ -9,7 +9,7 @@ import {
 import { NamespacedLists } from './namespaced-lists';
 import { compareStrings } from '../../core/compare';
 import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core/identity';
-import { SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../core/vocabulary';
+import { SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION, REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../core/vocabulary';
 import { Severity } from '../finding';
 import { LabelSelector } from './selectors';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../options';
@@ -518,6 +518,182 @@ function parsePortListUncached(value: unknown, allowNames: boolean): PortList {
     else out.errors.push(`"${entry}" is not a port number 1-65535${allowNames ? ', a range lo-hi or a container port name' : ' or a range lo-hi'}`);
   }
   return out;
+}
+
+/**
+ * A port list as linkerd2's policy controller reads it (policy-controller/k8s/index/src/ports.rs, `parse_portset`):
+ * comma-separated port numbers and `lo-hi` ranges, each part trimmed, around the `-` too ("1 - 5" is ports 1 to 5).
+ * It reads no port names. One part it cannot read (a name, 0, a reversed range) fails the whole list, and
+ * `ports_annotation` then reads it as no port at all: undefined here. Same cache rules as parsePortList.
+ */
+export function controllerPortSet(value: string): PortList | undefined {
+  let known = controllerPortSets.get(value);
+  if (known === undefined) {
+    known = controllerPortSetUncached(value) ?? null;
+    if (controllerPortSets.size < 10_000) controllerPortSets.set(value, known);
+  }
+  return known ?? undefined;
+}
+
+const controllerPortSets = new Map<string, PortList | null>();
+
+/** Rust's `u16` parse, as NonZeroU16 takes it: digits with an optional `+`, leading zeros allowed, 1 to 65535. */
+function controllerPort(text: string): number | undefined {
+  const digits = text.trim().replace(/^\+/, '');
+  if (!/^\d+$/.test(digits)) return undefined;
+  const significant = digits.replace(/^0+/, '');
+  if (significant.length > 5) return undefined;
+  const n = Number(significant || '0');
+  return n >= 1 && n <= 65535 ? n : undefined;
+}
+
+function controllerPortSetUncached(value: string): PortList | undefined {
+  const out: PortList = { ranges: [], names: [], errors: [] };
+  for (const part of value.split(',')) {
+    const dash = part.indexOf('-');
+    if (dash < 0) {
+      if (part.trim() === '') continue;
+      const port = controllerPort(part);
+      if (port === undefined) return undefined;
+      out.ranges.push([port, port]);
+      continue;
+    }
+    const lo = controllerPort(part.slice(0, dash));
+    const hi = controllerPort(part.slice(dash + 1));
+    if (lo === undefined || hi === undefined || lo > hi) return undefined;
+    out.ranges.push([lo, hi]);
+  }
+  return out;
+}
+
+/** How Linkerd's components read one opaque-ports value; they disagree where the Go and Rust parsers differ. */
+export interface OpaquePortsReadings {
+  /** The policy controller's reading (parse_portset); undefined when it reads the whole list as no port. */
+  readonly controller: PortList | undefined;
+  /** Entries written as port names: the injector and destination controller resolve them, parse_portset cannot. */
+  readonly names: string[];
+  /**
+   * Entries that are no name and that the injector and destination controller skip (pkg/util/parsing.go
+   * `GetPortRanges`, portrange.go `ParsePortRange`: each entry trimmed, split at every `-`, each bound `strconv.Atoi`
+   * without trimming, 0 to 65535, the lower bound first).
+   */
+  readonly skippedByGo: string[];
+}
+
+function goReadsRange(entry: string): boolean {
+  const bounds = entry.split('-');
+  if (bounds.length > 2) return false;
+  const [lo, hi] = bounds.length === 1 ? [bounds[0], bounds[0]] : bounds;
+  const atoi = (text: string) => (/^[+-]?\d+$/.test(text) ? Number(text) : undefined);
+  const low = atoi(lo);
+  const high = atoi(hi);
+  return low !== undefined && high !== undefined && low >= 0 && high <= 65535 && low <= high;
+}
+
+export function opaquePortsReadings(value: string): OpaquePortsReadings {
+  const names: string[] = [];
+  const skippedByGo: string[] = [];
+  const trimmed = value.endsWith(',') ? value.slice(0, -1) : value;
+  for (const part of trimmed.split(',')) {
+    const entry = part.trim();
+    if (PORT_NAME.test(entry)) names.push(entry);
+    else if (entry !== '' && !goReadsRange(entry)) skippedByGo.push(entry);
+  }
+  return { controller: controllerPortSet(value), names, skippedByGo };
+}
+
+/** A namespace's own `config.linkerd.io/opaque-ports`, which the injector copies to its pods and Services. */
+function namespaceOpaquePorts(index: MeshIndex, namespace: string): string | undefined {
+  const ns = index.namespace(namespace);
+  const value = ns ? annotationsOf(ns.object)[OPAQUE_PORTS_ANNOTATION] : undefined;
+  return value === undefined ? undefined : String(value);
+}
+
+/** The chart's proxy.opaquePorts split as the injector splits it (`strings.Split`, no trimming); one list per value. */
+const splitDefaults = new Map<string, string[]>();
+
+function defaultEntries(context: AnalysisContext): string[] {
+  let entries = splitDefaults.get(context.defaultOpaquePorts);
+  if (!entries) splitDefaults.set(context.defaultOpaquePorts, entries = context.defaultOpaquePorts.split(','));
+  return entries;
+}
+
+/** The cluster default's entries among `ports`, compared as text (`util.ContainsString`: a range entry matches nothing). */
+function defaultsAmong(context: AnalysisContext, ports: string[]): string | undefined {
+  const defaults = defaultEntries(context);
+  const listed = ports.filter((port) => defaults.includes(port));
+  return listed.length > 0 ? listed.join(',') : undefined;
+}
+
+/**
+ * What the policy controller reads as a pod's opaque-ports: what the injector left on it (its own value, else its
+ * namespace's, else the defaults it exposes as container ports: webhook.go and inject.go `FilterPodOpaquePorts`).
+ */
+function podOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string | undefined {
+  const own = pod.annotations[OPAQUE_PORTS_ANNOTATION];
+  if (own !== undefined) return String(own);
+  return namespaceOpaquePorts(index, pod.namespace) ?? defaultsAmong(context, pod.ports.map((p) => String(p.containerPort)));
+}
+
+/**
+ * Whether the policy controller serves a pod port without a Server as opaque (inbound/index.rs
+ * `default_inbound_server`): the port is in the pod's opaque-ports as parse_portset reads it. This side has no cluster
+ * default of its own, only what the injector wrote onto the pod.
+ */
+export function controllerOpaqueOnPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate, port: number): boolean {
+  const value = podOpaquePortsAsInjected(index, context, pod);
+  const set = value === undefined ? undefined : controllerPortSet(value);
+  return set !== undefined && portListHas(set, port);
+}
+
+/**
+ * Whether the proxy injector's webhook is called for the object, by the chart's default selectors
+ * (values.yaml proxyInjector.namespaceSelector and objectSelector): not in kube-system or cert-manager, not in a
+ * namespace labelled config.linkerd.io/admission-webhooks: disabled, not a control-plane or CNI object.
+ */
+function injectorSees(index: MeshIndex, entry: IndexedObject): boolean {
+  const namespace = entry.id.namespace ?? '';
+  if (namespace === 'kube-system' || namespace === 'cert-manager') return false;
+  const nsLabels = index.namespace(namespace)?.object.metadata?.labels;
+  if (nsLabels?.['config.linkerd.io/admission-webhooks'] === 'disabled') return false;
+  const labels = entry.object.metadata?.labels;
+  if (typeof labels !== 'object' || labels === null) return true;
+  return labels['linkerd.io/control-plane-component'] === undefined && labels['linkerd.io/cni-resource'] === undefined;
+}
+
+/**
+ * A Service's opaque-ports as the injector's patch leaves it (inject.go `CreateOpaquePortsPatch`): its own, else its
+ * namespace's, else the ports whose targetPort (the port itself when unset, as the API server defaults it) is a
+ * default opaque port; undefined when it gets none, or when the webhook never sees it.
+ */
+function serviceOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, service: IndexedObject): string | undefined {
+  const own = annotationsOf(service.object)[OPAQUE_PORTS_ANNOTATION];
+  if (own !== undefined) return String(own);
+  if (!injectorSees(index, service)) return undefined;
+  const nsValue = namespaceOpaquePorts(index, service.id.namespace ?? '');
+  if (nsValue !== undefined) return nsValue;
+  const ports = (Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : []).filter((p: any) => typeof p?.port === 'number');
+  const defaults = defaultEntries(context);
+  // A named targetPort's number is 0 to the injector (IntVal), so it never matches a default.
+  const target = (p: any) => String(p.targetPort === undefined ? p.port : typeof p.targetPort === 'number' ? p.targetPort : 0);
+  const listed = ports.filter((p: any) => defaults.includes(target(p))).map((p: any) => String(p.port));
+  return listed.length > 0 ? listed.join(',') : undefined;
+}
+
+/**
+ * Whether the policy controller's outbound index reads a Service port as opaque (outbound/index.rs, Service and
+ * EgressNetwork alike): the annotation as the injector left it, parsed by parse_portset; without one, the cluster
+ * default; an unreadable one gives no opaque port at all, defaults included.
+ */
+export function controllerOpaqueOnService(index: MeshIndex, context: AnalysisContext, service: IndexedObject, port: number): boolean {
+  const value = service.id.kind === 'Service' ? serviceOpaquePortsAsInjected(index, context, service) : annotationOpaquePorts(service);
+  const set = controllerPortSet(value ?? context.defaultOpaquePorts);
+  return set !== undefined && portListHas(set, port);
+}
+
+function annotationOpaquePorts(entry: IndexedObject): string | undefined {
+  const own = annotationsOf(entry.object)[OPAQUE_PORTS_ANNOTATION];
+  return own === undefined ? undefined : String(own);
 }
 
 export function portListHas(list: PortList, port: number, portName?: string): boolean {

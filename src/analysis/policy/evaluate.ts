@@ -5,10 +5,10 @@
  * behaviour (route status, creation order and live inventory can differ).
  */
 import { InboundRequest, InboundRoute, inboundRoutes, probePaths, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes } from '../model/inbound-routes';
-import { ResourceId, annotationsOf } from '../model/manifest';
+import { ResourceId } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
 import {
-  EffectiveDefault, OPAQUE_PORTS, authorizationTargets, effectiveDefaultPolicy, idLabel, isMeshed, parsePortList, portListHas, portNameOf,
+  EffectiveDefault, authorizationTargets, controllerOpaqueOnPod, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf,
   refList, requiresIdentityOn, withRequiredIdentity,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts,
   specOf, workloadLabel,
@@ -270,20 +270,6 @@ function serverProtocol(server: IndexedObject): string {
   return typeof value === 'string' && value !== 'unknown' ? value : 'detect';
 }
 
-/**
- * Opaque ports of an injected pod as the controller reads them: the pod's `config.linkerd.io/opaque-ports`, else the
- * namespace's (copied by the injector), else the cluster default restricted to the ports the pod exposes (the injector
- * writes that list onto the pod: proxy-injector/webhook.go, `FilterPodOpaquePorts`).
- */
-function isOpaqueOnPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate, port: number, portName: string | undefined): boolean {
-  const own = pod.annotations[OPAQUE_PORTS];
-  const ns = index.namespace(pod.namespace);
-  const nsValue = ns ? annotationsOf(ns.object)[OPAQUE_PORTS] : undefined;
-  const value = own ?? nsValue;
-  if (value !== undefined) return portListHas(parsePortList(value, true), port, portName);
-  return pod.ports.some((p) => p.containerPort === port) && portListHas(parsePortList(context.defaultOpaquePorts, false), port);
-}
-
 function summary(view: ServerView): ServerSummary {
   const protocol = specOf(view.server).proxyProtocol;
   return {
@@ -309,7 +295,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
   const defaultPolicy: EffectiveDefault = requireIdentity && withRequiredIdentity(resolvedDefault.policy) !== resolvedDefault.policy
     ? { ...resolvedDefault, policy: withRequiredIdentity(resolvedDefault.policy), origin: `${resolvedDefault.origin}, made authenticated-only on this port by config.linkerd.io/proxy-require-identity-inbound-ports` }
     : resolvedDefault;
-  const protocol = view ? view.protocol : (isOpaqueOnPod(index, context, pod, port, portName) ? 'opaque' : 'detect');
+  const protocol = view ? view.protocol : (controllerOpaqueOnPod(index, context, pod, port) ? 'opaque' : 'detect');
   const family = routeFamilyOf(protocol);
   const probes = probePaths(pod, index).get(port) ?? [];
   const routes = inboundRoutes(view ? view.served : [], family, probes, context.probeNetworks);

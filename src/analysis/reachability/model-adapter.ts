@@ -16,10 +16,12 @@ import {
 import { InboundRoute, routeFor } from '../model/inbound-routes';
 import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
+import { OutboundProtocol, servicePortProtocol } from '../model/outbound';
 import {
-  CHART_OPAQUE_PORTS, OPAQUE_PORTS, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef, parsePortList, portListHas,
+  authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef,
   refList, resolveContainerPort, specOf,
 } from '../model/policy-view';
+import { AnalysisContext } from '../options';
 import {
   Caller, Decision, InboundPolicy, PortPolicy, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
 } from '../policy';
@@ -211,11 +213,10 @@ function lookup(index: MeshIndex, id: ResourceId): IndexedObject | undefined {
   return index.get(group, id.kind, id.namespace, id.name);
 }
 
-function protocolOf(policy: PortPolicy | undefined, pod: PodTemplate, port: number, index: MeshIndex): string {
+/** The inbound protocol in words, as the policy evaluation decided it (the Server's, else the pod's opaque-ports). */
+function protocolOf(policy: PortPolicy | undefined): string {
   if (policy?.server?.proxyProtocol) return policy.server.proxyProtocol;
-  const ns = index.namespace(pod.namespace);
-  const opaque = pod.annotations[OPAQUE_PORTS] ?? (ns ? annotationsOf(ns.object)[OPAQUE_PORTS] : undefined) ?? CHART_OPAQUE_PORTS;
-  if (portListHas(parsePortList(opaque, true), port, policy?.portName)) return 'opaque (config.linkerd.io/opaque-ports)';
+  if (policy?.protocol === 'opaque') return 'opaque (config.linkerd.io/opaque-ports)';
   return policy?.server ? 'unknown (detected: HTTP/1, HTTP/2 or opaque TCP)' : 'detected (HTTP/1, HTTP/2 or opaque TCP)';
 }
 
@@ -279,7 +280,7 @@ function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemplate, p
     skipsProxy: policy?.skipsProxy ?? false,
     server: policy?.server ? { id: policy.server.id, accessPolicy: policy.server.accessPolicy } : undefined,
     shadowedServers: policy?.shadowedServers ?? [],
-    protocol: protocolOf(policy, pod, port, index),
+    protocol: protocolOf(policy),
     routes: routes.map((r) => routeView(index, r)),
     generatedRoutes: policy && routes.length === 0 ? generatedRoutes(pod, port) : [],
     authorizations,
@@ -388,17 +389,17 @@ function serviceRouteView(route: IndexedObject, shares: Map<string, RuleShares>)
   };
 }
 
-function serviceProtocol(index: MeshIndex, service: IndexedObject, sp: any, endpoints: PortEntry[]): string {
+function serviceProtocol(index: MeshIndex, context: AnalysisContext, service: IndexedObject, sp: any, endpoints: PortEntry[]): string {
   if (typeof sp.appProtocol === 'string') return `${sp.appProtocol} (appProtocol)`;
-  const opaque = annotationsOf(service.object)[OPAQUE_PORTS]
-    ?? annotationsOf(index.namespace(service.id.namespace ?? '')?.object)[OPAQUE_PORTS] ?? CHART_OPAQUE_PORTS;
-  if (portListHas(parsePortList(opaque, false), sp.port)) return 'opaque (config.linkerd.io/opaque-ports)';
+  if (servicePortProtocol(index, service, sp.port, context).protocol === OutboundProtocol.OPAQUE) return 'opaque (config.linkerd.io/opaque-ports)';
   const servers = [...new Set(endpoints.map((e) => e.view.server && e.view.protocol).filter((p): p is string => !!p))];
   if (servers.length === 1) return `${servers[0]} (from the endpoints' Server)`;
   return 'detected (HTTP/1, HTTP/2 or opaque TCP)';
 }
 
-function servicePorts(index: MeshIndex, entries: (pod: PodTemplate, port: number) => PortEntry | undefined): ServicePortView[] {
+type EntryOf = (pod: PodTemplate, port: number) => PortEntry | undefined;
+
+function servicePorts(index: MeshIndex, context: AnalysisContext, entries: EntryOf): ServicePortView[] {
   const shares = new Map<string, RuleShares>();
   for (const rule of routeShares(index)) shares.set(`${idText(rule.route)}#${rule.ruleIndex}`, rule);
   const out: ServicePortView[] = [];
@@ -421,7 +422,7 @@ function servicePorts(index: MeshIndex, entries: (pod: PodTemplate, port: number
         namespace,
         name,
         port: sp.port,
-        protocol: serviceProtocol(index, service, sp, endpoints),
+        protocol: serviceProtocol(index, context, service, sp, endpoints),
         routes: attached.map((r) => serviceRouteView(r, shares)),
         defaultRoute: attached.length === 0 ? `every request goes to the endpoints of Service ${namespace}/${name} port ${sp.port}` : undefined,
         retries: prefixed(annotations, 'retry.linkerd.io/'),
@@ -515,7 +516,7 @@ export function buildMeshModel(result: AnalysisResult): MeshModel {
     if (pod.owner.inventory) continue;
     for (const port of declaredPorts(pod)) entries.push(entryOf(pod, port)!);
   }
-  const services = servicePorts(index, entryOf);
+  const services = servicePorts(index, result.context, entryOf);
   const adminPorts = index.podTemplates
     .filter((pod) => !pod.owner.inventory && pod.injection === Injection.ENABLED)
     .map((pod) => {

@@ -150,7 +150,7 @@ describe('LKD-MESH-003 config annotations', () => {
     const messages = ruleFindings(objects, 'LKD-MESH-003').map((f) => `${f.resource.kind}: ${f.message}`);
     expect(messages).toEqual(expect.arrayContaining([
       expect.stringMatching(/^Deployment: pod template annotation config.linkerd.io\/skip-inbound-port is not a Linkerd 2.20 annotation.*Did you mean config.linkerd.io\/skip-inbound-ports\?/),
-      expect.stringMatching(/^Deployment: pod template annotation config.linkerd.io\/opaque-ports is "mysql:3306", which is not a port list/),
+      expect.stringMatching(/^Deployment: pod template annotation config.linkerd.io\/opaque-ports is "mysql:3306": the policy controller .* reads port numbers and lo-hi ranges only, and "mysql:3306" is no port or range, so it discards the whole list/),
       expect.stringMatching(/^Deployment: .*config.beta.linkerd.io\/proxy-enable-native-sidecar is deprecated \(pkg\/k8s\/labels.go\): use config.linkerd.io\/proxy-enable-native-sidecar. Linkerd 2.20 still reads it/),
       expect.stringMatching(/^Namespace: annotation linkerd.io\/inject is "on", which must be one of enabled, disabled, ingress/),
     ]));
@@ -199,13 +199,37 @@ describe('LKD-MESH-003 config annotations', () => {
   test('passes on valid annotations', () => {
     const objects = meshLab();
     annotate(objects, 'orders-v1', {
-      'config.linkerd.io/opaque-ports': 'http,4000-4100',
+      'config.linkerd.io/opaque-ports': '8080,4000-4100',
       'config.linkerd.io/proxy-memory-limit': '256Mi',
       'config.linkerd.io/proxy-outbound-connect-timeout': '1s500ms',
       'config.linkerd.io/proxy-enable-native-sidecar': 'false',
       'config.linkerd.io/skip-subnets': '10.0.0.0/8,fd00::/8',
     });
     expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
+  });
+});
+
+describe('LKD-MESH-003 opaque-ports, read by Go and by Rust', () => {
+  const messageFor = (value: string, on: 'pod' | 'Service' = 'pod') => {
+    const objects = meshLab();
+    if (on === 'pod') annotate(objects, 'orders-v1', { 'config.linkerd.io/opaque-ports': value });
+    else pick(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': value };
+    return ruleFindings(objects, 'LKD-MESH-003').map((f) => f.message);
+  };
+
+  test('a port name: the injector resolves it, the policy controller discards the whole list', () => {
+    const [message, ...rest] = messageFor('http,4000-4100');
+    expect(rest).toEqual([]);
+    expect(message).toMatch(/it names "http" \(container port names\), so it discards the whole list: no port in it is opaque there, and its inbound policy for these ports detects the protocol; list the port numbers instead\./);
+    expect(messageFor('http', 'Service')[0]).toMatch(/it names "http" \(Service port names\).*client proxies detect the protocol on these ports/);
+  });
+
+  test('a range with spaces: the policy controller reads it, the injector and the destination controller skip it', () => {
+    expect(messageFor('25, 4000 - 4100')).toEqual([expect.stringMatching(/the policy controller reads "4000 - 4100", but the injector and the destination controller skip it .*write "4000-4100"\./)]);
+  });
+
+  test('what both read passes: signs and leading zeros, spaces around entries, a trailing comma', () => {
+    expect(messageFor('+25, 08080 ,4000-4100,')).toEqual([]);
   });
 });
 

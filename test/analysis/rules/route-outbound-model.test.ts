@@ -35,7 +35,7 @@ describe('outbound model', () => {
     const objects = meshLab();
     pick(objects, 'Service', 'orders').spec.ports[0].appProtocol = appProtocol;
     const result = analyze(asManifests(objects));
-    expect(servicePortProtocol(result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(protocol);
+    expect(servicePortProtocol(result.index, result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(protocol);
   });
 
   test('opaque ports: the Service annotation, else the cluster default list; appProtocol wins over both', () => {
@@ -43,14 +43,45 @@ describe('outbound model', () => {
     const svc = pick(objects, 'Service', 'orders');
     svc.metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' };
     let result = analyze(asManifests(objects));
-    expect(servicePortProtocol(result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.OPAQUE);
+    expect(servicePortProtocol(result.index, result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.OPAQUE);
     svc.spec.ports[0].appProtocol = 'http';
     result = analyze(asManifests(objects));
-    expect(servicePortProtocol(result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.HTTP1);
+    expect(servicePortProtocol(result.index, result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.HTTP1);
     delete svc.metadata.annotations;
     delete svc.spec.ports[0].appProtocol;
     result = analyze(asManifests(objects), { defaultOpaquePorts: '8080' });
-    expect(servicePortProtocol(result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.OPAQUE);
+    expect(servicePortProtocol(result.index, result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.OPAQUE);
+  });
+});
+
+describe('outbound opaque ports as the policy controller reads a Service\'s (outbound/index.rs, parse_portset)', () => {
+  function protocolOf(serviceAnnotation: string | undefined, namespaceAnnotation?: string, contextInput = {}): OutboundProtocol {
+    const objects = meshLab();
+    if (serviceAnnotation !== undefined) pick(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': serviceAnnotation };
+    if (namespaceAnnotation !== undefined) pick(objects, 'Namespace', 'mesh-lab').metadata.annotations['config.linkerd.io/opaque-ports'] = namespaceAnnotation;
+    const result = analyze(asManifests(objects), contextInput);
+    return servicePortProtocol(result.index, result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol;
+  }
+
+  test('the namespace\'s list, which the injector copies onto the Service', () => {
+    expect(protocolOf(undefined, '8080')).toBe(OutboundProtocol.OPAQUE);
+    expect(protocolOf('9090', '8080')).toBe(OutboundProtocol.DETECT);
+  });
+
+  test('a namespace the injector\'s webhook skips passes nothing on: the Service falls back to the cluster default', () => {
+    const objects = meshLab();
+    const ns = pick(objects, 'Namespace', 'mesh-lab');
+    ns.metadata.annotations['config.linkerd.io/opaque-ports'] = '8080';
+    ns.metadata.labels = { ...ns.metadata.labels, 'config.linkerd.io/admission-webhooks': 'disabled' };
+    const result = analyze(asManifests(objects));
+    expect(servicePortProtocol(result.index, result.index.service('mesh-lab', 'orders')!, 8080, result.context).protocol).toBe(OutboundProtocol.DETECT);
+  });
+
+  test('ranges with spaces are read; a port name discards the whole list, and the cluster default with it', () => {
+    expect(protocolOf('8079 - 8081')).toBe(OutboundProtocol.OPAQUE);
+    expect(protocolOf('8080,http')).toBe(OutboundProtocol.DETECT);
+    expect(protocolOf('http', undefined, { defaultOpaquePorts: '8080' })).toBe(OutboundProtocol.DETECT);
+    expect(protocolOf(undefined, undefined, { defaultOpaquePorts: '8000-9000' })).toBe(OutboundProtocol.OPAQUE);
   });
 });
 

@@ -4,7 +4,7 @@ import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxy
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
-import { ownPodTemplates, parsePortList } from '../../model/policy-view';
+import { ownPodTemplates, opaquePortsReadings, parsePortList } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */
@@ -59,7 +59,7 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyEnableHostnameLabels: bool,
   ProxyImagePullPolicyAnnotation: pullPolicy,
   ProxyInboundPortAnnotation: port,
-  ProxyOpaquePortsAnnotation: portList(true),
+  // ProxyOpaquePortsAnnotation: read by components that parse it differently (opaquePortsProblem).
   ProxyOutboundPortAnnotation: port,
   ProxyPodInboundPortsAnnotation: portList(false),
   ProxyAdminShutdownAnnotation: enabledDisabled,
@@ -99,6 +99,42 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
 
 const OPAQUE_PORTS = LABELS_GO.ProxyOpaquePortsAnnotation;
 const WAIT_BEFORE_EXIT = LABELS_GO.ProxyWaitBeforeExitSecondsAnnotation;
+
+const quoted = (entries: string[]) => entries.map((e) => JSON.stringify(e)).join(', ');
+
+/** Where an opaque-ports value sits decides what a name in it means and what the policy controller serves from it. */
+interface OpaqueSite {
+  /** What a name stands for there. */
+  readonly names: string;
+  /** What follows when the policy controller reads no port of it. */
+  readonly effect: string;
+}
+
+const POD_SITE: OpaqueSite = { names: 'container port names', effect: 'its inbound policy for these ports detects the protocol' };
+const SERVICE_SITE: OpaqueSite = { names: 'Service port names', effect: 'client proxies detect the protocol on these ports (and HTTPRoutes apply)' };
+
+/**
+ * opaque-ports is read by Go (the injector, the destination controller: per entry, names resolved, bad entries
+ * skipped) and by Rust (the policy controller's parse_portset: numbers and ranges only, the whole list or nothing).
+ * What is wrong where they differ or drop something, or undefined.
+ */
+function opaquePortsProblem(value: string, site: OpaqueSite): string | undefined {
+  const { controller, names, skippedByGo } = opaquePortsReadings(value);
+  if (controller === undefined) {
+    const why = [
+      names.length > 0 ? `it names ${quoted(names)} (${site.names})` : '',
+      skippedByGo.length > 0 ? `${quoted(skippedByGo)} ${skippedByGo.length === 1 ? 'is' : 'are'} no port or range` : '',
+    ].filter(Boolean).join(', and ');
+    return 'the policy controller (policy-controller/k8s/index/src/ports.rs parse_portset) reads port numbers and lo-hi ranges only, '
+      + `and ${why || 'it reads no entry'}, so it discards the whole list: no port in it is opaque there, and ${site.effect}`
+      + `${names.length > 0 ? '; list the port numbers instead' : ''}.`;
+  }
+  if (skippedByGo.length === 0) return undefined;
+  const one = skippedByGo.length === 1;
+  return `the policy controller reads ${quoted(skippedByGo)}, but the injector and the destination controller skip ${one ? 'it' : 'them'} `
+    + '(pkg/util/portrange.go ParsePortRange allows no spaces around "-"), so the proxy\'s startup list and the destination '
+    + `controller's answers leave ${one ? 'that range' : 'those ranges'} out; write ${quoted(skippedByGo.map((e) => e.replace(/\s+/g, '')))}.`;
+}
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -167,6 +203,11 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
     const status = proxyKeyStatus(key);
     if (status.kind !== 'read') continue;
     const value = annotations[key];
+    if (key === OPAQUE_PORTS) {
+      const misread = opaquePortsProblem(String(value), POD_SITE);
+      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`);
+      continue;
+    }
     const invalid = VALIDATORS[status.entry.goName]?.(String(value));
     if (invalid) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${invalid}; the injector logs and ignores it.`);
   }
@@ -192,8 +233,8 @@ function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void
   const annotations = annotationsOf(service.object);
   const opaque = annotations[OPAQUE_PORTS];
   if (opaque !== undefined) {
-    const problem = portList(false)(String(opaque));
-    if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}, which ${problem}; on a Service it lists Service port numbers.`);
+    const problem = opaquePortsProblem(String(opaque), SERVICE_SITE);
+    if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}: ${problem}`);
   }
   let others: string[] | undefined;
   for (const k of Object.keys(annotations)) if (k.startsWith('config') && isProxyConfigKey(k) && !readOnService(k) && k !== ADMISSION_WEBHOOKS_LABEL) (others ??= []).push(k);
@@ -230,11 +271,17 @@ export const configAnnotationsRule: Rule = {
       + 'is the only form of that setting and inject.go reads it, so it is not reported as unstable; labels.go says it must be '
       + 'smaller than the pod\'s terminationGracePeriodSeconds. On a Service only opaque-ports is read (inject.go '
       + 'CreateOpaquePortsPatch, policy-controller outbound/index.rs). Keys of labels.go that no component reads '
-      + '(mirror.linkerd.io/probe-failure-threshold and probe-timeout at 2.20) are reported on any object.',
+      + '(mirror.linkerd.io/probe-failure-threshold and probe-timeout at 2.20) are reported on any object. opaque-ports is read '
+      + 'twice, by parsers that differ: the injector and the destination controller (Go) resolve port names and skip an entry '
+      + 'they cannot read, with no spaces allowed around "-"; the policy controller (Rust parse_portset) reads numbers and '
+      + 'ranges only, trimmed around "-" too, and one entry it cannot read (a port name included) makes it read the whole list '
+      + 'as no port, so that pod\'s inbound policy, or that Service\'s outbound policy, detects the protocol.',
     fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
     linkerdSource: 'pkg/k8s/labels.go (annotation vocabulary); pkg/inject/inject.go ApplyAnnotationOverrides, '
       + 'AppendNamespaceAnnotations (ProxyAnnotations, ProxyAlphaConfigAnnotations), (conf *ResourceConfig) '
-      + 'CreateOpaquePortsPatch',
+      + 'CreateOpaquePortsPatch; pkg/util/parsing.go GetPortRanges, ParseContainerOpaquePorts and pkg/util/portrange.go '
+      + 'ParsePortRange (Go reading of opaque-ports); policy-controller/k8s/index/src/ports.rs parse_portset, '
+      + 'policy-controller/k8s/index/src/inbound/workload.rs ports_annotation (Rust reading)',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-port: "4222"\n  config.beta.linkerd.io/proxy-enable-native-sidecar: "true"',
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
   },
