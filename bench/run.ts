@@ -6,9 +6,9 @@
  * Linkerd and Gateway API objects), and the CLI's analyze over B's YAML (C) against js-yaml parsing alone (P), also on
  * the same objects written as another tool writes YAML (C'/P': one List with anchors and aliases for repeated maps,
  * as PyYAML writes `&id001` / `*id001`). A0, the same constructs with the analysis switched off, splits A's cost into
- * constructs and checks. Each round runs A, B+, B, A0, A1, C, P, C', P', so the two sides of a ratio run back to back;
- * times are medians of the rounds and ratios the medians of the rounds' own ratios (with their lowest and highest), each
- * run a fresh process (so peak RSS is its own).
+ * constructs and checks. Each round runs A and B+, B and A0, A1, C and P, C' and P': the two sides of a ratio back to
+ * back, which one first alternating by round. Times are medians of the rounds and ratios the medians of the rounds'
+ * own ratios (with their lowest and highest), each run a fresh process (so peak RSS is its own).
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -141,17 +141,19 @@ function benchSize(services: number, runs: number, work: string): Result {
   const aliasedDir = path.join(work, `aliased-${services}`);
   for (let r = 0; r < runs; r++) {
     // Each ratio's two sides run back to back (A and B+, B and A0, C and P, C' and P'): the VM's speed drifts over
-    // minutes, and each ratio is the median of the rounds' own ratios.
-    a.push(measure(['library', String(services), path.join(work, `a-${services}`)]));
-    bPlus.push(measure(['plus', String(services), path.join(work, `bplus-${services}`)]));
-    b.push(measure(['plain', jsonFile, path.join(work, `b-${services}`)]));
-    a0.push(measure(['unchecked', String(services), path.join(work, `a0-${services}`)]));
+    // minutes, and each ratio is the median of the rounds' own ratios. Which side goes first alternates by round, so
+    // neither side is always the one that follows a light process or a heavy one.
+    const pair = (first: () => void, second: () => void): void => {
+      for (const side of r % 2 === 0 ? [first, second] : [second, first]) side();
+    };
+    pair(() => a.push(measure(['library', String(services), path.join(work, `a-${services}`)])),
+      () => bPlus.push(measure(['plus', String(services), path.join(work, `bplus-${services}`)])));
+    pair(() => b.push(measure(['plain', jsonFile, path.join(work, `b-${services}`)])),
+      () => a0.push(measure(['unchecked', String(services), path.join(work, `a0-${services}`)])));
     a1.push(measure(['library', String(services), path.join(work, `a1-${services}`)], { CDK8S_LINKERD_CHECKS_THREAD: 'off' }));
     if (r === 0) writeAliased(path.join(work, `b-${services}`), aliasedDir);
-    c.push(measure(['analyze', path.join(work, `b-${services}`)]));
-    p.push(measure(['parse', path.join(work, `b-${services}`)]));
-    cAliased.push(measure(['analyze', aliasedDir]));
-    pAliased.push(measure(['parse', aliasedDir]));
+    pair(() => c.push(measure(['analyze', path.join(work, `b-${services}`)])), () => p.push(measure(['parse', path.join(work, `b-${services}`)])));
+    pair(() => cAliased.push(measure(['analyze', aliasedDir])), () => pAliased.push(measure(['parse', aliasedDir])));
   }
   assertSameOutput(path.join(work, `a-${services}`), path.join(work, `b-${services}`));
   assertSameOutput(path.join(work, `a-${services}`), path.join(work, `a0-${services}`));
@@ -262,7 +264,8 @@ function writeDocs(results: Result[], verdicts: string[]): void {
   fs.writeFileSync(path.join(docs, 'benchmarks.md'), [
     '# Benchmarks', '',
     'Written by `npm run bench` (bench/run.ts). Each time is the median of several rounds of fresh-process runs, each',
-    'round A, B+, B, A0, A1, C, P, C\', P\' (the two sides of a ratio back to back); each ratio is the median of the',
+    'round A and B+, B and A0, A1, C and P, C\' and P\' (the two sides of a ratio back to back, which one first alternating by',
+    'round); each ratio is the median of the',
     'rounds\' own ratios, and the target lines give the lowest and highest round. A = the library\'s constructs with all checks, synthesized to YAML (the checks on',
     'a worker thread while cdk8s writes the YAML, as on any machine with two or more cores); A0 = the same constructs',
     'with the analysis switched off (a diagnostic only the bench can do: it splits A into what the constructs cost and',
