@@ -41,7 +41,7 @@ export class RouteBackend {
       ._validate(scope, `${where} service`);
     validatePortNumber(scope, this.port, `${where} port`);
     const known = this.target._ports();
-    if (!(!known || known.includes(this.port))) {
+    if (known && !known.includes(this.port)) {
       fail(scope, 'LKD-ROUTE-007',
         `${where} sends to port ${this.port} of Service ${this.target.name}, which exposes only ${known?.join(', ')}.`,
         'Use one of the Service\'s ports (the Service port, not the targetPort).');

@@ -40,7 +40,7 @@ export function renderServiceParent(scope: Construct, props: ServiceRouteProps, 
   props.service._validate(scope, 'parent');
   validatePortNumber(scope, props.port, 'parent port');
   const known = props.service._ports();
-  if (!(!known || known.includes(props.port))) {
+  if (known && !known.includes(props.port)) {
     fail(scope, 'LKD-ROUTE-004',
       `Service ${props.service.name} has no port ${props.port} (it exposes ${known?.join(', ')}).`,
       'Attach the route to one of the Service\'s ports.');

@@ -220,7 +220,7 @@ describe('LKD-MESH-003 opaque-ports, read by Go and by Rust', () => {
   test('a port name: the injector resolves it, the policy controller discards the whole list', () => {
     const [message, ...rest] = messageFor('http,4000-4100');
     expect(rest).toEqual([]);
-    expect(message).toMatch(/it names "http" \(container port names\), so it discards the whole list: no port in it is opaque there, and its inbound policy for these ports detects the protocol; list the port numbers instead\./);
+    expect(message).toMatch(/it names "http" \(container port names\), so it discards the whole list: no port in it is opaque there, and the pods' inbound policy detects the protocol on these ports; list the port numbers instead\./);
     expect(messageFor('http', 'Service')[0]).toMatch(/it names "http" \(Service port names\).*client proxies detect the protocol on these ports/);
   });
 

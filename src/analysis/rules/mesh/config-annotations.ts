@@ -110,7 +110,7 @@ interface OpaqueSite {
   readonly effect: string;
 }
 
-const POD_SITE: OpaqueSite = { names: 'container port names', effect: 'its inbound policy for these ports detects the protocol' };
+const POD_SITE: OpaqueSite = { names: 'container port names', effect: 'the pods\' inbound policy detects the protocol on these ports' };
 const SERVICE_SITE: OpaqueSite = { names: 'Service port names', effect: 'client proxies detect the protocol on these ports (and HTTPRoutes apply)' };
 
 /**
