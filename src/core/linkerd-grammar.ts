@@ -90,6 +90,45 @@ export function parseGatewayDuration(value: unknown): Parsed<number> {
   return ok(total);
 }
 
+/** A signed duration in milliseconds (fractions kept), as linkerd2's `K8sDuration` holds it. */
+export interface SignedDuration {
+  readonly ms: number;
+  readonly negative: boolean;
+}
+
+/** Go's units, micro written three ways (u, U+00B5 micro sign, U+03BC Greek mu), in milliseconds. */
+const K8S_UNIT_MS = new Map<string, number>([
+  ['ns', 1e-6], ['us', 1e-3], ['\u00b5s', 1e-3], ['\u03bcs', 1e-3], ['ms', 1], ['s', 1_000], ['m', 60_000], ['h', 3_600_000],
+]);
+
+/**
+ * linkerd2's `K8sDuration` (policy-controller/k8s/api/src/duration.rs `from_str`), the type of policy.linkerd.io
+ * HTTPRoute `timeouts`: Go's duration syntax (`1h30m`, `1.5s`, `250ms`, `0`), no `d`. The sign is read from the first
+ * character, then every leading `+` and `-` is dropped; each part is a number Rust reads as a float and a run of
+ * letters naming a unit; a bare `0` is zero, a number without a unit is an error.
+ */
+export function parseK8sDuration(value: unknown): Parsed<SignedDuration> {
+  const str = requireString(value);
+  if (!str.ok) return str;
+  const negative = str.value.startsWith('-');
+  let rest = str.value.replace(/^\++/, '').replace(/^-+/, '');
+  let ms = 0;
+  while (rest !== '') {
+    if (rest === '0') return ok({ ms: 0, negative });
+    const part = /^([^\p{L}]*)(\p{L}+)/u.exec(rest);
+    if (!part) return fail(`"${str.value}" has a number without a unit; use ns, us, ms, s, m or h`);
+    const [whole, number, unit] = part;
+    // Rust's f64 parse: digits with one optional point, an optional `+` (an `e` would start the unit). A `-` inside
+    // (`5s-3s`) makes Duration::mul_f64 panic in the webhook: no duration either.
+    if (!/^\+?(\d+\.?\d*|\.\d+)$/.test(number)) return fail(`"${str.value}" has "${number}" where a number belongs`);
+    const perUnit = K8S_UNIT_MS.get(unit);
+    if (perUnit === undefined) return fail(`"${str.value}" has unit "${unit}"; use ns, us, ms, s, m or h`);
+    ms += Number(number) * perUnit;
+    rest = rest.slice(whole.length);
+  }
+  return ok({ ms, negative });
+}
+
 /** An inclusive range of HTTP status codes a retry condition covers. */
 export interface StatusRange {
   readonly min: number;

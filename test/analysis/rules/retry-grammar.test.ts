@@ -1,5 +1,5 @@
 import {
-  formatDuration, parseGatewayDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
+  formatDuration, parseGatewayDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
 } from '../../../src/core/linkerd-grammar';
 
 const value = (parsed: { ok: boolean; value?: unknown }) => (parsed.ok ? parsed.value : undefined);
@@ -29,6 +29,20 @@ describe('parseGatewayDuration', () => {
   });
   test.each(['1.5s', '100us', '1d', '-1s', '0', '1h1m1s1ms1h', '123456s', ''])('refuses %j', (text) => {
     expect(parseGatewayDuration(text).ok).toBe(false);
+  });
+});
+
+describe('parseK8sDuration (linkerd2 duration.rs, Go syntax)', () => {
+  test.each([
+    ['0', 0, false], ['', 0, false], ['1h30m', 5_400_000, false], ['1.5s', 1_500, false], ['.5m', 30_000, false], ['250us', 0.25, false],
+    ['1\u00b5s', 0.001, false], ['100ns', 0.0001, false], ['-5s', 5_000, true], ['+5s', 5_000, false], ['+-5s', 5_000, false], ['5s+3s', 8_000, false],
+  ])('reads %j', (text, ms, negative) => {
+    const parsed = parseK8sDuration(text);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect([parsed.value.ms, parsed.value.negative]).toEqual([expect.closeTo(ms, 9), negative]);
+  });
+  test.each(['10', '00', '1d', '5S', '1hr', ' 5s', '5 s', '5s-3s', '1e3s', 'inf', 5])('refuses %j', (text) => {
+    expect(parseK8sDuration(text).ok).toBe(false);
   });
 });
 

@@ -36,6 +36,41 @@ describe('LKD-ROUTE-014 rule timeouts', () => {
   });
 });
 
+describe('LKD-ROUTE-014 on policy.linkerd.io HTTPRoutes: the webhook\'s check (admission.rs validate_timeouts)', () => {
+  /** mesh-lab's orders-split, as Linkerd's own HTTPRoute kind (the only version with timeouts is v1beta3). */
+  const policyTimeouts = (t: Record<string, unknown>, apiVersion = 'policy.linkerd.io/v1beta3') => withRoute((r) => {
+    r.apiVersion = apiVersion;
+    r.spec.rules[0].timeouts = t;
+  });
+
+  test('Go durations pass, compound ones too (K8sDuration), and a bare 0', () => {
+    expect(ruleFindings(policyTimeouts({ request: '1m30s', backendRequest: '1.5s' }), 'LKD-ROUTE-014')).toEqual([]);
+    expect(ruleFindings(policyTimeouts({ request: '0', backendRequest: '0' }), 'LKD-ROUTE-014')).toEqual([]);
+    expect(ruleFindings(policyTimeouts({ request: '1h', backendRequest: '250000us' }), 'LKD-ROUTE-014')).toEqual([]);
+  });
+
+  test('backendRequest above request is rejected, a request of 0 included (the Gateway API exempts it)', () => {
+    const [late] = ruleFindings(policyTimeouts({ request: '1s', backendRequest: '1500ms' }), 'LKD-ROUTE-014');
+    expect(late).toMatchObject({ severity: Severity.ERROR, effect: 'rejected' });
+    expect(late.message).toMatch(/backendRequest \(1500ms\) is longer than rules\[0\]\.timeouts\.request \(1s\); Linkerd's admission webhook rejects the route\./);
+    expect(ruleFindings(policyTimeouts({ request: '0s', backendRequest: '30s' }), 'LKD-ROUTE-014')[0].message)
+      .toMatch(/a request timeout of 0 is no exception here, unlike on Gateway API HTTPRoutes/);
+  });
+
+  test('what K8sDuration cannot read, and negative values, are rejected', () => {
+    for (const [value, reason] of [['1d', /unit "d"/], ['10', /a number without a unit/], ['-5s', /is negative/], ['5s-3s', /"-3" where a number belongs/]] as const) {
+      const [finding, ...rest] = ruleFindings(policyTimeouts({ request: value }), 'LKD-ROUTE-014');
+      expect(rest).toEqual([]);
+      expect(finding.message).toMatch(reason);
+      expect(finding.message).toMatch(/Linkerd's admission webhook rejects the route/);
+    }
+  });
+
+  test('older versions have no timeouts field: not judged here', () => {
+    expect(ruleFindings(policyTimeouts({ request: '1d' }, 'policy.linkerd.io/v1beta2'), 'LKD-ROUTE-014')).toEqual([]);
+  });
+});
+
 describe('LKD-ROUTE-018 timeout fields Linkerd does not apply', () => {
   test('passes for a plain request timeout', () => {
     expect(ruleFindings(timeouts({ request: '10s' }), 'LKD-ROUTE-018')).toEqual([]);

@@ -1,6 +1,6 @@
-import { formatDuration, parseGatewayDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
+import { formatDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { allRoutes, isGatewayHttpRoute, isRecord, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -32,6 +32,36 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   }
 }
 
+/** One timeout of a policy.linkerd.io HTTPRoute as the webhook reads it: its milliseconds, or undefined (reported). */
+function webhookDuration(ctx: RuleContext, route: IndexedObject, path: string, value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const parsed = parseK8sDuration(value);
+  const reason = !parsed.ok ? parsed.reason : parsed.value.negative ? `"${String(value)}" is negative` : undefined;
+  if (reason === undefined && parsed.ok) return parsed.value.ms;
+  ctx.report(route, `${path}: ${reason}; Linkerd's admission webhook rejects the route (a Go duration such as 10s or 1m30s, not negative).`,
+    { effect: FindingEffect.REJECTED, fix: `Set ${path} to a duration such as "10s".` });
+  return undefined;
+}
+
+/**
+ * policy.linkerd.io/v1beta3 HTTPRoute timeouts (the only version that has them) are checked by Linkerd's webhook, not
+ * by a CEL rule: admission.rs `validate_timeouts` wants backendRequest <= request, with no exception for a zero request.
+ */
+function checkPolicyRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<string, any>, r: number): void {
+  const base = `rules[${r}].timeouts`;
+  const request = webhookDuration(ctx, route, `${base}.request`, timeouts.request);
+  const backendRequest = webhookDuration(ctx, route, `${base}.backendRequest`, timeouts.backendRequest);
+  if (request !== undefined && backendRequest !== undefined && backendRequest > request) {
+    ctx.report(route, `${base}.backendRequest (${String(timeouts.backendRequest)}) is longer than ${base}.request (${String(timeouts.request)}); `
+      + `Linkerd's admission webhook rejects the route${request === 0 ? ' (a request timeout of 0 is no exception here, unlike on Gateway API HTTPRoutes)' : ''}. `
+      + 'Make backendRequest <= request.', { effect: FindingEffect.REJECTED });
+  }
+}
+
+function isPolicyHttpRouteWithTimeouts(route: IndexedObject): boolean {
+  return route.group === POLICY_GROUP && route.id.kind === 'HTTPRoute' && route.id.apiVersion === `${POLICY_GROUP}/v1beta3`;
+}
+
 /** Gateway durations and Linkerd durations are different languages; the gap drops timeouts without a word. */
 export const ruleTimeouts: Rule = {
   id: 'LKD-ROUTE-014',
@@ -42,21 +72,24 @@ export const ruleTimeouts: Rule = {
     title: 'rules[].timeouts are valid Gateway durations that Linkerd can read, with backendRequest <= request',
     why: 'The HTTPRoute CRD accepts compound durations such as `1m30s`, but Linkerd\'s parser takes one integer and one unit '
       + '(ms, s, m, h, d) and silently drops anything else, so the rule has no timeout at all. A backendRequest longer '
-      + 'than a non-zero request timeout is rejected by the API server (a CEL rule of the Gateway API CRD; Linkerd\'s webhook '
-      + 'checks timeouts only on policy.linkerd.io HTTPRoutes).',
+      + 'than a non-zero request timeout is rejected by the API server (a CEL rule of the Gateway API CRD). On policy.linkerd.io '
+      + 'HTTPRoutes (v1beta3, the only version with timeouts) Linkerd\'s admission webhook checks them instead: Go durations '
+      + '(compound values allowed), none negative, and backendRequest <= request even when request is 0.',
     fix: 'Write each timeout as one number and one unit (`90s`, `1500ms`, `2m`), and keep backendRequest <= request.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule (parse_duration(..).ok() drops '
       + 'what it cannot read); policy-controller/k8s/index/src/outbound/index.rs parse_duration; Gateway API v1.2.1 HTTPRoute '
-      + 'CRD CEL rule (backendRequest <= a non-zero request)',
+      + 'CRD CEL rule (backendRequest <= a non-zero request); policy-controller/runtime/src/admission.rs validate_timeouts, '
+      + 'policy-controller/k8s/api/src/duration.rs from_str (policy.linkerd.io HTTPRoute)',
     badExample: 'rules:\n- timeouts:\n    request: 1m30s\n  backendRefs: [{name: orders-v1, port: 8080}]',
     goodExample: 'rules:\n- timeouts:\n    request: 90s\n  backendRefs: [{name: orders-v1, port: 8080}]',
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
-      if (!isGatewayHttpRoute(route)) continue;
+      const check = isGatewayHttpRoute(route) ? checkRule : isPolicyHttpRouteWithTimeouts(route) ? checkPolicyRule : undefined;
+      if (!check) continue;
       const list = rules(route);
       for (let r = 0; r < list.length; r++) {
-        if (isRecord(list[r]?.timeouts)) checkRule(ctx, route, list[r].timeouts, r);
+        if (isRecord(list[r]?.timeouts)) check(ctx, route, list[r].timeouts, r);
       }
     }
   },
