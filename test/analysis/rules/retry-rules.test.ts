@@ -70,6 +70,18 @@ describe('LKD-RETRY-002 annotation grammar', () => {
     expect(ruleFindings(mesh({ 'retry.linkerd.io/grpc': 'not-found' }, undefined, asGrpc), 'LKD-RETRY-002')[0].message)
       .toMatch(/item "not-found" is not one of cancelled/);
   });
+  test('fires on EgressNetwork values, which the outbound index reads as a Service\'s and the webhook does not check', () => {
+    const egressNetwork = (annotations: Record<string, string>) => ({
+      apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'internet', namespace: 'mesh-lab', annotations }, spec: { trafficPolicy: 'Allow' },
+    });
+    const egress = (annotations: Record<string, string>) => [...meshLab(), egressNetwork(annotations)];
+    expect(ruleFindings(egress({ 'retry.linkerd.io/http': '5xx', 'timeout.linkerd.io/request': '10s' }), 'LKD-RETRY-002')).toEqual([]);
+    const [finding, ...rest] = ruleFindings(egress({ 'timeout.linkerd.io/request': '1m30s' }), 'LKD-RETRY-002');
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ resource: { kind: 'EgressNetwork', name: 'internet' } });
+    expect(finding.effect).toBeUndefined();
+    expect(finding.message).toMatch(/the webhook does not check an EgressNetwork's annotations, so Linkerd only logs an error and ignores all of this EgressNetwork's timeout settings/);
+  });
 });
 
 describe('LKD-RETRY-003 retry attempts fit the request timeout', () => {

@@ -27,13 +27,19 @@ function routeKeys(route: IndexedObject): readonly string[] {
   return isHttpRoute(route) ? HTTP_ROUTE_KEYS : OTHER_ROUTE_KEYS;
 }
 
-/** What Linkerd does with the unreadable value, which differs between routes and Services. */
+/** Services and EgressNetworks: the outbound index reads their annotations, the webhook does not check them. */
+function readAtIndexTime(obj: IndexedObject): boolean {
+  return obj.id.kind === 'Service' || obj.id.kind === 'EgressNetwork';
+}
+
+/** What Linkerd does with the unreadable value, which differs between routes and the Services and EgressNetworks. */
 function consequence(obj: IndexedObject, key: string): string {
-  if (obj.id.kind !== 'Service') {
+  if (!readAtIndexTime(obj)) {
     return 'Linkerd\'s webhook rejects the route (and if the webhook is bypassed, the controller skips the whole route).';
   }
   const block = key.startsWith('retry.') ? 'retry' : 'timeout';
-  return `the webhook never sees Services, so Linkerd only logs an error and ignores all of this Service's ${block} settings.`;
+  const unchecked = obj.id.kind === 'Service' ? 'the webhook never sees Services' : 'the webhook does not check an EgressNetwork\'s annotations';
+  return `${unchecked}, so Linkerd only logs an error and ignores all of this ${obj.id.kind}'s ${block} settings.`;
 }
 
 function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]): void {
@@ -42,8 +48,8 @@ function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]
     if (!(key in annotations)) continue;
     const parsed = PARSERS[key](annotations[key]);
     if (!parsed.ok) {
-      // A route is refused or skipped whole; a Service only loses its retry or timeout settings, so it is not ignored.
-      const effect = obj.id.kind === 'Service' ? undefined : FindingEffect.REJECTED;
+      // A route is refused or skipped whole; a Service or EgressNetwork only loses its retry or timeout settings.
+      const effect = readAtIndexTime(obj) ? undefined : FindingEffect.REJECTED;
       ctx.report(obj, `annotation ${key}: ${parsed.reason}; ${consequence(obj, key)}`, { effect });
     }
   }
@@ -60,13 +66,14 @@ export const annotationGrammar: Rule = {
     why: '`retry.linkerd.io/http` is a comma list of 5xx, gateway-error, a code 100-599 or a range a-b (no spaces); '
       + '`retry.linkerd.io/grpc` a comma list of cancelled, deadline-exceeded, internal, resource-exhausted, unavailable; '
       + '`retry.linkerd.io/limit` a 0-65535 integer; timeouts one integer plus ms|s|m|h|d. On an HTTPRoute or GRPCRoute with a '
-      + 'Service or EgressNetwork parent the webhook rejects a bad value (and the index skips the route if the webhook was bypassed); on a Service, which the webhook never sees, Linkerd logs it and drops the Service\'s whole retry or timeout block.',
+      + 'Service or EgressNetwork parent the webhook rejects a bad value (and the index skips the route if the webhook was bypassed); on a Service, which the webhook never sees, or an EgressNetwork, whose annotations it does not check, Linkerd logs it and drops that object\'s whole retry or timeout block.',
     fix: 'Write the value in Linkerd\'s grammar, e.g. `retry.linkerd.io/http: "5xx,429"`, `retry.linkerd.io/limit: "3"`, '
       + '`timeout.linkerd.io/request: "90s"`.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry, to_code; '
       + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry; '
       + 'policy-controller/k8s/index/src/outbound/index.rs parse_timeouts, parse_duration, Index::apply for '
-      + 'Service; policy-controller/runtime/src/admission.rs Validate<gateway::HTTPRouteSpec>::validate',
+      + 'Service and for EgressNetwork; policy-controller/runtime/src/admission.rs Validate<gateway::HTTPRouteSpec>::validate, '
+      + 'Validate<EgressNetworkSpec>::validate (annotations unread)',
     badExample: 'metadata:\n  annotations:\n    retry.linkerd.io/http: "5xx, 429"\n    timeout.linkerd.io/request: 1m30s',
     goodExample: 'metadata:\n  annotations:\n    retry.linkerd.io/http: "5xx,429"\n    timeout.linkerd.io/request: 90s',
   },
@@ -74,6 +81,8 @@ export const annotationGrammar: Rule = {
     for (const route of allRoutes(ctx.index)) {
       if (isOutboundRoute(route, ctx.index)) checkKeys(ctx, route, routeKeys(route));
     }
-    for (const service of retryAnnotated(ctx.index).services) checkKeys(ctx, service, ALL_KEYS);
+    const annotated = retryAnnotated(ctx.index);
+    for (const service of annotated.services) checkKeys(ctx, service, ALL_KEYS);
+    for (const egress of annotated.egressNetworks) checkKeys(ctx, egress, ALL_KEYS);
   },
 };

@@ -7,7 +7,7 @@ import {
   TIMEOUT_REQUEST_ANNOTATION, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
 import { perIndex, perKeyOfIndex } from '../../model/memo';
-import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import {
   ServiceParent, annotationMap, hasAnnotation, hasOwn, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord,
   parentRefs, rules, serviceParents,
@@ -147,6 +147,8 @@ export interface RetryAnnotated {
   readonly objects: ReadonlyMap<IndexedObject, readonly string[]>;
   /** The Services among them (as `index.own('', 'Service')` lists them): the only ones a Service check can report on. */
   readonly services: readonly IndexedObject[];
+  /** The EgressNetworks among them: the outbound index reads their retry and timeout annotations as a Service's. */
+  readonly egressNetworks: readonly IndexedObject[];
   /** The same for workload pod templates. */
   readonly pods: ReadonlyMap<PodTemplate, readonly string[]>;
 }
@@ -171,16 +173,18 @@ function prefixedKeys(annotations: unknown): string[] | undefined {
 export const retryAnnotated = perIndex((index): RetryAnnotated => {
   const objects = new Map<IndexedObject, readonly string[]>();
   const services: IndexedObject[] = [];
+  const egressNetworks: IndexedObject[] = [];
   for (const entry of index.objects) {
     const keys = entry.inventory ? undefined : prefixedKeys(entry.object.metadata?.annotations);
     if (!keys) continue;
     objects.set(entry, keys);
     if (entry.group === '' && entry.id.kind === 'Service') services.push(entry);
+    if (entry.group === POLICY_GROUP && entry.id.kind === 'EgressNetwork') egressNetworks.push(entry);
   }
   const pods = new Map<PodTemplate, readonly string[]>();
   for (const pod of index.podTemplates) {
     const keys = pod.owner.inventory || pod.owner.id.kind === 'Pod' ? undefined : prefixedKeys(pod.annotations);
     if (keys) pods.set(pod, keys);
   }
-  return { objects, services, pods };
+  return { objects, services, egressNetworks, pods };
 });
