@@ -196,6 +196,7 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     }),
   },
   { ruleId: 'LKD-RETRY-006', objects: lab((o) => annotate(route(o).metadata, { 'retry.linkerd.io/limits': '3' })) },
+  { ruleId: 'LKD-RETRY-007', objects: lab((o) => annotate(find(o, 'Service', 'orders').metadata, { 'balancer.linkerd.io/failure-accrual': 'Consecutive' })) },
   { ruleId: 'LKD-ROUTE-003', objects: lab((o) => { find(o, 'Service', 'orders').spec.clusterIP = 'None'; }) },
   { ruleId: 'LKD-ROUTE-008', objects: lab((o) => { route(o).spec.rules[0].backendRefs[1] = { group: 'apps', kind: 'Deployment', name: 'orders-v2', port: 8080, weight: 10 }; }) },
   {

@@ -53,6 +53,7 @@ import { serverSelectorShapeRule } from './policy/server-selector-shape';
 import { serverSelectsNothingRule } from './policy/server-selects-nothing';
 import { trustDomainRule } from './policy/trust-domain';
 import { annotationGrammar } from './retry/annotation-grammar';
+import { failureAccrual } from './retry/failure-accrual';
 import { misplacedAnnotations } from './retry/misplaced-annotations';
 import { nonIdempotentRetries } from './retry/non-idempotent';
 import { retryBudget } from './retry/retry-budget';
@@ -128,6 +129,7 @@ export const ALL_RULES: Rule[] = [
   misplacedAnnotations,
   routeReplacesService,
   unknownRetryKeys,
+  failureAccrual,
   certificateChain,
   certificateAlgorithms,
   certificateValidity,
