@@ -241,6 +241,11 @@ describe('LKD-MESH-004 opaque ports', () => {
     expect(found.map((f) => f.resource.name).sort()).toEqual(['orders', 'orders-v1']);
     expect(found[0].message).toMatch(/targetPort 8080 of Service port 8080 is opaque on Deployment mesh-lab\/orders-v1/);
   });
+  test('the Service falls back to the cluster\'s default list, as the install or the options give it (not the chart\'s)', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/opaque-ports': '8080' });
+    expect(ruleFindings(objects, 'LKD-MESH-004', { defaultOpaquePorts: '8080' })).toEqual([]);
+  });
   test('passes when the Service agrees', () => {
     const objects = meshLab();
     annotate(objects, 'orders-v1', { 'config.linkerd.io/opaque-ports': 'http' });

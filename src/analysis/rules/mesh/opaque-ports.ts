@@ -2,7 +2,7 @@ import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import {
-  CHART_OPAQUE_PORTS, OPAQUE_PORTS, PortList, isMeshed, listSome, parsePortList, portListHas, portNameOf, refList, resolveContainerPort,
+  OPAQUE_PORTS, PortList, isMeshed, listSome, parsePortList, portListHas, portNameOf, refList, resolveContainerPort,
   specOf, workloadLabel,
 } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
@@ -11,23 +11,25 @@ import { Rule, RuleContext, RuleArea } from '../../rule';
 interface NamespaceOpaque {
   /** The namespace's own opaque-ports annotation. */
   readonly annotation: string | undefined;
+  /** The cluster's default list (the chart's proxy.opaquePorts, or what the install or the options say). */
+  readonly defaults: string;
   /** The distinct opaque lists (parsed) of the meshed pod templates in the namespace. */
   readonly podLists: Set<PortList>;
 }
 
-function namespaceOpaque(index: MeshIndex, namespace: string): NamespaceOpaque {
+function namespaceOpaque(index: MeshIndex, namespace: string, defaults: string): NamespaceOpaque {
   const ns = index.namespace(namespace);
   const annotation = ns ? annotationsOf(ns.object)[OPAQUE_PORTS] : undefined;
   const podLists = new Set<PortList>();
   for (const pod of index.podTemplatesIn(namespace)) {
-    if (isMeshed(pod)) podLists.add(parsePortList(pod.annotations[OPAQUE_PORTS] ?? annotation ?? CHART_OPAQUE_PORTS, true));
+    if (isMeshed(pod)) podLists.add(parsePortList(pod.annotations[OPAQUE_PORTS] ?? annotation ?? defaults, true));
   }
-  return { annotation, podLists };
+  return { annotation, defaults, podLists };
 }
 
-/** The object's own list wins over its namespace's, which wins over the chart's proxy.opaquePorts. */
+/** The object's own list wins over its namespace's, which wins over the cluster's default (proxy.opaquePorts). */
 function opaqueList(own: string | undefined, ns: NamespaceOpaque, names: boolean): PortList {
-  return parsePortList(own ?? ns.annotation ?? CHART_OPAQUE_PORTS, names);
+  return parsePortList(own ?? ns.annotation ?? ns.defaults, names);
 }
 
 function podMarksOpaque(ns: NamespaceOpaque, pod: PodTemplate, port: number): boolean {
@@ -100,7 +102,7 @@ export const opaquePortsRule: Rule = {
     for (const service of ctx.index.own('', 'Service')) {
       const namespace = service.id.namespace ?? '';
       let ns = namespaces.get(namespace);
-      if (!ns) namespaces.set(namespace, ns = namespaceOpaque(ctx.index, namespace));
+      if (!ns) namespaces.set(namespace, ns = namespaceOpaque(ctx.index, namespace, ctx.context.defaultOpaquePorts));
       checkService(ctx, ns, service);
     }
   },
