@@ -6,7 +6,7 @@
  * policy-controller/core/src/outbound.rs. Each parse either gives what the controller would configure or the reason
  * it gives up; the controller then logs a warning and configures none of that block.
  */
-import { Parsed, parseLinkerdDuration } from './linkerd-grammar';
+import { Parsed, fail, ok, parseLinkerdDuration, parseUnsigned } from './linkerd-grammar';
 
 export const FAILURE_ACCRUAL = 'balancer.linkerd.io/failure-accrual';
 const CONSECUTIVE = 'balancer.linkerd.io/failure-accrual-consecutive';
@@ -53,14 +53,6 @@ export interface FailureAccrual {
 
 type Annotations = Record<string, unknown>;
 
-function ok<T>(value: T): Parsed<T> {
-  return { ok: true, value };
-}
-
-function fail<T>(reason: string): Parsed<T> {
-  return { ok: false, reason };
-}
-
 const U32_MAX = 4_294_967_295;
 const MAX_SUCCESS_RATE_MIN_REQUESTS = 1_000_000;
 const MIN_SUCCESS_RATE_WINDOW_MS = 10;
@@ -76,9 +68,8 @@ function text(annotations: Annotations, key: string): Parsed<string | undefined>
 function u32(annotations: Annotations, key: string, fallback: number): Parsed<number> {
   const raw = text(annotations, key);
   if (!raw.ok || raw.value === undefined) return raw.ok ? ok(fallback) : raw;
-  const trimmed = raw.value.trim();
-  const n = /^\+?\d+$/.test(trimmed) ? Number(trimmed.replace(/^\+/, '')) : NaN;
-  return Number.isInteger(n) && n <= U32_MAX ? ok(n) : fail(`${key} is "${raw.value}", not a whole number from 0 to ${U32_MAX}`);
+  const n = parseUnsigned(raw.value.trim());
+  return n !== undefined && n <= BigInt(U32_MAX) ? ok(Number(n)) : fail(`${key} is "${raw.value}", not a whole number from 0 to ${U32_MAX}`);
 }
 
 /** Rust's float parse of the trimmed value (`1`, `0.5`, `.5`, `5e-1`, `inf`, `NaN`); NaN and infinities fail the range checks. */

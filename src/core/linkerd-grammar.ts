@@ -30,11 +30,11 @@ export const MAX_RETRY_LIMIT = 65_535;
 const UNIT_MS: Record<string, bigint> = { ms: 1n, s: 1_000n, m: 60_000n, h: 3_600_000n, d: 86_400_000n };
 const MAX_U64 = 2n ** 64n - 1n;
 
-function ok<T>(value: T): Parsed<T> {
+export function ok<T>(value: T): Parsed<T> {
   return { ok: true, value };
 }
 
-function fail<T>(reason: string): Parsed<T> {
+export function fail<T>(reason: string): Parsed<T> {
   return { ok: false, reason };
 }
 
@@ -43,7 +43,7 @@ function requireString(value: unknown): Parsed<string> {
 }
 
 /** Rust's unsigned integer parsing: ASCII digits with an optional leading `+`, nothing else. */
-function parseUnsigned(text: string): bigint | undefined {
+export function parseUnsigned(text: string): bigint | undefined {
   return /^\+?[0-9]+$/.test(text) ? BigInt(text) : undefined;
 }
 

@@ -602,11 +602,15 @@ export function opaquePortsReadings(value: string): OpaquePortsReadings {
   return { controller: controllerPortSet(value), names, skippedByGo };
 }
 
-/** A namespace's own `config.linkerd.io/opaque-ports`, which the injector copies to its pods and Services. */
-function namespaceOpaquePorts(index: MeshIndex, namespace: string): string | undefined {
-  const ns = index.namespace(namespace);
-  const value = ns ? annotationsOf(ns.object)[OPAQUE_PORTS_ANNOTATION] : undefined;
+/** An object's own `config.linkerd.io/opaque-ports`, as text. */
+function opaquePortsAnnotation(entry: IndexedObject | undefined): string | undefined {
+  const value = entry ? annotationsOf(entry.object)[OPAQUE_PORTS_ANNOTATION] : undefined;
   return value === undefined ? undefined : String(value);
+}
+
+/** A namespace's own list, which the injector copies to its pods and Services. */
+function namespaceOpaquePorts(index: MeshIndex, namespace: string): string | undefined {
+  return opaquePortsAnnotation(index.namespace(namespace));
 }
 
 /** The chart's proxy.opaquePorts split as the injector splits it (`strings.Split`, no trimming); one list per value. */
@@ -667,8 +671,8 @@ function injectorSees(index: MeshIndex, entry: IndexedObject): boolean {
  * default opaque port; undefined when it gets none, or when the webhook never sees it.
  */
 function serviceOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, service: IndexedObject): string | undefined {
-  const own = annotationsOf(service.object)[OPAQUE_PORTS_ANNOTATION];
-  if (own !== undefined) return String(own);
+  const own = opaquePortsAnnotation(service);
+  if (own !== undefined) return own;
   if (!injectorSees(index, service)) return undefined;
   const nsValue = namespaceOpaquePorts(index, service.id.namespace ?? '');
   if (nsValue !== undefined) return nsValue;
@@ -686,14 +690,9 @@ function serviceOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext
  * default; an unreadable one gives no opaque port at all, defaults included.
  */
 export function controllerOpaqueOnService(index: MeshIndex, context: AnalysisContext, service: IndexedObject, port: number): boolean {
-  const value = service.id.kind === 'Service' ? serviceOpaquePortsAsInjected(index, context, service) : annotationOpaquePorts(service);
+  const value = service.id.kind === 'Service' ? serviceOpaquePortsAsInjected(index, context, service) : opaquePortsAnnotation(service);
   const set = controllerPortSet(value ?? context.defaultOpaquePorts);
   return set !== undefined && portListHas(set, port);
-}
-
-function annotationOpaquePorts(entry: IndexedObject): string | undefined {
-  const own = annotationsOf(entry.object)[OPAQUE_PORTS_ANNOTATION];
-  return own === undefined ? undefined : String(own);
 }
 
 export function portListHas(list: PortList, port: number, portName?: string): boolean {

@@ -2,6 +2,7 @@ import {
   BALANCER_KEYS, FAILURE_ACCRUAL, HONOR_RETRY_AFTER, PENALIZE_FAILURES, SUCCESS_RATE_PREFIX, isBalancerKey, parseBalancerBool,
   parseFailureAccrual, parseLoadBiaser,
 } from '../../../core/balancer-annotations';
+import { Parsed } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
@@ -12,14 +13,17 @@ function readsBalancerKeys(entry: IndexedObject): boolean {
   return (entry.group === '' && entry.id.kind === 'Service') || (entry.group === POLICY_GROUP && entry.id.kind === 'EgressNetwork');
 }
 
-function balancerKeysOf(annotations: Record<string, unknown>): string[] {
-  return Object.keys(annotations).filter(isBalancerKey);
+/** The balancer keys of an annotation map; undefined (nothing allocated) for the many objects without one. */
+function balancerKeysOf(annotations: Record<string, unknown>): string[] | undefined {
+  let keys: string[] | undefined;
+  for (const key in annotations) if (isBalancerKey(key)) (keys ??= []).push(key);
+  return keys;
 }
 
 const successRateKeys = (keys: string[]) => keys.filter((k) => k.startsWith(SUCCESS_RATE_PREFIX));
 
-/** What the controller logs and drops: each parse that fails costs that whole block. */
-function checkParses(ctx: RuleContext, entry: IndexedObject, annotations: Record<string, unknown>): boolean {
+/** What the controller logs and drops: each parse that fails costs that whole block. Whether accrual is configured. */
+function checkParses(ctx: RuleContext, entry: IndexedObject, annotations: Record<string, unknown>, honor: Parsed<boolean>): boolean {
   const kind = entry.id.kind;
   const accrual = parseFailureAccrual(annotations);
   if (!accrual.ok) {
@@ -30,13 +34,13 @@ function checkParses(ctx: RuleContext, entry: IndexedObject, annotations: Record
     const biaser = parseLoadBiaser(annotations);
     if (!biaser.ok) ctx.report(entry, `${biaser.reason}: Linkerd logs "Failed to parse load biaser config" and this Service gets no load biaser.`);
   }
-  const honor = parseBalancerBool(annotations, HONOR_RETRY_AFTER);
   if (!honor.ok) ctx.report(entry, `${honor.reason}: Linkerd logs it and leaves Retry-After unhonoured.`);
   return accrual.ok && accrual.value !== undefined;
 }
 
 /** Settings that parse but do nothing where they are (the controller notes them at debug level only). */
-function checkInert(ctx: RuleContext, entry: IndexedObject, annotations: Record<string, unknown>, keys: string[], hasAccrual: boolean): void {
+function checkInert(ctx: RuleContext, entry: IndexedObject, annotations: Record<string, unknown>, keys: string[], hasAccrual: boolean,
+  honor: Parsed<boolean>): void {
   const warn = (message: string) => ctx.report(entry, message, { severity: Severity.WARNING });
   const mode = annotations[FAILURE_ACCRUAL];
   const successRate = successRateKeys(keys);
@@ -44,7 +48,6 @@ function checkInert(ctx: RuleContext, entry: IndexedObject, annotations: Record<
     warn(`${successRate.join(', ')} ${successRate.length === 1 ? 'applies' : 'apply'} only under ${FAILURE_ACCRUAL}: unified, `
       + `and this ${entry.id.kind} ${mode === undefined ? 'sets no mode' : `sets ${JSON.stringify(mode)}`}, so success-rate circuit breaking is off.`);
   }
-  const honor = parseBalancerBool(annotations, HONOR_RETRY_AFTER);
   if (honor.ok && honor.value && !hasAccrual) {
     warn(`${HONOR_RETRY_AFTER} is on, but it configures the failure-accrual backoff, and this ${entry.id.kind} has no failure accrual.`);
   }
@@ -93,21 +96,22 @@ export const failureAccrual: Rule = {
       if (entry.inventory) continue;
       const annotations = annotationsOf(entry.object);
       const keys = balancerKeysOf(annotations);
-      if (keys.length === 0) continue;
+      if (!keys) continue;
       if (!readsBalancerKeys(entry)) {
         ctx.report(entry, `annotation(s) ${keys.join(', ')} have no effect on a ${entry.id.kind}: Linkerd reads them from Services and `
           + 'EgressNetworks only.', { severity: Severity.WARNING, fix: 'Move them to the Service (or EgressNetwork) the traffic goes to.' });
         continue;
       }
       checkUnknownKeys(ctx, entry, keys, '');
-      const hasAccrual = checkParses(ctx, entry, annotations);
-      checkInert(ctx, entry, annotations, keys, hasAccrual);
+      const honor = parseBalancerBool(annotations, HONOR_RETRY_AFTER);
+      const hasAccrual = checkParses(ctx, entry, annotations, honor);
+      checkInert(ctx, entry, annotations, keys, hasAccrual, honor);
     }
     for (const pod of ctx.index.podTemplates) {
       // A Pod's own annotations were judged with the objects above.
       if (pod.owner.inventory || pod.owner.id.kind === 'Pod') continue;
       const keys = balancerKeysOf(pod.annotations);
-      if (keys.length === 0) continue;
+      if (!keys) continue;
       ctx.report(pod.owner, `pod template annotation(s) ${keys.join(', ')} have no effect: Linkerd reads them from Services and `
         + 'EgressNetworks only.', { severity: Severity.WARNING, fix: 'Move them to the Service (or EgressNetwork) the traffic goes to.' });
     }
