@@ -1,4 +1,5 @@
 /** Shared reading of HTTPRoute / GRPCRoute objects for the route and retry rules. */
+import { egressNetworksIn } from './egress';
 import { perIndex, perKeyOfIndex } from './memo';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from './mesh-index';
 import { backendTargets, isEgressNetworkParentOf, isServerParentOf, isServiceParentOf, parentTargets } from './refs';
@@ -202,6 +203,48 @@ function resolveServiceParents(route: IndexedObject, index: MeshIndex): ServiceP
     result.push({ ref, position, namespace, name, key: `${namespace}/${name}`, service: index.service(namespace, name) });
   }
   return result;
+}
+
+/** One EgressNetwork parentRef of a route, with the EgressNetwork it names (if the output or inventory has it). */
+export interface EgressNetworkParent {
+  readonly ref: ParentRef;
+  /** Position in `spec.parentRefs`, for messages and for ordering against the Service parents. */
+  readonly position: number;
+  readonly namespace: string;
+  readonly name: string;
+  readonly network?: IndexedObject;
+}
+
+/** Resolved once per route and index, like the Service parents. */
+export const egressNetworkParents: (route: IndexedObject, index: MeshIndex) => EgressNetworkParent[] = perKeyOfIndex(resolveEgressNetworkParents);
+
+function resolveEgressNetworkParents(route: IndexedObject, index: MeshIndex): EgressNetworkParent[] {
+  const result: EgressNetworkParent[] = [];
+  const refs = parentRefs(route);
+  for (let position = 0; position < refs.length; position++) {
+    const ref = refs[position];
+    const name = refName(ref);
+    if (!isEgressNetworkParent(ref, route) || !name) continue;
+    const namespace = parentNamespace(ref, route);
+    result.push({ ref, position, namespace, name, network: egressNetworksIn(index, namespace).find((n) => n.id.name === name) });
+  }
+  return result;
+}
+
+/** Routes of every kind (the inventory's included) with a parentRef naming each EgressNetwork, keyed `namespace/name`. */
+const routesByEgressNetwork = perIndex((index: MeshIndex) => {
+  const map = new Map<string, IndexedObject[]>();
+  for (const route of everyRouteWithInventory(index)) {
+    const refs = parentRefs(route);
+    if (!refs.some((ref) => isEgressNetworkParent(ref, route))) continue;
+    for (const parent of new Set(egressNetworkParents(route, index).map((p) => `${p.namespace}/${p.name}`))) pushTo(map, parent, route);
+  }
+  return map;
+});
+
+/** The routes attached to an EgressNetwork (which, unlike a Service's, never replace its default route). */
+export function routesAttachedToEgressNetwork(index: MeshIndex, network: IndexedObject): readonly IndexedObject[] {
+  return routesByEgressNetwork(index).get(`${network.id.namespace ?? ''}/${network.id.name}`) ?? [];
 }
 
 /** A backendRef Linkerd reads as a Service (see `isServiceBackend`) that has a string name, with the Service it names. */

@@ -160,3 +160,50 @@ describe('LKD-RETRY-006 unknown keys', () => {
     expect(finding).toMatchObject({ resource: { kind: 'Service', name: 'orders' }, message: expect.stringContaining('did you mean retry.linkerd.io/limit?') });
   });
 });
+
+/**
+ * The outbound index reads an EgressNetwork's retry and timeout annotations as a Service's, its routes inherit them,
+ * and its default route (which routes never replace) carries them too.
+ */
+describe('EgressNetwork parents (LKD-RETRY-001, -003, -005)', () => {
+  const egress = (annotations: Record<string, string>, trafficPolicy = 'Allow') => ({
+    apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'internet', namespace: 'mesh-lab', annotations }, spec: { trafficPolicy },
+  });
+  const egressRoute = (annotations?: Record<string, string>, rule: Record<string, unknown> = { matches: [{ method: 'GET' }] }) => ({
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name: 'to-internet', namespace: 'mesh-lab', ...(annotations ? { annotations } : {}) },
+    spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet', port: 80 }], rules: [rule] },
+  });
+  const budget = { 'retry.linkerd.io/http': '5xx', 'retry.linkerd.io/limit': '3', 'retry.linkerd.io/timeout': '2s', 'timeout.linkerd.io/request': '5s' };
+
+  test('RETRY-001: an EgressNetwork with retries and no route retries every request it lets out', () => {
+    const [finding, ...rest] = ruleFindings([...meshLab(), egress({ 'retry.linkerd.io/http': '5xx' })], 'LKD-RETRY-001');
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { kind: 'EgressNetwork', name: 'internet' } });
+    expect(finding.message).toMatch(/retries \(retry\.linkerd\.io\/http="5xx"\) apply to every request this EgressNetwork lets out \(trafficPolicy Allow, no route attached\)/);
+  });
+  test('RETRY-001: nothing when the EgressNetwork denies, has no retry keys, or a route takes its traffic', () => {
+    expect(ruleFindings([...meshLab(), egress({ 'retry.linkerd.io/http': '5xx' }, 'Deny')], 'LKD-RETRY-001')).toEqual([]);
+    expect(ruleFindings([...meshLab(), egress({ 'timeout.linkerd.io/request': '5s' })], 'LKD-RETRY-001')).toEqual([]);
+    expect(ruleFindings([...meshLab(), egress({ 'retry.linkerd.io/http': '5xx' }), egressRoute()], 'LKD-RETRY-001')).toEqual([]);
+  });
+  test('RETRY-001: a route of an EgressNetwork inherits its retries', () => {
+    const [finding] = ruleFindings([...meshLab(), egress({ 'retry.linkerd.io/http': '5xx' }), egressRoute(undefined, { matches: [{ method: 'POST' }] })], 'LKD-RETRY-001');
+    expect(finding).toMatchObject({ resource: { kind: 'HTTPRoute', name: 'to-internet' } });
+    expect(finding.message).toMatch(/inherited from EgressNetwork mesh-lab\/internet\) apply to rules\[0\]\.matches\[0\] matches method POST/);
+  });
+  test('RETRY-003: the EgressNetwork\'s own retry and request timeouts, and a route inheriting both', () => {
+    const messages = ruleFindings([...meshLab(), egress(budget), egressRoute()], 'LKD-RETRY-003').map((f) => `${f.resource.kind}: ${f.message}`);
+    expect(messages).toEqual([
+      expect.stringMatching(/^EgressNetwork: retry\.linkerd\.io\/timeout 2s x 4 attempts .* exceeds the request timeout 5s \(timeout\.linkerd\.io\/request on the EgressNetwork\)/),
+      expect.stringMatching(/^HTTPRoute: retry\.linkerd\.io\/timeout 2s x 4 attempts .* exceeds the request timeout 5s \(timeout\.linkerd\.io\/request on EgressNetwork mesh-lab\/internet\).*inherited from EgressNetwork mesh-lab\/internet/),
+    ]);
+    expect(ruleFindings([...meshLab(), egress({ ...budget, 'retry.linkerd.io/timeout': '1s' }), egressRoute()], 'LKD-RETRY-003')).toEqual([]);
+  });
+  test('RETRY-005: a route\'s own retry keys drop the EgressNetwork\'s', () => {
+    const [finding] = ruleFindings([...meshLab(), egress(budget), egressRoute({ 'retry.linkerd.io/limit': '1' })], 'LKD-RETRY-005');
+    expect(finding).toMatchObject({ resource: { kind: 'HTTPRoute', name: 'to-internet' } });
+    expect(finding.message).toMatch(/the EgressNetwork's retry\.linkerd\.io\/http="5xx", retry\.linkerd\.io\/timeout="2s" \(EgressNetwork mesh-lab\/internet\) no longer applies/);
+  });
+});

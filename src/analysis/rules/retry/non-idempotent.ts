@@ -2,7 +2,7 @@ import { RetrySettings, describeKeys, effectiveRetry, presentKeys, retryAnnotate
 import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, rules } from '../../model/route-view';
+import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, routesAttachedToEgressNetwork, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const NON_IDEMPOTENT = new Set(['POST', 'PATCH']);
@@ -62,6 +62,19 @@ function checkService(ctx: RuleContext, service: IndexedObject): void {
     + 'POST and PATCH included; a request that failed after the server acted is sent again and can take effect twice.');
 }
 
+/**
+ * An EgressNetwork's default route always stays (routes are added beside it, grpc/src/outbound/http.rs `protocol`) and
+ * carries its retry settings; with `trafficPolicy: Allow` it forwards what no route matches. Reported only when no
+ * route attaches, where that default route is certain to take every request (a route can shadow it).
+ */
+function checkEgressNetwork(ctx: RuleContext, network: IndexedObject): void {
+  const keys = presentKeys(network, SERVICE_RETRY_KEYS);
+  if (keys.length === 0 || network.object.spec?.trafficPolicy !== 'Allow' || routesAttachedToEgressNetwork(ctx.index, network).length > 0) return;
+  ctx.report(network, `retries (${describeKeys(network, keys)}) apply to every request this EgressNetwork lets out (trafficPolicy Allow, `
+    + 'no route attached), whatever its method, POST and PATCH included; a request that failed after the server acted is sent '
+    + 'again and can take effect twice.');
+}
+
 /** Linkerd retries whatever it is told to; it cannot know which calls are safe to repeat. */
 export const nonIdempotentRetries: Rule = {
   id: 'LKD-RETRY-001',
@@ -71,11 +84,13 @@ export const nonIdempotentRetries: Rule = {
     title: 'Retries are limited to requests that are safe to repeat',
     why: 'Linkerd retries any request up to 64 KiB of body, whatever its method. A POST or PATCH whose response was a 5xx '
       + 'or timed out may already have been applied, so a retry can create a second order or charge twice. A rule with no '
-      + 'method match (or a Service-wide retry) covers POST and PATCH. gRPC calls are all POSTs: only a match that names '
+      + 'method match (or a Service-wide retry, or an EgressNetwork\'s on its default route) covers POST and PATCH. gRPC calls are all POSTs: only a match that names '
       + 'one exact gRPC method is taken as a deliberate choice of an idempotent method.',
     fix: 'Put retry annotations on a route whose rules match only idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS) or '
       + 'exact gRPC methods, and leave writes on a route without retries; or make the handler idempotent and suppress with a reason.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs (EgressNetwork apply: its annotations read as a Service\'s); '
+      + 'policy-controller/grpc/src/outbound/http.rs default_outbound_egress_route (the EgressNetwork\'s retry on its default route); '
       + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry (no method filter: the proxy '
       + 'retries whatever matches); policy-controller/grpc/src/outbound/http.rs convert_retry (max_request_bytes 64 KiB)',
     badExample: 'metadata:\n  annotations: {retry.linkerd.io/http: 5xx}\nspec:\n  rules:\n  - backendRefs: [{name: orders, port: 8080}]',
@@ -84,6 +99,8 @@ export const nonIdempotentRetries: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) checkRoute(ctx, route);
-    for (const service of retryAnnotated(ctx.index).services) checkService(ctx, service);
+    const annotated = retryAnnotated(ctx.index);
+    for (const service of annotated.services) checkService(ctx, service);
+    for (const network of annotated.egressNetworks) checkEgressNetwork(ctx, network);
   },
 };

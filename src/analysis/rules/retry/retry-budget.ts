@@ -42,14 +42,16 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
 
 const SERVICE_RETRY_KEYS = [RETRY_HTTP_ANNOTATION, RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
 
-function checkService(ctx: RuleContext, service: IndexedObject): void {
-  const keys = presentKeys(service, SERVICE_RETRY_KEYS);
+/** A Service's or EgressNetwork's own pair: the outbound index reads both kinds' annotations alike. */
+function checkParent(ctx: RuleContext, parent: IndexedObject): void {
+  const keys = presentKeys(parent, SERVICE_RETRY_KEYS);
   // Most Services have no retry keys: skip them before parsing (and failing on) an absent request timeout.
   if (keys.length === 0) return;
-  const request = parseLinkerdDuration(annotationMap(service.object)[TIMEOUT_REQUEST_ANNOTATION]);
+  const request = parseLinkerdDuration(annotationMap(parent.object)[TIMEOUT_REQUEST_ANNOTATION]);
   if (!request.ok) return;
-  const problem = budgetProblem(retrySettingsOf(service, keys), { ms: request.value, source: `${TIMEOUT_REQUEST_ANNOTATION} on the Service` });
-  if (problem) ctx.report(service, `${problem}. Lower the retry timeout or the limit, or raise the request timeout.`);
+  const source = `${TIMEOUT_REQUEST_ANNOTATION} on the ${parent.id.kind}`;
+  const problem = budgetProblem(retrySettingsOf(parent, keys), { ms: request.value, source });
+  if (problem) ctx.report(parent, `${problem}. Lower the retry timeout or the limit, or raise the request timeout.`);
 }
 
 /** Retry timeouts and request timeouts are set separately; nothing checks that they fit together. */
@@ -64,12 +66,15 @@ export const retryBudget: Rule = {
       + '(limit + 1) exceeds it, the later attempts are cut off. Either way the configured retries are partly fiction.',
     fix: 'Choose retry timeout x (limit + 1) <= request timeout (leave room for the 25-250 ms backoff).',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry (retry.linkerd.io/timeout, '
-      + 'limit); policy-controller/k8s/index/src/outbound/index.rs parse_timeouts (timeout.linkerd.io/request)',
+      + 'limit); policy-controller/k8s/index/src/outbound/index.rs parse_timeouts (timeout.linkerd.io/request), read alike on '
+      + 'Services and EgressNetworks',
     badExample: 'annotations:\n  retry.linkerd.io/http: 5xx\n  retry.linkerd.io/limit: "3"\n  retry.linkerd.io/timeout: 2s\n  timeout.linkerd.io/request: 5s',
     goodExample: 'annotations:\n  retry.linkerd.io/http: 5xx\n  retry.linkerd.io/limit: "3"\n  retry.linkerd.io/timeout: 1s\n  timeout.linkerd.io/request: 5s',
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) checkRoute(ctx, route);
-    for (const service of retryAnnotated(ctx.index).services) checkService(ctx, service);
+    const annotated = retryAnnotated(ctx.index);
+    for (const service of annotated.services) checkParent(ctx, service);
+    for (const network of annotated.egressNetworks) checkParent(ctx, network);
   },
 };

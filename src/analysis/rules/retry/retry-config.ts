@@ -1,6 +1,8 @@
 /**
  * How Linkerd 2.20 resolves retry and timeout settings for a route: the route's own annotations when it has any
- * of its kind's retry keys, otherwise its parent Service's (a whole-block replacement, never a per-key merge).
+ * of its kind's retry keys, otherwise its parent Service's or EgressNetwork's (a whole-block replacement, never a
+ * per-key merge). The outbound index reads an EgressNetwork's annotations exactly as a Service's (index.rs, both
+ * `apply`s), and the gRPC server hands either parent's settings to its routes (grpc/src/outbound/http.rs `protocol`).
  */
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
@@ -9,7 +11,7 @@ import {
 import { perIndex, perKeyOfIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import {
-  ServiceParent, annotationMap, hasAnnotation, hasOwn, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord,
+  annotationMap, egressNetworkParents, hasAnnotation, hasOwn, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord,
   parentRefs, rules, serviceParents,
 } from '../../model/route-view';
 
@@ -46,7 +48,7 @@ export function isOutboundRoute(route: IndexedObject, index: MeshIndex): boolean
 }
 
 export interface RetrySettings {
-  /** Where the settings come from: the route itself or its parent Service. */
+  /** Where the settings come from: the route itself, or its parent Service or EgressNetwork. */
   readonly source: IndexedObject;
   readonly keys: readonly string[];
   /** Attempts after the first; Linkerd uses 1 when unset or 0. */
@@ -68,29 +70,48 @@ export function retrySettingsOf(source: IndexedObject, keys: readonly string[]):
   };
 }
 
-/** The first parent Service that carries retry keys of the route's kind. */
-function inheritedFrom(route: IndexedObject, parents: ServiceParent[]): { service: IndexedObject; keys: readonly string[] } | undefined {
+/** A parent whose annotations a route inherits: a Service or an EgressNetwork, as the output or inventory has it. */
+export interface RetryParent {
+  readonly position: number;
+  /** `Service ns/name` or `EgressNetwork ns/name`, for messages. */
+  readonly label: string;
+  readonly object?: IndexedObject;
+}
+
+/** A route's Service and EgressNetwork parents, in `spec.parentRefs` order; resolved once per route and index. */
+export const retryParents: (route: IndexedObject, index: MeshIndex) => readonly RetryParent[] = perKeyOfIndex(resolveRetryParents);
+
+function resolveRetryParents(route: IndexedObject, index: MeshIndex): RetryParent[] {
+  const services = serviceParents(route, index).map((p) => ({ position: p.position, label: `Service ${p.key}`, object: p.service }));
+  const networks = egressNetworkParents(route, index);
+  if (networks.length === 0) return services;
+  const all = [...services, ...networks.map((p) => ({ position: p.position, label: `EgressNetwork ${p.namespace}/${p.name}`, object: p.network }))];
+  return all.sort((a, b) => a.position - b.position);
+}
+
+/** The first parent that carries retry keys of the route's kind. */
+function inheritedFrom(route: IndexedObject, parents: readonly RetryParent[]): { source: IndexedObject; keys: readonly string[] } | undefined {
   const kindKeys = retryKeysOf(route);
   for (const parent of parents) {
-    const keys = presentKeys(parent.service, kindKeys);
-    if (parent.service && keys.length > 0) return { service: parent.service, keys };
+    const keys = presentKeys(parent.object, kindKeys);
+    if (parent.object && keys.length > 0) return { source: parent.object, keys };
   }
   return undefined;
 }
 
 /**
- * The retry settings Linkerd applies to a route with a Service parent, or undefined when it does not retry. Two retry
- * rules ask for every route's settings, so an index's routes resolve once.
+ * The retry settings Linkerd applies to a route with a Service or EgressNetwork parent, or undefined when it does not
+ * retry. Two retry rules ask for every route's settings, so an index's routes resolve once.
  */
 export const effectiveRetry: (route: IndexedObject, index: MeshIndex) => RetrySettings | undefined = perKeyOfIndex(resolveRetry);
 
 function resolveRetry(route: IndexedObject, index: MeshIndex): RetrySettings | undefined {
-  const parents = serviceParents(route, index);
+  const parents = retryParents(route, index);
   if (parents.length === 0) return undefined;
   const own = presentKeys(route, retryKeysOf(route));
   if (own.length > 0) return retrySettingsOf(route, own);
   const inherited = inheritedFrom(route, parents);
-  return inherited ? retrySettingsOf(inherited.service, inherited.keys) : undefined;
+  return inherited ? retrySettingsOf(inherited.source, inherited.keys) : undefined;
 }
 
 export interface RequestTimeout {
@@ -121,10 +142,8 @@ export function requestTimeoutFor(route: IndexedObject, r: number, index: MeshIn
   if (hasAnnotation(route.object, TIMEOUT_REQUEST_ANNOTATION)) return annotationTimeout(route, 'the route');
   const fromRule = ruleTimeout(route, r);
   if (fromRule || ruleHasOwnTimeout(route, r)) return fromRule;
-  for (const parent of serviceParents(route, index)) {
-    if (parent.service && hasAnnotation(parent.service.object, TIMEOUT_REQUEST_ANNOTATION)) {
-      return annotationTimeout(parent.service, `Service ${parent.namespace}/${parent.name}`);
-    }
+  for (const parent of retryParents(route, index)) {
+    if (parent.object && hasAnnotation(parent.object.object, TIMEOUT_REQUEST_ANNOTATION)) return annotationTimeout(parent.object, parent.label);
   }
   return undefined;
 }

@@ -1,22 +1,22 @@
-import { describeKeys, presentKeys, retryKeysOf, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
+import { RetryParent, describeKeys, presentKeys, retryKeysOf, retryParents, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
 import { TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { ServiceParent, allRoutes, serviceParents } from '../../model/route-view';
+import { allRoutes } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
-function checkRetries(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {
+function checkRetries(ctx: RuleContext, route: IndexedObject, parent: RetryParent, service: IndexedObject): void {
   const kindKeys = retryKeysOf(route);
   const own = presentKeys(route, kindKeys);
   if (own.length === 0) return;
   const lost = presentKeys(service, kindKeys).filter((k) => !own.includes(k));
   if (lost.length === 0) return;
-  ctx.report(route, `the route sets ${own.join(', ')}, so Linkerd uses only the route's retry settings: the Service's `
-    + `${describeKeys(service, lost)} (Service ${parent.namespace}/${parent.name}) no longer applies to this route. `
+  ctx.report(route, `the route sets ${own.join(', ')}, so Linkerd uses only the route's retry settings: the ${service.id.kind}'s `
+    + `${describeKeys(service, lost)} (${parent.label}) no longer applies to this route. `
     + 'Repeat those annotations on the route if they should still hold.');
 }
 
-function checkTimeouts(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, service: IndexedObject): void {
+function checkTimeouts(ctx: RuleContext, route: IndexedObject, parent: RetryParent, service: IndexedObject): void {
   const serviceKeys = presentKeys(service, TIMEOUT_ANNOTATIONS);
   if (serviceKeys.length === 0) return;
   const own = presentKeys(route, TIMEOUT_ANNOTATIONS);
@@ -25,8 +25,8 @@ function checkTimeouts(ctx: RuleContext, route: IndexedObject, parent: ServicePa
   const affected = ruleIndexes(route).filter((r) => ruleHasOwnTimeout(route, r));
   if (affected.length === 0) return;
   const where = own.length > 0 ? `the route sets ${own.join(', ')}` : `rules[${affected.join('], rules[')}] set timeouts.request`;
-  ctx.report(route, `${where}, so Linkerd ignores every timeout of the Service for ${own.length > 0 ? 'this route' : 'those rules'}: `
-    + `${describeKeys(service, lost)} (Service ${parent.namespace}/${parent.name}) no longer applies. Repeat it on the route if it should still hold.`);
+  ctx.report(route, `${where}, so Linkerd ignores every timeout of the ${service.id.kind} for ${own.length > 0 ? 'this route' : 'those rules'}: `
+    + `${describeKeys(service, lost)} (${parent.label}) no longer applies. Repeat it on the route if it should still hold.`);
 }
 
 /** Route-level settings replace the Service's as a block; users expect a per-key merge. */
@@ -37,7 +37,7 @@ export const routeReplacesService: Rule = {
   doc: {
     title: 'Route retry/timeout settings replace the Service\'s entirely (no per-key merge)',
     why: 'If a route has any retry annotation of its kind, Linkerd uses the route\'s retry settings and none of the '
-      + 'Service\'s; if a rule ends up with any timeout, all the Service\'s timeouts are ignored for it. Setting only '
+      + 'Service\'s (or EgressNetwork\'s); if a rule ends up with any timeout, all the parent\'s timeouts are ignored for it. Setting only '
       + '`retry.linkerd.io/limit` on the route silently drops the Service\'s `retry.linkerd.io/http` conditions and timeout.',
     fix: 'Repeat on the route every Service retry/timeout annotation that should still apply, or move all of them to one place.',
     linkerdSource: 'policy-controller/grpc/src/outbound/http.rs convert_outbound_route (the Service\'s timeouts only when the '
@@ -48,10 +48,10 @@ export const routeReplacesService: Rule = {
   },
   check(ctx) {
     for (const route of allRoutes(ctx.index)) {
-      for (const parent of serviceParents(route, ctx.index)) {
-        if (!parent.service) continue;
-        checkRetries(ctx, route, parent, parent.service);
-        checkTimeouts(ctx, route, parent, parent.service);
+      for (const parent of retryParents(route, ctx.index)) {
+        if (!parent.object) continue;
+        checkRetries(ctx, route, parent, parent.object);
+        checkTimeouts(ctx, route, parent, parent.object);
       }
     }
   },
