@@ -1,7 +1,8 @@
 /**
  * Every rule says which linkerd2 code (tag version-2.20) it mirrors, or which other authority when Linkerd is not the one
  * deciding. When the linkerd2 mirror is on this machine, each cited file must exist at the tag and each function it names
- * must occur in that file, so a citation cannot drift into an invented path.
+ * must occur in that file, so a citation cannot drift into an invented path. A segment opening with
+ * "linkerd2-proxy-init" is checked the same way against that repository's mirror, at the ref version-2.20 builds.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -18,7 +19,11 @@ const describeWithMirror: jest.Describe = mirrorAvailable ? describe : describe.
 /** A linkerd2 path: has a folder and one of the extensions the sources are written in. */
 const PATH = /[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+\.(?:rs|go|yaml|tpl)\b/g;
 
+/** A segment opening with this names files of linkerd2-proxy-init, at the ref linkerd2's Dockerfile.proxy builds. */
+const PROXY_INIT = 'linkerd2-proxy-init';
+
 interface Citation {
+  readonly repo: 'linkerd2' | typeof PROXY_INIT;
   readonly path: string;
   /** What follows the path up to the next `;`: the functions it names. */
   readonly names: string;
@@ -28,9 +33,10 @@ function citations(source: string): Citation[] {
   return source.split(';').flatMap((segment) => {
     const found = [...segment.matchAll(PATH)];
     if (found.length === 0) return [];
+    const repo = segment.trimStart().startsWith(`${PROXY_INIT} `) ? PROXY_INIT : 'linkerd2';
     const last = found[found.length - 1];
     const names = segment.slice((last.index ?? 0) + last[0].length);
-    return found.map((m, i) => ({ path: m[0], names: i === found.length - 1 ? names : '' }));
+    return found.map((m, i) => ({ repo, path: m[0], names: i === found.length - 1 ? names : '' }));
   });
 }
 
@@ -46,12 +52,19 @@ function functionNames(citation: Citation): string[] {
   return [];
 }
 
-function showAtTag(file: string): string | undefined {
+function showAtTag(file: string, mirror = MIRROR, tag = TAG): string | undefined {
   try {
-    return execFileSync('git', ['-C', MIRROR, 'show', `${TAG}:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', ['-C', mirror, 'show', `${tag}:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
     return undefined;
   }
+}
+
+const PROXY_INIT_MIRROR = process.env.LINKERD2_PROXY_INIT_MIRROR ?? '/work/.mirror/linkerd+linkerd2-proxy-init/repo';
+
+/** The proxy-init ref version-2.20 builds into its proxy image (Dockerfile.proxy `ARG PROXY_INIT_REF`). */
+function proxyInitRef(): string | undefined {
+  return /ARG PROXY_INIT_REF="([^"]+)"/.exec(showAtTag('Dockerfile.proxy') ?? '')?.[1];
 }
 
 describe('rule sources', () => {
@@ -70,24 +83,32 @@ describe('rule sources', () => {
 
 describeWithMirror('rule sources against the linkerd2 mirror at version-2.20', () => {
   const cache = new Map<string, string | undefined>();
-  const read = (file: string): string | undefined => {
-    if (!cache.has(file)) cache.set(file, showAtTag(file));
-    return cache.get(file);
+  const proxyInit = fs.existsSync(PROXY_INIT_MIRROR) ? proxyInitRef() : undefined;
+  /** Citations of linkerd2-proxy-init are checked when its mirror is here too. */
+  const checkable = (c: Citation) => c.repo === 'linkerd2' || proxyInit !== undefined;
+  const read = (c: Citation): string | undefined => {
+    const key = `${c.repo}:${c.path}`;
+    if (!cache.has(key)) cache.set(key, c.repo === 'linkerd2' ? showAtTag(c.path) : showAtTag(c.path, PROXY_INIT_MIRROR, proxyInit));
+    return cache.get(key);
   };
 
   test('every cited file exists at the tag', () => {
     const absent = ALL_RULES.flatMap((r) => citations(r.doc.linkerdSource ?? '')
-      .filter((c) => read(c.path) === undefined)
-      .map((c) => `${r.id}: ${c.path}`));
+      .filter((c) => checkable(c) && read(c) === undefined)
+      .map((c) => `${r.id}: ${c.repo} ${c.path}`));
     expect(absent).toEqual([]);
   });
 
   test('every cited function occurs in its file', () => {
     const unknown = ALL_RULES.flatMap((r) => citations(r.doc.linkerdSource ?? '').flatMap((c) => {
-      const text = read(c.path);
+      const text = checkable(c) ? read(c) : undefined;
       if (text === undefined) return [];
       return functionNames(c).filter((name) => !text.includes(name)).map((name) => `${r.id}: ${c.path} ${name}`);
     }));
     expect(unknown).toEqual([]);
+  });
+
+  test('linkerd2-proxy-init citations are read at the ref version-2.20 builds', () => {
+    expect(proxyInitRef()).toBe('proxy-init/v2.4.9');
   });
 });

@@ -429,13 +429,15 @@ export function effectiveDefaultPolicy(index: MeshIndex, pod: PodTemplate, conte
 /**
  * Ports listed in `config.linkerd.io/proxy-require-identity-inbound-ports` (the pod's, or the namespace's, copied by
  * the injector): there an allowing default policy admits only authenticated clients (inbound/index.rs
- * `default_inbound_server`).
+ * `default_inbound_server`). The policy controller reads the list with parse_portset (inbound/workload.rs
+ * `ports_annotation`), so a list with one entry it cannot read requires identity on no port.
  */
 export function requiresIdentityOn(index: MeshIndex, pod: PodTemplate, port: number): boolean {
   const own = pod.annotations[REQUIRE_IDENTITY_PORTS_ANNOTATION];
   const ns = index.namespace(pod.namespace);
   const value = own ?? (ns ? annotationsOf(ns.object)[REQUIRE_IDENTITY_PORTS_ANNOTATION] : undefined);
-  return value !== undefined && portListHas(parsePortList(value, false), port);
+  const set = value === undefined ? undefined : controllerPortSet(String(value));
+  return set !== undefined && portListHas(set, port);
 }
 
 /** The authenticated-only form of an allowing default policy. */
@@ -580,14 +582,25 @@ export interface OpaquePortsReadings {
   readonly skippedByGo: string[];
 }
 
-function goReadsRange(entry: string): boolean {
+/** Go's `strconv.Atoi`: an optional sign and decimal digits, nothing around them. */
+function goAtoi(text: string): number | undefined {
+  return /^[+-]?\d+$/.test(text) ? Number(text) : undefined;
+}
+
+/**
+ * One entry as `ParsePortRange` reads it (linkerd2 pkg/util/portrange.go, and its copy in linkerd2-proxy-init
+ * pkg/util/portrange.go): split at every `-`, each bound `strconv.Atoi` without trimming, 0 to 65535, the lower first.
+ */
+function goPortRange(entry: string): [number, number] | undefined {
   const bounds = entry.split('-');
-  if (bounds.length > 2) return false;
-  const [lo, hi] = bounds.length === 1 ? [bounds[0], bounds[0]] : bounds;
-  const atoi = (text: string) => (/^[+-]?\d+$/.test(text) ? Number(text) : undefined);
-  const low = atoi(lo);
-  const high = atoi(hi);
-  return low !== undefined && high !== undefined && low >= 0 && high <= 65535 && low <= high;
+  if (bounds.length > 2) return undefined;
+  const low = goAtoi(bounds[0]);
+  const high = bounds.length === 1 ? low : goAtoi(bounds[1]);
+  return low !== undefined && high !== undefined && low >= 0 && high <= 65535 && low <= high ? [low, high] : undefined;
+}
+
+function goReadsRange(entry: string): boolean {
+  return goPortRange(entry) !== undefined;
 }
 
 export function opaquePortsReadings(value: string): OpaquePortsReadings {
@@ -701,9 +714,46 @@ export function portListHas(list: PortList, port: number, portName?: string): bo
   return portName !== undefined && list.names.includes(portName);
 }
 
-/** Ports of a pod whose inbound traffic bypasses the proxy (no mTLS, no policy). */
-export function skippedInboundPorts(pod: PodTemplate): PortList {
-  return parsePortList(pod.annotations[SKIP_INBOUND_PORTS] ?? '', false);
+/**
+ * A skip-inbound-ports or skip-outbound-ports list as the iptables rules are written from it. The injector passes the
+ * text on unparsed (pkg/inject/inject.go ApplyAnnotationOverrides, then `--inbound-ports-to-ignore` in
+ * charts/partials/templates/_proxy-init.tpl); proxy-init (a pflag string slice: split at commas, nothing trimmed) and
+ * the CNI plugin (`strings.Split(value, ",")`) read each entry with `ParsePortRange` (linkerd2-proxy-init
+ * pkg/iptables/iptables.go makeMultiportDestinations), and an entry it cannot read is logged and left out, the others
+ * kept. So " 6222" (a space after the comma) skips nothing. `errors` holds the entries left out, as written.
+ */
+export function proxyInitPortList(value: string): PortList {
+  let list = proxyInitPortLists.get(value);
+  if (!list) {
+    list = proxyInitPortListUncached(value);
+    if (proxyInitPortLists.size < 10_000) proxyInitPortLists.set(value, list);
+  }
+  return list;
+}
+
+const proxyInitPortLists = new Map<string, PortList>();
+
+function proxyInitPortListUncached(value: string): PortList {
+  const out: PortList = { ranges: [], names: [], errors: [] };
+  for (const entry of value.split(',')) {
+    if (entry === '') continue;
+    const range = goPortRange(entry);
+    if (range) out.ranges.push(range);
+    else out.errors.push(entry);
+  }
+  return out;
+}
+
+/**
+ * Ports of a pod whose inbound traffic bypasses the proxy (no mTLS, no policy): those proxy-init reads from the pod's
+ * list, or else its namespace's, which the injector copies to the pod (controller/proxy-injector/webhook.go
+ * AppendNamespaceAnnotations).
+ */
+export function skippedInboundPorts(index: MeshIndex, pod: PodTemplate): PortList {
+  const own = pod.annotations[SKIP_INBOUND_PORTS];
+  const ns = own === undefined ? index.namespace(pod.namespace) : undefined;
+  const value = own ?? (ns ? annotationsOf(ns.object)[SKIP_INBOUND_PORTS] : undefined);
+  return proxyInitPortList(value === undefined ? '' : String(value));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

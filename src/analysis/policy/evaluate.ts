@@ -289,7 +289,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
     if (!view) views.set(winner, view = serverView(index, winner));
   }
   const portName = portNameOf(pod, port);
-  const skipsProxy = portListHas(skippedInboundPorts(pod), port);
+  const skipsProxy = portListHas(skippedInboundPorts(index, pod), port);
   const resolvedDefault = effectiveDefaultPolicy(index, pod, context);
   const requireIdentity = requiresIdentityOn(index, pod, port);
   const defaultPolicy: EffectiveDefault = requireIdentity && withRequiredIdentity(resolvedDefault.policy) !== resolvedDefault.policy

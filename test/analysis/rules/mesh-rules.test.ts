@@ -337,4 +337,46 @@ describe('LKD-MESH-008 Server on a skipped port', () => {
     annotate(objects, 'orders-v2', { 'config.linkerd.io/skip-inbound-ports': '9000' });
     expect(ruleFindings(objects, 'LKD-MESH-008')).toEqual([]);
   });
+  test('reads the list as proxy-init does: an entry with a space skips nothing, "+8080" skips 8080', () => {
+    const skipping = (value: string) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v2', { 'config.linkerd.io/skip-inbound-ports': value });
+      return ruleFindings(objects, 'LKD-MESH-008').length;
+    };
+    expect([skipping('9000, 8080'), skipping(' 8080'), skipping('8000 - 8090')]).toEqual([0, 0, 0]);
+    expect([skipping('9000,8080'), skipping('+8080'), skipping('08080'), skipping('8080,')]).toEqual([1, 1, 1, 1]);
+  });
+  test('a Namespace\'s list applies to pods without their own (the injector copies it), a pod\'s own replaces it', () => {
+    const objects = meshLab();
+    pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/skip-inbound-ports'] = '8080';
+    expect(only(objects, 'LKD-MESH-008').message).toMatch(/skip-inbound-ports of Deployment mesh-lab\/orders-v1, Deployment mesh-lab\/orders-v2;/);
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/skip-inbound-ports': '9000' });
+    annotate(objects, 'orders-v2', { 'config.linkerd.io/skip-inbound-ports': '9000' });
+    expect(ruleFindings(objects, 'LKD-MESH-008')).toEqual([]);
+  });
+});
+
+describe('LKD-MESH-003 port lists the injector passes on unparsed', () => {
+  const messagesFor = (annotations: Record<string, string>) => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', annotations);
+    return ruleFindings(objects, 'LKD-MESH-003').map((f) => f.message);
+  };
+
+  test('skip-inbound-ports and skip-outbound-ports: entries proxy-init cannot read, spaces included', () => {
+    const [inbound, ...rest] = messagesFor({ 'config.linkerd.io/skip-inbound-ports': '4222, 6222' });
+    expect(rest).toEqual([]);
+    expect(inbound).toMatch(/skip-inbound-ports is "4222, 6222": proxy-init and the CNI plugin .*ParsePortRange, nothing trimmed\) cannot read " 6222": it is logged and left out of the iptables rules, so that entry skips no port; write the list without spaces \("4222,6222"\)\./);
+    const [outbound] = messagesFor({ 'config.linkerd.io/skip-outbound-ports': '25,smtp,99999' });
+    expect(outbound).toMatch(/skip-outbound-ports is "25,smtp,99999": .*cannot read "smtp", "99999": they are logged and left out .*, so those entries skip no port\.$/);
+  });
+  test('skip lists proxy-init reads whole pass, a trailing comma and "+25" included', () => {
+    expect(messagesFor({ 'config.linkerd.io/skip-inbound-ports': '4222,6222,8000-8090,', 'config.linkerd.io/skip-outbound-ports': '+25' })).toEqual([]);
+  });
+  test('require-identity ports: one entry parse_portset cannot read discards the list, spaces around "-" do not', () => {
+    const [message, ...rest] = messagesFor({ 'config.linkerd.io/proxy-require-identity-inbound-ports': '8080,admin' });
+    expect(rest).toEqual([]);
+    expect(message).toMatch(/proxy-require-identity-inbound-ports is "8080,admin": the policy controller .*parse_portset\) reads port numbers and lo-hi ranges only, and cannot read "admin", so it discards the whole list: no port of the pod requires identity/);
+    expect(messagesFor({ 'config.linkerd.io/proxy-require-identity-inbound-ports': '8080, 9000 - 9010' })).toEqual([]);
+  });
 });

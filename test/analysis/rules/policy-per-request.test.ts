@@ -112,4 +112,15 @@ describe('per-request inbound policy', () => {
     const plaintext = result.findings.filter((f) => f.ruleId === 'LKD-POL-011').map((f) => f.resource.name);
     expect(plaintext).toEqual(['orders-v2']);
   });
+
+  test('require-identity ports are read as the policy controller reads them: a list with a port name requires nothing', () => {
+    const defaultFor = (value: string) => {
+      const objects = meshLab().filter((o) => !(o.kind === 'Server' || o.kind === 'AuthorizationPolicy'));
+      delete pick(objects, 'Namespace', 'mesh-lab').metadata.annotations['config.linkerd.io/default-inbound-policy'];
+      pick(objects, 'Deployment', 'orders-v1').spec.template.metadata.annotations = { 'config.linkerd.io/proxy-require-identity-inbound-ports': value };
+      return policyOf(objects).policy.ports.find((p) => p.workload.name === 'orders-v1' && p.port === 8080)!.defaultPolicy.policy;
+    };
+    expect([defaultFor('8080,admin'), defaultFor('9000')]).toEqual(['all-unauthenticated', 'all-unauthenticated']);
+    expect([defaultFor('8000 - 8090'), defaultFor('+8080')]).toEqual(['all-authenticated', 'all-authenticated']);
+  });
 });

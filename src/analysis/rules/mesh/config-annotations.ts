@@ -4,7 +4,7 @@ import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxy
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
-import { ownPodTemplates, opaquePortsReadings, parsePortList } from '../../model/policy-view';
+import { controllerPortSet, ownPodTemplates, opaquePortsReadings, parsePortList, proxyInitPortList } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */
@@ -85,16 +85,49 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyMemoryRequestAnnotation: quantity,
   ProxyOutboundConnectTimeout: duration,
   ProxyOutboundDiscoveryCacheUnusedTimeout: duration,
-  ProxyRequireIdentityOnInboundPortsAnnotation: portList(false),
+  // ProxyRequireIdentityOnInboundPortsAnnotation, ProxyIgnoreInboundPortsAnnotation, ProxyIgnoreOutboundPortsAnnotation:
+  // passed on unparsed by the injector and read by other components (OTHER_READERS).
   ProxyUIDAnnotation: uint,
   ProxyVersionOverrideAnnotation: text,
   ProxyShutdownGracePeriodAnnotation: duration,
-  ProxyIgnoreInboundPortsAnnotation: portList(false),
-  ProxyIgnoreOutboundPortsAnnotation: portList(false),
   ProxySkipSubnetsAnnotation: cidrList,
   ProxyWaitBeforeExitSecondsAnnotation: uint,
   ProxyAdditionalEnvAnnotation: additionalEnv,
   // ProxyDefaultInboundPolicyAnnotation: values are LKD-POL-012's.
+};
+
+/**
+ * Entries proxy-init (and the CNI plugin) leave out of the iptables rules, so their ports go through the proxy after
+ * all; what is wrong, or undefined.
+ */
+function skipPortsProblem(value: string): string | undefined {
+  const dropped = proxyInitPortList(value).errors;
+  if (dropped.length === 0) return undefined;
+  const spaced = dropped.filter((e) => /\s/.test(e));
+  const one = dropped.length === 1;
+  return 'proxy-init and the CNI plugin (linkerd2-proxy-init pkg/util/portrange.go ParsePortRange, nothing trimmed) cannot read '
+    + `${quoted(dropped)}: ${one ? 'it is' : 'they are'} logged and left out of the iptables rules, so ${one ? 'that entry skips' : 'those entries skip'} `
+    + `no port${spaced.length > 0 ? `; write the list without spaces (${JSON.stringify(value.replace(/\s+/g, ''))})` : ''}.`;
+}
+
+/** Entries of a list parse_portset cannot read (each read alone, as the whole list is read part by part). */
+function controllerUnreadable(value: string): string[] {
+  return value.split(',').filter((part) => controllerPortSet(part) === undefined).map((part) => part.trim());
+}
+
+/** require-identity ports: the policy controller reads them with parse_portset, the whole list or nothing. */
+function requireIdentityPortsProblem(value: string): string | undefined {
+  if (controllerPortSet(value) !== undefined) return undefined;
+  return 'the policy controller (policy-controller/k8s/index/src/inbound/workload.rs ports_annotation, ports.rs parse_portset) '
+    + `reads port numbers and lo-hi ranges only, and cannot read ${quoted(controllerUnreadable(value))}, so it discards the whole `
+    + 'list: no port of the pod requires identity, and unauthenticated clients get the default policy there.';
+}
+
+/** Keys the injector passes on without parsing: what is wrong is what the component that reads them does. */
+const OTHER_READERS: Partial<Record<LabelsGoName, Validator>> = {
+  ProxyIgnoreInboundPortsAnnotation: skipPortsProblem,
+  ProxyIgnoreOutboundPortsAnnotation: skipPortsProblem,
+  ProxyRequireIdentityOnInboundPortsAnnotation: requireIdentityPortsProblem,
 };
 
 const OPAQUE_PORTS = LABELS_GO.ProxyOpaquePortsAnnotation;
@@ -208,6 +241,11 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
       if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`);
       continue;
     }
+    const misread = OTHER_READERS[status.entry.goName]?.(String(value));
+    if (misread) {
+      ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`);
+      continue;
+    }
     const invalid = VALIDATORS[status.entry.goName]?.(String(value));
     if (invalid) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${invalid}; the injector logs and ignores it.`);
   }
@@ -275,13 +313,20 @@ export const configAnnotationsRule: Rule = {
       + 'twice, by parsers that differ: the injector and the destination controller (Go) resolve port names and skip an entry '
       + 'they cannot read, with no spaces allowed around "-"; the policy controller (Rust parse_portset) reads numbers and '
       + 'ranges only, trimmed around "-" too, and one entry it cannot read (a port name included) makes it read the whole list '
-      + 'as no port, so that pod\'s inbound policy, or that Service\'s outbound policy, detects the protocol.',
+      + 'as no port, so that pod\'s inbound policy, or that Service\'s outbound policy, detects the protocol. The injector passes '
+      + 'skip-inbound-ports and skip-outbound-ports on unparsed; proxy-init and the CNI plugin split them at commas without trimming '
+      + 'and leave out (with a log line) each entry ParsePortRange cannot read, so "4222, 6222" skips 4222 only. '
+      + 'proxy-require-identity-inbound-ports is read by the policy controller with parse_portset: one entry it cannot read, and '
+      + 'no port requires identity.',
     fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
     linkerdSource: 'pkg/k8s/labels.go (annotation vocabulary); pkg/inject/inject.go ApplyAnnotationOverrides, '
       + 'AppendNamespaceAnnotations (ProxyAnnotations, ProxyAlphaConfigAnnotations), (conf *ResourceConfig) '
       + 'CreateOpaquePortsPatch; pkg/util/parsing.go GetPortRanges, ParseContainerOpaquePorts and pkg/util/portrange.go '
       + 'ParsePortRange (Go reading of opaque-ports); policy-controller/k8s/index/src/ports.rs parse_portset, '
-      + 'policy-controller/k8s/index/src/inbound/workload.rs ports_annotation (Rust reading)',
+      + 'policy-controller/k8s/index/src/inbound/workload.rs ports_annotation (Rust reading, opaque-ports and '
+      + 'proxy-require-identity-inbound-ports); charts/partials/templates/_proxy-init.tpl (--inbound-ports-to-ignore); '
+      + 'linkerd2-proxy-init (the ref Dockerfile.proxy builds) pkg/iptables/iptables.go makeMultiportDestinations, '
+      + 'cni-plugin/main.go getAnnotationOverride, pkg/util/portrange.go ParsePortRange (skip ports)',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-port: "4222"\n  config.beta.linkerd.io/proxy-enable-native-sidecar: "true"',
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
   },

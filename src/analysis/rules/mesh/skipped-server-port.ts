@@ -8,7 +8,7 @@ import { Rule, RuleArea } from '../../rule';
 function namespacesSkippingPorts(index: MeshIndex): Set<string> {
   const namespaces = new Set<string>();
   for (const pod of index.podTemplates) {
-    if (isMeshed(pod) && skippedInboundPorts(pod).ranges.length > 0) namespaces.add(pod.namespace);
+    if (isMeshed(pod) && skippedInboundPorts(index, pod).ranges.length > 0) namespaces.add(pod.namespace);
   }
   return namespaces;
 }
@@ -25,7 +25,9 @@ export const skippedServerPortRule: Rule = {
     fix: 'Remove the port from skip-inbound-ports (and mark it opaque if protocol detection was the problem), or drop the Server.',
     linkerdSource: 'pkg/inject/inject.go ApplyAnnotationOverrides (config.linkerd.io/skip-inbound-ports); '
       + 'charts/partials/templates/_proxy-init.tpl (--inbound-ports-to-ignore: iptables never redirects those '
-      + 'ports to the proxy)',
+      + 'ports to the proxy); linkerd2-proxy-init (the ref Dockerfile.proxy builds) pkg/iptables/iptables.go '
+      + 'makeMultiportDestinations (the entries ParsePortRange reads, untrimmed: " 8080" skips nothing), '
+      + 'cni-plugin/main.go getAnnotationOverride (the pod\'s list, else its namespace\'s)',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "8080"\n# Server orders-http selects port 8080',
     goodExample: 'annotations:\n  config.linkerd.io/opaque-ports: "8080"',
   },
@@ -40,7 +42,7 @@ export const skippedServerPortRule: Rule = {
       if (port === undefined) continue;
       const skipped = coverage.podsOf(server).filter((pod) => {
         const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
-        return isMeshed(pod) && number !== undefined && portListHas(skippedInboundPorts(pod), number);
+        return isMeshed(pod) && number !== undefined && portListHas(skippedInboundPorts(ctx.index, pod), number);
       });
       if (skipped.length > 0) {
         ctx.report(server, `port ${JSON.stringify(port)} is listed in config.linkerd.io/skip-inbound-ports of ${listSome(skipped.map(workloadLabel))}; `
