@@ -1,5 +1,5 @@
 import { analyze } from '../../src/analysis/engine';
-import { MeshIndex } from '../../src/analysis/model/mesh-index';
+import { Injection, MeshIndex } from '../../src/analysis/model/mesh-index';
 import { resolveContext } from '../../src/analysis/options';
 import { canReach, callerOf, evaluateInboundPolicy, routeShares } from '../../src/analysis/policy';
 import { NS, asManifests, meshLab, pick } from '../support/mesh-fixture';
@@ -233,5 +233,46 @@ describe('routeShares', () => {
     expect(shares.map((r) => r.backends.map((b) => `${b.name}=${b.percent}${b.implicit ? '*' : ''}`))).toEqual([
       ['orders-v1=50', 'orders-v2=50'], ['orders-v1=0'], ['orders=100*'],
     ]);
+  });
+});
+
+/** pkg/inject/report.go disabledByAnnotation and Injectable, healthcheck/sidecar.go HasExistingSidecars. */
+describe('which pods the proxy injector injects', () => {
+  const injectionOf = (edit: (objects: any[]) => void, name = 'orders-v1') => {
+    const objects = meshLab();
+    edit(objects);
+    const pod = new MeshIndex(asManifests(objects)).podTemplates.find((p) => p.owner.id.name === name)!;
+    return pod.injection;
+  };
+  const podAnnotations = (o: any[], annotations: Record<string, string>) => { pick(o, 'Deployment', 'orders-v1').spec.template.metadata.annotations = annotations; };
+  const nsInject = (o: any[], value: string | undefined) => {
+    const ns = pick(o, 'Namespace', NS);
+    if (value === undefined) delete ns.metadata.annotations['linkerd.io/inject']; else ns.metadata.annotations['linkerd.io/inject'] = value;
+  };
+
+  test('the annotation truth table: an enabling namespace yields to the pod\'s disabled, else the pod\'s own value decides', () => {
+    expect(injectionOf(() => {})).toBe(Injection.ENABLED);
+    expect(injectionOf((o) => podAnnotations(o, { 'linkerd.io/inject': 'disabled' }))).toBe(Injection.DISABLED);
+    expect(injectionOf((o) => { nsInject(o, undefined); podAnnotations(o, { 'linkerd.io/inject': 'ingress' }); })).toBe(Injection.ENABLED);
+    expect(injectionOf((o) => nsInject(o, undefined))).toBe(Injection.DISABLED);
+    expect(injectionOf((o) => { nsInject(o, 'disabled'); podAnnotations(o, { 'linkerd.io/inject': 'enabled' }); })).toBe(Injection.ENABLED);
+  });
+  test('a value outside enabled/disabled/ingress, on the namespace or the pod, disables injection', () => {
+    expect(injectionOf((o) => podAnnotations(o, { 'linkerd.io/inject': 'true' }))).toBe(Injection.DISABLED);
+    expect(injectionOf((o) => { nsInject(o, 'on'); podAnnotations(o, { 'linkerd.io/inject': 'enabled' }); })).toBe(Injection.DISABLED);
+  });
+  test('a pod that already carries Linkerd\'s proxy is meshed, whatever the annotations say', () => {
+    const withProxy = (o: any[]) => {
+      nsInject(o, 'disabled');
+      pick(o, 'Deployment', 'orders-v1').spec.template.spec.containers.push({ name: 'linkerd-proxy', image: 'cr.l5d.io/linkerd/proxy:edge-25.4.1' });
+    };
+    expect(injectionOf(withProxy)).toBe(Injection.ENABLED);
+  });
+  test('the webhook\'s default selectors leave out kube-system, cert-manager and control-plane components', () => {
+    expect(injectionOf((o) => { pick(o, 'Deployment', 'orders-v1').spec.template.metadata.labels['linkerd.io/control-plane-component'] = 'x'; })).toBe(Injection.DISABLED);
+    const inKubeSystem = meshLab().map((obj) => (obj.metadata?.namespace === NS ? { ...obj, metadata: { ...obj.metadata, namespace: 'kube-system' } } : obj));
+    inKubeSystem.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system', annotations: { 'linkerd.io/inject': 'enabled' } } });
+    const pod = new MeshIndex(asManifests(inKubeSystem)).podTemplates.find((p) => p.owner.id.name === 'orders-v1')!;
+    expect([pod.injection, pod.injectionSkipped]).toEqual([Injection.DISABLED, 'the injector webhook\'s namespaceSelector leaves out namespace kube-system']);
   });
 });

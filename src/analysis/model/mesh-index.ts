@@ -51,7 +51,13 @@ export interface PodTemplate {
   readonly spec: KubeObject;
   readonly serviceAccountName: string;
   readonly ports: ContainerPort[];
+  /** Whether the pods run with a Linkerd proxy, as the proxy injector decides it (`podInjection`). */
   readonly injection: Injection;
+  /**
+   * Set when the annotations (the pod's, its namespace's) ask for injection but the injector leaves the pod as it is:
+   * why, in words. Such a pod runs without a proxy.
+   */
+  readonly injectionSkipped?: string;
 }
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
@@ -63,6 +69,53 @@ function injectedLabels(owner: IndexedObject, namespace: string, controlPlaneNam
   return labels;
 }
 
+
+/** The values the injector accepts in `linkerd.io/inject` (pkg/inject/report.go ValidInjectAnnotationValues); unset and "" too. */
+function validInjectValue(value: unknown): boolean {
+  return value === undefined || value === '' || value === 'enabled' || value === 'disabled' || value === 'ingress';
+}
+
+function enablesInjection(value: unknown): boolean {
+  return value === 'enabled' || value === 'ingress';
+}
+
+/** pkg/healthcheck/sidecar.go HasExistingSidecars: which proxy a pod spec already carries, by container name or image. */
+function existingSidecar(spec: KubeObject): 'linkerd' | 'other' | undefined {
+  let found: 'linkerd' | 'other' | undefined;
+  const look = (container: any, init: boolean) => {
+    const name = container?.name;
+    const image = typeof container?.image === 'string' ? container.image : '';
+    const linkerd = name === 'linkerd-proxy' || image.startsWith('cr.l5d.io/linkerd/proxy:')
+      || (init && (name === 'linkerd-init' || image.startsWith('cr.l5d.io/linkerd/proxy-init:')));
+    const istio = name === 'istio-proxy' || image.startsWith('gcr.io/istio-release/proxyv2:')
+      || (init && (name === 'istio-init' || image.startsWith('gcr.io/istio-release/proxy_init:')));
+    if (linkerd) found = 'linkerd';
+    else if (istio && found === undefined) found = 'other';
+  };
+  for (const c of listOf(spec.initContainers)) look(c, true);
+  for (const c of listOf(spec.containers)) look(c, false);
+  return found;
+}
+
+/** Namespaces the injector webhook's default namespaceSelector leaves out by name (values.yaml proxyInjector). */
+const WEBHOOK_SKIPPED_NAMESPACES = new Set(['kube-system', 'cert-manager']);
+/** Pod labels its default objectSelector requires absent. */
+const WEBHOOK_SKIPPED_LABELS = ['linkerd.io/control-plane-component', 'linkerd.io/cni-resource'];
+
+/**
+ * Why the injector webhook never sees an object of this namespace with these labels, or undefined when it does. The
+ * selectors are the chart's defaults (values.yaml proxyInjector.namespaceSelector and objectSelector); a namespace
+ * this analysis does not have is assumed unlabelled.
+ */
+export function injectorWebhookSkips(namespace: string, namespaceObject: IndexedObject | undefined,
+  labels: Record<string, unknown> | undefined): string | undefined {
+  if (WEBHOOK_SKIPPED_NAMESPACES.has(namespace)) return `the injector webhook's namespaceSelector leaves out namespace ${namespace}`;
+  if (namespaceObject && labelsOf(namespaceObject.object)['config.linkerd.io/admission-webhooks'] === 'disabled') {
+    return `Namespace ${namespace} is labelled config.linkerd.io/admission-webhooks: disabled, which the injector webhook's namespaceSelector leaves out`;
+  }
+  const label = labels ? WEBHOOK_SKIPPED_LABELS.find((key) => Object.prototype.hasOwnProperty.call(labels, key)) : undefined;
+  return label ? `it is labelled ${label}, which the injector webhook's objectSelector leaves out` : undefined;
+}
 
 function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   switch (obj.kind) {
@@ -195,14 +248,6 @@ export class MeshIndex {
     return this.routesByParent.get(`${namespace}|${name}`) ?? [];
   }
 
-  /** Whether pods in a namespace get injected by default (from the namespace's `linkerd.io/inject`). */
-  public namespaceInjection(namespace: string): Injection {
-    const ns = this.namespace(namespace);
-    if (!ns) return Injection.UNKNOWN;
-    const value = annotationsOf(ns.object)[INJECT_ANNOTATION];
-    return value === 'enabled' || value === 'ingress' ? Injection.ENABLED : Injection.DISABLED;
-  }
-
   private add(object: KubeObject, source: SourceLocation, inventory: boolean): void {
     if (!object || typeof object !== 'object' || typeof object.kind !== 'string') return;
     const id = resourceIdOf(object, this.defaultNamespace);
@@ -231,7 +276,7 @@ export class MeshIndex {
     const annotations = annotationsOf(template);
     const spec = template.spec && typeof template.spec === 'object' ? template.spec : {};
     const labels = labelsOf(template);
-    const injection = this.podInjection(annotations, namespace);
+    const { injection, skipped } = this.podInjection(annotations, labels, spec, namespace);
     const pod: PodTemplate = {
       owner: entry,
       namespace,
@@ -242,6 +287,7 @@ export class MeshIndex {
       serviceAccountName: String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'),
       ports: containerPorts(spec),
       injection,
+      ...(skipped === undefined ? {} : { injectionSkipped: skipped }),
     };
     this.podTemplates.push(pod);
     this.pushTo(this.podsByNamespace, namespace, pod);
@@ -260,11 +306,35 @@ export class MeshIndex {
     }
   }
 
-  private podInjection(annotations: Record<string, string>, namespace: string): Injection {
-    const own = annotations[INJECT_ANNOTATION];
-    if (own === 'enabled' || own === 'ingress') return Injection.ENABLED;
-    if (own === 'disabled') return Injection.DISABLED;
-    return this.namespaceInjection(namespace);
+  /**
+   * The proxy injector's decision for a pod (pkg/inject/report.go `Injectable`): a pod that already carries Linkerd's
+   * proxy is meshed whatever its annotations; otherwise the annotations must ask for injection (`disabledByAnnotation`)
+   * and nothing may stop it: another mesh's sidecar, hostNetwork, or the webhook's selectors.
+   */
+  private podInjection(annotations: Record<string, string>, labels: Record<string, string>, spec: KubeObject,
+    namespace: string): { injection: Injection; skipped?: string } {
+    const sidecar = existingSidecar(spec);
+    if (sidecar === 'linkerd') return { injection: Injection.ENABLED };
+    const asked = this.injectionAsked(annotations[INJECT_ANNOTATION], namespace);
+    if (asked !== Injection.ENABLED) return { injection: asked };
+    const skipped = sidecar === 'other' ? 'it already carries another mesh\'s sidecar'
+      : spec.hostNetwork === true ? 'it uses hostNetwork: true'
+        : injectorWebhookSkips(namespace, this.namespace(namespace), labels);
+    return skipped === undefined ? { injection: Injection.ENABLED } : { injection: Injection.DISABLED, skipped };
+  }
+
+  /**
+   * What the `linkerd.io/inject` annotations ask for, as the webhook reads them (report.go `disabledByAnnotation`): a
+   * value outside enabled/disabled/ingress, on the namespace or on the pod, disables injection; an enabling namespace
+   * yields to a pod's `disabled`; otherwise the pod's own value must enable it.
+   */
+  private injectionAsked(own: unknown, namespace: string): Injection {
+    const ns = this.namespace(namespace);
+    const nsValue = ns ? annotationsOf(ns.object)[INJECT_ANNOTATION] : undefined;
+    if (!validInjectValue(nsValue) || !validInjectValue(own)) return Injection.DISABLED;
+    if (enablesInjection(nsValue)) return own === 'disabled' ? Injection.DISABLED : Injection.ENABLED;
+    if (enablesInjection(own)) return Injection.ENABLED;
+    return ns || own === 'disabled' ? Injection.DISABLED : Injection.UNKNOWN;
   }
 
   private indexRouteParents(entry: IndexedObject): void {

@@ -2,9 +2,10 @@
  * Shared reading of Linkerd policy objects for the policy and mesh rules and for policy evaluation.
  * Everything cross-object is computed once per index (memoized) so rules stay linear in the number of objects.
  */
-import { ResourceId, annotationsOf } from './manifest';
+import { ResourceId, annotationsOf, labelsOf } from './manifest';
 import {
   DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
+  injectorWebhookSkips,
 } from './mesh-index';
 import { NamespacedLists } from './namespaced-lists';
 import { compareStrings } from '../../core/compare';
@@ -670,12 +671,7 @@ export function controllerOpaqueOnPod(index: MeshIndex, context: AnalysisContext
  */
 function injectorSees(index: MeshIndex, entry: IndexedObject): boolean {
   const namespace = entry.id.namespace ?? '';
-  if (namespace === 'kube-system' || namespace === 'cert-manager') return false;
-  const nsLabels = index.namespace(namespace)?.object.metadata?.labels;
-  if (nsLabels?.['config.linkerd.io/admission-webhooks'] === 'disabled') return false;
-  const labels = entry.object.metadata?.labels;
-  if (typeof labels !== 'object' || labels === null) return true;
-  return labels['linkerd.io/control-plane-component'] === undefined && labels['linkerd.io/cni-resource'] === undefined;
+  return injectorWebhookSkips(namespace, index.namespace(namespace), labelsOf(entry.object)) === undefined;
 }
 
 /**

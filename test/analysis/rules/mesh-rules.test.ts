@@ -1,5 +1,6 @@
 import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
 import { Severity } from '../../../src/analysis/finding';
+import { Injection, MeshIndex } from '../../../src/analysis/model/mesh-index';
 import { ALL_RULES } from '../../../src/analysis/rules';
 import { NS, asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
@@ -152,7 +153,7 @@ describe('LKD-MESH-003 config annotations', () => {
       expect.stringMatching(/^Deployment: pod template annotation config.linkerd.io\/skip-inbound-port is not a Linkerd 2.20 annotation.*Did you mean config.linkerd.io\/skip-inbound-ports\?/),
       expect.stringMatching(/^Deployment: pod template annotation config.linkerd.io\/opaque-ports is "mysql:3306": the policy controller .* reads port numbers and lo-hi ranges only, and "mysql:3306" is no port or range, so it discards the whole list/),
       expect.stringMatching(/^Deployment: .*config.beta.linkerd.io\/proxy-enable-native-sidecar is deprecated \(pkg\/k8s\/labels.go\): use config.linkerd.io\/proxy-enable-native-sidecar. Linkerd 2.20 still reads it/),
-      expect.stringMatching(/^Namespace: annotation linkerd.io\/inject is "on", which must be one of enabled, disabled, ingress/),
+      expect.stringMatching(/^Namespace: annotation linkerd.io\/inject is "on": it is not enabled, disabled or ingress, so the injector .* injects no pod it applies to/),
     ]));
     expect(messages).toHaveLength(4);
   });
@@ -255,18 +256,34 @@ describe('LKD-MESH-004 opaque ports', () => {
 });
 
 describe('LKD-MESH-005 pod hazards', () => {
-  test('fires on hostNetwork, UDP and the proxy UID', () => {
+  test('fires on UDP and the proxy UID of an injected pod', () => {
     const objects = meshLab();
     const spec = template(objects, 'client').spec;
-    spec.hostNetwork = true;
     spec.securityContext = { runAsUser: 2102 };
     spec.containers[0].ports = [{ containerPort: 53, protocol: 'UDP' }];
     const messages = ruleFindings(objects, 'LKD-MESH-005').map((f) => f.message);
-    expect(messages).toEqual(expect.arrayContaining([
-      expect.stringMatching(/hostNetwork: true; the injector skips such pods/),
+    expect(messages).toEqual([
       expect.stringMatching(/declares 53\/UDP \(main\)/),
       expect.stringMatching(/container\(s\) main of Deployment mesh-lab\/client run as UID 2102/),
-    ]));
+    ]);
+  });
+  test('a pod marked for injection that the injector skips is reported once, and is not meshed', () => {
+    const skippedBy = (edit: (objects: any[]) => void) => {
+      const objects = meshLab();
+      edit(objects);
+      const client = new MeshIndex(asManifests(objects)).podTemplates.find((p) => p.owner.id.name === 'client')!;
+      expect(client.injection).toBe(Injection.DISABLED);
+      return { messages: ruleFindings(objects, 'LKD-MESH-005').map((f) => f.message) };
+    };
+    const hostNetwork = skippedBy((o) => { const spec = template(o, 'client').spec; spec.hostNetwork = true; spec.securityContext = { runAsUser: 2102 }; });
+    expect(hostNetwork.messages).toEqual([
+      'Deployment mesh-lab/client is marked for injection, but the injector skips it: it uses hostNetwork: true; so it runs without a proxy.',
+    ]);
+    const webhook = skippedBy((o) => { pick(o, 'Namespace', NS).metadata.labels = { 'config.linkerd.io/admission-webhooks': 'disabled' }; });
+    expect(webhook.messages).toContain('Deployment mesh-lab/client is marked for injection, but the injector skips it: Namespace mesh-lab is '
+      + 'labelled config.linkerd.io/admission-webhooks: disabled, which the injector webhook\'s namespaceSelector leaves out; so it runs without a proxy.');
+    const istio = skippedBy((o) => { template(o, 'client').spec.containers.push({ name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.24.0' }); });
+    expect(istio.messages).toEqual([expect.stringMatching(/client is marked for injection, but the injector skips it: it already carries another mesh's sidecar/)]);
   });
   test('reports a disabled token mount only when the control plane does not project tokens', () => {
     const objects = meshLab();

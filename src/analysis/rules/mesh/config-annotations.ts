@@ -45,7 +45,7 @@ const additionalEnv: Validator = (v) => {
  * (core/linkerd-annotations.generated.ts); which keys are read where is core/proxy-annotations.ts.
  */
 const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
-  ProxyInjectAnnotation: oneOf('enabled', 'disabled', 'ingress'),
+  // ProxyInjectAnnotation: an invalid value does more than get ignored (OTHER_READERS).
   ProxyAccessLogAnnotation: oneOf('apache', 'json'),
   ProxyAdminPortAnnotation: port,
   CloseWaitTimeoutAnnotation: duration,
@@ -123,8 +123,16 @@ function requireIdentityPortsProblem(value: string): string | undefined {
     + 'list: no port of the pod requires identity, and unauthenticated clients get the default policy there.';
 }
 
-/** Keys the injector passes on without parsing: what is wrong is what the component that reads them does. */
+/** pkg/inject/report.go disabledByAnnotation: an invalid value on the pod or its namespace turns injection off. */
+function injectValueProblem(value: string): string | undefined {
+  if (['enabled', 'disabled', 'ingress'].includes(value)) return undefined;
+  return 'it is not enabled, disabled or ingress, so the injector (pkg/inject/report.go disabledByAnnotation) injects no pod '
+    + 'it applies to, even where the other of pod and namespace says enabled.';
+}
+
+/** Keys whose wrong values do more than the injector's log line: what is wrong is what the component that reads them does. */
 const OTHER_READERS: Partial<Record<LabelsGoName, Validator>> = {
+  ProxyInjectAnnotation: injectValueProblem,
   ProxyIgnoreInboundPortsAnnotation: skipPortsProblem,
   ProxyIgnoreOutboundPortsAnnotation: skipPortsProblem,
   ProxyRequireIdentityOnInboundPortsAnnotation: requireIdentityPortsProblem,

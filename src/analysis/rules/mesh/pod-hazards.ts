@@ -32,10 +32,12 @@ function udpPorts(pod: PodTemplate): string[] | undefined {
   return udp;
 }
 
+/** Marked for injection, yet the injector leaves it alone (the index says why): it runs without a proxy. */
+function checkSkipped(ctx: RuleContext, pod: PodTemplate, why: string): void {
+  ctx.report(pod.owner, `${workloadLabel(pod)} is marked for injection, but the injector skips it: ${why}; so it runs without a proxy.`);
+}
+
 function checkPod(ctx: RuleContext, pod: PodTemplate): void {
-  if (pod.spec.hostNetwork === true) {
-    ctx.report(pod.owner, `${workloadLabel(pod)} is marked for injection but uses hostNetwork: true; the injector skips such pods, so it runs without a proxy.`);
-  }
   const udp = udpPorts(pod);
   if (udp) {
     ctx.report(pod.owner, `${workloadLabel(pod)} declares ${udp.join(', ')}; Linkerd proxies TCP only, so UDP traffic gets no mTLS and no policy.`);
@@ -56,17 +58,23 @@ export const podHazardsRule: Rule = {
   severity: Severity.WARNING,
   doc: {
     title: 'Injected pods avoid hostNetwork, UDP, token opt-outs without projection, and the proxy UID',
-    why: 'The injector does not inject hostNetwork pods; UDP is never proxied; without a ServiceAccount token (and with token '
+    why: 'The injector does not inject hostNetwork pods, pods that carry another mesh\'s sidecar, or pods its webhook\'s '
+      + 'selectors leave out (kube-system, cert-manager, namespaces labelled config.linkerd.io/admission-webhooks: disabled, '
+      + 'pods labelled linkerd.io/control-plane-component or linkerd.io/cni-resource: the chart\'s defaults); UDP is never proxied; without a ServiceAccount token (and with token '
       + 'projection disabled) the proxy cannot get an identity; and an app running as the proxy UID (2102) has its outbound '
       + 'traffic exempted from redirection. Each leaves a "meshed" workload partly outside the mesh.',
     fix: 'Drop hostNetwork, keep mesh traffic on TCP, keep the token available, and run apps under a UID other than 2102.',
     linkerdSource: 'pkg/inject/report.go (r *Report) Injectable (hostNetwork, automountServiceAccountToken without token '
-      + 'projection), checkUDPPorts; charts/linkerd-control-plane/values.yaml proxy.uid 2102; '
+      + 'projection), checkUDPPorts; pkg/healthcheck/sidecar.go HasExistingSidecars; charts/linkerd-control-plane/values.yaml '
+      + 'proxy.uid 2102, proxyInjector.namespaceSelector and objectSelector; '
       + 'charts/partials/templates/_proxy-init.tpl',
     badExample: 'spec:\n  hostNetwork: true\n  securityContext:\n    runAsUser: 2102',
     goodExample: 'spec:\n  securityContext:\n    runAsUser: 10001',
   },
   check(ctx) {
-    for (const pod of ownPodTemplates(ctx.index)) if (isMeshed(pod)) checkPod(ctx, pod);
+    for (const pod of ownPodTemplates(ctx.index)) {
+      if (pod.injectionSkipped !== undefined) checkSkipped(ctx, pod, pod.injectionSkipped);
+      else if (isMeshed(pod)) checkPod(ctx, pod);
+    }
   },
 };
