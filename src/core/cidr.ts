@@ -97,3 +97,32 @@ export function cidrsOverlap(a: Cidr, b: Cidr): boolean {
 export function cidrEquals(a: Cidr, b: Cidr): boolean {
   return a.family === b.family && a.first === b.first && a.last === b.last;
 }
+
+/** An IPv4 address as Go's netip.ParseAddr takes it: four decimal fields 0-255, none with a leading zero. */
+function goIpv4(text: string): boolean {
+  const parts = text.split('.');
+  return parts.length === 4 && parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255);
+}
+
+/** An IPv6 address as netip.ParseAddr takes it (no zone here: ParseCIDR refuses one), an IPv4 tail included. */
+function goIpv6(text: string): boolean {
+  const lastColon = text.lastIndexOf(':');
+  const tail = text.slice(lastColon + 1);
+  if (tail.includes('.') && !goIpv4(tail)) return false;
+  return parseIpv6(text) !== undefined;
+}
+
+/**
+ * Whether Go's `net.ParseCIDR` reads the text (Linkerd's proxy-init and CNI plugin read skip-subnets with it, after
+ * strings.TrimSpace): an address, `/`, a decimal prefix length (leading zeros allowed) no longer than the address.
+ */
+export function goParsesCidr(text: string): boolean {
+  const slash = text.indexOf('/');
+  if (slash < 0) return false;
+  const addr = text.slice(0, slash);
+  const mask = text.slice(slash + 1);
+  if (!/^\d+$/.test(mask)) return false;
+  const v6 = addr.includes(':');
+  if (v6 ? !goIpv6(addr) : !goIpv4(addr)) return false;
+  return Number(mask) <= (v6 ? 128 : 32);
+}

@@ -390,6 +390,20 @@ describe('LKD-MESH-003 port lists the injector passes on unparsed', () => {
   test('skip lists proxy-init reads whole pass, a trailing comma and "+25" included', () => {
     expect(messagesFor({ 'config.linkerd.io/skip-inbound-ports': '4222,6222,8000-8090,', 'config.linkerd.io/skip-outbound-ports': '+25' })).toEqual([]);
   });
+  test('skip-subnets: an entry net.ParseCIDR cannot read stops proxy-init, so the pod never starts (an error)', () => {
+    const findingsFor = (value: string) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', { 'config.linkerd.io/skip-subnets': value });
+      return ruleFindings(objects, 'LKD-MESH-003');
+    };
+    const [bare] = findingsFor('10.0.0.0/8,192.168.1.1');
+    expect(bare.severity).toBe(Severity.ERROR);
+    expect(bare.message).toMatch(/skip-subnets is "10\.0\.0\.0\/8,192\.168\.1\.1": proxy-init .*cannot read "192\.168\.1\.1" and exits with an error, and so does the CNI plugin: the pod never starts/);
+    expect(findingsFor('10.0.0.0/8,')[0].message).toMatch(/cannot read "" \(an empty entry: a trailing or doubled comma\)/);
+    expect(findingsFor('010.0.0.0/8')[0].message).toMatch(/cannot read "010\.0\.0\.0\/8"/);
+    // Go reads these: spaces around entries are trimmed, host bits may be set, the prefix may have leading zeros.
+    expect(findingsFor('10.0.0.0/8, fd00::/8, 10.1.2.3/16, 172.16.0.0/012, ::ffff:10.0.0.0/104')).toEqual([]);
+  });
   test('require-identity ports: one entry parse_portset cannot read discards the list, spaces around "-" do not', () => {
     const [message, ...rest] = messagesFor({ 'config.linkerd.io/proxy-require-identity-inbound-ports': '8080,admin' });
     expect(rest).toEqual([]);

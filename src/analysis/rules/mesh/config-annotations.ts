@@ -1,4 +1,4 @@
-import { parseCidr } from '../../../core/cidr';
+import { goParsesCidr } from '../../../core/cidr';
 import { LABELS_GO, LabelsGoName } from '../../../core/linkerd-annotations.generated';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
@@ -23,10 +23,6 @@ const enabledDisabled = oneOf('enabled', 'disabled');
 const portList = (names: boolean): Validator => (v) => {
   const errors = parsePortList(v, names).errors;
   return errors.length > 0 ? `is not a port list (${errors.join('; ')})` : undefined;
-};
-const cidrList: Validator = (v) => {
-  const bad = v.split(',').map((s) => s.trim()).filter((s) => s !== '' && !parseCidr(s));
-  return bad.length > 0 ? `has entries that are not CIDRs: ${bad.join(', ')}` : undefined;
 };
 
 const additionalEnv: Validator = (v) => {
@@ -90,7 +86,6 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyUIDAnnotation: uint,
   ProxyVersionOverrideAnnotation: text,
   ProxyShutdownGracePeriodAnnotation: duration,
-  ProxySkipSubnetsAnnotation: cidrList,
   ProxyWaitBeforeExitSecondsAnnotation: uint,
   ProxyAdditionalEnvAnnotation: additionalEnv,
   // ProxyDefaultInboundPolicyAnnotation: values are LKD-POL-012's.
@@ -130,12 +125,34 @@ function injectValueProblem(value: string): string | undefined {
     + 'it applies to, even where the other of pod and namespace says enabled.';
 }
 
+/**
+ * skip-subnets: proxy-init (and the CNI plugin, with the same code) trims each comma-separated entry and refuses the
+ * whole configuration on one that net.ParseCIDR cannot read, an empty one from a trailing comma included
+ * (linkerd2-proxy-init proxy-init/cmd/root.go BuildFirewallConfiguration): the pod never starts.
+ */
+function skipSubnetsProblem(value: string): string | undefined {
+  if (value === '') return undefined;
+  const bad = value.split(',').map((entry) => entry.trim()).filter((entry) => !goParsesCidr(entry));
+  if (bad.length === 0) return undefined;
+  return 'proxy-init (linkerd2-proxy-init proxy-init/cmd/root.go BuildFirewallConfiguration, net.ParseCIDR of each trimmed entry) '
+    + `cannot read ${quoted(bad)}${bad.includes('') ? ' (an empty entry: a trailing or doubled comma)' : ''} and exits with an error, `
+    + 'and so does the CNI plugin: the pod never starts. Write each entry as address/prefix, e.g. 10.0.0.0/8.';
+}
+
+/** How a key's value is read by a component other than the injector's own overrides, and how bad it is when not. */
+interface Reader {
+  readonly problem: Validator;
+  /** When a misread value breaks more than the setting (the rule's own severity otherwise). */
+  readonly severity?: Severity;
+}
+
 /** Keys whose wrong values do more than the injector's log line: what is wrong is what the component that reads them does. */
-const OTHER_READERS: Partial<Record<LabelsGoName, Validator>> = {
-  ProxyInjectAnnotation: injectValueProblem,
-  ProxyIgnoreInboundPortsAnnotation: skipPortsProblem,
-  ProxyIgnoreOutboundPortsAnnotation: skipPortsProblem,
-  ProxyRequireIdentityOnInboundPortsAnnotation: requireIdentityPortsProblem,
+const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
+  ProxyInjectAnnotation: { problem: injectValueProblem },
+  ProxyIgnoreInboundPortsAnnotation: { problem: skipPortsProblem },
+  ProxyIgnoreOutboundPortsAnnotation: { problem: skipPortsProblem },
+  ProxyRequireIdentityOnInboundPortsAnnotation: { problem: requireIdentityPortsProblem },
+  ProxySkipSubnetsAnnotation: { problem: skipSubnetsProblem, severity: Severity.ERROR },
 };
 
 const OPAQUE_PORTS = LABELS_GO.ProxyOpaquePortsAnnotation;
@@ -249,9 +266,10 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
       if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`);
       continue;
     }
-    const misread = OTHER_READERS[status.entry.goName]?.(String(value));
-    if (misread) {
-      ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`);
+    const reader = OTHER_READERS[status.entry.goName];
+    if (reader) {
+      const misread = reader.problem(String(value));
+      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`, reader.severity ? { severity: reader.severity } : undefined);
       continue;
     }
     const invalid = VALIDATORS[status.entry.goName]?.(String(value));
@@ -325,7 +343,8 @@ export const configAnnotationsRule: Rule = {
       + 'skip-inbound-ports and skip-outbound-ports on unparsed; proxy-init and the CNI plugin split them at commas without trimming '
       + 'and leave out (with a log line) each entry ParsePortRange cannot read, so "4222, 6222" skips 4222 only. '
       + 'proxy-require-identity-inbound-ports is read by the policy controller with parse_portset: one entry it cannot read, and '
-      + 'no port requires identity.',
+      + 'no port requires identity. skip-subnets is worse: one entry net.ParseCIDR cannot read (a bare address, an empty entry '
+      + 'after a trailing comma) makes proxy-init, or the CNI plugin, exit with an error, and the pod never starts; that is an error.',
     fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
     linkerdSource: 'pkg/k8s/labels.go (annotation vocabulary); pkg/inject/inject.go ApplyAnnotationOverrides, '
       + 'AppendNamespaceAnnotations (ProxyAnnotations, ProxyAlphaConfigAnnotations), (conf *ResourceConfig) '
@@ -334,7 +353,8 @@ export const configAnnotationsRule: Rule = {
       + 'policy-controller/k8s/index/src/inbound/workload.rs ports_annotation (Rust reading, opaque-ports and '
       + 'proxy-require-identity-inbound-ports); charts/partials/templates/_proxy-init.tpl (--inbound-ports-to-ignore); '
       + 'linkerd2-proxy-init (the ref Dockerfile.proxy builds) pkg/iptables/iptables.go makeMultiportDestinations, '
-      + 'cni-plugin/main.go getAnnotationOverride, pkg/util/portrange.go ParsePortRange (skip ports)',
+      + 'cni-plugin/main.go getAnnotationOverride, pkg/util/portrange.go ParsePortRange (skip ports); '
+      + 'linkerd2-proxy-init proxy-init/cmd/root.go BuildFirewallConfiguration (skip-subnets)',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-port: "4222"\n  config.beta.linkerd.io/proxy-enable-native-sidecar: "true"',
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
   },
