@@ -205,3 +205,34 @@ export function formatDuration(ms: number): string {
   }
   return `${ms}ms`;
 }
+
+/** Go's time.ParseDuration units, in nanoseconds (µ is U+00B5, μ U+03BC). */
+const GO_UNIT_NS = new Map<string, number>([['ns', 1], ['us', 1e3], ['\u00b5s', 1e3], ['\u03bcs', 1e3], ['ms', 1e6], ['s', 1e9], ['m', 60e9], ['h', 3600e9]]);
+const GO_MAX_NS = 2 ** 63;
+
+/**
+ * Go's `time.ParseDuration`, which the proxy injector applies to its duration annotations (pkg/inject/inject.go
+ * ApplyAnnotationOverrides): an optional sign, then numbers with an optional fraction, each with a unit (ns, us, µs,
+ * ms, s, m, h); "0" alone needs none. The value in milliseconds; negative values are allowed, as Go allows them.
+ */
+export function parseGoDuration(text: string): number | undefined {
+  let rest = text;
+  let sign = 1;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    sign = rest.startsWith('-') ? -1 : 1;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') return undefined;
+  let ns = 0;
+  while (rest !== '') {
+    const part = /^(\d*)(?:\.(\d*))?([^\d.]*)/.exec(rest);
+    if (!part || (part[1] === '' && (part[2] ?? '') === '')) return undefined;
+    const unit = GO_UNIT_NS.get(part[3]);
+    if (unit === undefined) return undefined;
+    ns += Number(`${part[1] || '0'}.${part[2] ?? ''}0`) * unit;
+    if (ns > GO_MAX_NS) return undefined;
+    rest = rest.slice(part[0].length);
+  }
+  return (sign * ns) / 1e6;
+}

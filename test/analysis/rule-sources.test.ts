@@ -2,7 +2,8 @@
  * Every rule says which linkerd2 code (tag version-2.20) it mirrors, or which other authority when Linkerd is not the one
  * deciding. When the linkerd2 mirror is on this machine, each cited file must exist at the tag and each function it names
  * must occur in that file, so a citation cannot drift into an invented path. A segment opening with
- * "linkerd2-proxy-init" is checked the same way against that repository's mirror, at the ref version-2.20 builds.
+ * "linkerd2-proxy-init" or "linkerd2-proxy" is checked the same way against that repository's mirror, at the ref
+ * version-2.20 builds (Dockerfile.proxy) or pins (.proxy-version).
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -21,9 +22,13 @@ const PATH = /[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+\.(?:rs|go|yaml|tpl)\b/g;
 
 /** A segment opening with this names files of linkerd2-proxy-init, at the ref linkerd2's Dockerfile.proxy builds. */
 const PROXY_INIT = 'linkerd2-proxy-init';
+/** A segment opening with this names files of linkerd2-proxy, at the release linkerd2's .proxy-version pins. */
+const PROXY = 'linkerd2-proxy';
+
+type Repo = 'linkerd2' | typeof PROXY_INIT | typeof PROXY;
 
 interface Citation {
-  readonly repo: 'linkerd2' | typeof PROXY_INIT;
+  readonly repo: Repo;
   readonly path: string;
   /** What follows the path up to the next `;`: the functions it names. */
   readonly names: string;
@@ -33,7 +38,8 @@ function citations(source: string): Citation[] {
   return source.split(';').flatMap((segment) => {
     const found = [...segment.matchAll(PATH)];
     if (found.length === 0) return [];
-    const repo = segment.trimStart().startsWith(`${PROXY_INIT} `) ? PROXY_INIT : 'linkerd2';
+    const opening = segment.trimStart();
+    const repo: Repo = opening.startsWith(`${PROXY_INIT} `) ? PROXY_INIT : opening.startsWith(`${PROXY} `) ? PROXY : 'linkerd2';
     const last = found[found.length - 1];
     const names = segment.slice((last.index ?? 0) + last[0].length);
     return found.map((m, i) => ({ repo, path: m[0], names: i === found.length - 1 ? names : '' }));
@@ -61,10 +67,17 @@ function showAtTag(file: string, mirror = MIRROR, tag = TAG): string | undefined
 }
 
 const PROXY_INIT_MIRROR = process.env.LINKERD2_PROXY_INIT_MIRROR ?? '/work/.mirror/linkerd+linkerd2-proxy-init/repo';
+const PROXY_MIRROR = process.env.LINKERD2_PROXY_MIRROR ?? '/work/.mirror/linkerd+linkerd2-proxy/repo';
 
 /** The proxy-init ref version-2.20 builds into its proxy image (Dockerfile.proxy `ARG PROXY_INIT_REF`). */
 function proxyInitRef(): string | undefined {
   return /ARG PROXY_INIT_REF="([^"]+)"/.exec(showAtTag('Dockerfile.proxy') ?? '')?.[1];
+}
+
+/** The proxy release version-2.20 pins (`.proxy-version`), as linkerd2-proxy tags it. */
+function proxyRef(): string | undefined {
+  const version = showAtTag('.proxy-version')?.trim();
+  return version ? `release/${version}` : undefined;
 }
 
 describe('rule sources', () => {
@@ -83,12 +96,17 @@ describe('rule sources', () => {
 
 describeWithMirror('rule sources against the linkerd2 mirror at version-2.20', () => {
   const cache = new Map<string, string | undefined>();
-  const proxyInit = fs.existsSync(PROXY_INIT_MIRROR) ? proxyInitRef() : undefined;
-  /** Citations of linkerd2-proxy-init are checked when its mirror is here too. */
-  const checkable = (c: Citation) => c.repo === 'linkerd2' || proxyInit !== undefined;
+  /** Where each repository's citations are read, when its mirror is here too (linkerd2's always is in this block). */
+  const refs: Record<Repo, { mirror: string; tag: string } | undefined> = {
+    'linkerd2': { mirror: MIRROR, tag: TAG },
+    'linkerd2-proxy-init': fs.existsSync(PROXY_INIT_MIRROR) ? { mirror: PROXY_INIT_MIRROR, tag: proxyInitRef() ?? '' } : undefined,
+    'linkerd2-proxy': fs.existsSync(PROXY_MIRROR) ? { mirror: PROXY_MIRROR, tag: proxyRef() ?? '' } : undefined,
+  };
+  const checkable = (c: Citation) => refs[c.repo] !== undefined;
   const read = (c: Citation): string | undefined => {
     const key = `${c.repo}:${c.path}`;
-    if (!cache.has(key)) cache.set(key, c.repo === 'linkerd2' ? showAtTag(c.path) : showAtTag(c.path, PROXY_INIT_MIRROR, proxyInit));
+    const ref = refs[c.repo]!;
+    if (!cache.has(key)) cache.set(key, showAtTag(c.path, ref.mirror, ref.tag));
     return cache.get(key);
   };
 
@@ -108,7 +126,7 @@ describeWithMirror('rule sources against the linkerd2 mirror at version-2.20', (
     expect(unknown).toEqual([]);
   });
 
-  test('linkerd2-proxy-init citations are read at the ref version-2.20 builds', () => {
-    expect(proxyInitRef()).toBe('proxy-init/v2.4.9');
+  test('linkerd2-proxy-init and linkerd2-proxy citations are read at the refs version-2.20 builds', () => {
+    expect([proxyInitRef(), proxyRef()]).toEqual(['proxy-init/v2.4.9', 'release/v2.359.0']);
   });
 });

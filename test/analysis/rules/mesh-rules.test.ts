@@ -373,7 +373,7 @@ describe('LKD-MESH-008 Server on a skipped port', () => {
   });
 });
 
-describe('LKD-MESH-003 port lists the injector passes on unparsed', () => {
+describe('LKD-MESH-003 values, read as the component that reads them reads them', () => {
   const messagesFor = (annotations: Record<string, string>) => {
     const objects = meshLab();
     annotate(objects, 'orders-v1', annotations);
@@ -403,6 +403,35 @@ describe('LKD-MESH-003 port lists the injector passes on unparsed', () => {
     expect(findingsFor('010.0.0.0/8')[0].message).toMatch(/cannot read "010\.0\.0\.0\/8"/);
     // Go reads these: spaces around entries are trimmed, host bits may be set, the prefix may have leading zeros.
     expect(findingsFor('10.0.0.0/8, fd00::/8, 10.1.2.3/16, 172.16.0.0/012, ::ffff:10.0.0.0/104')).toEqual([]);
+  });
+  test('proxy ports: what strconv.ParseInt reads is written into the pod, and one outside 1-65535 stops it (an error)', () => {
+    const findingsFor = (annotations: Record<string, string>) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', annotations);
+      return ruleFindings(objects, 'LKD-MESH-003').map((f) => [f.severity, f.message]);
+    };
+    expect(findingsFor({ 'config.linkerd.io/inbound-port': '+4143', 'config.linkerd.io/control-port': '0' })).toEqual([]);
+    expect(findingsFor({ 'config.linkerd.io/inbound-port': '70000' })).toEqual([[Severity.ERROR,
+      expect.stringMatching(/inbound-port is "70000": the injector takes it \(strconv.ParseInt\) and writes port 70000 into the pod, which cannot run: the API server refuses a containerPort/)]]);
+    expect(findingsFor({ 'config.linkerd.io/outbound-port': '-1' })).toEqual([[Severity.ERROR, expect.stringMatching(/the proxy cannot read its listen address and exits/)]]);
+    expect(findingsFor({ 'config.linkerd.io/admin-port': 'admin' })).toEqual([[Severity.WARNING, expect.stringMatching(/strconv.ParseInt cannot read it, so the injector keeps the default port/)]]);
+  });
+  test('proxy durations: Go durations pass, a negative one makes the proxy exit (an error)', () => {
+    const findingsFor = (value: string) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', { 'config.linkerd.io/proxy-outbound-connect-timeout': value });
+      return ruleFindings(objects, 'LKD-MESH-003').map((f) => [f.severity, f.message]);
+    };
+    expect([...findingsFor('1m30s'), ...findingsFor('.5s'), ...findingsFor('+2s'), ...findingsFor('1.5h'), ...findingsFor('100\u03bcs')]).toEqual([]);
+    expect(findingsFor('-5s')).toEqual([[Severity.ERROR,
+      expect.stringMatching(/writes a negative LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT into the proxy's environment, which the proxy cannot read .*so it exits/)]]);
+    expect(findingsFor('5 s')).toEqual([[Severity.WARNING, expect.stringMatching(/time.ParseDuration cannot read it/)]]);
+    expect(findingsFor('5sec')).toHaveLength(1);
+  });
+  test('log format and CPU ratio as the proxy and the injector read them', () => {
+    expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'JSON', 'config.linkerd.io/proxy-cpu-ratio-limit': '5e-1' })).toEqual([]);
+    expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'xml' })).toEqual([expect.stringMatching(/the proxy logs plain text for anything but json/)]);
+    expect(messagesFor({ 'config.linkerd.io/proxy-cpu-ratio-limit': '1' })).toEqual([expect.stringMatching(/not a number strictly between 0 and 1/)]);
   });
   test('require-identity ports: one entry parse_portset cannot read discards the list, spaces around "-" do not', () => {
     const [message, ...rest] = messagesFor({ 'config.linkerd.io/proxy-require-identity-inbound-ports': '8080,admin' });

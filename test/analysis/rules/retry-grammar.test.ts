@@ -1,5 +1,6 @@
 import {
-  formatDuration, parseGatewayDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
+  formatDuration, parseGatewayDuration, parseGoDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration,
+  parseRetryLimit,
 } from '../../../src/core/linkerd-grammar';
 
 const value = (parsed: { ok: boolean; value?: unknown }) => (parsed.ok ? parsed.value : undefined);
@@ -85,4 +86,17 @@ describe('parseRetryLimit', () => {
 
 test('formatDuration picks the largest whole unit', () => {
   expect([5_400_000, 90_000, 1_500, 86_400_000, 0].map(formatDuration)).toEqual(['90m', '90s', '1500ms', '1d', '0ms']);
+});
+
+/** Go's time.ParseDuration, which the proxy injector applies to its duration annotations. */
+describe('parseGoDuration', () => {
+  test.each([
+    ['0', 0], ['+0', 0], ['1m30s', 90_000], ['1.5h', 5_400_000], ['.5s', 500], ['5.s', 5000], ['-2s', -2000], ['100us', 0.1],
+    ['100\u00b5s', 0.1], ['100\u03bcs', 0.1], ['1h2m3s4ms', 3_723_004],
+  ])('reads %j as %d ms', (text, ms) => {
+    expect(parseGoDuration(text)).toBeCloseTo(ms, 6);
+  });
+  test.each(['', '1', '00', '5 s', ' 5s', '5sec', '.s', '1.5.5s', '5s-', '--5s', '3000000h'])('refuses %j', (text) => {
+    expect(parseGoDuration(text)).toBeUndefined();
+  });
 });

@@ -1,5 +1,6 @@
 import { goParsesCidr } from '../../../core/cidr';
 import { LABELS_GO, LabelsGoName } from '../../../core/linkerd-annotations.generated';
+import { parseGoDuration } from '../../../core/linkerd-grammar';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
@@ -14,10 +15,7 @@ const oneOf = (...values: string[]): Validator => (v) => (values.includes(v) ? u
 const text: Validator = (v) => (v.trim() === '' ? 'must not be empty' : undefined);
 const bool: Validator = (v) => (/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(v) ? undefined : 'must be true or false');
 const uint: Validator = (v) => (/^\d+$/.test(v) ? undefined : 'must be a non-negative integer');
-const port: Validator = (v) => (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535 ? undefined : 'must be a port number 1-65535');
-const duration: Validator = (v) => (/^(0|(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+)$/.test(v) ? undefined : 'must be a duration such as 100ms, 10s or 1m30s');
 const quantity: Validator = (v) => (/^(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/.test(v) ? undefined : 'must be a Kubernetes quantity such as 100m or 64Mi');
-const ratio: Validator = (v) => (/^(\d+(\.\d*)?|\.\d+)$/.test(v) ? undefined : 'must be a decimal number such as 0.5');
 const pullPolicy = oneOf('Always', 'IfNotPresent', 'Never');
 const enabledDisabled = oneOf('enabled', 'disabled');
 const portList = (names: boolean): Validator => (v) => {
@@ -41,11 +39,8 @@ const additionalEnv: Validator = (v) => {
  * (core/linkerd-annotations.generated.ts); which keys are read where is core/proxy-annotations.ts.
  */
 const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
-  // ProxyInjectAnnotation: an invalid value does more than get ignored (OTHER_READERS).
+  // The inject key, the ports, durations, log format, CPU ratio, skip lists and require-identity ports: OTHER_READERS.
   ProxyAccessLogAnnotation: oneOf('apache', 'json'),
-  ProxyAdminPortAnnotation: port,
-  CloseWaitTimeoutAnnotation: duration,
-  ProxyControlPortAnnotation: port,
   DebugImageAnnotation: text,
   DebugImagePullPolicyAnnotation: pullPolicy,
   DebugImageVersionAnnotation: text,
@@ -54,14 +49,11 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyEnableGatewayAnnotation: bool,
   ProxyEnableHostnameLabels: bool,
   ProxyImagePullPolicyAnnotation: pullPolicy,
-  ProxyInboundPortAnnotation: port,
   // ProxyOpaquePortsAnnotation: read by components that parse it differently (opaquePortsProblem).
-  ProxyOutboundPortAnnotation: port,
   ProxyPodInboundPortsAnnotation: portList(false),
   ProxyAdminShutdownAnnotation: enabledDisabled,
   ProxyAwait: enabledDisabled,
   ProxyCPULimitAnnotation: quantity,
-  ProxyCPURatioLimitAnnotation: ratio,
   ProxyCPURequestAnnotation: quantity,
   ProxyDisableInboundProtocolDetectTimeout: bool,
   ProxyDisableOutboundProtocolDetectTimeout: bool,
@@ -72,20 +64,14 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyEphemeralStorageRequestAnnotation: quantity,
   ProxyGIDAnnotation: uint,
   ProxyImageAnnotation: text,
-  ProxyInboundConnectTimeout: duration,
-  ProxyInboundDiscoveryCacheUnusedTimeout: duration,
-  ProxyLogFormatAnnotation: oneOf('plain', 'json'),
   ProxyLogHTTPHeaders: oneOf('off', 'insecure'),
   ProxyLogLevelAnnotation: text,
   ProxyMemoryLimitAnnotation: quantity,
   ProxyMemoryRequestAnnotation: quantity,
-  ProxyOutboundConnectTimeout: duration,
-  ProxyOutboundDiscoveryCacheUnusedTimeout: duration,
   // ProxyRequireIdentityOnInboundPortsAnnotation, ProxyIgnoreInboundPortsAnnotation, ProxyIgnoreOutboundPortsAnnotation:
   // passed on unparsed by the injector and read by other components (OTHER_READERS).
   ProxyUIDAnnotation: uint,
   ProxyVersionOverrideAnnotation: text,
-  ProxyShutdownGracePeriodAnnotation: duration,
   ProxyWaitBeforeExitSecondsAnnotation: uint,
   ProxyAdditionalEnvAnnotation: additionalEnv,
   // ProxyDefaultInboundPolicyAnnotation: values are LKD-POL-012's.
@@ -139,20 +125,97 @@ function skipSubnetsProblem(value: string): string | undefined {
     + 'and so does the CNI plugin: the pod never starts. Write each entry as address/prefix, e.g. 10.0.0.0/8.';
 }
 
-/** How a key's value is read by a component other than the injector's own overrides, and how bad it is when not. */
-interface Reader {
-  readonly problem: Validator;
-  /** When a misread value breaks more than the setting (the rule's own severity otherwise). */
+/** What a value that does not work costs: the rule's warning, or an error where the pod cannot run. */
+interface Misread {
+  readonly text: string;
   readonly severity?: Severity;
 }
 
+/** How a key's value is read by the injector and by what it hands the value to; undefined when it works. */
+type Reader = (value: string) => Misread | undefined;
+
+const warning = (problem: Validator): Reader => (value) => {
+  const why = problem(value);
+  return why === undefined ? undefined : { text: why };
+};
+const error = (problem: Validator): Reader => (value) => {
+  const why = problem(value);
+  return why === undefined ? undefined : { text: why, severity: Severity.ERROR };
+};
+
+/** Go's strconv.ParseInt(value, 10, 32), as the injector reads its port annotations. */
+function goInt32(value: string): number | undefined {
+  if (!/^[+-]?\d+$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= -(2 ** 31) && n < 2 ** 31 ? n : undefined;
+}
+
+/**
+ * A proxy port: the injector takes any int32 (strconv.ParseInt) and writes it into the pod; the API server refuses a
+ * containerPort outside 1-65535 (inbound and admin are container ports), the proxy refuses a listen address it cannot
+ * read (linkerd2-proxy env.rs parse_socket_addr) and exits.
+ */
+const proxyPort = (containerPort: boolean): Reader => (value) => {
+  const n = goInt32(value);
+  if (n === undefined) return { text: 'strconv.ParseInt cannot read it, so the injector keeps the default port.' };
+  if (n >= 1 && n <= 65535) return undefined;
+  if (n === 0 && !containerPort) return undefined;
+  return {
+    severity: Severity.ERROR,
+    text: `the injector takes it (strconv.ParseInt) and writes port ${n} into the pod, which cannot run: `
+      + (containerPort ? 'the API server refuses a containerPort outside 1-65535.' : 'the proxy cannot read its listen address and exits.'),
+  };
+};
+
+/**
+ * A duration the injector reads with time.ParseDuration and writes into the proxy's environment as whole
+ * milliseconds or seconds; the proxy reads digits and a unit only (linkerd2-proxy env/types.rs parse_duration), so a
+ * negative value makes it exit.
+ */
+const proxyDuration = (envVar: string): Reader => (value) => {
+  const ms = parseGoDuration(value);
+  if (ms === undefined) return { text: 'time.ParseDuration cannot read it (use 100ms, 10s, 1m30s), so the injector logs it and keeps the default.' };
+  if (ms >= 0) return undefined;
+  return {
+    severity: Severity.ERROR,
+    text: `the injector takes it (time.ParseDuration) and writes a negative ${envVar} into the proxy's environment, which the proxy `
+      + 'cannot read (linkerd2-proxy linkerd/app/src/env/types.rs parse_duration), so it exits and the pod never becomes ready.',
+  };
+};
+
+/** close-wait-timeout: time.ParseDuration, then whole seconds for proxy-init. */
+const closeWait: Validator = (v) => (parseGoDuration(v) === undefined
+  ? 'time.ParseDuration cannot read it (use 100ms, 10s, 1m30s), so the injector logs it and ignores it.' : undefined);
+
+/** The proxy logs JSON when the value, trimmed, is "json" in any case, and plain text otherwise (linkerd/tracing/src/lib.rs). */
+const logFormat: Validator = (v) => (['json', 'plain'].includes(v.trim().toLowerCase())
+  ? undefined : 'it is neither json nor plain, and the proxy logs plain text for anything but json.');
+
+/** strconv.ParseFloat, then strictly between 0 and 1 (inject.go), else the injector logs it and ignores it. */
+const cpuRatio: Validator = (v) => {
+  const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) ? Number(v) : NaN;
+  return n > 0 && n < 1 ? undefined : 'it is not a number strictly between 0 and 1, so the injector logs it and ignores it.';
+};
+
 /** Keys whose wrong values do more than the injector's log line: what is wrong is what the component that reads them does. */
 const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
-  ProxyInjectAnnotation: { problem: injectValueProblem },
-  ProxyIgnoreInboundPortsAnnotation: { problem: skipPortsProblem },
-  ProxyIgnoreOutboundPortsAnnotation: { problem: skipPortsProblem },
-  ProxyRequireIdentityOnInboundPortsAnnotation: { problem: requireIdentityPortsProblem },
-  ProxySkipSubnetsAnnotation: { problem: skipSubnetsProblem, severity: Severity.ERROR },
+  ProxyInjectAnnotation: warning(injectValueProblem),
+  ProxyIgnoreInboundPortsAnnotation: warning(skipPortsProblem),
+  ProxyIgnoreOutboundPortsAnnotation: warning(skipPortsProblem),
+  ProxyRequireIdentityOnInboundPortsAnnotation: warning(requireIdentityPortsProblem),
+  ProxySkipSubnetsAnnotation: error(skipSubnetsProblem),
+  ProxyInboundPortAnnotation: proxyPort(true),
+  ProxyAdminPortAnnotation: proxyPort(true),
+  ProxyControlPortAnnotation: proxyPort(false),
+  ProxyOutboundPortAnnotation: proxyPort(false),
+  ProxyInboundConnectTimeout: proxyDuration('LINKERD2_PROXY_INBOUND_CONNECT_TIMEOUT'),
+  ProxyOutboundConnectTimeout: proxyDuration('LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT'),
+  ProxyInboundDiscoveryCacheUnusedTimeout: proxyDuration('LINKERD2_PROXY_INBOUND_DISCOVERY_IDLE_TIMEOUT'),
+  ProxyOutboundDiscoveryCacheUnusedTimeout: proxyDuration('LINKERD2_PROXY_OUTBOUND_DISCOVERY_IDLE_TIMEOUT'),
+  ProxyShutdownGracePeriodAnnotation: proxyDuration('LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD'),
+  CloseWaitTimeoutAnnotation: warning(closeWait),
+  ProxyLogFormatAnnotation: warning(logFormat),
+  ProxyCPURatioLimitAnnotation: warning(cpuRatio),
 };
 
 const OPAQUE_PORTS = LABELS_GO.ProxyOpaquePortsAnnotation;
@@ -268,8 +331,8 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
     }
     const reader = OTHER_READERS[status.entry.goName];
     if (reader) {
-      const misread = reader.problem(String(value));
-      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`, reader.severity ? { severity: reader.severity } : undefined);
+      const misread = reader(String(value));
+      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}`, misread.severity ? { severity: misread.severity } : undefined);
       continue;
     }
     const invalid = VALIDATORS[status.entry.goName]?.(String(value));
@@ -344,7 +407,11 @@ export const configAnnotationsRule: Rule = {
       + 'and leave out (with a log line) each entry ParsePortRange cannot read, so "4222, 6222" skips 4222 only. '
       + 'proxy-require-identity-inbound-ports is read by the policy controller with parse_portset: one entry it cannot read, and '
       + 'no port requires identity. skip-subnets is worse: one entry net.ParseCIDR cannot read (a bare address, an empty entry '
-      + 'after a trailing comma) makes proxy-init, or the CNI plugin, exit with an error, and the pod never starts; that is an error.',
+      + 'after a trailing comma) makes proxy-init, or the CNI plugin, exit with an error, and the pod never starts; that is an error. '
+      + 'The proxy ports are read with strconv.ParseInt and written into the pod as they are: one outside 1-65535 makes the pod '
+      + 'unrunnable (an error). The proxy durations are read with time.ParseDuration (1m30s, .5s and +2s are fine) and handed '
+      + 'to the proxy in whole milliseconds or seconds; a negative one makes the proxy exit (an error). The proxy logs JSON for '
+      + '"json" in any case and plain text for anything else.',
     fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
     linkerdSource: 'pkg/k8s/labels.go (annotation vocabulary); pkg/inject/inject.go ApplyAnnotationOverrides, '
       + 'AppendNamespaceAnnotations (ProxyAnnotations, ProxyAlphaConfigAnnotations), (conf *ResourceConfig) '
@@ -354,7 +421,10 @@ export const configAnnotationsRule: Rule = {
       + 'proxy-require-identity-inbound-ports); charts/partials/templates/_proxy-init.tpl (--inbound-ports-to-ignore); '
       + 'linkerd2-proxy-init (the ref Dockerfile.proxy builds) pkg/iptables/iptables.go makeMultiportDestinations, '
       + 'cni-plugin/main.go getAnnotationOverride, pkg/util/portrange.go ParsePortRange (skip ports); '
-      + 'linkerd2-proxy-init proxy-init/cmd/root.go BuildFirewallConfiguration (skip-subnets)',
+      + 'linkerd2-proxy-init proxy-init/cmd/root.go BuildFirewallConfiguration (skip-subnets); '
+      + 'charts/partials/templates/_proxy.tpl (the proxy\'s environment: listen addresses, timeouts, log format); '
+      + 'linkerd2-proxy (the .proxy-version of version-2.20) linkerd/tracing/src/lib.rs (the log format), '
+      + 'linkerd/app/src/env/types.rs parse_duration',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-port: "4222"\n  config.beta.linkerd.io/proxy-enable-native-sidecar: "true"',
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
   },
