@@ -428,6 +428,14 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(findingsFor('5 s')).toEqual([[Severity.WARNING, expect.stringMatching(/time.ParseDuration cannot read it/)]]);
     expect(findingsFor('5sec')).toHaveLength(1);
   });
+  test('proxy-uid and proxy-gid: what ParseInt reads goes into the securityContext, and the API server checks its range', () => {
+    expect(messagesFor({ 'config.linkerd.io/proxy-uid': '+2102', 'config.linkerd.io/proxy-gid': '-1' })).toEqual([]);
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/proxy-uid': '-1' });
+    expect(ruleFindings(objects, 'LKD-MESH-003').map((f) => [f.severity, f.message])).toEqual([[Severity.ERROR,
+      expect.stringMatching(/writes runAsUser: -1 into the proxy container; the API server refuses a pod whose runAsUser is outside 0-2147483647/)]]);
+    expect(messagesFor({ 'config.linkerd.io/proxy-gid': 'wheel' })).toEqual([expect.stringMatching(/strconv.ParseInt cannot read it/)]);
+  });
   test('log format and CPU ratio as the proxy and the injector read them', () => {
     expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'JSON', 'config.linkerd.io/proxy-cpu-ratio-limit': '5e-1' })).toEqual([]);
     expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'xml' })).toEqual([expect.stringMatching(/the proxy logs plain text for anything but json/)]);

@@ -62,7 +62,6 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyEnableNativeSidecarAnnotationBeta: bool,
   ProxyEphemeralStorageLimitAnnotation: quantity,
   ProxyEphemeralStorageRequestAnnotation: quantity,
-  ProxyGIDAnnotation: uint,
   ProxyImageAnnotation: text,
   ProxyLogHTTPHeaders: oneOf('off', 'insecure'),
   ProxyLogLevelAnnotation: text,
@@ -70,7 +69,6 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyMemoryRequestAnnotation: quantity,
   // ProxyRequireIdentityOnInboundPortsAnnotation, ProxyIgnoreInboundPortsAnnotation, ProxyIgnoreOutboundPortsAnnotation:
   // passed on unparsed by the injector and read by other components (OTHER_READERS).
-  ProxyUIDAnnotation: uint,
   ProxyVersionOverrideAnnotation: text,
   ProxyWaitBeforeExitSecondsAnnotation: uint,
   ProxyAdditionalEnvAnnotation: additionalEnv,
@@ -197,6 +195,24 @@ const cpuRatio: Validator = (v) => {
   return n > 0 && n < 1 ? undefined : 'it is not a number strictly between 0 and 1, so the injector logs it and ignores it.';
 };
 
+/** Kubernetes' range for runAsUser and runAsGroup (ValidateNonnegativeField, at most 2^31 - 1). */
+const MAX_ID = 2 ** 31 - 1;
+
+/**
+ * proxy-uid / proxy-gid: strconv.ParseInt(value, 10, 64), written into the proxy's securityContext (_proxy.tpl; a
+ * negative gid leaves runAsGroup out). The API server refuses a pod whose runAsUser or runAsGroup is out of range.
+ */
+const proxyId = (field: 'runAsUser' | 'runAsGroup'): Reader => (value) => {
+  const n = /^[+-]?\d+$/.test(value) ? Number(value) : undefined;
+  if (n === undefined || Math.abs(n) > 2 ** 63) return { text: 'strconv.ParseInt cannot read it, so the injector keeps the default.' };
+  if ((n >= 0 || field === 'runAsGroup') && n <= MAX_ID) return undefined;
+  return {
+    severity: Severity.ERROR,
+    text: `the injector takes it (strconv.ParseInt) and writes ${field}: ${n} into the proxy container; the API server refuses `
+      + `a pod whose ${field} is outside 0-${MAX_ID}.`,
+  };
+};
+
 /** Keys whose wrong values do more than the injector's log line: what is wrong is what the component that reads them does. */
 const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   ProxyInjectAnnotation: warning(injectValueProblem),
@@ -216,6 +232,8 @@ const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   CloseWaitTimeoutAnnotation: warning(closeWait),
   ProxyLogFormatAnnotation: warning(logFormat),
   ProxyCPURatioLimitAnnotation: warning(cpuRatio),
+  ProxyUIDAnnotation: proxyId('runAsUser'),
+  ProxyGIDAnnotation: proxyId('runAsGroup'),
 };
 
 const OPAQUE_PORTS = LABELS_GO.ProxyOpaquePortsAnnotation;
