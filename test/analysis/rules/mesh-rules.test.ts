@@ -436,6 +436,22 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
       expect.stringMatching(/writes runAsUser: -1 into the proxy container; the API server refuses a pod whose runAsUser is outside 0-2147483647/)]]);
     expect(messagesFor({ 'config.linkerd.io/proxy-gid': 'wheel' })).toEqual([expect.stringMatching(/strconv.ParseInt cannot read it/)]);
   });
+  test('proxy resources: a negative quantity, or a request above its limit, and the API server refuses the pod (errors)', () => {
+    const findingsFor = (annotations: Record<string, string>, namespace: Record<string, string> = {}) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', annotations);
+      Object.assign(pick(objects, 'Namespace', NS).metadata.annotations, namespace);
+      return ruleFindings(objects, 'LKD-MESH-003').map((f) => [f.severity, f.message]);
+    };
+    expect(findingsFor({ 'config.linkerd.io/proxy-cpu-request': '100m', 'config.linkerd.io/proxy-cpu-limit': '1', 'config.linkerd.io/proxy-memory-limit': '+64Mi' })).toEqual([]);
+    expect(findingsFor({ 'config.linkerd.io/proxy-memory-request': '128Mi', 'config.linkerd.io/proxy-memory-limit': '100M' })).toEqual([[Severity.ERROR,
+      'pod template annotation config.linkerd.io/proxy-memory-request "128Mi" is above config.linkerd.io/proxy-memory-limit "100M": the injector '
+      + 'writes both into the proxy container, and the API server refuses a pod whose memory request exceeds its limit.']]);
+    // The namespace's value reaches the pods that have none of their own.
+    expect(findingsFor({ 'config.linkerd.io/proxy-cpu-request': '2' }, { 'config.linkerd.io/proxy-cpu-limit': '500m' })).toEqual([[Severity.ERROR, expect.stringMatching(/CPU request exceeds its limit/)]]);
+    expect(findingsFor({ 'config.linkerd.io/proxy-cpu-limit': '-1' })).toEqual([[Severity.ERROR, expect.stringMatching(/refuses a pod with a negative resource quantity/)]]);
+    expect(findingsFor({ 'config.linkerd.io/proxy-cpu-limit': '1 core' })).toEqual([[Severity.WARNING, expect.stringMatching(/resource.ParseQuantity cannot read it/)]]);
+  });
   test('log format and CPU ratio as the proxy and the injector read them', () => {
     expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'JSON', 'config.linkerd.io/proxy-cpu-ratio-limit': '5e-1' })).toEqual([]);
     expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'xml' })).toEqual([expect.stringMatching(/the proxy logs plain text for anything but json/)]);

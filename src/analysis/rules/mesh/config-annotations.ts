@@ -5,7 +5,7 @@ import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxy
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
-import { controllerPortSet, ownPodTemplates, opaquePortsReadings, parsePortList, proxyInitPortList } from '../../model/policy-view';
+import { controllerPortSet, isMeshed, ownPodTemplates, opaquePortsReadings, parsePortList, proxyInitPortList } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */
@@ -15,7 +15,6 @@ const oneOf = (...values: string[]): Validator => (v) => (values.includes(v) ? u
 const text: Validator = (v) => (v.trim() === '' ? 'must not be empty' : undefined);
 const bool: Validator = (v) => (/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(v) ? undefined : 'must be true or false');
 const uint: Validator = (v) => (/^\d+$/.test(v) ? undefined : 'must be a non-negative integer');
-const quantity: Validator = (v) => (/^(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/.test(v) ? undefined : 'must be a Kubernetes quantity such as 100m or 64Mi');
 const pullPolicy = oneOf('Always', 'IfNotPresent', 'Never');
 const enabledDisabled = oneOf('enabled', 'disabled');
 const portList = (names: boolean): Validator => (v) => {
@@ -53,20 +52,14 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyPodInboundPortsAnnotation: portList(false),
   ProxyAdminShutdownAnnotation: enabledDisabled,
   ProxyAwait: enabledDisabled,
-  ProxyCPULimitAnnotation: quantity,
-  ProxyCPURequestAnnotation: quantity,
   ProxyDisableInboundProtocolDetectTimeout: bool,
   ProxyDisableOutboundProtocolDetectTimeout: bool,
   ProxyEnableNativeSidecarAnnotation: bool,
   ProxyEnableNativeSidecarAnnotationAlpha: bool,
   ProxyEnableNativeSidecarAnnotationBeta: bool,
-  ProxyEphemeralStorageLimitAnnotation: quantity,
-  ProxyEphemeralStorageRequestAnnotation: quantity,
   ProxyImageAnnotation: text,
   ProxyLogHTTPHeaders: oneOf('off', 'insecure'),
   ProxyLogLevelAnnotation: text,
-  ProxyMemoryLimitAnnotation: quantity,
-  ProxyMemoryRequestAnnotation: quantity,
   // ProxyRequireIdentityOnInboundPortsAnnotation, ProxyIgnoreInboundPortsAnnotation, ProxyIgnoreOutboundPortsAnnotation:
   // passed on unparsed by the injector and read by other components (OTHER_READERS).
   ProxyVersionOverrideAnnotation: text,
@@ -195,6 +188,32 @@ const cpuRatio: Validator = (v) => {
   return n > 0 && n < 1 ? undefined : 'it is not a number strictly between 0 and 1, so the injector logs it and ignores it.';
 };
 
+const QUANTITY = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
+const QUANTITY_SUFFIX = new Map<string, number>([
+  ['Ki', 2 ** 10], ['Mi', 2 ** 20], ['Gi', 2 ** 30], ['Ti', 2 ** 40], ['Pi', 2 ** 50], ['Ei', 2 ** 60],
+  ['n', 1e-9], ['u', 1e-6], ['m', 1e-3], ['', 1], ['k', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12], ['P', 1e15], ['E', 1e18],
+]);
+
+/** A Kubernetes quantity as resource.ParseQuantity reads it, as a number (precise enough to compare two). */
+function quantityValue(written: string): number | undefined {
+  const m = QUANTITY.exec(written);
+  if (!m) return undefined;
+  const suffix = m[3] ?? '';
+  const scale = QUANTITY_SUFFIX.get(suffix) ?? 10 ** Number(suffix.slice(1));
+  return (m[1] === '-' ? -1 : 1) * Number(m[2]) * scale;
+}
+
+/**
+ * Proxy resources: the injector checks the value with resource.ParseQuantity and writes it into the proxy container
+ * as it is; the API server refuses a pod with a negative request or limit.
+ */
+const proxyQuantity: Reader = (value) => {
+  const n = quantityValue(value);
+  if (n === undefined) return { text: 'resource.ParseQuantity cannot read it (use 100m, 64Mi), so the injector logs it and ignores it.' };
+  if (n >= 0) return undefined;
+  return { severity: Severity.ERROR, text: 'the injector writes it into the proxy container as it is, and the API server refuses a pod with a negative resource quantity.' };
+};
+
 /** Kubernetes' range for runAsUser and runAsGroup (ValidateNonnegativeField, at most 2^31 - 1). */
 const MAX_ID = 2 ** 31 - 1;
 
@@ -232,6 +251,12 @@ const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   CloseWaitTimeoutAnnotation: warning(closeWait),
   ProxyLogFormatAnnotation: warning(logFormat),
   ProxyCPURatioLimitAnnotation: warning(cpuRatio),
+  ProxyCPURequestAnnotation: proxyQuantity,
+  ProxyCPULimitAnnotation: proxyQuantity,
+  ProxyMemoryRequestAnnotation: proxyQuantity,
+  ProxyMemoryLimitAnnotation: proxyQuantity,
+  ProxyEphemeralStorageRequestAnnotation: proxyQuantity,
+  ProxyEphemeralStorageLimitAnnotation: proxyQuantity,
   ProxyUIDAnnotation: proxyId('runAsUser'),
   ProxyGIDAnnotation: proxyId('runAsGroup'),
 };
@@ -358,6 +383,33 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
   }
 }
 
+const RESOURCE_PAIRS: ReadonlyArray<readonly [string, LabelsGoName, LabelsGoName]> = [
+  ['CPU', 'ProxyCPURequestAnnotation', 'ProxyCPULimitAnnotation'],
+  ['memory', 'ProxyMemoryRequestAnnotation', 'ProxyMemoryLimitAnnotation'],
+  ['ephemeral storage', 'ProxyEphemeralStorageRequestAnnotation', 'ProxyEphemeralStorageLimitAnnotation'],
+];
+
+/**
+ * The proxy's request above its limit: the API server refuses the pod (a request must not exceed its limit). Each
+ * value is the pod's own or its namespace's, as the injector reads them.
+ */
+function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): void {
+  const ns = ctx.index.namespace(pod.namespace);
+  const nsAnnotations = ns ? annotationsOf(ns.object) : {};
+  const effective = (key: string) => {
+    const value = pod.annotations[key] ?? nsAnnotations[key];
+    return value === undefined ? undefined : { value: String(value), n: quantityValue(String(value)) };
+  };
+  for (const [resource, requestName, limitName] of RESOURCE_PAIRS) {
+    const request = effective(LABELS_GO[requestName]);
+    const limit = effective(LABELS_GO[limitName]);
+    if (request?.n === undefined || limit?.n === undefined || request.n <= limit.n) continue;
+    ctx.report(pod.owner, `${where} ${LABELS_GO[requestName]} ${JSON.stringify(request.value)} is above ${LABELS_GO[limitName]} `
+      + `${JSON.stringify(limit.value)}: the injector writes both into the proxy container, and the API server refuses a pod whose `
+      + `${resource} request exceeds its limit.`, { severity: Severity.ERROR });
+  }
+}
+
 /** labels.go: the wait "must be smaller than terminationGracePeriodSeconds configured for the Pod" (30 s by default). */
 function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, where: string): void {
   const value = pod.annotations[WAIT_BEFORE_EXIT];
@@ -429,7 +481,9 @@ export const configAnnotationsRule: Rule = {
       + 'The proxy ports are read with strconv.ParseInt and written into the pod as they are: one outside 1-65535 makes the pod '
       + 'unrunnable (an error). The proxy durations are read with time.ParseDuration (1m30s, .5s and +2s are fine) and handed '
       + 'to the proxy in whole milliseconds or seconds; a negative one makes the proxy exit (an error). The proxy logs JSON for '
-      + '"json" in any case and plain text for anything else.',
+      + '"json" in any case and plain text for anything else. proxy-uid and proxy-gid, and the proxy\'s resource quantities, go '
+      + 'into the proxy container as written: an id outside 0-2147483647, a negative quantity or a request above its limit, '
+      + 'and the API server refuses the pod (errors).',
     fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
     linkerdSource: 'pkg/k8s/labels.go (annotation vocabulary); pkg/inject/inject.go ApplyAnnotationOverrides, '
       + 'AppendNamespaceAnnotations (ProxyAnnotations, ProxyAlphaConfigAnnotations), (conf *ResourceConfig) '
@@ -452,6 +506,7 @@ export const configAnnotationsRule: Rule = {
       const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
       checkAnnotations(ctx, pod.owner, pod.annotations, where);
       checkWaitBeforeExit(ctx, pod, where);
+      if (isMeshed(pod)) checkResourcePairs(ctx, pod, where);
     }
     for (const service of ctx.index.own('', 'Service')) checkServiceAnnotations(ctx, service);
     for (const entry of ctx.index.objects) if (!entry.inventory) checkUnreadKeys(ctx, entry);
