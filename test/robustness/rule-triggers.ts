@@ -141,6 +141,20 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
   { ruleId: 'LKD-MESH-003', objects: lab((o) => annotate(podMeta(o), { 'config.linkerd.io/skip-inbound-port': '4222' })) },
   { ruleId: 'LKD-MESH-005', objects: lab((o) => { find(o, 'Deployment', 'orders-v1').spec.template.spec.hostNetwork = true; }) },
   {
+    ruleId: 'LKD-MESH-014',
+    objects: lab((o) => o.push({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'migrate', namespace: NS },
+      spec: {
+        template: {
+          metadata: { annotations: { 'config.linkerd.io/proxy-enable-native-sidecar': 'false' } },
+          spec: { restartPolicy: 'Never', serviceAccountName: 'orders', containers: [{ name: 'migrate', image: 'ghcr.io/example/migrate:1.0.0' }] },
+        },
+      },
+    })),
+  },
+  {
     ruleId: 'LKD-MESH-006',
     objects: lab((o) => o.push({
       apiVersion: 'networking.k8s.io/v1',

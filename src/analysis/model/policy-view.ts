@@ -450,6 +450,7 @@ export function withRequiredIdentity(policy: string): string {
 
 /** Where a pod template's injection decision comes from, for messages. */
 export function injectionOrigin(index: MeshIndex, pod: PodTemplate): string {
+  if (pod.injectionSkipped !== undefined) return `marked for injection, but the injector skips it: ${pod.injectionSkipped}`;
   const own = pod.annotations[INJECT_ANNOTATION];
   if (own !== undefined) return `pod template annotation ${INJECT_ANNOTATION}: ${own}`;
   const ns = index.namespace(pod.namespace);

@@ -17,6 +17,7 @@ import { kubernetesVersion } from './control-plane/kubernetes-version';
 import { webhookFailurePolicyIgnore } from './control-plane/webhook-failure-policy';
 import { configAnnotationsRule } from './mesh/config-annotations';
 import { duplicateObjectsRule } from './mesh/duplicate-objects';
+import { jobSidecarRule } from './mesh/job-sidecar';
 import { missingServiceAccount } from './mesh/missing-service-account';
 import { networkPolicyRule } from './mesh/network-policy';
 import { opaquePortsRule } from './mesh/opaque-ports';
@@ -94,7 +95,7 @@ export const ALL_RULES: Rule[] = [
   serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
-  proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule, unknownKindsRule, yaml11ReadingsRule,
+  proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule, unknownKindsRule, yaml11ReadingsRule, jobSidecarRule,
   duplicateObjectsRule,
   missingServiceAccount,
   omittedParentGroup,

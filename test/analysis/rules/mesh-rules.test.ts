@@ -162,6 +162,7 @@ describe('LKD-MESH-003 config annotations', () => {
     annotate(objects, 'orders-v1', {
       'config.linkerd.io/proxy-metrics-hostname-labels': 'true',
       'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '10',
+      'config.linkerd.io/proxy-enable-native-sidecar': 'false',
       'config.linkerd.io/enable-gateway': 'false',
       'config.linkerd.io/proxy-additional-env': '[{"name":"X","value":"1"}]',
     });
@@ -179,9 +180,13 @@ describe('LKD-MESH-003 config annotations', () => {
     ]));
     expect(messages).toHaveLength(4);
   });
-  test('a proxy wait not shorter than the grace period is named', () => {
+  test('a proxy wait does nothing with native sidecars (the 2.20 default), and is named when not shorter than the grace period', () => {
     const objects = meshLab();
-    annotate(objects, 'orders-v1', { 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '30' });
+    annotate(objects, 'orders-v1', { 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '10' });
+    expect(only(objects, 'LKD-MESH-003').message).toBe('pod template annotation config.alpha.linkerd.io/proxy-wait-before-exit-seconds has no '
+      + 'effect: the proxy runs as a native sidecar (proxy.nativeSidecar, true by default in Linkerd 2.20), which Kubernetes stops only '
+      + 'after the app containers, and the injector adds the wait (a preStop sleep) only to a proxy that is an ordinary container. Remove it.');
+    annotate(objects, 'orders-v1', { 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '30', 'config.linkerd.io/proxy-enable-native-sidecar': 'false' });
     expect(only(objects, 'LKD-MESH-003').message).toMatch(/is 30 s, not less than the pod's terminationGracePeriodSeconds \(30\)/);
     template(objects, 'orders-v1').spec.terminationGracePeriodSeconds = 60;
     expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
@@ -338,6 +343,38 @@ describe('LKD-MESH-007 proxy port collisions', () => {
     template(objects, 'client').spec.containers[0].ports = [{ containerPort: 4191 }];
     annotate(objects, 'client', { 'config.linkerd.io/admin-port': '4999' });
     expect(ruleFindings(objects, 'LKD-MESH-007')).toEqual([]);
+  });
+});
+
+describe('LKD-MESH-014 Jobs and native sidecars', () => {
+  const job = (annotations: Record<string, string>, kind = 'Job') => {
+    const podTemplate = { metadata: { annotations }, spec: { restartPolicy: 'Never', serviceAccountName: 'orders', containers: [{ name: 'migrate', image: 'ghcr.io/example/migrate:1.0.0' }] } };
+    return {
+      apiVersion: 'batch/v1',
+      kind,
+      metadata: { name: 'migrate', namespace: NS },
+      spec: kind === 'CronJob' ? { schedule: '0 * * * *', jobTemplate: { spec: { template: podTemplate } } } : { template: podTemplate },
+    };
+  };
+  test('passes with native sidecars, the 2.20 default', () => {
+    expect(ruleFindings([...meshLab(), job({})], 'LKD-MESH-014')).toEqual([]);
+    expect(ruleFindings([...meshLab(), job({ 'config.linkerd.io/proxy-enable-native-sidecar': 'true', 'config.beta.linkerd.io/proxy-enable-native-sidecar': 'false' })], 'LKD-MESH-014')).toEqual([]);
+  });
+  test('warns when the pod, its namespace or an older key turns them off', () => {
+    const [f] = ruleFindings([...meshLab(), job({ 'config.linkerd.io/proxy-enable-native-sidecar': 'false' }, 'CronJob')], 'LKD-MESH-014');
+    expect(f).toMatchObject({ severity: Severity.WARNING, resource: { kind: 'CronJob', name: 'migrate' } });
+    expect(f.message).toBe('CronJob mesh-lab/migrate runs to completion, but its proxy is an ordinary container (config.linkerd.io/proxy-enable-native-sidecar '
+      + 'on the pod template: false): it keeps running after the job\'s containers exit, so the pod never completes and the Job never finishes.');
+    const nsOff = meshLab();
+    pick(nsOff, 'Namespace', NS).metadata.annotations['config.linkerd.io/proxy-enable-native-sidecar'] = 'false';
+    expect(ruleFindings([...nsOff, job({})], 'LKD-MESH-014')[0].message).toMatch(/on Namespace mesh-lab: false/);
+    expect(ruleFindings([...meshLab(), job({ 'config.alpha.linkerd.io/proxy-enable-native-sidecar': 'false' })], 'LKD-MESH-014')).toHaveLength(1);
+  });
+  test('an invalid stable value leaves the default and hides the older keys; the admin shutdown endpoint makes it information', () => {
+    expect(ruleFindings([...meshLab(), job({ 'config.linkerd.io/proxy-enable-native-sidecar': 'no', 'config.alpha.linkerd.io/proxy-enable-native-sidecar': 'false' })], 'LKD-MESH-014')).toEqual([]);
+    const [f] = ruleFindings([...meshLab(), job({ 'config.linkerd.io/proxy-enable-native-sidecar': 'false', 'config.linkerd.io/proxy-admin-shutdown': 'enabled' })], 'LKD-MESH-014');
+    expect(f.severity).toBe(Severity.INFO);
+    expect(f.message).toMatch(/proxy-admin-shutdown is enabled, so the job can end it with a POST to localhost:4191\/shutdown/);
   });
 });
 

@@ -6,6 +6,7 @@ import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { controllerPortSet, isMeshed, ownPodTemplates, opaquePortsReadings, parsePortList, proxyInitPortList } from '../../model/policy-view';
+import { nativeSidecarOf } from '../../model/proxy-settings';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */
@@ -414,6 +415,14 @@ function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): 
 function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, where: string): void {
   const value = pod.annotations[WAIT_BEFORE_EXIT];
   if (value === undefined || !/^\d+$/.test(String(value))) return;
+  const native = nativeSidecarOf(ctx.index, pod);
+  if (native.on && isMeshed(pod)) {
+    // _proxy.tpl adds the preStop sleep only to a proxy that is an ordinary container.
+    ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} has no effect: the proxy runs as a native sidecar (${native.origin}), which `
+      + 'Kubernetes stops only after the app containers, and the injector adds the wait (a preStop sleep) only to a proxy that is an '
+      + 'ordinary container. Remove it.');
+    return;
+  }
   const grace = typeof pod.spec.terminationGracePeriodSeconds === 'number' ? pod.spec.terminationGracePeriodSeconds : 30;
   if (Number(value) >= grace) {
     ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} is ${value} s, not less than the pod's terminationGracePeriodSeconds (${grace}); `

@@ -1,0 +1,51 @@
+/**
+ * Proxy settings that change how a pod behaves as a whole, read the way the injector reads them: the pod's own
+ * annotations, with its namespace's copied in for the keys the pod lacks (controller/proxy-injector/webhook.go
+ * AppendNamespaceAnnotations, pkg/inject/inject.go ProxyAnnotations and ProxyAlphaConfigAnnotations), over the
+ * control plane's values.
+ */
+import { controlPlaneInstalls } from './installs';
+import { annotationsOf } from './manifest';
+import { MeshIndex, PodTemplate } from './mesh-index';
+import { LABELS_GO } from '../../core/linkerd-annotations.generated';
+
+const STABLE = LABELS_GO.ProxyEnableNativeSidecarAnnotation;
+const BETA = LABELS_GO.ProxyEnableNativeSidecarAnnotationBeta;
+const ALPHA = LABELS_GO.ProxyEnableNativeSidecarAnnotationAlpha;
+
+/** Go's strconv.ParseBool. */
+function goBool(value: unknown): boolean | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return undefined;
+}
+
+export interface NativeSidecar {
+  /** Whether the proxy runs as a native sidecar (an init container with restartPolicy Always). */
+  readonly on: boolean;
+  /** Where that comes from, for messages. */
+  readonly origin: string;
+}
+
+/**
+ * Whether the injector makes a pod's proxy a native sidecar (inject.go ApplyAnnotationOverrides): the stable key when
+ * it is set (a value ParseBool cannot read leaves the default, and hides the older keys), else the beta key (read from
+ * the pod only), else the alpha key; else the install's proxy.nativeSidecar, else the chart's (true in 2.20).
+ */
+export function nativeSidecarOf(index: MeshIndex, pod: PodTemplate): NativeSidecar {
+  const ns = index.namespace(pod.namespace);
+  const nsAnnotations = ns ? annotationsOf(ns.object) : {};
+  const merged = (key: string, fromNamespace: boolean): { value: unknown; where: string } | undefined => {
+    if (pod.annotations[key] !== undefined) return { value: pod.annotations[key], where: `${key} on the pod template` };
+    if (fromNamespace && nsAnnotations[key] !== undefined) return { value: nsAnnotations[key], where: `${key} on Namespace ${pod.namespace}` };
+    return undefined;
+  };
+  const set = merged(STABLE, true) ?? merged(BETA, false) ?? merged(ALPHA, true);
+  const parsed = set === undefined ? undefined : goBool(set.value);
+  if (set !== undefined && parsed !== undefined) return { on: parsed, origin: `${set.where}: ${String(set.value)}` };
+  const [install] = controlPlaneInstalls(index);
+  const fromInstall = install?.values.proxy?.nativeSidecar;
+  if (typeof fromInstall === 'boolean') return { on: fromInstall, origin: `proxy.nativeSidecar: ${fromInstall} in the ${install.source}` };
+  return { on: true, origin: 'proxy.nativeSidecar, true by default in Linkerd 2.20' };
+}
