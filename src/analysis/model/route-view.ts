@@ -192,17 +192,29 @@ export interface ServiceParent {
 /** Many route rules ask for the same route's Service parents; an index's routes resolve once (per index). */
 export const serviceParents: (route: IndexedObject, index: MeshIndex) => ServiceParent[] = perKeyOfIndex(resolveServiceParents);
 
-function resolveServiceParents(route: IndexedObject, index: MeshIndex): ServiceParent[] {
-  const result: ServiceParent[] = [];
+/** A named parentRef of one kind, with its position and the namespace it points into. */
+interface NamedParentRef {
+  readonly ref: ParentRef;
+  readonly position: number;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** The parentRefs `targets` accepts that have a name, in `spec.parentRefs` order. */
+function namedParentRefs(route: IndexedObject, targets: (ref: ParentRef, route: IndexedObject) => boolean): NamedParentRef[] {
+  const result: NamedParentRef[] = [];
   const refs = parentRefs(route);
   for (let position = 0; position < refs.length; position++) {
     const ref = refs[position];
     const name = refName(ref);
-    if (!isServiceParent(ref, route) || !name) continue;
-    const namespace = parentNamespace(ref, route);
-    result.push({ ref, position, namespace, name, key: `${namespace}/${name}`, service: index.service(namespace, name) });
+    if (name && targets(ref, route)) result.push({ ref, position, namespace: parentNamespace(ref, route), name });
   }
   return result;
+}
+
+function resolveServiceParents(route: IndexedObject, index: MeshIndex): ServiceParent[] {
+  return namedParentRefs(route, isServiceParent)
+    .map((p) => ({ ...p, key: `${p.namespace}/${p.name}`, service: index.service(p.namespace, p.name) }));
 }
 
 /** One EgressNetwork parentRef of a route, with the EgressNetwork it names (if the output or inventory has it). */
@@ -219,16 +231,8 @@ export interface EgressNetworkParent {
 export const egressNetworkParents: (route: IndexedObject, index: MeshIndex) => EgressNetworkParent[] = perKeyOfIndex(resolveEgressNetworkParents);
 
 function resolveEgressNetworkParents(route: IndexedObject, index: MeshIndex): EgressNetworkParent[] {
-  const result: EgressNetworkParent[] = [];
-  const refs = parentRefs(route);
-  for (let position = 0; position < refs.length; position++) {
-    const ref = refs[position];
-    const name = refName(ref);
-    if (!isEgressNetworkParent(ref, route) || !name) continue;
-    const namespace = parentNamespace(ref, route);
-    result.push({ ref, position, namespace, name, network: egressNetworksIn(index, namespace).find((n) => n.id.name === name) });
-  }
-  return result;
+  return namedParentRefs(route, isEgressNetworkParent)
+    .map((p) => ({ ...p, network: egressNetworksIn(index, p.namespace).find((n) => n.id.name === p.name) }));
 }
 
 /** Routes of every kind (the inventory's included) with a parentRef naming each EgressNetwork, keyed `namespace/name`. */
