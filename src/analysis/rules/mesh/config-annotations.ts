@@ -39,7 +39,6 @@ const additionalEnv: Validator = (v) => {
  * (core/linkerd-annotations.generated.ts); which keys are read where is core/proxy-annotations.ts.
  */
 const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
-  // The inject key, the ports, durations, log format, CPU ratio, skip lists and require-identity ports: OTHER_READERS.
   ProxyAccessLogAnnotation: oneOf('apache', 'json'),
   DebugImageAnnotation: text,
   DebugImagePullPolicyAnnotation: pullPolicy,
@@ -61,8 +60,8 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyImageAnnotation: text,
   ProxyLogHTTPHeaders: oneOf('off', 'insecure'),
   ProxyLogLevelAnnotation: text,
-  // ProxyRequireIdentityOnInboundPortsAnnotation, ProxyIgnoreInboundPortsAnnotation, ProxyIgnoreOutboundPortsAnnotation:
-  // passed on unparsed by the injector and read by other components (OTHER_READERS).
+  // The inject key, the proxy's ports, durations, ids, resources, log format and CPU ratio, the skip lists and the
+  // require-identity ports: OTHER_READERS, which follow the value to the component that acts on it.
   ProxyVersionOverrideAnnotation: text,
   ProxyWaitBeforeExitSecondsAnnotation: uint,
   ProxyAdditionalEnvAnnotation: additionalEnv,
