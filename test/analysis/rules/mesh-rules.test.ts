@@ -182,6 +182,8 @@ describe('LKD-MESH-003 config annotations', () => {
   });
   test('a proxy wait does nothing with native sidecars (the 2.20 default), and is named when not shorter than the grace period', () => {
     const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '0' });
+    expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
     annotate(objects, 'orders-v1', { 'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '10' });
     expect(only(objects, 'LKD-MESH-003').message).toBe('pod template annotation config.alpha.linkerd.io/proxy-wait-before-exit-seconds has no '
       + 'effect: the proxy runs as a native sidecar (proxy.nativeSidecar, true by default in Linkerd 2.20), which Kubernetes stops only '

@@ -415,7 +415,8 @@ function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, where: string):
   const value = pod.annotations[WAIT_BEFORE_EXIT];
   if (value === undefined || !/^\d+$/.test(String(value))) return;
   const native = nativeSidecarOf(ctx.index, pod);
-  if (native.on && isMeshed(pod)) {
+  // "0" asks for no wait, which a native sidecar gives anyway (linkerd-viz's chart writes it on its pods).
+  if (native.on && isMeshed(pod) && Number(value) > 0) {
     // _proxy.tpl adds the preStop sleep only to a proxy that is an ordinary container.
     ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} has no effect: the proxy runs as a native sidecar (${native.origin}), which `
       + 'Kubernetes stops only after the app containers, and the injector adds the wait (a preStop sleep) only to a proxy that is an '
