@@ -143,6 +143,15 @@ export const CONTEXT_OPTIONS: readonly ContextOption[] = [
     defaultText: 'the install\'s cniEnabled, else false',
     problem: () => undefined,
   },
+  {
+    key: 'nativeSidecar',
+    flag: 'native-sidecar',
+    kind: 'boolean',
+    placeholder: 'true|false',
+    help: 'Whether the injector adds proxies as native sidecars (proxy.nativeSidecar; LKD-MESH-014)',
+    defaultText: 'the install\'s proxy.nativeSidecar, else true',
+    problem: () => undefined,
+  },
 ];
 
 /** A value as written (CLI text, YAML property, or a typed MeshChecks value) converted to the option's kind. */

@@ -44,6 +44,11 @@ export interface AnalysisContext {
    * the control-plane install in the output, else the chart default (false).
    */
   readonly cniEnabled?: boolean;
+  /**
+   * Whether the injector adds proxies as native sidecars (`proxy.nativeSidecar`); when unset, read from the
+   * control-plane install in the output, else the chart default (true in 2.20). Pod annotations override it.
+   */
+  readonly nativeSidecar?: boolean;
   /** Schedulable nodes in the cluster, when known; else counted from the inventory's Node objects. */
   readonly nodeCount?: number;
   /** Zones (`topology.kubernetes.io/zone`) with schedulable nodes, when known; else counted from the inventory's Node labels. */
@@ -83,6 +88,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     certificateExpiryWarningDays: input.certificateExpiryWarningDays ?? 60,
     prometheusServiceAccount: input.prometheusServiceAccount,
     cniEnabled: input.cniEnabled,
+    nativeSidecar: input.nativeSidecar,
     nodeCount: input.nodeCount,
     zoneCount: input.zoneCount,
     peerIdentitySuffixes: input.peerIdentitySuffixes ?? [],

@@ -110,6 +110,12 @@ export interface MeshChecksOptions {
    */
   readonly cniEnabled?: boolean;
   /**
+   * Whether the control plane adds proxies as native sidecars (`proxy.nativeSidecar`; LKD-MESH-014). Pod and namespace
+   * annotations override it.
+   * @default - read from the control-plane install in the output, else true (the Linkerd 2.20 chart default)
+   */
+  readonly nativeSidecar?: boolean;
+  /**
    * Schedulable nodes in the cluster (LKD-CP-001 says which fault domains the control plane survives).
    * @default - counted from Nodes in the inventory, else unknown
    */

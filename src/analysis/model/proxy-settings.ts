@@ -8,6 +8,7 @@ import { controlPlaneInstalls } from './installs';
 import { annotationsOf } from './manifest';
 import { MeshIndex, PodTemplate } from './mesh-index';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
+import { AnalysisContext } from '../options';
 
 const STABLE = LABELS_GO.ProxyEnableNativeSidecarAnnotation;
 const BETA = LABELS_GO.ProxyEnableNativeSidecarAnnotationBeta;
@@ -31,9 +32,10 @@ export interface NativeSidecar {
 /**
  * Whether the injector makes a pod's proxy a native sidecar (inject.go ApplyAnnotationOverrides): the stable key when
  * it is set (a value ParseBool cannot read leaves the default, and hides the older keys), else the beta key (read from
- * the pod only), else the alpha key; else the install's proxy.nativeSidecar, else the chart's (true in 2.20).
+ * the pod only), else the alpha key; else the declared option, the install's proxy.nativeSidecar, or the chart's (true
+ * in 2.20).
  */
-export function nativeSidecarOf(index: MeshIndex, pod: PodTemplate): NativeSidecar {
+export function nativeSidecarOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): NativeSidecar {
   const ns = index.namespace(pod.namespace);
   const nsAnnotations = ns ? annotationsOf(ns.object) : {};
   const merged = (key: string, fromNamespace: boolean): { value: unknown; where: string } | undefined => {
@@ -44,6 +46,7 @@ export function nativeSidecarOf(index: MeshIndex, pod: PodTemplate): NativeSidec
   const set = merged(STABLE, true) ?? merged(BETA, false) ?? merged(ALPHA, true);
   const parsed = set === undefined ? undefined : goBool(set.value);
   if (set !== undefined && parsed !== undefined) return { on: parsed, origin: `${set.where}: ${String(set.value)}` };
+  if (context.nativeSidecar !== undefined) return { on: context.nativeSidecar, origin: `the declared nativeSidecar: ${context.nativeSidecar}` };
   const [install] = controlPlaneInstalls(index);
   const fromInstall = install?.values.proxy?.nativeSidecar;
   if (typeof fromInstall === 'boolean') return { on: fromInstall, origin: `proxy.nativeSidecar: ${fromInstall} in the ${install.source}` };

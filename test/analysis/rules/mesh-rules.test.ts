@@ -372,6 +372,12 @@ describe('LKD-MESH-014 Jobs and native sidecars', () => {
     expect(ruleFindings([...nsOff, job({})], 'LKD-MESH-014')[0].message).toMatch(/on Namespace mesh-lab: false/);
     expect(ruleFindings([...meshLab(), job({ 'config.alpha.linkerd.io/proxy-enable-native-sidecar': 'false' })], 'LKD-MESH-014')).toHaveLength(1);
   });
+  test('the cluster\'s value, declared or from the install, applies to pods without their own', () => {
+    const [declared] = analyze(asManifests([...meshLab(), job({})]), { nativeSidecar: false }).findings.filter((f) => f.ruleId === 'LKD-MESH-014');
+    expect(declared.message).toMatch(/its proxy is an ordinary container \(the declared nativeSidecar: false\)/);
+    expect(analyze(asManifests([...meshLab(), job({ 'config.linkerd.io/proxy-enable-native-sidecar': 'true' })]), { nativeSidecar: false })
+      .findings.filter((f) => f.ruleId === 'LKD-MESH-014')).toEqual([]);
+  });
   test('an invalid stable value leaves the default and hides the older keys; the admin shutdown endpoint makes it information', () => {
     expect(ruleFindings([...meshLab(), job({ 'config.linkerd.io/proxy-enable-native-sidecar': 'no', 'config.alpha.linkerd.io/proxy-enable-native-sidecar': 'false' })], 'LKD-MESH-014')).toEqual([]);
     const [f] = ruleFindings([...meshLab(), job({ 'config.linkerd.io/proxy-enable-native-sidecar': 'false', 'config.linkerd.io/proxy-admin-shutdown': 'enabled' })], 'LKD-MESH-014');

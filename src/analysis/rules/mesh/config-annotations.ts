@@ -414,7 +414,7 @@ function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): 
 function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, where: string): void {
   const value = pod.annotations[WAIT_BEFORE_EXIT];
   if (value === undefined || !/^\d+$/.test(String(value))) return;
-  const native = nativeSidecarOf(ctx.index, pod);
+  const native = nativeSidecarOf(ctx.index, ctx.context, pod);
   // "0" asks for no wait, which a native sidecar gives anyway (linkerd-viz's chart writes it on its pods).
   if (native.on && isMeshed(pod) && Number(value) > 0) {
     // _proxy.tpl adds the preStop sleep only to a proxy that is an ordinary container.

@@ -15,7 +15,7 @@ function runsToCompletion(pod: PodTemplate): boolean {
 }
 
 function checkPod(ctx: RuleContext, pod: PodTemplate): void {
-  const native = nativeSidecarOf(ctx.index, pod);
+  const native = nativeSidecarOf(ctx.index, ctx.context, pod);
   if (native.on) return;
   const ns = ctx.index.namespace(pod.namespace);
   const shutdownValue = pod.annotations[ADMIN_SHUTDOWN] ?? (ns ? annotationsOf(ns.object)[ADMIN_SHUTDOWN] : undefined);
