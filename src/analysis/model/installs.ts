@@ -4,6 +4,7 @@
  * the issuer key). Rules ask for installs and their values instead of parsing delivery objects themselves.
  */
 import * as yaml from 'js-yaml';
+import { perIndex } from './memo';
 import { IndexedObject, MeshIndex } from './mesh-index';
 import { isPlainObject, mergeLayers } from '../../core/helm-values';
 
@@ -148,11 +149,10 @@ export function linkerdInstalls(index: MeshIndex): ChartInstall[] {
   return installs.filter((install) => isLinkerdChart(install.chart));
 }
 
-/** Installs of linkerd-control-plane whose values could be read. */
-export function controlPlaneInstalls(index: MeshIndex): Array<ChartInstall & { values: Record<string, any> }> {
-  return linkerdInstalls(index).filter((i): i is ChartInstall & { values: Record<string, any> } =>
-    i.chart?.slice(i.chart.lastIndexOf('/') + 1) === CONTROL_PLANE_CHART && i.values !== undefined);
-}
+/** Installs of linkerd-control-plane whose values could be read; once per index (shared: do not modify). */
+export const controlPlaneInstalls: (index: MeshIndex) => Array<ChartInstall & { values: Record<string, any> }> = perIndex((index) =>
+  linkerdInstalls(index).filter((i): i is ChartInstall & { values: Record<string, any> } =>
+    i.chart?.slice(i.chart.lastIndexOf('/') + 1) === CONTROL_PLANE_CHART && i.values !== undefined));
 
 /** The object to report a cluster-wide problem on: the first Linkerd install, else the first object of the output. */
 export function clusterSubject(index: MeshIndex): IndexedObject | undefined {

@@ -19,6 +19,7 @@ export const PROXY_UID = 2102;
 export {
   SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, CHART_OPAQUE_PORTS,
 } from '../../core/vocabulary';
+import { defaultSkippedInboundPorts } from './proxy-settings';
 import { ObjectRef, isServerParentOf, refTargets } from './refs';
 export type { ObjectRef } from './refs';
 export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'];
@@ -744,13 +745,25 @@ function proxyInitPortListUncached(value: string): PortList {
 /**
  * Ports of a pod whose inbound traffic bypasses the proxy (no mTLS, no policy): those proxy-init reads from the pod's
  * list, or else its namespace's, which the injector copies to the pod (controller/proxy-injector/webhook.go
- * AppendNamespaceAnnotations).
+ * AppendNamespaceAnnotations), or else the cluster's default list.
  */
-export function skippedInboundPorts(index: MeshIndex, pod: PodTemplate): PortList {
+export function skippedInboundPorts(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): PortList {
+  return proxyInitPortList(skipInboundSetting(index, context, pod).value);
+}
+
+/** Where a pod's skipped inbound ports come from, in words about the pod ("its own ..."), for messages. */
+export function skippedInboundSource(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string {
+  return skipInboundSetting(index, context, pod).source;
+}
+
+function skipInboundSetting(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): { value: string; source: string } {
   const own = pod.annotations[SKIP_INBOUND_PORTS];
-  const ns = own === undefined ? index.namespace(pod.namespace) : undefined;
-  const value = own ?? (ns ? annotationsOf(ns.object)[SKIP_INBOUND_PORTS] : undefined);
-  return proxyInitPortList(value === undefined ? '' : String(value));
+  if (own !== undefined) return { value: String(own), source: `its own ${SKIP_INBOUND_PORTS}` };
+  const ns = index.namespace(pod.namespace);
+  const nsValue = ns ? annotationsOf(ns.object)[SKIP_INBOUND_PORTS] : undefined;
+  if (nsValue !== undefined) return { value: String(nsValue), source: `${SKIP_INBOUND_PORTS} of Namespace ${pod.namespace}` };
+  const value = defaultSkippedInboundPorts(index, context);
+  return { value, source: `the cluster's proxyInit.ignoreInboundPorts "${value}", with no ${SKIP_INBOUND_PORTS} of its own` };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -52,3 +52,34 @@ export function nativeSidecarOf(index: MeshIndex, context: AnalysisContext, pod:
   if (typeof fromInstall === 'boolean') return { on: fromInstall, origin: `proxy.nativeSidecar: ${fromInstall} in the ${install.source}` };
   return { on: true, origin: 'proxy.nativeSidecar, true by default in Linkerd 2.20' };
 }
+
+/** Whether pods get their iptables rules from linkerd2-cni, and who says so. */
+export interface CniFact {
+  readonly enabled: boolean;
+  readonly origin: string;
+  /** False when nothing said so and the chart default is assumed. */
+  readonly known: boolean;
+}
+
+/** cniEnabled as declared, else as the control-plane install in the output sets it, else the chart default (false). */
+export function cniEnabledOf(index: MeshIndex, context: AnalysisContext): CniFact {
+  if (context.cniEnabled !== undefined) return { enabled: context.cniEnabled, origin: 'the declared cniEnabled', known: true };
+  const [install] = controlPlaneInstalls(index);
+  if (install) return { enabled: install.values.cniEnabled === true, origin: `cniEnabled in the ${install.source}`, known: true };
+  return { enabled: false, origin: 'assuming the chart default, cniEnabled: false', known: false };
+}
+
+/** The chart's proxyInit.ignoreInboundPorts (Galera's ports). */
+export const CHART_IGNORE_INBOUND_PORTS = '4567,4568';
+
+/**
+ * The inbound ports proxy-init skips for a pod without its own skip-inbound-ports (nor its namespace's): the
+ * install's proxyInit.ignoreInboundPorts, else the chart's (_proxy-init.tpl `--inbound-ports-to-ignore`). With the
+ * CNI plugin there is no proxy-init, and the plugin's own list (linkerd2-cni ignoreInboundPorts) is empty by default.
+ */
+export function defaultSkippedInboundPorts(index: MeshIndex, context: AnalysisContext): string {
+  if (cniEnabledOf(index, context).enabled) return '';
+  const [install] = controlPlaneInstalls(index);
+  const fromInstall = install?.values.proxyInit?.ignoreInboundPorts;
+  return typeof fromInstall === 'string' ? fromInstall : CHART_IGNORE_INBOUND_PORTS;
+}

@@ -10,7 +10,7 @@ import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-
 import {
   EffectiveDefault, authorizationTargets, controllerOpaqueOnPod, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf,
   refList, requiresIdentityOn, withRequiredIdentity,
-  resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts,
+  resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts, skippedInboundSource,
   specOf, workloadLabel,
 } from '../model/policy-view';
 import { AnalysisContext } from '../options';
@@ -289,7 +289,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
     if (!view) views.set(winner, view = serverView(index, winner));
   }
   const portName = portNameOf(pod, port);
-  const skipsProxy = portListHas(skippedInboundPorts(index, pod), port);
+  const skipsProxy = portListHas(skippedInboundPorts(index, context, pod), port);
   const resolvedDefault = effectiveDefaultPolicy(index, pod, context);
   const requireIdentity = requiresIdentityOn(index, pod, port);
   const defaultPolicy: EffectiveDefault = requireIdentity && withRequiredIdentity(resolvedDefault.policy) !== resolvedDefault.policy
@@ -348,7 +348,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
       if (skipsProxy) {
         return {
           allowed: true,
-          reason: `${target} is listed in config.linkerd.io/skip-inbound-ports, so traffic bypasses the proxy and its policy`,
+          reason: `${target} is skipped by proxy-init for ${workloadLabel(pod)} (${skippedInboundSource(index, context, pod)}), so traffic bypasses the proxy and its policy`,
           deciders: [pod.owner.id],
         };
       }

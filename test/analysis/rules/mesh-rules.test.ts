@@ -392,7 +392,7 @@ describe('LKD-MESH-008 Server on a skipped port', () => {
     annotate(objects, 'orders-v2', { 'config.linkerd.io/skip-inbound-ports': '8000-8090' });
     const f = only(objects, 'LKD-MESH-008');
     expect(f.resource.name).toBe('orders-http');
-    expect(f.message).toMatch(/skip-inbound-ports of Deployment mesh-lab\/orders-v2/);
+    expect(f.message).toMatch(/skipped by proxy-init for Deployment mesh-lab\/orders-v2 \(its own config.linkerd.io\/skip-inbound-ports\)/);
   });
   test('passes when other ports are skipped', () => {
     const objects = meshLab();
@@ -408,10 +408,24 @@ describe('LKD-MESH-008 Server on a skipped port', () => {
     expect([skipping('9000, 8080'), skipping(' 8080'), skipping('8000 - 8090')]).toEqual([0, 0, 0]);
     expect([skipping('9000,8080'), skipping('+8080'), skipping('08080'), skipping('8080,')]).toEqual([1, 1, 1, 1]);
   });
+  test('without a list of their own, pods skip the chart\'s proxyInit.ignoreInboundPorts (4567,4568) unless the CNI plugin sets up iptables', () => {
+    const galera = () => {
+      const objects = meshLab();
+      pick(objects, 'Server', 'orders-http').spec.port = 4567;
+      for (const v of ['orders-v1', 'orders-v2']) template(objects, v).spec.containers[0].ports.push({ name: 'galera', containerPort: 4567 });
+      return objects;
+    };
+    expect(only(galera(), 'LKD-MESH-008').message).toMatch(/^port 4567 is skipped by proxy-init for Deployment mesh-lab\/orders-v1, Deployment mesh-lab\/orders-v2 \(the cluster's proxyInit.ignoreInboundPorts "4567,4568", with no config.linkerd.io\/skip-inbound-ports of its own\);/);
+    expect(ruleFindings(galera(), 'LKD-MESH-008', { cniEnabled: true })).toEqual([]);
+    const own = galera();
+    annotate(own, 'orders-v1', { 'config.linkerd.io/skip-inbound-ports': '9000' });
+    annotate(own, 'orders-v2', { 'config.linkerd.io/skip-inbound-ports': '9000' });
+    expect(ruleFindings(own, 'LKD-MESH-008')).toEqual([]);
+  });
   test('a Namespace\'s list applies to pods without their own (the injector copies it), a pod\'s own replaces it', () => {
     const objects = meshLab();
     pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/skip-inbound-ports'] = '8080';
-    expect(only(objects, 'LKD-MESH-008').message).toMatch(/skip-inbound-ports of Deployment mesh-lab\/orders-v1, Deployment mesh-lab\/orders-v2;/);
+    expect(only(objects, 'LKD-MESH-008').message).toMatch(/for Deployment mesh-lab\/orders-v1, Deployment mesh-lab\/orders-v2 \(config.linkerd.io\/skip-inbound-ports of Namespace mesh-lab\);/);
     annotate(objects, 'orders-v1', { 'config.linkerd.io/skip-inbound-ports': '9000' });
     annotate(objects, 'orders-v2', { 'config.linkerd.io/skip-inbound-ports': '9000' });
     expect(ruleFindings(objects, 'LKD-MESH-008')).toEqual([]);

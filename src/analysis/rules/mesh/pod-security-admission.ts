@@ -1,27 +1,12 @@
 import { Severity } from '../../finding';
-import { controlPlaneInstalls } from '../../model/installs';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { CniFact, cniEnabledOf } from '../../model/proxy-settings';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The Pod Security Standards levels whose capability lists leave out NET_ADMIN and NET_RAW. */
 const REFUSING_LEVELS = new Set(['baseline', 'restricted']);
 export const ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
-
-interface CniFact {
-  readonly enabled: boolean;
-  readonly origin: string;
-  /** False when nothing said so and the chart default is assumed. */
-  readonly known: boolean;
-}
-
-/** cniEnabled as declared, else as the control-plane install in the output sets it, else the chart default (false). */
-function cniEnabled(ctx: RuleContext): CniFact {
-  if (ctx.context.cniEnabled !== undefined) return { enabled: ctx.context.cniEnabled, origin: 'the declared cniEnabled', known: true };
-  const [install] = controlPlaneInstalls(ctx.index);
-  if (install) return { enabled: install.values.cniEnabled === true, origin: `cniEnabled in the ${install.source}`, known: true };
-  return { enabled: false, origin: 'assuming the chart default, cniEnabled: false', known: false };
-}
 
 /** Assumed, not known: a cluster running the CNI would admit these pods, so this is a warning until it is declared. */
 const ASSUMED_FIX = 'If the cluster runs linkerd2-cni, declare it (cniEnabled: true, --cni true); otherwise install it before the control plane '
@@ -64,7 +49,7 @@ export const podSecurityAdmissionRule: Rule = {
       + '# with linkerd2-cni installed first',
   },
   check(ctx) {
-    const cni = cniEnabled(ctx);
+    const cni = cniEnabledOf(ctx.index, ctx.context);
     if (cni.enabled) return;
     const levels = new Map<string, string | undefined>();
     for (const pod of ownPodTemplates(ctx.index)) {

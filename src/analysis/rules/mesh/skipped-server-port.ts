@@ -1,14 +1,16 @@
 import { Severity } from '../../finding';
 import { MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
+import { pushTo } from '../../model/route-view';
 import {
-  isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts, workloadLabel,
+  isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts, skippedInboundSource, workloadLabel,
 } from '../../model/policy-view';
+import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
 
-function namespacesSkippingPorts(index: MeshIndex): Set<string> {
+function namespacesSkippingPorts(index: MeshIndex, context: AnalysisContext): Set<string> {
   const namespaces = new Set<string>();
   for (const pod of index.podTemplates) {
-    if (isMeshed(pod) && skippedInboundPorts(index, pod).ranges.length > 0) namespaces.add(pod.namespace);
+    if (isMeshed(pod) && skippedInboundPorts(index, context, pod).ranges.length > 0) namespaces.add(pod.namespace);
   }
   return namespaces;
 }
@@ -20,7 +22,9 @@ export const skippedServerPortRule: Rule = {
   severity: Severity.WARNING,
   doc: {
     title: 'A Server does not select a port that skips the proxy',
-    why: 'Ports listed in config.linkerd.io/skip-inbound-ports bypass the proxy entirely: no mTLS, no Server, no '
+    why: 'Ports listed in config.linkerd.io/skip-inbound-ports (the pod\'s, else its namespace\'s, else the cluster\'s '
+      + 'proxyInit.ignoreInboundPorts, "4567,4568" by default, when proxy-init rather than the CNI plugin sets up iptables) '
+      + 'bypass the proxy entirely: no mTLS, no Server, no '
       + 'AuthorizationPolicy. A Server on such a port looks like protection but the port is open to anyone the network allows.',
     fix: 'Remove the port from skip-inbound-ports (and mark it opaque if protocol detection was the problem), or drop the Server.',
     linkerdSource: 'pkg/inject/inject.go ApplyAnnotationOverrides (config.linkerd.io/skip-inbound-ports); '
@@ -33,7 +37,7 @@ export const skippedServerPortRule: Rule = {
   },
   check(ctx) {
     // A Server only selects pods in its own namespace; where no meshed pod skips any port, there is nothing to find.
-    const skipping = namespacesSkippingPorts(ctx.index);
+    const skipping = namespacesSkippingPorts(ctx.index, ctx.context);
     if (skipping.size === 0) return;
     const coverage = serverCoverage(ctx.index);
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
@@ -42,10 +46,13 @@ export const skippedServerPortRule: Rule = {
       if (port === undefined) continue;
       const skipped = coverage.podsOf(server).filter((pod) => {
         const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
-        return isMeshed(pod) && number !== undefined && portListHas(skippedInboundPorts(ctx.index, pod), number);
+        return isMeshed(pod) && number !== undefined && portListHas(skippedInboundPorts(ctx.index, ctx.context, pod), number);
       });
       if (skipped.length > 0) {
-        ctx.report(server, `port ${JSON.stringify(port)} is listed in config.linkerd.io/skip-inbound-ports of ${listSome(skipped.map(workloadLabel))}; `
+        const bySource = new Map<string, string[]>();
+        for (const pod of skipped) pushTo(bySource, skippedInboundSource(ctx.index, ctx.context, pod), workloadLabel(pod));
+        const where = [...bySource].map(([source, pods]) => `${listSome(pods)} (${source})`).join(', and ');
+        ctx.report(server, `port ${JSON.stringify(port)} is skipped by proxy-init for ${where}; `
           + 'that traffic bypasses the proxy, so this Server and its AuthorizationPolicies never apply there.');
       }
     }

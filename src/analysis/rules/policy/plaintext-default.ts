@@ -42,7 +42,7 @@ export const plaintextDefaultRule: Rule = {
       if (!isMeshed(pod)) continue;
       let unserved: number[] | undefined;
       for (const port of declaredPorts(pod)) {
-        if (coverage.claims(pod, port).length > 0 || portListHas(skippedInboundPorts(ctx.index, pod), port)) continue;
+        if (coverage.claims(pod, port).length > 0 || portListHas(skippedInboundPorts(ctx.index, ctx.context, pod), port)) continue;
         // On a require-identity port an allowing default admits authenticated clients only (default_inbound_server).
         if (requiresIdentityOn(ctx.index, pod, port)) continue;
         (unserved ??= []).push(port);
