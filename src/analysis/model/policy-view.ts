@@ -19,7 +19,7 @@ export const PROXY_UID = 2102;
 export {
   SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, CHART_OPAQUE_PORTS,
 } from '../../core/vocabulary';
-import { defaultSkippedInboundPorts } from './proxy-settings';
+import { defaultSkippedInboundPorts, podOrNamespaceAnnotation } from './proxy-settings';
 import { ObjectRef, isServerParentOf, refTargets } from './refs';
 export type { ObjectRef } from './refs';
 export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'];
@@ -435,9 +435,7 @@ export function effectiveDefaultPolicy(index: MeshIndex, pod: PodTemplate, conte
  * `ports_annotation`), so a list with one entry it cannot read requires identity on no port.
  */
 export function requiresIdentityOn(index: MeshIndex, pod: PodTemplate, port: number): boolean {
-  const own = pod.annotations[REQUIRE_IDENTITY_PORTS_ANNOTATION];
-  const ns = index.namespace(pod.namespace);
-  const value = own ?? (ns ? annotationsOf(ns.object)[REQUIRE_IDENTITY_PORTS_ANNOTATION] : undefined);
+  const value = podOrNamespaceAnnotation(index, pod, REQUIRE_IDENTITY_PORTS_ANNOTATION);
   const set = value === undefined ? undefined : controllerPortSet(String(value));
   return set !== undefined && portListHas(set, port);
 }
@@ -748,22 +746,16 @@ function proxyInitPortListUncached(value: string): PortList {
  * AppendNamespaceAnnotations), or else the cluster's default list.
  */
 export function skippedInboundPorts(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): PortList {
-  return proxyInitPortList(skipInboundSetting(index, context, pod).value);
+  // Runs for every pod port the policy evaluation decides: no message text here (skippedInboundSource).
+  const value = podOrNamespaceAnnotation(index, pod, SKIP_INBOUND_PORTS);
+  return proxyInitPortList(value === undefined ? defaultSkippedInboundPorts(index, context) : String(value));
 }
 
 /** Where a pod's skipped inbound ports come from, in words about the pod ("its own ..."), for messages. */
 export function skippedInboundSource(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string {
-  return skipInboundSetting(index, context, pod).source;
-}
-
-function skipInboundSetting(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): { value: string; source: string } {
-  const own = pod.annotations[SKIP_INBOUND_PORTS];
-  if (own !== undefined) return { value: String(own), source: `its own ${SKIP_INBOUND_PORTS}` };
-  const ns = index.namespace(pod.namespace);
-  const nsValue = ns ? annotationsOf(ns.object)[SKIP_INBOUND_PORTS] : undefined;
-  if (nsValue !== undefined) return { value: String(nsValue), source: `${SKIP_INBOUND_PORTS} of Namespace ${pod.namespace}` };
-  const value = defaultSkippedInboundPorts(index, context);
-  return { value, source: `the cluster's proxyInit.ignoreInboundPorts "${value}", with no ${SKIP_INBOUND_PORTS} of its own` };
+  if (pod.annotations[SKIP_INBOUND_PORTS] !== undefined) return `its own ${SKIP_INBOUND_PORTS}`;
+  if (podOrNamespaceAnnotation(index, pod, SKIP_INBOUND_PORTS) !== undefined) return `${SKIP_INBOUND_PORTS} of Namespace ${pod.namespace}`;
+  return `the cluster's proxyInit.ignoreInboundPorts "${defaultSkippedInboundPorts(index, context)}", with no ${SKIP_INBOUND_PORTS} of its own`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

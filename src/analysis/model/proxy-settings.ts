@@ -14,8 +14,19 @@ const STABLE = LABELS_GO.ProxyEnableNativeSidecarAnnotation;
 const BETA = LABELS_GO.ProxyEnableNativeSidecarAnnotationBeta;
 const ALPHA = LABELS_GO.ProxyEnableNativeSidecarAnnotationAlpha;
 
+/**
+ * A proxy setting of a pod as the injector sees it: the pod's own annotation, else its namespace's, which the webhook
+ * copies onto pods that lack it (AppendNamespaceAnnotations).
+ */
+export function podOrNamespaceAnnotation(index: MeshIndex, pod: PodTemplate, key: string): unknown {
+  const own = pod.annotations[key];
+  if (own !== undefined) return own;
+  const ns = index.namespace(pod.namespace);
+  return ns ? annotationsOf(ns.object)[key] : undefined;
+}
+
 /** Go's strconv.ParseBool. */
-function goBool(value: unknown): boolean | undefined {
+export function goBool(value: unknown): boolean | undefined {
   if (typeof value !== 'string') return undefined;
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;

@@ -6,7 +6,7 @@ import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { controllerPortSet, isMeshed, ownPodTemplates, opaquePortsReadings, parsePortList, proxyInitPortList } from '../../model/policy-view';
-import { nativeSidecarOf } from '../../model/proxy-settings';
+import { goBool, nativeSidecarOf, podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */
@@ -14,7 +14,7 @@ type Validator = (value: string) => string | undefined;
 
 const oneOf = (...values: string[]): Validator => (v) => (values.includes(v) ? undefined : `must be one of ${values.join(', ')}`);
 const text: Validator = (v) => (v.trim() === '' ? 'must not be empty' : undefined);
-const bool: Validator = (v) => (/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(v) ? undefined : 'must be true or false');
+const bool: Validator = (v) => (goBool(v) !== undefined ? undefined : 'must be true or false');
 const uint: Validator = (v) => (/^\d+$/.test(v) ? undefined : 'must be a non-negative integer');
 const pullPolicy = oneOf('Always', 'IfNotPresent', 'Never');
 const enabledDisabled = oneOf('enabled', 'disabled');
@@ -394,10 +394,8 @@ const RESOURCE_PAIRS: ReadonlyArray<readonly [string, LabelsGoName, LabelsGoName
  * value is the pod's own or its namespace's, as the injector reads them.
  */
 function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): void {
-  const ns = ctx.index.namespace(pod.namespace);
-  const nsAnnotations = ns ? annotationsOf(ns.object) : {};
   const effective = (key: string) => {
-    const value = pod.annotations[key] ?? nsAnnotations[key];
+    const value = podOrNamespaceAnnotation(ctx.index, pod, key);
     return value === undefined ? undefined : { value: String(value), n: quantityValue(String(value)) };
   };
   for (const [resource, requestName, limitName] of RESOURCE_PAIRS) {

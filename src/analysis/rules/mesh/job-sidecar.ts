@@ -1,8 +1,7 @@
 import { Severity } from '../../finding';
-import { annotationsOf } from '../../model/manifest';
 import { PodTemplate } from '../../model/mesh-index';
 import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
-import { nativeSidecarOf } from '../../model/proxy-settings';
+import { nativeSidecarOf, podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const RUN_TO_COMPLETION = new Set(['Job', 'CronJob']);
@@ -17,9 +16,7 @@ function runsToCompletion(pod: PodTemplate): boolean {
 function checkPod(ctx: RuleContext, pod: PodTemplate): void {
   const native = nativeSidecarOf(ctx.index, ctx.context, pod);
   if (native.on) return;
-  const ns = ctx.index.namespace(pod.namespace);
-  const shutdownValue = pod.annotations[ADMIN_SHUTDOWN] ?? (ns ? annotationsOf(ns.object)[ADMIN_SHUTDOWN] : undefined);
-  const shutdown = shutdownValue === 'enabled'
+  const shutdown = podOrNamespaceAnnotation(ctx.index, pod, ADMIN_SHUTDOWN) === 'enabled'
     ? `; ${ADMIN_SHUTDOWN} is enabled, so the job can end it with a POST to localhost:4191/shutdown (or linkerd-await --shutdown)`
     : '';
   ctx.report(pod.owner, `${workloadLabel(pod)} runs to completion, but its proxy is an ordinary container (${native.origin}): it keeps `

@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
 import { MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { pushTo } from '../../model/route-view';
 import {
   isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts, skippedInboundSource, workloadLabel,
 } from '../../model/policy-view';
+import { pushTo } from '../../model/route-view';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
 
