@@ -6,6 +6,8 @@ import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { LinkerdVersion } from '../../src/core/versions';
 import { controlPlaneChart, indexOf, only, rendered } from '../delivery/fixtures';
+import { MeshedDeployment } from '../../src/workloads/meshed-deployment';
+import { MeshedNamespace } from '../../src/workloads/meshed-namespace';
 
 describe('LinkerdControlPlane', () => {
   test('creates the control-plane namespace with the labels Linkerd and trust-manager expect, cluster-scoped', () => {
@@ -73,5 +75,27 @@ describe('LinkerdControlPlane', () => {
     MeshChecks.of(chart).configure({ printWarnings: false });
     new LinkerdControlPlane(chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.flux() });
     expect(Testing.synth(chart).find((o) => o.kind === 'Namespace').metadata.name).toBe('linkerd');
+  });
+});
+
+describe('the injector webhook selectors an install sets reach the synth-time checks', () => {
+  const synthWith = (namespaceLabels: Record<string, string> | undefined) => {
+    const { app, chart } = controlPlaneChart({
+      additionalValues: { proxyInjector: { namespaceSelector: { matchLabels: { 'mesh.example/injection': 'on' } } } },
+    });
+    const apps = new Chart(app, 'apps', { namespace: 'shop' });
+    new MeshedNamespace(apps, 'Shop', { name: 'shop', labels: namespaceLabels });
+    new MeshedDeployment(apps, 'Orders', {
+      name: 'orders', app: 'orders', containers: [{ image: 'hashicorp/http-echo:1.0.0', ports: [{ number: 8080 }], securityContext: { user: 65532 } }],
+    });
+    return MeshChecks.of(chart).analyze().filter((f) => f.ruleId === 'LKD-MESH-005' && f.resource.name === 'orders');
+  };
+
+  test('a meshed namespace without the label the install\'s namespaceSelector requires gets pods without a proxy, reported', () => {
+    const [finding] = synthWith(undefined);
+    expect(finding.constructPath).toBe('apps/Orders');
+    expect(finding.message).toContain('Namespace shop has no label mesh.example/injection (on), which the injector webhook\'s namespaceSelector '
+      + 'requires (proxyInjector values of the linkerd-control-plane install in Argo CD Application linkerd-control-plane)');
+    expect(synthWith({ 'mesh.example/injection': 'on' })).toEqual([]);
   });
 });

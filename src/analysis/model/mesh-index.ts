@@ -2,6 +2,7 @@
  * One index over every object of an analysis run. Rules ask it questions instead of scanning the object list,
  * so that cross-object rules stay linear in the number of objects.
  */
+import { InjectorWebhook, injectorWebhookOf, webhookSkipReason } from './injector-webhook';
 import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
 import { NamespacedLists } from './namespaced-lists';
 import { LabelSelector, equalityPairsOf, selectorMatches } from './selectors';
@@ -97,26 +98,6 @@ function existingSidecar(spec: KubeObject): 'linkerd' | 'other' | undefined {
   return found;
 }
 
-/** Namespaces the injector webhook's default namespaceSelector leaves out by name (values.yaml proxyInjector). */
-const WEBHOOK_SKIPPED_NAMESPACES = new Set(['kube-system', 'cert-manager']);
-/** Pod labels its default objectSelector requires absent. */
-const WEBHOOK_SKIPPED_LABELS = ['linkerd.io/control-plane-component', 'linkerd.io/cni-resource'];
-
-/**
- * Why the injector webhook never sees an object of this namespace with these labels, or undefined when it does. The
- * selectors are the chart's defaults (values.yaml proxyInjector.namespaceSelector and objectSelector); a namespace
- * this analysis does not have is assumed unlabelled.
- */
-export function injectorWebhookSkips(namespace: string, namespaceObject: IndexedObject | undefined,
-  labels: Record<string, unknown> | undefined): string | undefined {
-  if (WEBHOOK_SKIPPED_NAMESPACES.has(namespace)) return `the injector webhook's namespaceSelector leaves out namespace ${namespace}`;
-  if (namespaceObject && labelsOf(namespaceObject.object)['config.linkerd.io/admission-webhooks'] === 'disabled') {
-    return `Namespace ${namespace} is labelled config.linkerd.io/admission-webhooks: disabled, which the injector webhook's namespaceSelector leaves out`;
-  }
-  const label = labels ? WEBHOOK_SKIPPED_LABELS.find((key) => Object.prototype.hasOwnProperty.call(labels, key)) : undefined;
-  return label ? `it is labelled ${label}, which the injector webhook's objectSelector leaves out` : undefined;
-}
-
 function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   switch (obj.kind) {
     case 'Pod': return obj;
@@ -156,6 +137,8 @@ export class MeshIndex {
   private readonly routesByParent = new Map<string, IndexedObject[]>();
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
   private readonly ownByKind = new Map<string, IndexedObject[]>();
+  /** The injector webhook's selectors, read before any pod is judged (the objects are all added by then). */
+  private injectorWebhook: InjectorWebhook = {};
 
   /**
    * @param inventory objects that exist in the cluster but are not part of this output
@@ -168,6 +151,7 @@ export class MeshIndex {
     private readonly defaultNamespace = 'default') {
     for (const m of manifests) this.add(m.object, m.source ?? {}, false);
     for (const obj of inventory) this.add(obj, {}, true);
+    this.injectorWebhook = injectorWebhookOf(this);
     for (const entry of this.objects) this.indexWorkload(entry);
     for (const entry of this.objects) this.indexRouteParents(entry);
   }
@@ -205,6 +189,14 @@ export class MeshIndex {
 
   public namespace(name: string): IndexedObject | undefined {
     return this.get('', 'Namespace', undefined, name);
+  }
+
+  /**
+   * Why the proxy injector's webhook is never called for an object of this namespace with these labels (its
+   * namespaceSelector or objectSelector leaves it out), or undefined when it is: see injector-webhook.ts.
+   */
+  public injectorWebhookSkips(namespace: string, labels: Record<string, string> | undefined): string | undefined {
+    return webhookSkipReason(this.injectorWebhook, namespace, this.namespace(namespace), labels);
   }
 
   public service(namespace: string, name: string): IndexedObject | undefined {
@@ -319,7 +311,7 @@ export class MeshIndex {
     if (asked !== Injection.ENABLED) return { injection: asked };
     const skipped = sidecar === 'other' ? 'it already carries another mesh\'s sidecar'
       : spec.hostNetwork === true ? 'it uses hostNetwork: true'
-        : injectorWebhookSkips(namespace, this.namespace(namespace), labels);
+        : this.injectorWebhookSkips(namespace, labels);
     return skipped === undefined ? { injection: Injection.ENABLED } : { injection: Injection.DISABLED, skipped };
   }
 

@@ -5,7 +5,6 @@
 import { ResourceId, annotationsOf, labelsOf } from './manifest';
 import {
   DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
-  injectorWebhookSkips,
 } from './mesh-index';
 import { NamespacedLists } from './namespaced-lists';
 import { compareStrings } from '../../core/compare';
@@ -665,13 +664,12 @@ export function controllerOpaqueOnPod(index: MeshIndex, context: AnalysisContext
 }
 
 /**
- * Whether the proxy injector's webhook is called for the object, by the chart's default selectors
- * (values.yaml proxyInjector.namespaceSelector and objectSelector): not in kube-system or cert-manager, not in a
- * namespace labelled config.linkerd.io/admission-webhooks: disabled, not a control-plane or CNI object.
+ * Whether the proxy injector's webhook is called for the object: its namespaceSelector and objectSelector, as the
+ * cluster sets them (model/injector-webhook.ts), let it through.
  */
 function injectorSees(index: MeshIndex, entry: IndexedObject): boolean {
   const namespace = entry.id.namespace ?? '';
-  return injectorWebhookSkips(namespace, index.namespace(namespace), labelsOf(entry.object)) === undefined;
+  return index.injectorWebhookSkips(namespace, labelsOf(entry.object)) === undefined;
 }
 
 /**

@@ -26,7 +26,8 @@ export function illegalRequirement(req: LabelSelectorRequirement): string | unde
   }
 }
 
-function requirementHolds(req: LabelSelectorRequirement, labels: Record<string, string>): boolean {
+/** Whether one requirement holds for these labels (an illegal one holds for none). */
+export function requirementHolds(req: LabelSelectorRequirement, labels: Record<string, string>): boolean {
   if (illegalRequirement(req) !== undefined) return false;
   const has = Object.prototype.hasOwnProperty.call(labels, req.key);
   switch (req.operator) {

@@ -1,3 +1,4 @@
+import * as yaml from 'js-yaml';
 import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
 import { Severity } from '../../../src/analysis/finding';
 import { Injection, MeshIndex } from '../../../src/analysis/model/mesh-index';
@@ -292,6 +293,71 @@ describe('LKD-MESH-005 pod hazards', () => {
     const istio = skippedBy((o) => { template(o, 'client').spec.containers.push({ name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.24.0' }); });
     expect(istio.messages).toEqual([expect.stringMatching(/client is marked for injection, but the injector skips it: it already carries another mesh's sidecar/)]);
   });
+  describe('the injector webhook\'s selectors, as the cluster sets them', () => {
+    const WEBHOOK = 'linkerd-proxy-injector-webhook-config';
+    const webhookConfig = (webhook: Record<string, unknown>) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: WEBHOOK },
+      webhooks: [{ name: 'linkerd-proxy-injector.linkerd.io', ...webhook }],
+    });
+    const installValues = (proxyInjector: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+      data: { values: yaml.dump({ proxyInjector }) },
+    });
+    const clientOf = (objects: any[]) => new MeshIndex(asManifests(objects)).podTemplates.find((p) => p.owner.id.name === 'client')!;
+    const optIn = { matchLabels: { 'linkerd.example/injection': 'on' } };
+
+    test('a rendered webhook configuration that selects labelled namespaces skips the pods of the others', () => {
+      const objects = [...meshLab(), webhookConfig({ namespaceSelector: optIn })];
+      expect(clientOf(objects).injection).toBe(Injection.DISABLED);
+      expect(ruleFindings(objects, 'LKD-MESH-005').map((f) => f.message)).toContain('Deployment mesh-lab/client is marked for injection, but '
+        + 'the injector skips it: Namespace mesh-lab has no label linkerd.example/injection (on), which the injector webhook\'s '
+        + `namespaceSelector requires (MutatingWebhookConfiguration ${WEBHOOK}); so it runs without a proxy.`);
+      pick(objects, 'Namespace', NS).metadata.labels = { 'linkerd.example/injection': 'on' };
+      expect(clientOf(objects).injection).toBe(Injection.ENABLED);
+      expect(ruleFindings(objects, 'LKD-MESH-005')).toEqual([]);
+    });
+
+    test('a webhook configuration without selectors is called for every namespace, kube-system included', () => {
+      const inKubeSystem = (extra: any[]) => {
+        const objects = [...meshLab(), ...extra];
+        const client = pick(objects, 'Deployment', 'client');
+        client.metadata.namespace = 'kube-system';
+        client.spec.template.metadata.annotations = { 'linkerd.io/inject': 'enabled' };
+        return new MeshIndex(asManifests(objects)).podTemplates.find((p) => p.owner.id.name === 'client')!;
+      };
+      expect(inKubeSystem([]).injectionSkipped).toBe('the injector webhook\'s namespaceSelector leaves out namespace kube-system');
+      expect(inKubeSystem([webhookConfig({})]).injection).toBe(Injection.ENABLED);
+    });
+
+    test('install values merge over the chart\'s selectors as Helm merges maps, and a custom objectSelector applies', () => {
+      const objects = [...meshLab(), installValues({ namespaceSelector: optIn })];
+      pick(objects, 'Namespace', NS).metadata.labels = { 'linkerd.example/injection': 'on', 'config.linkerd.io/admission-webhooks': 'disabled' };
+      // The chart's matchExpressions stay beside the given matchLabels: the admission-webhooks label still opts out.
+      expect(clientOf(objects).injectionSkipped).toBe('Namespace mesh-lab is labelled config.linkerd.io/admission-webhooks: disabled, which the '
+        + 'injector webhook\'s namespaceSelector leaves out (proxyInjector values of the linkerd-control-plane install in linkerd-config '
+        + 'ConfigMap linkerd-config)');
+      const byObject = [...meshLab(), installValues({ objectSelector: { matchExpressions: [{ key: 'sidecar', operator: 'NotIn', values: ['none'] }] } })];
+      template(byObject, 'client').metadata.labels.sidecar = 'none';
+      expect(clientOf(byObject).injectionSkipped).toMatch(/^it is labelled sidecar: none, which the injector webhook's objectSelector leaves out/);
+      // A list is replaced whole: the chart's DoesNotExist requirements are gone with it.
+      template(byObject, 'client').metadata.labels = { ...template(byObject, 'client').metadata.labels, sidecar: 'yes', 'linkerd.io/cni-resource': 'x' };
+      expect(clientOf(byObject).injection).toBe(Injection.ENABLED);
+    });
+
+    test('a namespace the analysis does not have is judged by its name only, never by labels it cannot see', () => {
+      const objects = [...meshLab().filter((o) => o.kind !== 'Namespace'), webhookConfig({ namespaceSelector: optIn })];
+      template(objects, 'client').metadata.annotations = { ...template(objects, 'client').metadata.annotations, 'linkerd.io/inject': 'enabled' };
+      expect(clientOf(objects).injectionSkipped).toBeUndefined();
+      const byName = [...objects.filter((o) => o.kind !== 'MutatingWebhookConfiguration'),
+        webhookConfig({ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['shop'] }] } })];
+      expect(clientOf(byName).injectionSkipped).toBe(`the injector webhook's namespaceSelector leaves out namespace ${NS} (MutatingWebhookConfiguration ${WEBHOOK})`);
+    });
+  });
+
   test('reports a disabled token mount only when the control plane does not project tokens', () => {
     const objects = meshLab();
     template(objects, 'client').spec.automountServiceAccountToken = false;

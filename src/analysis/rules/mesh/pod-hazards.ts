@@ -59,14 +59,17 @@ export const podHazardsRule: Rule = {
   doc: {
     title: 'Injected pods avoid hostNetwork, UDP, token opt-outs without projection, and the proxy UID',
     why: 'The injector does not inject hostNetwork pods, pods that carry another mesh\'s sidecar, or pods its webhook\'s '
-      + 'selectors leave out (kube-system, cert-manager, namespaces labelled config.linkerd.io/admission-webhooks: disabled, '
-      + 'pods labelled linkerd.io/control-plane-component or linkerd.io/cni-resource: the chart\'s defaults); UDP is never proxied; without a ServiceAccount token (and with token '
+      + 'selectors leave out (by the chart\'s defaults kube-system, cert-manager, namespaces labelled '
+      + 'config.linkerd.io/admission-webhooks: disabled, pods labelled linkerd.io/control-plane-component or '
+      + 'linkerd.io/cni-resource; or by the selectors the cluster sets, read from a MutatingWebhookConfiguration in the input '
+      + 'or the install\'s proxyInjector values); UDP is never proxied; without a ServiceAccount token (and with token '
       + 'projection disabled) the proxy cannot get an identity; and an app running as the proxy UID (2102) has its outbound '
       + 'traffic exempted from redirection. Each leaves a "meshed" workload partly outside the mesh.',
     fix: 'Drop hostNetwork, keep mesh traffic on TCP, keep the token available, and run apps under a UID other than 2102.',
     linkerdSource: 'pkg/inject/report.go (r *Report) Injectable (hostNetwork, automountServiceAccountToken without token '
       + 'projection), checkUDPPorts; pkg/healthcheck/sidecar.go HasExistingSidecars; charts/linkerd-control-plane/values.yaml '
-      + 'proxy.uid 2102, proxyInjector.namespaceSelector and objectSelector; '
+      + 'proxy.uid 2102, proxyInjector.namespaceSelector and objectSelector (rendered by '
+      + 'templates/proxy-injector-rbac.yaml); '
       + 'charts/partials/templates/_proxy-init.tpl',
     badExample: 'spec:\n  hostNetwork: true\n  securityContext:\n    runAsUser: 2102',
     goodExample: 'spec:\n  securityContext:\n    runAsUser: 10001',
