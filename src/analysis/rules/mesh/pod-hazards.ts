@@ -68,7 +68,7 @@ export const podHazardsRule: Rule = {
     fix: 'Drop hostNetwork, keep mesh traffic on TCP, keep the token available, and run apps under a UID other than 2102.',
     linkerdSource: 'pkg/inject/report.go (r *Report) Injectable (hostNetwork, automountServiceAccountToken without token '
       + 'projection), checkUDPPorts; pkg/healthcheck/sidecar.go HasExistingSidecars; charts/linkerd-control-plane/values.yaml '
-      + 'proxy.uid 2102, proxyInjector.namespaceSelector and objectSelector (rendered by '
+      + 'proxy.uid 2102, proxyInjector.namespaceSelector and objectSelector (rendered by charts/linkerd-control-plane/'
       + 'templates/proxy-injector-rbac.yaml); '
       + 'charts/partials/templates/_proxy-init.tpl',
     badExample: 'spec:\n  hostNetwork: true\n  securityContext:\n    runAsUser: 2102',
