@@ -18,7 +18,7 @@ export const PROXY_UID = 2102;
 export {
   SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, CHART_OPAQUE_PORTS,
 } from '../../core/vocabulary';
-import { defaultSkippedInboundPorts, podOrNamespaceAnnotation } from './proxy-settings';
+import { cniEnabledOf, cniIgnoredInboundPorts, podOrNamespaceAnnotation, proxyInitIgnoredInboundPorts } from './proxy-settings';
 import { ObjectRef, isServerParentOf, refTargets } from './refs';
 export type { ObjectRef } from './refs';
 export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'];
@@ -745,15 +745,27 @@ function proxyInitPortListUncached(value: string): PortList {
  */
 export function skippedInboundPorts(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): PortList {
   // Runs for every pod port the policy evaluation decides: no message text here (skippedInboundSource).
-  const value = podOrNamespaceAnnotation(index, pod, SKIP_INBOUND_PORTS);
-  return proxyInitPortList(value === undefined ? defaultSkippedInboundPorts(index, context) : String(value));
+  const own = podOrNamespaceAnnotation(index, pod, SKIP_INBOUND_PORTS);
+  if (!cniEnabledOf(index, context).enabled) return proxyInitPortList(own === undefined ? proxyInitIgnoredInboundPorts(index) : String(own));
+  const cni = cniIgnoredInboundPorts(index);
+  return proxyInitPortList(own === undefined ? cni : cni === '' ? String(own) : `${cni},${String(own)}`);
+}
+
+/** What sets up the pods' iptables, and so skips their inbound ports: proxy-init, or the CNI plugin in its place. */
+export function inboundRedirector(index: MeshIndex, context: AnalysisContext): string {
+  return cniEnabledOf(index, context).enabled ? 'the CNI plugin' : 'proxy-init';
 }
 
 /** Where a pod's skipped inbound ports come from, in words about the pod ("its own ..."), for messages. */
 export function skippedInboundSource(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string {
-  if (pod.annotations[SKIP_INBOUND_PORTS] !== undefined) return `its own ${SKIP_INBOUND_PORTS}`;
-  if (podOrNamespaceAnnotation(index, pod, SKIP_INBOUND_PORTS) !== undefined) return `${SKIP_INBOUND_PORTS} of Namespace ${pod.namespace}`;
-  return `the cluster's proxyInit.ignoreInboundPorts "${defaultSkippedInboundPorts(index, context)}", with no ${SKIP_INBOUND_PORTS} of its own`;
+  const own = pod.annotations[SKIP_INBOUND_PORTS] !== undefined ? `its own ${SKIP_INBOUND_PORTS}`
+    : podOrNamespaceAnnotation(index, pod, SKIP_INBOUND_PORTS) !== undefined ? `${SKIP_INBOUND_PORTS} of Namespace ${pod.namespace}` : undefined;
+  if (!cniEnabledOf(index, context).enabled) {
+    return own ?? `the cluster's proxyInit.ignoreInboundPorts "${proxyInitIgnoredInboundPorts(index)}", with no ${SKIP_INBOUND_PORTS} of its own`;
+  }
+  const cni = cniIgnoredInboundPorts(index);
+  const plugin = `the CNI plugin's ignoreInboundPorts "${cni}"`;
+  return own === undefined ? plugin : cni === '' ? own : `${own}, added to ${plugin}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -4,7 +4,10 @@
  * AppendNamespaceAnnotations, pkg/inject/inject.go ProxyAnnotations and ProxyAlphaConfigAnnotations), over the
  * control plane's values.
  */
-import { controlPlaneInstalls } from './installs';
+import { controlPlaneInstalls, linkerdInstalls } from './installs';
+
+/** The chart that installs the CNI plugin. */
+const CNI_CHART = 'linkerd2-cni';
 import { annotationsOf } from './manifest';
 import { MeshIndex, PodTemplate } from './mesh-index';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
@@ -85,12 +88,26 @@ export const CHART_IGNORE_INBOUND_PORTS = '4567,4568';
 
 /**
  * The inbound ports proxy-init skips for a pod without its own skip-inbound-ports (nor its namespace's): the
- * install's proxyInit.ignoreInboundPorts, else the chart's (_proxy-init.tpl `--inbound-ports-to-ignore`). With the
- * CNI plugin there is no proxy-init, and the plugin's own list (linkerd2-cni ignoreInboundPorts) is empty by default.
+ * install's proxyInit.ignoreInboundPorts, else the chart's (_proxy-init.tpl `--inbound-ports-to-ignore`). A pod's own
+ * list replaces it.
  */
-export function defaultSkippedInboundPorts(index: MeshIndex, context: AnalysisContext): string {
-  if (cniEnabledOf(index, context).enabled) return '';
+export function proxyInitIgnoredInboundPorts(index: MeshIndex): string {
   const [install] = controlPlaneInstalls(index);
   const fromInstall = install?.values.proxyInit?.ignoreInboundPorts;
   return typeof fromInstall === 'string' ? fromInstall : CHART_IGNORE_INBOUND_PORTS;
+}
+
+/** The linkerd2-cni chart's ignoreInboundPorts. */
+const CNI_CHART_IGNORE_INBOUND_PORTS = '';
+
+/**
+ * The inbound ports the CNI plugin skips for every pod: the linkerd2-cni install's ignoreInboundPorts, which its
+ * chart writes into the plugin's `inbound-ports-to-ignore` (charts/linkerd2-cni/templates/cni-plugin.yaml), else the
+ * chart's (none). Unlike proxy-init's, this list stays when a pod has its own: the plugin appends the pod's entries
+ * (linkerd2-proxy-init cni-plugin/main.go, `InboundPortsToIgnore = append(...)`).
+ */
+export function cniIgnoredInboundPorts(index: MeshIndex): string {
+  const install = linkerdInstalls(index).find((i) => i.chart?.slice(i.chart.lastIndexOf('/') + 1) === CNI_CHART && i.values !== undefined);
+  const fromInstall = install?.values?.ignoreInboundPorts;
+  return typeof fromInstall === 'string' ? fromInstall : CNI_CHART_IGNORE_INBOUND_PORTS;
 }

@@ -11,7 +11,7 @@ import {
   EffectiveDefault, authorizationTargets, controllerOpaqueOnPod, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf,
   refList, requiresIdentityOn, withRequiredIdentity,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts, skippedInboundSource,
-  specOf, workloadLabel,
+  inboundRedirector, specOf, workloadLabel,
 } from '../model/policy-view';
 import { AnalysisContext } from '../options';
 import { Caller, Decision, authenticationsOf, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
@@ -348,7 +348,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
       if (skipsProxy) {
         return {
           allowed: true,
-          reason: `${target} is skipped by proxy-init for ${workloadLabel(pod)} (${skippedInboundSource(index, context, pod)}), so traffic bypasses the proxy and its policy`,
+          reason: `${target} is skipped by ${inboundRedirector(index, context)} for ${workloadLabel(pod)} (${skippedInboundSource(index, context, pod)}), so traffic bypasses the proxy and its policy`,
           deciders: [pod.owner.id],
         };
       }

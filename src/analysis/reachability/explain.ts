@@ -78,7 +78,7 @@ export function formatPortExplanation(e: PortExplanation): string {
   const p = e.port;
   const lines = [`${p.target}${p.portName ? ` (${p.portName})` : ''} — ${idText(p.workload)}`];
   if (!p.meshed) lines.push('  not meshed: no proxy, so no inbound policy applies');
-  if (p.skipsProxy) lines.push('  skipped by proxy-init (skip-inbound-ports, or the cluster\'s proxyInit.ignoreInboundPorts): traffic bypasses the proxy');
+  if (p.skipsProxy) lines.push('  skipped by proxy-init or the CNI plugin (skip-inbound-ports, or the cluster\'s ignoreInboundPorts): traffic bypasses the proxy');
   lines.push(`  protocol: ${p.protocol}`);
   lines.push(p.server ? `  Server: ${idText(p.server.id)} (accessPolicy ${p.server.accessPolicy})` : '  Server: none selects this port');
   for (const s of p.shadowedServers) lines.push(`  also selected, skipped by Linkerd: ${idText(s)}`);

@@ -488,6 +488,26 @@ describe('LKD-MESH-008 Server on a skipped port', () => {
     annotate(own, 'orders-v2', { 'config.linkerd.io/skip-inbound-ports': '9000' });
     expect(ruleFindings(own, 'LKD-MESH-008')).toEqual([]);
   });
+  test('with the CNI plugin, the linkerd2-cni install\'s ignoreInboundPorts stay beside a pod\'s own list (the plugin appends it)', () => {
+    const cniInstall = (ignoreInboundPorts: string) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'linkerd2-cni', namespace: 'argocd' },
+      spec: {
+        project: 'default',
+        source: { repoURL: 'https://helm.linkerd.io/edge', chart: 'linkerd2-cni', targetRevision: '2026.6.3', helm: { valuesObject: { ignoreInboundPorts } } },
+        destination: { server: 'https://kubernetes.default.svc', namespace: 'linkerd-cni' },
+      },
+    });
+    const objects = [...meshLab(), cniInstall('8080')];
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/skip-inbound-ports': '9000' });
+    const cni = { cniEnabled: true };
+    const [finding] = ruleFindings(objects, 'LKD-MESH-008', cni);
+    expect(finding.message).toMatch(/^port 8080 is skipped by the CNI plugin for Deployment mesh-lab\/orders-v1 \(its own config.linkerd.io\/skip-inbound-ports, added to the CNI plugin's ignoreInboundPorts "8080"\), and Deployment mesh-lab\/orders-v2 \(the CNI plugin's ignoreInboundPorts "8080"\);/);
+    // proxy-init reads no CNI list: without CNI the same objects skip nothing on 8080.
+    expect(ruleFindings(objects, 'LKD-MESH-008')).toEqual([]);
+    expect(ruleFindings([...meshLab(), cniInstall('')], 'LKD-MESH-008', cni)).toEqual([]);
+  });
   test('a Namespace\'s list applies to pods without their own (the injector copies it), a pod\'s own replaces it', () => {
     const objects = meshLab();
     pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/skip-inbound-ports'] = '8080';

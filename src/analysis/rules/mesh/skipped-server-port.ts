@@ -1,7 +1,8 @@
 import { Severity } from '../../finding';
 import { MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import {
-  isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts, skippedInboundSource, workloadLabel,
+  inboundRedirector, isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts,
+  skippedInboundSource, workloadLabel,
 } from '../../model/policy-view';
 import { pushTo } from '../../model/route-view';
 import { AnalysisContext } from '../../options';
@@ -23,7 +24,8 @@ export const skippedServerPortRule: Rule = {
   doc: {
     title: 'A Server does not select a port that skips the proxy',
     why: 'Ports listed in config.linkerd.io/skip-inbound-ports (the pod\'s, else its namespace\'s, else the cluster\'s '
-      + 'proxyInit.ignoreInboundPorts, "4567,4568" by default, when proxy-init rather than the CNI plugin sets up iptables) '
+      + 'proxyInit.ignoreInboundPorts, "4567,4568" by default, when proxy-init sets up iptables; with the CNI plugin, the '
+      + 'linkerd2-cni install\'s ignoreInboundPorts, none by default, plus the pod\'s list) '
       + 'bypass the proxy entirely: no mTLS, no Server, no '
       + 'AuthorizationPolicy. A Server on such a port looks like protection but the port is open to anyone the network allows.',
     fix: 'Remove the port from skip-inbound-ports (and mark it opaque if protocol detection was the problem), or drop the Server.',
@@ -31,7 +33,8 @@ export const skippedServerPortRule: Rule = {
       + 'charts/partials/templates/_proxy-init.tpl (--inbound-ports-to-ignore: iptables never redirects those '
       + 'ports to the proxy); linkerd2-proxy-init (the ref Dockerfile.proxy builds) pkg/iptables/iptables.go '
       + 'makeMultiportDestinations (the entries ParsePortRange reads, untrimmed: " 8080" skips nothing), '
-      + 'cni-plugin/main.go getAnnotationOverride (the pod\'s list, else its namespace\'s)',
+      + 'cni-plugin/main.go getAnnotationOverride (the pod\'s list, else its namespace\'s, appended to the plugin\'s own '
+      + 'inbound-ports-to-ignore); charts/linkerd2-cni/templates/cni-plugin.yaml (ignoreInboundPorts)',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "8080"\n# Server orders-http selects port 8080',
     goodExample: 'annotations:\n  config.linkerd.io/opaque-ports: "8080"',
   },
@@ -52,7 +55,7 @@ export const skippedServerPortRule: Rule = {
         const bySource = new Map<string, string[]>();
         for (const pod of skipped) pushTo(bySource, skippedInboundSource(ctx.index, ctx.context, pod), workloadLabel(pod));
         const where = [...bySource].map(([source, pods]) => `${listSome(pods)} (${source})`).join(', and ');
-        ctx.report(server, `port ${JSON.stringify(port)} is skipped by proxy-init for ${where}; `
+        ctx.report(server, `port ${JSON.stringify(port)} is skipped by ${inboundRedirector(ctx.index, ctx.context)} for ${where}; `
           + 'that traffic bypasses the proxy, so this Server and its AuthorizationPolicies never apply there.');
       }
     }
