@@ -33,6 +33,12 @@ const MORE_TRIGGERS: Array<(o: any[]) => void> = [
   (o) => { route(o).spec.rules[0].backendRefs[0].weight = -1; },
   (o) => { route(o).spec.rules[0].timeouts = { request: 'soon' }; },
   (o) => { route(o).apiVersion = 'gateway.networking.k8s.io/v1alpha2'; },
+  // Where the policy validator does not run, the route it would have rejected is applied and then dropped.
+  (o) => {
+    route(o).spec.rules[0].matches = [{ path: { type: 'RegularExpression', value: '/orders/(?!internal).*' } }];
+    const ns = findObject(o, 'Namespace', NS);
+    ns.metadata.labels = { ...ns.metadata.labels, 'config.linkerd.io/admission-webhooks': 'disabled' };
+  },
 ];
 
 function ignoredOf(objects: any[]) {

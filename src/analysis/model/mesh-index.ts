@@ -2,10 +2,10 @@
  * One index over every object of an analysis run. Rules ask it questions instead of scanning the object list,
  * so that cross-object rules stay linear in the number of objects.
  */
-import { InjectorWebhook, injectorWebhookOf, webhookSkipReason } from './injector-webhook';
 import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
 import { NamespacedLists } from './namespaced-lists';
 import { LabelSelector, equalityPairsOf, selectorMatches } from './selectors';
+import { WebhookSelectors, injectorWebhookOf, webhookSkipReason } from './webhooks';
 
 import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP } from '../../core/vocabulary';
 
@@ -138,7 +138,7 @@ export class MeshIndex {
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
   private readonly ownByKind = new Map<string, IndexedObject[]>();
   /** The injector webhook's selectors, read before any pod is judged (the objects are all added by then). */
-  private injectorWebhook: InjectorWebhook = {};
+  private injectorWebhook: WebhookSelectors = { label: 'the injector webhook' };
 
   /**
    * @param inventory objects that exist in the cluster but are not part of this output
@@ -193,7 +193,7 @@ export class MeshIndex {
 
   /**
    * Why the proxy injector's webhook is never called for an object of this namespace with these labels (its
-   * namespaceSelector or objectSelector leaves it out), or undefined when it is: see injector-webhook.ts.
+   * namespaceSelector or objectSelector leaves it out), or undefined when it is: see webhooks.ts.
    */
   public injectorWebhookSkips(namespace: string, labels: Record<string, string> | undefined): string | undefined {
     return webhookSkipReason(this.injectorWebhook, namespace, this.namespace(namespace), labels);

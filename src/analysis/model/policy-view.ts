@@ -665,7 +665,7 @@ export function controllerOpaqueOnPod(index: MeshIndex, context: AnalysisContext
 
 /**
  * Whether the proxy injector's webhook is called for the object: its namespaceSelector and objectSelector, as the
- * cluster sets them (model/injector-webhook.ts), let it through.
+ * cluster sets them (model/webhooks.ts), let it through.
  */
 function injectorSees(index: MeshIndex, entry: IndexedObject): boolean {
   const namespace = entry.id.namespace ?? '';

@@ -1,5 +1,5 @@
 import { analyze } from '../../../src/analysis/engine';
-import { Severity } from '../../../src/analysis/finding';
+import { FindingEffect, Severity } from '../../../src/analysis/finding';
 import { admissionRejections } from '../../../src/analysis/model/admission';
 import { NS, asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
@@ -102,12 +102,42 @@ describe('LKD-ROUTE-024 the admission webhook accepts the route', () => {
     }
   });
 
-  test('a namespace labelled admission-webhooks: disabled is not checked by the webhook', () => {
+  test('where the webhook does not run, the route is applied and the policy controller drops it: still an error, ignored not rejected', () => {
     const objects = baseline();
     inbound(objects).spec.rules[0].matches[0].path.value = 'orders';
-    expect(findings(objects)).toHaveLength(1);
+    expect(findings(objects).map((f) => f.effect)).toEqual([FindingEffect.REJECTED]);
     pick(objects, 'Namespace', NS).metadata.labels = { 'config.linkerd.io/admission-webhooks': 'disabled' };
-    expect(findings(objects)).toEqual([]);
+    const [ignored] = findings(objects);
+    expect(ignored.severity).toBe(Severity.ERROR);
+    expect(ignored.effect).toBe(FindingEffect.IGNORED);
+    expect(ignored.message).toMatch(new RegExp(`^spec\\.rules\\[0\\]\\.matches\\[0\\]\\.path\\.value .*; Namespace ${NS} is labelled `
+      + 'config\\.linkerd\\.io/admission-webhooks: disabled, which the policy validator webhook\'s namespaceSelector leaves out, so the HTTPRoute is '
+      + 'applied unchecked, but the policy controller cannot convert it either'));
+  });
+
+  test('the validator\'s selectors are read as the cluster sets them: its ValidatingWebhookConfiguration, else the install\'s values', () => {
+    const broken = () => {
+      const objects = baseline();
+      inbound(objects).spec.rules[0].matches[0].path.value = 'orders';
+      return objects;
+    };
+    const validator = (namespaceSelector: unknown) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'linkerd-policy-validator-webhook-config' },
+      webhooks: [{ name: 'linkerd-policy-validator.linkerd.io', namespaceSelector }],
+    });
+    const onlyProd = { matchLabels: { env: 'prod' } };
+    const [byConfig] = findings([...broken(), validator(onlyProd)]);
+    expect(byConfig.effect).toBe(FindingEffect.IGNORED);
+    expect(byConfig.message).toContain(`Namespace ${NS} has no label env (prod), which the policy validator webhook's namespaceSelector requires `
+      + '(ValidatingWebhookConfiguration linkerd-policy-validator-webhook-config)');
+    const labelled = broken();
+    pick(labelled, 'Namespace', NS).metadata.labels = { env: 'prod' };
+    expect(findings([...labelled, validator(onlyProd)]).map((f) => f.effect)).toEqual([FindingEffect.REJECTED]);
+    const values = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+      data: { values: 'policyValidator:\n  namespaceSelector:\n    matchLabels: {env: prod}\n' } };
+    expect(findings([...broken(), values]).map((f) => f.effect)).toEqual([FindingEffect.IGNORED]);
   });
 });
 

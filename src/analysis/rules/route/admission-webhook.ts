@@ -1,17 +1,17 @@
-import { ADMISSION_WEBHOOKS_LABEL } from '../../../core/proxy-annotations';
 import { FindingEffect, Severity } from '../../finding';
 import { admissionRejections } from '../../model/admission';
 import { labelsOf } from '../../model/manifest';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
+import { policyValidatorOf, webhookSkipReason } from '../../model/webhooks';
 import { Rule, RuleArea } from '../../rule';
 
 /** The route kinds whose matches and filters the webhook converts. */
 const KINDS: ReadonlyArray<readonly [string, string]> = [[GATEWAY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'GRPCRoute'], [POLICY_GROUP, 'HTTPRoute']];
 
-/** The webhook's namespaceSelector skips namespaces labelled `config.linkerd.io/admission-webhooks: disabled`. */
-function webhookSkips(index: MeshIndex, route: IndexedObject): boolean {
-  const ns = route.id.namespace === undefined ? undefined : index.namespace(route.id.namespace);
-  return ns !== undefined && labelsOf(ns.object)[ADMISSION_WEBHOOKS_LABEL] === 'disabled';
+/** Why the policy validator never sees the route (its namespaceSelector or objectSelector), or undefined when it does. */
+function validatorSkips(index: MeshIndex, route: IndexedObject): string | undefined {
+  const namespace = route.id.namespace ?? '';
+  return webhookSkipReason(policyValidatorOf(index), namespace, index.namespace(namespace), labelsOf(route.object));
 }
 
 /** What Linkerd's policy admission webhook refuses in route matches and filters, which neither CRD expresses. */
@@ -19,12 +19,14 @@ export const admissionWebhook: Rule = {
   id: 'LKD-ROUTE-024',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
-  effects: [FindingEffect.REJECTED],
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'The policy controller\'s admission webhook accepts the route\'s matches and filters',
     why: 'Linkerd\'s policy validator (policy-controller/runtime/src/admission.rs, Validate<HttpRouteSpec>, '
       + 'Validate<gateway::HTTPRouteSpec>, Validate<gateway::GRPCRouteSpec>) intercepts every HTTPRoute and GRPCRoute in '
-      + 'namespaces not labelled config.linkerd.io/admission-webhooks: disabled, whatever their parents, and converts each '
+      + 'namespaces its selectors let through (by the chart\'s, those not labelled config.linkerd.io/admission-webhooks: '
+      + 'disabled; a ValidatingWebhookConfiguration in the input or the install\'s policyValidator values say otherwise), '
+      + 'whatever their parents, and converts each '
       + 'match and rule filter as the index would (policy-controller/k8s/index/src/routes/http.rs try_match, path_match, '
       + 'header_match, query_param_match, request_header_modifier, response_header_modifier, req_redirect; routes/grpc.rs '
       + 'try_match, header_match). It refuses the whole object, so kubectl apply or the GitOps sync fails, when: a '
@@ -38,12 +40,16 @@ export const admissionWebhook: Rule = {
       + 'with "/"; a redirect status is not 100-999; a GRPCRoute method match has type RegularExpression. Query-parameter '
       + 'names, Exact query values and backendRefs filters are not checked at admission. Other rejections of the same '
       + 'webhook belong to LKD-ROUTE-015 (EgressNetwork parent ports, layer-4 rule count), LKD-RETRY-002 (retry and '
-      + 'timeout annotations) and LKD-ROUTE-014 (timeouts).',
+      + 'timeout annotations) and LKD-ROUTE-014 (timeouts). Where the webhook does not run, the same route is applied, '
+      + 'and the policy controller\'s indexes, which convert it with the same functions, drop it whole with a log line.',
     fix: 'Write regular expressions in Rust regex syntax, absolute paths, HTTP-token header names and printable header '
       + 'values; match gRPC methods exactly.',
     linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<HttpRouteSpec>, Validate<gateway::HTTPRouteSpec>, '
       + 'Validate<gateway::GRPCRouteSpec>; policy-controller/k8s/index/src/routes/http.rs try_match, path_match, '
-      + 'header_match, req_redirect; policy-controller/k8s/index/src/routes/grpc.rs try_match',
+      + 'header_match, req_redirect; policy-controller/k8s/index/src/routes/grpc.rs try_match; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs ("Failed to convert route"); '
+      + 'policy-controller/k8s/index/src/inbound/index.rs ("Ignoring HTTPRoute"); '
+      + 'charts/linkerd-control-plane/templates/destination-rbac.yaml (policyValidator.namespaceSelector)',
     badExample: 'matches:\n- path: {type: RegularExpression, value: "/orders/(?!internal).*"}\n- path: {type: PathPrefix, value: orders}',
     goodExample: 'matches:\n- path: {type: RegularExpression, value: "/orders/[^i].*"}\n- path: {type: PathPrefix, value: /orders}',
   },
@@ -51,9 +57,16 @@ export const admissionWebhook: Rule = {
     for (const [group, kind] of KINDS) {
       for (const route of ctx.index.own(group, kind)) {
         const rejections = admissionRejections(route.object);
-        if (rejections.length === 0 || webhookSkips(ctx.index, route)) continue;
+        if (rejections.length === 0) continue;
+        const skipped = validatorSkips(ctx.index, route);
         for (const r of rejections) {
-          ctx.report(route, `${r.path} ${r.reason}; Linkerd's admission webhook rejects the ${kind} (${r.source}), so it cannot be applied. ${r.fix}`, { effect: FindingEffect.REJECTED });
+          if (skipped === undefined) {
+            ctx.report(route, `${r.path} ${r.reason}; Linkerd's admission webhook rejects the ${kind} (${r.source}), so it cannot be applied. ${r.fix}`, { effect: FindingEffect.REJECTED });
+          } else {
+            ctx.report(route, `${r.path} ${r.reason}; ${skipped}, so the ${kind} is applied unchecked, but the policy controller cannot convert it `
+              + `either (${r.source}) and ignores the whole route with only a log line ("Failed to convert route", "Ignoring ${kind}"). ${r.fix}`,
+            { effect: FindingEffect.IGNORED });
+          }
         }
       }
     }
