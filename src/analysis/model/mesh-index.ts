@@ -98,6 +98,11 @@ function existingSidecar(spec: KubeObject): 'linkerd' | 'other' | undefined {
   return found;
 }
 
+/** Whether a pod spec already carries Linkerd's proxy (`linkerd inject --manual` output, pods read from a cluster): the injector then patches nothing. */
+export function carriesLinkerdProxy(spec: KubeObject): boolean {
+  return existingSidecar(spec) === 'linkerd';
+}
+
 function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   switch (obj.kind) {
     case 'Pod': return obj;

@@ -83,6 +83,19 @@ export function cniEnabledOf(index: MeshIndex, context: AnalysisContext): CniFac
   return { enabled: false, origin: 'assuming the chart default, cniEnabled: false', known: false };
 }
 
+/** Go templates' truth (`if`, `not`): false, 0, nil and empty strings, maps and lists are false; all else is true. */
+function goTemplateTruthy(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value !== 'object' || Object.keys(value as object).length > 0;
+}
+
+/** The install's proxyInit.runAsRoot as the injector's templates test it (the chart's default: false). */
+export function proxyInitRunsAsRoot(index: MeshIndex): boolean {
+  const [install] = controlPlaneInstalls(index);
+  return goTemplateTruthy(install?.values.proxyInit?.runAsRoot);
+}
+
 /** The chart's proxyInit.ignoreInboundPorts (Galera's ports). */
 export const CHART_IGNORE_INBOUND_PORTS = '4567,4568';
 

@@ -549,6 +549,37 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     // Go reads these: spaces around entries are trimmed, host bits may be set, the prefix may have leading zeros.
     expect(findingsFor('10.0.0.0/8, fd00::/8, 10.1.2.3/16, 172.16.0.0/012, ::ffff:10.0.0.0/104')).toEqual([]);
   });
+  test('what stops an injected pod is only a warning on a pod the injector leaves alone', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/skip-subnets': '192.168.1.1', 'linkerd.io/inject': 'disabled' });
+    const [f] = ruleFindings(objects, 'LKD-MESH-003');
+    expect(f.severity).toBe(Severity.WARNING);
+    expect(f.message).toMatch(/the pod never starts.*\(Not now: this pod is not injected\.\)$/);
+  });
+  test('proxy-log-http-headers: anything but off or insecure fails the injector\'s template, and the webhook denies the pods (an error)', () => {
+    const findingsFor = (value: string) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', { 'config.linkerd.io/proxy-log-http-headers': value });
+      return ruleFindings(objects, 'LKD-MESH-003').map((f) => [f.severity, f.message]);
+    };
+    expect([...findingsFor('off'), ...findingsFor('insecure'), ...findingsFor('')]).toEqual([]);
+    expect(findingsFor('Off')).toEqual([[Severity.ERROR, expect.stringMatching(/proxy-log-http-headers is "Off": the injector's proxy template fails on it \("logHTTPHeaders must be one of: insecure \| off"\), and the webhook denies the pods it injects/)]]);
+  });
+  test('close-wait-timeout of a second or more needs proxyInit.runAsRoot, or the injector\'s proxy-init template fails (an error)', () => {
+    const findingsFor = (value: string, extra: any[] = [], options: AnalyzeOptions = {}) => {
+      const objects = [...meshLab(), ...extra];
+      annotate(objects, 'orders-v1', { 'config.linkerd.io/close-wait-timeout': value });
+      return analyze(asManifests(objects), options).findings.filter((f) => f.ruleId === 'LKD-MESH-003').map((f) => [f.severity, f.message]);
+    };
+    expect(findingsFor('2m')).toEqual([[Severity.ERROR, expect.stringMatching(/close-wait-timeout is "2m", but proxyInit.runAsRoot is not set: the injector's proxy-init template fails/)]]);
+    // int64(d.Seconds()) is 0 below a second: the template passes no flag and does not fail.
+    expect(findingsFor('900ms')).toEqual([]);
+    const asRoot = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+      data: { values: yaml.dump({ proxyInit: { runAsRoot: true } }) } };
+    expect(findingsFor('2m', [asRoot])).toEqual([]);
+    // With the CNI plugin the injector renders no proxy-init container.
+    expect(findingsFor('2m', [], { cniEnabled: true })).toEqual([]);
+  });
   test('proxy ports: what strconv.ParseInt reads is written into the pod, and one outside 1-65535 stops it (an error)', () => {
     const findingsFor = (annotations: Record<string, string>) => {
       const objects = meshLab();

@@ -4,9 +4,9 @@ import { parseGoDuration } from '../../../core/linkerd-grammar';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
-import { IndexedObject, PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, Injection, PodTemplate, carriesLinkerdProxy } from '../../model/mesh-index';
 import { controllerPortSet, isMeshed, ownPodTemplates, opaquePortsReadings, parsePortList, proxyInitPortList } from '../../model/policy-view';
-import { goBool, nativeSidecarOf, podOrNamespaceAnnotation } from '../../model/proxy-settings';
+import { cniEnabledOf, goBool, nativeSidecarOf, podOrNamespaceAnnotation, proxyInitRunsAsRoot } from '../../model/proxy-settings';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */
@@ -58,7 +58,6 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyEnableNativeSidecarAnnotationAlpha: bool,
   ProxyEnableNativeSidecarAnnotationBeta: bool,
   ProxyImageAnnotation: text,
-  ProxyLogHTTPHeaders: oneOf('off', 'insecure'),
   ProxyLogLevelAnnotation: text,
   // The inject key, the proxy's ports, durations, ids, resources, log format and CPU ratio, the skip lists and the
   // require-identity ports: OTHER_READERS, which follow the value to the component that acts on it.
@@ -178,6 +177,14 @@ const proxyDuration = (envVar: string): Reader => (value) => {
 const closeWait: Validator = (v) => (parseGoDuration(v) === undefined
   ? 'time.ParseDuration cannot read it (use 100ms, 10s, 1m30s), so the injector logs it and ignores it.' : undefined);
 
+/**
+ * The injector renders the proxy with the value, and _proxy.tpl fails on anything but insecure, off or empty: the
+ * webhook then answers with a denial (controller/webhook/server.go processReq), so the API server refuses the pod.
+ */
+const logHttpHeaders: Validator = (v) => (['insecure', 'off', ''].includes(v) ? undefined
+  : 'the injector\'s proxy template fails on it ("logHTTPHeaders must be one of: insecure | off"), and the webhook denies the pods it '
+  + 'injects: the API server refuses them (their Deployment or other workload still applies). Use off or insecure.');
+
 /** The proxy logs JSON when the value, trimmed, is "json" in any case, and plain text otherwise (linkerd/tracing/src/lib.rs). */
 const logFormat: Validator = (v) => (['json', 'plain'].includes(v.trim().toLowerCase())
   ? undefined : 'it is neither json nor plain, and the proxy logs plain text for anything but json.');
@@ -250,6 +257,7 @@ const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   ProxyShutdownGracePeriodAnnotation: proxyDuration('LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD'),
   CloseWaitTimeoutAnnotation: warning(closeWait),
   ProxyLogFormatAnnotation: warning(logFormat),
+  ProxyLogHTTPHeaders: error(logHttpHeaders),
   ProxyCPURatioLimitAnnotation: warning(cpuRatio),
   ProxyCPURequestAnnotation: proxyQuantity,
   ProxyCPULimitAnnotation: proxyQuantity,
@@ -263,6 +271,7 @@ const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
 
 const OPAQUE_PORTS = LABELS_GO.ProxyOpaquePortsAnnotation;
 const WAIT_BEFORE_EXIT = LABELS_GO.ProxyWaitBeforeExitSecondsAnnotation;
+const CLOSE_WAIT = LABELS_GO.CloseWaitTimeoutAnnotation;
 
 const quoted = (entries: string[]) => entries.map((e) => JSON.stringify(e)).join(', ');
 
@@ -358,7 +367,11 @@ function keyProblem(key: string, namespace: boolean): string | undefined {
   }
 }
 
-function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string): void {
+/**
+ * `uninjected`: the annotations of a pod the injector leaves alone. Nothing acts on its values now, so what would stop
+ * an injected pod is only a warning there.
+ */
+function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string, uninjected = false): void {
   const namespace = subject.id.kind === 'Namespace';
   for (const key of Object.keys(annotations)) {
     if (key === ADMISSION_WEBHOOKS_LABEL || !isProxyConfigKey(key)) continue;
@@ -375,7 +388,10 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
     const reader = OTHER_READERS[status.entry.goName];
     if (reader) {
       const misread = reader(String(value));
-      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}`, misread.severity ? { severity: misread.severity } : undefined);
+      if (!misread) continue;
+      const idle = uninjected && misread.severity === Severity.ERROR;
+      ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}${idle ? ' (Not now: this pod is not injected.)' : ''}`,
+        misread.severity && !idle ? { severity: misread.severity } : undefined);
       continue;
     }
     const invalid = VALIDATORS[status.entry.goName]?.(String(value));
@@ -426,6 +442,21 @@ function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, where: string):
     ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} is ${value} s, not less than the pod's terminationGracePeriodSeconds (${grace}); `
       + 'the kubelet kills the proxy before the wait ends. Raise terminationGracePeriodSeconds or lower the wait.');
   }
+}
+
+/**
+ * A close-wait timeout of a second or more makes _proxy-init.tpl pass --timeout-close-wait-secs, which it refuses to
+ * render unless proxyInit.runAsRoot is set: the webhook denies the pod. inject.go reads the pod's own annotation only.
+ */
+function checkCloseWait(ctx: RuleContext, pod: PodTemplate, where: string): void {
+  const value = pod.annotations[CLOSE_WAIT];
+  const ms = value === undefined ? undefined : parseGoDuration(String(value));
+  // int64(d.Seconds()): what the template tests, truncated toward zero.
+  if (ms === undefined || Math.trunc(ms / 1000) === 0 || carriesLinkerdProxy(pod.spec)) return;
+  if (cniEnabledOf(ctx.index, ctx.context).enabled || proxyInitRunsAsRoot(ctx.index)) return;
+  ctx.report(pod.owner, `${where} ${CLOSE_WAIT} is ${JSON.stringify(value)}, but proxyInit.runAsRoot is not set: the injector's proxy-init `
+    + 'template fails ("proxyInit.runAsRoot must be set to use proxyInit.closeWaitTimeoutSecs") and the webhook denies the pod, so the '
+    + 'API server refuses every pod of the workload. Set proxyInit.runAsRoot: true in the install, or remove the annotation.', { severity: Severity.ERROR });
 }
 
 function readOnService(key: string): boolean {
@@ -490,7 +521,11 @@ export const configAnnotationsRule: Rule = {
       + 'to the proxy in whole milliseconds or seconds; a negative one makes the proxy exit (an error). The proxy logs JSON for '
       + '"json" in any case and plain text for anything else. proxy-uid and proxy-gid, and the proxy\'s resource quantities, go '
       + 'into the proxy container as written: an id outside 0-2147483647, a negative quantity or a request above its limit, '
-      + 'and the API server refuses the pod (errors).',
+      + 'and the API server refuses the pod (errors). Two values make the injector\'s own templates fail, and the webhook then '
+      + 'answers with a denial, so the pods are refused while their workload applies (errors): proxy-log-http-headers other '
+      + 'than off or insecure (_proxy.tpl), and a close-wait-timeout of a second or more without the install\'s '
+      + 'proxyInit.runAsRoot, unless the CNI plugin replaces proxy-init (_proxy-init.tpl). What would stop an injected pod is '
+      + 'a warning on a pod the injector leaves alone.',
     fix: 'Use the keys Linkerd 2.20 reads, where it reads them, with values in the documented format (ports: "25,3306,4000-4100").',
     linkerdSource: 'pkg/k8s/labels.go (annotation vocabulary); pkg/inject/inject.go ApplyAnnotationOverrides, '
       + 'AppendNamespaceAnnotations (ProxyAnnotations, ProxyAlphaConfigAnnotations), (conf *ResourceConfig) '
@@ -501,7 +536,10 @@ export const configAnnotationsRule: Rule = {
       + 'linkerd2-proxy-init (the ref Dockerfile.proxy builds) pkg/iptables/iptables.go makeMultiportDestinations, '
       + 'cni-plugin/main.go getAnnotationOverride, pkg/util/portrange.go ParsePortRange (skip ports); '
       + 'linkerd2-proxy-init proxy-init/cmd/root.go BuildFirewallConfiguration (skip-subnets); '
-      + 'charts/partials/templates/_proxy.tpl (the proxy\'s environment: listen addresses, timeouts, log format); '
+      + 'charts/partials/templates/_proxy.tpl (the proxy\'s environment: listen addresses, timeouts, log format; the '
+      + 'logHTTPHeaders fail), charts/partials/templates/_proxy-init.tpl (closeWaitTimeoutSecs needs runAsRoot), '
+      + 'charts/patch/templates/patch.json (no proxy-init with cniEnabled), controller/webhook/server.go processReq (a handler '
+      + 'error is a denial); '
       + 'linkerd2-proxy (the .proxy-version of version-2.20) linkerd/tracing/src/lib.rs (the log format), '
       + 'linkerd/app/src/env/types.rs parse_duration',
     badExample: 'annotations:\n  config.linkerd.io/skip-inbound-port: "4222"\n  config.beta.linkerd.io/proxy-enable-native-sidecar: "true"',
@@ -511,9 +549,12 @@ export const configAnnotationsRule: Rule = {
     for (const ns of ctx.index.own('', 'Namespace')) checkAnnotations(ctx, ns, annotationsOf(ns.object), 'annotation');
     for (const pod of ownPodTemplates(ctx.index)) {
       const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
-      checkAnnotations(ctx, pod.owner, pod.annotations, where);
+      checkAnnotations(ctx, pod.owner, pod.annotations, where, pod.injection === Injection.DISABLED);
       checkWaitBeforeExit(ctx, pod, where);
-      if (isMeshed(pod)) checkResourcePairs(ctx, pod, where);
+      if (isMeshed(pod)) {
+        checkResourcePairs(ctx, pod, where);
+        checkCloseWait(ctx, pod, where);
+      }
     }
     for (const service of ctx.index.own('', 'Service')) checkServiceAnnotations(ctx, service);
     for (const entry of ctx.index.objects) if (!entry.inventory) checkUnreadKeys(ctx, entry);
