@@ -5,7 +5,7 @@
 import { Finding, Severity, SuppressedFinding, compareFindings, severityAtLeast } from './finding';
 import { impliedChartObjects } from './model/chart-objects';
 import { clusterFactsOf } from './model/cluster-facts';
-import { Manifest } from './model/manifest';
+import { KubeObject, Manifest } from './model/manifest';
 import { IndexedObject, MeshIndex } from './model/mesh-index';
 import { AnalysisContext, AnalysisContextInput, resolveContext } from './options';
 import { Rule, ReportOptions, RuleContext } from './rule';
@@ -113,21 +113,29 @@ function explicitOptions(options: AnalysisContextInput): AnalysisContextInput {
   return out as AnalysisContextInput;
 }
 
+/** The index of these manifests under what the context says of the cluster (extra objects join the inventory). */
+function indexFor(manifests: Manifest[], context: AnalysisContext, extraInventory: KubeObject[] = []): MeshIndex {
+  return new MeshIndex(manifests, [...context.inventory, ...extraInventory], context.controlPlaneNamespace, context.defaultNamespace,
+    context.serviceAccountTokenProjection);
+}
+
 /**
  * The context: explicit options, then what the control-plane install in the manifests says, then the chart's
- * defaults. The index depends on the control-plane namespace (injected pods carry it), so it is built again in the
- * rare case the install names another one than assumed.
+ * defaults. The index depends on the control-plane namespace (injected pods carry it) and on token projection (without
+ * it the injector skips pods that mount no token), so it is built again in the rare case the install says otherwise than
+ * assumed.
  */
 function contextAndIndex(manifests: Manifest[], options: AnalysisContextInput): { context: AnalysisContext; index: MeshIndex } {
   const explicit = explicitOptions(options);
   let context = resolveContext(explicit);
-  let index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
+  let index = indexFor(manifests, context);
   const facts = clusterFactsOf(index);
   if (Object.keys(facts).length > 0) {
-    const assumed = context.controlPlaneNamespace;
+    const assumed = context;
     context = resolveContext({ ...facts, ...explicit });
-    if (context.controlPlaneNamespace !== assumed) {
-      index = new MeshIndex(manifests, context.inventory, context.controlPlaneNamespace, context.defaultNamespace);
+    if (context.controlPlaneNamespace !== assumed.controlPlaneNamespace
+      || context.serviceAccountTokenProjection !== assumed.serviceAccountTokenProjection) {
+      index = indexFor(manifests, context);
     }
   }
   return { context, index: withChartObjects(manifests, context, index) };
@@ -137,7 +145,7 @@ function contextAndIndex(manifests: Manifest[], options: AnalysisContextInput): 
 function withChartObjects(manifests: Manifest[], context: AnalysisContext, index: MeshIndex): MeshIndex {
   const implied = impliedChartObjects(index);
   if (implied.length === 0) return index;
-  return new MeshIndex(manifests, [...context.inventory, ...implied], context.controlPlaneNamespace, context.defaultNamespace);
+  return indexFor(manifests, context, implied);
 }
 
 /** Analyzes manifests and returns every finding, sorted. */

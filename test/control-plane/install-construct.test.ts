@@ -5,9 +5,9 @@ import { DeliveryForm } from '../../src/control-plane/delivery/form';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { LinkerdVersion } from '../../src/core/versions';
-import { controlPlaneChart, indexOf, only, rendered } from '../delivery/fixtures';
 import { MeshedDeployment } from '../../src/workloads/meshed-deployment';
 import { MeshedNamespace } from '../../src/workloads/meshed-namespace';
+import { controlPlaneChart, indexOf, only, rendered } from '../delivery/fixtures';
 
 describe('LinkerdControlPlane', () => {
   test('creates the control-plane namespace with the labels Linkerd and trust-manager expect, cluster-scoped', () => {

@@ -5,7 +5,8 @@
  *
  * The values are the chart's (charts/linkerd-control-plane/values.yaml at version-2.20): `identityTrustDomain`
  * (empty means `clusterDomain`), `proxy.defaultInboundPolicy`, `clusterNetworks`, `proxy.opaquePorts`,
- * `policyController.probeNetworks`, `egress.globalEgressNetworkNamespace`; the release namespace is the control-plane namespace.
+ * `policyController.probeNetworks`, `egress.globalEgressNetworkNamespace`, `identity.serviceAccountTokenProjection`; the release
+ * namespace is the control-plane namespace.
  */
 import { AnalysisContextInput } from '../options';
 import { controlPlaneInstalls } from './installs';
@@ -38,6 +39,7 @@ export function clusterFactsOf(index: MeshIndex): AnalysisContextInput {
     probeNetworks: strings(v.policyController?.probeNetworks),
     controlPlaneNamespace: text(install.namespace),
     globalEgressNamespace: text(v.egress?.globalEgressNetworkNamespace),
+    serviceAccountTokenProjection: typeof v.identity?.serviceAccountTokenProjection === 'boolean' ? v.identity.serviceAccountTokenProjection : undefined,
   };
   for (const key of Object.keys(facts)) if (facts[key] === undefined) delete facts[key];
   return facts as AnalysisContextInput;

@@ -152,8 +152,12 @@ export class MeshIndex {
   /**
    * @param defaultNamespace where objects without metadata.namespace are (kubectl's `default`, or `--namespace`)
    */
+  /**
+   * @param serviceAccountTokenProjection the control plane's `identity.serviceAccountTokenProjection`: without it the
+   * injector skips pods that mount no ServiceAccount token
+   */
   constructor(manifests: Manifest[], inventory: KubeObject[] = [], private readonly controlPlaneNamespace = 'linkerd',
-    private readonly defaultNamespace = 'default') {
+    private readonly defaultNamespace = 'default', private readonly serviceAccountTokenProjection = true) {
     for (const m of manifests) this.add(m.object, m.source ?? {}, false);
     for (const obj of inventory) this.add(obj, {}, true);
     this.injectorWebhook = injectorWebhookOf(this);
@@ -316,8 +320,23 @@ export class MeshIndex {
     if (asked !== Injection.ENABLED) return { injection: asked };
     const skipped = sidecar === 'other' ? 'it already carries another mesh\'s sidecar'
       : spec.hostNetwork === true ? 'it uses hostNetwork: true'
-        : this.injectorWebhookSkips(namespace, labels);
+        : this.injectorWebhookSkips(namespace, labels) ?? this.tokenlessSkip(spec, namespace);
     return skipped === undefined ? { injection: Injection.ENABLED } : { injection: Injection.DISABLED, skipped };
+  }
+
+  /**
+   * Without token projection the proxy needs the pod's own ServiceAccount token, and the injector skips a pod that
+   * mounts none (report.go `Injectable`, disabledAutomountServiceAccountToken): automountServiceAccountToken false on
+   * the pod, or on its ServiceAccount when the pod does not set it.
+   */
+  private tokenlessSkip(spec: KubeObject, namespace: string): string | undefined {
+    if (this.serviceAccountTokenProjection) return undefined;
+    const own = spec.automountServiceAccountToken;
+    const account = this.serviceAccount(namespace, String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'));
+    const where = own === false ? 'it sets' : own === undefined && account?.object.automountServiceAccountToken === false
+      ? `its ServiceAccount ${account.id.name} sets` : undefined;
+    return where === undefined ? undefined
+      : `${where} automountServiceAccountToken: false and the control plane does not project tokens (identity.serviceAccountTokenProjection: false)`;
   }
 
   /**

@@ -344,7 +344,7 @@ describe('LKD-MESH-005 pod hazards', () => {
       template(byObject, 'client').metadata.labels.sidecar = 'none';
       expect(clientOf(byObject).injectionSkipped).toMatch(/^it is labelled sidecar: none, which the injector webhook's objectSelector leaves out/);
       // A list is replaced whole: the chart's DoesNotExist requirements are gone with it.
-      template(byObject, 'client').metadata.labels = { ...template(byObject, 'client').metadata.labels, sidecar: 'yes', 'linkerd.io/cni-resource': 'x' };
+      template(byObject, 'client').metadata.labels = { ...template(byObject, 'client').metadata.labels, 'sidecar': 'yes', 'linkerd.io/cni-resource': 'x' };
       expect(clientOf(byObject).injection).toBe(Injection.ENABLED);
     });
 
@@ -358,13 +358,32 @@ describe('LKD-MESH-005 pod hazards', () => {
     });
   });
 
-  test('reports a disabled token mount only when the control plane does not project tokens', () => {
+  test('without token projection the injector skips a pod that mounts no token (its own setting, else its ServiceAccount\'s)', () => {
     const objects = meshLab();
     template(objects, 'client').spec.automountServiceAccountToken = false;
     expect(ruleFindings(objects, 'LKD-MESH-005')).toEqual([]);
     const [f] = analyze(asManifests(objects), { serviceAccountTokenProjection: false }).findings.filter((x) => x.ruleId === 'LKD-MESH-005');
     expect(f.severity).toBe(Severity.WARNING);
-    expect(f.message).toMatch(/serviceAccountTokenProjection off/);
+    expect(f.message).toBe('Deployment mesh-lab/client is marked for injection, but the injector skips it: it sets automountServiceAccountToken: '
+      + 'false and the control plane does not project tokens (identity.serviceAccountTokenProjection: false); so it runs without a proxy.');
+    // The index is built under the install's setting: its pods are not meshed.
+    const values = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+      data: { values: yaml.dump({ identity: { serviceAccountTokenProjection: false } }) },
+    };
+    const fromInstall = analyze(asManifests([...objects, values]));
+    expect(fromInstall.index.podTemplates.find((p) => p.owner.id.name === 'client')!.injection).toBe(Injection.DISABLED);
+    // The ServiceAccount's setting counts when the pod has none; the pod's true wins over it.
+    const byAccount = meshLab();
+    const sa = pick(byAccount, 'ServiceAccount', template(byAccount, 'client').spec.serviceAccountName);
+    sa.automountServiceAccountToken = false;
+    delete template(byAccount, 'client').spec.automountServiceAccountToken;
+    const skipped = (o: any[]) => new MeshIndex(asManifests(o), [], 'linkerd', 'default', false).podTemplates.find((p) => p.owner.id.name === 'client')!;
+    expect(skipped(byAccount).injectionSkipped).toMatch(/^its ServiceAccount \S+ sets automountServiceAccountToken: false/);
+    template(byAccount, 'client').spec.automountServiceAccountToken = true;
+    expect(skipped(byAccount).injection).toBe(Injection.ENABLED);
   });
   test('passes for unmeshed pods and other UIDs', () => {
     const objects = meshLab();
@@ -574,8 +593,12 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(findingsFor('2m')).toEqual([[Severity.ERROR, expect.stringMatching(/close-wait-timeout is "2m", but proxyInit.runAsRoot is not set: the injector's proxy-init template fails/)]]);
     // int64(d.Seconds()) is 0 below a second: the template passes no flag and does not fail.
     expect(findingsFor('900ms')).toEqual([]);
-    const asRoot = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' },
-      data: { values: yaml.dump({ proxyInit: { runAsRoot: true } }) } };
+    const asRoot = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+      data: { values: yaml.dump({ proxyInit: { runAsRoot: true } }) },
+    };
     expect(findingsFor('2m', [asRoot])).toEqual([]);
     // With the CNI plugin the injector renders no proxy-init container.
     expect(findingsFor('2m', [], { cniEnabled: true })).toEqual([]);

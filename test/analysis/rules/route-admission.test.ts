@@ -135,8 +135,12 @@ describe('LKD-ROUTE-024 the admission webhook accepts the route', () => {
     const labelled = broken();
     pick(labelled, 'Namespace', NS).metadata.labels = { env: 'prod' };
     expect(findings([...labelled, validator(onlyProd)]).map((f) => f.effect)).toEqual([FindingEffect.REJECTED]);
-    const values = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' },
-      data: { values: 'policyValidator:\n  namespaceSelector:\n    matchLabels: {env: prod}\n' } };
+    const values = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'linkerd-config', namespace: 'linkerd' },
+      data: { values: 'policyValidator:\n  namespaceSelector:\n    matchLabels: {env: prod}\n' },
+    };
     expect(findings([...broken(), values]).map((f) => f.effect)).toEqual([FindingEffect.IGNORED]);
   });
 });

@@ -42,12 +42,6 @@ function checkPod(ctx: RuleContext, pod: PodTemplate): void {
   if (udp) {
     ctx.report(pod.owner, `${workloadLabel(pod)} declares ${udp.join(', ')}; Linkerd proxies TCP only, so UDP traffic gets no mTLS and no policy.`);
   }
-  // With token projection (the chart default) the injector mounts a token for the proxy itself; only without it does
-  // an opted-out ServiceAccount token leave the proxy unable to obtain an identity.
-  if (pod.spec.automountServiceAccountToken === false && !ctx.context.serviceAccountTokenProjection) {
-    ctx.report(pod.owner, `${workloadLabel(pod)} sets automountServiceAccountToken: false and the control plane has `
-      + 'identity.serviceAccountTokenProjection off, so the proxy cannot obtain an identity.');
-  }
   checkUid(ctx, pod);
 }
 
@@ -62,8 +56,9 @@ export const podHazardsRule: Rule = {
       + 'selectors leave out (by the chart\'s defaults kube-system, cert-manager, namespaces labelled '
       + 'config.linkerd.io/admission-webhooks: disabled, pods labelled linkerd.io/control-plane-component or '
       + 'linkerd.io/cni-resource; or by the selectors the cluster sets, read from a MutatingWebhookConfiguration in the input '
-      + 'or the install\'s proxyInjector values); UDP is never proxied; without a ServiceAccount token (and with token '
-      + 'projection disabled) the proxy cannot get an identity; and an app running as the proxy UID (2102) has its outbound '
+      + 'or the install\'s proxyInjector values), nor, when the control plane does not project tokens '
+      + '(identity.serviceAccountTokenProjection: false), pods that mount no ServiceAccount token (automountServiceAccountToken: '
+      + 'false on the pod, or on its ServiceAccount); UDP is never proxied; and an app running as the proxy UID (2102) has its outbound '
       + 'traffic exempted from redirection. Each leaves a "meshed" workload partly outside the mesh.',
     fix: 'Drop hostNetwork, keep mesh traffic on TCP, keep the token available, and run apps under a UID other than 2102.',
     linkerdSource: 'pkg/inject/report.go (r *Report) Injectable (hostNetwork, automountServiceAccountToken without token '
