@@ -136,8 +136,10 @@ function configMapInstall(entry: IndexedObject): ChartInstall | undefined {
   return { subject: entry, source: InstallSource.CONFIG_MAP, chart: CONTROL_PLANE_CHART, versionField: 'data.values', values, namespace: entry.id.namespace };
 }
 
-/** Every Linkerd chart install in this output (not the inventory), in input order. */
-export function linkerdInstalls(index: MeshIndex): ChartInstall[] {
+/** Every Linkerd chart install in this output (not the inventory), in input order; once per index (shared: do not modify). */
+export const linkerdInstalls: (index: MeshIndex) => ChartInstall[] = perIndex(findLinkerdInstalls);
+
+function findLinkerdInstalls(index: MeshIndex): ChartInstall[] {
   const installs: ChartInstall[] = [];
   for (const app of index.own('argoproj.io', 'Application')) installs.push(...argoInstalls(app));
   for (const release of index.own('helm.toolkit.fluxcd.io', 'HelmRelease')) installs.push(fluxInstall(index, release));

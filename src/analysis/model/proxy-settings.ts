@@ -9,6 +9,7 @@ import { controlPlaneInstalls, linkerdInstalls } from './installs';
 /** The chart that installs the CNI plugin. */
 const CNI_CHART = 'linkerd2-cni';
 import { annotationsOf } from './manifest';
+import { perIndex } from './memo';
 import { MeshIndex, PodTemplate } from './mesh-index';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
 import { AnalysisContext } from '../options';
@@ -119,8 +120,8 @@ const CNI_CHART_IGNORE_INBOUND_PORTS = '';
  * chart's (none). Unlike proxy-init's, this list stays when a pod has its own: the plugin appends the pod's entries
  * (linkerd2-proxy-init cni-plugin/main.go, `InboundPortsToIgnore = append(...)`).
  */
-export function cniIgnoredInboundPorts(index: MeshIndex): string {
+export const cniIgnoredInboundPorts: (index: MeshIndex) => string = perIndex((index) => {
   const install = linkerdInstalls(index).find((i) => i.chart?.slice(i.chart.lastIndexOf('/') + 1) === CNI_CHART && i.values !== undefined);
   const fromInstall = install?.values?.ignoreInboundPorts;
   return typeof fromInstall === 'string' ? fromInstall : CNI_CHART_IGNORE_INBOUND_PORTS;
-}
+});
