@@ -236,3 +236,14 @@ export function parseGoDuration(text: string): number | undefined {
   }
   return (sign * ns) / 1e6;
 }
+
+/** Go's `strconv.Atoi`: an optional sign and decimal digits, nothing around them. */
+export function goAtoi(text: string): number | undefined {
+  return /^[+-]?\d+$/.test(text) ? Number(text) : undefined;
+}
+
+/** Go's `strconv.ParseInt(text, 10, 32)`: what Atoi reads, within the 32-bit range. */
+export function goParseInt32(text: string): number | undefined {
+  const n = goAtoi(text);
+  return n !== undefined && n >= -(2 ** 31) && n < 2 ** 31 ? n : undefined;
+}

@@ -9,6 +9,7 @@ import {
 import { NamespacedLists } from './namespaced-lists';
 import { compareStrings } from '../../core/compare';
 import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core/identity';
+import { goAtoi } from '../../core/linkerd-grammar';
 import { SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION, REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../core/vocabulary';
 import { Severity } from '../finding';
 import { LabelSelector } from './selectors';
@@ -580,11 +581,6 @@ export interface OpaquePortsReadings {
    * without trimming, 0 to 65535, the lower bound first).
    */
   readonly skippedByGo: string[];
-}
-
-/** Go's `strconv.Atoi`: an optional sign and decimal digits, nothing around them. */
-function goAtoi(text: string): number | undefined {
-  return /^[+-]?\d+$/.test(text) ? Number(text) : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { goParsesCidr } from '../../../core/cidr';
 import { LABELS_GO, LabelsGoName } from '../../../core/linkerd-annotations.generated';
-import { parseGoDuration } from '../../../core/linkerd-grammar';
+import { goParseInt32, parseGoDuration } from '../../../core/linkerd-grammar';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
@@ -133,12 +133,6 @@ const error = (problem: Validator): Reader => (value) => {
   return why === undefined ? undefined : { text: why, severity: Severity.ERROR };
 };
 
-/** Go's strconv.ParseInt(value, 10, 32), as the injector reads its port annotations. */
-function goInt32(value: string): number | undefined {
-  if (!/^[+-]?\d+$/.test(value)) return undefined;
-  const n = Number(value);
-  return n >= -(2 ** 31) && n < 2 ** 31 ? n : undefined;
-}
 
 /**
  * A proxy port: the injector takes any int32 (strconv.ParseInt) and writes it into the pod; the API server refuses a
@@ -146,7 +140,7 @@ function goInt32(value: string): number | undefined {
  * read (linkerd2-proxy env.rs parse_socket_addr) and exits.
  */
 const proxyPort = (containerPort: boolean): Reader => (value) => {
-  const n = goInt32(value);
+  const n = goParseInt32(value);
   if (n === undefined) return { text: 'strconv.ParseInt cannot read it, so the injector keeps the default port.' };
   if (n >= 1 && n <= 65535) return undefined;
   if (n === 0 && !containerPort) return undefined;
