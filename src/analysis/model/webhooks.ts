@@ -126,7 +126,7 @@ const NAME_ONLY = new Set([NAMESPACE_NAME_LABEL]);
 function failedRequirement(selector: LabelSelector | undefined, labels: Record<string, string>,
   known?: ReadonlySet<string>): LabelSelectorRequirement | undefined {
   if (!selector) return undefined;
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+  for (const [key, value] of Object.entries(isPlainObject(selector.matchLabels) ? selector.matchLabels : {})) {
     if ((known === undefined || known.has(key)) && labels[key] !== value) return { key, operator: 'In', values: [value] };
   }
   const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
@@ -135,9 +135,9 @@ function failedRequirement(selector: LabelSelector | undefined, labels: Record<s
 
 function failure(req: LabelSelectorRequirement, labels: Record<string, string>, what: string, selector: string): string {
   const values = Array.isArray(req.values) && req.values.length > 0 ? ` (${req.values.join(', ')})` : '';
-  return Object.prototype.hasOwnProperty.call(labels, req.key)
-    ? `${what} is labelled ${req.key}: ${labels[req.key]}, which ${selector} leaves out`
-    : `${what} has no label ${req.key}${values}, which ${selector} requires`;
+  if (!Object.prototype.hasOwnProperty.call(labels, req.key)) return `${what} has no label ${req.key}${values}, which ${selector} requires`;
+  const labelled = `${what} is labelled ${req.key}: ${labels[req.key]}`;
+  return req.operator === 'In' ? `${labelled}, but ${selector} requires ${req.key}${values}` : `${labelled}, which ${selector} leaves out`;
 }
 
 /** Where the selectors were read, for a message; nothing for the chart's defaults. */

@@ -316,6 +316,9 @@ describe('LKD-MESH-005 pod hazards', () => {
       expect(ruleFindings(objects, 'LKD-MESH-005').map((f) => f.message)).toContain('Deployment mesh-lab/client is marked for injection, but '
         + 'the injector skips it: Namespace mesh-lab has no label linkerd.example/injection (on), which the injector webhook\'s '
         + `namespaceSelector requires (MutatingWebhookConfiguration ${WEBHOOK}); so it runs without a proxy.`);
+      pick(objects, 'Namespace', NS).metadata.labels = { 'linkerd.example/injection': 'off' };
+      expect(clientOf(objects).injectionSkipped).toBe('Namespace mesh-lab is labelled linkerd.example/injection: off, but the injector webhook\'s '
+        + `namespaceSelector requires linkerd.example/injection (on) (MutatingWebhookConfiguration ${WEBHOOK})`);
       pick(objects, 'Namespace', NS).metadata.labels = { 'linkerd.example/injection': 'on' };
       expect(clientOf(objects).injection).toBe(Injection.ENABLED);
       expect(ruleFindings(objects, 'LKD-MESH-005')).toEqual([]);
