@@ -39,6 +39,16 @@ const MORE_TRIGGERS: Array<(o: any[]) => void> = [
     const ns = findObject(o, 'Namespace', NS);
     ns.metadata.labels = { ...ns.metadata.labels, 'config.linkerd.io/admission-webhooks': 'disabled' };
   },
+  (o) => {
+    o.push({
+      apiVersion: 'gateway.networking.k8s.io/v1alpha2',
+      kind: 'TCPRoute',
+      metadata: { name: 'orders-tcp', namespace: NS },
+      spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', port: 8080 }], rules: [] },
+    });
+    const ns = findObject(o, 'Namespace', NS);
+    ns.metadata.labels = { ...ns.metadata.labels, 'config.linkerd.io/admission-webhooks': 'disabled' };
+  },
 ];
 
 function ignoredOf(objects: any[]) {

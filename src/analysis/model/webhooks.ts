@@ -162,3 +162,12 @@ export function webhookSkipReason(webhook: WebhookSelectors, namespace: string, 
   const objectFailure = failedRequirement(webhook.objectSelector, objectLabels);
   return objectFailure ? `${failure(objectFailure, objectLabels, 'it', `${webhook.label}'s objectSelector`)}${sourceNote(webhook)}` : undefined;
 }
+
+/**
+ * Why the policy validator never sees this object (its namespaceSelector or objectSelector), or undefined when it
+ * does: there an object the webhook would refuse is applied, and the policy controller meets it as it is.
+ */
+export function policyValidatorSkips(index: MeshIndex, entry: IndexedObject): string | undefined {
+  const namespace = entry.id.namespace ?? '';
+  return webhookSkipReason(policyValidatorOf(index), namespace, index.namespace(namespace), labelsOf(entry.object));
+}

@@ -1,5 +1,5 @@
 import { analyze } from '../../../src/analysis/engine';
-import { Severity } from '../../../src/analysis/finding';
+import { FindingEffect, Severity } from '../../../src/analysis/finding';
 import { AnalysisContextInput } from '../../../src/analysis/options';
 import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
@@ -107,6 +107,18 @@ describe('LKD-ROUTE-015 layer-4 rules and EgressNetwork ports', () => {
     expect(messages).toEqual([
       expect.stringMatching(/^egress-tcp: parentRefs\[0\] \(EgressNetwork internet\) has no valid port/),
       expect.stringMatching(/^egress-tcp: spec\.rules has 2 rules/),
+    ]);
+    expect(ruleFindings([...meshLab(), tcp([{ backendRefs: [egressBackend] }, { backendRefs: [egressBackend] }], {})], 'LKD-ROUTE-015')
+      .map((f) => f.effect)).toEqual([FindingEffect.REJECTED, FindingEffect.REJECTED]);
+  });
+  test('where the policy validator does not run, the routes are applied and the policy controller drops or never uses them', () => {
+    const objects = [...meshLab(), tcp([], {})];
+    pick(objects, 'Namespace', 'mesh-lab').metadata.labels = { 'config.linkerd.io/admission-webhooks': 'disabled' };
+    const found = ruleFindings(objects, 'LKD-ROUTE-015');
+    expect(found.map((f) => [f.severity, f.effect])).toEqual([[Severity.ERROR, FindingEffect.IGNORED], [Severity.ERROR, FindingEffect.IGNORED]]);
+    expect(found.map((f) => f.message)).toEqual([
+      expect.stringMatching(/^parentRefs\[0\] \(EgressNetwork internet\) has no valid port; Namespace mesh-lab is labelled config\.linkerd\.io\/admission-webhooks: disabled, .* so the TCPRoute is applied unchecked, but the policy controller files a parent without a port under Services only/),
+      expect.stringMatching(/^spec\.rules has 0 rules; .* drops this one with a log line \("Failed to convert route"\)\.$/),
     ]);
   });
 });

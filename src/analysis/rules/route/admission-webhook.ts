@@ -1,18 +1,12 @@
 import { FindingEffect, Severity } from '../../finding';
 import { admissionRejections } from '../../model/admission';
-import { labelsOf } from '../../model/manifest';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { policyValidatorOf, webhookSkipReason } from '../../model/webhooks';
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../model/mesh-index';
+import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea } from '../../rule';
 
 /** The route kinds whose matches and filters the webhook converts. */
 const KINDS: ReadonlyArray<readonly [string, string]> = [[GATEWAY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'GRPCRoute'], [POLICY_GROUP, 'HTTPRoute']];
 
-/** Why the policy validator never sees the route (its namespaceSelector or objectSelector), or undefined when it does. */
-function validatorSkips(index: MeshIndex, route: IndexedObject): string | undefined {
-  const namespace = route.id.namespace ?? '';
-  return webhookSkipReason(policyValidatorOf(index), namespace, index.namespace(namespace), labelsOf(route.object));
-}
 
 /** What Linkerd's policy admission webhook refuses in route matches and filters, which neither CRD expresses. */
 export const admissionWebhook: Rule = {
@@ -58,7 +52,7 @@ export const admissionWebhook: Rule = {
       for (const route of ctx.index.own(group, kind)) {
         const rejections = admissionRejections(route.object);
         if (rejections.length === 0) continue;
-        const skipped = validatorSkips(ctx.index, route);
+        const skipped = policyValidatorSkips(ctx.index, route);
         for (const r of rejections) {
           if (skipped === undefined) {
             ctx.report(route, `${r.path} ${r.reason}; Linkerd's admission webhook rejects the ${kind} (${r.source}), so it cannot be applied. ${r.fix}`, { effect: FindingEffect.REJECTED });

@@ -1,5 +1,6 @@
 import { FindingEffect, Severity } from '../../finding';
 import { everyRoute, isEgressNetworkParent, isValidPort, layer4Routes, parentRefs, rules } from '../../model/route-view';
+import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea } from '../../rule';
 
 /** The two admission rules Linkerd applies to every route kind but the CRDs do not express. */
@@ -7,16 +8,21 @@ export const layer4AndEgress: Rule = {
   id: 'LKD-ROUTE-015',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
-  effects: [FindingEffect.REJECTED],
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'TLSRoute/TCPRoute have exactly one rule; an EgressNetwork parentRef sets a port',
     why: 'Linkerd\'s webhook rejects a TLSRoute or TCPRoute with zero or several rules (it cannot split by rule at layer 4), '
       + 'and any route whose EgressNetwork parent has no port (an EgressNetwork covers many destinations, so the port is '
-      + 'what selects traffic). The CRDs accept both, so the failure appears only at apply time.',
+      + 'what selects traffic). The CRDs accept both, so the failure appears only at apply time. Where the webhook does not '
+      + 'run (a namespace its selectors leave out), the route is applied and the policy controller\'s outbound index drops a '
+      + 'layer-4 route without exactly one rule, and files a parent without a port under Services only.',
     fix: 'Give a TLSRoute/TCPRoute exactly one rule (weights inside it for splits); set `port` on EgressNetwork parentRefs.',
     linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<gateway::TLSRouteSpec>::validate, '
       + 'Validate<gateway::TCPRouteSpec>::validate (single rule), is_parent_egress_network checks in every route '
-      + 'Validate ("cannot target an EgressNetwork without specifying a port")',
+      + 'Validate ("cannot target an EgressNetwork without specifying a port"); '
+      + 'policy-controller/k8s/index/src/outbound/index/tls.rs and '
+      + 'policy-controller/k8s/index/src/outbound/index/tcp.rs convert_route ("needs to have one rule"); '
+      + 'policy-controller/k8s/index/src/outbound/index.rs (routes without a parent port are kept per Service name only)',
     badExample: 'kind: TCPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet}]\n  rules: []',
     goodExample: 'kind: TCPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet, port: 443}]\n'
       + '  rules:\n  - backendRefs: [{group: policy.linkerd.io, kind: EgressNetwork, name: internet}]',
@@ -24,17 +30,29 @@ export const layer4AndEgress: Rule = {
   check(ctx) {
     for (const route of layer4Routes(ctx.index)) {
       const count = rules(route).length;
-      if (count !== 1) {
+      if (count === 1) continue;
+      const skipped = policyValidatorSkips(ctx.index, route);
+      if (skipped === undefined) {
         ctx.report(route, `spec.rules has ${count} rules; Linkerd's webhook only admits a ${route.id.kind} with exactly one rule.`, { effect: FindingEffect.REJECTED });
+      } else {
+        ctx.report(route, `spec.rules has ${count} rules; ${skipped}, so the ${route.id.kind} is applied unchecked, but the policy controller `
+          + 'converts only a route with exactly one rule and drops this one with a log line ("Failed to convert route").', { effect: FindingEffect.IGNORED });
       }
     }
     for (const route of everyRoute(ctx.index)) {
       const refs = parentRefs(route);
       for (let i = 0; i < refs.length; i++) {
         const ref = refs[i];
-        if (isEgressNetworkParent(ref, route) && !isValidPort(ref.port)) {
+        if (!isEgressNetworkParent(ref, route) || isValidPort(ref.port)) continue;
+        const skipped = policyValidatorSkips(ctx.index, route);
+        const fix = `Set parentRefs[${i}].port to the destination port.`;
+        if (skipped === undefined) {
           ctx.report(route, `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port; Linkerd's webhook rejects `
-            + `EgressNetwork parents without one. Set parentRefs[${i}].port to the destination port.`, { effect: FindingEffect.REJECTED });
+            + `EgressNetwork parents without one. ${fix}`, { effect: FindingEffect.REJECTED });
+        } else {
+          ctx.report(route, `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port; ${skipped}, so the ${route.id.kind} is `
+            + 'applied unchecked, but the policy controller files a parent without a port under Services only, and no EgressNetwork '
+            + `traffic ever uses it. ${fix}`, { effect: FindingEffect.IGNORED });
         }
       }
     }
