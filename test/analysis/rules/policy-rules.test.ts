@@ -1,5 +1,5 @@
 import { AnalyzeOptions, analyze } from '../../../src/analysis/engine';
-import { Severity } from '../../../src/analysis/finding';
+import { FindingEffect, Severity } from '../../../src/analysis/finding';
 import { ALL_RULES } from '../../../src/analysis/rules';
 import { NS, asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
@@ -102,6 +102,16 @@ describe('LKD-POL-002 requiredAuthenticationRefs', () => {
       expect.stringMatching(/mixes a MeshTLSAuthentication and a ServiceAccount/),
       expect.stringMatching(/MeshTLSAuthentication mesh-lab\/nobody, which does not exist/),
     ]));
+  });
+  test('where the policy validator does not run, the policy is applied and the policy controller ignores it whole', () => {
+    const objects = meshLab();
+    const refs = pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs;
+    refs.push({ kind: 'ServiceAccount', name: 'client' });
+    expect(ruleFindings(objects, 'LKD-POL-002').map((f) => f.effect)).toEqual([FindingEffect.REJECTED]);
+    pick(objects, 'Namespace', NS).metadata.labels = { 'config.linkerd.io/admission-webhooks': 'disabled' };
+    const [ignored] = ruleFindings(objects, 'LKD-POL-002');
+    expect(ignored.effect).toBe(FindingEffect.IGNORED);
+    expect(ignored.message).toMatch(/^spec\.requiredAuthenticationRefs mixes a MeshTLSAuthentication and a ServiceAccount; Namespace mesh-lab is labelled config\.linkerd\.io\/admission-webhooks: disabled, .*so the AuthorizationPolicy is applied unchecked, and the policy controller ignores it whole \("Illegal AuthorizationPolicy; ignoring"/);
   });
   test('accepts one ServiceAccount plus one NetworkAuthentication', () => {
     const objects = [...meshLab(), {

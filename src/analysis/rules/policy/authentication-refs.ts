@@ -1,9 +1,26 @@
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountExists, specOf } from '../../model/policy-view';
+import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 type RefClass = 'meshtls' | 'network' | 'serviceaccount' | undefined;
+
+/**
+ * Reports what the policy validator refuses. Where it does not run (a namespace its selectors leave out), the policy
+ * is applied and the policy controller, which reads the references the same way, ignores it whole.
+ */
+function refuse(ctx: RuleContext, policy: IndexedObject, problem: string, webhook: string, indexLog: string): void {
+  const skipped = policyValidatorSkips(ctx.index, policy);
+  if (skipped === undefined) {
+    ctx.report(policy, `${problem}; ${webhook}`, { effect: FindingEffect.REJECTED });
+  } else {
+    ctx.report(policy, `${problem}; ${skipped}, so the AuthorizationPolicy is applied unchecked, and the policy controller ignores it whole `
+      + `(${indexLog}).`, { effect: FindingEffect.IGNORED });
+  }
+}
+
+const UNSUPPORTED = '"Invalid authorization policy": unsupported authentication target';
 
 /** Built only for a finding: most references are fine. */
 function refPath(i: number): string {
@@ -33,12 +50,12 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
     return 'serviceaccount';
   }
   if (kindIs(ref, 'MeshTLSAuthentication') || kindIs(ref, 'NetworkAuthentication')) {
-    ctx.report(policy, `${refPath(i)} is ${refText(ref)}: a missing or other group means core, so the webhook rejects it. Set group: policy.linkerd.io.`, { effect: FindingEffect.REJECTED });
+    refuse(ctx, policy, `${refPath(i)} is ${refText(ref)}: a missing or other group means core`, 'the webhook rejects it. Set group: policy.linkerd.io.', UNSUPPORTED);
   } else if (kindIs(ref, 'ServiceAccount')) {
-    ctx.report(policy, `${refPath(i)} is ${refText(ref)}: a ServiceAccount reference must omit the group (or use "" / "core").`, { effect: FindingEffect.REJECTED });
+    refuse(ctx, policy, `${refPath(i)} is ${refText(ref)}`, 'a ServiceAccount reference must omit the group (or use "" / "core").', UNSUPPORTED);
   } else {
-    ctx.report(policy, `${refPath(i)} is ${refText(ref)}; only MeshTLSAuthentication, NetworkAuthentication (policy.linkerd.io) and `
-      + 'ServiceAccount (core) are accepted.', { effect: FindingEffect.REJECTED });
+    refuse(ctx, policy, `${refPath(i)} is ${refText(ref)}`, 'only MeshTLSAuthentication, NetworkAuthentication (policy.linkerd.io) and '
+      + 'ServiceAccount (core) are accepted.', UNSUPPORTED);
   }
   return undefined;
 }
@@ -46,13 +63,20 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
 type RefCounts = Record<NonNullable<RefClass>, number>;
 
 function checkCounts(ctx: RuleContext, policy: IndexedObject, counts: RefCounts): void {
-  if (counts.meshtls > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one MeshTLSAuthentication; the webhook allows at most one.', { effect: FindingEffect.REJECTED });
-  if (counts.serviceaccount > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one ServiceAccount; the webhook allows at most one (use a MeshTLSAuthentication with identityRefs for several).', { effect: FindingEffect.REJECTED });
-  if (counts.meshtls > 0 && counts.serviceaccount > 0) {
-    ctx.report(policy, 'spec.requiredAuthenticationRefs mixes a MeshTLSAuthentication and a ServiceAccount; the webhook rejects both together. '
-      + 'Move the ServiceAccount into the MeshTLSAuthentication\'s identityRefs.', { effect: FindingEffect.REJECTED });
+  const refs = 'spec.requiredAuthenticationRefs';
+  const illegal = (what: string) => `"Illegal AuthorizationPolicy; ignoring": policy must not include multiple ${what}`;
+  if (counts.meshtls > 1) refuse(ctx, policy, `${refs} lists more than one MeshTLSAuthentication`, 'the webhook allows at most one.', illegal('MeshTLSAuthentications'));
+  if (counts.serviceaccount > 1) {
+    refuse(ctx, policy, `${refs} lists more than one ServiceAccount`, 'the webhook allows at most one (use a MeshTLSAuthentication with identityRefs for several).',
+      illegal('ServiceAccounts'));
   }
-  if (counts.network > 1) ctx.report(policy, 'spec.requiredAuthenticationRefs lists more than one NetworkAuthentication; the webhook allows at most one (merge their networks).', { effect: FindingEffect.REJECTED });
+  if (counts.meshtls > 0 && counts.serviceaccount > 0) {
+    refuse(ctx, policy, `${refs} mixes a MeshTLSAuthentication and a ServiceAccount`, 'the webhook rejects both together. '
+      + 'Move the ServiceAccount into the MeshTLSAuthentication\'s identityRefs.', '"Illegal AuthorizationPolicy; ignoring": one identity requirement only');
+  }
+  if (counts.network > 1) {
+    refuse(ctx, policy, `${refs} lists more than one NetworkAuthentication`, 'the webhook allows at most one (merge their networks).', illegal('NetworkAuthentications'));
+  }
 }
 
 /** requiredAuthenticationRefs: kinds, groups, counts, and the objects exist. */
@@ -65,11 +89,14 @@ export const authenticationRefsRule: Rule = {
     title: 'AuthorizationPolicy requiredAuthenticationRefs are valid and exist',
     why: 'The webhook allows at most one MeshTLSAuthentication, at most one ServiceAccount (never both) and at most one '
       + 'NetworkAuthentication, and rejects any other kind. Linkerd kinds must carry group policy.linkerd.io because a missing '
-      + 'group means core. A reference to a missing authentication is admitted, but the controller then ignores the policy.',
+      + 'group means core. A reference to a missing authentication is admitted, but the controller then ignores the policy. '
+      + 'Where the webhook does not run (a namespace its selectors leave out), what it would refuse is applied, and the '
+      + 'policy controller, which reads the references the same way, ignores the whole policy.',
     fix: 'Reference one identity authentication and/or one NetworkAuthentication with explicit groups, and create what you reference.',
     linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<AuthorizationPolicySpec>::validate; '
       + 'policy-controller/k8s/index/src/inbound/authorization_policy.rs authentication_ref; '
-      + 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::policy_client_authz',
+      + 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::policy_client_authz ("Illegal AuthorizationPolicy; '
+      + 'ignoring") and the AuthorizationPolicy apply ("Invalid authorization policy")',
     badExample: 'requiredAuthenticationRefs:\n- kind: MeshTLSAuthentication\n  name: client-sa',
     goodExample: 'requiredAuthenticationRefs:\n- group: policy.linkerd.io\n  kind: MeshTLSAuthentication\n  name: client-sa',
   },
