@@ -5,9 +5,6 @@
  * control plane's values.
  */
 import { controlPlaneInstalls, linkerdInstalls } from './installs';
-
-/** The chart that installs the CNI plugin. */
-const CNI_CHART = 'linkerd2-cni';
 import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
 import { MeshIndex, PodTemplate } from './mesh-index';
@@ -111,7 +108,8 @@ export function proxyInitIgnoredInboundPorts(index: MeshIndex): string {
   return typeof fromInstall === 'string' ? fromInstall : CHART_IGNORE_INBOUND_PORTS;
 }
 
-/** The linkerd2-cni chart's ignoreInboundPorts. */
+/** The chart that installs the CNI plugin, and its default ignoreInboundPorts. */
+const CNI_CHART = 'linkerd2-cni';
 const CNI_CHART_IGNORE_INBOUND_PORTS = '';
 
 /**

@@ -576,7 +576,7 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     annotate(objects, 'orders-v1', { 'config.linkerd.io/skip-subnets': '192.168.1.1', 'linkerd.io/inject': 'disabled' });
     const [f] = ruleFindings(objects, 'LKD-MESH-003');
     expect(f.severity).toBe(Severity.WARNING);
-    expect(f.message).toMatch(/the pod never starts.*\(Not now: this pod is not injected\.\)$/);
+    expect(f.message).toMatch(/the pod never starts.*\(This pod is not injected, so nothing reads it now\.\)$/);
   });
   test('proxy-log-http-headers: anything but off or insecure fails the injector\'s template, and the webhook denies the pods (an error)', () => {
     const findingsFor = (value: string) => {

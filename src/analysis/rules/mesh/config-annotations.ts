@@ -384,7 +384,7 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
       const misread = reader(String(value));
       if (!misread) continue;
       const idle = uninjected && misread.severity === Severity.ERROR;
-      ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}${idle ? ' (Not now: this pod is not injected.)' : ''}`,
+      ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}${idle ? ' (This pod is not injected, so nothing reads it now.)' : ''}`,
         misread.severity && !idle ? { severity: misread.severity } : undefined);
       continue;
     }

@@ -58,7 +58,7 @@ export const admissionWebhook: Rule = {
             ctx.report(route, `${r.path} ${r.reason}; Linkerd's admission webhook rejects the ${kind} (${r.source}), so it cannot be applied. ${r.fix}`, { effect: FindingEffect.REJECTED });
           } else {
             ctx.report(route, `${r.path} ${r.reason}; ${skipped}, so the ${kind} is applied unchecked, but the policy controller cannot convert it `
-              + `either (${r.source}) and ignores the whole route with only a log line ("Failed to convert route", "Ignoring ${kind}"). ${r.fix}`,
+              + `either (${r.source}) and ignores the whole route with only a log line ("Failed to convert route", "Ignoring ${kind === 'GRPCRoute' ? 'GrpcRoute' : kind}"). ${r.fix}`,
             { effect: FindingEffect.IGNORED });
           }
         }
