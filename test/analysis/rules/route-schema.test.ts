@@ -57,6 +57,13 @@ describe('LKD-ROUTE-014 on policy.linkerd.io HTTPRoutes: the webhook\'s check (a
       .toMatch(/a request timeout of 0 is no exception here, unlike on Gateway API HTTPRoutes/);
   });
 
+  test('where the webhook does not run, backendRequest above request is applied and harmless: the controller reads only request', () => {
+    const objects = policyTimeouts({ request: '1s', backendRequest: '1500ms' });
+    pick(objects, 'Namespace', 'mesh-lab').metadata.labels = { 'config.linkerd.io/admission-webhooks': 'disabled' };
+    expect(ruleFindings(objects, 'LKD-ROUTE-014')).toEqual([]);
+    expect(ruleFindings(objects, 'LKD-ROUTE-018').map((f) => f.severity)).toEqual([Severity.WARNING]);
+  });
+
   test('what K8sDuration cannot read, and negative values, are rejected', () => {
     for (const [value, reason] of [['1d', /unit "d"/], ['10', /a number without a unit/], ['-5s', /is negative/], ['5s-3s', /"-3" where a number belongs/]] as const) {
       const [finding, ...rest] = ruleFindings(policyTimeouts({ request: value }), 'LKD-ROUTE-014');

@@ -2,6 +2,7 @@ import { formatDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDur
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { allRoutes, isGatewayHttpRoute, isRecord, rules } from '../../model/route-view';
+import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** Reads one timeout field as the API server would; reports and returns undefined when it would reject it. */
@@ -51,7 +52,9 @@ function checkPolicyRule(ctx: RuleContext, route: IndexedObject, timeouts: Recor
   const base = `rules[${r}].timeouts`;
   const request = webhookDuration(ctx, route, `${base}.request`, timeouts.request);
   const backendRequest = webhookDuration(ctx, route, `${base}.backendRequest`, timeouts.backendRequest);
-  if (request !== undefined && backendRequest !== undefined && backendRequest > request) {
+  // Where the webhook does not run, the route is applied and the policy controller reads only the request timeout
+  // (outbound/index/http.rs convert_linkerd_rule): the route works, and LKD-ROUTE-018 says backendRequest does nothing.
+  if (request !== undefined && backendRequest !== undefined && backendRequest > request && policyValidatorSkips(ctx.index, route) === undefined) {
     ctx.report(route, `${base}.backendRequest (${String(timeouts.backendRequest)}) is longer than ${base}.request (${String(timeouts.request)}); `
       + `Linkerd's admission webhook rejects the route${request === 0 ? ' (a request timeout of 0 is no exception here, unlike on Gateway API HTTPRoutes)' : ''}. `
       + 'Make backendRequest <= request.', { effect: FindingEffect.REJECTED });
@@ -74,12 +77,15 @@ export const ruleTimeouts: Rule = {
       + '(ms, s, m, h, d) and silently drops anything else, so the rule has no timeout at all. A backendRequest longer '
       + 'than a non-zero request timeout is rejected by the API server (a CEL rule of the Gateway API CRD). On policy.linkerd.io '
       + 'HTTPRoutes (v1beta3, the only version with timeouts) Linkerd\'s admission webhook checks them instead: Go durations '
-      + '(compound values allowed), none negative, and backendRequest <= request even when request is 0.',
+      + '(compound values allowed), none negative, and backendRequest <= request even when request is 0. Where that webhook '
+      + 'does not run (a namespace its selectors leave out), a backendRequest above request is applied and does no harm: '
+      + 'the policy controller reads only the request timeout (convert_linkerd_rule), and LKD-ROUTE-018 says so.',
     fix: 'Write each timeout as one number and one unit (`90s`, `1500ms`, `2m`), and keep backendRequest <= request.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule (parse_duration(..).ok() drops '
       + 'what it cannot read); policy-controller/k8s/index/src/outbound/index.rs parse_duration; Gateway API v1.2.1 HTTPRoute '
       + 'CRD CEL rule (backendRequest <= a non-zero request); policy-controller/runtime/src/admission.rs validate_timeouts, '
-      + 'policy-controller/k8s/api/src/duration.rs from_str (policy.linkerd.io HTTPRoute)',
+      + 'policy-controller/k8s/api/src/duration.rs from_str (policy.linkerd.io HTTPRoute); '
+      + 'policy-controller/k8s/index/src/outbound/index/http.rs convert_linkerd_rule (only timeouts.request is read)',
     badExample: 'rules:\n- timeouts:\n    request: 1m30s\n  backendRefs: [{name: orders-v1, port: 8080}]',
     goodExample: 'rules:\n- timeouts:\n    request: 90s\n  backendRefs: [{name: orders-v1, port: 8080}]',
   },
