@@ -40,6 +40,11 @@ const MORE_TRIGGERS: Array<(o: any[]) => void> = [
     ns.metadata.labels = { ...ns.metadata.labels, 'config.linkerd.io/admission-webhooks': 'disabled' };
   },
   (o) => {
+    route(o).metadata.annotations = { 'retry.linkerd.io/http': '5xx, 429' };
+    const ns = findObject(o, 'Namespace', NS);
+    ns.metadata.labels = { ...ns.metadata.labels, 'config.linkerd.io/admission-webhooks': 'disabled' };
+  },
+  (o) => {
     o.push({
       apiVersion: 'gateway.networking.k8s.io/v1alpha2',
       kind: 'TCPRoute',

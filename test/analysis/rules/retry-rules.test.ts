@@ -1,5 +1,5 @@
 import { analyze } from '../../../src/analysis/engine';
-import { Severity } from '../../../src/analysis/finding';
+import { FindingEffect, Severity } from '../../../src/analysis/finding';
 import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
 function ruleFindings(objects: any[], ruleId: string) {
@@ -57,6 +57,13 @@ describe('LKD-RETRY-002 annotation grammar', () => {
     const [finding] = ruleFindings(mesh({ 'retry.linkerd.io/http': '5xx, 429' }, undefined, getOnly), 'LKD-RETRY-002');
     expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
     expect(finding.message).toMatch(/annotation retry\.linkerd\.io\/http: item " 429".*webhook rejects the route/);
+  });
+  test('where the webhook does not run, the route is applied and the policy controller skips it whole (ignored, not rejected)', () => {
+    const objects = mesh({ 'retry.linkerd.io/http': '5xx, 429' }, undefined, getOnly);
+    pick(objects, 'Namespace', 'mesh-lab').metadata.labels = { 'config.linkerd.io/admission-webhooks': 'disabled' };
+    const [finding] = ruleFindings(objects, 'LKD-RETRY-002');
+    expect(finding).toMatchObject({ severity: Severity.ERROR, effect: FindingEffect.IGNORED });
+    expect(finding.message).toMatch(/; Namespace mesh-lab is labelled config\.linkerd\.io\/admission-webhooks: disabled, .*so the route is applied unchecked, and the policy controller cannot convert it and skips the whole route \("Failed to convert route"\)\.$/);
   });
   test('fires on Service values the webhook never sees', () => {
     const messages = ruleFindings(mesh(undefined, { 'retry.linkerd.io/limit': '70000', 'timeout.linkerd.io/request': '1m30s' }), 'LKD-RETRY-002')

@@ -6,6 +6,7 @@ import {
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute } from '../../model/route-view';
+import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const PARSERS: Record<string, (value: unknown) => Parsed<unknown>> = {
@@ -33,9 +34,12 @@ function readAtIndexTime(obj: IndexedObject): boolean {
 }
 
 /** What Linkerd does with the unreadable value, which differs between routes and the Services and EgressNetworks. */
-function consequence(obj: IndexedObject, key: string): string {
+function consequence(obj: IndexedObject, key: string, validatorSkips: string | undefined): string {
   if (!readAtIndexTime(obj)) {
-    return 'Linkerd\'s webhook rejects the route (and if the webhook is bypassed, the controller skips the whole route).';
+    return validatorSkips === undefined
+      ? 'Linkerd\'s webhook rejects the route (and if the webhook is bypassed, the controller skips the whole route).'
+      : `${validatorSkips}, so the route is applied unchecked, and the policy controller cannot convert it and skips the whole route `
+        + '("Failed to convert route").';
   }
   const block = key.startsWith('retry.') ? 'retry' : 'timeout';
   const unchecked = obj.id.kind === 'Service' ? 'the webhook never sees Services' : 'the webhook does not check an EgressNetwork\'s annotations';
@@ -49,8 +53,9 @@ function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]
     const parsed = PARSERS[key](annotations[key]);
     if (!parsed.ok) {
       // A route is refused or skipped whole; a Service or EgressNetwork only loses its retry or timeout settings.
-      const effect = readAtIndexTime(obj) ? undefined : FindingEffect.REJECTED;
-      ctx.report(obj, `annotation ${key}: ${parsed.reason}; ${consequence(obj, key)}`, { effect });
+      const skipped = readAtIndexTime(obj) ? undefined : policyValidatorSkips(ctx.index, obj);
+      const effect = readAtIndexTime(obj) ? undefined : skipped === undefined ? FindingEffect.REJECTED : FindingEffect.IGNORED;
+      ctx.report(obj, `annotation ${key}: ${parsed.reason}; ${consequence(obj, key, skipped)}`, { effect });
     }
   }
 }
@@ -60,13 +65,13 @@ export const annotationGrammar: Rule = {
   id: 'LKD-RETRY-002',
   area: RuleArea.RETRY,
   severity: Severity.ERROR,
-  effects: [FindingEffect.REJECTED],
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'retry.linkerd.io/* and timeout.linkerd.io/* annotations parse',
     why: '`retry.linkerd.io/http` is a comma list of 5xx, gateway-error, a code 100-599 or a range a-b (no spaces); '
       + '`retry.linkerd.io/grpc` a comma list of cancelled, deadline-exceeded, internal, resource-exhausted, unavailable; '
       + '`retry.linkerd.io/limit` a 0-65535 integer; timeouts one integer plus ms|s|m|h|d. On an HTTPRoute or GRPCRoute with a '
-      + 'Service or EgressNetwork parent the webhook rejects a bad value (and the index skips the route if the webhook was bypassed); on a Service, which the webhook never sees, or an EgressNetwork, whose annotations it does not check, Linkerd logs it and drops that object\'s whole retry or timeout block.',
+      + 'Service or EgressNetwork parent the webhook rejects a bad value (and where it does not run, a namespace its selectors leave out, the route is applied and the index skips it whole); on a Service, which the webhook never sees, or an EgressNetwork, whose annotations it does not check, Linkerd logs it and drops that object\'s whole retry or timeout block.',
     fix: 'Write the value in Linkerd\'s grammar, e.g. `retry.linkerd.io/http: "5xx,429"`, `retry.linkerd.io/limit: "3"`, '
       + '`timeout.linkerd.io/request: "90s"`.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry, to_code; '
