@@ -212,6 +212,17 @@ describe('LKD-POL-006 Server selects nothing', () => {
     expect(f.resource.name).toBe('orders-http');
     expect(f.message).toMatch(/app.kubernetes.io\/name=order\) selects none of the 3 pod template/);
   });
+  test('a namespace with no pod template here is a warning naming the inventory: its workloads may be deployed separately', () => {
+    const serverOnly = meshLab().filter((o) => o.kind === 'Server' || o.kind === 'Namespace');
+    const [f] = ruleFindings(serverOnly, 'LKD-POL-006');
+    expect(f.severity).toBe(Severity.WARNING);
+    expect(f.message).toMatch(/selects no pod template here: this analysis has none in namespace mesh-lab\. If its workloads are deployed separately, declare them in the inventory/);
+    // Declared in the inventory, the pods are judged again: a typo is an error.
+    pick(serverOnly, 'Server', 'orders-http').spec.podSelector.matchLabels['app.kubernetes.io/name'] = 'order';
+    const pods = meshLab().filter((o) => o.kind === 'Deployment');
+    const [typo] = analyze(asManifests(serverOnly), { inventory: pods }).findings.filter((x) => x.ruleId === 'LKD-POL-006');
+    expect(typo.severity).toBe(Severity.ERROR);
+  });
   test.each([
     ['Exists with values', { key: 'app.kubernetes.io/name', operator: 'Exists', values: ['orders'] }, /app.kubernetes.io\/name: Exists takes no values list/],
     ['DoesNotExist with an empty list', { key: 'tier', operator: 'DoesNotExist', values: [] }, /tier: DoesNotExist takes no values list/],

@@ -24,7 +24,9 @@ export const serverSelectsNothingRule: Rule = {
     title: 'Server podSelector selects at least one pod template in its namespace',
     why: 'A Server applies only to pods its podSelector matches in its own namespace. When it matches none (a label typo, '
       + 'a selector copied from another app), the ports you meant to protect keep the default inbound policy, and the '
-      + 'AuthorizationPolicies that target the Server do nothing.',
+      + 'AuthorizationPolicies that target the Server do nothing. When the analysis has no pod template of the namespace at '
+      + 'all (the workloads are deployed separately, and not in the inventory), it cannot tell a typo from an absent '
+      + 'workload, and says so as a warning.',
     fix: 'Make podSelector match the pod template labels of the workload (or declare the workload in the inventory if it is deployed separately); '
       + 'give In and NotIn a values list and Exists and DoesNotExist none.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (pod_selector.matches); '
@@ -40,8 +42,16 @@ export const serverSelectsNothingRule: Rule = {
       if (coverage.podsOf(server).length > 0) continue;
       const ns = server.id.namespace ?? '';
       const known = ctx.index.podTemplatesIn(ns).length;
+      const illegal = illegalNote(selector);
+      if (known === 0 && illegal === '') {
+        // Nothing of the namespace's workloads is here: they may well be deployed separately, so this cannot be sure.
+        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects no pod template here: this analysis has none in `
+          + `namespace ${ns}. If its workloads are deployed separately, declare them in the inventory so the selector is checked; `
+          + 'if there are none, the Server governs nothing.', { severity: Severity.WARNING });
+        continue;
+      }
       ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects none of the ${known} pod template(s) in namespace ${ns}; `
-        + `the Server governs nothing and its port keeps the default inbound policy.${illegalNote(selector)}`);
+        + `the Server governs nothing and its port keeps the default inbound policy.${illegal}`);
     }
   },
 };
