@@ -3,7 +3,7 @@
  * it: linkerd-viz's Prometheus ServiceAccount and its `kubelet` NetworkAuthentication, which other objects refer to
  * (`linkerd viz allow-scrapes`). They join the inventory: looked up, never reported on.
  */
-import { InstallSource, linkerdInstalls } from './installs';
+import { InstallSource, isInstallOf, linkerdInstalls } from './installs';
 import { KubeObject } from './manifest';
 import { MeshIndex } from './mesh-index';
 
@@ -13,7 +13,7 @@ export const VIZ_PROMETHEUS_SERVICE_ACCOUNT = 'prometheus';
 /** Namespaces of linkerd-viz installs that run the chart's own Prometheus. */
 export function vizPrometheusNamespaces(index: MeshIndex): string[] {
   return linkerdInstalls(index)
-    .filter((i) => i.source !== InstallSource.CONFIG_MAP && i.chart?.slice(i.chart.lastIndexOf('/') + 1) === VIZ_CHART)
+    .filter((i) => i.source !== InstallSource.CONFIG_MAP && isInstallOf(i, VIZ_CHART))
     .filter((i) => i.values?.prometheus?.enabled !== false && typeof i.namespace === 'string')
     .map((i) => i.namespace as string);
 }
@@ -22,7 +22,7 @@ export function vizPrometheusNamespaces(index: MeshIndex): string[] {
 export function impliedChartObjects(index: MeshIndex): KubeObject[] {
   const out: KubeObject[] = [];
   for (const install of linkerdInstalls(index)) {
-    if (install.source === InstallSource.CONFIG_MAP || install.chart?.slice(install.chart.lastIndexOf('/') + 1) !== VIZ_CHART) continue;
+    if (install.source === InstallSource.CONFIG_MAP || !isInstallOf(install, VIZ_CHART)) continue;
     const namespace = install.namespace ?? 'linkerd-viz';
     out.push({
       apiVersion: 'policy.linkerd.io/v1alpha1',

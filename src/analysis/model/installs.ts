@@ -136,6 +136,11 @@ function configMapInstall(entry: IndexedObject): ChartInstall | undefined {
   return { subject: entry, source: InstallSource.CONFIG_MAP, chart: CONTROL_PLANE_CHART, versionField: 'data.values', values, namespace: entry.id.namespace };
 }
 
+/** Whether an install is of `chart` (a chart reference may carry a repository path: `oci://…/linkerd-control-plane`). */
+export function isInstallOf(install: ChartInstall, chart: string): boolean {
+  return install.chart?.slice(install.chart.lastIndexOf('/') + 1) === chart;
+}
+
 /** Every Linkerd chart install in this output (not the inventory), in input order; once per index (shared: do not modify). */
 export const linkerdInstalls: (index: MeshIndex) => ChartInstall[] = perIndex(findLinkerdInstalls);
 
@@ -154,7 +159,7 @@ function findLinkerdInstalls(index: MeshIndex): ChartInstall[] {
 /** Installs of linkerd-control-plane whose values could be read; once per index (shared: do not modify). */
 export const controlPlaneInstalls: (index: MeshIndex) => Array<ChartInstall & { values: Record<string, any> }> = perIndex((index) =>
   linkerdInstalls(index).filter((i): i is ChartInstall & { values: Record<string, any> } =>
-    i.chart?.slice(i.chart.lastIndexOf('/') + 1) === CONTROL_PLANE_CHART && i.values !== undefined));
+    isInstallOf(i, CONTROL_PLANE_CHART) && i.values !== undefined));
 
 /** The object to report a cluster-wide problem on: the first Linkerd install, else the first object of the output. */
 export function clusterSubject(index: MeshIndex): IndexedObject | undefined {

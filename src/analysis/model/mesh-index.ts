@@ -5,7 +5,7 @@
 import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
 import { NamespacedLists } from './namespaced-lists';
 import { LabelSelector, equalityPairsOf, selectorMatches } from './selectors';
-import { WebhookSelectors, injectorWebhookOf, webhookSkipReason } from './webhooks';
+import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
 import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP } from '../../core/vocabulary';
 
@@ -143,7 +143,9 @@ export class MeshIndex {
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
   private readonly ownByKind = new Map<string, IndexedObject[]>();
   /** The injector webhook's selectors, read before any pod is judged (the objects are all added by then). */
-  private injectorWebhook: WebhookSelectors = { label: 'the injector webhook' };
+  private readonly injectorWebhook: WebhookSelectors;
+  /** Its namespaceSelector's verdict per namespace: every pod and Service of a namespace asks the same question. */
+  private readonly injectorNamespaceSkips = new Map<string, string | undefined>();
 
   /**
    * @param inventory objects that exist in the cluster but are not part of this output
@@ -205,7 +207,12 @@ export class MeshIndex {
    * namespaceSelector or objectSelector leaves it out), or undefined when it is: see webhooks.ts.
    */
   public injectorWebhookSkips(namespace: string, labels: Record<string, string> | undefined): string | undefined {
-    return webhookSkipReason(this.injectorWebhook, namespace, this.namespace(namespace), labels);
+    let byNamespace = this.injectorNamespaceSkips.get(namespace);
+    if (byNamespace === undefined && !this.injectorNamespaceSkips.has(namespace)) {
+      byNamespace = namespaceSkipReason(this.injectorWebhook, namespace, this.namespace(namespace));
+      this.injectorNamespaceSkips.set(namespace, byNamespace);
+    }
+    return byNamespace ?? objectSkipReason(this.injectorWebhook, labels);
   }
 
   public service(namespace: string, name: string): IndexedObject | undefined {

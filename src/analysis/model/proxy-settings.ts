@@ -4,7 +4,7 @@
  * AppendNamespaceAnnotations, pkg/inject/inject.go ProxyAnnotations and ProxyAlphaConfigAnnotations), over the
  * control plane's values.
  */
-import { controlPlaneInstalls, linkerdInstalls } from './installs';
+import { controlPlaneInstalls, isInstallOf, linkerdInstalls } from './installs';
 import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
 import { MeshIndex, PodTemplate } from './mesh-index';
@@ -119,7 +119,7 @@ const CNI_CHART_IGNORE_INBOUND_PORTS = '';
  * (linkerd2-proxy-init cni-plugin/main.go, `InboundPortsToIgnore = append(...)`).
  */
 export const cniIgnoredInboundPorts: (index: MeshIndex) => string = perIndex((index) => {
-  const install = linkerdInstalls(index).find((i) => i.chart?.slice(i.chart.lastIndexOf('/') + 1) === CNI_CHART && i.values !== undefined);
+  const install = linkerdInstalls(index).find((i) => isInstallOf(i, CNI_CHART) && i.values !== undefined);
   const fromInstall = install?.values?.ignoreInboundPorts;
   return typeof fromInstall === 'string' ? fromInstall : CNI_CHART_IGNORE_INBOUND_PORTS;
 });

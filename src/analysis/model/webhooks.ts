@@ -146,18 +146,20 @@ function sourceNote(webhook: WebhookSelectors): string {
 }
 
 /**
- * Why a webhook is never called for an object of `namespace` with these labels, or undefined when it is.
+ * Why a webhook is never called for objects of `namespace`, or undefined when its namespaceSelector lets them through.
  * A Namespace this analysis does not have is judged only by the label the API server gives it (its name).
  */
-export function webhookSkipReason(webhook: WebhookSelectors, namespace: string, namespaceObject: IndexedObject | undefined,
-  labels: Record<string, string> | undefined): string | undefined {
+export function namespaceSkipReason(webhook: WebhookSelectors, namespace: string, namespaceObject: IndexedObject | undefined): string | undefined {
   const namespaceLabels = { ...(namespaceObject ? labelsOf(namespaceObject.object) : {}), [NAMESPACE_NAME_LABEL]: namespace };
   const namespaceFailure = failedRequirement(webhook.namespaceSelector, namespaceLabels, namespaceObject ? undefined : NAME_ONLY);
-  if (namespaceFailure) {
-    return namespaceFailure.key === NAMESPACE_NAME_LABEL
-      ? `${webhook.label}'s namespaceSelector leaves out namespace ${namespace}${sourceNote(webhook)}`
-      : `${failure(namespaceFailure, namespaceLabels, `Namespace ${namespace}`, `${webhook.label}'s namespaceSelector`)}${sourceNote(webhook)}`;
-  }
+  if (!namespaceFailure) return undefined;
+  return namespaceFailure.key === NAMESPACE_NAME_LABEL
+    ? `${webhook.label}'s namespaceSelector leaves out namespace ${namespace}${sourceNote(webhook)}`
+    : `${failure(namespaceFailure, namespaceLabels, `Namespace ${namespace}`, `${webhook.label}'s namespaceSelector`)}${sourceNote(webhook)}`;
+}
+
+/** Why a webhook is never called for an object with these labels (its objectSelector), or undefined when it is. */
+export function objectSkipReason(webhook: WebhookSelectors, labels: Record<string, string> | undefined): string | undefined {
   const objectLabels = labels ?? {};
   const objectFailure = failedRequirement(webhook.objectSelector, objectLabels);
   return objectFailure ? `${failure(objectFailure, objectLabels, 'it', `${webhook.label}'s objectSelector`)}${sourceNote(webhook)}` : undefined;
@@ -169,5 +171,6 @@ export function webhookSkipReason(webhook: WebhookSelectors, namespace: string, 
  */
 export function policyValidatorSkips(index: MeshIndex, entry: IndexedObject): string | undefined {
   const namespace = entry.id.namespace ?? '';
-  return webhookSkipReason(policyValidatorOf(index), namespace, index.namespace(namespace), labelsOf(entry.object));
+  const validator = policyValidatorOf(index);
+  return namespaceSkipReason(validator, namespace, index.namespace(namespace)) ?? objectSkipReason(validator, labelsOf(entry.object));
 }

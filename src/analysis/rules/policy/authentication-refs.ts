@@ -1,8 +1,8 @@
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountExists, specOf } from '../../model/policy-view';
-import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleContext, RuleArea } from '../../rule';
+import { reportRefusal } from '../refusal';
 
 type RefClass = 'meshtls' | 'network' | 'serviceaccount' | undefined;
 
@@ -11,13 +11,7 @@ type RefClass = 'meshtls' | 'network' | 'serviceaccount' | undefined;
  * is applied and the policy controller, which reads the references the same way, ignores it whole.
  */
 function refuse(ctx: RuleContext, policy: IndexedObject, problem: string, webhook: string, indexLog: string): void {
-  const skipped = policyValidatorSkips(ctx.index, policy);
-  if (skipped === undefined) {
-    ctx.report(policy, `${problem}; ${webhook}`, { effect: FindingEffect.REJECTED });
-  } else {
-    ctx.report(policy, `${problem}; ${skipped}, so the AuthorizationPolicy is applied unchecked, and the policy controller ignores it whole `
-      + `(${indexLog}).`, { effect: FindingEffect.IGNORED });
-  }
+  reportRefusal(ctx, policy, { problem, rejected: webhook, noun: 'the AuthorizationPolicy', ignored: `and the policy controller ignores it whole (${indexLog}).` });
 }
 
 const UNSUPPORTED = '"Invalid authorization policy": unsupported authentication target';

@@ -6,8 +6,8 @@ import {
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute } from '../../model/route-view';
-import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea, RuleContext } from '../../rule';
+import { reportRefusal } from '../refusal';
 
 const PARSERS: Record<string, (value: unknown) => Parsed<unknown>> = {
   [RETRY_HTTP_ANNOTATION]: parseHttpRetryConditions,
@@ -33,14 +33,8 @@ function readAtIndexTime(obj: IndexedObject): boolean {
   return obj.id.kind === 'Service' || obj.id.kind === 'EgressNetwork';
 }
 
-/** What Linkerd does with the unreadable value, which differs between routes and the Services and EgressNetworks. */
-function consequence(obj: IndexedObject, key: string, validatorSkips: string | undefined): string {
-  if (!readAtIndexTime(obj)) {
-    return validatorSkips === undefined
-      ? 'Linkerd\'s webhook rejects the route (and if the webhook is bypassed, the controller skips the whole route).'
-      : `${validatorSkips}, so the route is applied unchecked, and the policy controller cannot convert it and skips the whole route `
-        + '("Failed to convert route").';
-  }
+/** What Linkerd does with a Service's or EgressNetwork's unreadable value: it drops that object's block. */
+function blockDropped(obj: IndexedObject, key: string): string {
   const block = key.startsWith('retry.') ? 'retry' : 'timeout';
   const unchecked = obj.id.kind === 'Service' ? 'the webhook never sees Services' : 'the webhook does not check an EgressNetwork\'s annotations';
   return `${unchecked}, so Linkerd only logs an error and ignores all of this ${obj.id.kind}'s ${block} settings.`;
@@ -51,12 +45,19 @@ function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]
   for (const key of keys) {
     if (!(key in annotations)) continue;
     const parsed = PARSERS[key](annotations[key]);
-    if (!parsed.ok) {
-      // A route is refused or skipped whole; a Service or EgressNetwork only loses its retry or timeout settings.
-      const skipped = readAtIndexTime(obj) ? undefined : policyValidatorSkips(ctx.index, obj);
-      const effect = readAtIndexTime(obj) ? undefined : skipped === undefined ? FindingEffect.REJECTED : FindingEffect.IGNORED;
-      ctx.report(obj, `annotation ${key}: ${parsed.reason}; ${consequence(obj, key, skipped)}`, { effect });
+    if (parsed.ok) continue;
+    const problem = `annotation ${key}: ${parsed.reason}`;
+    // A route is refused or skipped whole; a Service or EgressNetwork only loses its retry or timeout settings.
+    if (readAtIndexTime(obj)) {
+      ctx.report(obj, `${problem}; ${blockDropped(obj, key)}`);
+      continue;
     }
+    reportRefusal(ctx, obj, {
+      problem,
+      rejected: 'Linkerd\'s webhook rejects the route (and if the webhook is bypassed, the controller skips the whole route).',
+      noun: 'the route',
+      ignored: 'and the policy controller cannot convert it and skips the whole route ("Failed to convert route").',
+    });
   }
 }
 

@@ -1,8 +1,8 @@
 import { FindingEffect, Severity } from '../../finding';
 import { admissionRejections } from '../../model/admission';
 import { GATEWAY_GROUP, POLICY_GROUP } from '../../model/mesh-index';
-import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea } from '../../rule';
+import { reportRefusal } from '../refusal';
 
 /** The route kinds whose matches and filters the webhook converts. */
 const KINDS: ReadonlyArray<readonly [string, string]> = [[GATEWAY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'GRPCRoute'], [POLICY_GROUP, 'HTTPRoute']];
@@ -52,15 +52,14 @@ export const admissionWebhook: Rule = {
       for (const route of ctx.index.own(group, kind)) {
         const rejections = admissionRejections(route.object);
         if (rejections.length === 0) continue;
-        const skipped = policyValidatorSkips(ctx.index, route);
         for (const r of rejections) {
-          if (skipped === undefined) {
-            ctx.report(route, `${r.path} ${r.reason}; Linkerd's admission webhook rejects the ${kind} (${r.source}), so it cannot be applied. ${r.fix}`, { effect: FindingEffect.REJECTED });
-          } else {
-            ctx.report(route, `${r.path} ${r.reason}; ${skipped}, so the ${kind} is applied unchecked, but the policy controller cannot convert it `
-              + `either (${r.source}) and ignores the whole route with only a log line ("Failed to convert route", "Ignoring ${kind === 'GRPCRoute' ? 'GrpcRoute' : kind}"). ${r.fix}`,
-            { effect: FindingEffect.IGNORED });
-          }
+          reportRefusal(ctx, route, {
+            problem: `${r.path} ${r.reason}`,
+            rejected: `Linkerd's admission webhook rejects the ${kind} (${r.source}), so it cannot be applied. ${r.fix}`,
+            noun: `the ${kind}`,
+            ignored: `but the policy controller cannot convert it either (${r.source}) and ignores the whole route with only a log line `
+              + `("Failed to convert route", "Ignoring ${kind === 'GRPCRoute' ? 'GrpcRoute' : kind}"). ${r.fix}`,
+          });
         }
       }
     }

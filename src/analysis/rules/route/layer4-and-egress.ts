@@ -1,7 +1,7 @@
 import { FindingEffect, Severity } from '../../finding';
 import { everyRoute, isEgressNetworkParent, isValidPort, layer4Routes, parentRefs, rules } from '../../model/route-view';
-import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea } from '../../rule';
+import { reportRefusal } from '../refusal';
 
 /** The two admission rules Linkerd applies to every route kind but the CRDs do not express. */
 export const layer4AndEgress: Rule = {
@@ -31,29 +31,25 @@ export const layer4AndEgress: Rule = {
     for (const route of layer4Routes(ctx.index)) {
       const count = rules(route).length;
       if (count === 1) continue;
-      const skipped = policyValidatorSkips(ctx.index, route);
-      if (skipped === undefined) {
-        ctx.report(route, `spec.rules has ${count} rules; Linkerd's webhook only admits a ${route.id.kind} with exactly one rule.`, { effect: FindingEffect.REJECTED });
-      } else {
-        ctx.report(route, `spec.rules has ${count} rules; ${skipped}, so the ${route.id.kind} is applied unchecked, but the policy controller `
-          + 'converts only a route with exactly one rule and drops this one with a log line ("Failed to convert route").', { effect: FindingEffect.IGNORED });
-      }
+      reportRefusal(ctx, route, {
+        problem: `spec.rules has ${count} rules`,
+        rejected: `Linkerd's webhook only admits a ${route.id.kind} with exactly one rule.`,
+        noun: `the ${route.id.kind}`,
+        ignored: 'but the policy controller converts only a route with exactly one rule and drops this one with a log line ("Failed to convert route").',
+      });
     }
     for (const route of everyRoute(ctx.index)) {
       const refs = parentRefs(route);
       for (let i = 0; i < refs.length; i++) {
         const ref = refs[i];
         if (!isEgressNetworkParent(ref, route) || isValidPort(ref.port)) continue;
-        const skipped = policyValidatorSkips(ctx.index, route);
         const fix = `Set parentRefs[${i}].port to the destination port.`;
-        if (skipped === undefined) {
-          ctx.report(route, `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port; Linkerd's webhook rejects `
-            + `EgressNetwork parents without one. ${fix}`, { effect: FindingEffect.REJECTED });
-        } else {
-          ctx.report(route, `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port; ${skipped}, so the ${route.id.kind} is `
-            + 'applied unchecked, but the policy controller files a parent without a port under Services only, and no EgressNetwork '
-            + `traffic ever uses it. ${fix}`, { effect: FindingEffect.IGNORED });
-        }
+        reportRefusal(ctx, route, {
+          problem: `parentRefs[${i}] (EgressNetwork ${String(ref.name)}) has no valid port`,
+          rejected: `Linkerd's webhook rejects EgressNetwork parents without one. ${fix}`,
+          noun: `the ${route.id.kind}`,
+          ignored: `but the policy controller files a parent without a port under Services only, and no EgressNetwork traffic ever uses it. ${fix}`,
+        });
       }
     }
   },
