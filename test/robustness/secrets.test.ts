@@ -74,6 +74,10 @@ const TRIGGERING: [string, () => any, string, RegExp][] = [
   ['a password in Secret data (base64)', () => secret('db', { data: { password: b64(material.password) } }), 'data.password', /literal value for "password"/],
   ['a GitHub token in Secret stringData', () => secret('git', { stringData: { config: `[auth]\ntoken=${material.github}\n` } }), 'stringData.config', /GitHub token/],
   ['a GitHub token under a neutral key', () => configMap('ci', { settings: `url=https://example.invalid ${material.github}` }), 'data.settings', /GitHub token/],
+  ['a client secret in a *-secret annotation (not a Secret object\'s name)', () => configMap('oidc', { mode: 'x' }, { 'example.com/client-secret': material.password }),
+    "metadata.annotations['example.com/client-secret']", /literal value/],
+  ['a lower-case literal under a bare secret annotation', () => configMap('plain', { mode: 'x' }, { 'example.com/secret': 'orders-db' }),
+    "metadata.annotations['example.com/secret']", /literal value/],
   ['a Slack token in an annotation', () => configMap('hooks', { mode: 'x' }, { 'example.com/webhook': material.slack }), "metadata.annotations['example.com/webhook']", /Slack token/],
   ['an AWS access key ID in an env value', () => deployment('s3', [{ name: 'AWS_ACCESS_KEY_ID', value: material.aws }]),
     'spec.template.spec.containers[0].env[0].value (AWS_ACCESS_KEY_ID)', /AWS access key ID/],
@@ -113,6 +117,18 @@ const PASSING: [string, () => any][] = [
         },
       },
     },
+  })],
+  // From Linkerd's "Exposing the Dashboard" page: the ingress controllers read these annotations as Secret names.
+  ['Ingress annotations naming a Secret (ingress-nginx auth-secret, auth-tls-secret; Traefik auth-secret)', () => ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: meta('web-ingress', {
+      'nginx.ingress.kubernetes.io/auth-type': 'basic',
+      'nginx.ingress.kubernetes.io/auth-secret': 'web-ingress-auth',
+      'nginx.ingress.kubernetes.io/auth-tls-secret': 'linkerd-viz/ca-secret',
+      'traefik.ingress.kubernetes.io/auth-secret': 'web-ingress-auth',
+    }),
+    spec: { rules: [{ host: 'dashboard.example.com' }] },
   })],
   ['ordinary text that mentions tokens', () => configMap('e', { README: 'Set the token with kubectl create secret; tokens rotate daily.', tokenTtl: '3600' })],
 ];

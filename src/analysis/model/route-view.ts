@@ -246,6 +246,16 @@ const routesByEgressNetwork = perIndex((index: MeshIndex) => {
   return map;
 });
 
+/**
+ * Routes Linkerd's outbound index takes (a Service or EgressNetwork parent): the ones whose backends, annotations and
+ * timeouts the client proxy uses. A route whose parents are only Gateways belongs to a gateway implementation, and a
+ * Server's routes reach the inbound index without their backends (k8s/index/src/outbound/index.rs applies routes by
+ * parent; k8s/index/src/inbound/index/http.rs keeps no backends).
+ */
+export function isOutboundRoute(route: IndexedObject, index: MeshIndex): boolean {
+  return serviceParents(route, index).length > 0 || parentRefs(route).some((ref) => isEgressNetworkParent(ref, route));
+}
+
 /** The routes attached to an EgressNetwork (which, unlike a Service's, never replace its default route). */
 export function routesAttachedToEgressNetwork(index: MeshIndex, network: IndexedObject): readonly IndexedObject[] {
   return routesByEgressNetwork(index).get(`${network.id.namespace ?? ''}/${network.id.name}`) ?? [];

@@ -66,6 +66,24 @@ describe('LKD-ROUTE-008 backend kind', () => {
     const fixed = withRule((rule, route) => { rule.backendRefs = [{ ...egress, port: 443 }]; route.spec.parentRefs = [{ ...egress, port: 443 }]; });
     expect(ruleFindings(fixed, 'LKD-ROUTE-008')).toEqual([]);
   });
+  // Gateway API's own examples (examples/standard/multicluster) route a Gateway to a ServiceImport: that backend is the
+  // gateway implementation's to support, and Linkerd's indexes never take a route without a Service or EgressNetwork.
+  const serviceImport = (rule: any) => { rule.backendRefs = [{ group: 'multicluster.x-k8s.io', kind: 'ServiceImport', name: 'orders', port: 8080 }]; };
+  test('passes where only a Gateway or a Server is the parent (no client proxy forwards to those backends)', () => {
+    const gateway = { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'external-http' };
+    const server = { group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' };
+    for (const parent of [gateway, server]) {
+      const objects = withRule((rule, route) => { serviceImport(rule); route.spec.parentRefs = [parent]; });
+      expect(ruleFindings(objects, 'LKD-ROUTE-008')).toEqual([]);
+    }
+  });
+  test('fires when a Service parent sits beside the Gateway', () => {
+    const objects = withRule((rule, route) => {
+      serviceImport(rule);
+      route.spec.parentRefs = [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'external-http' }, ...route.spec.parentRefs];
+    });
+    expect(ruleFindings(objects, 'LKD-ROUTE-008')[0].message).toMatch(/has kind multicluster\.x-k8s\.io\/ServiceImport/);
+  });
 });
 
 describe('LKD-ROUTE-010 backend sanity', () => {

@@ -1,11 +1,11 @@
-import { isOutboundRoute, retryAnnotated } from './retry-config';
+import { retryAnnotated } from './retry-config';
 import {
   Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute } from '../../model/route-view';
+import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute, isOutboundRoute } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { reportRefusal } from '../refusal';
 

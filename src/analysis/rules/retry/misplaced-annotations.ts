@@ -1,8 +1,8 @@
-import { isOutboundRoute, presentKeys, retryAnnotated } from './retry-config';
+import { presentKeys, retryAnnotated } from './retry-config';
 import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { allRoutes, hasAnnotation, isGrpcRoute, isServerParent, parentRefs } from '../../model/route-view';
+import { allRoutes, hasAnnotation, isGrpcRoute, isOutboundRoute, isServerParent, parentRefs } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const ROUTE_KEYS = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS];

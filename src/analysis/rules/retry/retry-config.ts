@@ -11,8 +11,7 @@ import {
 import { perIndex, perKeyOfIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import {
-  annotationMap, egressNetworkParents, hasAnnotation, hasOwn, isEgressNetworkParent, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord,
-  parentRefs, rules, serviceParents,
+  annotationMap, egressNetworkParents, hasAnnotation, hasOwn, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord, rules, serviceParents,
 } from '../../model/route-view';
 
 const GRPC_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
@@ -40,11 +39,6 @@ export function presentKeys(obj: IndexedObject | undefined, keys: readonly strin
 export function describeKeys(obj: IndexedObject, keys: readonly string[]): string {
   const annotations = annotationMap(obj.object);
   return keys.map((k) => `${k}=${JSON.stringify(annotations[k])}`).join(', ');
-}
-
-/** Routes whose annotations Linkerd reads: those with a Service or EgressNetwork parent (outbound routes). */
-export function isOutboundRoute(route: IndexedObject, index: MeshIndex): boolean {
-  return serviceParents(route, index).length > 0 || parentRefs(route).some((ref) => isEgressNetworkParent(ref, route));
 }
 
 export interface RetrySettings {

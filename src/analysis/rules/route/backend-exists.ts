@@ -1,9 +1,10 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { missingReference } from '../../model/policy-view';
-import { ServiceBackend, describePorts, everyRoute, hasServicePort, isValidPort, serviceBackends, servicePorts } from '../../model/route-view';
+import {
+  ServiceBackend, describePorts, everyRoute, hasServicePort, isOutboundRoute, isValidPort, serviceBackends, servicePorts,
+} from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { isOutboundRoute } from '../retry/retry-config';
 
 /** Where the backend is, for messages; built only when there is one to write. */
 function pathOf(backend: ServiceBackend): string {

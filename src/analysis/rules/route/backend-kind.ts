@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import {
-  backendNamespace, backendRefs, everyRoute, isEgressNetworkBackend, isEgressNetworkParent, isRecord, isServiceBackend, parentNamespace,
-  parentRefs, rules,
+  backendNamespace, backendRefs, everyRoute, isEgressNetworkBackend, isEgressNetworkParent, isOutboundRoute, isRecord, isServiceBackend,
+  parentNamespace, parentRefs, rules,
 } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -49,7 +49,8 @@ export const backendKind: Rule = {
     title: 'A backendRef is a core Service or an EgressNetwork under the same EgressNetwork parent',
     why: 'The webhook admits other backend kinds (Gateway API allows implementation-specific ones), but Linkerd can only '
       + 'forward to Services and EgressNetworks. Any other kind, or a Service with a non-core group, becomes an invalid '
-      + 'backend (InvalidKind) whose share of requests fails.',
+      + 'backend (InvalidKind) whose share of requests fails. Only routes with a Service or EgressNetwork parent are '
+      + 'judged: a route whose parents are Gateways belongs to the gateway implementation, and a Server\'s routes carry no backends.',
     fix: 'Point the backend at a Service (omit group and kind, set name and port); use an EgressNetwork backend only in a '
       + 'route whose parentRef is that EgressNetwork.',
     linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::backend_condition (InvalidKind); '
@@ -60,6 +61,9 @@ export const backendKind: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
+      // Only the client proxy forwards to backends: a Gateway's routes are its implementation's (ServiceImport and
+      // custom backends are theirs to support), and a Server's reach the inbound index without backends.
+      if (!isOutboundRoute(route, ctx.index)) continue;
       const list = rules(route);
       for (let r = 0; r < list.length; r++) {
         backendRefs(list[r]).forEach((backend, b) => checkBackend(ctx, route, backend, r, b));

@@ -59,6 +59,20 @@ export function isCredentialKey(key: string): boolean {
 }
 
 /**
+ * Controller annotations whose name ends in `-secret` name a Secret object, as `name` or `namespace/name`
+ * (ingress-nginx `auth-secret`, `auth-tls-secret`, `proxy-ssl-secret`; Traefik and HAProxy `auth-secret`). Only the
+ * prefixed form (`<prefix>/<name>`) counts: env var names and Helm value keys cannot contain `/`.
+ */
+const SECRET_REFERENCE_ANNOTATION = /\/[a-z0-9.]*(?:-[a-z0-9.]+)*-secret$/i;
+/** A Kubernetes object name (DNS-1123 subdomain), optionally with its namespace: what those annotations hold. */
+const OBJECT_REFERENCE = /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\/)?[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Whether `value` under `key` names a Secret object rather than holding a credential. */
+export function namesSecretObject(key: string, value: string): boolean {
+  return value.length <= 253 + 64 && SECRET_REFERENCE_ANNOTATION.test(key) && OBJECT_REFERENCE.test(value.trim());
+}
+
+/**
  * Values that are not the secret itself: empty, a reference to be substituted later (`${VAR}`, `$(VAR)`, `{{ .x }}`,
  * `ref+vault://…`), or a boolean spelled as text (a setting such as `token: "true"`).
  */

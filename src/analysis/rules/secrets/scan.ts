@@ -5,7 +5,7 @@
  */
 import * as yaml from 'js-yaml';
 import { MAX_KEY_BASE64, derPrivateKeyKind, looksBase64, mayHoldEncodedKey } from './encoded-keys';
-import { decodedPem, isCredentialKey, isReference, mayHoldSecret, tokenKind } from './patterns';
+import { decodedPem, isCredentialKey, isReference, mayHoldSecret, namesSecretObject, tokenKind } from './patterns';
 import { containsPrivateKey } from '../../../core/certificates';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
@@ -140,7 +140,7 @@ function classify(value: string, key: string | undefined, base64: boolean, keyNa
   if (pem !== undefined && containsPrivateKey(pem)) return 'a base64-encoded private key';
   const token = tokenKind(text);
   if (token) return token;
-  if (key !== undefined && !keyNamesAreReferences && isCredentialKey(key) && !isReference(text)) return `a literal value for ${JSON.stringify(key)}`;
+  if (key !== undefined && !keyNamesAreReferences && isCredentialKey(key) && !isReference(text) && !namesSecretObject(key, text)) return `a literal value for ${JSON.stringify(key)}`;
   return undefined;
 }
 
