@@ -256,6 +256,11 @@ export function isOutboundRoute(route: IndexedObject, index: MeshIndex): boolean
   return serviceParents(route, index).length > 0 || parentRefs(route).some((ref) => isEgressNetworkParent(ref, route));
 }
 
+/** Routes one of Linkerd's indexes reads: outbound ones, and a Server's (inbound policy routes). */
+export function hasLinkerdParent(route: IndexedObject, index: MeshIndex): boolean {
+  return isOutboundRoute(route, index) || parentRefs(route).some((ref) => isServerParent(ref, route));
+}
+
 /** The routes attached to an EgressNetwork (which, unlike a Service's, never replace its default route). */
 export function routesAttachedToEgressNetwork(index: MeshIndex, network: IndexedObject): readonly IndexedObject[] {
   return routesByEgressNetwork(index).get(`${network.id.namespace ?? ''}/${network.id.name}`) ?? [];

@@ -173,4 +173,19 @@ describe('LKD-ROUTE-020 fields beyond Gateway API v1.2.1', () => {
     });
     expect(ruleFindings(objects, 'LKD-ROUTE-020')[0].message).toMatch(/rules\[0\]\.matches has 9 entries \(v1\.2\.1 allows 8\)/);
   });
+  // Gateway API v1.5.1's own examples/standard/http-redirect-rewrite: a Gateway's route redirecting with 303.
+  const gatewayRedirect = (r: any) => {
+    r.spec.parentRefs = [{ name: 'redirect-gateway' }];
+    r.spec.rules[0] = { filters: [{ type: 'RequestRedirect', requestRedirect: { statusCode: 303 } }] };
+  };
+  test('a route only Gateways take is judged against the declared bundle, not Linkerd', () => {
+    const [finding] = ruleFindings(withRoute(gatewayRedirect), 'LKD-ROUTE-020');
+    expect(finding.message).toMatch(/statusCode 303 .*the v1\.2\.1 API server declared as gatewayApiVersion rejects/);
+    expect(finding.message).not.toMatch(/Linkerd 2\.20 ignores/);
+    expect(ruleFindings(withRoute(gatewayRedirect), 'LKD-ROUTE-020', { gatewayApiVersion: 'v1.5.1' })).toEqual([]);
+  });
+  test('a Service parent keeps the error on a newer bundle too (Linkerd reads routes as v1.2.1)', () => {
+    const objects = withRoute((r) => { r.spec.rules[0].name = 'split'; });
+    expect(ruleFindings(objects, 'LKD-ROUTE-020', { gatewayApiVersion: 'v1.5.1' })[0].message).toMatch(/Linkerd 2\.20 ignores/);
+  });
 });

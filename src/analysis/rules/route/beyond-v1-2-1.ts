@@ -1,6 +1,7 @@
+import { compareVersions, parseBundleVersion } from '../../../core/versions';
 import { FindingEffect, Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
-import { allRoutes, backendRefs, filtersOf, isGrpcRoute, isRecord, matchesOf, rules } from '../../model/route-view';
+import { allRoutes, backendRefs, filtersOf, hasLinkerdParent, isGrpcRoute, isRecord, matchesOf, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** Rule-level fields added to the standard channel after v1.2.1 (or experimental only). */
@@ -56,13 +57,24 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
     ctx.report(route, 'spec.rules is an explicit empty list: Gateway API v1.5.1+ rejects it (rules needs at least one item) and on '
       + 'v1.2.1 the route has no rule any request can match. Omit rules (defaults to one PathPrefix "/" rule) or add a rule.');
   }
+  const linkerds = hasLinkerdParent(route, ctx.index);
+  // A route only Gateways take is its implementation's: the newer field matters only to an API server still at v1.2.1.
+  if (!linkerds && declaresNewerBundle(ctx)) return;
   const list = rules(route);
   for (let r = 0; r < list.length; r++) {
     for (const problem of ruleProblems(route, list[r], r)) {
-      ctx.report(route, `${problem} is not part of Gateway API v1.2.1; Linkerd 2.20 ignores a route that uses fields or values `
-        + 'beyond v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it. Remove it.', { effect: FindingEffect.IGNORED });
+      const consequence = linkerds
+        ? 'Linkerd 2.20 ignores a route that uses fields or values beyond v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it'
+        : 'the v1.2.1 API server declared as gatewayApiVersion rejects (or with lax validation drops) it';
+      ctx.report(route, `${problem} is not part of Gateway API v1.2.1; ${consequence}. Remove it.`, { effect: FindingEffect.IGNORED });
     }
   }
+}
+
+/** Whether the cluster's Gateway API bundle is declared newer than v1.2.1 (its CRDs may accept the newer fields). */
+function declaresNewerBundle(ctx: RuleContext): boolean {
+  const declared = parseBundleVersion(ctx.context.gatewayApiVersion);
+  return declared !== undefined && compareVersions(declared, [1, 2, 1]) > 0;
 }
 
 /** Linkerd 2.20 is built against v1.2.1 types; newer fields make it ignore the route, not just the field. */
@@ -75,7 +87,8 @@ export const beyondGatewayV121: Rule = {
     title: 'Routes use only fields and values of Gateway API v1.2.1 that every supported bundle accepts',
     why: 'Linkerd 2.20 supports bundles v1.2.1-v1.5.1 but reads routes as v1.2.1: a route using a newer field or value (rule '
       + '`name`, `sessionPersistence`, `retry`, mirror `percent`/`fraction`, CORS, redirect 303/307/308) is admitted and then '
-      + 'ignored as a whole (linkerd/linkerd2#14846, #14986). An explicit `rules: []` is valid at v1.2.1 but rejected from v1.5.1.',
+      + 'ignored as a whole (linkerd/linkerd2#14846, #14986). An explicit `rules: []` is valid at v1.2.1 but rejected from v1.5.1. '
+      + 'A route whose parents are only Gateways is not Linkerd\'s: it is judged only against a declared v1.2.1 bundle.',
     fix: 'Remove the newer field; use Linkerd annotations for retries (retry.linkerd.io/*) and 301/302 for redirects.',
     linkerdSource: 'policy-controller/runtime/src/admission.rs Admission::admit_spec (lenient: Gateway API specs that do not '
       + 'parse are admitted); Gateway API v1.2.1 CRDs',

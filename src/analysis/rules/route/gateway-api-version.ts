@@ -1,23 +1,13 @@
+import { VersionTriple, compareVersions, parseBundleVersion } from '../../../core/versions';
 import { FindingEffect, Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
 import { everyRoute } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The Gateway API bundles Linkerd 2.20 supports (its docs: 1.2.1 recommended, up to 1.5.1). */
-const LOWEST: Version = [1, 2, 1];
-const HIGHEST: Version = [1, 5, 1];
+const LOWEST: VersionTriple = [1, 2, 1];
+const HIGHEST: VersionTriple = [1, 5, 1];
 
-type Version = [number, number, number];
-
-/** Reads `v1.2.1` / `1.2` into numbers; undefined when it is not a version at all. */
-function parseBundleVersion(text: unknown): Version | undefined {
-  const m = typeof text === 'string' ? /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(text.trim()) : null;
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
-}
-
-function compare(a: Version, b: Version): number {
-  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
-}
 
 /** Served API versions in the standard channel of every supported bundle. */
 const SERVED: Record<string, string[]> = {
@@ -28,7 +18,7 @@ const SERVED: Record<string, string[]> = {
 function checkBundle(ctx: RuleContext, routes: readonly IndexedObject[]): void {
   const declared = ctx.context.gatewayApiVersion;
   const version = parseBundleVersion(declared);
-  if (version && compare(version, LOWEST) >= 0 && compare(version, HIGHEST) <= 0) return;
+  if (version && compareVersions(version, LOWEST) >= 0 && compareVersions(version, HIGHEST) <= 0) return;
   const first = routes[0];
   if (!first) return;
   ctx.report(first, `the target cluster's Gateway API bundle is "${declared}", outside the v1.2.1-v1.5.1 range Linkerd 2.20 supports; `
