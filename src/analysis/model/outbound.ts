@@ -21,7 +21,7 @@ import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
 import { IndexedObject, MeshIndex } from './mesh-index';
 import { controllerOpaqueOnService } from './policy-view';
-import { RouteFamily, attachedPorts, everyRouteWithInventory, routeFamily, serviceParents } from './route-view';
+import { RouteFamily, attachedPorts, everyRouteWithInventory, isValidPort, routeFamily, serviceParents } from './route-view';
 
 export enum OutboundProtocol {
   HTTP1 = 'HTTP/1',
@@ -75,6 +75,8 @@ export interface PortRoute {
   /** The namespace whose clients see it: the Service's (producer route, every client) or the route's own (consumer). */
   readonly clients: string;
   readonly producer: boolean;
+  /** A parentRef names this port; otherwise the route reached it by naming the whole Service. */
+  readonly namedPort: boolean;
 }
 
 /** A Service port's outbound view. */
@@ -87,7 +89,11 @@ export interface ServicePortPolicy {
   /** For producer routes (every client): the family the proxy uses, and its routes; undefined when none is served. */
   readonly servedFamily?: RouteFamily;
   readonly served: readonly PortRoute[];
-  /** Attached routes the protocol never serves (e.g. a GRPCRoute on an HTTP/1 port). */
+  /**
+   * Attached routes the protocol never serves (e.g. a GRPCRoute on an HTTP/1 port) where that leaves them unused: the
+   * parentRef names this port, or the route names the whole Service and no port of it serves the route's kind. A
+   * portless HTTPRoute on a Service with an http and a grpc port is used on the first: it is not listed for the second.
+   */
   readonly unserved: readonly PortRoute[];
   /** The default route (every request to the Service) exists: no route is served to every client. */
   readonly hasDefaultRoute: boolean;
@@ -103,11 +109,14 @@ function buildOutbound(index: MeshIndex, context: AnalysisContext): Map<IndexedO
       const ports = attachedPorts(parent.ref, parent.service) ?? [];
       const namespace = route.id.namespace ?? '';
       const producer = namespace === parent.namespace;
+      const namedPort = isValidPort(parent.ref.port);
       let byPort = attached.get(parent.service);
       if (!byPort) attached.set(parent.service, byPort = new Map());
       for (const port of ports) {
         const list = byPort.get(port) ?? [];
-        if (!list.some((r) => r.route === route)) list.push({ route, family, clients: namespace, producer });
+        const at = list.findIndex((r) => r.route === route);
+        if (at < 0) list.push({ route, family, clients: namespace, producer, namedPort });
+        else if (namedPort && !list[at].namedPort) list[at] = { ...list[at], namedPort };
         byPort.set(port, list);
       }
     }
@@ -115,11 +124,18 @@ function buildOutbound(index: MeshIndex, context: AnalysisContext): Map<IndexedO
   const out = new Map<IndexedObject, Map<number, ServicePortPolicy>>();
   for (const [service, byPort] of attached) {
     const views = new Map<number, ServicePortPolicy>();
+    const portProtocols = new Map<number, { protocol: ServicePortProtocol; served: readonly RouteFamily[] }>();
+    const servedSomewhere = new Set<IndexedObject>();
     for (const [port, routes] of byPort) {
       const protocol = servicePortProtocol(index, service, port, context);
-      const families = servedFamilies(protocol.protocol);
+      const served = servedFamilies(protocol.protocol);
+      portProtocols.set(port, { protocol, served });
+      for (const r of routes) if (served.includes(r.family)) servedSomewhere.add(r.route);
+    }
+    for (const [port, routes] of byPort) {
+      const { protocol, served } = portProtocols.get(port)!;
       const producers = routes.filter((r) => r.producer);
-      const servedFamily = families.find((f) => producers.some((r) => r.family === f));
+      const servedFamily = served.find((f) => producers.some((r) => r.family === f));
       views.set(port, {
         service,
         port,
@@ -127,7 +143,7 @@ function buildOutbound(index: MeshIndex, context: AnalysisContext): Map<IndexedO
         attached: routes,
         servedFamily,
         served: servedFamily ? producers.filter((r) => r.family === servedFamily) : [],
-        unserved: routes.filter((r) => !families.includes(r.family)),
+        unserved: routes.filter((r) => !served.includes(r.family) && (r.namedPort || !servedSomewhere.has(r.route))),
         hasDefaultRoute: servedFamily === undefined,
       });
     }

@@ -103,6 +103,22 @@ describe('LKD-ROUTE-026 a route kind the port\'s protocol never serves', () => {
     }
   });
 
+  // Gateway API's GAMMA conformance (conformance/mesh/manifests.yaml, tests/mesh-split.yaml): a Service with http and
+  // grpc ports, an HTTPRoute naming the Service without a port. Linkerd uses it on the http ports and passes the test.
+  test('a portless parentRef: an unserved port is reported only when no port of the Service serves the route', () => {
+    const objects = meshLab();
+    const orders = pick(objects, 'Service', 'orders');
+    orders.spec.ports.push({ name: 'grpc', port: 7070, appProtocol: 'grpc' });
+    const split = pick(objects, 'HTTPRoute', 'orders-split');
+    delete split.spec.parentRefs[0].port;
+    expect(ids(objects, 'LKD-ROUTE-026')).toEqual([]);
+    split.spec.parentRefs.push({ ...split.spec.parentRefs[0], port: 7070 });
+    expect(ids(objects, 'LKD-ROUTE-026').map((f) => f.message)).toEqual([expect.stringMatching(/port 7070, which Linkerd treats as unknown/)]);
+    split.spec.parentRefs.pop();
+    orders.spec.ports = [orders.spec.ports[1]];
+    expect(ids(objects, 'LKD-ROUTE-026').map((f) => f.message)).toEqual([expect.stringMatching(/port 7070, .* so this route is ignored/)]);
+  });
+
   test('a GRPCRoute on kubernetes.io/h2c or a detected port is served: no finding', () => {
     const objects = [...meshLab(), grpcRoute('orders-grpc')];
     expect(ids(objects, 'LKD-ROUTE-026')).toEqual([]);

@@ -21,7 +21,9 @@ export const unservedProtocol: Rule = {
       + 'linkerd.io/tcp, any appProtocol Linkerd does not know (grpc, https, tcp …: core/src/outbound.rs AppProtocol::from_str) '
       + 'and ports in config.linkerd.io/opaque-ports or the cluster\'s default opaque ports (k8s/index/src/outbound/index.rs) '
       + 'serve TCPRoutes only. A route of another kind is accepted by the status controller and then never used: its '
-      + 'splits, retries and timeouts silently do nothing.',
+      + 'splits, retries and timeouts silently do nothing. A parentRef without a port attaches to every port of the Service, '
+      + 'so such a route is reported only when no port of the Service serves its kind (the GAMMA conformance mesh has '
+      + 'portless HTTPRoutes on Services with a grpc port).',
     fix: 'Give the Service port the appProtocol that matches the route kind (or none), or take it out of the opaque ports.',
     linkerdSource: 'policy-controller/grpc/src/outbound.rs to_proto; policy-controller/core/src/outbound.rs '
       + 'AppProtocol::from_str; policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (opaque '
