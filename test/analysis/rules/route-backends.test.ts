@@ -44,6 +44,15 @@ describe('LKD-ROUTE-007 backend Service exists and has the port', () => {
     const [finding] = ruleFindings(withRule((rule) => { rule.backendRefs[0].port = 80; }), 'LKD-ROUTE-007');
     expect(finding.message).toMatch(/rules\[0\]\.backendRefs\[0\]\.port 80 is not a port of Service mesh-lab\/orders-v1/);
   });
+  // Gateway API's GAMMA conformance (v1.5.1 tests/mesh/grpcroute-weight.yaml) lists a missing echo-v3 at weight 0.
+  test('a backend with weight 0 receives no request: a missing Service or port there is a warning', () => {
+    const missing = withRule((rule) => { Object.assign(rule.backendRefs[1], { name: 'orders-v3', weight: 0 }); });
+    expect(ruleFindings(missing, 'LKD-ROUTE-007').map((f) => [f.severity, f.message])).toEqual([
+      ['warning', expect.stringMatching(/names Service mesh-lab\/orders-v3, .* it has weight 0, so no request goes there, but the route's status reports BackendNotFound/)],
+    ]);
+    const wrongPort = withRule((rule) => { Object.assign(rule.backendRefs[0], { port: 80, weight: 0 }); });
+    expect(ruleFindings(wrongPort, 'LKD-ROUTE-007').map((f) => f.severity)).toEqual(['warning']);
+  });
   test('follows the backend namespace', () => {
     const objects = withRule((rule) => { rule.backendRefs[0].namespace = 'elsewhere'; });
     expect(ruleFindings(objects, 'LKD-ROUTE-007')[0].message).toContain('Service elsewhere/orders-v1');

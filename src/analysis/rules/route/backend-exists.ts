@@ -11,18 +11,27 @@ function pathOf(backend: ServiceBackend): string {
   return `rules[${backend.rule}].backendRefs[${backend.position}]`;
 }
 
+/**
+ * A backend with weight 0 is never picked (Gateway API: no traffic for that entry), so a wrong reference there fails
+ * no request: a warning, not an error.
+ */
+const UNUSED_BACKEND = 'it has weight 0, so no request goes there';
+
 function checkBackend(ctx: RuleContext, route: IndexedObject, resolved: ServiceBackend): void {
   const { backend, namespace, name, service } = resolved;
   if (!isValidPort(backend.port)) return;
+  const unused = backend.weight === 0;
   if (!service) {
     const sure = missingReference(ctx.index, '', 'Service', namespace);
+    const consequence = unused ? `${UNUSED_BACKEND}, but the route's status reports BackendNotFound` : 'Linkerd reports BackendNotFound and that backend\'s share of requests fails with HTTP 500';
     ctx.report(route, `${pathOf(resolved)} names Service ${namespace}/${name}, which is neither in this output nor in the inventory${sure.hint}; `
-      + 'Linkerd reports BackendNotFound and that backend\'s share of requests fails with HTTP 500.', { severity: sure.severity });
+      + `${consequence}.`, { severity: unused ? Severity.WARNING : sure.severity });
     return;
   }
   if (Array.isArray(service.object.spec?.ports) && !hasServicePort(service, backend.port)) {
+    const consequence = unused ? UNUSED_BACKEND : 'requests sent to that backend cannot connect';
     ctx.report(route, `${pathOf(resolved)}.port ${backend.port} is not a port of Service ${namespace}/${name} (ports: ${describePorts(servicePorts(service))}); `
-      + 'requests sent to that backend cannot connect. Use the Service port, not the targetPort.');
+      + `${consequence}. Use the Service port, not the targetPort.`, unused ? { severity: Severity.WARNING } : undefined);
   }
 }
 
@@ -35,7 +44,8 @@ export const backendExists: Rule = {
     title: 'A Service backendRef names an existing Service and one of its ports',
     why: 'References are not checked at admission. A missing backend Service keeps its weight and its share of requests '
       + 'fails (Linkerd sets ResolvedRefs=False/BackendNotFound); a port the Service does not expose sends that share '
-      + 'nowhere. Both show up only as errors in production traffic.',
+      + 'nowhere. Both show up only as errors in production traffic. A backend with weight 0 gets no share, so there '
+      + 'either is a warning.',
     fix: 'Fix the backend name/namespace/port, add the Service to the app, or declare it in the inventory.',
     linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::backend_condition (BackendNotFound); '
       + 'policy-controller/grpc/src/outbound/http.rs convert_backend, invalid_backend',
