@@ -57,13 +57,13 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
     ctx.report(route, 'spec.rules is an explicit empty list: Gateway API v1.5.1+ rejects it (rules needs at least one item) and on '
       + 'v1.2.1 the route has no rule any request can match. Omit rules (defaults to one PathPrefix "/" rule) or add a rule.');
   }
-  const linkerds = hasLinkerdParent(route, ctx.index);
+  const linkerdReads = hasLinkerdParent(route, ctx.index);
   // A route only Gateways take is its implementation's: the newer field matters only to an API server still at v1.2.1.
-  if (!linkerds && declaresNewerBundle(ctx)) return;
+  if (!linkerdReads && declaresNewerBundle(ctx)) return;
   const list = rules(route);
   for (let r = 0; r < list.length; r++) {
     for (const problem of ruleProblems(route, list[r], r)) {
-      const consequence = linkerds
+      const consequence = linkerdReads
         ? 'Linkerd 2.20 ignores a route that uses fields or values beyond v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it'
         : 'the v1.2.1 API server declared as gatewayApiVersion rejects (or with lax validation drops) it';
       ctx.report(route, `${problem} is not part of Gateway API v1.2.1; ${consequence}. Remove it.`, { effect: FindingEffect.IGNORED });
