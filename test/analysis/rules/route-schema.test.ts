@@ -180,7 +180,8 @@ describe('LKD-ROUTE-020 fields beyond Gateway API v1.2.1', () => {
   };
   test('a route only Gateways take is judged against the declared bundle, not Linkerd', () => {
     const [finding] = ruleFindings(withRoute(gatewayRedirect), 'LKD-ROUTE-020');
-    expect(finding.message).toMatch(/statusCode 303 .*the v1\.2\.1 API server declared as gatewayApiVersion rejects/);
+    expect(finding.severity).toBe(Severity.WARNING);
+    expect(finding.message).toMatch(/statusCode 303 .*is not part of the standard Gateway API v1\.2\.1 declared as gatewayApiVersion: its API server rejects/);
     expect(finding.message).not.toMatch(/Linkerd 2\.20 ignores/);
     expect(ruleFindings(withRoute(gatewayRedirect), 'LKD-ROUTE-020', { gatewayApiVersion: 'v1.5.1' })).toEqual([]);
   });

@@ -63,10 +63,14 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
   const list = rules(route);
   for (let r = 0; r < list.length; r++) {
     for (const problem of ruleProblems(route, list[r], r)) {
-      const consequence = linkerdReads
-        ? 'Linkerd 2.20 ignores a route that uses fields or values beyond v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it'
-        : 'the v1.2.1 API server declared as gatewayApiVersion rejects (or with lax validation drops) it';
-      ctx.report(route, `${problem} is not part of Gateway API v1.2.1; ${consequence}. Remove it.`, { effect: FindingEffect.IGNORED });
+      if (linkerdReads) {
+        ctx.report(route, `${problem} is not part of Gateway API v1.2.1; Linkerd 2.20 ignores a route that uses fields or values beyond `
+          + 'v1.2.1, and a v1.2.1 API server rejects (or with lax validation drops) it. Remove it.', { effect: FindingEffect.IGNORED });
+      } else {
+        // Not Linkerd's route: the apply fails loudly on standard v1.2.1 CRDs, and experimental ones may serve the field.
+        ctx.report(route, `${problem} is not part of the standard Gateway API v1.2.1 declared as gatewayApiVersion: its API server rejects `
+          + '(or with lax validation drops) it unless the experimental CRDs are installed. Remove it, or declare the bundle you install.', { severity: Severity.WARNING });
+      }
     }
   }
 }
@@ -88,7 +92,8 @@ export const beyondGatewayV121: Rule = {
     why: 'Linkerd 2.20 supports bundles v1.2.1-v1.5.1 but reads routes as v1.2.1: a route using a newer field or value (rule '
       + '`name`, `sessionPersistence`, `retry`, mirror `percent`/`fraction`, CORS, redirect 303/307/308) is admitted and then '
       + 'ignored as a whole (linkerd/linkerd2#14846, #14986). An explicit `rules: []` is valid at v1.2.1 but rejected from v1.5.1. '
-      + 'A route whose parents are only Gateways is not Linkerd\'s: it is judged only against a declared v1.2.1 bundle.',
+      + 'A route whose parents are only Gateways is not Linkerd\'s: against a declared v1.2.1 bundle it gets a warning (the '
+      + 'apply fails on the standard CRDs; the experimental ones may serve the field), against a newer one nothing.',
     fix: 'Remove the newer field; use Linkerd annotations for retries (retry.linkerd.io/*) and 301/302 for redirects.',
     linkerdSource: 'policy-controller/runtime/src/admission.rs Admission::admit_spec (lenient: Gateway API specs that do not '
       + 'parse are admitted); Gateway API v1.2.1 CRDs',
