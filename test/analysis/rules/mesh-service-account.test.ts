@@ -22,4 +22,14 @@ describe('LKD-MESH-010 missing ServiceAccount', () => {
     pick(objects, 'Deployment', 'client').spec.template.spec.serviceAccountName = 'default';
     expect(findings(objects)).toEqual([]);
   });
+
+  // linkerd2's cli/cmd/testdata/inject_tap_deployment.input.yml: a Deployment alone, its namespace deployed elsewhere.
+  test('a workload alone in a namespace the analysis does not see: a warning naming the inventory', () => {
+    const deployment = pick(meshLab(), 'Deployment', 'client');
+    const alone = { ...deployment, metadata: { ...deployment.metadata, namespace: 'linkerd' } };
+    const [finding] = findings([alone]);
+    expect(finding.severity).toBe('warning');
+    expect(finding.message).toMatch(/namespace linkerd is not part of this analysis.*--inventory/);
+    expect(findings([alone, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'linkerd' } }])[0].severity).toBe('error');
+  });
 });

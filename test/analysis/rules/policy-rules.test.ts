@@ -156,6 +156,18 @@ describe('LKD-POL-003 MeshTLSAuthentication', () => {
     const inventory = [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'batch', namespace: 'jobs' } }];
     expect(ruleFindings(objects, 'LKD-POL-003', { inventory })).toEqual([]);
   });
+  // Linkerd's docs (authorization-policy) show a MeshTLSAuthentication alone, its workloads deployed separately.
+  test('a missing ServiceAccount is an error where the analysis sees the namespace, a warning naming the inventory where not', () => {
+    const alone = {
+      apiVersion: `${POLICY}/v1alpha1`,
+      kind: 'MeshTLSAuthentication',
+      metadata: { name: 'authors-get-authn', namespace: 'booksapp' },
+      spec: { identityRefs: [{ kind: 'ServiceAccount', name: 'books' }] },
+    };
+    expect(only([alone], 'LKD-POL-003')).toMatchObject({ severity: Severity.WARNING, message: expect.stringMatching(/namespace booksapp is not part of this analysis.*--inventory/) });
+    const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'booksapp' } };
+    expect(only([alone, namespace], 'LKD-POL-003').severity).toBe(Severity.ERROR);
+  });
 });
 
 describe('LKD-POL-004 trust domain', () => {
@@ -410,6 +422,10 @@ describe('LKD-POL-014 rate limits', () => {
   });
   test('fires on a missing Server target', () => {
     expect(only([...meshLab(), limit('x', { targetRef: { ...target, name: 'nope' }, total: { requestsPerSecond: 1 } })], 'LKD-POL-014').message).toMatch(/NoMatchingTarget/);
+  });
+  test('a policy alone (its Server deployed separately): a warning naming the inventory', () => {
+    const alone = { ...limit('web-rl', { targetRef: { ...target, name: 'web-http' }, total: { requestsPerSecond: 100 } }), metadata: { name: 'web-rl', namespace: 'emojivoto' } };
+    expect(only([alone], 'LKD-POL-014')).toMatchObject({ severity: Severity.WARNING, message: expect.stringMatching(/namespace emojivoto is not part of this analysis/) });
   });
   test('passes for one valid policy', () => {
     expect(ruleFindings([...meshLab(), limit('ok', { targetRef: target, total: { requestsPerSecond: 100 }, identity: { requestsPerSecond: 10 } })], 'LKD-POL-014')).toEqual([]);

@@ -1,5 +1,5 @@
 import { Severity } from '../../finding';
-import { serviceAccountExists } from '../../model/policy-view';
+import { missingReference, serviceAccountExists } from '../../model/policy-view';
 import { Rule, RuleArea } from '../../rule';
 
 /**
@@ -25,8 +25,9 @@ export const missingServiceAccount: Rule = {
       // Every namespace has "default"; its absence from the output says nothing.
       if (pod.owner.inventory || pod.serviceAccountName === 'default') continue;
       if (serviceAccountExists(ctx.index, pod.namespace, pod.serviceAccountName)) continue;
+      const sure = missingReference(ctx.index, '', 'ServiceAccount', pod.namespace);
       ctx.report(pod.owner, `runs as ServiceAccount ${pod.namespace}/${pod.serviceAccountName}, which exists neither in this output nor `
-        + 'in the inventory; no pod will be created and policies naming that identity match nobody.');
+        + `in the inventory${sure.hint}; no pod will be created and policies naming that identity match nobody.`, { severity: sure.severity });
     }
   },
 };

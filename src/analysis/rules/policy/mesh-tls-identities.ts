@@ -1,7 +1,7 @@
 import { identityProblem } from '../../../core/identity';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { isCoreRef, kindIs, refList, refText, serviceAccountExists, specOf } from '../../model/policy-view';
+import { isCoreRef, kindIs, missingReference, refList, refText, serviceAccountExists, specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {
@@ -29,8 +29,9 @@ function checkIdentityRefs(ctx: RuleContext, authn: IndexedObject, identityRefs:
     if (isCoreRef(ref, 'ServiceAccount')) {
       const ns = ref.namespace ?? authn.id.namespace ?? '';
       if (!serviceAccountExists(ctx.index, String(ns), String(ref.name))) {
-        ctx.report(authn, `${identityRefPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory; `
-          + 'no workload can present that identity.');
+        const sure = missingReference(ctx.index, '', 'ServiceAccount', String(ns));
+        ctx.report(authn, `${identityRefPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory${sure.hint}; `
+          + 'no workload can present that identity.', { severity: sure.severity });
       }
     } else if (isCoreRef(ref, 'Namespace')) {
       if (ref.namespace !== undefined) ctx.report(authn, `${identityRefPath(i)} is a Namespace reference with a namespace field; the webhook rejects it. Remove \`namespace\`.`, { effect: FindingEffect.REJECTED });

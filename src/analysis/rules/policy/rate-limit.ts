@@ -1,6 +1,6 @@
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { asRef, claimOrder, isCoreRef, isPolicyRef, refList, refText, specOf } from '../../model/policy-view';
+import { asRef, claimOrder, isCoreRef, isPolicyRef, missingReference, refList, refText, specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function rps(value: any): unknown {
@@ -26,8 +26,9 @@ function checkTarget(ctx: RuleContext, policy: IndexedObject): void {
   if (!isPolicyRef(ref, 'Server')) {
     ctx.report(policy, `spec.targetRef ${refText(ref)} must be a Server with group policy.linkerd.io; the webhook rejects anything else.`, { effect: FindingEffect.REJECTED });
   } else if (!ctx.index.get(POLICY_GROUP, 'Server', policy.id.namespace, String(ref!.name))) {
-    ctx.report(policy, `spec.targetRef names Server "${ref!.name}", which does not exist in namespace ${policy.id.namespace}; `
-      + 'the status becomes NoMatchingTarget and nothing is limited.', { effect: FindingEffect.IGNORED });
+    const sure = missingReference(ctx.index, POLICY_GROUP, 'Server', policy.id.namespace ?? '');
+    ctx.report(policy, `spec.targetRef names Server "${ref!.name}", which does not exist in namespace ${policy.id.namespace}${sure.hint}; `
+      + 'the status becomes NoMatchingTarget and nothing is limited.', { effect: FindingEffect.IGNORED, severity: sure.severity });
   }
 }
 
