@@ -8,7 +8,6 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 const LOWEST: VersionTriple = [1, 2, 1];
 const HIGHEST: VersionTriple = [1, 5, 1];
 
-
 /** Served API versions in the standard channel of every supported bundle. */
 const SERVED: Record<string, string[]> = {
   HTTPRoute: [`${GATEWAY_GROUP}/v1`, `${GATEWAY_GROUP}/v1beta1`],

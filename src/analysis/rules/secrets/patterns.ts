@@ -4,6 +4,8 @@
  * only the kind of secret.
  */
 
+import { isDnsLabel, isDnsSubdomain } from '../../../core/names';
+
 /** A token format, by the name reports use. */
 interface TokenPattern {
   readonly name: string;
@@ -64,12 +66,13 @@ export function isCredentialKey(key: string): boolean {
  * prefixed form (`<prefix>/<name>`) counts: env var names and Helm value keys cannot contain `/`.
  */
 const SECRET_REFERENCE_ANNOTATION = /\/[a-z0-9.]*(?:-[a-z0-9.]+)*-secret$/i;
-/** A Kubernetes object name (DNS-1123 subdomain), optionally with its namespace: what those annotations hold. */
-const OBJECT_REFERENCE = /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\/)?[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*$/;
 
-/** Whether `value` under `key` names a Secret object rather than holding a credential. */
+/** Whether `value` under `key` names a Secret object (`name` or `namespace/name`) rather than holding a credential. */
 export function namesSecretObject(key: string, value: string): boolean {
-  return value.length <= 253 + 64 && SECRET_REFERENCE_ANNOTATION.test(key) && OBJECT_REFERENCE.test(value.trim());
+  if (!SECRET_REFERENCE_ANNOTATION.test(key)) return false;
+  const [first, second, ...rest] = value.trim().split('/');
+  if (rest.length > 0) return false;
+  return second === undefined ? isDnsSubdomain(first) : isDnsLabel(first) && isDnsSubdomain(second);
 }
 
 /**
