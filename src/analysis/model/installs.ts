@@ -7,6 +7,7 @@ import * as yaml from 'js-yaml';
 import { perIndex } from './memo';
 import { IndexedObject, MeshIndex } from './mesh-index';
 import { isPlainObject, mergeLayers } from '../../core/helm-values';
+import { LABELS_GO } from '../../core/linkerd-annotations.generated';
 
 export const CONTROL_PLANE_CHART = 'linkerd-control-plane';
 export const LINKERD_CONFIG_MAP = 'linkerd-config';
@@ -160,6 +161,18 @@ function findLinkerdInstalls(index: MeshIndex): ChartInstall[] {
 export const controlPlaneInstalls: (index: MeshIndex) => Array<ChartInstall & { values: Record<string, any> }> = perIndex((index) =>
   linkerdInstalls(index).filter((i): i is ChartInstall & { values: Record<string, any> } =>
     isInstallOf(i, CONTROL_PLANE_CHART) && i.values !== undefined));
+
+/**
+ * Which of Linkerd's charts rendered this object, in words (`Linkerd's viz extension chart`), or undefined for an object
+ * a user wrote. Extension charts label every object with `linkerd.io/extension`; the core charts and the CLI annotate
+ * theirs with `linkerd.io/created-by: linkerd/helm …` or `linkerd/cli …`.
+ */
+export function renderedByLinkerdChart(entry: IndexedObject): string | undefined {
+  const extension = entry.object.metadata?.labels?.[LABELS_GO.LinkerdExtensionLabel];
+  if (typeof extension === 'string' && extension !== '') return `Linkerd's ${extension} extension chart`;
+  const createdBy = entry.object.metadata?.annotations?.[LABELS_GO.CreatedByAnnotation];
+  return typeof createdBy === 'string' && createdBy.startsWith('linkerd/') ? 'a Linkerd chart' : undefined;
+}
 
 /** The object to report a cluster-wide problem on: the first Linkerd install, else the first object of the output. */
 export function clusterSubject(index: MeshIndex): IndexedObject | undefined {

@@ -253,6 +253,36 @@ describe('LKD-POL-006 Server selects nothing', () => {
     pick(objects, 'Server', 'orders-http').spec.podSelector = { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: [] }] };
     expect(only(objects, 'LKD-POL-006').message).not.toMatch(/malformed/);
   });
+  test.each([
+    ['an extension chart\'s label', { labels: { 'linkerd.io/extension': 'multicluster' } }, /comes from Linkerd's multicluster extension chart/],
+    ['a core chart\'s created-by annotation', { annotations: { 'linkerd.io/created-by': 'linkerd/helm version-2.20.0' } }, /comes from a Linkerd chart/],
+  ])('a Server Linkerd renders for a workload another command creates (%s) is a warning, not an error', (_name, metadata, chart) => {
+    // As `linkerd multicluster install` writes it: a Server for the service mirror that `linkerd multicluster link` creates.
+    const objects = meshLab();
+    objects.push({
+      ...server('service-mirror', {
+        podSelector: { matchLabels: { 'linkerd.io/extension': 'multicluster', 'component': 'linkerd-service-mirror' } },
+        port: 'svcmi-admin',
+        proxyProtocol: 'HTTP/1',
+      }),
+      metadata: { name: 'service-mirror', namespace: NS, ...metadata },
+    });
+    const f = only(objects, 'LKD-POL-006');
+    expect(f.severity).toBe(Severity.WARNING);
+    expect(f.message).toMatch(chart);
+    expect(f.message).toMatch(/renders it whether or not its workload runs/);
+    // A user's own Server with the same selector is still an error, and so is a chart's Server with a malformed expression.
+    delete pick(objects, 'Server', 'service-mirror').metadata.labels;
+    delete pick(objects, 'Server', 'service-mirror').metadata.annotations;
+    expect(only(objects, 'LKD-POL-006').severity).toBe(Severity.ERROR);
+  });
+  test('a Linkerd chart\'s Server with a malformed expression stays an error: no command makes it select a pod', () => {
+    const objects = meshLab();
+    const s = pick(objects, 'Server', 'orders-http');
+    s.metadata.labels = { 'linkerd.io/extension': 'viz' };
+    s.spec.podSelector = { matchExpressions: [{ key: 'tier', operator: 'NotIn' }] };
+    expect(only(objects, 'LKD-POL-006').severity).toBe(Severity.ERROR);
+  });
   test('passes with matchExpressions that select orders', () => {
     const objects = meshLab();
     pick(objects, 'Server', 'orders-http').spec.podSelector = { matchExpressions: [{ key: 'app.kubernetes.io/version', operator: 'In', values: ['v1', 'v2'] }] };

@@ -1,4 +1,5 @@
 import { Severity } from '../../finding';
+import { renderedByLinkerdChart } from '../../model/installs';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { serverCoverage, serverSelector } from '../../model/policy-view';
 import { LabelSelector, LabelSelectorRequirement, describeSelector, illegalRequirement } from '../../model/selectors';
@@ -26,10 +27,14 @@ export const serverSelectsNothingRule: Rule = {
       + 'a selector copied from another app), the ports you meant to protect keep the default inbound policy, and the '
       + 'AuthorizationPolicies that target the Server do nothing. When the analysis has no pod template of the namespace at '
       + 'all (the workloads are deployed separately, and not in the inventory), it cannot tell a typo from an absent '
-      + 'workload, and says so as a warning.',
+      + 'workload, and says so as a warning. Linkerd\'s own charts render the Servers of workloads that other commands create '
+      + '(the multicluster extension\'s service mirrors and controllers come from `linkerd multicluster link`) or that a value '
+      + 'switched off (viz with prometheus.enabled=false keeps its prometheus-admin Server): on those it is a warning too.',
     fix: 'Make podSelector match the pod template labels of the workload (or declare the workload in the inventory if it is deployed separately); '
       + 'give In and NotIn a values list and Exists and DoesNotExist none.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (pod_selector.matches); '
+      + 'multicluster/charts/linkerd-multicluster/templates/service-mirror-policy.yaml and '
+      + 'viz/charts/linkerd-viz/templates/prometheus-policy.yaml (Servers rendered unconditionally); '
       + 'policy-controller/k8s/api/src/labels.rs Selector::matches, Expression::matches',
     badExample: 'podSelector:\n  matchLabels:\n    app: order   # pods are labelled app: orders',
     goodExample: 'podSelector:\n  matchLabels:\n    app: orders',
@@ -48,6 +53,14 @@ export const serverSelectsNothingRule: Rule = {
         ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects no pod template here: this analysis has none in `
           + `namespace ${ns}. If its workloads are deployed separately, declare them in the inventory so the selector is checked; `
           + 'if there are none, the Server governs nothing.', { severity: Severity.WARNING });
+        continue;
+      }
+      const chart = illegal === '' ? renderedByLinkerdChart(server) : undefined;
+      if (chart) {
+        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects none of the ${known} pod template(s) in namespace ${ns}. `
+          + `The Server comes from ${chart}, which renders it whether or not its workload runs: another command may create that `
+          + 'workload (`linkerd multicluster link` creates the service mirror), or a chart value switched it off. If the workload '
+          + 'should be part of this output, it is missing.', { severity: Severity.WARNING });
         continue;
       }
       ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects none of the ${known} pod template(s) in namespace ${ns}; `
