@@ -142,6 +142,8 @@ export class MeshIndex {
   private readonly routesByParent = new Map<string, IndexedObject[]>();
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
   private readonly ownByKind = new Map<string, IndexedObject[]>();
+  /** `group|kind|namespace` of every inventory object: the kinds the inventory lists in full for a namespace. */
+  private readonly inventoryNamespaces = new Set<string>();
   /** The injector webhook's selectors, read before any pod is judged (the objects are all added by then). */
   private readonly injectorWebhook: WebhookSelectors;
   /** Its namespaceSelector's verdict per namespace: every pod and Service of a namespace asks the same question. */
@@ -190,12 +192,19 @@ export class MeshIndex {
   }
 
   /**
-   * Whether this analysis sees a namespace's objects of one kind in full: the namespace itself is in the output or the
-   * inventory, or some object of that kind in it is. Only then does a missing reference prove a mistake; otherwise the
-   * object may well exist in the cluster, and a finding can only say so.
+   * Whether this analysis sees a namespace's objects of one kind in full, so that a missing reference proves a mistake:
+   * the Namespace itself is in the output or the inventory (whoever writes a namespace writes what runs in it), or the
+   * inventory, a record of what the cluster holds, has objects of that kind there. Objects of the kind in the output
+   * alone do not say so: a repository often adds a route, a Server or one more Service beside an app that a Helm chart
+   * or another repository installs. Otherwise the object may well exist in the cluster, and a finding can only say so.
    */
   public sees(group: string, kind: string, namespace: string): boolean {
-    return this.namespace(namespace) !== undefined || this.byName.get(group)?.get(kind)?.hasNamespace(namespace) === true;
+    return this.namespace(namespace) !== undefined || this.inventoryNamespaces.has(`${group}|${kind}|${namespace}`);
+  }
+
+  /** The same question for pod templates: the Namespace is known, or the inventory has workloads there. */
+  public seesPodTemplates(namespace: string): boolean {
+    return this.namespace(namespace) !== undefined || this.podTemplatesIn(namespace).some((pod) => pod.owner.inventory);
   }
 
   public namespace(name: string): IndexedObject | undefined {
@@ -265,6 +274,7 @@ export class MeshIndex {
     const sameKind = this.byKind.get(kindKey);
     if (sameKind) sameKind.push(entry); else this.byKind.set(kindKey, [entry]);
     this.namesOf(entry.group, id.kind).add(id.namespace ?? '', id.name, entry);
+    if (inventory) this.inventoryNamespaces.add(`${entry.group}|${id.kind}|${id.namespace ?? ''}`);
   }
 
   private namesOf(group: string, kind: string): NamespacedLists<IndexedObject> {

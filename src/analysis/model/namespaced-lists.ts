@@ -21,9 +21,4 @@ export class NamespacedLists<T> {
   public get(namespace: string, name: string): T[] | undefined {
     return this.byNamespace.get(namespace)?.get(name);
   }
-
-  /** Whether anything was added in this namespace. */
-  public hasNamespace(namespace: string): boolean {
-    return this.byNamespace.has(namespace);
-  }
 }

@@ -814,13 +814,15 @@ export function containersOf(pod: PodTemplate): any[] {
 
 /**
  * How sure a "does not exist" finding can be: an error when the analysis sees that namespace's objects of the kind
- * (MeshIndex.sees), else a warning that says how to tell the analysis about the cluster.
+ * in full (MeshIndex.sees: the Namespace, or the inventory's record of the kind there), else a warning that says how to
+ * tell the analysis about the cluster.
  */
 export function missingReference(index: MeshIndex, group: string, kind: string, namespace: string): { severity: Severity; hint: string } {
   if (index.sees(group, kind, namespace)) return { severity: Severity.ERROR, hint: '' };
   return {
     severity: Severity.WARNING,
-    hint: ` (namespace ${namespace} is not part of this analysis; if the ${kind} exists in the cluster, pass it with --inventory or MeshChecks' inventory)`,
+    hint: ` (namespace ${namespace} is not part of this analysis: it has neither the Namespace nor an inventory of its ${kind}s, and `
+      + `objects deployed separately may be there; if the ${kind} exists in the cluster, pass it with --inventory or MeshChecks' inventory)`,
   };
 }
 

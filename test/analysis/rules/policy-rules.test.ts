@@ -253,6 +253,18 @@ describe('LKD-POL-006 Server selects nothing', () => {
     pick(objects, 'Server', 'orders-http').spec.podSelector = { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: [] }] };
     expect(only(objects, 'LKD-POL-006').message).not.toMatch(/malformed/);
   });
+  // As in Buoyant's service-mesh-academy (federated-services): a Server for the Faces chart's smiley pods, beside one
+  // workload of the folder's own in the namespace, the chart's pods not in the output.
+  test('pod templates of the output alone do not prove a selector wrong: a warning unless the Namespace or the inventory has the namespace', () => {
+    const serverOnly = meshLab().filter((o) => o.kind !== 'Namespace');
+    pick(serverOnly, 'Server', 'orders-http').spec.podSelector.matchLabels['app.kubernetes.io/name'] = 'smiley';
+    const [f] = ruleFindings(serverOnly, 'LKD-POL-006').filter((x) => x.resource.name === 'orders-http');
+    expect(f.severity).toBe(Severity.WARNING);
+    expect(f.message).toMatch(/selects none of the 3 pod template\(s\) this output has in namespace mesh-lab, and the analysis has neither that Namespace nor its workloads in the inventory/);
+    const inventory = [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'legacy', namespace: NS }, spec: { template: { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } }];
+    const [sure] = analyze(asManifests(serverOnly), { inventory }).findings.filter((x) => x.ruleId === 'LKD-POL-006' && x.resource.name === 'orders-http');
+    expect(sure.severity).toBe(Severity.ERROR);
+  });
   test.each([
     ['an extension chart\'s label', { labels: { 'linkerd.io/extension': 'multicluster' } }, /comes from Linkerd's multicluster extension chart/],
     ['a core chart\'s created-by annotation', { annotations: { 'linkerd.io/created-by': 'linkerd/helm version-2.20.0' } }, /comes from a Linkerd chart/],

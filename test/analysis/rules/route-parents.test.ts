@@ -42,6 +42,35 @@ describe('LKD-ROUTE-002 parent exists', () => {
       expect.stringMatching(/^orders-inbound: parentRefs\[0\] names Server mesh-lab\/orders-grpc/),
     ]);
   });
+  // As in Buoyant's service-mesh-academy workshops: a folder adds routes and one more Service (smiley2) beside the Faces
+  // app, which its Helm chart installs; the route's parent `smiley` is the chart's.
+  test('other Services of the namespace in the output do not prove the parent missing: a warning, unless the Namespace or the inventory says so', () => {
+    const ns = 'faces';
+    const service = (name: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns }, spec: { selector: { service: name }, ports: [{ name: 'http', port: 80 }] } });
+    const route = {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'smiley-edge', namespace: ns },
+      spec: {
+        parentRefs: [{ group: 'core', kind: 'Service', name: 'smiley', port: 80 }],
+        rules: [{ backendRefs: [{ name: 'smiley', port: 80, weight: 50 }, { name: 'smiley2', port: 80, weight: 50 }] }],
+      },
+    };
+    const overlay = [service('smiley2'), route];
+    const atWarning = ruleFindings(overlay, 'LKD-ROUTE-002');
+    expect(atWarning).toMatchObject([{ severity: Severity.WARNING }]);
+    expect(atWarning[0].message).toMatch(/namespace faces is not part of this analysis: it has neither the Namespace nor an inventory of its Services.*--inventory/);
+    expect(analyze(asManifests(overlay)).findings.filter((f) => f.ruleId === 'LKD-ROUTE-007').map((f) => f.severity)).toEqual([Severity.WARNING]);
+    // The Namespace in the output: whoever writes the namespace writes what runs in it.
+    const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
+    expect(ruleFindings([namespace, ...overlay], 'LKD-ROUTE-002').map((f) => f.severity)).toEqual([Severity.ERROR]);
+    // An inventory of the namespace's Services (kubectl get svc -n faces) without smiley: the parent is missing for sure.
+    const inventory = [{ ...service('color'), metadata: { name: 'color', namespace: ns } }];
+    const sure = analyze(asManifests(overlay), { inventory }).findings.filter((f) => f.ruleId === 'LKD-ROUTE-002');
+    expect(sure.map((f) => f.severity)).toEqual([Severity.ERROR]);
+    // With smiley in that inventory, nothing is missing.
+    expect(analyze(asManifests(overlay), { inventory: [...inventory, service('smiley')] }).findings.filter((f) => f.ruleId === 'LKD-ROUTE-002')).toEqual([]);
+  });
   test('a Gateway parent is another implementation\'s: not checked (Linkerd neither serves nor reports on it)', () => {
     expect(ruleFindings(withRoute((r) => { r.spec.parentRefs = [{ name: 'public' }]; }), 'LKD-ROUTE-002')).toEqual([]);
   });

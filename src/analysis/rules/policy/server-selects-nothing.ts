@@ -26,8 +26,9 @@ export const serverSelectsNothingRule: Rule = {
     why: 'A Server applies only to pods its podSelector matches in its own namespace. When it matches none (a label typo, '
       + 'a selector copied from another app), the ports you meant to protect keep the default inbound policy, and the '
       + 'AuthorizationPolicies that target the Server do nothing. When the analysis has no pod template of the namespace at '
-      + 'all (the workloads are deployed separately, and not in the inventory), it cannot tell a typo from an absent '
-      + 'workload, and says so as a warning. Linkerd\'s own charts render the Servers of workloads that other commands create '
+      + 'all, or has some but neither the Namespace object nor the namespace\'s workloads in the inventory (the workloads '
+      + 'are deployed separately: a Helm chart, another repository), it cannot tell a typo from an absent workload, and '
+      + 'says so as a warning. Linkerd\'s own charts render the Servers of workloads that other commands create '
       + '(the multicluster extension\'s service mirrors and controllers come from `linkerd multicluster link`) or that a value '
       + 'switched off (viz with prometheus.enabled=false keeps its prometheus-admin Server): on those it is a warning too.',
     fix: 'Make podSelector match the pod template labels of the workload (or declare the workload in the inventory if it is deployed separately); '
@@ -48,11 +49,13 @@ export const serverSelectsNothingRule: Rule = {
       const ns = server.id.namespace ?? '';
       const known = ctx.index.podTemplatesIn(ns).length;
       const illegal = illegalNote(selector);
-      if (known === 0 && illegal === '') {
-        // Nothing of the namespace's workloads is here: they may well be deployed separately, so this cannot be sure.
-        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects no pod template here: this analysis has none in `
-          + `namespace ${ns}. If its workloads are deployed separately, declare them in the inventory so the selector is checked; `
-          + 'if there are none, the Server governs nothing.', { severity: Severity.WARNING });
+      if (illegal === '' && (known === 0 || !ctx.index.seesPodTemplates(ns))) {
+        // The namespace's workloads may well be deployed separately (a chart, another repository): this cannot be sure.
+        const here = known === 0 ? `selects no pod template here: this analysis has none in namespace ${ns}`
+          : `selects none of the ${known} pod template(s) this output has in namespace ${ns}, and the analysis has neither that `
+            + 'Namespace nor its workloads in the inventory, so others may run there';
+        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) ${here}. If its workloads are deployed separately, declare `
+          + 'them in the inventory so the selector is checked; if there are none, the Server governs nothing.', { severity: Severity.WARNING });
         continue;
       }
       const chart = illegal === '' ? renderedByLinkerdChart(server) : undefined;
