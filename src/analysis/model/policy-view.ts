@@ -794,9 +794,12 @@ export function uninjectedNamespaces(index: MeshIndex): Set<string> {
   return m.uninjectedNamespaces;
 }
 
-/** Whether a ServiceAccount exists in the output or the inventory. */
+/** The ServiceAccount Kubernetes creates in every namespace (its ServiceAccount controller); pods without one run as it. */
+export const DEFAULT_SERVICE_ACCOUNT = 'default';
+
+/** Whether a ServiceAccount exists in the output or the inventory, or is the one every namespace has. */
 export function serviceAccountExists(index: MeshIndex, namespace: string, name: string): boolean {
-  return index.serviceAccount(namespace, name) !== undefined;
+  return name === DEFAULT_SERVICE_ACCOUNT || index.serviceAccount(namespace, name) !== undefined;
 }
 
 function pushObjects(out: any[], field: unknown): void {

@@ -156,6 +156,15 @@ describe('LKD-POL-003 MeshTLSAuthentication', () => {
     const inventory = [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'batch', namespace: 'jobs' } }];
     expect(ruleFindings(objects, 'LKD-POL-003', { inventory })).toEqual([]);
   });
+  test('the default ServiceAccount exists in every namespace: naming it is no missing reference (LKD-POL-003, LKD-POL-002)', () => {
+    const objects = meshLab();
+    pick(objects, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs = [{ kind: 'ServiceAccount', name: 'default' }];
+    const policy = authz();
+    policy.spec.requiredAuthenticationRefs = [{ kind: 'ServiceAccount', name: 'default' }] as any;
+    objects.push(policy);
+    const ids = analyze(asManifests(objects)).findings.map((f) => f.ruleId);
+    expect(ids.filter((id) => id === 'LKD-POL-003' || id === 'LKD-POL-002')).toEqual([]);
+  });
   // Linkerd's docs (authorization-policy) show a MeshTLSAuthentication alone, its workloads deployed separately.
   test('a missing ServiceAccount is an error where the analysis sees the namespace, a warning naming the inventory where not', () => {
     const alone = {
@@ -209,6 +218,21 @@ describe('LKD-POL-005 networks', () => {
   test('fires on an EgressNetwork overlapping the cluster networks', () => {
     const egress = { apiVersion: `${POLICY}/v1alpha1`, kind: 'EgressNetwork', metadata: { name: 'out', namespace: NS }, spec: { trafficPolicy: 'Allow', networks: [{ cidr: '10.20.0.0/16' }, { cidr: '2001:db8::/32' }] } };
     expect(only([...meshLab(), egress], 'LKD-POL-005').message).toMatch(/10.20.0.0\/16 overlaps the cluster network 10.0.0.0\/8/);
+  });
+  // The form Linkerd itself gives an EgressNetwork without networks (EgressNetwork::from_resource): 0.0.0.0/0 except the
+  // cluster's; Network::intersect skips a cluster network an except covers.
+  test('an EgressNetwork whose excepts cover the cluster networks does not overlap them; one left uncovered does', () => {
+    const egress = (except: string[]) => ({
+      apiVersion: `${POLICY}/v1alpha1`,
+      kind: 'EgressNetwork',
+      metadata: { name: 'internet', namespace: NS },
+      spec: { trafficPolicy: 'Allow', networks: [{ cidr: '0.0.0.0/0', except }] },
+    });
+    const all = ['10.0.0.0/8', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16'];
+    expect(ruleFindings([...meshLab(), egress(all)], 'LKD-POL-005')).toEqual([]);
+    // An except inside the cluster network covers only part of it: still an overlap.
+    const partly = only([...meshLab(), egress(['10.1.0.0/16', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16'])], 'LKD-POL-005');
+    expect(partly.message).toMatch(/0.0.0.0\/0 overlaps the cluster network 10.0.0.0\/8.*or list 10.0.0.0\/8 under except/);
   });
   test('accepts a bare IP, IPv6 and an inner except', () => {
     const objects = [...meshLab(), netAuthn([{ cidr: '192.0.2.7' }, { cidr: 'fd00::/8', except: ['fd00:1::/32'] }, { cidr: '10.0.0.0/8', except: ['10.1.2.3'] }])];

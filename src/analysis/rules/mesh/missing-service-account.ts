@@ -22,9 +22,7 @@ export const missingServiceAccount: Rule = {
   },
   check(ctx) {
     for (const pod of ctx.index.podTemplates) {
-      // Every namespace has "default"; its absence from the output says nothing.
-      if (pod.owner.inventory || pod.serviceAccountName === 'default') continue;
-      if (serviceAccountExists(ctx.index, pod.namespace, pod.serviceAccountName)) continue;
+      if (pod.owner.inventory || serviceAccountExists(ctx.index, pod.namespace, pod.serviceAccountName)) continue;
       const sure = missingReference(ctx.index, '', 'ServiceAccount', pod.namespace);
       ctx.report(pod.owner, `runs as ServiceAccount ${pod.namespace}/${pod.serviceAccountName}, which exists neither in this output nor `
         + `in the inventory${sure.hint}; no pod will be created and policies naming that identity match nobody.`, { severity: sure.severity });

@@ -4,20 +4,27 @@ import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
-/** Checks one `networks` list (NetworkAuthentication, EgressNetwork, legacy ServerAuthorization); returns the parsed CIDRs. */
-export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, networks: unknown, path: string): Cidr[] {
+/** One entry of a `networks` list as read: its cidr and the exceptions that parsed. */
+interface ParsedNetwork {
+  readonly cidr: Cidr;
+  readonly except: Cidr[];
+}
+
+/** Checks one `networks` list (NetworkAuthentication, EgressNetwork, legacy ServerAuthorization); returns what parsed. */
+export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, networks: unknown, path: string): ParsedNetwork[] {
   if (!Array.isArray(networks) || networks.length === 0) {
     ctx.report(subject, `${path} must be a non-empty list of {cidr, except}; the webhook rejects an empty one.`, { effect: FindingEffect.REJECTED });
     return [];
   }
-  const parsed: Cidr[] = [];
+  const parsed: ParsedNetwork[] = [];
   networks.forEach((net: any, i: number) => {
     const cidr = parseExactCidr(net?.cidr);
     if (!cidr) {
       ctx.report(subject, `${path}[${i}].cidr ${JSON.stringify(net?.cidr)} is not a CIDR or IP address.`, { effect: FindingEffect.REJECTED });
       return;
     }
-    parsed.push(cidr);
+    const entry: ParsedNetwork = { cidr, except: [] };
+    parsed.push(entry);
     const except = net.except === undefined ? [] : net.except;
     if (!Array.isArray(except)) {
       ctx.report(subject, `${path}[${i}].except must be a list of CIDRs.`, { effect: FindingEffect.REJECTED });
@@ -26,6 +33,7 @@ export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, netwo
     except.forEach((text: unknown, j: number) => {
       const ex = parseExactCidr(text);
       const where = `${path}[${i}].except[${j}] ${JSON.stringify(text)}`;
+      if (ex) entry.except.push(ex);
       if (!ex) ctx.report(subject, `${where} is not a CIDR or IP address.`, { effect: FindingEffect.REJECTED });
       else if (cidrContains(ex, cidr)) ctx.report(subject, `${where} covers the whole cidr ${cidr.text}, negating it; the webhook rejects this. Remove the entry instead.`, { effect: FindingEffect.REJECTED });
       else if (!cidrContains(cidr, ex)) ctx.report(subject, `${where} is not inside cidr ${cidr.text}; the webhook rejects it.`, { effect: FindingEffect.REJECTED });
@@ -34,12 +42,26 @@ export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, netwo
   return parsed;
 }
 
-function checkEgressOverlap(ctx: RuleContext, egress: IndexedObject, parsed: Cidr[]): void {
+/**
+ * The cluster network an egress entry overlaps, as the status controller judges it (status/src/index.rs
+ * network_condition, api/src/policy/network.rs Network::intersect): one contains the other, and no `except` of the entry
+ * covers the whole cluster network.
+ */
+function overlappedClusterNetwork(clusterNetworks: readonly string[], net: ParsedNetwork): Cidr | undefined {
+  for (const text of clusterNetworks) {
+    const cluster = parseCidr(text);
+    if (cluster && cidrsOverlap(cluster, net.cidr) && !net.except.some((ex) => cidrContains(ex, cluster))) return cluster;
+  }
+  return undefined;
+}
+
+function checkEgressOverlap(ctx: RuleContext, egress: IndexedObject, parsed: ParsedNetwork[]): void {
   for (const net of parsed) {
-    const hit = ctx.context.clusterNetworks.map(parseCidr).find((c) => c && cidrsOverlap(c, net));
+    const hit = overlappedClusterNetwork(ctx.context.clusterNetworks, net);
     if (hit) {
-      ctx.report(egress, `spec.networks entry ${net.text} overlaps the cluster network ${hit.text}; Linkerd marks the EgressNetwork `
-        + 'Accepted=False (EgressReasonNetworkOverlap) and does not use it. Egress networks must lie outside clusterNetworks.', { effect: FindingEffect.IGNORED });
+      ctx.report(egress, `spec.networks entry ${net.cidr.text} overlaps the cluster network ${hit.text}; Linkerd marks the EgressNetwork `
+        + 'Accepted=False (EgressReasonNetworkOverlap) and does not use it. Egress networks must lie outside clusterNetworks, '
+        + `or list ${hit.text} under except.`, { effect: FindingEffect.IGNORED });
     }
   }
 }
@@ -53,11 +75,12 @@ export const networksRule: Rule = {
   doc: {
     title: 'NetworkAuthentication / EgressNetwork networks are valid',
     why: 'The webhook rejects an empty networks list, a CIDR that does not parse, an except outside its cidr and an except that '
-      + 'negates the whole cidr. An EgressNetwork whose networks overlap the cluster networks is admitted but not accepted.',
+      + 'negates the whole cidr. An EgressNetwork whose networks overlap the cluster networks (one contains the other, and no '
+      + 'except of the entry covers the cluster network) is admitted but not accepted.',
     fix: 'List at least one CIDR (a bare IP is fine), keep each except strictly inside its cidr, and keep egress networks outside clusterNetworks.',
     linkerdSource: 'policy-controller/runtime/src/admission.rs validate_networks, '
       + 'Validate<NetworkAuthenticationSpec>::validate, Validate<EgressNetworkSpec>::validate; '
-      + 'policy-controller/k8s/status/src/index.rs Index::network_condition',
+      + 'policy-controller/k8s/status/src/index.rs Index::network_condition; policy-controller/k8s/api/src/policy/network.rs Network::intersect',
     badExample: 'networks:\n- cidr: 10.0.0.0/8\n  except: [10.0.0.0/8, 192.168.0.0/16]',
     goodExample: 'networks:\n- cidr: 10.0.0.0/8\n  except: [10.1.0.0/16]',
   },
