@@ -61,7 +61,14 @@ export interface PodTemplate {
   readonly injectionSkipped?: string;
 }
 
-const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
+/** By API group, the kinds whose pod template is what the injector and the policy controller see on their pods. */
+const WORKLOAD_KINDS = new Map<string, ReadonlySet<string>>([
+  ['', new Set(['Pod', 'ReplicationController'])],
+  ['apps', new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet'])],
+  ['batch', new Set(['Job', 'CronJob'])],
+  // Argo Rollouts: its ReplicaSets' pods carry the Rollout's template (one with spec.workloadRef has none of its own).
+  ['argoproj.io', new Set(['Rollout'])],
+]);
 
 /** What the proxy injector adds to an injected pod's labels; a bare Pod has no owner to name. */
 function injectedLabels(owner: IndexedObject, namespace: string, controlPlaneNamespace: string): Record<string, string> {
@@ -286,8 +293,7 @@ export class MeshIndex {
   }
 
   private indexWorkload(entry: IndexedObject): void {
-    if (entry.group !== '' && entry.group !== 'apps' && entry.group !== 'batch') return;
-    if (!WORKLOAD_KINDS.has(entry.id.kind)) return;
+    if (WORKLOAD_KINDS.get(entry.group)?.has(entry.id.kind) !== true) return;
     const template = podTemplateOf(entry.object);
     if (!template) return;
     const namespace = entry.id.namespace ?? '';

@@ -73,3 +73,31 @@ export function describeSelector(selector: LabelSelector | undefined): string {
   }
   return parts.length ? parts.join(', ') : '(everything)';
 }
+
+/**
+ * Labels Kubernetes controllers put on the pods they create, with values no manifest holds: the StatefulSet controller's
+ * pod name and index, the revision and template hashes of StatefulSets, DaemonSets, ReplicaSets and Argo Rollouts, the Job
+ * controller's job name, uid and completion index. Linkerd's policy controller matches the running pods' labels
+ * (inbound/index.rs Pod::reindex_servers), so a selector may pick pods by them.
+ */
+const CONTROLLER_SET_LABELS = new Set([
+  'statefulset.kubernetes.io/pod-name', 'apps.kubernetes.io/pod-index', 'controller-revision-hash', 'pod-template-hash',
+  'pod-template-generation', 'rollouts-pod-template-hash', 'job-name', 'batch.kubernetes.io/job-name', 'controller-uid',
+  'batch.kubernetes.io/controller-uid', 'batch.kubernetes.io/job-completion-index',
+]);
+
+/**
+ * The selector without its requirements on labels that controllers set (see CONTROLLER_SET_LABELS), or undefined when it
+ * has none: what a pod template can be judged against when the running pods' values of those labels are unknown.
+ */
+export function withoutControllerSetLabels(selector: LabelSelector): LabelSelector | undefined {
+  const matchLabels = selector.matchLabels ?? {};
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
+  const uses = Object.keys(matchLabels).some((key) => CONTROLLER_SET_LABELS.has(key))
+    || expressions.some((req) => CONTROLLER_SET_LABELS.has(req?.key));
+  if (!uses) return undefined;
+  return {
+    matchLabels: Object.fromEntries(Object.entries(matchLabels).filter(([key]) => !CONTROLLER_SET_LABELS.has(key))),
+    matchExpressions: expressions.filter((req) => !CONTROLLER_SET_LABELS.has(req?.key)),
+  };
+}

@@ -255,6 +255,18 @@ describe('LKD-MESH-004 opaque ports', () => {
     annotate(objects, 'orders-v1', { 'config.linkerd.io/opaque-ports': '8080' });
     expect(ruleFindings(objects, 'LKD-MESH-004', { defaultOpaquePorts: '8080' })).toEqual([]);
   });
+  // inject.go CreateOpaquePortsPatch: a Service without the annotation gets the ports whose targetPort is a default
+  // opaque port, so Service port 80 in front of postgres' 5432 is opaque for its clients.
+  test('a Service port whose targetPort is a default opaque port is opaque as the injector patches it: no finding unless the Service\'s own list leaves it out', () => {
+    const objects = meshLab();
+    const orders = pick(objects, 'Service', 'orders');
+    orders.spec.ports = [{ name: 'db', port: 80, targetPort: 5432 }];
+    for (const name of ['orders-v1', 'orders-v2']) template(objects, name).spec.containers[0].ports.push({ name: 'postgres', containerPort: 5432 });
+    expect(ruleFindings(objects, 'LKD-MESH-004').filter((f) => f.resource.name === 'orders')).toEqual([]);
+    orders.metadata.annotations = { 'config.linkerd.io/opaque-ports': '9999' };
+    const [f] = ruleFindings(objects, 'LKD-MESH-004').filter((x) => x.resource.name === 'orders');
+    expect(f.message).toMatch(/targetPort 5432 of Service port 80 is opaque on .*but the Service's opaque ports do not include port 80/);
+  });
   test('passes when the Service agrees', () => {
     const objects = meshLab();
     annotate(objects, 'orders-v1', { 'config.linkerd.io/opaque-ports': 'http' });

@@ -289,6 +289,31 @@ describe('LKD-POL-006 Server selects nothing', () => {
     const [sure] = analyze(asManifests(serverOnly), { inventory }).findings.filter((x) => x.ruleId === 'LKD-POL-006' && x.resource.name === 'orders-http');
     expect(sure.severity).toBe(Severity.ERROR);
   });
+  test('pods of an Argo Rollout and of a ReplicationController are selected like a Deployment\'s (Pod::reindex_servers matches the running pods)', () => {
+    const template = (app: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: app, image: 'nginx:1.27.0', ports: [{ containerPort: 8080, name: 'http' }] }] } });
+    const objects = [
+      ...meshLab(),
+      { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'payments', namespace: NS }, spec: { selector: { matchLabels: { app: 'payments' } }, template: template('payments') } },
+      { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'legacy', namespace: NS }, spec: { selector: { app: 'legacy' }, template: template('legacy') } },
+      server('payments-http', { podSelector: { matchLabels: { app: 'payments' } }, port: 'http' }),
+      server('legacy-http', { podSelector: { matchLabels: { app: 'legacy' } }, port: 8080 }),
+    ];
+    expect(ruleFindings(objects, 'LKD-POL-006')).toEqual([]);
+    // Another group's Rollout is no workload this analysis knows.
+    const other = objects.map((o) => (o.kind === 'Rollout' ? { ...o, apiVersion: 'example.com/v1' } : o));
+    expect(ruleFindings(other, 'LKD-POL-006').map((f) => f.resource.name)).toEqual(['payments-http']);
+  });
+  test('a selector on a label the controller sets (a StatefulSet pod name) is information, not an error: no manifest holds its value', () => {
+    const objects = meshLab();
+    const s = pick(objects, 'Server', 'orders-http');
+    s.spec.podSelector = { matchLabels: { 'app.kubernetes.io/name': 'orders', 'statefulset.kubernetes.io/pod-name': 'orders-0' } };
+    const f = only(objects, 'LKD-POL-006');
+    expect(f.severity).toBe(Severity.INFO);
+    expect(f.message).toMatch(/selects pods by a label their controller sets/);
+    // The rest of the selector still has to match something.
+    s.spec.podSelector.matchLabels['app.kubernetes.io/name'] = 'order';
+    expect(only(objects, 'LKD-POL-006').severity).toBe(Severity.ERROR);
+  });
   test.each([
     ['an extension chart\'s label', { labels: { 'linkerd.io/extension': 'multicluster' } }, /comes from Linkerd's multicluster extension chart/],
     ['a core chart\'s created-by annotation', { annotations: { 'linkerd.io/created-by': 'linkerd/helm version-2.20.0' } }, /comes from a Linkerd chart/],

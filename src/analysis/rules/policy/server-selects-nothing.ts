@@ -2,7 +2,7 @@ import { Severity } from '../../finding';
 import { renderedByLinkerdChart } from '../../model/installs';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import { serverCoverage, serverSelector } from '../../model/policy-view';
-import { LabelSelector, LabelSelectorRequirement, describeSelector, illegalRequirement } from '../../model/selectors';
+import { LabelSelector, LabelSelectorRequirement, describeSelector, illegalRequirement, withoutControllerSetLabels } from '../../model/selectors';
 import { Rule, RuleArea } from '../../rule';
 
 /** The malformed expressions that make a selector match nothing, in words; empty when there are none. */
@@ -30,7 +30,9 @@ export const serverSelectsNothingRule: Rule = {
       + 'are deployed separately: a Helm chart, another repository), it cannot tell a typo from an absent workload, and '
       + 'says so as a warning. Linkerd\'s own charts render the Servers of workloads that other commands create '
       + '(the multicluster extension\'s service mirrors and controllers come from `linkerd multicluster link`) or that a value '
-      + 'switched off (viz with prometheus.enabled=false keeps its prometheus-admin Server): on those it is a warning too.',
+      + 'switched off (viz with prometheus.enabled=false keeps its prometheus-admin Server): on those it is a warning too. A '
+      + 'selector on labels that controllers put on the pods they create (statefulset.kubernetes.io/pod-name, job-name, '
+      + 'pod-template-hash …) is judged without those labels, and noted as information when the rest matches.',
     fix: 'Make podSelector match the pod template labels of the workload (or declare the workload in the inventory if it is deployed separately); '
       + 'give In and NotIn a values list and Exists and DoesNotExist none.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (pod_selector.matches); '
@@ -56,6 +58,13 @@ export const serverSelectsNothingRule: Rule = {
             + 'Namespace nor its workloads in the inventory, so others may run there';
         ctx.report(server, `spec.podSelector (${describeSelector(selector)}) ${here}. If its workloads are deployed separately, declare `
           + 'them in the inventory so the selector is checked; if there are none, the Server governs nothing.', { severity: Severity.WARNING });
+        continue;
+      }
+      const relaxed = illegal === '' ? withoutControllerSetLabels(selector) : undefined;
+      if (relaxed && ctx.index.podTemplatesMatching(ns, relaxed).length > 0) {
+        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects pods by a label their controller sets (a StatefulSet's `
+          + 'pod name, a Job\'s name, a template hash), which no pod template holds; this analysis cannot tell which pods it selects and '
+          + 'checks the Server\'s port on none of them.', { severity: Severity.INFO });
         continue;
       }
       const chart = illegal === '' ? renderedByLinkerdChart(server) : undefined;
