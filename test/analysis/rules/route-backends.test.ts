@@ -1,5 +1,5 @@
 import { analyze } from '../../../src/analysis/engine';
-import { Severity } from '../../../src/analysis/finding';
+import { FindingEffect, Severity } from '../../../src/analysis/finding';
 import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
 function ruleFindings(objects: any[], ruleId: string) {
@@ -125,6 +125,15 @@ describe('LKD-ROUTE-011 unsupported filters', () => {
     const [finding] = ruleFindings(objects, 'LKD-ROUTE-011');
     expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
     expect(finding.message).toMatch(/rules\[0\]\.filters\[0\] is a RequestMirror filter.*the whole route fails/);
+  });
+  test('on Linkerd\'s own policy.linkerd.io HTTPRoute the CRD has no such filter type: the API server refuses the route', () => {
+    const objects = withRule((rule, route) => {
+      route.apiVersion = 'policy.linkerd.io/v1beta3';
+      rule.filters = [{ type: 'URLRewrite', urlRewrite: { path: { type: 'ReplacePrefixMatch', replacePrefixMatch: '/' } } }];
+    });
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-011');
+    expect(finding).toMatchObject({ severity: Severity.ERROR, effect: FindingEffect.REJECTED });
+    expect(finding.message).toMatch(/URLRewrite filter, which the policy.linkerd.io HTTPRoute CRD does not allow .*the API server refuses the route/);
   });
   test('a backend-level URLRewrite fails that backend\'s share', () => {
     const objects = withRule((rule) => { rule.backendRefs[1].filters = [{ type: 'URLRewrite', urlRewrite: { hostname: 'orders' } }]; });

@@ -5,7 +5,7 @@ import { specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** One entry of a `networks` list as read: its cidr and the exceptions that parsed. */
-interface ParsedNetwork {
+export interface ParsedNetwork {
   readonly cidr: Cidr;
   readonly except: Cidr[];
 }
@@ -33,9 +33,12 @@ export function checkNetworkList(ctx: RuleContext, subject: IndexedObject, netwo
     except.forEach((text: unknown, j: number) => {
       const ex = parseExactCidr(text);
       const where = `${path}[${i}].except[${j}] ${JSON.stringify(text)}`;
-      if (ex) entry.except.push(ex);
-      if (!ex) ctx.report(subject, `${where} is not a CIDR or IP address.`, { effect: FindingEffect.REJECTED });
-      else if (cidrContains(ex, cidr)) ctx.report(subject, `${where} covers the whole cidr ${cidr.text}, negating it; the webhook rejects this. Remove the entry instead.`, { effect: FindingEffect.REJECTED });
+      if (!ex) {
+        ctx.report(subject, `${where} is not a CIDR or IP address.`, { effect: FindingEffect.REJECTED });
+        return;
+      }
+      entry.except.push(ex);
+      if (cidrContains(ex, cidr)) ctx.report(subject, `${where} covers the whole cidr ${cidr.text}, negating it; the webhook rejects this. Remove the entry instead.`, { effect: FindingEffect.REJECTED });
       else if (!cidrContains(cidr, ex)) ctx.report(subject, `${where} is not inside cidr ${cidr.text}; the webhook rejects it.`, { effect: FindingEffect.REJECTED });
     });
   });

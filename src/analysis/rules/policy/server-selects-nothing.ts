@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { renderedByLinkerdChart } from '../../model/installs';
-import { POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { serverCoverage, serverSelector } from '../../model/policy-view';
 import { LabelSelector, LabelSelectorRequirement, describeSelector, illegalRequirement, withoutControllerSetLabels } from '../../model/selectors';
 import { Rule, RuleArea } from '../../rule';
@@ -14,6 +14,47 @@ function illegalNote(selector: LabelSelector): string {
     return problem ? [`${(req as LabelSelectorRequirement).key}: ${problem}`] : [];
   });
   return problems.length === 0 ? '' : ` Linkerd's policy controller matches no pod with a malformed expression (${problems.join('; ')}).`;
+}
+
+/** What a finding says after the selector, and at which severity. */
+interface Doubt {
+  readonly text: string;
+  readonly severity: Severity;
+}
+
+/**
+ * Why a well-formed selector that matches no pod template here may still be right, with how sure the finding can be;
+ * undefined when nothing excuses it (an error).
+ */
+function whyUnsure(index: MeshIndex, server: IndexedObject, selector: LabelSelector, known: number): Doubt | undefined {
+  const ns = server.id.namespace ?? '';
+  if (known === 0 || !index.seesPodTemplates(ns)) {
+    // The namespace's workloads may well be deployed separately (a chart, another repository).
+    const here = known === 0 ? `selects no pod template here: this analysis has none in namespace ${ns}`
+      : `selects none of the ${known} pod template(s) this output has in namespace ${ns}, and the analysis has neither that `
+        + 'Namespace nor its workloads in the inventory, so others may run there';
+    return {
+      text: `${here}. If its workloads are deployed separately, declare them in the inventory so the selector is checked; if there `
+        + 'are none, the Server governs nothing.',
+      severity: Severity.WARNING,
+    };
+  }
+  const relaxed = withoutControllerSetLabels(selector);
+  if (relaxed && index.podTemplatesMatching(ns, relaxed).length > 0) {
+    return {
+      text: 'selects pods by a label their controller sets (a StatefulSet\'s pod name, a Job\'s name, a template hash), which no pod '
+        + 'template holds; this analysis cannot tell which pods it selects and checks the Server\'s port on none of them.',
+      severity: Severity.INFO,
+    };
+  }
+  const chart = renderedByLinkerdChart(server);
+  if (!chart) return undefined;
+  return {
+    text: `selects none of the ${known} pod template(s) in namespace ${ns}. The Server comes from ${chart}, which renders it whether `
+      + 'or not its workload runs: another command may create that workload (`linkerd multicluster link` creates the service '
+      + 'mirror), or a chart value switched it off. If the workload should be part of this output, it is missing.',
+    severity: Severity.WARNING,
+  };
 }
 
 /** A Server whose podSelector selects no pod template governs nothing: usually a label typo. */
@@ -51,28 +92,9 @@ export const serverSelectsNothingRule: Rule = {
       const ns = server.id.namespace ?? '';
       const known = ctx.index.podTemplatesIn(ns).length;
       const illegal = illegalNote(selector);
-      if (illegal === '' && (known === 0 || !ctx.index.seesPodTemplates(ns))) {
-        // The namespace's workloads may well be deployed separately (a chart, another repository): this cannot be sure.
-        const here = known === 0 ? `selects no pod template here: this analysis has none in namespace ${ns}`
-          : `selects none of the ${known} pod template(s) this output has in namespace ${ns}, and the analysis has neither that `
-            + 'Namespace nor its workloads in the inventory, so others may run there';
-        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) ${here}. If its workloads are deployed separately, declare `
-          + 'them in the inventory so the selector is checked; if there are none, the Server governs nothing.', { severity: Severity.WARNING });
-        continue;
-      }
-      const relaxed = illegal === '' ? withoutControllerSetLabels(selector) : undefined;
-      if (relaxed && ctx.index.podTemplatesMatching(ns, relaxed).length > 0) {
-        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects pods by a label their controller sets (a StatefulSet's `
-          + 'pod name, a Job\'s name, a template hash), which no pod template holds; this analysis cannot tell which pods it selects and '
-          + 'checks the Server\'s port on none of them.', { severity: Severity.INFO });
-        continue;
-      }
-      const chart = illegal === '' ? renderedByLinkerdChart(server) : undefined;
-      if (chart) {
-        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects none of the ${known} pod template(s) in namespace ${ns}. `
-          + `The Server comes from ${chart}, which renders it whether or not its workload runs: another command may create that `
-          + 'workload (`linkerd multicluster link` creates the service mirror), or a chart value switched it off. If the workload '
-          + 'should be part of this output, it is missing.', { severity: Severity.WARNING });
+      const unsure = illegal === '' ? whyUnsure(ctx.index, server, selector, known) : undefined;
+      if (unsure) {
+        ctx.report(server, `spec.podSelector (${describeSelector(selector)}) ${unsure.text}`, { severity: unsure.severity });
         continue;
       }
       ctx.report(server, `spec.podSelector (${describeSelector(selector)}) selects none of the ${known} pod template(s) in namespace ${ns}; `

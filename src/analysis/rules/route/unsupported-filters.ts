@@ -1,5 +1,5 @@
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import {
   allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isGrpcRoute, isServerParent, isServiceParent, parentRefs, rules,
 } from '../../model/route-view';
@@ -18,6 +18,13 @@ function checkRuleFilters(ctx: RuleContext, route: IndexedObject, rule: unknown,
   for (let f = 0; f < filters.length; f++) {
     const filter = filters[f];
     if (!isUnsupported(route, filter?.type)) continue;
+    if (route.group === POLICY_GROUP) {
+      // Linkerd's own HTTPRoute CRD lists only the header modifiers and RequestRedirect: the apply itself fails.
+      ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which the policy.linkerd.io HTTPRoute CRD does not allow `
+        + `(RequestHeaderModifier, ResponseHeaderModifier, RequestRedirect): the API server refuses the route. Remove rules[${r}].filters[${f}].`,
+      { effect: FindingEffect.REJECTED });
+      continue;
+    }
     ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: the whole route fails `
       + 'conversion and is skipped for every client (only a controller log line says so), although the API server accepted it. '
       + `Remove rules[${r}].filters[${f}].`, { effect: FindingEffect.IGNORED });
@@ -47,14 +54,16 @@ export const unsupportedFilters: Rule = {
   id: 'LKD-ROUTE-011',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
-  effects: [FindingEffect.IGNORED],
+  effects: [FindingEffect.IGNORED, FindingEffect.REJECTED],
   doc: {
     title: 'Routes use only filters Linkerd supports (header modifiers; RequestRedirect on HTTPRoute)',
     why: 'Linkerd\'s webhook admits RequestMirror, URLRewrite and ExtensionRef, then its indexer cannot convert them. On a rule '
       + 'the whole route is dropped (for inbound and outbound use) with only a log warning; on a backendRef that backend '
-      + 'becomes invalid and its share fails with HTTP 500. A GRPCRoute can only use the two header modifiers.',
+      + 'becomes invalid and its share fails with HTTP 500. A GRPCRoute can only use the two header modifiers. Linkerd\'s own '
+      + 'policy.linkerd.io HTTPRoute CRD does not list these filters at all, so the API server refuses such a route.',
     fix: 'Remove the filter. Do path rewriting in the application, and traffic shadowing with a separate tool.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index/http.rs try_gateway_filter; '
+      + 'charts/linkerd-crds/templates/policy/httproute.yaml (filters[].type enum); '
       + 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_filter, '
       + 'convert_gateway_backend_filter; policy-controller/k8s/index/src/outbound/index/grpc.rs convert_filter',
     badExample: 'rules:\n- filters:\n  - type: RequestMirror\n    requestMirror:\n      backendRef: {name: orders-shadow, port: 8080}\n  backendRefs: [{name: orders-v1, port: 8080}]',
