@@ -154,6 +154,10 @@ export const MUTATIONS: Mutation[] = [
   mutation('unsupported filter', 'RequestMirror on the rule', onRoute('error', 'LKD-ROUTE-011'), (o) => addFilter(o, MIRROR, false)),
   mutation('unsupported filter', 'URLRewrite on the rule', onRoute('error', 'LKD-ROUTE-011'), (o) => addFilter(o, REWRITE, false)),
   mutation('unsupported filter', 'RequestMirror on a backendRef', onRoute('error', 'LKD-ROUTE-011'), (o) => addFilter(o, MIRROR, true)),
+  mutation('unsupported filter', 'URLRewrite on a policy.linkerd.io HTTPRoute (its CRD refuses it)', onRoute('error', 'LKD-ROUTE-011'), (o) => {
+    route(o).apiVersion = 'policy.linkerd.io/v1beta3';
+    addFilter(o, REWRITE, false);
+  }),
 
   // Ports that the Services do not expose.
   mutation('parent port not on the Service', 'parentRefs[0].port 9090', onRoute('error', 'LKD-ROUTE-004'), (o) => { route(o).spec.parentRefs[0].port = 9090; }),

@@ -581,6 +581,17 @@ describe('LKD-POL-018 ServerAuthorization conflicts', () => {
   test('passes for a plain meshTLS client', () => {
     expect(ruleFindings([...meshLab(), sa({ meshTLS: { serviceAccounts: [{ name: 'client' }] } })], 'LKD-POL-018')).toEqual([]);
   });
+  // A Killercoda lab writes `server: backend-server`; ServerAuthorizationSpec's server is a struct, required.
+  test('a Server named by a bare string, or no server at all, is refused: spec.server is an object', () => {
+    const plain = { meshTLS: { serviceAccounts: [{ name: 'client' }] } };
+    const asString = { ...sa(plain), spec: { server: 'orders-http', client: plain } };
+    const [f] = ruleFindings([...meshLab(), asString], 'LKD-POL-018');
+    expect(f).toMatchObject({ severity: Severity.ERROR, effect: FindingEffect.REJECTED });
+    expect(f.message).toMatch(/spec.server must be an object naming the Server \({name: ...}\).*got "orders-http"/);
+    const without = { ...sa(plain), spec: { client: plain } };
+    expect(ruleFindings([...meshLab(), without], 'LKD-POL-018')[0].message).toMatch(/it is missing/);
+    expect(ruleFindings([...meshLab(), { ...sa(plain), spec: { server: { selector: { matchLabels: { app: 'orders' } } }, client: plain } }], 'LKD-POL-018')).toEqual([]);
+  });
 });
 
 describe('LKD-POL-019 open authorization', () => {

@@ -47,7 +47,7 @@ function checkKind(ctx: RuleContext, entry: IndexedObject, kinds: readonly strin
 
 function checkVersion(ctx: RuleContext, entry: IndexedObject, versions: readonly string[]): void {
   ctx.report(entry, `${entry.id.apiVersion} is not a version Linkerd 2.20 serves for ${entry.id.kind} (served: ${versions.join(', ')}), `
-    + 'so kubectl apply fails and no check here applies to this object.', { fix: `Write apiVersion: ${preferredApiVersion(entry.group, entry.id.kind)}.` });
+    + 'so kubectl apply fails; other findings on it judge it as if that version were served.', { fix: `Write apiVersion: ${preferredApiVersion(entry.group, entry.id.kind)}.` });
 }
 
 function checkObject(ctx: RuleContext, entry: IndexedObject): void {

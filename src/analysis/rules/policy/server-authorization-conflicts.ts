@@ -11,16 +11,24 @@ export const serverAuthorizationConflictsRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED],
   doc: {
-    title: 'ServerAuthorization client settings do not contradict each other',
-    why: 'The webhook rejects a ServerAuthorization whose client is both meshTLS and unauthenticated, whose meshTLS is '
+    title: 'ServerAuthorization names its Server, and its client settings do not contradict each other',
+    why: 'The webhook rejects a ServerAuthorization without a spec.server object ({name} or {selector}; a bare Server name as '
+      + 'a string does not deserialize), one whose client is both meshTLS and unauthenticated, whose meshTLS is '
       + 'unauthenticatedTLS and also lists identities or serviceAccounts, or whose networks break the cidr/except rules.',
     fix: 'Pick one client mode; better, replace the ServerAuthorization with an AuthorizationPolicy (see LKD-POL-015).',
-    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<ServerAuthorizationSpec>::validate',
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<ServerAuthorizationSpec>::validate; '
+      + 'policy-controller/k8s/api/src/policy/server_authorization.rs ServerAuthorizationSpec (server: Server, required)',
     badExample: 'client:\n  unauthenticated: true\n  meshTLS:\n    serviceAccounts: [{name: client}]',
     goodExample: 'client:\n  meshTLS:\n    serviceAccounts: [{name: client}]',
   },
   check(ctx) {
     for (const authz of ctx.index.own(POLICY_GROUP, 'ServerAuthorization')) {
+      const server = specOf(authz).server;
+      if (server === null || typeof server !== 'object' || Array.isArray(server)) {
+        const got = server === undefined ? 'it is missing' : `got ${JSON.stringify(server)}`;
+        ctx.report(authz, 'spec.server must be an object naming the Server ({name: ...}) or selecting Servers by label ({selector: ...}); '
+          + `${got}. The API server (the CRD's schema) and the webhook refuse it.`, { effect: FindingEffect.REJECTED });
+      }
       const client = specOf(authz).client;
       if (!client || typeof client !== 'object') {
         ctx.report(authz, 'spec.client is missing; a ServerAuthorization must say which clients it admits.', { effect: FindingEffect.REJECTED });
