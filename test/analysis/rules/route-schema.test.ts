@@ -26,6 +26,17 @@ describe('LKD-ROUTE-014 rule timeouts', () => {
     expect(finding.message).toMatch(/rules\[0\]\.timeouts\.request is "1m30s".*silently drops.*"90s"/);
     expect(finding.fix).toBe('Set rules[0].timeouts.request to "90s".');
   });
+  test('a Gateway-only route\'s compound timeout is its gateway\'s to read: no finding; the CRD\'s own checks still apply', () => {
+    const gatewayOnly = (t: Record<string, unknown>) => withRoute((r) => {
+      r.spec.parentRefs = [{ name: 'public-gw', namespace: 'gateways' }];
+      r.spec.rules[0].timeouts = t;
+    });
+    expect(ruleFindings(gatewayOnly({ request: '1m30s' }), 'LKD-ROUTE-014')).toEqual([]);
+    // Nor does LKD-ROUTE-018 say Linkerd ignores a backendRequest that the gateway may well apply.
+    expect(ruleFindings(gatewayOnly({ request: '10s', backendRequest: '2s' }), 'LKD-ROUTE-018')).toEqual([]);
+    expect(ruleFindings(timeouts({ request: '10s', backendRequest: '2s' }), 'LKD-ROUTE-018')).toHaveLength(1);
+    expect(ruleFindings(gatewayOnly({ request: '1s', backendRequest: '1500ms' }), 'LKD-ROUTE-014').map((f) => f.effect)).toEqual([FindingEffect.REJECTED]);
+  });
   test('fires when backendRequest exceeds request', () => {
     expect(ruleFindings(timeouts({ request: '1s', backendRequest: '1500ms' }), 'LKD-ROUTE-014')[0].message)
       .toMatch(/rules\[0\]\.timeouts\.backendRequest \(1500ms\) is longer than rules\[0\]\.timeouts\.request \(1s\)/);

@@ -1,7 +1,7 @@
 import { formatDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { allRoutes, isGatewayHttpRoute, isRecord, rules } from '../../model/route-view';
+import { allRoutes, hasLinkerdParent, isGatewayHttpRoute, isRecord, rules } from '../../model/route-view';
 import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -26,7 +26,8 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   const base = `rules[${r}].timeouts`;
   const request = schemaDuration(ctx, route, `${base}.request`, timeouts.request);
   const backendRequest = schemaDuration(ctx, route, `${base}.backendRequest`, timeouts.backendRequest);
-  if (request !== undefined) checkLinkerdReadable(ctx, route, `${base}.request`, timeouts.request, request);
+  // Only a route Linkerd reads loses its timeout to Linkerd's grammar; a Gateway-only route's is its gateway's business.
+  if (request !== undefined && hasLinkerdParent(route, ctx.index)) checkLinkerdReadable(ctx, route, `${base}.request`, timeouts.request, request);
   if (request !== undefined && backendRequest !== undefined && request !== 0 && backendRequest > request) {
     ctx.report(route, `${base}.backendRequest (${String(timeouts.backendRequest)}) is longer than ${base}.request `
       + `(${String(timeouts.request)}); the Gateway API CRD's validation rule makes the API server reject this. Make backendRequest <= request.`, { effect: FindingEffect.REJECTED });
