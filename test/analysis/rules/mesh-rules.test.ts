@@ -446,6 +446,20 @@ describe('LKD-MESH-007 proxy port collisions', () => {
     annotate(objects, 'client', { 'config.linkerd.io/admin-port': '4999' });
     expect(ruleFindings(objects, 'LKD-MESH-007')).toEqual([]);
   });
+  test('the Namespace\'s port annotations reach its pods (inject.go ProxyAnnotations): moved there, no clash; onto an app port, a clash', () => {
+    const objects = meshLab();
+    template(objects, 'client').spec.containers[0].ports = [{ containerPort: 4191 }, { containerPort: 8081 }];
+    const namespace = pick(objects, 'Namespace', NS).metadata;
+    namespace.annotations = { ...namespace.annotations, 'config.linkerd.io/admin-port': '9991' };
+    expect(ruleFindings(objects, 'LKD-MESH-007')).toEqual([]);
+    namespace.annotations['config.linkerd.io/admin-port'] = '8081';
+    expect(only(objects, 'LKD-MESH-007').message).toMatch(/8081 \(container main, the proxy's admin port\)/);
+  });
+  test('a UDP port with a proxy port\'s number is no clash: the proxy and its redirects are TCP only', () => {
+    const objects = meshLab();
+    template(objects, 'client').spec.containers[0].ports = [{ containerPort: 4143, protocol: 'UDP' }];
+    expect(ruleFindings(objects, 'LKD-MESH-007')).toEqual([]);
+  });
 });
 
 describe('LKD-MESH-014 Jobs and native sidecars', () => {
@@ -665,6 +679,13 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(findingsFor({ 'config.linkerd.io/proxy-cpu-request': '2' }, { 'config.linkerd.io/proxy-cpu-limit': '500m' })).toEqual([[Severity.ERROR, expect.stringMatching(/CPU request exceeds its limit/)]]);
     expect(findingsFor({ 'config.linkerd.io/proxy-cpu-limit': '-1' })).toEqual([[Severity.ERROR, expect.stringMatching(/refuses a pod with a negative resource quantity/)]]);
     expect(findingsFor({ 'config.linkerd.io/proxy-cpu-limit': '1 core' })).toEqual([[Severity.WARNING, expect.stringMatching(/resource.ParseQuantity cannot read it/)]]);
+    // Compared exactly, as resource.Quantity.Cmp does: 700m is 0.7 (as floats, 700 x 0.001 is 0.7000000000000001).
+    for (const [request, limit] of [['700m', '0.7'], ['1.5Gi', '1536Mi'], ['1Gi', '1073741824'], ['1e3', '1k'], ['300m', '0.3']]) {
+      const resource = request.endsWith('i') || limit.endsWith('i') ? 'memory' : 'cpu';
+      expect(findingsFor({ [`config.linkerd.io/proxy-${resource}-request`]: request, [`config.linkerd.io/proxy-${resource}-limit`]: limit })).toEqual([]);
+    }
+    expect(findingsFor({ 'config.linkerd.io/proxy-cpu-request': '701m', 'config.linkerd.io/proxy-cpu-limit': '0.7' })).toHaveLength(1);
+    expect(findingsFor({ 'config.linkerd.io/proxy-memory-request': '1537Mi', 'config.linkerd.io/proxy-memory-limit': '1.5Gi' })).toHaveLength(1);
   });
   test('log format and CPU ratio as the proxy and the injector read them', () => {
     expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'JSON', 'config.linkerd.io/proxy-cpu-ratio-limit': '5e-1' })).toEqual([]);

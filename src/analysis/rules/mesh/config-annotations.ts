@@ -204,6 +204,46 @@ function quantityValue(written: string): number | undefined {
   return (m[1] === '-' ? -1 : 1) * Number(m[2]) * scale;
 }
 
+/** A quantity as an exact product mantissa × 10^tens × 2^twos (binary suffixes are powers of two, the rest of ten). */
+interface ExactQuantity {
+  readonly mantissa: bigint;
+  readonly tens: number;
+  readonly twos: number;
+}
+
+const DECIMAL_SUFFIX_TENS = new Map<string, number>([['n', -9], ['u', -6], ['m', -3], ['', 0], ['k', 3], ['M', 6], ['G', 9], ['T', 12], ['P', 15], ['E', 18]]);
+const BINARY_SUFFIX_TWOS = new Map<string, number>([['Ki', 10], ['Mi', 20], ['Gi', 30], ['Ti', 40], ['Pi', 50], ['Ei', 60]]);
+/** Exponents beyond this are compared as floats: no proxy resource is written that way, and 10^n must stay small. */
+const MAX_EXACT_EXPONENT = 400;
+
+function exactQuantity(written: string): ExactQuantity | undefined {
+  const m = QUANTITY.exec(written);
+  if (!m) return undefined;
+  const [whole, fraction = ''] = m[2].split('.');
+  const suffix = m[3] ?? '';
+  const tens = (DECIMAL_SUFFIX_TENS.get(suffix) ?? (BINARY_SUFFIX_TWOS.has(suffix) ? 0 : Number(suffix.slice(1)))) - fraction.length;
+  if (Math.abs(tens) > MAX_EXACT_EXPONENT) return undefined;
+  const digits = BigInt(`${whole || '0'}${fraction}`);
+  return { mantissa: m[1] === '-' ? -digits : digits, tens, twos: BINARY_SUFFIX_TWOS.get(suffix) ?? 0 };
+}
+
+/**
+ * Whether quantity `a` is above `b`, compared exactly as resource.Quantity.Cmp does: "700m" equals "0.7" (as floats
+ * 700 × 0.001 is 0.7000000000000001). Undefined when either cannot be read.
+ */
+function quantityAbove(a: string, b: string): boolean | undefined {
+  const x = exactQuantity(a);
+  const y = exactQuantity(b);
+  if (!x || !y) {
+    const [fx, fy] = [quantityValue(a), quantityValue(b)];
+    return fx === undefined || fy === undefined ? undefined : fx > fy;
+  }
+  const tens = Math.min(x.tens, y.tens);
+  const twos = Math.min(x.twos, y.twos);
+  const scaled = (q: ExactQuantity) => q.mantissa * 10n ** BigInt(q.tens - tens) * 2n ** BigInt(q.twos - twos);
+  return scaled(x) > scaled(y);
+}
+
 /**
  * Proxy resources: the injector checks the value with resource.ParseQuantity and writes it into the proxy container
  * as it is; the API server refuses a pod with a negative request or limit.
@@ -406,12 +446,12 @@ const RESOURCE_PAIRS: ReadonlyArray<readonly [string, LabelsGoName, LabelsGoName
 function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): void {
   const effective = (key: string) => {
     const value = podOrNamespaceAnnotation(ctx.index, pod, key);
-    return value === undefined ? undefined : { value: String(value), n: quantityValue(String(value)) };
+    return value === undefined ? undefined : { value: String(value) };
   };
   for (const [resource, requestName, limitName] of RESOURCE_PAIRS) {
     const request = effective(LABELS_GO[requestName]);
     const limit = effective(LABELS_GO[limitName]);
-    if (request?.n === undefined || limit?.n === undefined || request.n <= limit.n) continue;
+    if (!request || !limit || quantityAbove(request.value, limit.value) !== true) continue;
     ctx.report(pod.owner, `${where} ${LABELS_GO[requestName]} ${JSON.stringify(request.value)} is above ${LABELS_GO[limitName]} `
       + `${JSON.stringify(limit.value)}: the injector writes both into the proxy container, and the API server refuses a pod whose `
       + `${resource} request exceeds its limit.`, { severity: Severity.ERROR });

@@ -1,6 +1,7 @@
 import { Severity } from '../../finding';
-import { ContainerPort, PodTemplate } from '../../model/mesh-index';
+import { ContainerPort, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleArea } from '../../rule';
 
 const PROXY_PORTS: Array<{ key: string; role: string; port: number }> = [
@@ -10,11 +11,12 @@ const PROXY_PORTS: Array<{ key: string; role: string; port: number }> = [
   { key: 'config.linkerd.io/control-port', role: 'control', port: 4190 },
 ];
 
-function proxyPorts(pod: PodTemplate): Map<number, string> {
+/** The proxy's ports on this pod: the pod's annotations, else its namespace's (the injector copies them), else the defaults. */
+function proxyPorts(index: MeshIndex, pod: PodTemplate): Map<number, string> {
   const out = new Map<number, string>();
   for (const { key, role, port } of PROXY_PORTS) {
-    const value = pod.annotations[key];
-    out.set(value !== undefined && /^\d+$/.test(value) ? Number(value) : port, role);
+    const value = podOrNamespaceAnnotation(index, pod, key);
+    out.set(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : port, role);
   }
   return out;
 }
@@ -22,13 +24,14 @@ function proxyPorts(pod: PodTemplate): Map<number, string> {
 /** The ports of a pod that keeps every proxy port at its default (almost all pods): built once, not per pod. */
 const DEFAULT_PROXY_PORTS = new Map(PROXY_PORTS.map(({ role, port }) => [port, role]));
 
-function takenPorts(pod: PodTemplate): Map<number, string> {
-  return PROXY_PORTS.some(({ key }) => pod.annotations[key] !== undefined) ? proxyPorts(pod) : DEFAULT_PROXY_PORTS;
+function takenPorts(index: MeshIndex, pod: PodTemplate): Map<number, string> {
+  return PROXY_PORTS.some(({ key }) => podOrNamespaceAnnotation(index, pod, key) !== undefined) ? proxyPorts(index, pod) : DEFAULT_PROXY_PORTS;
 }
 
-function isAppPort(p: ContainerPort): boolean {
+/** An application's TCP port: the proxy listens on TCP only, and proxy-init redirects only TCP (`-p tcp`). */
+function isAppTcpPort(p: ContainerPort): boolean {
   // Container names come from YAML and may be any type.
-  return !(typeof p.container === 'string' && p.container.startsWith('linkerd-'));
+  return !(typeof p.container === 'string' && p.container.startsWith('linkerd-')) && (p.protocol ?? 'TCP') === 'TCP';
 }
 
 /** App containers sharing the pod network namespace cannot use the proxy's ports. */
@@ -43,7 +46,9 @@ export const proxyPortCollisionRule: Rule = {
       + 'does not redirect traffic to the admin and control ports (--inbound-ports-to-ignore), so whichever process binds '
       + 'them first gets it: the pod breaks in confusing ways once injected.',
     fix: 'Move the application to another port, or move the proxy port with the matching config.linkerd.io/*-port annotation.',
-    linkerdSource: 'charts/linkerd-control-plane/values.yaml proxy.ports (admin 4191, control 4190, inbound 4143, outbound '
+    linkerdSource: 'pkg/inject/inject.go ProxyAnnotations (the *-port keys a Namespace passes to its pods); '
+      + 'linkerd2-proxy-init pkg/iptables/iptables.go (TCP redirects only); '
+      + 'charts/linkerd-control-plane/values.yaml proxy.ports (admin 4191, control 4190, inbound 4143, outbound '
       + '4140); charts/partials/templates/_proxy.tpl; charts/partials/templates/_proxy-init.tpl (--incoming-proxy-port, '
       + '--outgoing-proxy-port, --inbound-ports-to-ignore control and admin)',
     badExample: 'ports:\n- containerPort: 4191',
@@ -52,10 +57,10 @@ export const proxyPortCollisionRule: Rule = {
   check(ctx) {
     for (const pod of ownPodTemplates(ctx.index)) {
       if (!isMeshed(pod)) continue;
-      const taken = takenPorts(pod);
+      const taken = takenPorts(ctx.index, pod);
       let clashes: string[] | undefined;
       for (const p of pod.ports) {
-        if (isAppPort(p) && taken.has(p.containerPort)) {
+        if (isAppTcpPort(p) && taken.has(p.containerPort)) {
           (clashes ??= []).push(`${p.containerPort} (container ${p.container}, the proxy's ${taken.get(p.containerPort)} port)`);
         }
       }
