@@ -34,6 +34,11 @@ export interface ChartInstall {
   readonly values?: Record<string, any>;
   /** Namespace the chart is installed into. */
   readonly namespace?: string;
+  /**
+   * Value sources the analysis cannot read (Argo CD valueFiles, a Flux valuesFrom Secret or a ConfigMap not in the
+   * output), in words: a value `values` leaves unset may be set there.
+   */
+  readonly unseenValues: string[];
 }
 
 /** Linkerd's charts: the core (linkerd-crds, linkerd-control-plane, linkerd2-cni) and extensions (linkerd-viz …). */
@@ -51,7 +56,21 @@ function parseYamlValues(text: unknown): Record<string, any> | undefined {
   }
 }
 
-/** `a.b.c=v` style Helm parameters as nested values. */
+/**
+ * A `--set` value as Helm types it (strvals.go typedVal): true, false and null in any case, and integers without a
+ * leading zero, are not strings; `--set-string` (Argo CD's forceString) keeps the text.
+ */
+function setValue(value: unknown, forceString: boolean): unknown {
+  if (forceString || typeof value !== 'string') return value;
+  const lower = value.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  if (lower === 'null') return null;
+  if (value === '0') return 0;
+  return /^[+-]?[1-9]\d*$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+}
+
+/** `a.b.c=v` style Helm parameters (Argo CD passes them as --set, or --set-string with forceString) as nested values. */
 function parameterValues(parameters: unknown): Record<string, any> | undefined {
   if (!Array.isArray(parameters) || parameters.length === 0) return undefined;
   const out: Record<string, any> = {};
@@ -60,7 +79,7 @@ function parameterValues(parameters: unknown): Record<string, any> | undefined {
     const parts = p.name.split('.');
     let node = out;
     for (const part of parts.slice(0, -1)) node = (node[part] = isPlainObject(node[part]) ? node[part] : {});
-    node[parts[parts.length - 1]] = p.value;
+    node[parts[parts.length - 1]] = setValue(p.value, p.forceString === true);
   }
   return out;
 }
@@ -82,7 +101,17 @@ function argoInstalls(entry: IndexedObject): ChartInstall[] {
     values: mergeLayers(parseYamlValues(source.helm?.values), isPlainObject(source.helm?.valuesObject) ? source.helm.valuesObject : undefined,
       parameterValues(source.helm?.parameters)),
     namespace: spec?.destination?.namespace,
+    unseenValues: Array.isArray(source.helm?.valueFiles) && source.helm.valueFiles.length > 0 ? ['spec.source.helm.valueFiles'] : [],
   }));
+}
+
+/** The valuesFrom entries of a HelmRelease the analysis cannot read: Secrets, and ConfigMaps it does not have. */
+function unseenValuesFrom(index: MeshIndex, release: IndexedObject): string[] {
+  const refs = release.object.spec?.valuesFrom;
+  if (!Array.isArray(refs)) return [];
+  return refs.filter((ref) => isPlainObject(ref) && !(ref.kind === 'ConfigMap' && typeof ref.name === 'string'
+    && index.get('', 'ConfigMap', release.id.namespace, ref.name) !== undefined))
+    .map((ref) => `spec.valuesFrom ${String(ref.kind)} ${String(ref.name)}`);
 }
 
 /** Values a HelmRelease pulls from ConfigMaps in the output or inventory (Secrets are not read). */
@@ -128,13 +157,22 @@ function fluxInstall(index: MeshIndex, entry: IndexedObject): ChartInstall {
     versionField: chart.field,
     values: mergeLayers(...valuesFrom(index, entry), isPlainObject(spec?.values) ? spec.values : undefined),
     namespace: spec?.targetNamespace ?? entry.id.namespace,
+    unseenValues: unseenValuesFrom(index, entry),
   };
 }
 
 function configMapInstall(entry: IndexedObject): ChartInstall | undefined {
   const values = parseYamlValues(entry.object.data?.values);
   if (!values) return undefined;
-  return { subject: entry, source: InstallSource.CONFIG_MAP, chart: CONTROL_PLANE_CHART, versionField: 'data.values', values, namespace: entry.id.namespace };
+  return {
+    subject: entry,
+    source: InstallSource.CONFIG_MAP,
+    chart: CONTROL_PLANE_CHART,
+    versionField: 'data.values',
+    values,
+    namespace: entry.id.namespace,
+    unseenValues: [],
+  };
 }
 
 /** Whether an install is of `chart` (a chart reference may carry a repository path: `oci://…/linkerd-control-plane`). */

@@ -77,7 +77,12 @@ export interface CniFact {
 export function cniEnabledOf(index: MeshIndex, context: AnalysisContext): CniFact {
   if (context.cniEnabled !== undefined) return { enabled: context.cniEnabled, origin: 'the declared cniEnabled', known: true };
   const [install] = controlPlaneInstalls(index);
-  if (install) return { enabled: install.values.cniEnabled === true, origin: `cniEnabled in the ${install.source}`, known: true };
+  if (install && (install.values.cniEnabled !== undefined || install.unseenValues.length === 0)) {
+    return { enabled: install.values.cniEnabled === true, origin: `cniEnabled in the ${install.source}`, known: true };
+  }
+  if (install) {
+    return { enabled: false, origin: `assuming the chart default, cniEnabled: false (the ${install.source} also reads ${install.unseenValues.join(', ')}, which this analysis cannot see)`, known: false };
+  }
   return { enabled: false, origin: 'assuming the chart default, cniEnabled: false', known: false };
 }
 

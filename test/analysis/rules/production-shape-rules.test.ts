@@ -112,6 +112,36 @@ describe('LKD-MESH-011 Pod Security admission refuses linkerd-init', () => {
     expect(findings([ns('restricted'), app, cp({ cniEnabled: true })], 'LKD-MESH-011')).toEqual([]);
   });
 
+  test('Argo CD parameters are --set values, typed as Helm types them: cniEnabled "true" is true; forceString keeps the text', () => {
+    const withParameters = (parameters: any[]) => {
+      const install = cp({});
+      install.spec.source.helm = { parameters };
+      return install;
+    };
+    expect(findings([ns('restricted'), app, withParameters([{ name: 'cniEnabled', value: 'true' }])], 'LKD-MESH-011')).toEqual([]);
+    expect(findings([ns('restricted'), app, withParameters([{ name: 'cniEnabled', value: 'True' }])], 'LKD-MESH-011')).toEqual([]);
+    // And "false" is false: the init container stays, and the namespace refuses it.
+    expect(findings([ns('restricted'), app, withParameters([{ name: 'cniEnabled', value: 'false' }])], 'LKD-MESH-011').map((f) => f.severity)).toEqual(['error']);
+  });
+
+  test('values the analysis cannot see (Argo CD valueFiles, a Flux valuesFrom Secret) leave cniEnabled unknown: a warning', () => {
+    const argo = cp({});
+    argo.spec.source.helm = { valueFiles: ['values-prod.yaml'] };
+    const [finding] = findings([ns('restricted'), app, argo], 'LKD-MESH-011');
+    expect(finding.severity).toBe('warning');
+    expect(finding.message).toMatch(/also reads spec.source.helm.valueFiles, which this analysis cannot see/);
+    // Set in the values it does see, it is known.
+    argo.spec.source.helm.valuesObject = { cniEnabled: false };
+    expect(findings([ns('restricted'), app, argo], 'LKD-MESH-011').map((f) => f.severity)).toEqual(['error']);
+    const flux = {
+      apiVersion: 'helm.toolkit.fluxcd.io/v2',
+      kind: 'HelmRelease',
+      metadata: { name: 'linkerd-control-plane', namespace: 'linkerd' },
+      spec: { chart: { spec: { chart: 'linkerd-control-plane', version: '2026.6.3' } }, valuesFrom: [{ kind: 'Secret', name: 'linkerd-values' }] },
+    };
+    expect(findings([ns('restricted'), app, flux], 'LKD-MESH-011')[0].message).toMatch(/spec.valuesFrom Secret linkerd-values, which this analysis cannot see/);
+  });
+
   test('passes with the CNI declared, a privileged or unlabelled namespace, or an uninjected workload', () => {
     expect(findings([ns('restricted'), app], 'LKD-MESH-011', { cniEnabled: true })).toEqual([]);
     expect(findings([ns('privileged'), app], 'LKD-MESH-011')).toEqual([]);
