@@ -30,6 +30,8 @@ export interface ChartInstall {
   readonly chartVersion?: string;
   /** The field the chart version was read from, for messages. */
   readonly versionField: string;
+  /** The chart is pinned by content: an OCIRepository's `ref.digest`, which Flux prefers to any tag or semver. */
+  readonly pinnedByDigest?: boolean;
   /** The install's values, when they could be read. */
   readonly values?: Record<string, any>;
   /** Namespace the chart is installed into. */
@@ -127,7 +129,9 @@ function valuesFrom(index: MeshIndex, release: IndexedObject): Array<Record<stri
 }
 
 /** The chart and version a HelmRelease points at: `spec.chart.spec`, or an OCIRepository / HelmChart via `spec.chartRef`. */
-function fluxChart(index: MeshIndex, release: IndexedObject): { chart?: string; version?: string; field: string } {
+const OCI_DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+function fluxChart(index: MeshIndex, release: IndexedObject): { chart?: string; version?: string; field: string; digest?: boolean } {
   const chartSpec = release.object.spec?.chart?.spec;
   if (isPlainObject(chartSpec)) return { chart: chartSpec.chart, version: chartSpec.version, field: 'spec.chart.spec.version' };
   const ref = release.object.spec?.chartRef;
@@ -136,7 +140,8 @@ function fluxChart(index: MeshIndex, release: IndexedObject): { chart?: string; 
     const repo = index.get('source.toolkit.fluxcd.io', 'OCIRepository', namespace, ref.name)?.object.spec;
     const url = typeof repo?.url === 'string' ? repo.url : undefined;
     const version = repo?.ref?.digest ?? repo?.ref?.tag ?? repo?.ref?.semver;
-    return { chart: url?.slice(url.lastIndexOf('/') + 1), version, field: `OCIRepository ${ref.name} spec.ref` };
+    const digest = typeof repo?.ref?.digest === 'string' && OCI_DIGEST.test(repo.ref.digest);
+    return { chart: url?.slice(url.lastIndexOf('/') + 1), version, field: `OCIRepository ${ref.name} spec.ref`, digest };
   }
   if (ref?.kind === 'HelmChart') {
     const chart = index.get('source.toolkit.fluxcd.io', 'HelmChart', namespace, ref.name)?.object.spec;
@@ -155,6 +160,7 @@ function fluxInstall(index: MeshIndex, entry: IndexedObject): ChartInstall {
     chart: chart.chart,
     chartVersion: chart.version,
     versionField: chart.field,
+    pinnedByDigest: chart.digest === true,
     values: mergeLayers(...valuesFrom(index, entry), isPlainObject(spec?.values) ? spec.values : undefined),
     namespace: spec?.targetNamespace ?? entry.id.namespace,
     unseenValues: unseenValuesFrom(index, entry),

@@ -63,6 +63,22 @@ describe('LKD-VER-001 pinned charts and images', () => {
     ]));
   });
 
+  test('an OCIRepository pinned by ref.digest is pinned (Flux prefers the digest to any tag or semver)', () => {
+    const oci = {
+      apiVersion: 'source.toolkit.fluxcd.io/v1',
+      kind: 'OCIRepository',
+      metadata: { name: 'linkerd-cp', namespace: 'flux-system' },
+      spec: { url: 'oci://ghcr.io/linkerd/charts/linkerd-control-plane', ref: { digest: `sha256:${'2c'.repeat(32)}`, semver: '>=2026.6.0' } },
+    };
+    const release = fluxRelease('linkerd-control-plane', 'unused');
+    delete release.spec.chart;
+    release.spec.chartRef = { kind: 'OCIRepository', name: 'linkerd-cp' };
+    expect(findings([oci, release], 'LKD-VER-001')).toEqual([]);
+    // A ref.digest that is no digest pins nothing.
+    oci.spec.ref = { digest: 'latest', semver: '>=2026.6.0' };
+    expect(findings([oci, release], 'LKD-VER-001')).toHaveLength(1);
+  });
+
   test('ignores non-Linkerd charts and inventory workloads', () => {
     expect(findings([argoApp('podinfo', 'podinfo', 'latest')], 'LKD-VER-001')).toEqual([]);
     expect(findings([], 'LKD-VER-001', { inventory: [workload('legacy', ['nginx'])] })).toEqual([]);

@@ -7,7 +7,7 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function checkChartVersion(ctx: RuleContext, install: ChartInstall): void {
   // A rendered linkerd-config carries no chart version: it was pinned (or not) by whoever rendered it.
-  if (install.source === InstallSource.CONFIG_MAP) return;
+  if (install.source === InstallSource.CONFIG_MAP || install.pinnedByDigest) return;
   const problem = chartVersionProblem(install.chartVersion);
   if (problem) {
     ctx.report(install.subject, `${install.source} installs chart ${install.chart} with ${install.versionField} ${JSON.stringify(install.chartVersion ?? '')}: `
@@ -70,7 +70,8 @@ export const pinnedVersions: Rule = {
       + 'nodes and restarts: an error for Linkerd\'s own images (cr.l5d.io/linkerd/...), a warning for application images, which run on '
       + 'Linkerd either way. When an install asks for digests (annotation analysis.cdk8s-linkerd.io/image-digests: required, written by '
       + 'ImageDistribution with digests), an image of the chart without a digest is a warning.',
-    fix: 'Use LinkerdVersion.V2_20 (charts 2026.6.3) or LinkerdVersion.ofChart("<exact version>"); tag every image exactly (or by digest); '
+    fix: 'Use LinkerdVersion.V2_20 (charts 2026.6.3) or LinkerdVersion.ofChart("<exact version>") (an OCIRepository may pin the '
+      + 'chart by ref.digest instead); tag every image exactly (or by digest); '
       + 'leave the chart\'s image versions unset so the chart version pins them.',
     linkerdSource: 'not Linkerd: supply-chain policy of this library (Helm, Argo CD and Flux resolve chart ranges and '
       + 'untagged images)',
