@@ -203,13 +203,29 @@ export function signersOf(cert: ParsedCertificate, anchors: ParsedCertificate[])
   return anchors.filter((anchor) => signedBy(cert, anchor));
 }
 
-/** Why the issuer cannot work with these anchors: not a CA, or signed by none of them. */
-export function chainProblems(issuer: ParsedCertificate, anchors: ParsedCertificate[]): string[] {
+/** Go's x509 path building allows no longer chains than this; a cycle among the intermediates ends here too. */
+const MAX_CHAIN = 8;
+
+/**
+ * Whether `cert` verifies against an anchor, directly or through `intermediates` (the certificates after the issuer in
+ * its PEM, which linkerd-identity reads as its trust chain: pkg/tls/cred.go DecodePEMCrt, Crt.Verify).
+ */
+export function chainsToAnchor(cert: ParsedCertificate, anchors: ParsedCertificate[], intermediates: ParsedCertificate[] = [], depth = 0): boolean {
+  if (signersOf(cert, anchors).length > 0) return true;
+  if (depth >= MAX_CHAIN) return false;
+  return intermediates.some((next) => next !== cert && next.isCA && signedBy(cert, next) && chainsToAnchor(next, anchors, intermediates, depth + 1));
+}
+
+/**
+ * Why the issuer cannot work with these anchors: not a CA, or verifying against none of them (directly or through the
+ * intermediates that follow it in its PEM).
+ */
+export function chainProblems(issuer: ParsedCertificate, anchors: ParsedCertificate[], intermediates: ParsedCertificate[] = []): string[] {
   const problems: string[] = [];
   if (!issuer.isCA) {
     problems.push(`issuer "${issuer.name}" is not a CA (basicConstraints CA:TRUE is missing); linkerd-identity refuses it: it "must be an intermediate-CA"`);
   }
-  if (anchors.length > 0 && signersOf(issuer, anchors).length === 0) {
+  if (anchors.length > 0 && !chainsToAnchor(issuer, anchors, intermediates)) {
     problems.push(`issuer "${issuer.name}" (issued by "${issuerName(issuer)}") is not signed by any of the ${anchors.length} trust anchor(s) `
       + `(${anchors.map((a) => `"${a.name}"`).join(', ')}); linkerd-identity will not start and proxies will reject its certificates`);
   }

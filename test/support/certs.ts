@@ -154,6 +154,9 @@ export const certs = {
   get futureIssuer(): TestCert { return cached('futureIssuer', () => issue({ cn: 'future-issuer', signer: certs.root, startDate: '20990101000000Z', endDate: '20990201000000Z' })); },
   /** Issuer signed by `root` with 10 days left. */
   get soonIssuer(): TestCert { return cached('soonIssuer', () => issue({ cn: 'soon-issuer', signer: certs.root, days: 10 })); },
+  /** An intermediate CA signed by `root` (a cert-manager or Vault chain), and an issuer it signed. */
+  get intermediate(): TestCert { return cached('intermediate', () => issue({ cn: 'intermediate.linkerd.cluster.local', signer: certs.root, days: 300 })); },
+  get issuerUnderIntermediate(): TestCert { return cached('issuerUnderIntermediate', () => issue({ cn: 'identity.linkerd.cluster.local', signer: certs.intermediate, days: 180 })); },
   /** Issuer signed by `root` that outlives it (400 days against 365). */
   get longIssuer(): TestCert { return cached('longIssuer', () => issue({ cn: 'long-issuer', signer: certs.root, days: 400 })); },
 };

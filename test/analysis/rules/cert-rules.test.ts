@@ -77,6 +77,14 @@ describe('LKD-CERT-001 parse and chain', () => {
     expect(f.message).toMatch(/Secret key 'tls.crt': issuer "not-a-ca" is not a CA/);
   });
 
+  test('an issuer signed by an intermediate that follows it in its PEM verifies (DecodePEMCrt reads the rest as its trust chain)', () => {
+    const chain = certs.issuerUnderIntermediate.certPem + certs.intermediate.certPem;
+    expect(findings([k8sIssuerSecret(chain, certs.root.certPem), trustRoots(certs.root.certPem)], 'LKD-CERT-001')).toEqual([]);
+    // Without the intermediate, nothing links the issuer to the root.
+    expect(findings([k8sIssuerSecret(certs.issuerUnderIntermediate.certPem, certs.root.certPem)], 'LKD-CERT-001')[0].message)
+      .toContain('is not signed by any of the 1 trust anchor(s)');
+  });
+
   test('an issuer not signed by the bundle, in each place it can be read', () => {
     expect(findings([k8sIssuerSecret(certs.issuer.certPem, certs.newRoot.certPem)], 'LKD-CERT-001')[0].message).toContain('is not signed by any of the 1 trust anchor(s)');
     const values = identityValues(certs.newRoot.certPem, certs.issuer.certPem);

@@ -1,4 +1,4 @@
-import { bundleOf, certificatesOf, issuerOf, ownFields, trustMaterials } from './material';
+import { bundleOf, certificatesOf, ownFields, trustMaterials } from './material';
 import { chainProblems } from '../../../core/certificates';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
@@ -14,7 +14,8 @@ export const certificateChain: Rule = {
       + 'intermediate CA, and then no proxy gets a certificate; `linkerd check` reports "issuer cert is issued by the trust anchor".',
     fix: 'Put only PEM certificates in the bundle, and use an intermediate CA (basicConstraints CA:TRUE) signed by one of the anchors.',
     linkerdSource: 'pkg/identity/service.go (svc *Service) loadCredentials (issuer must verify against the trust anchors and '
-      + 'be a CA); pkg/issuercerts/issuercerts.go (ic *IssuerCertData) VerifyAndBuildCreds',
+      + 'be a CA); pkg/issuercerts/issuercerts.go (ic *IssuerCertData) VerifyAndBuildCreds; pkg/tls/cred.go DecodePEMCrt, '
+      + '(crt *Crt) Verify (the certificates after the issuer are its intermediates)',
     badExample: 'kind: Secret\nmetadata: {name: linkerd-identity-issuer, namespace: linkerd}\ntype: kubernetes.io/tls\nstringData:\n  tls.crt: <leaf certificate, CA:FALSE>\n  ca.crt: <an unrelated root>',
     goodExample: 'kind: Secret\nmetadata: {name: linkerd-identity-issuer, namespace: linkerd}\ntype: kubernetes.io/tls\nstringData:\n  tls.crt: <intermediate CA signed by the root>\n  ca.crt: <the root>',
   },
@@ -23,10 +24,10 @@ export const certificateChain: Rule = {
       for (const { pem } of ownFields(material)) {
         for (const problem of bundleOf(pem).problems) ctx.report(material.subject, `${pem.label} ${problem}.`);
       }
-      const issuer = issuerOf(material.issuer);
+      const [issuer, ...intermediates] = certificatesOf(material.issuer);
       if (!issuer) continue;
       const anchors = certificatesOf(material.anchors);
-      for (const problem of chainProblems(issuer, anchors)) {
+      for (const problem of chainProblems(issuer, anchors, intermediates)) {
         ctx.report(material.subject, `${material.issuer!.label}: ${problem}${anchors.length > 0 ? ` (anchors from ${material.anchors!.label})` : ''}.`);
       }
     }
