@@ -50,6 +50,20 @@ describe('LKD-MESH-001 targets not injected', () => {
 });
 
 describe('LKD-MESH-002 wrong metadata', () => {
+  test('a workload-level value its pods get anyway loses nothing: inject disabled where the Namespace asks for no injection, the cluster\'s default policy', () => {
+    const objects = meshLab();
+    const namespace = pick(objects, 'Namespace', NS).metadata;
+    delete namespace.annotations['linkerd.io/inject'];
+    delete namespace.annotations['config.linkerd.io/default-inbound-policy'];
+    pick(objects, 'Deployment', 'client').metadata.annotations = { 'linkerd.io/inject': 'disabled' };
+    pick(objects, 'Deployment', 'orders-v1').metadata.annotations = { 'config.linkerd.io/default-inbound-policy': 'all-unauthenticated' };
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+    // A Namespace that asks for injection injects the pods: "disabled" on the Deployment is lost.
+    namespace.annotations['linkerd.io/inject'] = 'enabled';
+    expect(ruleFindings(objects, 'LKD-MESH-002').map((f) => f.resource.name)).toEqual(['client']);
+    // Another cluster default makes the policy on the Deployment a lost intent.
+    expect(ruleFindings(objects, 'LKD-MESH-002', { defaultInboundPolicy: 'deny' }).map((f) => f.resource.name).sort()).toEqual(['client', 'orders-v1']);
+  });
   test('fires on inject as a label and config on the Deployment metadata', () => {
     const objects = meshLab();
     template(objects, 'client').metadata.labels['linkerd.io/inject'] = 'enabled';

@@ -89,11 +89,16 @@ function checkWorkloadAnnotations(ctx: RuleContext, workload: IndexedObject): vo
 function sameAsInherited(ctx: RuleContext, workload: IndexedObject, key: string, value: string): boolean {
   const status = proxyKeyStatus(key);
   if (status.kind !== 'read') return false;
-  if (status.entry.sites.includes(KeySite.NAMESPACE) && workload.id.namespace !== undefined) {
-    const ns = ctx.index.namespace(workload.id.namespace);
-    const inherited = ns ? annotationsOf(ns.object)[key] : undefined;
+  const ns = workload.id.namespace !== undefined ? ctx.index.namespace(workload.id.namespace) : undefined;
+  if (status.entry.sites.includes(KeySite.NAMESPACE) && ns) {
+    const inherited = annotationsOf(ns.object)[key];
     if (inherited !== undefined) return sameKeyValue(String(inherited), value);
   }
+  // Nothing injects a pod whose namespace does not ask for it (report.go disabledByAnnotation), so "disabled" is
+  // what its pods get anyway, where the analysis has the Namespace.
+  if (key === LABELS_GO.ProxyInjectAnnotation) return value === 'disabled' && ns !== undefined;
+  // The cluster's default policy, as the install or the options set it (the chart's is all-unauthenticated).
+  if (key === LABELS_GO.ProxyDefaultInboundPolicyAnnotation) return value === ctx.context.defaultInboundPolicy;
   const fallback = chartDefault(key);
   return fallback !== undefined && sameKeyValue(fallback, value);
 }
