@@ -25,6 +25,20 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
     expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { kind: 'HTTPRoute', name: 'orders-split' } });
     expect(finding.message).toMatch(/parentRefs\[0\] \(Service mesh-lab\/orders, port 8080\) is shared with GRPCRoute mesh-lab\/orders-grpc.*Conflicted/);
   });
+  // outbound/index.rs: a producer route reaches every namespace's watch, a consumer route only its own namespace's.
+  test('a consumer GRPCRoute in another namespace outranks the producer HTTPRoute only for its own clients: no finding on the producer route', () => {
+    const consumer = route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent()] }, 'web');
+    expect(ruleFindings([...meshLab(), consumer], 'LKD-ROUTE-012')).toEqual([]);
+    // A consumer HTTPRoute in web loses to a consumer GRPCRoute there: for those clients it is never used.
+    const consumerHttp = route('HTTPRoute', 'orders-web', { parentRefs: [ordersParent({ port: 8080 })] }, 'web');
+    const [finding] = ruleFindings([...meshLab(), consumer, consumerHttp], 'LKD-ROUTE-012');
+    expect(finding).toMatchObject({ resource: { namespace: 'web', name: 'orders-web' } });
+    expect(finding.message).toMatch(/for the clients in namespace web \(the only ones a consumer route serves\)/);
+    // And a producer GRPCRoute outranks a consumer HTTPRoute in web, whose clients are served both.
+    const producerGrpc = route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent()] });
+    expect(ruleFindings([...meshLab(), producerGrpc, consumerHttp], 'LKD-ROUTE-012').map((f) => `${f.resource.namespace}/${f.resource.name}`).sort())
+      .toEqual(['mesh-lab/orders-split', 'web/orders-web']);
+  });
   test('counts routes from the inventory and TCPRoutes', () => {
     const tcp = { ...route('TCPRoute', 'orders-tcp', { parentRefs: [ordersParent({ port: 8080 })] }), apiVersion: 'gateway.networking.k8s.io/v1alpha2' };
     const [finding] = ruleFindings([...meshLab(), tcp], 'LKD-ROUTE-012');
