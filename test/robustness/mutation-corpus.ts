@@ -154,6 +154,8 @@ export const MUTATIONS: Mutation[] = [
   mutation('unsupported filter', 'RequestMirror on the rule', onRoute('error', 'LKD-ROUTE-011'), (o) => addFilter(o, MIRROR, false)),
   mutation('unsupported filter', 'URLRewrite on the rule', onRoute('error', 'LKD-ROUTE-011'), (o) => addFilter(o, REWRITE, false)),
   mutation('unsupported filter', 'RequestMirror on a backendRef', onRoute('error', 'LKD-ROUTE-011'), (o) => addFilter(o, MIRROR, true)),
+  mutation('filter type newer than Linkerd reads', 'CORS on the rule (the route cannot be read)', onRoute('error', 'LKD-ROUTE-020'),
+    (o) => addFilter(o, { type: 'CORS', cors: { allowOrigins: ['https://shop.example.com'] } }, false)),
   mutation('unsupported filter', 'URLRewrite on a policy.linkerd.io HTTPRoute (its CRD refuses it)', onRoute('error', 'LKD-ROUTE-011'), (o) => {
     route(o).apiVersion = 'policy.linkerd.io/v1beta3';
     addFilter(o, REWRITE, false);

@@ -196,8 +196,27 @@ describe('LKD-ROUTE-020 fields beyond Gateway API v1.2.1', () => {
     expect(finding.message).not.toMatch(/Linkerd 2\.20 ignores/);
     expect(ruleFindings(withRoute(gatewayRedirect), 'LKD-ROUTE-020', { gatewayApiVersion: 'v1.5.1' })).toEqual([]);
   });
-  test('a Service parent keeps the error on a newer bundle too (Linkerd reads routes as v1.2.1)', () => {
-    const objects = withRoute((r) => { r.spec.rules[0].name = 'split'; });
-    expect(ruleFindings(objects, 'LKD-ROUTE-020', { gatewayApiVersion: 'v1.5.1' })[0].message).toMatch(/Linkerd 2\.20 ignores/);
+  // Linkerd reads routes with the gateway-api 0.16 experimental types: unknown fields are skipped, unknown enum values are not.
+  test('on a declared v1.5.1 bundle a Service parent\'s route is judged by how Linkerd reads it', () => {
+    const v151 = { gatewayApiVersion: 'v1.5.1' };
+    const named = withRoute((r) => { r.spec.rules[0].name = 'split'; });
+    expect(ruleFindings(named, 'LKD-ROUTE-020', v151)).toEqual([]);
+    const redirect = withRoute((r) => { r.spec.rules[0] = { filters: [{ type: 'RequestRedirect', requestRedirect: { statusCode: 308 } }] }; });
+    expect(ruleFindings(redirect, 'LKD-ROUTE-020', v151)).toEqual([]);
+    const cors = withRoute((r) => { r.spec.rules[0].filters = [{ type: 'CORS', cors: { allowOrigins: ['https://example.com'] } }]; });
+    const [unreadable] = ruleFindings(cors, 'LKD-ROUTE-020', v151);
+    expect(unreadable).toMatchObject({ severity: Severity.ERROR, effect: FindingEffect.IGNORED });
+    expect(unreadable.message).toMatch(/cannot read the route and ignores it whole/);
+    const retry = withRoute((r) => { r.spec.rules[0].retry = { attempts: 3, codes: [503] }; });
+    const [unapplied] = ruleFindings(retry, 'LKD-ROUTE-020', v151);
+    expect(unapplied.severity).toBe(Severity.ERROR);
+    expect(unapplied.effect).toBeUndefined();
+    expect(unapplied.message).toMatch(/rules\[0\]\.retry is read by Linkerd 2\.20 but not applied.*retry\.linkerd\.io/);
+  });
+  test('on v1.2.1 a newer field of a Linkerd-served route is the API server\'s refusal, not Linkerd ignoring the route', () => {
+    const [finding] = ruleFindings(withRoute((r) => { r.spec.rules[0].name = 'split'; }), 'LKD-ROUTE-020');
+    expect(finding.effect).toBe(FindingEffect.REJECTED);
+    expect(finding.message).toMatch(/a v1\.2\.1 API server rejects \(or with lax validation drops\) it.*declare the bundle you install/);
+    expect(finding.message).not.toMatch(/Linkerd 2\.20 ignores/);
   });
 });
