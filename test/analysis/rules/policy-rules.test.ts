@@ -201,6 +201,16 @@ describe('LKD-POL-004 trust domain', () => {
   });
 });
 
+describe('LKD-POL-001 targetRef namespace', () => {
+  test('a targetRef with a namespace is refused: LocalTargetRef has none, a policy authorizes in its own namespace', () => {
+    const policy = authz();
+    (policy.spec.targetRef as any).namespace = 'shop';
+    const [f] = ruleFindings([...meshLab(), policy], 'LKD-POL-001');
+    expect(f).toMatchObject({ severity: Severity.ERROR, effect: FindingEffect.REJECTED });
+    expect(f.message).toMatch(/spec.targetRef has a namespace \("shop"\).*targets Server "orders-http" in its own namespace mesh-lab/);
+  });
+});
+
 describe('LKD-POL-005 networks', () => {
   const netAuthn = (networks: any) => ({ apiVersion: `${POLICY}/v1alpha1`, kind: 'NetworkAuthentication', metadata: { name: 'nets', namespace: NS }, spec: { networks } });
   test('fires on an except outside, an except negating, a bad CIDR and an empty list', () => {

@@ -21,10 +21,12 @@ export const authorizationTargetRule: Rule = {
     title: 'AuthorizationPolicy targetRef is a supported kind and names an existing object',
     why: 'The policy webhook accepts only Server (policy.linkerd.io), HTTPRoute (policy.linkerd.io or gateway.networking.k8s.io), '
       + 'GRPCRoute (gateway.networking.k8s.io) and the policy\'s own Namespace (core). Anything else is rejected at apply time. '
-      + 'A target that does not exist is not rejected, but then the policy authorizes nothing and traffic stays denied.',
+      + 'A target that does not exist is not rejected, but then the policy authorizes nothing and traffic stays denied. '
+      + 'targetRef has no namespace field: a policy authorizes only in its own namespace.',
     fix: 'Point targetRef at a Server or route in the same namespace, spelling the group out, or at the policy\'s own Namespace.',
     linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<AuthorizationPolicySpec>::validate; '
-      + 'policy-controller/k8s/index/src/inbound/authorization_policy.rs validate, target',
+      + 'policy-controller/k8s/index/src/inbound/authorization_policy.rs validate, target; '
+      + 'policy-controller/k8s/api/src/policy/target_ref.rs LocalTargetRef (no namespace)',
     badExample: 'targetRef:\n  kind: Server\n  name: orders-http',
     goodExample: 'targetRef:\n  group: policy.linkerd.io\n  kind: Server\n  name: orders-http',
   },
@@ -41,6 +43,13 @@ export const authorizationTargetRule: Rule = {
         continue;
       }
       const ns = policy.id.namespace ?? '';
+      if (ref.namespace !== undefined) {
+        // LocalTargetRef has no namespace: a policy authorizes only in its own namespace.
+        ctx.report(policy, `spec.targetRef has a namespace (${JSON.stringify(ref.namespace)}), a field it does not have: the API server refuses the `
+          + `policy (or, with lax validation, drops the field, and the policy targets ${target.kind} "${target.name}" in its own namespace ${ns}). `
+          + 'Create the AuthorizationPolicy in the target\'s namespace and remove targetRef.namespace.', { effect: FindingEffect.REJECTED });
+        continue;
+      }
       if (target.kind === 'Namespace') {
         if (target.name !== ns) {
           ctx.report(policy, `spec.targetRef names Namespace "${target.name}" but the policy lives in "${ns}"; a Namespace target must be `
