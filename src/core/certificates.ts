@@ -104,6 +104,31 @@ export function parseCertificateBundle(text: unknown): CertificateBundle {
   return { certificates, problems };
 }
 
+/** One PEM block as Go's pem.Decode finds it: BEGIN at the start or after a newline, through its END line's line ending. */
+const GO_PEM_BLOCK = /(?:^|\n)-----BEGIN ([^\n]*?)-----[ \t\r]*\n[\s\S]*?\n-----END \1-----[ \t\r]*(?:\n|$)/;
+
+/**
+ * What linkerd-identity's reader of the trust anchors fails on, or undefined: pkg/tls/codec.go DecodePEMCertificates
+ * decodes blocks while any text is left, and text after the last block's line ending (a comment, a blank line) is "not
+ * a PEM certificate", so identity exits ("Failed to read trust anchors"). Text before or between blocks is skipped.
+ */
+export function trailingTextProblem(text: string): string | undefined {
+  let rest = text;
+  let blocks = 0;
+  while (rest.length > 0) {
+    const match = GO_PEM_BLOCK.exec(rest);
+    if (!match) {
+      if (blocks === 0) return undefined; // no block at all: parseCertificateBundle says so
+      const shown = rest.length > 40 ? `${rest.slice(0, 40)}…` : rest;
+      return `has text after its last certificate (${JSON.stringify(shown)}), which linkerd-identity's PEM reader (pkg/tls `
+        + 'DecodePEMCertificates) fails on as "not a PEM certificate": identity exits with "Failed to read trust anchors"';
+    }
+    blocks++;
+    rest = rest.slice(match.index + match[0].length);
+  }
+  return undefined;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Signature algorithm: Node 20's X509Certificate does not expose it, so read the one OID from the DER.
 

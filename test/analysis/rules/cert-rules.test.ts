@@ -72,6 +72,19 @@ describe('LKD-CERT-001 parse and chain', () => {
     expect(f.message).toContain("data['ca-bundle.crt'] holds no PEM block");
   });
 
+  // pkg/tls/codec.go DecodePEMCertificates reads blocks while text is left: what follows the last END line fails it.
+  test('text after the last anchor of the trust-roots file stops linkerd-identity; before or between blocks it is skipped', () => {
+    const root = certs.root.certPem;
+    expect(findings([trustRoots(`# the mesh's root\n${root}`)], 'LKD-CERT-001')).toEqual([]);
+    expect(findings([trustRoots(`${root}`)], 'LKD-CERT-001')).toEqual([]);
+    const [f] = findings([trustRoots(`${root}# end of bundle\n`)], 'LKD-CERT-001');
+    expect(f.message).toMatch(/data\['ca-bundle.crt'\] has text after its last certificate \("# end of bundle\\n"\).*Failed to read trust anchors/);
+    expect(findings([trustRoots(`${root}\n`)], 'LKD-CERT-001')).toHaveLength(1);
+    // The chart trims identityTrustAnchorsPEM before writing it: trailing blank lines there are harmless, a comment is not.
+    expect(findings([argoApp({ valuesObject: identityValues(`${root}\n\n`, certs.issuer.certPem) })], 'LKD-CERT-001')).toEqual([]);
+    expect(findings([argoApp({ valuesObject: identityValues(`${root}# end\n`, certs.issuer.certPem) })], 'LKD-CERT-001')).toHaveLength(1);
+  });
+
   test('an issuer that is not a CA', () => {
     const [f] = findings([k8sIssuerSecret(certs.leaf.certPem, certs.root.certPem)], 'LKD-CERT-001');
     expect(f.message).toMatch(/Secret key 'tls.crt': issuer "not-a-ca" is not a CA/);
@@ -89,8 +102,10 @@ describe('LKD-CERT-001 parse and chain', () => {
     expect(findings([k8sIssuerSecret(certs.issuer.certPem, certs.newRoot.certPem)], 'LKD-CERT-001')[0].message).toContain('is not signed by any of the 1 trust anchor(s)');
     const values = identityValues(certs.newRoot.certPem, certs.issuer.certPem);
     expect(findings([argoApp({ valuesObject: values })], 'LKD-CERT-001')[0].message).toContain('spec.source.helm value identity.issuer.tls.crtPEM');
-    const yamlString = `identityTrustAnchorsPEM: |\n${certs.newRoot.certPem.replace(/^/gm, '  ')}identity:\n  issuer:\n    tls:\n      crtPEM: |\n${certs.issuer.certPem.replace(/^/gm, '        ')}`;
-    expect(findings([argoApp({ values: yamlString })], 'LKD-CERT-001')).toHaveLength(1);
+    const indent = (pem: string, by: string) => `${pem.trimEnd().replace(/^/gm, by)}\n`;
+    const yamlString = `identityTrustAnchorsPEM: |\n${indent(certs.newRoot.certPem, '  ')}identity:\n  issuer:\n    tls:\n      crtPEM: |\n${indent(certs.issuer.certPem, '        ')}`;
+    const [fromString] = findings([argoApp({ values: yamlString })], 'LKD-CERT-001');
+    expect(fromString.message).toMatch(/identity\.issuer\.tls\.crtPEM: issuer "identity\.linkerd\.cluster\.local".*is not signed by any of the 1 trust anchor/);
     expect(findings([argoApp({ parameters: [{ name: 'identityTrustAnchorsPEM', value: certs.newRoot.certPem }, { name: 'identity.issuer.tls.crtPEM', value: certs.issuer.certPem }] })], 'LKD-CERT-001')).toHaveLength(1);
     expect(findings(pair(certs.newRoot, certs.issuer), 'LKD-CERT-001')[0].resource.kind).toBe('HelmRelease');
   });

@@ -1,5 +1,5 @@
 import { bundleOf, certificatesOf, ownFields, trustMaterials } from './material';
-import { chainProblems } from '../../../core/certificates';
+import { chainProblems, trailingTextProblem } from '../../../core/certificates';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
 
@@ -10,12 +10,13 @@ export const certificateChain: Rule = {
   severity: Severity.ERROR,
   doc: {
     title: 'Trust anchors and issuer parse, the issuer is a CA, and it verifies against the anchor bundle',
-    why: 'linkerd-identity refuses to start when the issuer does not verify against the trust anchors or is not an '
+    why: 'linkerd-identity refuses to start when the trust-roots file has text after its last certificate, or when the issuer does not verify against the trust anchors or is not an '
       + 'intermediate CA, and then no proxy gets a certificate; `linkerd check` reports "issuer cert is issued by the trust anchor".',
     fix: 'Put only PEM certificates in the bundle, and use an intermediate CA (basicConstraints CA:TRUE) signed by one of the anchors.',
     linkerdSource: 'pkg/identity/service.go (svc *Service) loadCredentials (issuer must verify against the trust anchors and '
       + 'be a CA); pkg/issuercerts/issuercerts.go (ic *IssuerCertData) VerifyAndBuildCreds; pkg/tls/cred.go DecodePEMCrt, '
-      + '(crt *Crt) Verify (the certificates after the issuer are its intermediates)',
+      + '(crt *Crt) Verify (the certificates after the issuer are its intermediates); pkg/tls/codec.go DecodePEMCertificates, '
+      + 'controller/cmd/identity/main.go (the trust-roots file must end with its last certificate)',
     badExample: 'kind: Secret\nmetadata: {name: linkerd-identity-issuer, namespace: linkerd}\ntype: kubernetes.io/tls\nstringData:\n  tls.crt: <leaf certificate, CA:FALSE>\n  ca.crt: <an unrelated root>',
     goodExample: 'kind: Secret\nmetadata: {name: linkerd-identity-issuer, namespace: linkerd}\ntype: kubernetes.io/tls\nstringData:\n  tls.crt: <intermediate CA signed by the root>\n  ca.crt: <the root>',
   },
@@ -23,6 +24,8 @@ export const certificateChain: Rule = {
     for (const material of trustMaterials(ctx.index)) {
       for (const { pem } of ownFields(material)) {
         for (const problem of bundleOf(pem).problems) ctx.report(material.subject, `${pem.label} ${problem}.`);
+        const trailing = pem.identityReads && trailingTextProblem(pem.identityReads === 'trimmed' ? pem.text.trim() : pem.text);
+        if (trailing) ctx.report(material.subject, `${pem.label} ${trailing}.`, { fix: 'End the bundle with the last certificate\'s END line.' });
       }
       const [issuer, ...intermediates] = certificatesOf(material.issuer);
       if (!issuer) continue;

@@ -17,6 +17,11 @@ export interface PemField {
   readonly text: string;
   /** Read from another object (the trust roots beside an issuer Secret); per-field rules leave it to its owner. */
   readonly borrowed: boolean;
+  /**
+   * How linkerd-identity reads these anchors at start: as the trust-roots file as written, or as the chart writes the
+   * value into it (trimmed); undefined for certificates it does not read so.
+   */
+  readonly identityReads?: 'as written' | 'trimmed';
 }
 
 /** The certificates one object carries: anchors, an issuer, or both. */
@@ -47,8 +52,8 @@ export function secretValue(secret: IndexedObject, key: string): string | undefi
   return nonEmpty(plain) ? plain : decodeBase64(secret.object.data?.[key]);
 }
 
-function field(label: string, text: unknown, borrowed = false): PemField | undefined {
-  return nonEmpty(text) ? { label, text, borrowed } : undefined;
+function field(label: string, text: unknown, borrowed = false, identityReads?: PemField['identityReads']): PemField | undefined {
+  return nonEmpty(text) ? { label, text, borrowed, ...(identityReads ? { identityReads } : {}) } : undefined;
 }
 
 function trustRootsIn(index: MeshIndex, namespace: string | undefined): IndexedObject | undefined {
@@ -56,7 +61,7 @@ function trustRootsIn(index: MeshIndex, namespace: string | undefined): IndexedO
 }
 
 function configMapMaterial(configMap: IndexedObject): TrustMaterial {
-  return { subject: configMap, anchors: field(`data['${TRUST_ROOTS_KEY}']`, configMap.object.data?.[TRUST_ROOTS_KEY]) };
+  return { subject: configMap, anchors: field(`data['${TRUST_ROOTS_KEY}']`, configMap.object.data?.[TRUST_ROOTS_KEY], false, 'as written') };
 }
 
 /** kubernetes.io/tls carries its own anchors in ca.crt; linkerd.io/tls (crt.pem) relies on the trust-roots ConfigMap. */
@@ -128,7 +133,8 @@ export function helmValuesOf(entry: IndexedObject): Array<{ path: string; values
 function valuesMaterials(entry: IndexedObject): TrustMaterial[] {
   const materials: TrustMaterial[] = [];
   for (const { path, values } of helmValuesOf(entry)) {
-    const anchors = field(`${path} value identityTrustAnchorsPEM`, values.identityTrustAnchorsPEM);
+    // identity.yaml writes `identityTrustAnchorsPEM | trim` into the trust-roots ConfigMap.
+    const anchors = field(`${path} value identityTrustAnchorsPEM`, values.identityTrustAnchorsPEM, false, 'trimmed');
     const issuer = field(`${path} value identity.issuer.tls.crtPEM`, values.identity?.issuer?.tls?.crtPEM);
     if (anchors || issuer) materials.push({ subject: entry, anchors, issuer });
   }
