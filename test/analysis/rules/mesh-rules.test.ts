@@ -677,6 +677,12 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(ruleFindings(objects, 'LKD-MESH-003').map((f) => [f.severity, f.message])).toEqual([[Severity.ERROR,
       expect.stringMatching(/writes runAsUser: -1 into the proxy container; the API server refuses a pod whose runAsUser is outside 0-2147483647/)]]);
     expect(messagesFor({ 'config.linkerd.io/proxy-gid': 'wheel' })).toEqual([expect.stringMatching(/strconv.ParseInt cannot read it/)]);
+    // uid 0 beside the template's runAsNonRoot: true: the kubelet will not start the proxy.
+    const root = meshLab();
+    annotate(root, 'orders-v1', { 'config.linkerd.io/proxy-uid': '0' });
+    expect(ruleFindings(root, 'LKD-MESH-003').map((f) => [f.severity, f.message])).toEqual([[Severity.ERROR,
+      expect.stringMatching(/writes runAsUser: 0 beside runAsNonRoot: true .*the kubelet refuses/)]]);
+    expect(messagesFor({ 'config.linkerd.io/proxy-gid': '0' })).toEqual([]);
   });
   test('proxy resources: a negative quantity, or a request above its limit, and the API server refuses the pod (errors)', () => {
     const findingsFor = (annotations: Record<string, string>, namespace: Record<string, string> = {}) => {

@@ -265,6 +265,14 @@ const MAX_ID = 2 ** 31 - 1;
 const proxyId = (field: 'runAsUser' | 'runAsGroup'): Reader => (value) => {
   const n = /^[+-]?\d+$/.test(value) ? Number(value) : undefined;
   if (n === undefined || Math.abs(n) > 2 ** 63) return { text: 'strconv.ParseInt cannot read it, so the injector keeps the default.' };
+  if (field === 'runAsUser' && n === 0) {
+    // _proxy.tpl writes runAsNonRoot: true beside runAsUser, and the kubelet refuses root under runAsNonRoot.
+    return {
+      severity: Severity.ERROR,
+      text: 'the injector writes runAsUser: 0 beside runAsNonRoot: true into the proxy container (_proxy.tpl), and the kubelet refuses '
+        + 'to start a container that runs as root under runAsNonRoot (CreateContainerConfigError): the pod never runs. Use a non-zero uid.',
+    };
+  }
   if ((n >= 0 || field === 'runAsGroup') && n <= MAX_ID) return undefined;
   return {
     severity: Severity.ERROR,
