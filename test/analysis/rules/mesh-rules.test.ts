@@ -666,7 +666,18 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     };
     expect([...findingsFor('1m30s'), ...findingsFor('.5s'), ...findingsFor('+2s'), ...findingsFor('1.5h'), ...findingsFor('100\u03bcs')]).toEqual([]);
     expect(findingsFor('-5s')).toEqual([[Severity.ERROR,
-      expect.stringMatching(/writes a negative LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT into the proxy's environment, which the proxy cannot read .*so it exits/)]]);
+      expect.stringMatching(/writes -5000ms as LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT into the proxy's environment, which the proxy cannot read .*so it exits/)]]);
+    // Written in whole milliseconds, truncated as Go's int() truncates: -500us becomes 0ms, which the proxy reads.
+    expect(findingsFor('-500us')).toEqual([]);
+    expect(findingsFor('-1ms')).toHaveLength(1);
+    const discovery = (value: string) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', { 'config.linkerd.io/proxy-outbound-discovery-cache-unused-timeout': value });
+      return ruleFindings(objects, 'LKD-MESH-003');
+    };
+    // That one is written in whole seconds: -900ms is 0s.
+    expect(discovery('-900ms')).toEqual([]);
+    expect(discovery('-1s')).toHaveLength(1);
     expect(findingsFor('5 s')).toEqual([[Severity.WARNING, expect.stringMatching(/time.ParseDuration cannot read it/)]]);
     expect(findingsFor('5sec')).toHaveLength(1);
   });

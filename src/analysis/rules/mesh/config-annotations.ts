@@ -156,13 +156,15 @@ const proxyPort = (containerPort: boolean): Reader => (value) => {
  * milliseconds or seconds; the proxy reads digits and a unit only (linkerd2-proxy env/types.rs parse_duration), so a
  * negative value makes it exit.
  */
-const proxyDuration = (envVar: string): Reader => (value) => {
+const proxyDuration = (envVar: string, unit: 'ms' | 's'): Reader => (value) => {
   const ms = parseGoDuration(value);
   if (ms === undefined) return { text: 'time.ParseDuration cannot read it (use 100ms, 10s, 1m30s), so the injector logs it and keeps the default.' };
-  if (ms >= 0) return undefined;
+  // inject.go writes int(d.Seconds()*1000) "ms" or int(d.Seconds()) "s": Go's int() truncates, so -500us is written 0ms.
+  const written = Math.trunc(unit === 'ms' ? ms : ms / 1000);
+  if (written >= 0) return undefined;
   return {
     severity: Severity.ERROR,
-    text: `the injector takes it (time.ParseDuration) and writes a negative ${envVar} into the proxy's environment, which the proxy `
+    text: `the injector takes it (time.ParseDuration) and writes ${written}${unit} as ${envVar} into the proxy's environment, which the proxy `
       + 'cannot read (linkerd2-proxy linkerd/app/src/env/types.rs parse_duration), so it exits and the pod never becomes ready.',
   };
 };
@@ -292,11 +294,11 @@ const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   ProxyAdminPortAnnotation: proxyPort(true),
   ProxyControlPortAnnotation: proxyPort(false),
   ProxyOutboundPortAnnotation: proxyPort(false),
-  ProxyInboundConnectTimeout: proxyDuration('LINKERD2_PROXY_INBOUND_CONNECT_TIMEOUT'),
-  ProxyOutboundConnectTimeout: proxyDuration('LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT'),
-  ProxyInboundDiscoveryCacheUnusedTimeout: proxyDuration('LINKERD2_PROXY_INBOUND_DISCOVERY_IDLE_TIMEOUT'),
-  ProxyOutboundDiscoveryCacheUnusedTimeout: proxyDuration('LINKERD2_PROXY_OUTBOUND_DISCOVERY_IDLE_TIMEOUT'),
-  ProxyShutdownGracePeriodAnnotation: proxyDuration('LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD'),
+  ProxyInboundConnectTimeout: proxyDuration('LINKERD2_PROXY_INBOUND_CONNECT_TIMEOUT', 'ms'),
+  ProxyOutboundConnectTimeout: proxyDuration('LINKERD2_PROXY_OUTBOUND_CONNECT_TIMEOUT', 'ms'),
+  ProxyInboundDiscoveryCacheUnusedTimeout: proxyDuration('LINKERD2_PROXY_INBOUND_DISCOVERY_IDLE_TIMEOUT', 's'),
+  ProxyOutboundDiscoveryCacheUnusedTimeout: proxyDuration('LINKERD2_PROXY_OUTBOUND_DISCOVERY_IDLE_TIMEOUT', 's'),
+  ProxyShutdownGracePeriodAnnotation: proxyDuration('LINKERD2_PROXY_SHUTDOWN_GRACE_PERIOD', 'ms'),
   CloseWaitTimeoutAnnotation: warning(closeWait),
   ProxyLogFormatAnnotation: warning(logFormat),
   ProxyLogHTTPHeaders: error(logHttpHeaders),
