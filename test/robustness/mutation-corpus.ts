@@ -179,6 +179,8 @@ export const MUTATIONS: Mutation[] = [
     (o) => { container(o, 'orders-v1').ports.push({ containerPort: 4143, name: 'dup' }); }),
   mutation('object defined twice', 'second Server orders-http', onServer('error', 'LKD-MESH-009'),
     (o) => { o.push({ ...JSON.parse(JSON.stringify(server(o))), spec: { ...server(o).spec, port: 9090 } }); }),
+  mutation('object defined twice', 'an identical copy of Server orders-http (nothing lost; kustomize refuses it)', onServer('warning', 'LKD-MESH-009'),
+    (o) => { o.push(JSON.parse(JSON.stringify(server(o)))); }),
 ];
 
 /** The mutated copy of `objects` for one mutation. */

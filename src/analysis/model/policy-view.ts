@@ -215,7 +215,8 @@ function buildCoverage(index: MeshIndex): ServerCoverage {
     if (!group) groups.set(key, group = { selected: index.podTemplatesMatching(namespaceOf(server), selector), byPort: new Map() });
     pods.set(server, group.selected);
     const port = serverPort(server);
-    if (port === undefined) continue;
+    // A second definition of one Server (the output twice, or over the inventory's) is one object in the cluster: it claims once.
+    if (port === undefined || index.get(POLICY_GROUP, 'Server', server.id.namespace, server.id.name) !== server) continue;
     const list = group.byPort.get(port);
     if (list) list.push(server); else group.byPort.set(port, [server]);
   }

@@ -24,6 +24,15 @@ class FirstDefinitions {
   }
 }
 
+/** Structural equality of two parsed manifests (key order aside), as the API server would store them. */
+function sameContent(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameContent((a as any)[k], (b as any)[k]));
+}
+
 function describe(entry: IndexedObject): string {
   return entry.source.constructPath ?? (entry.source.file ? `${entry.source.file}${entry.source.line ? `:${entry.source.line}` : ''}` : 'the input');
 }
@@ -40,7 +49,7 @@ export const duplicateObjectsRule: Rule = {
     title: 'Each object (group, kind, namespace, name) is defined once',
     why: 'The API server keeps one object per group, kind, namespace and name. A second definition in the same output is '
       + 'not an error anywhere: kubectl and GitOps tools apply both and the later silently replaces the earlier, so one of '
-      + 'two Servers, routes or policies never takes effect.',
+      + 'two Servers, routes or policies never takes effect. Two identical definitions lose nothing (a warning: kustomize refuses them).',
     fix: 'Give each object its own name (or merge the two definitions).',
     linkerdSource: 'not Linkerd: Kubernetes API server (one object per group, kind, namespace and name; the later apply '
       + 'replaces the earlier)',
@@ -53,6 +62,12 @@ export const duplicateObjectsRule: Rule = {
       if (entry.inventory) continue;
       const earlier = first.earlierThan(entry);
       if (!earlier) continue;
+      if (sameContent(entry.object, earlier.object)) {
+        ctx.report(entry, `${entry.id.kind} ${entry.id.namespace ? `${entry.id.namespace}/` : ''}${entry.id.name} is defined again, identically, by `
+          + `${describe(earlier)}: kubectl applies the same object twice without a change, but kustomize and Flux refuse duplicate resources. `
+          + 'Remove one copy.', { severity: Severity.WARNING });
+        continue;
+      }
       ctx.report(entry, `${entry.id.kind} ${entry.id.namespace ? `${entry.id.namespace}/` : ''}${entry.id.name} is already defined by `
         + `${describe(earlier)}; applying both leaves only one of them. Rename one of the two objects.`);
     }
