@@ -718,6 +718,19 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(findingsFor({ 'config.linkerd.io/proxy-cpu-request': '701m', 'config.linkerd.io/proxy-cpu-limit': '0.7' })).toHaveLength(1);
     expect(findingsFor({ 'config.linkerd.io/proxy-memory-request': '1537Mi', 'config.linkerd.io/proxy-memory-limit': '1.5Gi' })).toHaveLength(1);
   });
+  test('an annotated request above the install\'s proxy.resources limit (or the reverse) is refused: the injector replaces only what is annotated', () => {
+    const withInstall = (annotations: Record<string, string>, resources: any) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', annotations);
+      const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' }, data: { values: JSON.stringify({ proxy: { resources } }) } };
+      return ruleFindings([...objects, config], 'LKD-MESH-003').map((f) => f.message);
+    };
+    expect(withInstall({ 'config.linkerd.io/proxy-cpu-request': '1' }, { cpu: { limit: '500m', request: '' } }))
+      .toEqual([expect.stringMatching(/proxy-cpu-request "1" is above the install's proxy.resources.cpu.limit "500m"/)]);
+    expect(withInstall({ 'config.linkerd.io/proxy-memory-limit': '64Mi' }, { memory: { request: '128Mi' } }))
+      .toEqual([expect.stringMatching(/proxy-memory-limit "64Mi" is below the install's proxy.resources.memory.request "128Mi"/)]);
+    expect(withInstall({ 'config.linkerd.io/proxy-cpu-request': '100m' }, { cpu: { limit: '500m' } })).toEqual([]);
+  });
   test('log format and CPU ratio as the proxy and the injector read them', () => {
     expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'JSON', 'config.linkerd.io/proxy-cpu-ratio-limit': '5e-1' })).toEqual([]);
     expect(messagesFor({ 'config.linkerd.io/proxy-log-format': 'xml' })).toEqual([expect.stringMatching(/the proxy logs plain text for anything but json/)]);

@@ -3,6 +3,7 @@ import { LABELS_GO, LabelsGoName } from '../../../core/linkerd-annotations.gener
 import { goParseInt32, parseGoDuration } from '../../../core/linkerd-grammar';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
+import { controlPlaneInstalls } from '../../model/installs';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, Injection, PodTemplate, carriesLinkerdProxy } from '../../model/mesh-index';
 import { controllerPortSet, isMeshed, ownPodTemplates, opaquePortsReadings, parsePortList, proxyInitPortList } from '../../model/policy-view';
@@ -443,27 +444,42 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
   }
 }
 
-const RESOURCE_PAIRS: ReadonlyArray<readonly [string, LabelsGoName, LabelsGoName]> = [
-  ['CPU', 'ProxyCPURequestAnnotation', 'ProxyCPULimitAnnotation'],
-  ['memory', 'ProxyMemoryRequestAnnotation', 'ProxyMemoryLimitAnnotation'],
-  ['ephemeral storage', 'ProxyEphemeralStorageRequestAnnotation', 'ProxyEphemeralStorageLimitAnnotation'],
+/** Each proxy resource: its name in messages, its chart value under proxy.resources, and its two annotations. */
+const RESOURCE_PAIRS: ReadonlyArray<readonly [string, string, LabelsGoName, LabelsGoName]> = [
+  ['CPU', 'cpu', 'ProxyCPURequestAnnotation', 'ProxyCPULimitAnnotation'],
+  ['memory', 'memory', 'ProxyMemoryRequestAnnotation', 'ProxyMemoryLimitAnnotation'],
+  ['ephemeral storage', 'ephemeral-storage', 'ProxyEphemeralStorageRequestAnnotation', 'ProxyEphemeralStorageLimitAnnotation'],
 ];
+
+/** One side of a request/limit pair as the injector ends up with it, and where it came from. */
+interface ResourceValue {
+  readonly value: string;
+  readonly source: string;
+}
 
 /**
  * The proxy's request above its limit: the API server refuses the pod (a request must not exceed its limit). Each
- * value is the pod's own or its namespace's, as the injector reads them.
+ * value is the pod's own or its namespace's annotation, as the injector reads them, else the install's
+ * proxy.resources value (ApplyAnnotationOverrides replaces only what an annotation sets; _resources.tpl writes both).
  */
 function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): void {
-  const effective = (key: string) => {
+  const installResources = controlPlaneInstalls(ctx.index)[0]?.values.proxy?.resources;
+  const effective = (key: string, chartKey: string, side: 'request' | 'limit'): ResourceValue | undefined => {
     const value = podOrNamespaceAnnotation(ctx.index, pod, key);
-    return value === undefined ? undefined : { value: String(value) };
+    if (value !== undefined) return { value: String(value), source: key };
+    const installed = installResources?.[chartKey]?.[side];
+    return typeof installed === 'string' && installed !== '' ? { value: installed, source: `the install's proxy.resources.${chartKey}.${side}` } : undefined;
   };
-  for (const [resource, requestName, limitName] of RESOURCE_PAIRS) {
-    const request = effective(LABELS_GO[requestName]);
-    const limit = effective(LABELS_GO[limitName]);
-    if (!request || !limit || quantityAbove(request.value, limit.value) !== true) continue;
-    ctx.report(pod.owner, `${where} ${LABELS_GO[requestName]} ${JSON.stringify(request.value)} is above ${LABELS_GO[limitName]} `
-      + `${JSON.stringify(limit.value)}: the injector writes both into the proxy container, and the API server refuses a pod whose `
+  for (const [resource, chartKey, requestName, limitName] of RESOURCE_PAIRS) {
+    const request = effective(LABELS_GO[requestName], chartKey, 'request');
+    const limit = effective(LABELS_GO[limitName], chartKey, 'limit');
+    // Both from the install: its own values, refused for every pod alike; that is not this pod's annotation.
+    if (!request || !limit || (request.source !== LABELS_GO[requestName] && limit.source !== LABELS_GO[limitName])) continue;
+    if (quantityAbove(request.value, limit.value) !== true) continue;
+    const pair = request.source === LABELS_GO[requestName]
+      ? `${request.source} ${JSON.stringify(request.value)} is above ${limit.source} ${JSON.stringify(limit.value)}`
+      : `${limit.source} ${JSON.stringify(limit.value)} is below ${request.source} ${JSON.stringify(request.value)}`;
+    ctx.report(pod.owner, `${where} ${pair}: the injector writes both into the proxy container, and the API server refuses a pod whose `
       + `${resource} request exceeds its limit.`, { severity: Severity.ERROR });
   }
 }
