@@ -1,7 +1,7 @@
 import { analyze } from '../../src/analysis/engine';
 import { Injection, MeshIndex } from '../../src/analysis/model/mesh-index';
 import { resolveContext } from '../../src/analysis/options';
-import { canReach, callerOf, evaluateInboundPolicy, routeShares } from '../../src/analysis/policy';
+import { canReach, canReachAs, callerOf, evaluateInboundPolicy, routeShares } from '../../src/analysis/policy';
 import { NS, asManifests, meshLab, pick } from '../support/mesh-fixture';
 
 const POLICY = 'policy.linkerd.io';
@@ -194,6 +194,35 @@ describe('authorization variants', () => {
     });
     const decision = canReach(evaluate(objects), from('wrong-client'), orders, 8080);
     expect(decision).toMatchObject({ allowed: true, reason: expect.stringMatching(/legacy ServerAuthorization legacy admits/) });
+  });
+
+  // grpc/src/inbound.rs to_authz: an authorization that names no network is sent with the cluster networks.
+  test('an authorization naming no network admits no client from outside the cluster networks (ServerAuthorization and AuthorizationPolicy alike)', () => {
+    const outsider = { meshed: false, ip: '203.0.113.7', inCluster: false, label: 'an outsider' };
+    const inside = { meshed: false, inCluster: true, label: 'an unmeshed pod' };
+    const legacy = (client: any) => {
+      const objects = lab();
+      objects.push({ apiVersion: `${POLICY}/v1beta1`, kind: 'ServerAuthorization', metadata: { name: 'legacy', namespace: NS }, spec: { server: { name: 'orders-http' }, client } });
+      return evaluate(objects);
+    };
+    const open = legacy({ unauthenticated: true });
+    expect(canReachAs(open, outsider, orders, 8080).allowed).toBe(false);
+    expect(canReachAs(open, inside, orders, 8080).allowed).toBe(true);
+    // With networks, an in-cluster caller of unknown address is admitted only if every cluster network is: as for NetworkAuthentication.
+    const narrow = legacy({ unauthenticated: true, networks: [{ cidr: '10.1.0.0/16' }] });
+    expect(canReachAs(narrow, inside, orders, 8080).allowed).toBe(false);
+    expect(canReachAs(narrow, { ...inside, ip: '10.1.2.3' }, orders, 8080).allowed).toBe(true);
+    // An AuthorizationPolicy with no authentication at all is sent with the cluster networks too.
+    const objects = lab();
+    objects.push({
+      apiVersion: `${POLICY}/v1alpha1`,
+      kind: 'AuthorizationPolicy',
+      metadata: { name: 'everyone', namespace: NS },
+      spec: { targetRef: { group: POLICY, kind: 'Server', name: 'orders-http' }, requiredAuthenticationRefs: [] },
+    });
+    const everyone = evaluate(objects);
+    expect(canReachAs(everyone, inside, orders, 8080).allowed).toBe(true);
+    expect(canReachAs(everyone, outsider, orders, 8080)).toMatchObject({ allowed: false });
   });
 
   test('skip-inbound-ports bypasses the Server', () => {

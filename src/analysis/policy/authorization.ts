@@ -117,6 +117,21 @@ function networksAdmit(entries: NetworkEntry[], caller: Caller, context: Analysi
   return cluster.length > 0 && cluster.every((range) => entries.some((e) => entryAdmits(e, range)));
 }
 
+/** The cluster networks, as the networks of an authorization that names none. */
+function clusterEntries(context: AnalysisContext): NetworkEntry[] {
+  return context.clusterNetworks.map(parseCidr).filter((c): c is Cidr => !!c).map((cidr) => ({ cidr, except: [] }));
+}
+
+/**
+ * Whether an authorization's networks admit the caller. An authorization that names no network (an AuthorizationPolicy
+ * without NetworkAuthentication, a ServerAuthorization without client.networks) is sent to the proxy with the cluster
+ * networks (policy-controller/grpc/src/inbound.rs to_authz), so it admits no client from outside them.
+ */
+export function authorizedNetworksAdmit(networks: unknown, caller: Caller, context: AnalysisContext): boolean {
+  const entries = networkEntries(networks);
+  return networksAdmit(entries.length > 0 ? entries : clusterEntries(context), caller, context);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Default policies
 
@@ -196,7 +211,8 @@ export interface PolicyMatch {
 
 /**
  * An AuthorizationPolicy admits a caller when every kind of authentication it requires is satisfied: identity
- * (one MeshTLSAuthentication or ServiceAccount) and network (one NetworkAuthentication). An empty list admits all.
+ * (one MeshTLSAuthentication or ServiceAccount) and network (one NetworkAuthentication; without one, the cluster
+ * networks). An empty list admits every client inside the cluster networks.
  * A reference to a missing authentication makes the index ignore the whole policy.
  */
 export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, caller: Caller, context: AnalysisContext): PolicyMatch {
@@ -205,6 +221,7 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
   if (!Array.isArray(refs)) return { admitted: false, reason: `${name} has no requiredAuthenticationRefs list and is rejected` };
   const ns = policy.id.namespace;
   const who = callerLabel(caller);
+  let namesNetwork = false;
   for (const ref of refList(refs)) {
     const refNs = ref.namespace ?? ns;
     if (isPolicyRef(ref, 'MeshTLSAuthentication')) {
@@ -214,6 +231,7 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
     } else if (isPolicyRef(ref, 'NetworkAuthentication')) {
       const authn = index.get(POLICY_GROUP, 'NetworkAuthentication', refNs, String(ref.name));
       if (!authn) return { admitted: false, reason: `${name} references a missing NetworkAuthentication ${ref.name}; Linkerd ignores the policy` };
+      namesNetwork = true;
       if (!networksAdmit(networkEntries(specOf(authn).networks), caller, context)) {
         return { admitted: false, reason: `${name}: ${who} is not inside NetworkAuthentication ${ref.name}` };
       }
@@ -223,6 +241,9 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
     } else {
       return { admitted: false, reason: `${name} references unsupported ${String(ref.kind)} and is rejected by the webhook` };
     }
+  }
+  if (!namesNetwork && !authorizedNetworksAdmit(undefined, caller, context)) {
+    return { admitted: false, reason: `${name} names no NetworkAuthentication, so it admits only clients inside the cluster networks, and ${who} is not` };
   }
   return { admitted: true, reason: `${name} admits ${who}` };
 }

@@ -14,7 +14,7 @@ import {
   inboundRedirector, specOf, workloadLabel,
 } from '../model/policy-view';
 import { AnalysisContext } from '../options';
-import { Caller, Decision, authenticationsOf, authorizationAdmits, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
+import { Caller, Decision, authenticationsOf, authorizationAdmits, authorizedNetworksAdmit, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
 import { parseCidr, cidrContains } from '../../core/cidr';
 
 export type { Caller, Decision } from './authorization';
@@ -101,18 +101,7 @@ export interface ReachTarget {
 function serverAuthorizationAdmits(authz: IndexedObject, caller: Caller, context: AnalysisContext): boolean {
   const client = specOf(authz).client;
   if (!client || typeof client !== 'object') return false;
-  const ip = parseCidr(caller.ip);
-  const networks = refList(client.networks) as any[];
-  if (networks.length > 0 && ip) {
-    const inside = networks.some((n) => {
-      const cidr = parseCidr(n.cidr);
-      return cidr && cidrContains(cidr, ip) && !(Array.isArray(n.except) ? n.except : []).some((e: unknown) => {
-        const ex = parseCidr(e);
-        return ex && cidrContains(ex, ip);
-      });
-    });
-    if (!inside) return false;
-  }
+  if (!authorizedNetworksAdmit(client.networks, caller, context)) return false;
   if (client.unauthenticated === true) return true;
   const mtls = client.meshTLS;
   if (!caller.meshed || !mtls || typeof mtls !== 'object') return false;
