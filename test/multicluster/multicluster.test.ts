@@ -240,6 +240,23 @@ describe('LKD-MC-001 beyond identical bundles', () => {
   });
 });
 
+describe('fleet model details (multicluster/service-mirror/cluster_watcher.go)', () => {
+  const fleetOf = (mutateEast: (o: any) => void = () => undefined) => {
+    const { east, west } = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: (e) => e.identityOf('client', NS) });
+    const eastObjects = objectsOf(east);
+    eastObjects.forEach(mutateEast);
+    return [{ name: 'east', manifests: eastObjects.map((object) => ({ object })) }, { name: 'west', manifests: manifestsOf(west) }];
+  };
+  const errors = (input: any) => analyzeFleet(input).findings.filter((f) => f.severity === 'error').map((f) => `${f.ruleId} ${f.message}`);
+
+  test('a Service both selectors of a Link match is mirrored for remote discovery (pod to pod), not through the gateway', () => {
+    const input = fleetOf((o) => {
+      if (o.kind === 'Link') o.spec.selector = { matchExpressions: [{ key: 'mirror.linkerd.io/exported', operator: 'Exists' }] };
+    });
+    expect(errors(input)).toEqual([]);
+  });
+});
+
 describe('analyzeFleet input', () => {
   test('refuses no cluster, a name that is not a DNS label, a name given twice', () => {
     expect(() => analyzeFleet([])).toThrow(/a fleet needs at least one cluster/);

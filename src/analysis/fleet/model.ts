@@ -160,9 +160,10 @@ export function clusterFacts(input: FleetClusterInput, fleetOptions: AnalysisCon
 /** How a Link mirrors a Service, or undefined when its selectors leave the Service out. */
 export function exportModeFor(link: LinkFacts, service: IndexedObject): ExportMode | undefined {
   const labels = labelsOf(service.object);
-  // The service mirror checks the gateway selector first (isExported), then remote discovery.
-  if (linkSelectorMatches(link.selector, labels)) return ExportMode.GATEWAY;
+  // The service mirror mirrors a Service either selector matches, and one the remote-discovery selector matches gets no
+  // gateway endpoints (multicluster/service-mirror/cluster_watcher.go: isRemoteDiscovery before createGatewayEndpoints).
   if (linkSelectorMatches(link.remoteDiscoverySelector, labels)) return ExportMode.REMOTE_DISCOVERY;
+  if (linkSelectorMatches(link.selector, labels)) return ExportMode.GATEWAY;
   return undefined;
 }
 
