@@ -169,10 +169,25 @@ export function requireNamed(scope: IConstruct, value: unknown, what: string, fi
   return value as { readonly name: string };
 }
 
-/** The namespace of a cdk8s-plus object (its metadata), if it carries one. */
+/** What cdk8s-plus gives an imported ServiceAccount imported without `namespaceName`. */
+const IMPORT_DEFAULT_NAMESPACE = 'default';
+
+/**
+ * The namespace of a cdk8s-plus object: its metadata's, or, for an imported ServiceAccount
+ * (`ServiceAccount.fromServiceAccountName`, which has no metadata), the `namespaceName` it was imported with, read as
+ * cdk8s-plus gives it to RBAC bindings (`toSubjectConfiguration`). cdk8s-plus answers "default" when none was given,
+ * which cannot be told from an explicit "default": that one is left out, so the reference keeps meaning the namespace
+ * of the object it is written into. Undefined when there is none.
+ */
 export function namespaceOf(value: unknown): string | undefined {
-  const namespace = (value as any)?.metadata?.namespace;
-  return typeof namespace === 'string' ? namespace : undefined;
+  const v = value as any;
+  const namespace = v?.metadata?.namespace;
+  if (typeof namespace === 'string') return namespace;
+  if (v?.metadata === undefined && typeof v?.toSubjectConfiguration === 'function') {
+    const imported = v.toSubjectConfiguration()?.namespace;
+    return typeof imported === 'string' && imported !== IMPORT_DEFAULT_NAMESPACE ? imported : undefined;
+  }
+  return undefined;
 }
 
 /** A value of a string enum (jsii enums arrive as their string values). */

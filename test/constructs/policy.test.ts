@@ -119,6 +119,21 @@ describe('AuthorizationPolicy', () => {
       .toThrow(/LKD-POL-002.*NetworkAuthentication/);
   });
 
+  test('a ServiceAccount imported from another namespace keeps it (fromServiceAccountName namespaceName), in each place one is named', () => {
+    const chart = labChart();
+    const server = serverIn(chart);
+    const ingress = kplus.ServiceAccount.fromServiceAccountName(chart, 'Ingress', 'ingress-nginx', { namespaceName: 'ingress-nginx' });
+    const local = kplus.ServiceAccount.fromServiceAccountName(chart, 'Local', 'client');
+    const authn = new MeshTlsAuthentication(chart, 'Authn', { name: 'ingress', serviceAccounts: [ingress, local] });
+    expect(authn.apiObject.toJson().spec.identityRefs).toEqual([
+      { kind: 'ServiceAccount', name: 'ingress-nginx', namespace: 'ingress-nginx' },
+      // Imported without a namespace: the reference means the authentication's own namespace, as before.
+      { kind: 'ServiceAccount', name: 'client' },
+    ]);
+    const policy = new AuthorizationPolicy(chart, 'P', { name: 'p', target: AuthorizationTarget.server(server), requiredAuthentications: [Authentication.serviceAccount(ingress)] });
+    expect(policy.apiObject.toJson().spec.requiredAuthenticationRefs).toEqual([{ kind: 'ServiceAccount', name: 'ingress-nginx', namespace: 'ingress-nginx' }]);
+  });
+
   test('a Namespace target must be the policy\'s own namespace', () => {
     expect(() => new AuthorizationPolicy(labChart(), 'P', { name: 'p', target: AuthorizationTarget.namespace('other'), requiredAuthentications: [] }))
       .toThrow(/LKD-POL-001.*own namespace \(mesh-lab\)/);
