@@ -69,6 +69,17 @@ describe('LinkerdIdentity.fromCertificates', () => {
     expect(JSON.stringify(synth(scope))).not.toContain('PRIVATE KEY');
   });
 
+  // pkg/tls/cred.go DecodePEMCrt: the certificates after the issuer are its trust chain, verified and sent to proxies.
+  test('an issuer signed by an intermediate CA, the intermediate after it in the PEM: accepted, and written as the chain', () => {
+    const chain = certs.issuerUnderIntermediate.certPem + certs.intermediate.certPem;
+    const binding = bindStatic({ issuerCertificatePem: chain });
+    const crt: string = binding.values.identity.issuer.tls.crtPEM;
+    expect(crt.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
+    expect(crt.indexOf(certs.issuerUnderIntermediate.certPem.trim().split('\n')[1])).toBeLessThan(crt.indexOf(certs.intermediate.certPem.trim().split('\n')[1]));
+    // Without the intermediate, nothing links the issuer to the anchor.
+    expect(errorOf(() => bindStatic({ issuerCertificatePem: certs.issuerUnderIntermediate.certPem })).message).toMatch(/LKD-CERT-001.*not signed by any of the 1 trust anchor/);
+  });
+
   test('custom lifetimes', () => {
     const binding = bindStatic({ issuanceLifetime: Duration.hours(12), clockSkewAllowance: Duration.minutes(1) });
     expect(binding.values.identity.issuer.issuanceLifetime).toBe('12h0m0s');

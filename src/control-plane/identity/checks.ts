@@ -31,6 +31,15 @@ export function requireCertificates(scope: IConstruct, pem: unknown, what: strin
 }
 
 /** Parses a PEM that must hold exactly one certificate. */
+/**
+ * An issuer certificate, with the intermediates that may follow it (leaf first, as linkerd-identity reads them:
+ * pkg/tls/cred.go DecodePEMCrt keeps the rest as the issuer's trust chain and sends it to the proxies).
+ */
+export function requireIssuerChain(scope: IConstruct, pem: unknown, what: string): { issuer: ParsedCertificate; intermediates: ParsedCertificate[] } {
+  const [issuer, ...intermediates] = requireCertificates(scope, pem, what);
+  return { issuer, intermediates };
+}
+
 export function requireOneCertificate(scope: IConstruct, pem: unknown, what: string): ParsedCertificate {
   const certificates = requireCertificates(scope, pem, what);
   check(certificates.length === 1, scope, CertRule.CHAIN, `${what} holds ${certificates.length} certificates, not one.`,
@@ -50,8 +59,8 @@ export function checkIssuerAlgorithm(scope: IConstruct, issuer: ParsedCertificat
     'Issue the issuer with an ECDSA P-256 key, signed with SHA-256 (e.g. `step certificate create ... --profile intermediate-ca --kty EC --crv P-256`).');
 }
 
-export function checkChain(scope: IConstruct, issuer: ParsedCertificate, anchors: ParsedCertificate[]): void {
-  const problems = chainProblems(issuer, anchors);
+export function checkChain(scope: IConstruct, issuer: ParsedCertificate, anchors: ParsedCertificate[], intermediates: ParsedCertificate[] = []): void {
+  const problems = chainProblems(issuer, anchors, intermediates);
   check(problems.length === 0, scope, CertRule.CHAIN, `${problems.join('; ')}.`,
     'Use an intermediate CA (basicConstraints CA:TRUE) signed by a certificate in the trust-anchor bundle.');
 }

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { IdentityBindOptions, IdentityBinding } from './binding';
 import {
   CertRule, checkAnchorAlgorithms, checkChain, checkIssuerAlgorithm, checkValidity, expiryPolicy, requireCertificates,
-  requireOneCertificate, warnIfIssuerOutlivesAnchors,
+  requireIssuerChain, warnIfIssuerOutlivesAnchors,
 } from './checks';
 import { goDuration } from './go-duration';
 import { MeshChecks } from '../../checks/mesh-checks';
@@ -24,7 +24,10 @@ export enum IssuerScheme {
 export interface StaticIdentityProps {
   /** The trust-anchor bundle: one or more PEM certificates (ECDSA P-256, or RSA 2048/4096). */
   readonly trustAnchorsPem: string;
-  /** The issuer certificate (PEM): an intermediate CA with an ECDSA P-256 key, signed by an anchor in the bundle. */
+  /**
+   * The issuer certificate (PEM): an intermediate CA with an ECDSA P-256 key, signed by an anchor in the bundle, or by
+   * intermediate CAs that follow it in this PEM (leaf first) up to one.
+   */
   readonly issuerCertificatePem: string;
   /**
    * How the issuer Secret is provided.
@@ -72,18 +75,29 @@ export const ISSUER_SECRET_NAME = ISSUER_SECRET;
 interface CheckedCertificates {
   readonly anchors: ParsedCertificate[];
   readonly issuer: ParsedCertificate;
+  /** CA certificates between the issuer and an anchor, in the order given (a corporate or Vault PKI). */
+  readonly intermediates: ParsedCertificate[];
 }
 
 function checkCertificates(scope: Construct, props: StaticIdentityProps): CheckedCertificates {
   const anchors = requireCertificates(scope, props.trustAnchorsPem, 'trustAnchorsPem');
-  const issuer = requireOneCertificate(scope, props.issuerCertificatePem, 'issuerCertificatePem');
+  const { issuer, intermediates } = requireIssuerChain(scope, props.issuerCertificatePem, 'issuerCertificatePem');
   checkAnchorAlgorithms(scope, anchors);
   checkIssuerAlgorithm(scope, issuer);
-  checkChain(scope, issuer, anchors);
+  checkChain(scope, issuer, anchors, intermediates);
   const policy = expiryPolicy(scope, props.expiryWarningDays, props.failOnExpiryWarning);
-  checkValidity(scope, [...anchors.map((a): [ParsedCertificate, string] => [a, 'trust anchor']), [issuer, 'issuer']], policy);
+  checkValidity(scope, [
+    ...anchors.map((a): [ParsedCertificate, string] => [a, 'trust anchor']),
+    [issuer, 'issuer'],
+    ...intermediates.map((c): [ParsedCertificate, string] => [c, 'intermediate CA']),
+  ], policy);
   warnIfIssuerOutlivesAnchors(scope, issuer, anchors);
-  return { anchors, issuer };
+  return { anchors, issuer, intermediates };
+}
+
+/** The issuer followed by its intermediates, as linkerd-identity reads them from one PEM. */
+function issuerChainPem(certs: CheckedCertificates): string {
+  return bundlePem([certs.issuer, ...certs.intermediates]);
 }
 
 /**
@@ -105,9 +119,9 @@ function privateKeyToWrite(scope: Construct, props: StaticIdentityProps, issuer:
 }
 
 function issuerValues(
-  scope: Construct, props: StaticIdentityProps, scheme: IssuerScheme, issuer: ParsedCertificate, key: string | undefined,
+  scope: Construct, props: StaticIdentityProps, scheme: IssuerScheme, certs: CheckedCertificates, key: string | undefined,
 ): Record<string, any> {
-  const tls: Record<string, string> = { crtPEM: `${issuer.x509.toString().trim()}\n` };
+  const tls: Record<string, string> = { crtPEM: issuerChainPem(certs) };
   // The chart writes keyPEM into the Secret only for linkerd.io/tls; for kubernetes.io/tls the key goes into our Secret.
   if (key !== undefined && scheme === IssuerScheme.LINKERD_TLS) tls.keyPEM = key;
   return {
@@ -130,7 +144,7 @@ function issuerSecret(scope: Construct, namespace: string, certs: CheckedCertifi
     metadata: { name: ISSUER_SECRET_NAME, namespace },
     type: 'kubernetes.io/tls',
     data: {
-      'tls.crt': base64(`${certs.issuer.x509.toString().trim()}\n`),
+      'tls.crt': base64(issuerChainPem(certs)),
       'tls.key': base64(key),
       'ca.crt': base64(bundlePem(certs.anchors)),
     },
@@ -156,7 +170,7 @@ export function bindStaticIdentity(scope: Construct, props: StaticIdentityProps,
     values: {
       identityTrustAnchorsPEM: bundlePem(certs.anchors),
       identityTrustDomain: options.trustDomain,
-      identity: { externalCA: false, issuer: issuerValues(scope, props, scheme, certs.issuer, key) },
+      identity: { externalCA: false, issuer: issuerValues(scope, props, scheme, certs, key) },
     },
     apiObjects,
     writesPrivateKey: key !== undefined,
