@@ -59,7 +59,9 @@ export function checkIssuerAlgorithm(scope: IConstruct, issuer: ParsedCertificat
     'Issue the issuer with an ECDSA P-256 key, signed with SHA-256 (e.g. `step certificate create ... --profile intermediate-ca --kty EC --crv P-256`).');
 }
 
-export function checkChain(scope: IConstruct, issuer: ParsedCertificate, anchors: ParsedCertificate[], intermediates: ParsedCertificate[] = []): void {
+export function checkChain(
+  scope: IConstruct, issuer: ParsedCertificate, anchors: ParsedCertificate[], intermediates: ParsedCertificate[] = [],
+): void {
   const problems = chainProblems(issuer, anchors, intermediates);
   check(problems.length === 0, scope, CertRule.CHAIN, `${problems.join('; ')}.`,
     'Use an intermediate CA (basicConstraints CA:TRUE) signed by a certificate in the trust-anchor bundle.');
