@@ -53,6 +53,8 @@ export enum AppProtocol {
   HTTP2 = 'kubernetes.io/h2c',
   /** Opaque TCP (`linkerd.io/opaque`): no HTTP routing. */
   OPAQUE = 'linkerd.io/opaque',
+  /** Opaque TCP under its other name (`linkerd.io/tcp`), which Linkerd reads as OPAQUE. */
+  TCP = 'linkerd.io/tcp',
 }
 
 /** A port of the Service a workload exposes. */

@@ -240,6 +240,9 @@ describe('a workload exposes its Service (3)', () => {
     ]);
     expect(() => w.exposeService({ name: 'web-2', ports: [{ port: 80 }, { port: 81 }] })).toThrow(/LKD-INPUT-003.*must name each/);
     expect(() => w.exposeService({ name: 'web-3', ports: [{ port: 80, appProtocol: 'grpc' as any }] })).toThrow(/LKD-INPUT-006.*opaque TCP/);
+    // core/src/outbound.rs AppProtocol::from_str reads linkerd.io/tcp as opaque, like linkerd.io/opaque.
+    w.exposeService({ name: 'web-tcp', ports: [{ port: 5432, name: 'db', appProtocol: AppProtocol.TCP }] });
+    expect(find(synth(chart), 'Service', 'web-tcp').spec.ports).toEqual([{ name: 'db', port: 5432, targetPort: 5432, appProtocol: 'linkerd.io/tcp' }]);
     expect(() => w.exposeService({ ports: [{ port: 80 }] })).toThrow(/LKD-INPUT-004.*already exposed/);
     expect(() => w.exposeService({ name: 'web-4', ports: [] })).toThrow(/LKD-INPUT-003/);
   });
