@@ -38,6 +38,11 @@ export interface Decision {
   /** True when the decision comes from an `audit` policy: allowed, but the proxy logs it as a would-be denial. */
   readonly audited?: boolean;
   /**
+   * True for a refusal that hangs on the caller's address, which the manifests do not give: some authorization admits
+   * part of the cluster networks, so a pod with an address there is admitted and others are not.
+   */
+  readonly uncertain?: boolean;
+  /**
    * The objects that decide: the admitting policy and its authentications, or, for a refusal or a default, the Server
    * (with the authorizations that did not admit), the Namespace or the workload whose default applies.
    */
@@ -103,6 +108,12 @@ function networkEntries(value: unknown): NetworkEntry[] {
 
 function entryAdmits(entry: NetworkEntry, range: Cidr): boolean {
   return cidrContains(entry.cidr, range) && !entry.except.some((e) => cidrsOverlap(e, range));
+}
+
+/** Whether an in-cluster caller of unknown address could be admitted: some cluster network overlaps an admitted one. */
+function mayAdmitUnknownAddress(entries: NetworkEntry[], caller: Caller, context: AnalysisContext): boolean {
+  if (parseCidr(caller.ip) || !(caller.inCluster ?? true)) return false;
+  return context.clusterNetworks.map(parseCidr).some((range) => range !== undefined && entries.some((e) => cidrsOverlap(e.cidr, range)));
 }
 
 /**
@@ -207,6 +218,8 @@ export interface PolicyMatch {
   readonly admitted: boolean;
   /** Why the policy does or does not admit the caller. */
   readonly reason: string;
+  /** A refusal only because the caller's unknown address may lie outside the networks it admits (see Decision.uncertain). */
+  readonly uncertain?: boolean;
 }
 
 /**
@@ -232,7 +245,11 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
       const authn = index.get(POLICY_GROUP, 'NetworkAuthentication', refNs, String(ref.name));
       if (!authn) return { admitted: false, reason: `${name} references a missing NetworkAuthentication ${ref.name}; Linkerd ignores the policy` };
       namesNetwork = true;
-      if (!networksAdmit(networkEntries(specOf(authn).networks), caller, context)) {
+      const entries = networkEntries(specOf(authn).networks);
+      if (!networksAdmit(entries, caller, context)) {
+        if (mayAdmitUnknownAddress(entries, caller, context)) {
+          return { admitted: false, uncertain: true, reason: `${name}: NetworkAuthentication ${ref.name} admits only part of the cluster networks, and ${who}'s address decides` };
+        }
         return { admitted: false, reason: `${name}: ${who} is not inside NetworkAuthentication ${ref.name}` };
       }
     } else if (isCoreRef(ref, 'ServiceAccount')) {

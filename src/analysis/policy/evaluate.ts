@@ -152,39 +152,42 @@ function serverView(index: MeshIndex, server: IndexedObject): ServerView {
 }
 
 /** What admits a caller on the Server itself: policies on it or its namespace, then legacy ServerAuthorizations. */
-function serverGrant(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): { granted?: Decision; rejections: string[] } {
+function serverGrant(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): { granted?: Decision; rejections: string[]; uncertain: boolean } {
   const serverName = `Server ${view.server.id.name}`;
   const rejections: string[] = [];
+  let uncertain = false;
   for (const policy of view.policies) {
     const match = authorizationAdmits(index, policy, caller, context);
     if (match.admitted) {
       const deciders = [policy.id, ...authenticationsOf(index, policy)];
-      return { granted: { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)`, deciders }, rejections };
+      return { granted: { allowed: true, reason: `${match.reason} (it targets ${serverName} or its namespace)`, deciders }, rejections, uncertain };
     }
     rejections.push(match.reason);
+    uncertain ||= match.uncertain === true;
   }
   for (const authz of view.legacy) {
     if (serverAuthorizationAdmits(authz, caller, context)) {
       const reason = `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}`;
-      return { granted: { allowed: true, reason, deciders: [authz.id, view.server.id] }, rejections };
+      return { granted: { allowed: true, reason, deciders: [authz.id, view.server.id] }, rejections, uncertain };
     }
   }
-  return { rejections };
+  return { rejections, uncertain };
 }
 
 /** The Server's accessPolicy, when nothing else admitted the caller; the rejections explain a denial. */
-function accessPolicyDecision(context: AnalysisContext, view: ServerView, caller: Caller, rejections: string[]): Decision {
+function accessPolicyDecision(context: AnalysisContext, view: ServerView, caller: Caller, rejections: string[], uncertain: boolean): Decision {
   const serverName = `Server ${view.server.id.name}`;
   const fallback = defaultPolicyAllows(serverAccessPolicy(view.server), caller, context, `${serverName} accessPolicy`);
   const why = rejections.length > 0 ? `${rejections.join('; ')}; ` : `no AuthorizationPolicy targets ${serverName}; `;
   const deciders = [view.server.id, ...view.authorizationIds];
-  return fallback.allowed ? { ...fallback, deciders } : { ...fallback, reason: `${why}${fallback.reason}`, deciders };
+  if (fallback.allowed) return { ...fallback, deciders };
+  return { ...fallback, reason: `${why}${fallback.reason}`, deciders, ...(uncertain ? { uncertain } : {}) };
 }
 
 /** The Server's own authorizations (policies on it or its namespace, legacy ServerAuthorizations, accessPolicy). */
 function decideServerLevel(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
-  const { granted, rejections } = serverGrant(index, context, view, caller);
-  return granted ?? accessPolicyDecision(context, view, caller, rejections);
+  const { granted, rejections, uncertain } = serverGrant(index, context, view, caller);
+  return granted ?? accessPolicyDecision(context, view, caller, rejections, uncertain);
 }
 
 /** The probe route's own authorization: unauthenticated, from the probe networks. */
@@ -211,7 +214,7 @@ function routeAdmitting(
  * Only the routes the Server's protocol serves count: the proxy never receives the others (an opaque Server none).
  */
 function decideWithServer(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): Decision {
-  const { granted, rejections } = serverGrant(index, context, view, caller);
+  const { granted, rejections, uncertain } = serverGrant(index, context, view, caller);
   if (granted) return granted;
   const routeGrants: string[] = [];
   const onlyRoutes: ResourceId[] = [];
@@ -226,7 +229,7 @@ function decideWithServer(index: MeshIndex, context: AnalysisContext, view: Serv
   if (routeGrants.length > 0) {
     return { allowed: true, reason: `allowed only for requests matching ${routeGrants.join(', ')} on Server ${view.server.id.name}`, onlyRoutes, deciders };
   }
-  return accessPolicyDecision(context, view, caller, rejections);
+  return accessPolicyDecision(context, view, caller, rejections, uncertain);
 }
 
 /** One resource route: the Server's own authorizations, else the route's; a refusal says whether other routes admit. */
@@ -483,7 +486,8 @@ export function canReachAs(result: InboundPolicy, caller: Caller, target: ReachT
   const denied = decisions.find((d) => !d.decision.allowed);
   if (denied) {
     const prefix = decisions.length > 1 ? `${workloadLabel(denied.hop.pod)} (one of ${decisions.length} selected workloads) denies: ` : '';
-    return { allowed: false, reason: `${prefix}${denied.decision.reason}` };
+    const uncertain = decisions.every((d) => d.decision.allowed || d.decision.uncertain === true);
+    return { allowed: false, reason: `${prefix}${denied.decision.reason}`, ...(uncertain ? { uncertain } : {}) };
   }
   const reasons = [...new Set(decisions.map((d) => d.decision.reason))];
   return { allowed: true, audited: decisions.some((d) => d.decision.audited), reason: reasons.join('; ') };

@@ -26,6 +26,22 @@ describe('LKD-POL-013 declared calls', () => {
     expect(f.message).toMatch(/declares that it calls orders\.mesh-lab:8080, but the mesh would refuse it: /);
   });
 
+  // The caller's pod address is not in the manifests: a NetworkAuthentication over part of the cluster networks
+  // admits it or not depending on where the CNI puts the pod.
+  test('a refusal that hangs on the caller\'s unknown pod address is a warning; declared cluster networks decide it', () => {
+    const objects = withCaller('client-2', 'client', 'orders:8080');
+    objects.push({ apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'NetworkAuthentication', metadata: { name: 'pods', namespace: 'mesh-lab' }, spec: { networks: [{ cidr: '10.0.0.0/8' }] } });
+    const policy = objects.find((o) => o.kind === 'AuthorizationPolicy');
+    policy.spec.requiredAuthenticationRefs = [...policy.spec.requiredAuthenticationRefs, { group: 'policy.linkerd.io', kind: 'NetworkAuthentication', name: 'pods' }];
+    const [f] = findings(objects);
+    expect(f.severity).toBe('warning');
+    expect(f.message).toMatch(/refuses unless its pod address lies in the networks authorized: .*admits only part of the cluster networks/);
+    const declared = analyze(asManifests(objects), { clusterNetworks: ['10.0.0.0/8'] }).findings.filter((x) => x.ruleId === 'LKD-POL-013');
+    expect(declared).toEqual([]);
+    const elsewhere = analyze(asManifests(objects), { clusterNetworks: ['192.168.0.0/16'] }).findings.filter((x) => x.ruleId === 'LKD-POL-013');
+    expect(elsewhere.map((x) => x.severity)).toEqual(['error']);
+  });
+
   test('fires for a Service or port that does not exist, and for entries it cannot read', () => {
     const messages = findings(withCaller('client-2', 'client', 'payments:80, orders:9999, not a call')).map((f) => f.message);
     expect(messages).toEqual(expect.arrayContaining([

@@ -54,6 +54,13 @@ function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => Inbound
       { namespace: call.namespace, service: call.service }, call.port, call.request);
     if (!decision.allowed) {
       const request = call.request ? ` (${[call.request.method, call.request.path].filter(Boolean).join(' ')})` : '';
+      if (decision.uncertain) {
+        // The pod's address decides, and the manifests do not give it: a warning, not a certain refusal.
+        ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}${request}, which the mesh refuses unless its `
+          + `pod address lies in the networks authorized: ${decision.reason}. Declare the cluster's clusterNetworks (the pod network) to decide it.`,
+        { severity: Severity.WARNING });
+        continue;
+      }
       ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}${request}, but the mesh would refuse it: ${decision.reason}.`);
     }
   }
