@@ -151,7 +151,6 @@ function serverView(index: MeshIndex, server: IndexedObject): ServerView {
   };
 }
 
-/** What admits a caller on the Server itself: policies on it or its namespace, then legacy ServerAuthorizations. */
 /** What the Server's own authorizations decide: a grant, else the reasons each refused (and whether one only might have). */
 interface ServerGrant {
   readonly granted?: Decision;
@@ -159,6 +158,7 @@ interface ServerGrant {
   readonly uncertain: boolean;
 }
 
+/** What admits a caller on the Server itself: policies on it or its namespace, then legacy ServerAuthorizations. */
 function serverGrant(index: MeshIndex, context: AnalysisContext, view: ServerView, caller: Caller): ServerGrant {
   const serverName = `Server ${view.server.id.name}`;
   const rejections: string[] = [];
