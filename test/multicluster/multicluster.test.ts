@@ -221,6 +221,19 @@ describe('LKD-MC-001 beyond identical bundles', () => {
     expect(mc001(clusters(certs.newRoot.certPem + certs.root.certPem))).toEqual(['east warning']);
   });
 
+  test('bundles that share an anchor, the issuers not in the manifests (cert-manager): a warning, not a certain failure', () => {
+    const input = clusters(certs.newRoot.certPem + certs.root.certPem);
+    const dropIssuer = (m: any) => !(m.object.kind === 'Secret' && m.object.metadata?.name === 'linkerd-identity-issuer');
+    for (const cluster of input) {
+      cluster.manifests = cluster.manifests.filter(dropIssuer).map((m: any) => {
+        const o = m.object;
+        if (o.kind === 'Application' && o.metadata.name === 'linkerd-control-plane') delete o.spec.source.helm.valuesObject.identity?.issuer?.tls;
+        return m;
+      });
+    }
+    expect(mc001(input)).toEqual(['east warning']);
+  });
+
   test('no common anchor: an error', () => {
     expect(mc001(clusters(certs.newRoot.certPem))).toEqual(['east error']);
   });
@@ -248,6 +261,17 @@ describe('fleet model details (multicluster/service-mirror/cluster_watcher.go)',
     return [{ name: 'east', manifests: eastObjects.map((object) => ({ object })) }, { name: 'west', manifests: manifestsOf(west) }];
   };
   const errors = (input: any) => analyzeFleet(input).findings.filter((f) => f.severity === 'error').map((f) => `${f.ruleId} ${f.message}`);
+
+  test('a call to a Service of the calling cluster whose name ends in a linked cluster\'s is no call to a mirror', () => {
+    const input = fleetOf();
+    const objects = input[0].manifests.map((m: any) => m.object);
+    const client = objects.find((o: any) => o.kind === 'Deployment' && o.metadata.name === 'client');
+    client.metadata.annotations = { ...client.metadata.annotations, 'analysis.cdk8s-linkerd.io/calls': 'cache-west:6379' };
+    const local = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'cache-west', namespace: NS }, spec: { selector: { app: 'cache' }, ports: [{ port: 6379 }] } };
+    expect(errors(input).filter((e) => e.startsWith('LKD-MC-004'))).toEqual([expect.stringMatching(/cluster west has no Service shop\/cache to mirror/)]);
+    input[0].manifests.push({ object: local });
+    expect(errors(input).filter((e) => e.startsWith('LKD-MC-004'))).toEqual([]);
+  });
 
   test('a Service both selectors of a Link match is mirrored for remote discovery (pod to pod), not through the gateway', () => {
     const input = fleetOf((o) => {

@@ -34,6 +34,8 @@ function route(mirror: MirroredService, target: FleetCluster): string {
 
 /** A call to `<service>-<cluster>` that no mirror serves: say what is missing on the other side. */
 function explainMissingMirror(ctx: FleetRuleContext, source: FleetCluster, pod: PodTemplate, call: DeclaredCall): void {
+  // A Service of the calling cluster itself that happens to end in a linked cluster's name is no mirror at all.
+  if (source.facts.index.service(call.namespace, call.service)) return;
   for (const link of source.facts.links) {
     const suffix = `-${link.targetCluster}`;
     const target = ctx.clusters.get(link.targetCluster);
@@ -62,8 +64,11 @@ function checkPod(ctx: FleetRuleContext, source: FleetCluster, pod: PodTemplate)
     const target = ctx.clusters.get(mirror.link.targetCluster)!;
     const where = `${call.service}.${call.namespace}:${call.port} (${route(mirror, target)})`;
     if (pod.injection !== Injection.ENABLED) {
-      ctx.report(source, pod.owner, `declares that it calls ${where}, but it is not meshed: only a Linkerd proxy can reach a mirrored Service.`, {
+      const state = pod.injection === Injection.UNKNOWN
+        ? 'whether it is meshed is unknown here (its Namespace is not in this cluster\'s manifests)' : 'it is not meshed';
+      ctx.report(source, pod.owner, `declares that it calls ${where}, but ${state}: only a Linkerd proxy can reach a mirrored Service.`, {
         fix: 'Inject the client (linkerd.io/inject: enabled on its namespace or pod template).',
+        ...(pod.injection === Injection.UNKNOWN ? { severity: Severity.WARNING } : {}),
       });
       continue;
     }
