@@ -58,6 +58,11 @@ export interface AnalysisContext {
    * of a fleet that share this cluster's anchors: identities written for their workloads are valid here.
    */
   readonly peerIdentitySuffixes: string[];
+  /**
+   * ServiceAccounts (`namespace/name`) of the other clusters of a fleet whose identities are this cluster's too (the same
+   * trust domain and control-plane namespace): a policy here naming one admits their workloads.
+   */
+  readonly peerServiceAccounts: string[];
   /** The moment certificates are judged against (tests pin it). */
   readonly now: Date;
 }
@@ -92,6 +97,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     nodeCount: input.nodeCount,
     zoneCount: input.zoneCount,
     peerIdentitySuffixes: input.peerIdentitySuffixes ?? [],
+    peerServiceAccounts: input.peerServiceAccounts ?? [],
     now: input.now ?? new Date(),
   };
 }

@@ -273,6 +273,19 @@ describe('fleet model details (multicluster/service-mirror/cluster_watcher.go)',
     expect(errors(input).filter((e) => e.startsWith('LKD-MC-004'))).toEqual([]);
   });
 
+  test('a ServiceAccount of a cluster with the same identities (trust domain, control-plane namespace) is one a policy can name', () => {
+    const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'client', namespace: NS } };
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } };
+    const authn = { apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'MeshTLSAuthentication', metadata: { name: 'callers', namespace: NS }, spec: { identityRefs: [{ kind: 'ServiceAccount', name: 'client' }] } };
+    const pol003 = (eastOptions = {}) => analyzeFleet([
+      { name: 'east', manifests: [{ object: sa }], options: eastOptions },
+      { name: 'west', manifests: [{ object: ns }, { object: authn }] },
+    ], { trustDomain: 'cluster.local' }).findings.filter((f) => f.ruleId === 'LKD-POL-003').map((f) => `${f.cluster} ${f.severity}`);
+    expect(pol003()).toEqual([]);
+    // Another trust domain: east's client presents another identity, and west has no such ServiceAccount.
+    expect(pol003({ trustDomain: 'east.example' })).toEqual(['west error']);
+  });
+
   test('a Service both selectors of a Link match is mirrored for remote discovery (pod to pod), not through the gateway', () => {
     const input = fleetOf((o) => {
       if (o.kind === 'Link') o.spec.selector = { matchExpressions: [{ key: 'mirror.linkerd.io/exported', operator: 'Exists' }] };

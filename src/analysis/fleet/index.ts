@@ -60,12 +60,17 @@ function byName<T extends { name: string }>(list: readonly T[]): T[] {
 function analyzeCluster(facts: ClusterFacts, all: ReadonlyMap<string, ClusterFacts>, options: AnalyzeOptions): FleetCluster {
   const mirrors = mirroredServices(facts, all);
   const own = { ...options, ...facts.input.options, controlPlaneNamespace: facts.controlPlaneNamespace };
-  const peers = [...all.values()].filter((c) => c !== facts).map((c) => `${c.controlPlaneNamespace}.${c.trustDomain}`);
+  const others = [...all.values()].filter((c) => c !== facts);
+  const peers = others.map((c) => `${c.controlPlaneNamespace}.${c.trustDomain}`);
+  // Workloads of a cluster with this cluster's identity suffix present identities a policy here can name.
+  const sameIdentities = others.filter((c) => c.controlPlaneNamespace === facts.controlPlaneNamespace && c.trustDomain === facts.trustDomain);
+  const peerServiceAccounts = sameIdentities.flatMap((c) => c.index.own('', 'ServiceAccount').map((sa) => `${sa.id.namespace ?? ''}/${sa.id.name}`));
   const result = analyze(facts.input.manifests, {
     ...own,
     trustDomain: facts.trustDomain,
     inventory: [...(own.inventory ?? []), ...mirrors.map(mirrorManifest)],
     peerIdentitySuffixes: peers,
+    peerServiceAccounts,
   });
   let policy: InboundPolicy | undefined;
   return { facts, result, mirrors, policy: () => (policy ??= evaluateInboundPolicy(result.index, result.context)) };

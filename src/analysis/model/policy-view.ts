@@ -803,6 +803,15 @@ export function serviceAccountExists(index: MeshIndex, namespace: string, name: 
   return name === DEFAULT_SERVICE_ACCOUNT || index.serviceAccount(namespace, name) !== undefined;
 }
 
+/**
+ * Whether some workload can present the identity of this ServiceAccount: it exists here, or in a cluster of the fleet
+ * whose identities are this cluster's (Linkerd only formats the identity from the reference: inbound/index.rs
+ * policy_client_authz, meshtls_authentication.rs).
+ */
+export function serviceAccountIdentityExists(index: MeshIndex, context: AnalysisContext, namespace: string, name: string): boolean {
+  return serviceAccountExists(index, namespace, name) || context.peerServiceAccounts.includes(`${namespace}/${name}`);
+}
+
 function pushObjects(out: any[], field: unknown): void {
   if (!Array.isArray(field)) return;
   for (const c of field) if (c !== null && typeof c === 'object') out.push(c);

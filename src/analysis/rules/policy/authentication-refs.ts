@@ -1,6 +1,6 @@
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountExists, specOf } from '../../model/policy-view';
+import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountIdentityExists, specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { reportRefusal } from '../refusal';
 
@@ -34,7 +34,7 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
     return kind === 'MeshTLSAuthentication' ? 'meshtls' : 'network';
   }
   if (isCoreRef(ref, 'ServiceAccount')) {
-    if (!serviceAccountExists(index, String(ns ?? ''), String(ref.name))) {
+    if (!serviceAccountIdentityExists(index, ctx.context, String(ns ?? ''), String(ref.name))) {
       // Linkerd turns the reference into an identity string without looking the ServiceAccount up
       // (inbound/index.rs policy_client_authz): the policy works as soon as the account exists.
       const sure = missingReference(index, '', 'ServiceAccount', String(ns ?? ''));

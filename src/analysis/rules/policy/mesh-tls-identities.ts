@@ -1,7 +1,7 @@
 import { identityProblem } from '../../../core/identity';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { isCoreRef, kindIs, missingReference, refList, refText, serviceAccountExists, specOf } from '../../model/policy-view';
+import { isCoreRef, kindIs, missingReference, refList, refText, serviceAccountIdentityExists, specOf } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {
@@ -28,7 +28,7 @@ function checkIdentityRefs(ctx: RuleContext, authn: IndexedObject, identityRefs:
   refList(identityRefs).forEach((ref, i) => {
     if (isCoreRef(ref, 'ServiceAccount')) {
       const ns = ref.namespace ?? authn.id.namespace ?? '';
-      if (!serviceAccountExists(ctx.index, String(ns), String(ref.name))) {
+      if (!serviceAccountIdentityExists(ctx.index, ctx.context, String(ns), String(ref.name))) {
         const sure = missingReference(ctx.index, '', 'ServiceAccount', String(ns));
         ctx.report(authn, `${identityRefPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory${sure.hint}; `
           + 'no workload can present that identity.', { severity: sure.severity });
