@@ -308,6 +308,10 @@ describe('analyzeFleet input', () => {
     expect(result.clusters.map((c) => `${c.name} ${c.result.context.trustDomain}`)).toEqual(['east east.example', 'west override.example']);
     const bare = analyzeFleet([{ name: 'north', manifests: [] }], { trustDomain: 'fleet.example' });
     expect(bare.clusters[0].result.context.trustDomain).toBe('fleet.example');
+    // `linkerd install` output: the linkerd-config ConfigMap's values (identityTrustDomain, else clusterDomain), as for one cluster.
+    const config = (values: any) => ({ object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'linkerd-config', namespace: 'linkerd' }, data: { values: JSON.stringify(values) } } });
+    const installed = analyzeFleet([{ name: 'east', manifests: [config({ identityTrustDomain: 'east.example' })] }, { name: 'west', manifests: [config({ clusterDomain: 'west.example' })] }]);
+    expect(installed.clusters.map((c) => `${c.name} ${c.result.context.trustDomain}`)).toEqual(['east east.example', 'west west.example']);
   });
 });
 

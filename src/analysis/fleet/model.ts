@@ -8,6 +8,7 @@ import {
   EXPORTED_GATEWAY, EXPORTED_LABEL, EXPORTED_REMOTE_DISCOVERY, LINK_GROUP, MIRRORED_SERVICE_LABEL, MULTICLUSTER_NAMESPACE,
   REMOTE_CLUSTER_LABEL, gatewayIdentity, mirroredServiceName,
 } from '../../core/multicluster';
+import { clusterFactsOf } from '../model/cluster-facts';
 import { KubeObject, Manifest, labelsOf } from '../model/manifest';
 import { IndexedObject, MeshIndex } from '../model/mesh-index';
 import { LabelSelector, selectorMatches } from '../model/selectors';
@@ -142,13 +143,18 @@ function issuersOf(index: MeshIndex): ClusterFacts['issuers'] {
  * manifests, else the fleet-wide option (`--trust-domain`), else `cluster.local`.
  */
 export function clusterFacts(input: FleetClusterInput, fleetOptions: AnalysisContextInput = {}): ClusterFacts {
-  const controlPlaneNamespace = input.options?.controlPlaneNamespace ?? fleetOptions.controlPlaneNamespace ?? 'linkerd';
-  const index = new MeshIndex(input.manifests, input.options?.inventory ?? fleetOptions.inventory ?? [], controlPlaneNamespace);
+  const declaredNamespace = input.options?.controlPlaneNamespace ?? fleetOptions.controlPlaneNamespace;
+  const first = new MeshIndex(input.manifests, input.options?.inventory ?? fleetOptions.inventory ?? [], declaredNamespace ?? 'linkerd');
+  // What the cluster's own install says (chart values in Argo CD / Flux, or its linkerd-config), as for one cluster.
+  const installed = clusterFactsOf(first);
+  const controlPlaneNamespace = declaredNamespace ?? installed.controlPlaneNamespace ?? 'linkerd';
+  const index = controlPlaneNamespace === (declaredNamespace ?? 'linkerd') ? first
+    : new MeshIndex(input.manifests, input.options?.inventory ?? fleetOptions.inventory ?? [], controlPlaneNamespace);
   return {
     name: input.name,
     input,
     index,
-    trustDomain: input.options?.trustDomain ?? trustDomainInValues(index) ?? fleetOptions.trustDomain ?? 'cluster.local',
+    trustDomain: input.options?.trustDomain ?? installed.trustDomain ?? trustDomainInValues(index) ?? fleetOptions.trustDomain ?? 'cluster.local',
     controlPlaneNamespace,
     anchors: anchorsOf(index),
     issuers: issuersOf(index),
