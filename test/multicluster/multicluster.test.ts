@@ -286,6 +286,27 @@ describe('fleet model details (multicluster/service-mirror/cluster_watcher.go)',
     expect(pol003({ trustDomain: 'east.example' })).toEqual(['west error']);
   });
 
+  test('a federated Service member (federatedServiceSelector) joins <service>-federated, reached pod to pod', () => {
+    const { east, west } = fleetFixture({ mode: MulticlusterMode.FLAT_NETWORK, allowed: (e) => e.identityOf('client', NS) });
+    const eastObjects = objectsOf(east).map((o) => {
+      if (o.kind === 'Link') {
+        delete o.spec.remoteDiscoverySelector;
+        o.spec.federatedServiceSelector = { matchLabels: { 'mirror.linkerd.io/federated': 'member' } };
+      }
+      if (o.kind === 'Deployment' && o.metadata.name === 'client') o.metadata.annotations['analysis.cdk8s-linkerd.io/calls'] = 'orders-federated:8080';
+      return o;
+    });
+    const westObjects = objectsOf(west).map((o) => {
+      if (o.kind === 'Service' && o.metadata.name === 'orders') {
+        delete o.metadata.labels['mirror.linkerd.io/exported'];
+        o.metadata.labels['mirror.linkerd.io/federated'] = 'member';
+      }
+      return o;
+    });
+    const result = analyzeFleet([{ name: 'east', manifests: eastObjects.map((object) => ({ object })) }, { name: 'west', manifests: westObjects.map((object) => ({ object })) }]);
+    expect(result.findings.filter((f) => f.severity !== 'info' && /orders-federated|mirrors nothing/.test(f.message)).map((f) => `${f.ruleId} ${f.message}`)).toEqual([]);
+  });
+
   test('a Service both selectors of a Link match is mirrored for remote discovery (pod to pod), not through the gateway', () => {
     const input = fleetOf((o) => {
       if (o.kind === 'Link') o.spec.selector = { matchExpressions: [{ key: 'mirror.linkerd.io/exported', operator: 'Exists' }] };

@@ -39,6 +39,8 @@ export interface LinkFacts {
   readonly selector?: LabelSelector;
   /** `spec.remoteDiscoverySelector`: Services mirrored for pod-to-pod traffic. */
   readonly remoteDiscoverySelector?: LabelSelector;
+  /** `spec.federatedServiceSelector`: members of the federated Service `<service>-federated` (pod to pod). */
+  readonly federatedServiceSelector?: LabelSelector;
   /** `spec.gatewayIdentity`, the identity the target's gateway presents. */
   readonly gatewayIdentity?: string;
 }
@@ -96,6 +98,7 @@ function linksOf(index: MeshIndex): LinkFacts[] {
       targetCluster: typeof spec.targetClusterName === 'string' && spec.targetClusterName !== '' ? spec.targetClusterName : subject.id.name,
       selector: selectorOf(spec.selector),
       remoteDiscoverySelector: selectorOf(spec.remoteDiscoverySelector),
+      federatedServiceSelector: selectorOf(spec.federatedServiceSelector),
       gatewayIdentity: typeof spec.gatewayIdentity === 'string' && spec.gatewayIdentity !== '' ? spec.gatewayIdentity : undefined,
     };
   });
@@ -180,9 +183,14 @@ export function mirroredServices(cluster: ClusterFacts, fleet: ReadonlyMap<strin
     const target = fleet.get(link.targetCluster);
     if (!target || target === cluster) continue;
     for (const service of target.index.own('', 'Service')) {
+      if (service.id.namespace === undefined) continue;
       const mode = exportModeFor(link, service);
-      if (!mode || service.id.namespace === undefined) continue;
-      mirrors.push({ name: mirroredServiceName(service.id.name, target.name), namespace: service.id.namespace, link, mode, exported: service });
+      if (mode) mirrors.push({ name: mirroredServiceName(service.id.name, target.name), namespace: service.id.namespace, link, mode, exported: service });
+      // A federated Service member joins `<service>-federated`, whose endpoints are the members' pods
+      // (cluster_watcher.go isFederatedServiceMember, federatedServiceName).
+      if (linkSelectorMatches(link.federatedServiceSelector, labelsOf(service.object))) {
+        mirrors.push({ name: `${service.id.name}-federated`, namespace: service.id.namespace, link, mode: ExportMode.REMOTE_DISCOVERY, exported: service });
+      }
     }
   }
   return mirrors;
