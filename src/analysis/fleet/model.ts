@@ -185,11 +185,12 @@ export function mirroredServices(cluster: ClusterFacts, fleet: ReadonlyMap<strin
     for (const service of target.index.own('', 'Service')) {
       if (service.id.namespace === undefined) continue;
       const mode = exportModeFor(link, service);
-      if (mode) mirrors.push({ name: mirroredServiceName(service.id.name, target.name), namespace: service.id.namespace, link, mode, exported: service });
+      const namespace = service.id.namespace;
+      if (mode) mirrors.push({ name: mirroredServiceName(service.id.name, target.name), namespace, link, mode, exported: service });
       // A federated Service member joins `<service>-federated`, whose endpoints are the members' pods
       // (cluster_watcher.go isFederatedServiceMember, federatedServiceName).
       if (linkSelectorMatches(link.federatedServiceSelector, labelsOf(service.object))) {
-        mirrors.push({ name: `${service.id.name}-federated`, namespace: service.id.namespace, link, mode: ExportMode.REMOTE_DISCOVERY, exported: service });
+        mirrors.push({ name: `${service.id.name}-federated`, namespace, link, mode: ExportMode.REMOTE_DISCOVERY, exported: service });
       }
     }
   }
