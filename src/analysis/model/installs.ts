@@ -128,9 +128,10 @@ function valuesFrom(index: MeshIndex, release: IndexedObject): Array<Record<stri
   });
 }
 
-/** The chart and version a HelmRelease points at: `spec.chart.spec`, or an OCIRepository / HelmChart via `spec.chartRef`. */
+/** An OCI content digest, as an OCIRepository's `ref.digest` pins a chart. */
 const OCI_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
+/** The chart and version a HelmRelease points at: `spec.chart.spec`, or an OCIRepository / HelmChart via `spec.chartRef`. */
 function fluxChart(index: MeshIndex, release: IndexedObject): { chart?: string; version?: string; field: string; digest?: boolean } {
   const chartSpec = release.object.spec?.chart?.spec;
   if (isPlainObject(chartSpec)) return { chart: chartSpec.chart, version: chartSpec.version, field: 'spec.chart.spec.version' };
