@@ -73,11 +73,12 @@ function u32(annotations: Annotations, key: string, fallback: number): Parsed<nu
 }
 
 /** Rust's float parse of the trimmed value (`1`, `0.5`, `.5`, `5e-1`, `inf`, `NaN`); NaN and infinities fail the range checks. */
-function float(annotations: Annotations, key: string, fallback: number): Parsed<number> {
+function float(annotations: Annotations, key: string, fallback: number, single = false): Parsed<number> {
   const raw = text(annotations, key);
   if (!raw.ok || raw.value === undefined) return raw.ok ? ok(fallback) : raw;
   const trimmed = raw.value.trim();
-  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return ok(Number(trimmed));
+  // Rust's str::parse: the jitter ratio is an f32 (parse_consecutive_params), so "100.000001" is 100.0; the threshold an f64.
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return ok(single ? Math.fround(Number(trimmed)) : Number(trimmed));
   if (/^[+-]?(inf|infinity)$/i.test(trimmed)) return ok(trimmed.startsWith('-') ? -Infinity : Infinity);
   if (/^[+-]?nan$/i.test(trimmed)) return ok(NaN);
   return fail(`${key} is "${raw.value}", not a number`);
@@ -110,7 +111,7 @@ function consecutiveParams(annotations: Annotations): Parsed<Omit<FailureAccrual
   if (!maxPenaltyMs.ok) return maxPenaltyMs;
   const minPenaltyMs = duration(annotations, MIN_PENALTY, 1_000);
   if (!minPenaltyMs.ok) return minPenaltyMs;
-  const jitter = float(annotations, JITTER_RATIO, 0.5);
+  const jitter = float(annotations, JITTER_RATIO, 0.5, true);
   if (!jitter.ok) return jitter;
   if (!(minPenaltyMs.value <= maxPenaltyMs.value)) return fail(`${MIN_PENALTY} (${minPenaltyMs.value} ms) exceeds ${MAX_PENALTY} (${maxPenaltyMs.value} ms)`);
   if (!(maxPenaltyMs.value > 0)) return fail(`${MAX_PENALTY} is zero`);

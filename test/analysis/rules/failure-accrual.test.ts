@@ -37,6 +37,11 @@ describe('parseFailureAccrual (parse_accrual_config)', () => {
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.reason).toMatch(reason);
   });
+  test('the jitter ratio is read as an f32 (parse_consecutive_params): 100.000001 rounds to 100, which is allowed', () => {
+    const jitter = (value: string) => parseFailureAccrual({ 'balancer.linkerd.io/failure-accrual': 'consecutive', 'balancer.linkerd.io/failure-accrual-consecutive-jitter-ratio': value });
+    expect(jitter('100.000001').ok).toBe(true);
+    expect(jitter('100.01').ok).toBe(false);
+  });
   test('the window floor and the request ceiling hold only while the threshold is not 0 (a consecutive-only unified policy)', () => {
     expect(parseFailureAccrual({
       'balancer.linkerd.io/failure-accrual': 'unified',

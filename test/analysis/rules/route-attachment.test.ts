@@ -94,6 +94,9 @@ describe('LKD-ROUTE-019 ServiceProfile wins', () => {
   });
   test('passes without a ServiceProfile, and for a profile of another Service', () => {
     expect(ruleFindings(meshLab(), 'LKD-ROUTE-019')).toEqual([]);
+    // destination server.go profileID looks profiles up with the cluster domain: `orders.mesh-lab.svc` names nothing.
+    const bare = { ...profile('mesh-lab'), metadata: { name: 'orders.mesh-lab.svc', namespace: 'mesh-lab' } };
+    expect(ruleFindings([...meshLab(), bare], 'LKD-ROUTE-019')).toEqual([]);
     const other = { ...profile('mesh-lab'), metadata: { name: 'payments.mesh-lab.svc.cluster.local', namespace: 'mesh-lab' } };
     expect(ruleFindings([...meshLab(), other], 'LKD-ROUTE-019')).toEqual([]);
   });

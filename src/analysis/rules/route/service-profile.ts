@@ -4,9 +4,13 @@ import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { SERVICE_PROFILE_GROUP, allRoutes, hasAnnotation, objectLabel, pushTo, serviceParents } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
-/** `orders.shop.svc.cluster.local` → `shop/orders`; the cluster domain does not matter for the match. */
+/**
+ * `orders.shop.svc.cluster.local` → `shop/orders`. The destination controller looks profiles up by the full name with
+ * the cluster domain (controller/api/destination/server.go profileID), so `orders.shop.svc` alone names no Service;
+ * which domain the cluster has is not in the manifests, so any domain counts.
+ */
 function profiledService(profile: IndexedObject): string | undefined {
-  const m = /^([^.]+)\.([^.]+)\.svc(\.|$)/.exec(profile.id.name);
+  const m = /^([^.]+)\.([^.]+)\.svc\.[^.]/.exec(profile.id.name);
   return m ? `${m[2]}/${m[1]}` : undefined;
 }
 
