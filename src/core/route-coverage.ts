@@ -10,10 +10,23 @@ function isRecord(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** An HTTP match every request satisfies: no method, headers or query, and the path `/` prefix or none. */
+/**
+ * Path regexes every request path matches, whichever way the proxy anchors them (every path starts with "/"): the
+ * catch-alls people write. Anything subtler is not judged (treated as matching less).
+ */
+const CATCH_ALL_REGEXES = new Set(['.*', '/.*', '^.*', '^/.*', '.*$', '/.*$', '^.*$', '^/.*$']);
+
+function anyPathMatch(path: unknown): boolean {
+  if (path === undefined) return true;
+  if (!isRecord(path)) return false;
+  const type = path.type ?? 'PathPrefix';
+  if (type === 'PathPrefix') return (path.value ?? '/') === '/';
+  return type === 'RegularExpression' && typeof path.value === 'string' && CATCH_ALL_REGEXES.has(path.value);
+}
+
+/** An HTTP match every request satisfies: no method, headers or query, and the path `/` prefix, a catch-all regex, or none. */
 export function httpMatchAll(match: Record<string, any>): boolean {
-  const path = match.path;
-  const anyPath = path === undefined || (isRecord(path) && (path.type ?? 'PathPrefix') === 'PathPrefix' && (path.value ?? '/') === '/');
+  const anyPath = anyPathMatch(match.path);
   const none = (v: unknown) => v === undefined || (Array.isArray(v) && v.length === 0);
   return anyPath && match.method === undefined && none(match.headers) && none(match.queryParams);
 }

@@ -68,7 +68,7 @@ describe('ignored objects', () => {
     // The finding is an error and its message says Linkerd ignores something, as the old word match looked for.
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ severity: Severity.ERROR, resource: { kind: 'Service', name: 'orders' } });
-    expect(findings[0].message).toMatch(/ignores all of this Service's timeout settings/);
+    expect(findings[0].message).toMatch(/ignores this Service's timeout settings/);
     expect(findings[0].effect).toBeUndefined();
     expect(ignoredOf(objects)).toEqual([]);
   });

@@ -69,9 +69,12 @@ describe('LKD-RETRY-002 annotation grammar', () => {
     const messages = ruleFindings(mesh(undefined, { 'retry.linkerd.io/limit': '70000', 'timeout.linkerd.io/request': '1m30s' }), 'LKD-RETRY-002')
       .map((f) => `${f.resource.kind}: ${f.message}`);
     expect(messages).toEqual([
-      expect.stringMatching(/^Service: annotation retry\.linkerd\.io\/limit: "70000" is larger than 65535.*ignores all of this Service's retry settings/),
-      expect.stringMatching(/^Service: annotation timeout\.linkerd\.io\/request: .*compound.*ignores all of this Service's timeout settings/),
+      expect.stringMatching(/^Service: annotation retry\.linkerd\.io\/limit: "70000" is larger than 65535.*ignores this Service's HTTP and gRPC retry settings \(its timeouts still apply\)/),
+      expect.stringMatching(/^Service: annotation timeout\.linkerd\.io\/request: .*compound.*ignores this Service's timeout settings/),
     ]);
+    // index.rs parses the HTTP and the gRPC retry apart: a bad gRPC list costs only the gRPC retries.
+    const [grpc] = ruleFindings(mesh(undefined, { 'retry.linkerd.io/grpc': 'unavailable,aborted', 'retry.linkerd.io/http': '5xx' }), 'LKD-RETRY-002');
+    expect(grpc.message).toMatch(/ignores this Service's gRPC retry settings \(its HTTP retries and timeouts still apply\)/);
   });
   test('checks gRPC codes on GRPCRoutes', () => {
     expect(ruleFindings(mesh({ 'retry.linkerd.io/grpc': 'not-found' }, undefined, asGrpc), 'LKD-RETRY-002')[0].message)
@@ -87,7 +90,7 @@ describe('LKD-RETRY-002 annotation grammar', () => {
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ resource: { kind: 'EgressNetwork', name: 'internet' } });
     expect(finding.effect).toBeUndefined();
-    expect(finding.message).toMatch(/the webhook does not check an EgressNetwork's annotations, so Linkerd only logs an error and ignores all of this EgressNetwork's timeout settings/);
+    expect(finding.message).toMatch(/the webhook does not check an EgressNetwork's annotations, so Linkerd only logs an error and ignores this EgressNetwork's timeout settings/);
   });
 });
 
@@ -151,6 +154,13 @@ describe('LKD-RETRY-005 route settings replace the Service\'s', () => {
     const [finding] = ruleFindings(objects, 'LKD-RETRY-005');
     expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
     expect(finding.message).toMatch(/the route sets retry\.linkerd\.io\/limit.*Service's retry\.linkerd\.io\/http="5xx", retry\.linkerd\.io\/timeout="300ms".*no longer applies/);
+  });
+  // parse_http_retry drops a limit of 0 and a zero timeout; with nothing left the route has no retry block of its own.
+  test('a route whose only retry keys are a 0 limit or a zero timeout keeps the Service\'s retries', () => {
+    const service = { 'retry.linkerd.io/http': '5xx', 'retry.linkerd.io/limit': '2', 'retry.linkerd.io/timeout': '200ms' };
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/limit': '0' }, service, getOnly), 'LKD-RETRY-005')).toEqual([]);
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/timeout': '0s' }, service, getOnly), 'LKD-RETRY-005')).toEqual([]);
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/limit': '1' }, service, getOnly), 'LKD-RETRY-005')).toHaveLength(1);
   });
   test('warns when a rule timeout hides the Service\'s timeouts', () => {
     const objects = mesh(undefined, { 'timeout.linkerd.io/response': '2s' }, (r) => { r.spec.rules[0].timeouts = { request: '10s' }; });

@@ -67,6 +67,13 @@ describe('LKD-ROUTE-013 ambiguous matches', () => {
     });
     expect(ruleFindings([...meshLab(), catchAll], 'LKD-ROUTE-013').map((f) => f.resource.name)).toEqual(['orders-split']);
   });
+  test('routes whose hostnames share none serve different hosts and do not compete (the proxy matches the host first)', () => {
+    const a = canary('a'); a.spec.hostnames = ['orders.example.com'];
+    const b = canary('b'); b.spec.hostnames = ['orders.internal'];
+    expect(ruleFindings([...meshLab(), a, b], 'LKD-ROUTE-013')).toEqual([]);
+    b.spec.hostnames = ['ORDERS.example.com'];
+    expect(ruleFindings([...meshLab(), a, b], 'LKD-ROUTE-013').map((f) => f.resource.name)).toEqual(['b']);
+  });
   test('consumer routes in different namespaces do not compete with each other', () => {
     const a = canary('a'); a.metadata.namespace = 'team-a';
     const b = canary('b'); b.metadata.namespace = 'team-b';

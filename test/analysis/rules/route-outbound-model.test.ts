@@ -137,6 +137,14 @@ describe('LKD-ROUTE-025 requests outside every match get 404', () => {
     expect(f.message).toMatch(/no route served on Service mesh-lab\/orders port 8080 matches the rest for every client; .* gets 404/);
   });
 
+  test('a catch-all path regex (/.*) matches every request, as PathPrefix / does: no finding', () => {
+    const objects = meshLab();
+    pick(objects, 'HTTPRoute', 'orders-split').spec.rules[0].matches = [{ path: { type: 'RegularExpression', value: '/.*' } }];
+    expect(ids(objects, 'LKD-ROUTE-025')).toEqual([]);
+    pick(objects, 'HTTPRoute', 'orders-split').spec.rules[0].matches = [{ path: { type: 'RegularExpression', value: '/orders.*' } }];
+    expect(ids(objects, 'LKD-ROUTE-025')).toHaveLength(1);
+  });
+
   test('a second route with a match-all rule covers the rest: no finding', () => {
     const objects = meshLab();
     const split = pick(objects, 'HTTPRoute', 'orders-split');

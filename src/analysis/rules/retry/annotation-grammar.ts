@@ -33,11 +33,22 @@ function readAtIndexTime(obj: IndexedObject): boolean {
   return obj.id.kind === 'Service' || obj.id.kind === 'EgressNetwork';
 }
 
-/** What Linkerd does with a Service's or EgressNetwork's unreadable value: it drops that object's block. */
+/**
+ * The settings an unreadable value of `key` costs a Service or EgressNetwork: the outbound index parses its HTTP retry
+ * (http, limit, timeout keys), its gRPC retry (grpc, limit, timeout) and its timeouts separately, and drops each block
+ * that fails (index.rs: parse_http_retry, parse_grpc_retry, parse_timeouts, each `unwrap_or_default`).
+ */
+function droppedSettings(key: string): string {
+  if (key === RETRY_HTTP_ANNOTATION) return 'HTTP retry settings (its gRPC retries and timeouts still apply)';
+  if (key === RETRY_GRPC_ANNOTATION) return 'gRPC retry settings (its HTTP retries and timeouts still apply)';
+  if (key.startsWith('retry.')) return 'HTTP and gRPC retry settings (its timeouts still apply)';
+  return 'timeout settings';
+}
+
+/** What Linkerd does with a Service's or EgressNetwork's unreadable value: it drops the block that reads it. */
 function blockDropped(obj: IndexedObject, key: string): string {
-  const block = key.startsWith('retry.') ? 'retry' : 'timeout';
   const unchecked = obj.id.kind === 'Service' ? 'the webhook never sees Services' : 'the webhook does not check an EgressNetwork\'s annotations';
-  return `${unchecked}, so Linkerd only logs an error and ignores all of this ${obj.id.kind}'s ${block} settings.`;
+  return `${unchecked}, so Linkerd only logs an error and ignores this ${obj.id.kind}'s ${droppedSettings(key)}.`;
 }
 
 function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]): void {

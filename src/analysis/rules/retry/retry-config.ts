@@ -36,6 +36,29 @@ export function presentKeys(obj: IndexedObject | undefined, keys: readonly strin
   return present ?? NO_KEYS;
 }
 
+/**
+ * The retry keys that make a retry block, as parse_http_retry / parse_grpc_retry read them: a limit of 0 and a zero
+ * timeout are dropped (`filter(|v| *v != 0)`), and a block with nothing left is no block at all, so the parent's
+ * settings still apply. A value that does not parse stays: it fails the whole route (LKD-RETRY-002).
+ */
+export function retryBlockKeys(obj: IndexedObject | undefined, keys: readonly string[]): readonly string[] {
+  const present = presentKeys(obj, keys);
+  if (present.length === 0) return present;
+  const annotations = annotationMap(obj!.object);
+  const zero = (key: string): boolean => {
+    if (key === RETRY_LIMIT_ANNOTATION) {
+      const limit = parseRetryLimit(annotations[key]);
+      return limit.ok && limit.value === 0;
+    }
+    if (key === RETRY_TIMEOUT_ANNOTATION) {
+      const timeout = parseLinkerdDuration(annotations[key]);
+      return timeout.ok && timeout.value === 0;
+    }
+    return false;
+  };
+  return present.some(zero) ? present.filter((k) => !zero(k)) : present;
+}
+
 export function describeKeys(obj: IndexedObject, keys: readonly string[]): string {
   const annotations = annotationMap(obj.object);
   return keys.map((k) => `${k}=${JSON.stringify(annotations[k])}`).join(', ');
@@ -87,7 +110,7 @@ function resolveRetryParents(route: IndexedObject, index: MeshIndex): RetryParen
 function inheritedFrom(route: IndexedObject, parents: readonly RetryParent[]): { source: IndexedObject; keys: readonly string[] } | undefined {
   const kindKeys = retryKeysOf(route);
   for (const parent of parents) {
-    const keys = presentKeys(parent.object, kindKeys);
+    const keys = retryBlockKeys(parent.object, kindKeys);
     if (parent.object && keys.length > 0) return { source: parent.object, keys };
   }
   return undefined;
@@ -102,7 +125,7 @@ export const effectiveRetry: (route: IndexedObject, index: MeshIndex) => RetrySe
 function resolveRetry(route: IndexedObject, index: MeshIndex): RetrySettings | undefined {
   const parents = retryParents(route, index);
   if (parents.length === 0) return undefined;
-  const own = presentKeys(route, retryKeysOf(route));
+  const own = retryBlockKeys(route, retryKeysOf(route));
   if (own.length > 0) return retrySettingsOf(route, own);
   const inherited = inheritedFrom(route, parents);
   return inherited ? retrySettingsOf(inherited.source, inherited.keys) : undefined;

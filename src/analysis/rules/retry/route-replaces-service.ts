@@ -1,4 +1,4 @@
-import { RetryParent, describeKeys, presentKeys, retryKeysOf, retryParents, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
+import { RetryParent, describeKeys, presentKeys, retryBlockKeys, retryKeysOf, retryParents, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
 import { TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
@@ -7,9 +7,9 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function checkRetries(ctx: RuleContext, route: IndexedObject, parent: RetryParent, service: IndexedObject): void {
   const kindKeys = retryKeysOf(route);
-  const own = presentKeys(route, kindKeys);
+  const own = retryBlockKeys(route, kindKeys);
   if (own.length === 0) return;
-  const lost = presentKeys(service, kindKeys).filter((k) => !own.includes(k));
+  const lost = retryBlockKeys(service, kindKeys).filter((k) => !own.includes(k));
   if (lost.length === 0) return;
   ctx.report(route, `the route sets ${own.join(', ')}, so Linkerd uses only the route's retry settings: the ${service.id.kind}'s `
     + `${describeKeys(service, lost)} (${parent.label}) no longer applies to this route. `

@@ -132,6 +132,23 @@ function sameAudience(a: Claim, b: Claim): boolean {
   return a.route.id.namespace === b.route.id.namespace || a.producer || b.producer;
 }
 
+/** A route's `spec.hostnames`, lowercased; empty when it has none (it then serves every host). */
+function hostnamesOf(route: IndexedObject): string[] {
+  const hostnames = route.object.spec?.hostnames;
+  return Array.isArray(hostnames) ? hostnames.filter((h): h is string => typeof h === 'string').map((h) => h.toLowerCase()) : [];
+}
+
+/**
+ * Whether two routes can serve one request's host: the proxy picks a route by its hostnames before its rules
+ * (linkerd2-proxy http-route `find`), so routes whose hostnames share none never compete. A wildcard is taken to overlap.
+ */
+function hostsOverlap(a: IndexedObject, b: IndexedObject): boolean {
+  const ha = hostnamesOf(a);
+  const hb = hostnamesOf(b);
+  if (ha.length === 0 || hb.length === 0) return true;
+  return ha.some((x) => hb.some((y) => x === y || x.startsWith('*.') || y.startsWith('*.')));
+}
+
 const EVERY_PORT: ReadonlyArray<number | string> = Object.freeze(['*']);
 
 /** The HTTP and gRPC routes, the inventory's included: the routes whose matches compete. */
@@ -195,7 +212,7 @@ function reportAcrossRoutes(ctx: RuleContext, claims: Map<string, Claim[]>): voi
     const distinct = [...new Map(list.map((c) => [c.route, c])).values()].sort(byName);
     const target = key.slice(0, key.indexOf('|'));
     distinct.forEach((claim, k) => {
-      const rival = distinct.slice(0, k).find((other) => sameAudience(other, claim));
+      const rival = distinct.slice(0, k).find((other) => sameAudience(other, claim) && hostsOverlap(other.route, claim.route));
       if (!rival) return;
       const location = matchLocation(claim.match);
       const once = `${claim.route.id.namespace}/${claim.route.id.name}|${location}|${objectLabel(rival.route)}`;
