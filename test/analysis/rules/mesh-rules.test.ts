@@ -50,6 +50,13 @@ describe('LKD-MESH-001 targets not injected', () => {
 });
 
 describe('LKD-MESH-002 wrong metadata', () => {
+  test('an EgressNetwork\'s opaque-ports is read (outbound/index.rs, as a Service\'s): no finding; another proxy key there is', () => {
+    const egress = (annotations: Record<string, string>) => ({
+      apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { name: 'all-egress', namespace: 'linkerd-egress', annotations }, spec: { trafficPolicy: 'Deny' },
+    });
+    expect(ruleFindings([...meshLab(), egress({ 'config.linkerd.io/opaque-ports': '9042' })], 'LKD-MESH-002')).toEqual([]);
+    expect(ruleFindings([...meshLab(), egress({ 'config.linkerd.io/proxy-cpu-request': '100m' })], 'LKD-MESH-002')).toHaveLength(1);
+  });
   test('a workload-level value its pods get anyway loses nothing: inject disabled where the Namespace asks for no injection, the cluster\'s default policy', () => {
     const objects = meshLab();
     const namespace = pick(objects, 'Namespace', NS).metadata;

@@ -2,7 +2,7 @@ import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, chartDefault, isProxyConfigKey, proxyKeyStatus, sameKeyValue } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
-import { IndexedObject } from '../../model/mesh-index';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { ownPodTemplates } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
@@ -115,8 +115,10 @@ const DEFAULT_POLICY_READERS = 'Linkerd reads it from Pod (pod template) and Ext
 function checkUnreadObject(ctx: RuleContext, entry: IndexedObject): void {
   const kind = entry.id.kind;
   if (kind === 'Namespace' || kind === 'Service' || kind === 'Pod' || hasPodTemplate(entry)) return;
-  const keys = linkerdKeys(annotationsOf(entry.object), WEBHOOK_LABEL);
-  if (!keys) return;
+  let keys = linkerdKeys(annotationsOf(entry.object), WEBHOOK_LABEL);
+  // The outbound index reads an EgressNetwork's opaque-ports as a Service's (outbound/index.rs, apply EgressNetwork).
+  if (keys && kind === 'EgressNetwork' && entry.group === POLICY_GROUP) keys = keys.filter((k) => k !== LABELS_GO.ProxyOpaquePortsAnnotation);
+  if (!keys || keys.length === 0) return;
   if (kind === 'ExternalWorkload') {
     const unread = keys.filter((k) => !readOn(k, KeySite.EXTERNAL_WORKLOAD));
     if (unread.length > 0) {

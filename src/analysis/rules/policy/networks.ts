@@ -62,9 +62,11 @@ function checkEgressOverlap(ctx: RuleContext, egress: IndexedObject, parsed: Par
   for (const net of parsed) {
     const hit = overlappedClusterNetwork(ctx.context.clusterNetworks, net);
     if (hit) {
+      // An except may only carve out what the entry contains: past that, the webhook refuses it (validate_networks).
+      const remedy = cidrContains(net.cidr, hit) && !cidrContains(hit, net.cidr) ? `, or list ${hit.text} under except` : '';
       ctx.report(egress, `spec.networks entry ${net.cidr.text} overlaps the cluster network ${hit.text}; Linkerd marks the EgressNetwork `
-        + 'Accepted=False (EgressReasonNetworkOverlap) and does not use it. Egress networks must lie outside clusterNetworks, '
-        + `or list ${hit.text} under except.`, { effect: FindingEffect.IGNORED });
+        + `Accepted=False (EgressReasonNetworkOverlap). Egress networks must lie outside clusterNetworks: move the entry out of ${hit.text}${remedy}.`,
+      { effect: FindingEffect.IGNORED });
     }
   }
 }
