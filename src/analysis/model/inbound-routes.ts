@@ -131,6 +131,12 @@ function routeMatches(route: IndexedObject, grpc: boolean): RequestMatch[] {
 
 export type InboundProtocolFamily = 'http' | 'grpc' | 'none';
 
+/** A Server's `spec.proxyProtocol`, `detect` when unset or unknown (the proxy then detects HTTP). */
+export function serverProxyProtocol(server: IndexedObject): string {
+  const value = server.object.spec?.proxyProtocol;
+  return typeof value === 'string' && value !== 'unknown' ? value : 'detect';
+}
+
 /** HTTP/1, HTTP/2 and detect carry HTTP routes; gRPC only gRPC routes; opaque and TLS none. */
 export function routeFamilyOf(protocol: string): InboundProtocolFamily {
   if (protocol === 'gRPC') return 'grpc';

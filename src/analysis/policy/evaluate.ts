@@ -4,7 +4,7 @@
  * Mirrors the policy controller's inbound index closely enough to explain decisions; it is not a proof of runtime
  * behaviour (route status, creation order and live inventory can differ).
  */
-import { InboundRequest, InboundRoute, inboundRoutes, probePaths, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes } from '../model/inbound-routes';
+import { InboundRequest, InboundRoute, inboundRoutes, probePaths, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes, serverProxyProtocol } from '../model/inbound-routes';
 import { ResourceId } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
 import {
@@ -135,7 +135,7 @@ interface ServerView {
 function serverView(index: MeshIndex, server: IndexedObject): ServerView {
   const authz = authorizationTargets(index);
   const routes = routesForServer(index, server);
-  const protocol = serverProtocol(server);
+  const protocol = serverProxyProtocol(server);
   const policies = [...authz.forServer(server), ...authz.forNamespace(server.id.namespace ?? '')];
   const routePolicies = new Map(routes.map((r) => [r, authz.forRoute(r)]));
   const legacy = serverAuthorizationsFor(index, server);
@@ -264,11 +264,6 @@ function decideResourceRoute(
 }
 
 /** `spec.proxyProtocol`: `unknown` (the CRD default) means the proxy detects the protocol. */
-function serverProtocol(server: IndexedObject): string {
-  const value = specOf(server).proxyProtocol;
-  return typeof value === 'string' && value !== 'unknown' ? value : 'detect';
-}
-
 function summary(view: ServerView): ServerSummary {
   const protocol = specOf(view.server).proxyProtocol;
   return {

@@ -86,6 +86,29 @@ describe('outbound opaque ports as the policy controller reads a Service\'s (out
 });
 
 describe('LKD-ROUTE-026 a route kind the port\'s protocol never serves', () => {
+  // grpc/src/inbound.rs to_server: a gRPC Server gets GRPCRoutes, an HTTP one HTTPRoutes, an opaque one none.
+  test('a route of a kind its parent Server\'s proxyProtocol does not serve is ignored, with its authorizations', () => {
+    const serverRoute = (kind: string, name: string) => ({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind,
+      metadata: { name, namespace: 'mesh-lab' },
+      spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }], rules: [{}] },
+    });
+    const withProtocol = (protocol: string | undefined, ...routes: any[]) => {
+      const objects = [...meshLab(), ...routes];
+      const server = pick(objects, 'Server', 'orders-http');
+      if (protocol) server.spec.proxyProtocol = protocol; else delete server.spec.proxyProtocol;
+      return ids(objects, 'LKD-ROUTE-026').map((f) => `${f.resource.name}: ${f.message}`);
+    };
+    expect(withProtocol('HTTP/2', serverRoute('GRPCRoute', 'orders-rpc'))).toEqual([
+      expect.stringMatching(/^orders-rpc: GRPCRoute orders-rpc attaches to Server mesh-lab\/orders-http, whose proxyProtocol HTTP\/2 serves HTTPRoutes only: .*set the Server's proxyProtocol to gRPC\.$/),
+    ]);
+    expect(withProtocol('gRPC', serverRoute('HTTPRoute', 'orders-web'))).toEqual([expect.stringMatching(/^orders-web: .*proxyProtocol gRPC serves GRPCRoutes only/)]);
+    expect(withProtocol('opaque', serverRoute('HTTPRoute', 'orders-web'))).toEqual([expect.stringMatching(/serves no route at all/)]);
+    expect(withProtocol(undefined, serverRoute('HTTPRoute', 'orders-web'))).toEqual([]);
+    expect(withProtocol('gRPC', serverRoute('GRPCRoute', 'orders-rpc'))).toEqual([]);
+  });
+
   test('an HTTPRoute on an opaque port (the Service\'s opaque-ports) is ignored: error', () => {
     const objects = meshLab();
     pick(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' };

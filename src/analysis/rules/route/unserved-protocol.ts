@@ -1,11 +1,39 @@
 import { FindingEffect, Severity } from '../../finding';
+import { InboundProtocolFamily, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
+import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { OutboundProtocol, servedFamilies, outboundPolicy } from '../../model/outbound';
-import { Rule, RuleArea } from '../../rule';
+import { routesForServer } from '../../model/policy-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function advice(protocol: OutboundProtocol, kind: string): string {
   if (protocol === OutboundProtocol.HTTP1) return 'Set the port\'s appProtocol to kubernetes.io/h2c (gRPC is HTTP/2), or remove it so the proxy detects the protocol.';
   if (protocol === OutboundProtocol.UNKNOWN) return 'Use an appProtocol Linkerd knows (http, kubernetes.io/h2c) or none at all; for gRPC, kubernetes.io/h2c.';
   return `Remove the port from config.linkerd.io/opaque-ports (and appProtocol linkerd.io/opaque) if its traffic is ${kind === 'GRPCRoute' ? 'gRPC' : 'HTTP'}.`;
+}
+
+const SERVED_BY_FAMILY: Record<InboundProtocolFamily, string> = {
+  http: 'HTTPRoutes only', grpc: 'GRPCRoutes only', none: 'no route at all',
+};
+
+/**
+ * The server side of the same rule: a Server's proxyProtocol decides which attached routes the inbound proxy gets
+ * (grpc/src/inbound.rs to_server: gRPC serves GRPCRoutes, HTTP/1, HTTP/2 and detection HTTPRoutes, opaque and TLS
+ * none); a route of another kind, and the AuthorizationPolicies that target it, silently do nothing.
+ */
+function checkServerRoutes(ctx: RuleContext, server: IndexedObject): void {
+  const attached = routesForServer(ctx.index, server);
+  if (attached.length === 0) return;
+  const protocol = serverProxyProtocol(server);
+  const served = new Set(servedServerRoutes(ctx.index, server, protocol));
+  const family = routeFamilyOf(protocol);
+  for (const route of attached) {
+    if (served.has(route)) continue;
+    const fix = route.id.kind === 'GRPCRoute' ? 'set the Server\'s proxyProtocol to gRPC' : 'set the Server\'s proxyProtocol to HTTP/1, HTTP/2 or leave it unset';
+    ctx.report(route, `${route.id.kind} ${route.id.name} attaches to Server ${server.id.namespace ?? ''}/${server.id.name}, whose proxyProtocol `
+      + `${protocol} serves ${SERVED_BY_FAMILY[family]}: the inbound proxy never gets this route, so it and the AuthorizationPolicies `
+      + `that target it do nothing${family === 'none' ? '' : ' (requests take the Server\'s other routes, or its default one)'}. To use it, ${fix}.`,
+    { effect: FindingEffect.IGNORED });
+  }
 }
 
 /** A Service port's protocol decides which route kinds the client proxy uses; the others are silently ignored. */
@@ -15,7 +43,7 @@ export const unservedProtocol: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
-    title: 'A route\'s kind is one the Service port\'s protocol serves',
+    title: 'A route\'s kind is one the Service port\'s (or the parent Server\'s) protocol serves',
     why: 'The client proxy gets routes for a Service port by its protocol (linkerd2 policy-controller/grpc/src/outbound.rs '
       + 'to_proto): appProtocol http serves HTTPRoutes only; kubernetes.io/h2c GRPCRoutes, else HTTPRoutes; linkerd.io/opaque, '
       + 'linkerd.io/tcp, any appProtocol Linkerd does not know (grpc, https, tcp …: core/src/outbound.rs AppProtocol::from_str) '
@@ -23,15 +51,19 @@ export const unservedProtocol: Rule = {
       + 'serve TCPRoutes only. A route of another kind is accepted by the status controller and then never used: its '
       + 'splits, retries and timeouts silently do nothing. A parentRef without a port attaches to every port of the Service, '
       + 'so such a route is reported only when no port of the Service serves its kind (the GAMMA conformance mesh has '
-      + 'portless HTTPRoutes on Services with a grpc port).',
+      + 'portless HTTPRoutes on Services with a grpc port). On the server side a Server\'s proxyProtocol decides the same way '
+      + '(grpc/src/inbound.rs to_server): gRPC serves GRPCRoutes only, HTTP/1, HTTP/2 and detection HTTPRoutes only, opaque and '
+      + 'TLS none, and the AuthorizationPolicies on a route it does not serve do nothing.',
     fix: 'Give the Service port the appProtocol that matches the route kind (or none), or take it out of the opaque ports.',
-    linkerdSource: 'policy-controller/grpc/src/outbound.rs to_proto; policy-controller/core/src/outbound.rs '
+    linkerdSource: 'policy-controller/grpc/src/outbound.rs to_proto; policy-controller/grpc/src/inbound.rs to_server; '
+      + 'policy-controller/core/src/outbound.rs '
       + 'AppProtocol::from_str; policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (opaque '
       + 'ports)',
     badExample: 'ports:\n- {name: grpc, port: 8080, appProtocol: grpc}   # a GRPCRoute on it is ignored',
     goodExample: 'ports:\n- {name: grpc, port: 8080, appProtocol: kubernetes.io/h2c}',
   },
   check(ctx) {
+    for (const server of ctx.index.own(POLICY_GROUP, 'Server')) checkServerRoutes(ctx, server);
     for (const ports of outboundPolicy(ctx.index, ctx.context).values()) {
       for (const view of ports.values()) {
         for (const route of view.unserved) {
