@@ -78,11 +78,15 @@ export function parseCidr(text: unknown): Cidr | undefined {
 }
 
 /**
- * Like parseCidr, but refuses surrounding whitespace: Linkerd reads the network fields of its CRDs verbatim as IP
- * networks, so " 10.0.0.0/8" is refused there although it trims to a valid CIDR.
+ * Like parseCidr, but refuses surrounding whitespace and IPv4 fields with a leading zero: Linkerd reads the network
+ * fields of its CRDs verbatim with Rust's address parser, which refuses " 10.0.0.0/8" and "203.0.113.05" although
+ * they trim or read to valid addresses elsewhere.
  */
 export function parseExactCidr(text: unknown): Cidr | undefined {
-  return typeof text === 'string' && text === text.trim() ? parseCidr(text) : undefined;
+  if (typeof text !== 'string' || text !== text.trim()) return undefined;
+  const address = text.split('/')[0];
+  if (!address.includes(':') && address.split('.').some((field) => /^0\d/.test(field))) return undefined;
+  return parseCidr(text);
 }
 
 /** Whether `outer` contains every address of `inner`. */

@@ -247,6 +247,10 @@ describe('LKD-POL-005 networks', () => {
     const partly = only([...meshLab(), egress(['10.1.0.0/16', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16'])], 'LKD-POL-005');
     expect(partly.message).toMatch(/0.0.0.0\/0 overlaps the cluster network 10.0.0.0\/8.*or list 10.0.0.0\/8 under except/);
   });
+  test('an IPv4 field with a leading zero is refused, as Rust\'s address parser refuses it', () => {
+    const messages = ruleFindings([...meshLab(), netAuthn([{ cidr: '203.0.113.05' }])], 'LKD-POL-005').map((f) => f.message);
+    expect(messages).toEqual([expect.stringMatching(/spec.networks\[0\].cidr "203.0.113.05" is not a CIDR or IP address/)]);
+  });
   test('accepts a bare IP, IPv6 and an inner except', () => {
     const objects = [...meshLab(), netAuthn([{ cidr: '192.0.2.7' }, { cidr: 'fd00::/8', except: ['fd00:1::/32'] }, { cidr: '10.0.0.0/8', except: ['10.1.2.3'] }])];
     expect(ruleFindings(objects, 'LKD-POL-005')).toEqual([]);
