@@ -85,7 +85,8 @@ export function parseCidr(text: unknown): Cidr | undefined {
 export function parseExactCidr(text: unknown): Cidr | undefined {
   if (typeof text !== 'string' || text !== text.trim()) return undefined;
   const address = text.split('/')[0];
-  if (!address.includes(':') && address.split('.').some((field) => /^0\d/.test(field))) return undefined;
+  // Rust's Ipv4Addr takes what Go's netip takes: four decimal fields, none with a leading zero.
+  if (!address.includes(':') && !goIpv4(address)) return undefined;
   return parseCidr(text);
 }
 

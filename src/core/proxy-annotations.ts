@@ -21,6 +21,8 @@ export enum KeySite {
   SERVICE = 'service',
   /** An ExternalWorkload's annotations (policy controller). */
   EXTERNAL_WORKLOAD = 'external-workload',
+  /** An EgressNetwork's annotations (the outbound index reads them as a Service's). */
+  EGRESS_NETWORK = 'egress-network',
 }
 
 /** One key that Linkerd 2.20 reads as an annotation. */
@@ -80,8 +82,8 @@ export const READ_KEYS: readonly ReadKey[] = [
   read('ProxyRequireIdentityOnInboundPortsAnnotation', [...POD_NS, KeySite.EXTERNAL_WORKLOAD],
     `${INHERITED}; policy-controller/k8s/index/src/inbound/workload.rs Settings::from_metadata`),
   read('ProxyIgnoreInboundPortsAnnotation', POD_NS, INHERITED),
-  read('ProxyOpaquePortsAnnotation', [...POD_NS, KeySite.SERVICE, KeySite.EXTERNAL_WORKLOAD],
-    `${INHERITED}; CreateOpaquePortsPatch (Services); policy-controller inbound/workload.rs Settings::from_metadata, outbound/index.rs (Services)`),
+  read('ProxyOpaquePortsAnnotation', [...POD_NS, KeySite.SERVICE, KeySite.EXTERNAL_WORKLOAD, KeySite.EGRESS_NETWORK],
+    `${INHERITED}; CreateOpaquePortsPatch (Services); policy-controller inbound/workload.rs Settings::from_metadata, outbound/index.rs (Services, EgressNetworks)`),
   read('ProxyIgnoreOutboundPortsAnnotation', POD_NS, INHERITED),
   read('ProxyEnableHostnameLabels', POD_NS, INHERITED),
   read('ProxyOutboundConnectTimeout', POD_NS, INHERITED),

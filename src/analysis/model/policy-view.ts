@@ -170,6 +170,8 @@ interface Memo {
   legacy?: Map<string, IndexedObject[]>;
   ownPods?: PodTemplate[];
   uninjectedNamespaces?: Set<string>;
+  /** Each pod's opaque ports as the policy controller reads them, for the context they were read under. */
+  podOpaque?: { readonly context: AnalysisContext; readonly byPod: Map<PodTemplate, PortList | undefined> };
 }
 
 const MEMO = new WeakMap<MeshIndex, Memo>();
@@ -655,9 +657,23 @@ function podOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, po
  * default of its own, only what the injector wrote onto the pod.
  */
 export function controllerOpaqueOnPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate, port: number): boolean {
+  const set = controllerOpaquePortsOfPod(index, context, pod);
+  return set !== undefined && portListHas(set, port);
+}
+
+/**
+ * A pod's opaque ports as the policy controller reads them (undefined: none), once per pod: rules ask for every pod
+ * port and every Service port in front of it.
+ */
+export function controllerOpaquePortsOfPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): PortList | undefined {
+  const m = memo(index);
+  if (m.podOpaque?.context !== context) m.podOpaque = { context, byPod: new Map() };
+  const byPod = m.podOpaque.byPod;
+  if (byPod.has(pod)) return byPod.get(pod);
   const value = podOpaquePortsAsInjected(index, context, pod);
   const set = value === undefined ? undefined : controllerPortSet(value);
-  return set !== undefined && portListHas(set, port);
+  byPod.set(pod, set);
+  return set;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import {
-  OPAQUE_PORTS, controllerOpaqueOnPod, controllerOpaqueOnService, isMeshed, listSome, refList, resolveContainerPort, specOf,
-  workloadLabel,
+  OPAQUE_PORTS, controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod, isMeshed, listSome, refList,
+  resolveContainerPort, specOf, workloadLabel,
 } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
@@ -19,14 +19,19 @@ function checkServicePort(ctx: RuleContext, service: IndexedObject, servicePort:
     + 'detection on it (10 s stalls for server-speaks-first protocols).');
 }
 
+/** Whether a meshed pod of the namespace has an opaque port at all: most have none, and then neither do their Services. */
+function namespaceHasOpaquePods(ctx: RuleContext, namespace: string): boolean {
+  return ctx.index.podTemplatesIn(namespace).some((pod) => isMeshed(pod) && controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) !== undefined);
+}
+
 /** Numbered TCP ports of the Service that its clients do not treat as opaque, checked against the pods behind them. */
 function checkService(ctx: RuleContext, service: IndexedObject): void {
-  let pods: PodTemplate[] | undefined;
+  const pods = ctx.index.podTemplatesForService(service)
+    .filter((pod) => isMeshed(pod) && controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) !== undefined);
+  if (pods.length === 0) return;
   for (const servicePort of refList(specOf(service).ports) as any[]) {
     if (typeof servicePort.port !== 'number' || (servicePort.protocol ?? 'TCP') !== 'TCP') continue;
     if (controllerOpaqueOnService(ctx.index, ctx.context, service, servicePort.port)) continue;
-    pods ??= ctx.index.podTemplatesForService(service).filter(isMeshed);
-    if (pods.length === 0) return;
     checkServicePort(ctx, service, servicePort, pods);
   }
 }
@@ -52,6 +57,12 @@ export const opaquePortsRule: Rule = {
     goodExample: 'kind: Service\nmetadata:\n  annotations:\n    config.linkerd.io/opaque-ports: "4222"',
   },
   check(ctx) {
-    for (const service of ctx.index.own('', 'Service')) checkService(ctx, service);
+    const opaqueNamespaces = new Map<string, boolean>();
+    for (const service of ctx.index.own('', 'Service')) {
+      const namespace = service.id.namespace ?? '';
+      let opaque = opaqueNamespaces.get(namespace);
+      if (opaque === undefined) opaqueNamespaces.set(namespace, opaque = namespaceHasOpaquePods(ctx, namespace));
+      if (opaque) checkService(ctx, service);
+    }
   },
 };

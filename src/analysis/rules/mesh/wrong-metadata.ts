@@ -116,8 +116,7 @@ function checkUnreadObject(ctx: RuleContext, entry: IndexedObject): void {
   const kind = entry.id.kind;
   if (kind === 'Namespace' || kind === 'Service' || kind === 'Pod' || hasPodTemplate(entry)) return;
   let keys = linkerdKeys(annotationsOf(entry.object), WEBHOOK_LABEL);
-  // The outbound index reads an EgressNetwork's opaque-ports as a Service's (outbound/index.rs, apply EgressNetwork).
-  if (keys && kind === 'EgressNetwork' && entry.group === POLICY_GROUP) keys = keys.filter((k) => k !== LABELS_GO.ProxyOpaquePortsAnnotation);
+  if (keys && kind === 'EgressNetwork' && entry.group === POLICY_GROUP) keys = keys.filter((k) => !readOn(k, KeySite.EGRESS_NETWORK));
   if (!keys || keys.length === 0) return;
   if (kind === 'ExternalWorkload') {
     const unread = keys.filter((k) => !readOn(k, KeySite.EXTERNAL_WORKLOAD));
