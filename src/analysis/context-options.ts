@@ -195,10 +195,13 @@ export function readContextOptions(
   return out as AnalysisContextInput;
 }
 
-/** The CLI help lines for the table's flags. */
+const HELP_COLUMN = 35;
+
+/** The CLI help lines for the table's flags; a flag too long for its column gets its help on the next line. */
 export function contextOptionsUsage(): string {
   return CONTEXT_OPTIONS.map((o) => {
     const flag = `${o.alias ? `-${o.alias}, ` : ''}--${o.flag} ${o.placeholder}`;
-    return `  ${flag.padEnd(35)}${o.help} (default: ${o.defaultText})`;
+    const help = `${o.help} (default: ${o.defaultText})`;
+    return flag.length < HELP_COLUMN ? `  ${flag.padEnd(HELP_COLUMN)}${help}` : `  ${flag}\n  ${' '.repeat(HELP_COLUMN)}${help}`;
   }).join('\n');
 }

@@ -37,6 +37,13 @@ describe('context options: one table for MeshChecks, the CLI and the plugin', ()
     expect(() => MeshChecks.of(app).configure({ [option.key]: option.kind === 'list' ? bad : bad } as any)).toThrow(new RegExp(`option ${option.key} must`));
   });
 
+  test('every help line keeps the flag apart from its text, however long the flag', () => {
+    for (const option of CONTEXT_OPTIONS) {
+      const line = ANALYZE_USAGE.split('\n').find((l) => l.includes(`--${option.flag} ${option.placeholder}`))!;
+      expect(line).toMatch(new RegExp(`--${option.flag} ${option.placeholder.replace(/[|]/g, '\\|')}(  |$)`));
+    }
+  });
+
   test('-n is --namespace, as in kubectl: objects without a namespace land there (default: "default")', () => {
     writeYaml(dir, 'no-ns.yaml', [{
       apiVersion: 'policy.linkerd.io/v1alpha1',
