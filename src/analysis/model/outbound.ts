@@ -13,7 +13,12 @@
  * - `policy-controller/grpc/src/outbound/http.rs` `base_http_routes`: the default route (every request to the Service
  *   itself) exists only while no route is served; once one is, requests outside every match get 404.
  * - `outbound/index.rs` `apply_http_route` and friends: a route in another namespace than its Service is a consumer
- *   route, seen only by clients in the route's namespace.
+ *   route, seen only by clients in the route's namespace; a route is filed under a parent only where its status accepts
+ *   it (`route_accepted_by_resource_port`), and the status controller conflicts a route whose parentRef is identical to
+ *   one of a higher-ranked kind (`status/src/index.rs` `parent_has_conflicting_routes`).
+ * - EgressNetworks are parents like Services, on the ports their parentRefs name (`Index::apply` for EgressNetwork): a
+ *   port in the EgressNetwork's `config.linkerd.io/opaque-ports` (else the cluster's default opaque ports) is opaque, any
+ *   other is detected.
  */
 import { OPAQUE_PORTS_ANNOTATION } from '../../core/vocabulary';
 import { AnalysisContext } from '../options';
@@ -21,7 +26,9 @@ import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
 import { IndexedObject, MeshIndex } from './mesh-index';
 import { controllerOpaqueOnService } from './policy-view';
-import { RouteFamily, attachedPorts, everyRouteWithInventory, isValidPort, routeFamily, serviceParents } from './route-view';
+import {
+  RouteFamily, egressNetworkParents, everyRouteWithInventory, familyRank, isValidPort, pushTo, routeFamily, serviceParents, servicePorts,
+} from './route-view';
 
 export enum OutboundProtocol {
   HTTP1 = 'HTTP/1',
@@ -68,93 +75,220 @@ export function servedFamilies(protocol: OutboundProtocol): readonly RouteFamily
   }
 }
 
-/** One route attached to a Service port. */
+/** The parents Linkerd's outbound index files routes under. */
+export enum OutboundParentKind {
+  SERVICE = 'Service',
+  EGRESS_NETWORK = 'EgressNetwork',
+}
+
+/** One parentRef naming a Service or an EgressNetwork, as the status controller compares parentRefs. */
+export interface OutboundRef {
+  readonly route: IndexedObject;
+  readonly family: RouteFamily;
+  readonly kind: OutboundParentKind;
+  /** Position in the route's `spec.parentRefs`, for messages. */
+  readonly position: number;
+  readonly namespace: string;
+  readonly name: string;
+  /** The parentRef's port when it is a valid one; undefined when it names the whole parent. */
+  readonly port?: number;
+  /** The Service or EgressNetwork, when the output or the inventory has it. */
+  readonly parent?: IndexedObject;
+  /**
+   * Routes of a higher-ranked kind with an identical parentRef (same parent, same port or both none): the status
+   * controller marks this parent Accepted=False, RouteReasonConflicted (status/src/index.rs
+   * parent_has_conflicting_routes; GRPCRoute > HTTPRoute > TLSRoute > TCPRoute). Empty when not conflicted.
+   */
+  readonly conflictedBy: readonly IndexedObject[];
+}
+
+function refKey(kind: OutboundParentKind, namespace: string, name: string, port: number | undefined): string {
+  return `${kind}|${namespace}|${name}|${port ?? ''}`;
+}
+
+/** Every Service and EgressNetwork parentRef of every route (the inventory's included), with its status conflicts. */
+const outboundRefs = perIndex((index: MeshIndex): readonly OutboundRef[] => {
+  const drafts: Array<Omit<OutboundRef, 'conflictedBy'>> = [];
+  for (const route of everyRouteWithInventory(index)) {
+    const family = routeFamily(route);
+    if (!family) continue;
+    for (const p of serviceParents(route, index)) {
+      drafts.push({ route, family, kind: OutboundParentKind.SERVICE, position: p.position, namespace: p.namespace, name: p.name,
+        port: isValidPort(p.ref.port) ? p.ref.port : undefined, parent: p.service });
+    }
+    for (const p of egressNetworkParents(route, index)) {
+      drafts.push({ route, family, kind: OutboundParentKind.EGRESS_NETWORK, position: p.position, namespace: p.namespace, name: p.name,
+        port: isValidPort(p.ref.port) ? p.ref.port : undefined, parent: p.network });
+    }
+  }
+  const byKey = new Map<string, Array<Omit<OutboundRef, 'conflictedBy'>>>();
+  for (const d of drafts) pushTo(byKey, refKey(d.kind, d.namespace, d.name, d.port), d);
+  return drafts.map((d) => {
+    const same = byKey.get(refKey(d.kind, d.namespace, d.name, d.port))!;
+    const rank = familyRank(d.family);
+    const above = same.length > 1 ? [...new Set(same.filter((o) => familyRank(o.family) < rank).map((o) => o.route))] : [];
+    return { ...d, conflictedBy: above };
+  });
+});
+
+/** The Service and EgressNetwork parentRefs of one route. */
+const refsOfRoute = perIndex((index: MeshIndex) => {
+  const map = new Map<IndexedObject, OutboundRef[]>();
+  for (const ref of outboundRefs(index)) pushTo(map, ref.route, ref);
+  return map;
+});
+
+/** The Service and EgressNetwork parentRefs of every route, the inventory's included. */
+export function allOutboundRefs(index: MeshIndex): readonly OutboundRef[] {
+  return outboundRefs(index);
+}
+
+/**
+ * Whether the outbound index files `ref`'s route under its parent: it takes a route only where the route's status
+ * accepts it (k8s/index/src/outbound/index/http.rs route_accepted_by_resource_port, route_accepted_by_service): some
+ * parentRef of the route to the same parent, without a port or with this one (for a parentRef without a port, any),
+ * is not conflicted.
+ */
+export function acceptedAt(index: MeshIndex, ref: OutboundRef): boolean {
+  return (refsOfRoute(index).get(ref.route) ?? []).some((o) => o.kind === ref.kind && o.namespace === ref.namespace && o.name === ref.name
+    && o.conflictedBy.length === 0 && (ref.port === undefined || o.port === undefined || o.port === ref.port));
+}
+
+/** One route attached to a Service or EgressNetwork port. */
 export interface PortRoute {
   readonly route: IndexedObject;
   readonly family: RouteFamily;
-  /** The namespace whose clients see it: the Service's (producer route, every client) or the route's own (consumer). */
+  /** The namespace whose clients see it: the parent's (producer route, every client) or the route's own (consumer). */
   readonly clients: string;
   readonly producer: boolean;
   /** A parentRef names this port; otherwise the route reached it by naming the whole Service. */
   readonly namedPort: boolean;
+  /** The outbound index takes it here (see `acceptedAt`); a route its status conflicts is never used on this port. */
+  readonly accepted: boolean;
+  /** When not accepted: the higher-ranked routes whose identical parentRefs conflict it. */
+  readonly conflictedBy: readonly IndexedObject[];
 }
 
-/** A Service port's outbound view. */
+/** The routes one group of clients is served on a port, and the family they are of. */
+export interface ServedRoutes {
+  readonly family?: RouteFamily;
+  readonly routes: readonly PortRoute[];
+}
+
+/** A Service or EgressNetwork port's outbound view. */
 export interface ServicePortPolicy {
+  readonly parentKind: OutboundParentKind;
+  /** The Service or EgressNetwork. */
   readonly service: IndexedObject;
   readonly port: number;
   readonly protocol: ServicePortProtocol;
-  /** Every route that names this port (all families), producer and consumer. */
+  /** Every route that names this port (all families), producer and consumer, accepted or not. */
   readonly attached: readonly PortRoute[];
   /** For producer routes (every client): the family the proxy uses, and its routes; undefined when none is served. */
   readonly servedFamily?: RouteFamily;
   readonly served: readonly PortRoute[];
   /**
-   * Attached routes the protocol never serves (e.g. a GRPCRoute on an HTTP/1 port) where that leaves them unused: the
+   * Accepted routes the protocol never serves (e.g. a GRPCRoute on an HTTP/1 port) where that leaves them unused: the
    * parentRef names this port, or the route names the whole Service and no port of it serves the route's kind. A
    * portless HTTPRoute on a Service with an http and a grpc port is used on the first: it is not listed for the second.
    */
   readonly unserved: readonly PortRoute[];
-  /** The default route (every request to the Service) exists: no route is served to every client. */
+  /** The default route (every request to the parent) exists: no route is served to every client, or it is an EgressNetwork. */
   readonly hasDefaultRoute: boolean;
 }
 
+/**
+ * What the clients of one scope are served on a port (grpc/src/outbound.rs to_proto): every client gets the producer
+ * routes; the clients in a namespace with consumer routes get those with the producer routes (outbound/index.rs
+ * watches per client namespace). The first family the protocol serves that has an accepted route wins.
+ */
+export function servedTo(view: ServicePortPolicy, consumerNamespace?: string): ServedRoutes {
+  const contenders = view.attached.filter((r) => r.accepted && (r.producer || r.clients === consumerNamespace));
+  const family = servedFamilies(view.protocol.protocol).find((f) => contenders.some((r) => r.family === f));
+  return { family, routes: family ? contenders.filter((r) => r.family === family) : [] };
+}
+
+/** The protocol of an EgressNetwork port: opaque when in its opaque ports (else the cluster's defaults), else detected. */
+function egressPortProtocol(index: MeshIndex, network: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
+  if (!controllerOpaqueOnService(index, context, network, port)) return { protocol: OutboundProtocol.DETECT, origin: 'the proxy detects HTTP' };
+  const own = annotationsOf(network.object)[OPAQUE_PORTS_ANNOTATION] !== undefined;
+  return { protocol: OutboundProtocol.OPAQUE, origin: own ? `the EgressNetwork's ${OPAQUE_PORTS_ANNOTATION}` : 'the cluster\'s default opaque ports, the EgressNetwork having no ' + OPAQUE_PORTS_ANNOTATION };
+}
+
+function portProtocol(index: MeshIndex, kind: OutboundParentKind, parent: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
+  return kind === OutboundParentKind.SERVICE ? servicePortProtocol(index, parent, port, context) : egressPortProtocol(index, parent, port, context);
+}
+
+/**
+ * The ports a ref attaches to: its port; without one, every port of the Service (outbound/index.rs keeps portless
+ * routes per Service name; an EgressNetwork parent without a port is never used, LKD-ROUTE-015).
+ */
+function portsOfRef(ref: OutboundRef): readonly number[] {
+  if (ref.port !== undefined) return [ref.port];
+  return ref.kind === OutboundParentKind.SERVICE ? servicePorts(ref.parent).map((p) => p.port) : [];
+}
+
+/** One route reaching a port through two parentRefs (one with the port, one without) is one attachment. */
+function mergeAttachments(a: PortRoute, b: PortRoute): PortRoute {
+  const accepted = a.accepted || b.accepted;
+  return { ...a, namedPort: a.namedPort || b.namedPort, accepted, conflictedBy: accepted ? [] : a.conflictedBy };
+}
+
+function attachRef(index: MeshIndex, ref: OutboundRef, byPort: Map<number, PortRoute[]>): void {
+  const clients = ref.route.id.namespace ?? '';
+  const accepted = acceptedAt(index, ref);
+  const entry: PortRoute = { route: ref.route, family: ref.family, clients, producer: clients === ref.namespace,
+    namedPort: ref.port !== undefined, accepted, conflictedBy: accepted ? [] : ref.conflictedBy };
+  for (const port of portsOfRef(ref)) {
+    const list = byPort.get(port) ?? [];
+    const at = list.findIndex((r) => r.route === ref.route);
+    if (at < 0) list.push(entry);
+    else list[at] = mergeAttachments(list[at], entry);
+    byPort.set(port, list);
+  }
+}
+
+function portViews(index: MeshIndex, context: AnalysisContext, kind: OutboundParentKind, parent: IndexedObject, byPort: Map<number, PortRoute[]>): Map<number, ServicePortPolicy> {
+  const views = new Map<number, ServicePortPolicy>();
+  const protocols = new Map<number, ServicePortProtocol>();
+  const servedSomewhere = new Set<IndexedObject>();
+  for (const [port, routes] of byPort) {
+    const protocol = portProtocol(index, kind, parent, port, context);
+    protocols.set(port, protocol);
+    const served = servedFamilies(protocol.protocol);
+    for (const r of routes) if (r.accepted && served.includes(r.family)) servedSomewhere.add(r.route);
+  }
+  for (const [port, routes] of byPort) {
+    const protocol = protocols.get(port)!;
+    const served = servedFamilies(protocol.protocol);
+    const view: ServicePortPolicy = {
+      parentKind: kind, service: parent, port, protocol, attached: routes, served: [], hasDefaultRoute: true,
+      unserved: routes.filter((r) => r.accepted && !served.includes(r.family) && (r.namedPort || !servedSomewhere.has(r.route))),
+    };
+    const everyClient = servedTo(view);
+    // An EgressNetwork keeps its fallback route whatever is served (grpc/src/outbound/http.rs base_http_routes).
+    const hasDefaultRoute = kind === OutboundParentKind.EGRESS_NETWORK || everyClient.family === undefined;
+    views.set(port, { ...view, servedFamily: everyClient.family, served: everyClient.routes, hasDefaultRoute });
+  }
+  return views;
+}
+
 function buildOutbound(index: MeshIndex, context: AnalysisContext): Map<IndexedObject, Map<number, ServicePortPolicy>> {
-  const attached = new Map<IndexedObject, Map<number, PortRoute[]>>();
-  for (const route of everyRouteWithInventory(index)) {
-    const family = routeFamily(route);
-    if (!family) continue;
-    for (const parent of serviceParents(route, index)) {
-      if (!parent.service) continue;
-      const ports = attachedPorts(parent.ref, parent.service) ?? [];
-      const namespace = route.id.namespace ?? '';
-      const producer = namespace === parent.namespace;
-      const namedPort = isValidPort(parent.ref.port);
-      let byPort = attached.get(parent.service);
-      if (!byPort) attached.set(parent.service, byPort = new Map());
-      for (const port of ports) {
-        const list = byPort.get(port) ?? [];
-        const at = list.findIndex((r) => r.route === route);
-        if (at < 0) list.push({ route, family, clients: namespace, producer, namedPort });
-        else if (namedPort && !list[at].namedPort) list[at] = { ...list[at], namedPort };
-        byPort.set(port, list);
-      }
-    }
+  const attached = new Map<IndexedObject, { kind: OutboundParentKind; byPort: Map<number, PortRoute[]> }>();
+  for (const ref of outboundRefs(index)) {
+    if (!ref.parent) continue;
+    let entry = attached.get(ref.parent);
+    if (!entry) attached.set(ref.parent, entry = { kind: ref.kind, byPort: new Map() });
+    attachRef(index, ref, entry.byPort);
   }
   const out = new Map<IndexedObject, Map<number, ServicePortPolicy>>();
-  for (const [service, byPort] of attached) {
-    const views = new Map<number, ServicePortPolicy>();
-    const portProtocols = new Map<number, { protocol: ServicePortProtocol; served: readonly RouteFamily[] }>();
-    const servedSomewhere = new Set<IndexedObject>();
-    for (const [port, routes] of byPort) {
-      const protocol = servicePortProtocol(index, service, port, context);
-      const served = servedFamilies(protocol.protocol);
-      portProtocols.set(port, { protocol, served });
-      for (const r of routes) if (served.includes(r.family)) servedSomewhere.add(r.route);
-    }
-    for (const [port, routes] of byPort) {
-      const { protocol, served } = portProtocols.get(port)!;
-      const producers = routes.filter((r) => r.producer);
-      const servedFamily = served.find((f) => producers.some((r) => r.family === f));
-      views.set(port, {
-        service,
-        port,
-        protocol,
-        attached: routes,
-        servedFamily,
-        served: servedFamily ? producers.filter((r) => r.family === servedFamily) : [],
-        unserved: routes.filter((r) => !served.includes(r.family) && (r.namedPort || !servedSomewhere.has(r.route))),
-        hasDefaultRoute: servedFamily === undefined,
-      });
-    }
-    out.set(service, views);
-  }
+  for (const [parent, { kind, byPort }] of attached) out.set(parent, portViews(index, context, kind, parent, byPort));
   return out;
 }
 
 const outboundOf = perIndex(() => new WeakMap<AnalysisContext, Map<IndexedObject, Map<number, ServicePortPolicy>>>());
 
-/** The outbound view of every Service port that some route names, built once per analysis. */
+/** The outbound view of every Service and EgressNetwork port that some route names, built once per analysis. */
 export function outboundPolicy(index: MeshIndex, context: AnalysisContext): ReadonlyMap<IndexedObject, ReadonlyMap<number, ServicePortPolicy>> {
   const byContext = outboundOf(index);
   let views = byContext.get(context);

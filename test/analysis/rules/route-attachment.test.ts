@@ -23,7 +23,34 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
     const objects = [...meshLab(), route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent()] })];
     const [finding] = ruleFindings(objects, 'LKD-ROUTE-012');
     expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { kind: 'HTTPRoute', name: 'orders-split' } });
-    expect(finding.message).toMatch(/parentRefs\[0\] \(Service mesh-lab\/orders, port 8080\) is shared with GRPCRoute mesh-lab\/orders-grpc.*Conflicted/);
+    expect(finding.message).toMatch(/^Service mesh-lab\/orders port 8080 \(detect: no appProtocol.*\) is shared with GRPCRoute mesh-lab\/orders-grpc; .*never used there/);
+  });
+  // grpc/src/outbound.rs to_proto: appProtocol http serves HTTPRoutes only, so there the HTTPRoute wins (the GRPCRoute is LKD-ROUTE-026's).
+  test('on an HTTP/1 port the HTTPRoute is used, not the GRPCRoute that reaches it through another parentRef', () => {
+    const objects = [...meshLab(), route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent()] })];
+    pick(objects, 'Service', 'orders').spec.ports[0].appProtocol = 'http';
+    expect(ruleFindings(objects, 'LKD-ROUTE-012')).toEqual([]);
+    expect(ruleFindings(objects, 'LKD-ROUTE-026').map((f) => f.resource.name)).toEqual(['orders-grpc']);
+  });
+  // status/src/index.rs parent_has_conflicting_routes + outbound/index/http.rs route_accepted_by_resource_port.
+  test('an identical parentRef of a higher-ranked kind conflicts the route\'s status, and the outbound index drops it whatever the protocol', () => {
+    const objects = [...meshLab(), route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent({ port: 8080 })] })];
+    pick(objects, 'Service', 'orders').spec.ports[0].appProtocol = 'http';
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-012');
+    expect(finding).toMatchObject({ resource: { kind: 'HTTPRoute', name: 'orders-split' } });
+    expect(finding.message).toMatch(/parentRefs\[0\] \(Service mesh-lab\/orders, port 8080\) is identical to a parentRef of GRPCRoute mesh-lab\/orders-grpc; .*RouteReasonConflicted.*never used there/);
+    // Another parentRef of the route to the same Service, without a port, is accepted and covers the port: not dropped.
+    pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs.push(ordersParent());
+    expect(ruleFindings(objects, 'LKD-ROUTE-012')).toEqual([]);
+  });
+  test('on an opaque port the TCPRoute is used, not the HTTPRoute that reaches it through another parentRef', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' };
+    pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs = [ordersParent()];
+    const tcp = { ...route('TCPRoute', 'orders-tcp', { parentRefs: [ordersParent({ port: 8080 })], rules: [{ backendRefs: [{ name: 'orders-v1', port: 8080 }] }] }),
+      apiVersion: 'gateway.networking.k8s.io/v1alpha2' };
+    expect(ruleFindings([...objects, tcp], 'LKD-ROUTE-012')).toEqual([]);
+    expect(ruleFindings([...objects, tcp], 'LKD-ROUTE-026').map((f) => f.resource.name)).toEqual(['orders-split']);
   });
   // outbound/index.rs: a producer route reaches every namespace's watch, a consumer route only its own namespace's.
   test('a consumer GRPCRoute in another namespace outranks the producer HTTPRoute only for its own clients: no finding on the producer route', () => {
@@ -45,6 +72,34 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
     expect(finding).toMatchObject({ resource: { kind: 'TCPRoute', name: 'orders-tcp' }, message: expect.stringContaining('HTTPRoute mesh-lab/orders-split') });
     const inventoryGrpc = route('GRPCRoute', 'legacy-grpc', { parentRefs: [ordersParent({ port: 8080 })] });
     expect(ruleFindings(meshLab(), 'LKD-ROUTE-012', [inventoryGrpc]).map((f) => f.resource.name)).toEqual(['orders-split']);
+  });
+});
+
+describe('LKD-ROUTE-012 and LKD-ROUTE-026 on EgressNetwork ports', () => {
+  const egress = (annotations?: Record<string, string>) => ({
+    apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork',
+    metadata: { name: 'internet', namespace: 'mesh-lab', ...(annotations ? { annotations } : {}) },
+    spec: { trafficPolicy: 'Allow' },
+  });
+  const egressParent = (port: number) => ({ group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet', port });
+  const egressBackend = { group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet' };
+  const tls = (port: number) => ({ ...route('TLSRoute', 'api-tls', { parentRefs: [egressParent(port)], hostnames: ['api.example.com'], rules: [{ backendRefs: [egressBackend] }] }),
+    apiVersion: 'gateway.networking.k8s.io/v1alpha2' });
+  const http = (port: number) => route('HTTPRoute', 'api-http', { parentRefs: [egressParent(port)], rules: [{ backendRefs: [egressBackend] }] });
+  test('an HTTPRoute and a TLSRoute on the same EgressNetwork port: the TLSRoute is conflicted and never used', () => {
+    const [finding] = ruleFindings([...meshLab(), egress(), tls(8443), http(8443)], 'LKD-ROUTE-012');
+    expect(finding).toMatchObject({ resource: { kind: 'TLSRoute', name: 'api-tls' } });
+    expect(finding.message).toMatch(/parentRefs\[0\] \(EgressNetwork mesh-lab\/internet, port 8443\) is identical to a parentRef of HTTPRoute mesh-lab\/api-http/);
+    expect(ruleFindings([...meshLab(), egress(), tls(8443), http(80)], 'LKD-ROUTE-012')).toEqual([]);
+  });
+  // outbound/index.rs Index::apply for EgressNetwork: its opaque-ports annotation, else the cluster's defaults, make a port opaque.
+  test('an HTTPRoute on an opaque EgressNetwork port is never used; the default opaque ports apply without the annotation', () => {
+    const [own] = ruleFindings([...meshLab(), egress({ 'config.linkerd.io/opaque-ports': '8443' }), http(8443)], 'LKD-ROUTE-026');
+    expect(own).toMatchObject({ resource: { name: 'api-http' } });
+    expect(own.message).toMatch(/EgressNetwork mesh-lab\/internet port 8443, which Linkerd treats as opaque \(the EgressNetwork's config.linkerd.io\/opaque-ports\)/);
+    expect(ruleFindings([...meshLab(), egress(), http(3306)], 'LKD-ROUTE-026').map((f) => f.resource.name)).toEqual(['api-http']);
+    expect(ruleFindings([...meshLab(), egress(), http(8443)], 'LKD-ROUTE-026')).toEqual([]);
+    expect(ruleFindings([...meshLab(), egress({ 'config.linkerd.io/opaque-ports': '8443' }), tls(443)], 'LKD-ROUTE-026')).toEqual([]);
   });
 });
 

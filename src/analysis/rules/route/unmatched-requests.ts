@@ -1,6 +1,6 @@
 import { rulesCoverAll } from '../../../core/route-coverage';
 import { Severity } from '../../finding';
-import { PortRoute, outboundPolicy } from '../../model/outbound';
+import { OutboundParentKind, PortRoute, ServedRoutes, ServicePortPolicy, outboundPolicy, servedTo } from '../../model/outbound';
 import { RouteFamily } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
@@ -9,14 +9,10 @@ function coversAll(route: PortRoute): boolean {
 }
 
 /** The client groups of a port: everyone (producer routes), and each consumer namespace (its routes plus the producer's). */
-function clientGroups(
-  served: readonly PortRoute[], attached: readonly PortRoute[], family: RouteFamily,
-): Array<{ label: string; routes: PortRoute[] }> {
-  const groups = [{ label: 'every client', routes: [...served] }];
-  const consumers = attached.filter((r) => !r.producer && r.family === family);
-  for (const ns of [...new Set(consumers.map((r) => r.clients))].sort()) {
-    groups.push({ label: `clients in namespace ${ns}`, routes: [...served, ...consumers.filter((r) => r.clients === ns)] });
-  }
+function clientGroups(view: ServicePortPolicy): Array<{ label: string; served: ServedRoutes }> {
+  const groups = [{ label: 'every client', served: servedTo(view) }];
+  const consumers = [...new Set(view.attached.filter((r) => !r.producer).map((r) => r.clients))].sort();
+  for (const ns of consumers) groups.push({ label: `clients in namespace ${ns}`, served: servedTo(view, ns) });
   return groups;
 }
 
@@ -45,15 +41,15 @@ export const unmatchedRequests: Rule = {
   check(ctx) {
     for (const ports of outboundPolicy(ctx.index, ctx.context).values()) {
       for (const view of ports.values()) {
-        const family = view.servedFamily;
-        if (family !== RouteFamily.HTTP && family !== RouteFamily.GRPC) continue;
-        for (const group of clientGroups(view.served, view.attached, family)) {
-          if (group.routes.length === 0 || group.routes.some(coversAll)) continue;
+        // An EgressNetwork keeps its fallback route whatever routes are served (grpc/src/outbound/http.rs base_http_routes).
+        if (view.parentKind !== OutboundParentKind.SERVICE) continue;
+        for (const { label, served: { family, routes } } of clientGroups(view)) {
+          if ((family !== RouteFamily.HTTP && family !== RouteFamily.GRPC) || routes.some(coversAll)) continue;
           const where = `Service ${view.service.id.namespace}/${view.service.id.name} port ${view.port}`;
           const what = family === RouteFamily.GRPC ? 'a call no rule matches fails with UNIMPLEMENTED' : 'a request no rule matches gets 404';
-          for (const route of group.routes) {
+          for (const route of routes) {
             ctx.report(route.route, `every rule of ${route.route.id.kind} ${route.route.id.name} has matches, and no route served on ${where} `
-              + `matches the rest for ${group.label}; Linkerd drops the default route once a route is served, so ${what}. Add a rule `
+              + `matches the rest for ${label}; Linkerd drops the default route once a route is served, so ${what}. Add a rule `
               + 'without matches (UnmatchedRequests.ROUTE_TO_SERVICE on the route construct), or suppress with a reason if that is intended.');
           }
         }

@@ -1,11 +1,14 @@
 import { FindingEffect, Severity } from '../../finding';
 import { InboundProtocolFamily, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { OutboundProtocol, servedFamilies, outboundPolicy } from '../../model/outbound';
+import { OutboundParentKind, OutboundProtocol, servedFamilies, outboundPolicy } from '../../model/outbound';
 import { routesForServer } from '../../model/policy-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
-function advice(protocol: OutboundProtocol, kind: string): string {
+function advice(protocol: OutboundProtocol, kind: string, parentKind: OutboundParentKind): string {
+  if (parentKind === OutboundParentKind.EGRESS_NETWORK) {
+    return `Set the EgressNetwork's config.linkerd.io/opaque-ports to the ports that are opaque (without it the cluster's default opaque ports apply), or attach a TCPRoute instead if this port's traffic is not ${kind === 'GRPCRoute' ? 'gRPC' : 'HTTP'}.`;
+  }
   if (protocol === OutboundProtocol.HTTP1) return 'Set the port\'s appProtocol to kubernetes.io/h2c (gRPC is HTTP/2), or remove it so the proxy detects the protocol.';
   if (protocol === OutboundProtocol.UNKNOWN) return 'Use an appProtocol Linkerd knows (http, kubernetes.io/h2c) or none at all; for gRPC, kubernetes.io/h2c.';
   return `Remove the port from config.linkerd.io/opaque-ports (and appProtocol linkerd.io/opaque) if its traffic is ${kind === 'GRPCRoute' ? 'gRPC' : 'HTTP'}.`;
@@ -43,7 +46,7 @@ export const unservedProtocol: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
-    title: 'A route\'s kind is one the Service port\'s (or the parent Server\'s) protocol serves',
+    title: 'A route\'s kind is one its parent\'s protocol serves (a Service or EgressNetwork port, or a Server)',
     why: 'The client proxy gets routes for a Service port by its protocol (linkerd2 policy-controller/grpc/src/outbound.rs '
       + 'to_proto): appProtocol http serves HTTPRoutes only; kubernetes.io/h2c GRPCRoutes, else HTTPRoutes; linkerd.io/opaque, '
       + 'linkerd.io/tcp, any appProtocol Linkerd does not know (grpc, https, tcp …: core/src/outbound.rs AppProtocol::from_str) '
@@ -53,12 +56,14 @@ export const unservedProtocol: Rule = {
       + 'so such a route is reported only when no port of the Service serves its kind (the GAMMA conformance mesh has '
       + 'portless HTTPRoutes on Services with a grpc port). On the server side a Server\'s proxyProtocol decides the same way '
       + '(grpc/src/inbound.rs to_server): gRPC serves GRPCRoutes only, HTTP/1, HTTP/2 and detection HTTPRoutes only, opaque and '
-      + 'TLS none, and the AuthorizationPolicies on a route it does not serve do nothing.',
+      + 'TLS none, and the AuthorizationPolicies on a route it does not serve do nothing. An EgressNetwork port is opaque when '
+      + 'it is in the EgressNetwork\'s config.linkerd.io/opaque-ports (without the annotation: the cluster\'s default opaque '
+      + 'ports), and serves TCPRoutes only then.',
     fix: 'Give the Service port the appProtocol that matches the route kind (or none), or take it out of the opaque ports.',
     linkerdSource: 'policy-controller/grpc/src/outbound.rs to_proto; policy-controller/grpc/src/inbound.rs to_server; '
       + 'policy-controller/core/src/outbound.rs '
-      + 'AppProtocol::from_str; policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (opaque '
-      + 'ports)',
+      + 'AppProtocol::from_str; policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service and for '
+      + 'EgressNetwork (opaque ports)',
     badExample: 'ports:\n- {name: grpc, port: 8080, appProtocol: grpc}   # a GRPCRoute on it is ignored',
     goodExample: 'ports:\n- {name: grpc, port: 8080, appProtocol: kubernetes.io/h2c}',
   },
@@ -69,9 +74,9 @@ export const unservedProtocol: Rule = {
         for (const route of view.unserved) {
           const { protocol, origin } = view.protocol;
           const served = servedFamilies(protocol).join(', ');
-          ctx.report(route.route, `${route.route.id.kind} ${route.route.id.name} attaches to Service ${view.service.id.namespace}/${view.service.id.name} `
+          ctx.report(route.route, `${route.route.id.kind} ${route.route.id.name} attaches to ${view.parentKind} ${view.service.id.namespace}/${view.service.id.name} `
             + `port ${view.port}, which Linkerd treats as ${protocol} (${origin}); its client proxies use only ${served} there, so this `
-            + `route is ignored. ${advice(protocol, route.route.id.kind)}`, { effect: FindingEffect.IGNORED });
+            + `route is ignored. ${advice(protocol, route.route.id.kind, view.parentKind)}`, { effect: FindingEffect.IGNORED });
         }
       }
     }
