@@ -78,11 +78,16 @@ export function idLabel(id: ResourceId): string {
   return `${id.kind} ${id.namespace ? `${id.namespace}/` : ''}${id.name}`;
 }
 
-/** Linkerd resolves ties among competing objects by creation time, then name; unsynthesized objects have no time. */
+/**
+ * Linkerd resolves ties among competing objects by creation time, then name. An object without a creationTimestamp is
+ * one still to be applied, so it is newer than every object the cluster already has (status/src/index.rs
+ * target_ref_status also puts entries with timestamps first); among themselves such objects go by name.
+ */
 export function claimOrder(a: IndexedObject, b: IndexedObject): number {
-  const ta = String(a.object.metadata?.creationTimestamp ?? '');
-  const tb = String(b.object.metadata?.creationTimestamp ?? '');
-  return compareStrings(ta, tb) || compareStrings(a.id.name, b.id.name);
+  const ta = a.object.metadata?.creationTimestamp;
+  const tb = b.object.metadata?.creationTimestamp;
+  const byTime = ta === undefined || ta === null ? (tb === undefined || tb === null ? 0 : 1) : tb === undefined || tb === null ? -1 : compareStrings(String(ta), String(tb));
+  return byTime || compareStrings(a.id.name, b.id.name);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -528,6 +528,24 @@ describe('LKD-POL-014 rate limits', () => {
     ]));
     expect(messages).toHaveLength(3);
   });
+  // k8s/api/src/policy/ratelimit_policy.rs: u32 rates; admission.rs parse_spec fails on more, and the kind is not lenient.
+  test('a rate above u32 is refused (the CRD allows int64, the webhook cannot parse it)', () => {
+    const big = limit('big', { targetRef: target, total: { requestsPerSecond: 4294967296 }, overrides: [{ requestsPerSecond: 4294967296, clientRefs: [{ kind: 'ServiceAccount', name: 'client' }] }] });
+    expect(ruleFindings([...meshLab(), big], 'LKD-POL-014').map((f) => f.message)).toEqual([
+      expect.stringMatching(/^spec.overrides\[0\].requestsPerSecond 4294967296 is above 4294967295/),
+      expect.stringMatching(/^spec.total.requestsPerSecond 4294967296 is above 4294967295, the largest rate Linkerd reads \(u32\)/),
+    ]);
+    const max = limit('max', { targetRef: target, total: { requestsPerSecond: 4294967295 } });
+    expect(ruleFindings([...meshLab(), max], 'LKD-POL-014')).toEqual([]);
+  });
+  // status/src/index.rs target_ref_status: entries with a creationTimestamp come first; a policy still to be applied is the newest.
+  test('a new policy loses to one the cluster already has, whatever their names', () => {
+    const existing = { ...limit('zzz', { targetRef: target, total: { requestsPerSecond: 10 } }) };
+    existing.metadata = { ...existing.metadata, creationTimestamp: '2026-01-01T00:00:00Z' } as any;
+    const messages = ruleFindings([...meshLab(), limit('aaa', { targetRef: target, total: { requestsPerSecond: 5 } })], 'LKD-POL-014', { inventory: [existing] })
+      .map((f) => `${f.resource.name}: ${f.message}`);
+    expect(messages).toEqual([expect.stringMatching(/^aaa: HTTPLocalRateLimitPolicy zzz already targets Server orders-http/)]);
+  });
   test('fires on a missing Server target', () => {
     expect(only([...meshLab(), limit('x', { targetRef: { ...target, name: 'nope' }, total: { requestsPerSecond: 1 } })], 'LKD-POL-014').message).toMatch(/NoMatchingTarget/);
   });

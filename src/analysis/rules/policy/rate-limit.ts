@@ -7,9 +7,15 @@ function rps(value: any): unknown {
   return value && typeof value === 'object' ? value.requestsPerSecond : undefined;
 }
 
+/** Rates are u32 in the policy controller's types (k8s/api/src/policy/ratelimit_policy.rs); the CRD allows int64. */
+const MAX_RATE = 4_294_967_295;
+
 function checkRate(ctx: RuleContext, policy: IndexedObject, path: string, value: unknown, total: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
     ctx.report(policy, `${path} is ${JSON.stringify(value)}; it must be a positive integer.`, { effect: FindingEffect.REJECTED });
+  } else if (value > MAX_RATE) {
+    ctx.report(policy, `${path} ${value} is above ${MAX_RATE}, the largest rate Linkerd reads (u32): the CRD accepts it, but the webhook `
+      + 'cannot parse the spec and rejects it.', { effect: FindingEffect.REJECTED });
   } else if (typeof total === 'number' && total > 0 && value > total) {
     ctx.report(policy, `${path} ${value} exceeds total.requestsPerSecond ${total}; the webhook rejects it.`, { effect: FindingEffect.REJECTED });
   }
@@ -56,11 +62,13 @@ export const rateLimitRule: Rule = {
   doc: {
     title: 'HTTPLocalRateLimitPolicy targets an existing Server with valid rates, one per Server',
     why: 'The webhook requires a Server target, total.requestsPerSecond > 0, identity and override rates > 0 and not above '
-      + 'the total, and ServiceAccount clientRefs. Only the oldest policy per Server is accepted; the others get '
-      + 'RateLimitReasonAlreadyExists and silently do nothing.',
+      + 'the total, and ServiceAccount clientRefs; rates are u32, so one above 4294967295 fails to parse and is refused. Only '
+      + 'the oldest policy per Server (by creation time, then name; a policy still to be applied is newer than every one '
+      + 'in the cluster) is accepted; the others get RateLimitReasonAlreadyExists and silently do nothing.',
     fix: 'Target one Server per policy (merge limits into one policy), keep identity/override rates at or below the total.',
-    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<RateLimitPolicySpec>::validate; '
-      + 'policy-controller/k8s/status/src/index.rs Index::update_ratelimit, Index::reconcile_ratelimits '
+    linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<RateLimitPolicySpec>::validate, parse_spec; '
+      + 'policy-controller/k8s/api/src/policy/ratelimit_policy.rs (u32 rates); '
+      + 'policy-controller/k8s/status/src/index.rs Index::target_ref_status, Index::update_ratelimit, Index::reconcile_ratelimits '
       + '(RateLimitReasonAlreadyExists); policy-controller/k8s/index/src/inbound/index.rs '
       + 'PolicyIndex::client_ratelimit',
     badExample: 'spec:\n  targetRef: {kind: Server, name: orders-http}\n  total: {requestsPerSecond: 0}',
