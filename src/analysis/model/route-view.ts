@@ -275,6 +275,8 @@ export interface ServiceBackend {
   readonly namespace: string;
   readonly name: string;
   readonly service?: IndexedObject;
+  /** It names no namespace and resolves in its parent's, which is not the route's (a consumer route). */
+  readonly defaultedToParent: boolean;
 }
 
 /** Like the parents: several rules resolve the same backends, so an index's routes resolve them once. */
@@ -288,8 +290,10 @@ function resolveServiceBackends(route: IndexedObject, index: MeshIndex): Service
     for (let b = 0; b < backends.length; b++) {
       const backend = backends[b];
       if (!isServiceBackend(backend) || typeof backend.name !== 'string') continue;
-      const namespace = backendNamespace(backend, route);
-      result.push({ backend, rule: r, position: b, namespace, name: backend.name, service: index.service(namespace, backend.name) });
+      for (const namespace of backendNamespaces(backend, route, index)) {
+        result.push({ backend, rule: r, position: b, namespace, name: backend.name, service: index.service(namespace, backend.name),
+          defaultedToParent: typeof backend.namespace !== 'string' && namespace !== (route.id.namespace ?? '') });
+      }
     }
   }
   return result;
@@ -345,9 +349,24 @@ export function isEgressNetworkBackend(backend: unknown): boolean {
   return isRecord(backend) && backendTargets(backend, POLICY_GROUP, 'EgressNetwork');
 }
 
-export function backendNamespace(backend: Record<string, any>, route: IndexedObject): string {
-  return typeof backend.namespace === 'string' ? backend.namespace : (route.id.namespace ?? '');
+/**
+ * The namespaces a backendRef resolves in. Linkerd's outbound index converts a route in each namespace holding one of
+ * its Service or EgressNetwork parents, and resolves a backendRef without a namespace there: in the parent's namespace,
+ * not the route's (k8s/index/src/outbound/index.rs apply_http → Namespace::apply_http_route → index/http.rs
+ * convert_backend). So a consumer route's `{name: orders-v2}` is the parent's orders-v2. A route with no such parent
+ * (Gateways only) resolves in its own namespace, as Gateway API says.
+ */
+export function backendNamespaces(backend: Record<string, any>, route: IndexedObject, index: MeshIndex): readonly string[] {
+  if (typeof backend.namespace === 'string') return [backend.namespace];
+  const parents = outboundParentNamespaces(route, index);
+  return parents.length > 0 ? parents : [route.id.namespace ?? ''];
 }
+
+/** The namespaces of a route's Service and EgressNetwork parents, in parentRefs order. */
+export const outboundParentNamespaces: (route: IndexedObject, index: MeshIndex) => readonly string[] = perKeyOfIndex(
+  (route: IndexedObject, index: MeshIndex) => [...new Set([...serviceParents(route, index), ...egressNetworkParents(route, index)]
+    .sort((a, b) => a.position - b.position).map((p) => p.namespace))],
+);
 
 export function filtersOf(holder: unknown): readonly any[] {
   return isRecord(holder) ? listOf(holder.filters) : NO_ITEMS;

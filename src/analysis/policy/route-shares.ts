@@ -44,17 +44,19 @@ function serviceParent(route: IndexedObject): { name: string; namespace: string;
 
 function ruleBackends(route: IndexedObject, rule: any): Array<Omit<BackendShare, 'share' | 'percent'>> {
   const refs = refList(rule?.backendRefs) as any[];
+  const parent = serviceParent(route);
   if (refs.length > 0) {
+    // Resolved in the parent's namespace, as Linkerd's outbound index does (route-view.ts backendNamespaces).
+    const defaultNamespace = parent?.namespace ?? route.id.namespace ?? '';
     return refs.map((b) => ({
       kind: typeof b.kind === 'string' ? b.kind : 'Service',
-      namespace: typeof b.namespace === 'string' ? b.namespace : route.id.namespace ?? '',
+      namespace: typeof b.namespace === 'string' ? b.namespace : defaultNamespace,
       name: String(b.name ?? ''),
       port: typeof b.port === 'number' ? b.port : undefined,
       weight: effectiveWeight(b.weight),
       implicit: false,
     }));
   }
-  const parent = serviceParent(route);
   return parent ? [{ kind: 'Service', ...parent, weight: 1, implicit: true }] : [];
 }
 

@@ -43,6 +43,17 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
     pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs.push(ordersParent());
     expect(ruleFindings(objects, 'LKD-ROUTE-012')).toEqual([]);
   });
+  // A parentRef without a port covers every port; a route used on one of them is doing its job (as LKD-ROUTE-026 judges it).
+  test('a route naming the whole Service is not reported where it loses, when another port uses it', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').spec.ports.push({ name: 'grpc', port: 9090, appProtocol: 'kubernetes.io/h2c' });
+    pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs = [ordersParent()];
+    const grpc = route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent({ port: 9090 })] });
+    expect(ruleFindings([...objects, grpc], 'LKD-ROUTE-012')).toEqual([]);
+    // Named on 9090, it is judged there.
+    pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs = [ordersParent({ port: 9090 }), ordersParent({ port: 8080 })];
+    expect(ruleFindings([...objects, grpc], 'LKD-ROUTE-012').map((f) => f.resource.name)).toEqual(['orders-split']);
+  });
   test('on an opaque port the TCPRoute is used, not the HTTPRoute that reaches it through another parentRef', () => {
     const objects = meshLab();
     pick(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' };

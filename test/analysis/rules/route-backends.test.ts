@@ -57,6 +57,17 @@ describe('LKD-ROUTE-007 backend Service exists and has the port', () => {
     const objects = withRule((rule) => { rule.backendRefs[0].namespace = 'elsewhere'; });
     expect(ruleFindings(objects, 'LKD-ROUTE-007')[0].message).toContain('Service elsewhere/orders-v1');
   });
+  // outbound/index.rs apply_http → Namespace::apply_http_route → index/http.rs convert_backend(&self.namespace): the parent's.
+  test('a consumer route\'s backendRef without a namespace resolves in the parent Service\'s namespace, not the route\'s', () => {
+    const consumer = (backend: string) => ({
+      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'web-orders', namespace: 'web' },
+      spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', namespace: 'mesh-lab', port: 8080 }], rules: [{ backendRefs: [{ name: backend, port: 8080 }] }] },
+    });
+    const webService = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web-local', namespace: 'web' }, spec: { ports: [{ port: 8080 }] } };
+    expect(ruleFindings([...meshLab(), consumer('orders-v2')], 'LKD-ROUTE-007')).toEqual([]);
+    const [finding] = ruleFindings([...meshLab(), webService, consumer('web-local')], 'LKD-ROUTE-007');
+    expect(finding.message).toMatch(/names Service mesh-lab\/web-local \(Linkerd's outbound index resolves a backendRef without a namespace in its parent's namespace, not in the route's/);
+  });
 });
 
 describe('LKD-ROUTE-008 backend kind', () => {
@@ -71,9 +82,16 @@ describe('LKD-ROUTE-008 backend kind', () => {
   test('fires on an EgressNetwork backend under a Service parent, passes under the same EgressNetwork', () => {
     const egress = { group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet', namespace: 'mesh-lab' };
     const objects = withRule((rule) => { rule.backendRefs = [{ ...egress, port: 443 }]; });
-    expect(ruleFindings(objects, 'LKD-ROUTE-008')[0].message).toMatch(/EgressNetwork mesh-lab\/internet, but the route's parent is not that EgressNetwork/);
+    expect(ruleFindings(objects, 'LKD-ROUTE-008')[0].message).toMatch(/is EgressNetwork internet, but under Service mesh-lab\/orders \(parents of this route\) it is not the parent itself/);
     const fixed = withRule((rule, route) => { rule.backendRefs = [{ ...egress, port: 443 }]; route.spec.parentRefs = [{ ...egress, port: 443 }]; });
     expect(ruleFindings(fixed, 'LKD-ROUTE-008')).toEqual([]);
+  });
+  // grpc/src/outbound/http.rs convert_backend: each parent's policy is built apart, and the backend must be that parent.
+  test('an EgressNetwork backend is judged under each parent: one of two EgressNetwork parents is not enough', () => {
+    const egress = (name: string) => ({ group: 'policy.linkerd.io', kind: 'EgressNetwork', name, port: 443 });
+    const objects = withRule((rule, route) => { rule.backendRefs = [{ group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet' }]; route.spec.parentRefs = [egress('internet'), egress('partners')]; });
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-008');
+    expect(finding.message).toMatch(/under EgressNetwork mesh-lab\/partners \(parents of this route\)/);
   });
   // Gateway API's own examples (examples/standard/multicluster) route a Gateway to a ServiceImport: that backend is the
   // gateway implementation's to support, and Linkerd's indexes never take a route without a Service or EgressNetwork.

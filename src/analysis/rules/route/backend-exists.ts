@@ -11,6 +11,12 @@ function pathOf(backend: ServiceBackend): string {
   return `rules[${backend.rule}].backendRefs[${backend.position}]`;
 }
 
+/** Why a consumer route's backend is looked up in another namespace than the route's. */
+function parentNamespaceNote(backend: ServiceBackend): string {
+  return backend.defaultedToParent ? ' (Linkerd\'s outbound index resolves a backendRef without a namespace in its parent\'s namespace, not in '
+    + 'the route\'s: set the backendRef\'s namespace to send elsewhere)' : '';
+}
+
 /**
  * A backend with weight 0 is never picked (Gateway API: no traffic for that entry), so a wrong reference there fails
  * no request: a warning, not an error.
@@ -24,8 +30,8 @@ function checkBackend(ctx: RuleContext, route: IndexedObject, resolved: ServiceB
   if (!service) {
     const sure = missingReference(ctx.index, '', 'Service', namespace);
     const consequence = unused ? `${UNUSED_BACKEND}, but the route's status reports BackendNotFound` : 'Linkerd reports BackendNotFound and that backend\'s share of requests fails with HTTP 500';
-    ctx.report(route, `${pathOf(resolved)} names Service ${namespace}/${name}, which is neither in this output nor in the inventory${sure.hint}; `
-      + `${consequence}.`, { severity: unused ? Severity.WARNING : sure.severity });
+    ctx.report(route, `${pathOf(resolved)} names Service ${namespace}/${name}${parentNamespaceNote(resolved)}, which is neither in this output nor `
+      + `in the inventory${sure.hint}; ${consequence}.`, { severity: unused ? Severity.WARNING : sure.severity });
     return;
   }
   if (Array.isArray(service.object.spec?.ports) && !hasServicePort(service, backend.port)) {

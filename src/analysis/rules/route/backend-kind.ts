@@ -1,8 +1,7 @@
 import { Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import {
-  backendNamespace, backendRefs, everyRoute, isEgressNetworkBackend, isEgressNetworkParent, isOutboundRoute, isRecord, isServiceBackend,
-  parentNamespace, parentRefs, rules,
+  backendRefs, egressNetworkParents, everyRoute, isEgressNetworkBackend, isOutboundRoute, isRecord, isServiceBackend, rules, serviceParents,
 } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -11,9 +10,19 @@ function describeKind(backend: Record<string, any>): string {
   return `${group === '' ? 'core' : group}/${backend.kind === undefined ? 'Service' : String(backend.kind)}`;
 }
 
-/** An EgressNetwork backend is only valid under a route whose parent is that same EgressNetwork. */
-function hasEgressParent(route: IndexedObject, namespace: string, name: unknown): boolean {
-  return parentRefs(route).some((ref) => isEgressNetworkParent(ref, route) && ref.name === name && parentNamespace(ref, route) === namespace);
+/**
+ * The parents under which an EgressNetwork backend is invalid: the outbound policy of each parent is built apart, and
+ * there the backend must be that same EgressNetwork (grpc/src/outbound/http.rs convert_backend: "EgressNetwork backends
+ * attach to EgressNetwork parents only", "needs to have the same EgressNetwork as a parent"). Without a namespace it is
+ * resolved in each parent's namespace.
+ */
+function parentsRefusing(route: IndexedObject, index: MeshIndex, backend: Record<string, any>): string[] {
+  const refusing = serviceParents(route, index).map((p) => `Service ${p.namespace}/${p.name}`);
+  for (const p of egressNetworkParents(route, index)) {
+    const namespace = typeof backend.namespace === 'string' ? backend.namespace : p.namespace;
+    if (p.name !== backend.name || p.namespace !== namespace) refusing.push(`EgressNetwork ${p.namespace}/${p.name}`);
+  }
+  return [...new Set(refusing)];
 }
 
 /** Where the backend is, for messages; built only when there is one to write. */
@@ -33,10 +42,11 @@ function checkBackend(ctx: RuleContext, route: IndexedObject, backend: unknown, 
       + 'EgressNetworks, so it marks this backend InvalidKind and its share of requests fails with HTTP 500.');
     return;
   }
-  const namespace = backendNamespace(backend, route);
-  if (!hasEgressParent(route, namespace, backend.name)) {
-    ctx.report(route, `${path} is EgressNetwork ${namespace}/${String(backend.name)}, but the route's parent is not that EgressNetwork; `
-      + 'Linkerd only allows an EgressNetwork backend under the same EgressNetwork parent (InvalidKind, share fails with HTTP 500).');
+  const refusing = parentsRefusing(route, ctx.index, backend);
+  if (refusing.length > 0) {
+    ctx.report(route, `${path} is EgressNetwork ${String(backend.name)}, but under ${refusing.join(', ')} (parents of this route) it is not `
+      + 'the parent itself; Linkerd only forwards to an EgressNetwork backend under that same EgressNetwork parent, so under those parents '
+      + 'it is an invalid backend and its share of requests fails with HTTP 500.');
   }
 }
 

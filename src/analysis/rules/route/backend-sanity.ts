@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
-import { backendNamespace, backendRefs, everyRoute, isRecord, isServiceBackend, rules } from '../../model/route-view';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import { backendNamespaces, backendRefs, everyRoute, isRecord, isServiceBackend, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** A backend two entries can repeat each other by: a named Service backend with a port. */
@@ -9,8 +9,8 @@ function isKeyed(backend: any): boolean {
 }
 
 /** What makes two backends the same: the Service they resolve to and the port, as one text. */
-function backendKey(route: IndexedObject, backend: Record<string, any>): string {
-  return `${backendNamespace(backend, route)}/${backend.name}:${String(backend.port)}`;
+function backendKey(route: IndexedObject, backend: Record<string, any>, index: MeshIndex): string {
+  return `${backendNamespaces(backend, route, index)[0]}/${backend.name}:${String(backend.port)}`;
 }
 
 function reportRepeat(ctx: RuleContext, route: IndexedObject, r: number, b: number, first: number, key: string): void {
@@ -23,7 +23,7 @@ function reportDuplicates(ctx: RuleContext, route: IndexedObject, backends: read
   const firstAt = new Map<string, number>();
   backends.forEach((backend, b) => {
     if (!isKeyed(backend)) return;
-    const key = backendKey(route, backend);
+    const key = backendKey(route, backend, ctx.index);
     const first = firstAt.get(key);
     if (first === undefined) firstAt.set(key, b);
     else reportRepeat(ctx, route, r, b, first, key);

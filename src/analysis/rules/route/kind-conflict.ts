@@ -39,14 +39,19 @@ interface Loss {
 function precedenceLosses(index: MeshIndex, context: AnalysisContext): Loss[] {
   const losses = new Map<string, Loss>();
   for (const ports of outboundPolicy(index, context).values()) {
-    for (const view of ports.values()) {
-      const served = servedFamilies(view.protocol.protocol);
-      const consumers = [...new Set(view.attached.filter((r) => !r.producer).map((r) => r.clients))];
-      for (const scope of [undefined, ...consumers]) {
-        const winner = servedTo(view, scope);
+    const views = [...ports.values()];
+    const consumers = [...new Set(views.flatMap((v) => v.attached.filter((r) => !r.producer).map((r) => r.clients)))];
+    for (const scope of [undefined, ...consumers]) {
+      const winners = new Map(views.map((view) => [view, servedTo(view, scope)]));
+      // A route that names the whole Service and is used on one of its ports is doing its job (as in LKD-ROUTE-026).
+      const servedSomewhere = new Set([...winners.values()].flatMap((w) => w.routes.map((r) => r.route)));
+      for (const view of views) {
+        const winner = winners.get(view)!;
+        const served = servedFamilies(view.protocol.protocol);
         for (const route of view.attached) {
           const judged = scope === undefined ? route.producer : !route.producer && route.clients === scope;
           if (!judged || !route.accepted || route.family === winner.family || !served.includes(route.family)) continue;
+          if (!route.namedPort && servedSomewhere.has(route.route)) continue;
           const key = `${objectLabel(route.route)}|${view.service.id.namespace}/${view.service.id.name}|${scope ?? ''}`;
           const loss = losses.get(key) ?? { view, route, ports: new Set<number>(), winners: new Set<string>(), consumer: scope };
           losses.set(key, loss);
@@ -82,7 +87,7 @@ export const kindConflict: Rule = {
       + 'is itself of a kind the port does not serve. Routes that reach the same port through different parentRefs (one with '
       + 'the port, one without) stay Accepted; there the port\'s protocol decides: the first kind it serves (LKD-ROUTE-026 '
       + 'lists which) that has a route wins, and the others of a served kind are never used. A parentRef without a port covers '
-      + 'every port of a Service. A producer route (in the parent\'s namespace) is served to clients in every namespace, a '
+      + 'every port of a Service, and is reported only when it is used on none of them. A producer route (in the parent\'s namespace) is served to clients in every namespace, a '
       + 'consumer route only to those in its own: a route is judged against the routes served with it to its clients. The '
       + 'losing routes are applied without error.',
     fix: 'Give each protocol its own Service port and set parentRef `port` on each route, or express everything with the winning kind.',
