@@ -82,6 +82,20 @@ describe('LKD-MESH-002 wrong metadata', () => {
     ]));
     expect(found[0].severity).toBe(Severity.ERROR);
   });
+  // controller/proxy-injector/webhook.go Inject reads the namespace's annotations only; a label beside the same annotation is redundant.
+  test('a key as a label is judged against the annotations beside it: repeated is harmless, different a warning, missing an error', () => {
+    const objects = meshLab();
+    const ns = pick(objects, 'Namespace', NS).metadata;
+    ns.annotations = { ...ns.annotations, 'linkerd.io/inject': 'enabled' };
+    ns.labels = { ...ns.labels, 'linkerd.io/inject': 'enabled' };
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+    ns.labels['linkerd.io/inject'] = 'disabled';
+    expect(ruleFindings(objects, 'LKD-MESH-002').map((f) => [f.severity, f.message])).toEqual([
+      [Severity.WARNING, expect.stringMatching(/^metadata.labels has linkerd.io\/inject \("disabled"\) as label\(s\), and metadata.annotations sets them otherwise/)],
+    ]);
+    delete ns.annotations['linkerd.io/inject'];
+    expect(ruleFindings(objects, 'LKD-MESH-002').map((f) => f.severity)).toEqual([Severity.ERROR]);
+  });
   test('fires on the webhook key as a namespace annotation, passes on it as a label', () => {
     const objects = meshLab();
     pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/admission-webhooks'] = 'disabled';

@@ -29,9 +29,23 @@ function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | 
   return keys;
 }
 
-function reportLabels(ctx: RuleContext, subject: IndexedObject, keys: string[], where: string): void {
-  ctx.report(subject, `${where} has ${keys.join(', ')} as label(s); Linkerd only reads these as annotations, so they have no effect. `
-    + `Move them to ${where.replace('labels', 'annotations')}.`);
+/**
+ * Keys set as labels, judged against the annotations beside them: a label the annotations repeat loses nothing
+ * (harmless); one they set otherwise misleads, since the annotation applies (warning); one they lack is lost (error).
+ */
+function reportLabels(ctx: RuleContext, subject: IndexedObject, labels: Record<string, unknown>, keys: string[], annotations: Record<string, unknown>, where: string): void {
+  const annotationsPath = where.replace('labels', 'annotations');
+  const missing = keys.filter((k) => annotations[k] === undefined);
+  const different = keys.filter((k) => annotations[k] !== undefined && !sameKeyValue(String(annotations[k]), String(labels[k])));
+  if (missing.length > 0) {
+    ctx.report(subject, `${where} has ${missing.join(', ')} as label(s); Linkerd only reads these as annotations, so they have no effect. `
+      + `Move them to ${annotationsPath}.`);
+  }
+  if (different.length > 0) {
+    ctx.report(subject, `${where} has ${different.map((k) => `${k} (${JSON.stringify(String(labels[k]))})`).join(', ')} as label(s), and `
+      + `${annotationsPath} sets them otherwise; Linkerd reads only the annotations, so the label misleads. Remove it or make both agree.`,
+    { severity: Severity.WARNING });
+  }
 }
 
 /** The pod template metadata of a workload (CronJob: its job template's), or undefined. */
@@ -171,7 +185,8 @@ export const wrongMetadataRule: Rule = {
       + 'the pods get that value anyway from their Namespace or the chart\'s default (linkerd viz install writes '
       + 'config.linkerd.io/proxy-await: enabled on its Deployments only, which is the default: harmless, not reported; a '
       + 'control plane installed with other defaults is not modelled here); different there, the template wins and the '
-      + 'workload\'s value misleads (warning); the same on both is harmless. On an ExternalWorkload, keys other than those three are a warning. Conversely '
+      + 'workload\'s value misleads (warning); the same on both is harmless. A key set as a label is judged the same way against the '
+      + 'annotations beside it. On an ExternalWorkload, keys other than those three are a warning. Conversely '
       + 'config.linkerd.io/admission-webhooks and mirror.linkerd.io/exported are labels.',
     fix: 'Move the keys to spec.template.metadata.annotations (or the Namespace\'s annotations); on a Server, set '
       + 'spec.accessPolicy (or authorize the traffic) instead of a default-inbound-policy annotation.',
@@ -184,8 +199,9 @@ export const wrongMetadataRule: Rule = {
   check(ctx) {
     for (const entry of ctx.index.objects) {
       if (entry.inventory) continue;
-      const keys = linkerdKeys(labelsOf(entry.object), WEBHOOK_LABEL);
-      if (keys) reportLabels(ctx, entry, keys, 'metadata.labels');
+      const labels = labelsOf(entry.object);
+      const keys = linkerdKeys(labels, WEBHOOK_LABEL);
+      if (keys) reportLabels(ctx, entry, labels, keys, annotationsOf(entry.object), 'metadata.labels');
       checkSpecialKeys(ctx, entry);
       if (hasPodTemplate(entry)) checkWorkloadAnnotations(ctx, entry);
       else checkUnreadObject(ctx, entry);
@@ -193,7 +209,7 @@ export const wrongMetadataRule: Rule = {
     for (const pod of ownPodTemplates(ctx.index)) {
       if (pod.owner.id.kind === 'Pod') continue;
       const keys = linkerdKeys(pod.labels, WEBHOOK_LABEL);
-      if (keys) reportLabels(ctx, pod.owner, keys, `${templatePath(pod.owner.id.kind)}.labels`);
+      if (keys) reportLabels(ctx, pod.owner, pod.labels, keys, pod.annotations, `${templatePath(pod.owner.id.kind)}.labels`);
     }
   },
 };
