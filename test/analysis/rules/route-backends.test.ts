@@ -153,6 +153,18 @@ describe('LKD-ROUTE-011 unsupported filters', () => {
     expect(finding).toMatchObject({ severity: Severity.ERROR, effect: FindingEffect.REJECTED });
     expect(finding.message).toMatch(/URLRewrite filter, which the policy.linkerd.io HTTPRoute CRD does not allow .*the API server refuses the route/);
   });
+  // charts/linkerd-crds/templates/policy/httproute.yaml: rule filters RequestHeaderModifier and RequestRedirect only in every version.
+  test('on Linkerd\'s own HTTPRoute a ResponseHeaderModifier is refused on a rule and allowed on a backendRef', () => {
+    const response = [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'cache-control', value: 'no-store' }] } }];
+    const onRule = withRule((rule, route) => { route.apiVersion = 'policy.linkerd.io/v1beta3'; rule.filters = response; });
+    const [finding] = ruleFindings(onRule, 'LKD-ROUTE-011');
+    expect(finding).toMatchObject({ effect: FindingEffect.REJECTED });
+    expect(finding.message).toMatch(/^rules\[0\]\.filters\[0\] is a ResponseHeaderModifier filter, which the policy.linkerd.io HTTPRoute CRD does not allow there \(RequestHeaderModifier, RequestRedirect\) \(it is allowed on a backendRef/);
+    const onBackend = withRule((rule, route) => { route.apiVersion = 'policy.linkerd.io/v1beta3'; rule.backendRefs[0].filters = response; });
+    expect(ruleFindings(onBackend, 'LKD-ROUTE-011')).toEqual([]);
+    const mirrorOnBackend = withRule((rule, route) => { route.apiVersion = 'policy.linkerd.io/v1beta3'; rule.backendRefs[0].filters = [{ type: 'RequestMirror' }]; });
+    expect(ruleFindings(mirrorOnBackend, 'LKD-ROUTE-011')[0]).toMatchObject({ effect: FindingEffect.REJECTED });
+  });
   test('a backend-level URLRewrite fails that backend\'s share', () => {
     const objects = withRule((rule) => { rule.backendRefs[1].filters = [{ type: 'URLRewrite', urlRewrite: { hostname: 'orders' } }]; });
     expect(ruleFindings(objects, 'LKD-ROUTE-011')[0].message).toMatch(/rules\[0\]\.backendRefs\[1\]\.filters\[0\] is a URLRewrite filter.*HTTP 500/);

@@ -13,18 +13,27 @@ function isUnsupported(route: IndexedObject, type: unknown): type is string {
   return NEVER_SUPPORTED.has(type) || (isGrpcRoute(route) && type === 'RequestRedirect');
 }
 
+/**
+ * The filter types Linkerd's own HTTPRoute CRD allows, in every served version (charts/linkerd-crds/templates/policy/
+ * httproute.yaml): ResponseHeaderModifier only on backendRefs. The API server refuses any other type.
+ */
+const POLICY_RULE_FILTERS = ['RequestHeaderModifier', 'RequestRedirect'];
+const POLICY_BACKEND_FILTERS = ['RequestHeaderModifier', 'ResponseHeaderModifier', 'RequestRedirect'];
+
+/** On a policy.linkerd.io HTTPRoute, a filter type its CRD does not list: the apply itself fails. */
+function refusedByPolicyCrd(ctx: RuleContext, route: IndexedObject, type: unknown, path: string, allowed: readonly string[]): boolean {
+  if (route.group !== POLICY_GROUP || typeof type !== 'string' || allowed.includes(type)) return false;
+  const elsewhere = type === 'ResponseHeaderModifier' ? ' (it is allowed on a backendRef\'s filters, or use a gateway.networking.k8s.io HTTPRoute)' : '';
+  ctx.report(route, `${path} is a ${type} filter, which the policy.linkerd.io HTTPRoute CRD does not allow there (${allowed.join(', ')})${elsewhere}: `
+    + `the API server refuses the route. Remove ${path}.`, { effect: FindingEffect.REJECTED });
+  return true;
+}
+
 function checkRuleFilters(ctx: RuleContext, route: IndexedObject, rule: unknown, r: number): void {
   const filters = filtersOf(rule);
   for (let f = 0; f < filters.length; f++) {
     const filter = filters[f];
-    if (!isUnsupported(route, filter?.type)) continue;
-    if (route.group === POLICY_GROUP) {
-      // Linkerd's own HTTPRoute CRD lists only the header modifiers and RequestRedirect: the apply itself fails.
-      ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which the policy.linkerd.io HTTPRoute CRD does not allow `
-        + `(RequestHeaderModifier, ResponseHeaderModifier, RequestRedirect): the API server refuses the route. Remove rules[${r}].filters[${f}].`,
-      { effect: FindingEffect.REJECTED });
-      continue;
-    }
+    if (refusedByPolicyCrd(ctx, route, filter?.type, `rules[${r}].filters[${f}]`, POLICY_RULE_FILTERS) || !isUnsupported(route, filter?.type)) continue;
     ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: the whole route fails `
       + 'conversion and is skipped for every client (only a controller log line says so), although the API server accepted it. '
       + `Remove rules[${r}].filters[${f}].`, { effect: FindingEffect.IGNORED });
@@ -37,9 +46,10 @@ function checkBackendFilters(ctx: RuleContext, route: IndexedObject, rule: unkno
     const filters = filtersOf(backends[b]);
     for (let f = 0; f < filters.length; f++) {
       const filter = filters[f];
-      if (!isUnsupported(route, filter?.type)) continue;
-      ctx.report(route, `rules[${r}].backendRefs[${b}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: `
-        + `that backend becomes invalid and its share of requests fails with HTTP 500. Remove rules[${r}].backendRefs[${b}].filters[${f}].`);
+      const path = `rules[${r}].backendRefs[${b}].filters[${f}]`;
+      if (refusedByPolicyCrd(ctx, route, filter?.type, path, POLICY_BACKEND_FILTERS) || !isUnsupported(route, filter?.type)) continue;
+      ctx.report(route, `${path} is a ${filter.type} filter, which Linkerd does not support: `
+        + `that backend becomes invalid and its share of requests fails with HTTP 500. Remove ${path}.`);
     }
   }
 }
@@ -60,7 +70,8 @@ export const unsupportedFilters: Rule = {
     why: 'Linkerd\'s webhook admits RequestMirror, URLRewrite and ExtensionRef, then its indexer cannot convert them. On a rule '
       + 'the whole route is dropped (for inbound and outbound use) with only a log warning; on a backendRef that backend '
       + 'becomes invalid and its share fails with HTTP 500. A GRPCRoute can only use the two header modifiers. Linkerd\'s own '
-      + 'policy.linkerd.io HTTPRoute CRD does not list these filters at all, so the API server refuses such a route.',
+      + 'policy.linkerd.io HTTPRoute CRD lists only RequestHeaderModifier and RequestRedirect on a rule (ResponseHeaderModifier '
+      + 'too on a backendRef), so the API server refuses a route with any other filter there.',
     fix: 'Remove the filter. Do path rewriting in the application, and traffic shadowing with a separate tool.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index/http.rs try_gateway_filter; '
       + 'charts/linkerd-crds/templates/policy/httproute.yaml (filters[].type enum); '
