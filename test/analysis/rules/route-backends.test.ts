@@ -44,6 +44,18 @@ describe('LKD-ROUTE-007 backend Service exists and has the port', () => {
     const [finding] = ruleFindings(withRule((rule) => { rule.backendRefs[0].port = 80; }), 'LKD-ROUTE-007');
     expect(finding.message).toMatch(/rules\[0\]\.backendRefs\[0\]\.port 80 is not a port of Service mesh-lab\/orders-v1/);
   });
+  // controller/api/destination/watcher/endpoints_watcher.go getTargetPort: a number no Service port has is the pods' port.
+  test('a port that is no Service port is sent to the pods directly: information where they declare it, a warning where they declare none', () => {
+    const objects = withRule((rule) => { rule.backendRefs[0].port = 9000; });
+    pick(objects, 'Service', 'orders-v1').spec.ports = [{ name: 'http', port: 80, targetPort: 9000 }];
+    const v1 = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'orders-v1');
+    v1.spec.template.spec.containers[0].ports = [{ containerPort: 9000 }];
+    expect(ruleFindings(objects, 'LKD-ROUTE-007').map((f) => [f.severity, f.message])).toEqual([
+      [Severity.INFO, expect.stringMatching(/port 9000 is not a port of Service mesh-lab\/orders-v1 .*sends to port 9000 on the Service's pods directly, which they declare, so this works on Linkerd/)],
+    ]);
+    delete v1.spec.template.spec.containers[0].ports;
+    expect(ruleFindings(objects, 'LKD-ROUTE-007').map((f) => f.severity)).toEqual([Severity.WARNING]);
+  });
   // Gateway API's GAMMA conformance (v1.5.1 tests/mesh/grpcroute-weight.yaml) lists a missing echo-v3 at weight 0.
   test('a backend with weight 0 receives no request: a missing Service or port there is a warning', () => {
     const missing = withRule((rule) => { Object.assign(rule.backendRefs[1], { name: 'orders-v3', weight: 0 }); });

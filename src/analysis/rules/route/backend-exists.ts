@@ -34,10 +34,30 @@ function checkBackend(ctx: RuleContext, route: IndexedObject, resolved: ServiceB
       + `in the inventory${sure.hint}; ${consequence}.`, { severity: unused ? Severity.WARNING : sure.severity });
     return;
   }
-  if (Array.isArray(service.object.spec?.ports) && !hasServicePort(service, backend.port)) {
-    const consequence = unused ? UNUSED_BACKEND : 'requests sent to that backend cannot connect';
-    ctx.report(route, `${pathOf(resolved)}.port ${backend.port} is not a port of Service ${namespace}/${name} (ports: ${describePorts(servicePorts(service))}); `
-      + `${consequence}. Use the Service port, not the targetPort.`, unused ? { severity: Severity.WARNING } : undefined);
+  if (Array.isArray(service.object.spec?.ports) && !hasServicePort(service, backend.port)) reportPortNotOnService(ctx, route, resolved, unused);
+}
+
+/**
+ * A backend port that is no port of the Service is not refused: Linkerd's destination controller then takes the number
+ * as the pods' port (controller/api/destination/watcher/endpoints_watcher.go getTargetPort), so it works where the
+ * pods listen there. An error only where the pods the analysis sees declare ports and none is that one.
+ */
+function reportPortNotOnService(ctx: RuleContext, route: IndexedObject, resolved: ServiceBackend, unused: boolean): void {
+  const { backend, namespace, name, service } = resolved;
+  const pods = ctx.index.podTemplatesForService(service!);
+  const declared = pods.some((pod) => pod.ports.some((p) => p.containerPort === backend.port));
+  const provablyClosed = pods.length > 0 && pods.every((pod) => pod.ports.length > 0 && !pod.ports.some((p) => p.containerPort === backend.port));
+  const where = `${pathOf(resolved)}.port ${backend.port} is not a port of Service ${namespace}/${name} (ports: ${describePorts(servicePorts(service))})`;
+  const direct = `Linkerd's destination controller then sends to port ${backend.port} on the Service's pods directly`;
+  if (declared) {
+    ctx.report(route, `${where}; ${direct}, which they declare, so this works on Linkerd, but Gateway API reads backendRef ports as Service `
+      + 'ports and other implementations refuse it. Use the Service port.', { severity: Severity.INFO });
+  } else if (provablyClosed && !unused) {
+    ctx.report(route, `${where}; ${direct}, where none of them declares a port: requests sent to that backend cannot connect. Use the Service `
+      + 'port, not the targetPort.');
+  } else {
+    const consequence = unused ? UNUSED_BACKEND : 'unless they listen there without declaring it, requests sent to that backend fail';
+    ctx.report(route, `${where}; ${direct}: ${consequence}. Use the Service port.`, { severity: Severity.WARNING });
   }
 }
 
@@ -49,12 +69,15 @@ export const backendExists: Rule = {
   doc: {
     title: 'A Service backendRef names an existing Service and one of its ports',
     why: 'References are not checked at admission. A missing backend Service keeps its weight and its share of requests '
-      + 'fails (Linkerd sets ResolvedRefs=False/BackendNotFound); a port the Service does not expose sends that share '
-      + 'nowhere. Both show up only as errors in production traffic. A backend with weight 0 gets no share, so there '
-      + 'either is a warning.',
+      + 'fails (Linkerd sets ResolvedRefs=False/BackendNotFound). A port the Service does not expose is taken as the pods\' '
+      + 'port by the destination controller (getTargetPort): where the pods the analysis sees declare ports and none is '
+      + 'that one, the share cannot connect (error); where they declare it, it works on Linkerd (information: Gateway API '
+      + 'means a Service port); where they are not seen or declare no ports, a warning. These failures show up only in '
+      + 'production traffic. A backend with weight 0 gets no share, so there either is a warning.',
     fix: 'Fix the backend name/namespace/port, add the Service to the app, or declare it in the inventory.',
     linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::backend_condition (BackendNotFound); '
-      + 'policy-controller/grpc/src/outbound/http.rs convert_backend, invalid_backend',
+      + 'policy-controller/grpc/src/outbound/http.rs convert_backend, invalid_backend; '
+      + 'controller/api/destination/watcher/endpoints_watcher.go getTargetPort',
     badExample: 'backendRefs:\n- {name: orders-v3, port: 8080}   # no such Service',
     goodExample: 'backendRefs:\n- {name: orders-v2, port: 8080}',
   },
