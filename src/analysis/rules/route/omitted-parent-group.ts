@@ -1,8 +1,21 @@
 import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
-import { GATEWAY_GROUP, POLICY_GROUP } from '../../model/mesh-index';
-import { allRoutes, parentRefs } from '../../model/route-view';
+import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { ParentRef, everyRoute, parentRefs } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
+
+/** Linkerd's own parent kinds: their group must be policy.linkerd.io (k8s/api/src/policy.rs targets_kind, outbound/index.rs is_egress_network). */
+const POLICY_PARENT_KINDS = ['server', 'egressnetwork'];
+
+/** A Server or EgressNetwork parentRef whose group, as the API server leaves it, is not policy.linkerd.io. */
+function policyParentProblem(route: IndexedObject, ref: ParentRef): string | undefined {
+  if (typeof ref.kind !== 'string' || !POLICY_PARENT_KINDS.includes(ref.kind.toLowerCase())) return undefined;
+  const group = typeof ref.group === 'string' ? ref.group : route.group === POLICY_GROUP ? POLICY_GROUP : GATEWAY_GROUP;
+  if (group.toLowerCase() === POLICY_GROUP) return undefined;
+  return ref.group === undefined
+    ? `names ${ref.kind} "${String(ref.name)}" without a group; the API server defaults it to ${group}`
+    : `names ${ref.kind} "${String(ref.name)}" in group ${JSON.stringify(ref.group)}`;
+}
 
 /** The omitted-group trap: `kind: Service` without `group` defaults to the Gateway group and never attaches. */
 export const omittedParentGroup: Rule = {
@@ -11,21 +24,30 @@ export const omittedParentGroup: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
-    title: 'A Service parentRef must set group "core" (or "") explicitly',
+    title: 'A Service parentRef sets group "core" (or "") explicitly; a Server or EgressNetwork one is in policy.linkerd.io',
     why: 'The Gateway API CRD defaults an omitted parentRef group to gateway.networking.k8s.io (the policy.linkerd.io '
       + 'HTTPRoute CRD to policy.linkerd.io), so `kind: Service` without a group names a kind that does not exist. Linkerd '
-      + 'never attaches the route and reports nothing.',
-    fix: 'Set `group: core` (Linkerd\'s spelling) or `group: ""` on every parentRef with `kind: Service`.',
+      + 'never attaches the route and reports nothing. Likewise a Server or EgressNetwork parent counts only in group '
+      + 'policy.linkerd.io, which a Gateway API route must spell out.',
+    fix: 'Set `group: core` (Linkerd\'s spelling) or `group: ""` on every parentRef with `kind: Service`, and '
+      + '`group: policy.linkerd.io` on one with `kind: Server` or `kind: EgressNetwork`.',
     linkerdSource: 'Gateway API v1.2.1 CRD default (parentRefs[].group: gateway.networking.k8s.io; charts/linkerd-crds/templates/policy/httproute.yaml: policy.linkerd.io); '
-      + 'policy-controller/k8s/index/src/outbound/index.rs is_parent_service',
+      + 'policy-controller/k8s/index/src/outbound/index.rs is_parent_service, is_parent_egress_network; '
+      + 'policy-controller/k8s/api/src/policy.rs targets_kind (Server parents, k8s/index/src/inbound/routes.rs)',
     badExample: 'parentRefs:\n- kind: Service\n  name: orders\n  port: 8080',
     goodExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: orders\n  port: 8080',
   },
   check(ctx) {
-    for (const route of allRoutes(ctx.index)) {
+    for (const route of everyRoute(ctx.index)) {
       const refs = parentRefs(route);
       for (let i = 0; i < refs.length; i++) {
         const ref = refs[i];
+        const policyProblem = policyParentProblem(route, ref);
+        if (policyProblem) {
+          ctx.report(route, `parentRefs[${i}] ${policyProblem}; Linkerd takes ${ref.kind} parents only in group policy.linkerd.io, so it `
+            + `silently ignores this parent. Set parentRefs[${i}].group to policy.linkerd.io.`, { effect: FindingEffect.IGNORED });
+          continue;
+        }
         if (ref.kind !== 'Service') continue;
         if (ref.group === undefined || ref.group === 'gateway.networking.k8s.io') {
           const defaulted = ref.group ?? (route.group === POLICY_GROUP ? POLICY_GROUP : GATEWAY_GROUP);
