@@ -95,6 +95,16 @@ function isPlainObject(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * API groups of files that tools read and never apply to a cluster: kustomize's kustomization and component files, and
+ * the cluster configs of k3d and kind. They sit in manifest folders but are not objects of the cluster.
+ */
+const TOOL_CONFIG_GROUPS = new Set(['kustomize.config.k8s.io', 'k3d.io', 'kind.x-k8s.io']);
+
+export function isToolConfigGroup(group: string): boolean {
+  return TOOL_CONFIG_GROUPS.has(group);
+}
+
 /** Reference groups that mean "the core API group" (Linkerd and Gateway API both accept these). */
 export function isCoreGroup(group: unknown): boolean {
   return group === undefined || group === null || group === '' || (typeof group === 'string' && group.toLowerCase() === 'core');

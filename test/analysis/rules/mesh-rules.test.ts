@@ -764,3 +764,16 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(messagesFor({ 'config.linkerd.io/proxy-require-identity-inbound-ports': '8080, 9000 - 9010' })).toEqual([]);
   });
 });
+
+describe('LKD-MESH-009 duplicates among files that are never applied', () => {
+  // kustomization files and k3d/kind cluster configs share manifest folders without being cluster objects.
+  test('two kustomizations, two k3d configs and two nameless objects are no duplicates', () => {
+    const kustomization = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['a.yaml'] };
+    const k3d = (servers: number) => ({ apiVersion: 'k3d.io/v1alpha5', kind: 'Simple', metadata: { name: 'demo' }, servers });
+    const nameless = (port: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: NS }, data: { port: String(port) } });
+    const objects = [...meshLab(), kustomization, { ...kustomization, resources: ['b.yaml'] }, k3d(1), k3d(3), nameless(1), nameless(2)];
+    expect(ruleFindings(objects, 'LKD-MESH-009')).toEqual([]);
+    const server = pick(meshLab(), 'Server', 'orders-http');
+    expect(ruleFindings([...meshLab(), { ...server, spec: { ...server.spec, port: 9090 } }], 'LKD-MESH-009')).toHaveLength(1);
+  });
+});

@@ -1,4 +1,5 @@
 import { Severity } from '../../finding';
+import { isToolConfigGroup } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { NamespacedLists } from '../../model/namespaced-lists';
 import { Rule, RuleArea } from '../../rule';
@@ -59,7 +60,8 @@ export const duplicateObjectsRule: Rule = {
   check(ctx) {
     const first = new FirstDefinitions();
     for (const entry of ctx.index.objects) {
-      if (entry.inventory) continue;
+      // A tool's own config file (a kustomization, a k3d cluster) is never applied, and an object without a name cannot be.
+      if (entry.inventory || isToolConfigGroup(entry.group) || entry.id.name === '') continue;
       const earlier = first.earlierThan(entry);
       if (!earlier) continue;
       if (sameContent(entry.object, earlier.object)) {
