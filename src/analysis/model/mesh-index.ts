@@ -4,7 +4,7 @@
  */
 import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
 import { NamespacedLists } from './namespaced-lists';
-import { LabelSelector, equalityPairsOf, selectorMatches } from './selectors';
+import { LabelSelector, equalityPairsOf, mapSelectorMatches, selectorMatches } from './selectors';
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
 import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP } from '../../core/vocabulary';
@@ -265,6 +265,18 @@ export class MeshIndex {
       this.podsByService.set(service, pods);
     }
     return pods;
+  }
+
+  /**
+   * ExternalWorkloads a Service's `spec.selector` selects: Linkerd's external workload controller writes their
+   * EndpointSlices (controller/api/destination/external-workload/endpoints_controller.go).
+   */
+  public externalWorkloadsForService(service: IndexedObject): IndexedObject[] {
+    const selector = service.object.spec?.selector;
+    if (!selector || typeof selector !== 'object' || Array.isArray(selector) || Object.keys(selector).length === 0) return [];
+    const namespace = service.id.namespace ?? '';
+    return this.list('workload.linkerd.io', 'ExternalWorkload')
+      .filter((w) => (w.id.namespace ?? '') === namespace && mapSelectorMatches(selector, labelsOf(w.object)));
   }
 
   /** HTTPRoutes and GRPCRoutes (either group) whose parentRefs name this Service (in any group spelling). */

@@ -188,3 +188,21 @@ describe('LKD-ROUTE-011 unsupported filters', () => {
     expect(ruleFindings(objects, 'LKD-ROUTE-011')[0].message).toContain('RequestRedirect filter');
   });
 });
+
+describe('LKD-ROUTE-023 a Service routes use selects something', () => {
+  test('fires when the selector matches no pod of a namespace that has pods', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders-v2').spec.selector = { 'app.kubernetes.io/name': 'orders', 'app.kubernetes.io/version': 'v9' };
+    expect(ruleFindings(objects, 'LKD-ROUTE-023').map((f) => f.resource.name)).toEqual(['orders-v2']);
+  });
+  // controller/api/destination/external-workload/endpoints_controller.go writes EndpointSlices for selected ExternalWorkloads.
+  test('a Service that selects an ExternalWorkload has endpoints', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders-v2').spec.selector = { app: 'legacy-orders' };
+    objects.push({
+      apiVersion: 'workload.linkerd.io/v1beta1', kind: 'ExternalWorkload', metadata: { name: 'vm-1', namespace: 'mesh-lab', labels: { app: 'legacy-orders' } },
+      spec: { meshTLS: { identity: 'spiffe://root.linkerd.cluster.local/vm-1', serverName: 'vm-1.cluster.local' }, workloadIPs: [{ ip: '192.0.2.10' }], ports: [{ port: 8080, name: 'http' }] },
+    });
+    expect(ruleFindings(objects, 'LKD-ROUTE-023')).toEqual([]);
+  });
+});

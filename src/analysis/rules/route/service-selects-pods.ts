@@ -23,7 +23,7 @@ function judge(ctx: RuleContext, service: IndexedObject, namespace: string): Uns
   const selector = service.object.spec?.selector;
   if (!selector || typeof selector !== 'object' || !hasOwnKeys(selector)) return undefined;
   const podCount = ctx.index.podTemplatesIn(namespace).length;
-  if (podCount === 0 || ctx.index.podTemplatesForService(service).length > 0) return undefined;
+  if (podCount === 0 || ctx.index.podTemplatesForService(service).length > 0 || ctx.index.externalWorkloadsForService(service).length > 0) return undefined;
   return { service, namespace, selector, podCount, uses: [] };
 }
 
@@ -81,10 +81,11 @@ export const serviceSelectsPods: Rule = {
     title: 'A Service that routes use as parent or backend selects at least one pod',
     why: 'A backend Service whose selector matches no pod has no endpoints: its share of a split fails with 503s, and '
       + 'a parent Service with no pods serves nothing to unmeshed clients or to rules without backends. Neither the API '
-      + 'server nor Linkerd reports it; a typo in a selector label is enough.',
+      + 'server nor Linkerd reports it; a typo in a selector label is enough. A Service that selects ExternalWorkloads has '
+      + 'the endpoints Linkerd\'s external workload controller writes for them.',
     fix: 'Make the Service selector match the pod template labels of its workload (e.g. app.kubernetes.io/name and version).',
     linkerdSource: 'not Linkerd: Kubernetes EndpointSlice controller (a selector that matches no pod leaves the Service '
-      + 'without endpoints)',
+      + 'without endpoints); controller/api/destination/external-workload/endpoints_controller.go (ExternalWorkloads)',
     badExample: 'kind: Service\nmetadata: {name: orders-v2}\nspec:\n  selector: {app.kubernetes.io/name: orders, app.kubernetes.io/version: v9}',
     goodExample: 'kind: Service\nmetadata: {name: orders-v2}\nspec:\n  selector: {app.kubernetes.io/name: orders, app.kubernetes.io/version: v2}',
   },
