@@ -37,6 +37,18 @@ describe('LKD-ROUTE-014 rule timeouts', () => {
     expect(ruleFindings(timeouts({ request: '10s', backendRequest: '2s' }), 'LKD-ROUTE-018')).toHaveLength(1);
     expect(ruleFindings(gatewayOnly({ request: '1s', backendRequest: '1500ms' }), 'LKD-ROUTE-014').map((f) => f.effect)).toEqual([FindingEffect.REJECTED]);
   });
+  // index/http.rs convert_gateway_rule maps zero to unset; grpc/src/outbound/http.rs convert_outbound_route then takes the Service's.
+  test('a zero request timeout ("no timeout") keeps the parent Service\'s timeouts: a warning naming them', () => {
+    const objects = timeouts({ request: '0s' });
+    pick(objects, 'Service', 'orders').metadata.annotations = { 'timeout.linkerd.io/request': '10s' };
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-018');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding.message).toMatch(/rules\[0\]\.timeouts\.request is zero, .* Linkerd reads it as unset, so the rule takes the timeouts of .*timeout.linkerd.io\/request="10s"/);
+    // A timeout of the route's own hides the Service's: nothing to say. Nor without a Service timeout.
+    pick(objects, 'HTTPRoute', 'orders-split').metadata.annotations = { 'timeout.linkerd.io/idle': '5m' };
+    expect(ruleFindings(objects, 'LKD-ROUTE-018')).toEqual([]);
+    expect(ruleFindings(timeouts({ request: '0s' }), 'LKD-ROUTE-018')).toEqual([]);
+  });
   test('fires when backendRequest exceeds request', () => {
     expect(ruleFindings(timeouts({ request: '1s', backendRequest: '1500ms' }), 'LKD-ROUTE-014')[0].message)
       .toMatch(/rules\[0\]\.timeouts\.backendRequest \(1500ms\) is longer than rules\[0\]\.timeouts\.request \(1s\)/);

@@ -6,7 +6,7 @@
  */
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
-  TIMEOUT_REQUEST_ANNOTATION, parseLinkerdDuration, parseRetryLimit,
+  TIMEOUT_REQUEST_ANNOTATION, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
 import { perIndex, perKeyOfIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
@@ -142,11 +142,29 @@ function annotationTimeout(obj: IndexedObject, label: string): RequestTimeout | 
   return parsed.ok ? { ms: parsed.value, source: `${TIMEOUT_REQUEST_ANNOTATION} on ${label}` } : undefined;
 }
 
-function ruleTimeout(route: IndexedObject, r: number): RequestTimeout | undefined {
+/**
+ * `rules[r].timeouts.request` as the outbound index reads it, in ms (index/http.rs convert_gateway_rule with Linkerd's
+ * `parse_duration`, convert_linkerd_rule with `K8sDuration`); undefined when unset or unreadable.
+ */
+function ruleRequestMs(route: IndexedObject, r: number): number | undefined {
   const rule = rules(route)[r];
-  if (!isGatewayHttpRoute(route) || !isRecord(rule?.timeouts) || rule.timeouts.request === undefined) return undefined;
-  const parsed = parseLinkerdDuration(rule.timeouts.request);
-  return parsed.ok && parsed.value > 0 ? { ms: parsed.value, source: `rules[${r}].timeouts.request` } : undefined;
+  if (!isHttpRoute(route) || !isRecord(rule?.timeouts) || rule.timeouts.request === undefined) return undefined;
+  if (isGatewayHttpRoute(route)) {
+    const parsed = parseLinkerdDuration(rule.timeouts.request);
+    return parsed.ok ? parsed.value : undefined;
+  }
+  const parsed = parseK8sDuration(rule.timeouts.request);
+  return parsed.ok && !parsed.value.negative ? parsed.value.ms : undefined;
+}
+
+function ruleTimeout(route: IndexedObject, r: number): RequestTimeout | undefined {
+  const ms = ruleRequestMs(route, r);
+  return ms !== undefined && ms > 0 ? { ms, source: `rules[${r}].timeouts.request` } : undefined;
+}
+
+/** `rules[r].timeouts.request` is zero: "no timeout" to Gateway API (GEP-1742), unset to Linkerd (convert_gateway_rule). */
+export function ruleRequestIsZero(route: IndexedObject, r: number): boolean {
+  return ruleRequestMs(route, r) === 0;
 }
 
 /** Whether rule `r` of the route ends up with any timeout of its own (which hides all of the Service's timeouts). */

@@ -1,8 +1,9 @@
-import { TIMEOUT_REQUEST_ANNOTATION } from '../../../core/linkerd-grammar';
+import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, hasAnnotation, hasLinkerdParent, isGrpcRoute, isRecord, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
+import { describeKeys, presentKeys, retryParents, ruleRequestIsZero } from '../retry/retry-config';
 
 function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<string, any>, r: number): void {
   const base = `rules[${r}].timeouts`;
@@ -20,6 +21,23 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   if (timeouts.request !== undefined && hasAnnotation(route.object, TIMEOUT_REQUEST_ANNOTATION)) {
     ctx.report(route, `${base}.request is set, but the route's ${TIMEOUT_REQUEST_ANNOTATION} annotation takes precedence, so `
       + `${base}.request is ignored. Keep one of the two.`);
+    return;
+  }
+  checkZeroRequest(ctx, route, r);
+}
+
+/**
+ * A zero request timeout means "no timeout" to Gateway API (GEP-1742). Linkerd reads it as unset: with no timeout of
+ * its own the rule then takes every timeout of its parent (grpc/src/outbound/http.rs convert_outbound_route).
+ */
+function checkZeroRequest(ctx: RuleContext, route: IndexedObject, r: number): void {
+  if (!ruleRequestIsZero(route, r) || presentKeys(route, TIMEOUT_ANNOTATIONS).length > 0) return;
+  for (const parent of retryParents(route, ctx.index)) {
+    const keys = parent.object ? presentKeys(parent.object, TIMEOUT_ANNOTATIONS) : [];
+    if (keys.length === 0) continue;
+    ctx.report(route, `rules[${r}].timeouts.request is zero, which Gateway API reads as "no timeout", but Linkerd reads it as unset, so the `
+      + `rule takes the timeouts of ${parent.label}: ${describeKeys(parent.object!, keys)}. A route sheds them only by having a timeout `
+      + `of its own (any timeout.linkerd.io annotation on it hides all of the parent's), or move them from ${parent.label} to the routes that need them.`);
   }
 }
 
@@ -33,11 +51,14 @@ export const ignoredTimeouts: Rule = {
     why: 'Linkerd 2.20 reads only `timeouts.request` of a rule: `timeouts.backendRequest` is checked at admission (by the '
       + 'Gateway API CRD, and by Linkerd\'s webhook on policy.linkerd.io HTTPRoutes) but never sent to proxies (the docs say otherwise). '
       + 'GRPCRoute has no `timeouts` field at all. A `timeout.linkerd.io/request` annotation on the route overrides every '
-      + '`rules[].timeouts.request`. In each case the author believes a timeout is in force that is not.',
+      + '`rules[].timeouts.request`. In each case the author believes a timeout is in force that is not. Conversely, a zero '
+      + '`timeouts.request` ("no timeout" in Gateway API) is read as unset, so the rule keeps every timeout of its parent '
+      + 'Service or EgressNetwork.',
     fix: 'Use `rules[].timeouts.request` or the `timeout.linkerd.io/request` annotation (one of them) for HTTPRoute, and the '
       + 'annotation for GRPCRoute; use `retry.linkerd.io/timeout` for a per-attempt limit.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule (reads only '
-      + 'rules[].timeouts.request, after the timeout.linkerd.io/request annotation); '
+      + 'rules[].timeouts.request, after the timeout.linkerd.io/request annotation; zero is unset); '
+      + 'policy-controller/grpc/src/outbound/http.rs convert_outbound_route (a rule without timeouts takes the parent\'s); '
       + 'policy-controller/runtime/src/admission.rs Validate<HttpRouteSpec> validate_timeouts',
     badExample: 'rules:\n- timeouts: {request: 10s, backendRequest: 2s}',
     goodExample: 'metadata:\n  annotations:\n    retry.linkerd.io/timeout: 2s\nspec:\n  rules:\n  - timeouts: {request: 10s}',

@@ -33,7 +33,7 @@ export const omittedParentGroup: Rule = {
       + '`group: policy.linkerd.io` on one with `kind: Server` or `kind: EgressNetwork`.',
     linkerdSource: 'Gateway API v1.2.1 CRD default (parentRefs[].group: gateway.networking.k8s.io; charts/linkerd-crds/templates/policy/httproute.yaml: policy.linkerd.io); '
       + 'policy-controller/k8s/index/src/outbound/index.rs is_parent_service, is_parent_egress_network; '
-      + 'policy-controller/k8s/api/src/policy.rs targets_kind (Server parents, k8s/index/src/inbound/routes.rs)',
+      + 'policy-controller/k8s/api/src/policy.rs targets_kind (Server parents: policy-controller/k8s/index/src/inbound/routes.rs)',
     badExample: 'parentRefs:\n- kind: Service\n  name: orders\n  port: 8080',
     goodExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: orders\n  port: 8080',
   },
