@@ -26,6 +26,16 @@ describe('LKD-ROUTE-006 Service backend port', () => {
     const objects = withRule((rule) => { rule.backendRefs[0] = { group: 'core', kind: 'Service', name: 'orders-v1' }; });
     expect(ruleFindings(objects, 'LKD-ROUTE-006')[0].message).toMatch(/weight 1 \(default\).*group "core" slips past the API server/);
   });
+  // admission.rs validate_http_backend_if_service compares exactly ("Service", "core"); the index (is_service) ignores case.
+  test('a lowercase kind passes the webhook and fails as an invalid backend; a policy.linkerd.io route is not checked by the webhook', () => {
+    const lower = withRule((rule) => { rule.backendRefs[1] = { kind: 'service', name: 'orders-v2' }; });
+    const [finding] = ruleFindings(lower, 'LKD-ROUTE-006');
+    expect(finding).toMatchObject({ effect: FindingEffect.IGNORED });
+    expect(finding.message).toMatch(/the webhook compares group and kind exactly and lets kind "service" through, but Linkerd's index reads them case-insensitively/);
+    const policy = withRule((rule, route) => { route.apiVersion = 'policy.linkerd.io/v1beta3'; delete rule.backendRefs[1].port; });
+    expect(ruleFindings(policy, 'LKD-ROUTE-006')[0]).toMatchObject({ effect: FindingEffect.IGNORED, message: expect.stringMatching(/nothing refuses it on a policy.linkerd.io HTTPRoute/) });
+    expect(ruleFindings(withRule((rule) => { delete rule.backendRefs[1].port; }), 'LKD-ROUTE-006')[0]).toMatchObject({ effect: FindingEffect.REJECTED });
+  });
   test('fires on port 0', () => {
     expect(ruleFindings(withRule((rule) => { rule.backendRefs[0].port = 0; }), 'LKD-ROUTE-006')[0].message).toMatch(/has port 0/);
   });

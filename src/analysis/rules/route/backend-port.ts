@@ -1,7 +1,13 @@
 import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
+import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
 import { backendRefs, everyRoute, isServiceBackend, isValidPort, rules } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
+
+function describeRef(backend: Record<string, any>): string {
+  return [backend.group !== undefined ? `group ${JSON.stringify(backend.group)}` : '', backend.kind !== undefined ? `kind ${JSON.stringify(backend.kind)}` : '']
+    .filter(Boolean).join(', ');
+}
 
 function weightOf(backend: Record<string, any>): string {
   return backend.weight === undefined ? '1 (default)' : JSON.stringify(backend.weight);
@@ -15,12 +21,23 @@ function schemaNote(backend: Record<string, any>): string {
   return '';
 }
 
+/**
+ * Whether Linkerd's webhook sees this backend as a Service: it compares group and kind exactly (admission.rs
+ * validate_http_backend_if_service), while the index reads them case-insensitively, so `kind: service` passes the
+ * webhook and then fails as an invalid backend. Only Gateway API routes have their backends checked there.
+ */
+function webhookChecks(route: IndexedObject, backend: Record<string, any>): boolean {
+  const group = backend.group;
+  return route.group === GATEWAY_GROUP && (group === undefined || group === '' || group === 'core')
+    && (backend.kind === undefined || backend.kind === 'Service');
+}
+
 /** A Service backend without a port is refused by Linkerd's webhook, or else an invalid backend whose share fails. */
 export const backendPort: Rule = {
   id: 'LKD-ROUTE-006',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
-  effects: [FindingEffect.REJECTED],
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'A Service backendRef has a port (1-65535)',
     why: 'Gateway API needs a port to address a Service. Linkerd\'s admission webhook rejects a gateway.networking.k8s.io '
@@ -28,7 +45,9 @@ export const backendPort: Rule = {
       + '("cannot reference a Service without a port"), so the apply fails. Where the webhook does not run (a namespace '
       + 'labelled config.linkerd.io/admission-webhooks: disabled, a policy.linkerd.io HTTPRoute, or failurePolicy Ignore '
       + 'while the controller is down), the index turns it into an invalid backend ("missing port for backend Service") '
-      + 'that keeps its weight, so its share of requests fails with HTTP 500. `group: core` without a port is not caught by the CRD.',
+      + 'that keeps its weight, so its share of requests fails with HTTP 500. `group: core` without a port is not caught by the CRD, '
+      + 'and a kind or group spelled in another case (`kind: service`) by neither the CRD nor the webhook, which compare them '
+      + 'exactly, while the index reads them case-insensitively.',
     fix: 'Set `port` to the backend Service\'s port (the Service port, not the targetPort); prefer omitting `group` (or "").',
     linkerdSource: 'policy-controller/runtime/src/admission.rs validate_http_backend_if_service, '
       + 'validate_grpc_backend_if_service ("cannot reference a Service without a port"); '
@@ -46,9 +65,16 @@ export const backendPort: Rule = {
           if (!isServiceBackend(backend) || isValidPort(backend.port)) continue;
           const path = `rules[${r}].backendRefs[${b}]`;
           const what = backend.port === undefined ? 'has no port' : `has port ${JSON.stringify(backend.port)}`;
-          ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; Linkerd's webhook rejects a gateway.networking.k8s.io route like this, and where it does not run `
-            + `Linkerd treats it as an invalid backend whose share (weight ${weightOf(backend)}) of requests fails with HTTP 500. `
-            + `Set ${path}.port to a Service port.${schemaNote(backend)}`, { effect: FindingEffect.REJECTED });
+          const invalid = `an invalid backend whose share (weight ${weightOf(backend)}) of requests fails with HTTP 500. Set ${path}.port to a Service port.`;
+          if (webhookChecks(route, backend)) {
+            ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; Linkerd's webhook rejects a gateway.networking.k8s.io route like this, and where it does not run `
+              + `Linkerd treats it as ${invalid}${schemaNote(backend)}`, { effect: FindingEffect.REJECTED });
+          } else {
+            const why = route.group === GATEWAY_GROUP
+              ? `the webhook compares group and kind exactly and lets ${describeRef(backend)} through, but Linkerd's index reads them case-insensitively and treats it as`
+              : 'nothing refuses it on a policy.linkerd.io HTTPRoute, and Linkerd treats it as';
+            ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; ${why} ${invalid}`, { effect: FindingEffect.IGNORED });
+          }
         }
       }
     }
