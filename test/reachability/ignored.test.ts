@@ -29,6 +29,8 @@ const MORE_TRIGGERS: Array<(o: any[]) => void> = [
     });
   },
   (o) => { delete route(o).spec.parentRefs[0].name; },
+  // Past the webhook (it compares kind exactly), then an invalid backend.
+  (o) => { route(o).spec.rules[0].backendRefs[1] = { kind: 'service', name: 'orders-v2' }; },
   (o) => { route(o).spec.parentRefs[0].port = 0; },
   (o) => { route(o).spec.rules[0].backendRefs[0].weight = -1; },
   (o) => { route(o).spec.rules[0].timeouts = { request: 'soon' }; },

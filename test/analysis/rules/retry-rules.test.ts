@@ -40,6 +40,15 @@ describe('LKD-RETRY-001 retries on non-idempotent requests', () => {
     expect(ruleFindings(mesh({ 'retry.linkerd.io/grpc': 'unavailable' }, undefined, serviceWide), 'LKD-RETRY-001')[0].message)
       .toMatch(/rules\[0\]\.matches\[0\] does not name one gRPC method/);
   });
+  // index/http.rs parse_http_retry errors drop the block (Service) or fail the whole route's conversion: nothing retries.
+  test('no warning for retries Linkerd never applies: an unreadable value drops the Service\'s block, or the whole route', () => {
+    expect(ruleFindings(mesh({ 'retry.linkerd.io/limit': '65536' }), 'LKD-RETRY-001')).toEqual([]);
+    expect(ruleFindings(mesh({ 'timeout.linkerd.io/request': '1m30s', 'retry.linkerd.io/http': '5xx' }), 'LKD-RETRY-001')).toEqual([]);
+    expect(ruleFindings(mesh(undefined, { 'retry.linkerd.io/http': '' }), 'LKD-RETRY-001')).toEqual([]);
+    const bare = mesh(undefined, { 'retry.linkerd.io/http': '' });
+    bare.splice(bare.indexOf(pick(bare, 'HTTPRoute', 'orders-split')), 1);
+    expect(ruleFindings(bare, 'LKD-RETRY-001')).toEqual([]);
+  });
   test('warns on a Service with retries and no route', () => {
     const objects = mesh(undefined, { 'retry.linkerd.io/limit': '2' });
     objects.splice(objects.indexOf(pick(objects, 'HTTPRoute', 'orders-split')), 1);

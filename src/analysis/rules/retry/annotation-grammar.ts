@@ -1,23 +1,12 @@
-import { retryAnnotated } from './retry-config';
-import {
-  Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
-  parseGrpcRetryCodes, parseHttpRetryConditions, parseLinkerdDuration, parseRetryLimit,
-} from '../../../core/linkerd-grammar';
+import { ANNOTATION_PARSERS, retryAnnotated } from './retry-config';
+import { RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute, isOutboundRoute } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { reportRefusal } from '../refusal';
 
-const PARSERS: Record<string, (value: unknown) => Parsed<unknown>> = {
-  [RETRY_HTTP_ANNOTATION]: parseHttpRetryConditions,
-  [RETRY_GRPC_ANNOTATION]: parseGrpcRetryCodes,
-  [RETRY_LIMIT_ANNOTATION]: parseRetryLimit,
-  [RETRY_TIMEOUT_ANNOTATION]: parseLinkerdDuration,
-  ...Object.fromEntries(TIMEOUT_ANNOTATIONS.map((k) => [k, parseLinkerdDuration])),
-};
-
-const ALL_KEYS = Object.keys(PARSERS);
+const ALL_KEYS = Object.keys(ANNOTATION_PARSERS);
 /** What a route of each kind reads: its kind's retry keys (see retryKeysOf), then the timeouts. */
 const GRPC_ROUTE_KEYS = [RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, ...TIMEOUT_ANNOTATIONS];
 const HTTP_ROUTE_KEYS = [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, ...TIMEOUT_ANNOTATIONS];
@@ -55,7 +44,7 @@ function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]
   const annotations = annotationMap(obj.object);
   for (const key of keys) {
     if (!(key in annotations)) continue;
-    const parsed = PARSERS[key](annotations[key]);
+    const parsed = ANNOTATION_PARSERS[key](annotations[key]);
     if (parsed.ok) continue;
     const problem = `annotation ${key}: ${parsed.reason}`;
     // A route is refused or skipped whole; a Service or EgressNetwork only loses its retry or timeout settings.

@@ -1,4 +1,4 @@
-import { RetrySettings, describeKeys, effectiveRetry, presentKeys, retryAnnotated } from './retry-config';
+import { RetrySettings, annotationsRead, describeKeys, effectiveRetry, presentKeys, retryAnnotated } from './retry-config';
 import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
@@ -57,7 +57,8 @@ const SERVICE_RETRY_KEYS = [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY
 
 function checkService(ctx: RuleContext, service: IndexedObject): void {
   const keys = presentKeys(service, SERVICE_RETRY_KEYS);
-  if (keys.length === 0 || routesAttachedTo(ctx.index, service).length > 0) return;
+  // An unreadable value drops the HTTP retry block (LKD-RETRY-002): then nothing retries.
+  if (keys.length === 0 || !annotationsRead(service, SERVICE_RETRY_KEYS) || routesAttachedTo(ctx.index, service).length > 0) return;
   ctx.report(service, `retries (${describeKeys(service, keys)}) apply to every request to this Service, whatever its method, `
     + 'POST and PATCH included; a request that failed after the server acted is sent again and can take effect twice.');
 }
@@ -69,7 +70,7 @@ function checkService(ctx: RuleContext, service: IndexedObject): void {
  */
 function checkEgressNetwork(ctx: RuleContext, network: IndexedObject): void {
   const keys = presentKeys(network, SERVICE_RETRY_KEYS);
-  if (keys.length === 0 || network.object.spec?.trafficPolicy !== 'Allow' || routesAttachedToEgressNetwork(ctx.index, network).length > 0) return;
+  if (keys.length === 0 || !annotationsRead(network, SERVICE_RETRY_KEYS) || network.object.spec?.trafficPolicy !== 'Allow' || routesAttachedToEgressNetwork(ctx.index, network).length > 0) return;
   ctx.report(network, `retries (${describeKeys(network, keys)}) apply to every request this EgressNetwork lets out (trafficPolicy Allow, `
     + 'no route attached), whatever its method, POST and PATCH included; a request that failed after the server acted is sent '
     + 'again and can take effect twice.');

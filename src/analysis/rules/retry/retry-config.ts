@@ -5,8 +5,8 @@
  * `apply`s), and the gRPC server hands either parent's settings to its routes (grpc/src/outbound/http.rs `protocol`).
  */
 import {
-  RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
-  TIMEOUT_REQUEST_ANNOTATION, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
+  Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
+  TIMEOUT_REQUEST_ANNOTATION, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
 import { perIndex, perKeyOfIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
@@ -17,6 +17,26 @@ import {
 const GRPC_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
 const HTTP_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
 const NO_KEYS: readonly string[] = Object.freeze([]);
+
+/**
+ * How the outbound index reads each retry and timeout annotation (index/http.rs parse_http_retry, index/grpc.rs
+ * parse_grpc_retry, index.rs parse_timeouts and parse_duration).
+ */
+export const ANNOTATION_PARSERS: Readonly<Record<string, (value: unknown) => Parsed<unknown>>> = {
+  [RETRY_HTTP_ANNOTATION]: parseHttpRetryConditions,
+  [RETRY_GRPC_ANNOTATION]: parseGrpcRetryCodes,
+  [RETRY_LIMIT_ANNOTATION]: parseRetryLimit,
+  [RETRY_TIMEOUT_ANNOTATION]: parseLinkerdDuration,
+  ...Object.fromEntries(TIMEOUT_ANNOTATIONS.map((k) => [k, parseLinkerdDuration])),
+};
+
+/** Whether every one of `keys` that the object carries reads: one that does not drops its block (or a route whole). */
+export function annotationsRead(obj: IndexedObject, keys: readonly string[]): boolean {
+  const present = presentKeys(obj, keys);
+  if (present.length === 0) return true;
+  const annotations = annotationMap(obj.object);
+  return present.every((k) => ANNOTATION_PARSERS[k](annotations[k]).ok);
+}
 
 /** The retry keys a route of this kind reads (an HTTPRoute never reads `/grpc`, a GRPCRoute never `/http`). */
 export function retryKeysOf(route: IndexedObject): readonly string[] {
@@ -111,7 +131,8 @@ function inheritedFrom(route: IndexedObject, parents: readonly RetryParent[]): {
   const kindKeys = retryKeysOf(route);
   for (const parent of parents) {
     const keys = retryBlockKeys(parent.object, kindKeys);
-    if (parent.object && keys.length > 0) return { source: parent.object, keys };
+    // A parent's block with an unreadable value is dropped (its retry is unset), not passed on.
+    if (parent.object && keys.length > 0 && annotationsRead(parent.object, kindKeys)) return { source: parent.object, keys };
   }
   return undefined;
 }
@@ -124,7 +145,8 @@ export const effectiveRetry: (route: IndexedObject, index: MeshIndex) => RetrySe
 
 function resolveRetry(route: IndexedObject, index: MeshIndex): RetrySettings | undefined {
   const parents = retryParents(route, index);
-  if (parents.length === 0) return undefined;
+  // A route with an unreadable retry or timeout annotation fails conversion and is skipped whole: nothing retries.
+  if (parents.length === 0 || !annotationsRead(route, [...retryKeysOf(route), ...TIMEOUT_ANNOTATIONS])) return undefined;
   const own = retryBlockKeys(route, retryKeysOf(route));
   if (own.length > 0) return retrySettingsOf(route, own);
   const inherited = inheritedFrom(route, parents);
