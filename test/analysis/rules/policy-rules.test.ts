@@ -559,6 +559,14 @@ describe('LKD-POL-014 rate limits', () => {
 });
 
 describe('LKD-POL-015 legacy kinds', () => {
+  // CHANGES.md stable-2.11: TrafficSplit moved to the linkerd-smi extension; nothing in linkerd2 version-2.20 reads it.
+  test('warns on an SMI TrafficSplit, which only the linkerd-smi extension reads', () => {
+    const split = { apiVersion: 'split.smi-spec.io/v1alpha2', kind: 'TrafficSplit', metadata: { name: 'orders', namespace: NS },
+      spec: { service: 'orders', backends: [{ service: 'orders-v1', weight: 900 }, { service: 'orders-v2', weight: 100 }] } };
+    expect(ruleFindings([...meshLab(), split], 'LKD-POL-015').map((f) => [f.severity, f.message])).toEqual([
+      [Severity.WARNING, expect.stringMatching(/^TrafficSplit \(SMI\) is read by no part of Linkerd 2.20 itself: only the separate linkerd-smi extension/)],
+    ]);
+  });
   test('fires on an old Server version and a ServerAuthorization', () => {
     const objects = [...meshLab(), {
       apiVersion: `${POLICY}/v1beta1`,

@@ -11,13 +11,17 @@ export const legacyKindsRule: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.WARNING,
   doc: {
-    title: 'No legacy policy kinds or versions (ServerAuthorization, old Server/HTTPRoute versions, ServiceProfile)',
+    title: 'No legacy policy kinds or versions (ServerAuthorization, old Server/HTTPRoute versions, ServiceProfile, SMI TrafficSplit)',
     why: 'ServerAuthorization is superseded by AuthorizationPolicy with MeshTLSAuthentication/NetworkAuthentication; Server '
       + 'before v1beta3 has no accessPolicy; policy.linkerd.io HTTPRoute before v1beta3 and ServiceProfile are legacy. A '
-      + 'ServiceProfile with routes or dstOverrides for a Service also makes Linkerd ignore the HTTPRoutes on that Service.',
-    fix: 'Move to Server policy.linkerd.io/v1beta3, AuthorizationPolicy, and Gateway API HTTPRoute/GRPCRoute.',
+      + 'ServiceProfile with routes or dstOverrides for a Service also makes Linkerd ignore the HTTPRoutes on that Service. An SMI '
+      + 'TrafficSplit (split.smi-spec.io) is read by no part of Linkerd itself since 2.11: only the separate linkerd-smi '
+      + 'extension installs its CRD and acts on it, so without it the apply fails and no traffic is split.',
+    fix: 'Move to Server policy.linkerd.io/v1beta3, AuthorizationPolicy, and Gateway API HTTPRoute/GRPCRoute (weighted '
+      + 'backendRefs for a split).',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/server_authorization.rs ServerAuthz::from_resource (legacy, still '
-      + 'read); controller/api/destination/server.go (s *server) GetProfile, which serves service profiles',
+      + 'read); controller/api/destination/server.go (s *server) GetProfile, which serves service profiles; CHANGES.md '
+      + '(stable-2.11: "the linkerd-smi extension is now required to use TrafficSplit")',
     badExample: 'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization',
     goodExample: 'apiVersion: policy.linkerd.io/v1alpha1\nkind: AuthorizationPolicy',
   },
@@ -35,6 +39,11 @@ export const legacyKindsRule: Rule = {
       if (route.id.apiVersion !== POLICY_ROUTE_CURRENT) {
         ctx.report(route, `HTTPRoute uses ${route.id.apiVersion}; use ${POLICY_ROUTE_CURRENT} or gateway.networking.k8s.io/v1.`);
       }
+    }
+    for (const split of ctx.index.own('split.smi-spec.io', 'TrafficSplit')) {
+      ctx.report(split, 'TrafficSplit (SMI) is read by no part of Linkerd 2.20 itself: only the separate linkerd-smi extension installs '
+        + 'its CRD and acts on it. Without that extension the apply fails; express the split as an HTTPRoute with weighted backendRefs '
+        + '(the TrafficSplit construct writes one).');
     }
     for (const profile of ctx.index.own('linkerd.io', 'ServiceProfile')) {
       ctx.report(profile, 'ServiceProfile is the legacy way to configure routes, retries and timeouts; use HTTPRoute/GRPCRoute with '
