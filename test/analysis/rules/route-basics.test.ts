@@ -17,7 +17,7 @@ describe('LKD-ROUTE-001 omitted parent group', () => {
     expect(finding.message).toMatch(/parentRefs\[0\].*without group "core"/);
   });
   // outbound/index.rs is_egress_network and k8s/api/src/policy.rs targets_kind: policy.linkerd.io only; Gateway API defaults an omitted group.
-  test('a Server or EgressNetwork parent without group policy.linkerd.io on a Gateway API route (TLSRoute included) is ignored', () => {
+  test('an EgressNetwork parent without group policy.linkerd.io on a Gateway API route (TLSRoute included) is ignored', () => {
     const tls = {
       apiVersion: 'gateway.networking.k8s.io/v1alpha2', kind: 'TLSRoute', metadata: { name: 'api', namespace: 'mesh-lab' },
       spec: { parentRefs: [{ kind: 'EgressNetwork', name: 'internet', port: 443 }], rules: [{ backendRefs: [{ group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet' }] }] },
@@ -25,11 +25,10 @@ describe('LKD-ROUTE-001 omitted parent group', () => {
     const objects = [...meshLab(), tls];
     pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs.push({ kind: 'Server', name: 'orders-http' });
     expect(ruleFindings(objects, 'LKD-ROUTE-001').map((f) => `${f.resource.name}: ${f.message}`)).toEqual([
-      expect.stringMatching(/^orders-split: parentRefs\[1\] names Server "orders-http" without a group/),
       expect.stringMatching(/^api: parentRefs\[0\] names EgressNetwork "internet" without a group; the API server defaults it to gateway.networking.k8s.io; .*Set parentRefs\[0\].group to policy.linkerd.io/),
     ]);
-    // Linkerd's own HTTPRoute defaults the group to policy.linkerd.io: fine there.
-    const policyRoute = { apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: { name: 'p', namespace: 'mesh-lab' }, spec: { parentRefs: [{ kind: 'Server', name: 'orders-http' }] } };
+    // Server parents are LKD-POL-020's; Linkerd's own HTTPRoute defaults the group to policy.linkerd.io: fine there.
+    const policyRoute = { apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: { name: 'p', namespace: 'mesh-lab' }, spec: { parentRefs: [{ kind: 'EgressNetwork', name: 'internet', port: 443 }] } };
     expect(ruleFindings([...meshLab(), policyRoute], 'LKD-ROUTE-001')).toEqual([]);
   });
 });

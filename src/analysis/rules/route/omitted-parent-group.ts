@@ -4,12 +4,12 @@ import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-ind
 import { ParentRef, everyRoute, parentRefs } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
-/** Linkerd's own parent kinds: their group must be policy.linkerd.io (k8s/api/src/policy.rs targets_kind, outbound/index.rs is_egress_network). */
-const POLICY_PARENT_KINDS = ['server', 'egressnetwork'];
-
-/** A Server or EgressNetwork parentRef whose group, as the API server leaves it, is not policy.linkerd.io. */
+/**
+ * An EgressNetwork parentRef whose group, as the API server leaves it, is not policy.linkerd.io (outbound/index.rs
+ * is_egress_network). Server parents are LKD-POL-020's.
+ */
 function policyParentProblem(route: IndexedObject, ref: ParentRef): string | undefined {
-  if (typeof ref.kind !== 'string' || !POLICY_PARENT_KINDS.includes(ref.kind.toLowerCase())) return undefined;
+  if (typeof ref.kind !== 'string' || ref.kind.toLowerCase() !== 'egressnetwork') return undefined;
   const group = typeof ref.group === 'string' ? ref.group : route.group === POLICY_GROUP ? POLICY_GROUP : GATEWAY_GROUP;
   if (group.toLowerCase() === POLICY_GROUP) return undefined;
   return ref.group === undefined
@@ -24,16 +24,15 @@ export const omittedParentGroup: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
-    title: 'A Service parentRef sets group "core" (or "") explicitly; a Server or EgressNetwork one is in policy.linkerd.io',
+    title: 'A Service parentRef sets group "core" (or "") explicitly; an EgressNetwork one is in policy.linkerd.io',
     why: 'The Gateway API CRD defaults an omitted parentRef group to gateway.networking.k8s.io (the policy.linkerd.io '
       + 'HTTPRoute CRD to policy.linkerd.io), so `kind: Service` without a group names a kind that does not exist. Linkerd '
-      + 'never attaches the route and reports nothing. Likewise a Server or EgressNetwork parent counts only in group '
-      + 'policy.linkerd.io, which a Gateway API route must spell out.',
+      + 'never attaches the route and reports nothing. Likewise an EgressNetwork parent counts only in group '
+      + 'policy.linkerd.io, which a Gateway API route must spell out (Server parents: LKD-POL-020).',
     fix: 'Set `group: core` (Linkerd\'s spelling) or `group: ""` on every parentRef with `kind: Service`, and '
-      + '`group: policy.linkerd.io` on one with `kind: Server` or `kind: EgressNetwork`.',
+      + '`group: policy.linkerd.io` on one with `kind: EgressNetwork`.',
     linkerdSource: 'Gateway API v1.2.1 CRD default (parentRefs[].group: gateway.networking.k8s.io; charts/linkerd-crds/templates/policy/httproute.yaml: policy.linkerd.io); '
-      + 'policy-controller/k8s/index/src/outbound/index.rs is_parent_service, is_parent_egress_network; '
-      + 'policy-controller/k8s/api/src/policy.rs targets_kind (Server parents: policy-controller/k8s/index/src/inbound/routes.rs)',
+      + 'policy-controller/k8s/index/src/outbound/index.rs is_parent_service, is_parent_egress_network',
     badExample: 'parentRefs:\n- kind: Service\n  name: orders\n  port: 8080',
     goodExample: 'parentRefs:\n- group: core\n  kind: Service\n  name: orders\n  port: 8080',
   },
