@@ -12,7 +12,8 @@ import { serviceAccountIdentity as coreServiceAccountIdentity } from '../../core
 import { goAtoi } from '../../core/linkerd-grammar';
 import { SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS, OPAQUE_PORTS_ANNOTATION, REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../core/vocabulary';
 import { Severity } from '../finding';
-import { LabelSelector } from './selectors';
+import { perIndex } from './memo';
+import { LabelSelector, selectorMatches } from './selectors';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../options';
 
 export const PROXY_UID = 2102;
@@ -866,3 +867,74 @@ export function listSome(items: string[], max = 5): string {
   const unique = [...new Set(items)].sort();
   return unique.length <= max ? unique.join(', ') : `${unique.slice(0, max).join(', ')} and ${unique.length - max} more`;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// ExternalWorkloads and the Servers that claim their ports
+
+const WORKLOAD_GROUP = 'workload.linkerd.io';
+
+/** `spec.externalWorkloadSelector` of a Server, when it is an object. */
+export function serverExternalSelector(server: IndexedObject): LabelSelector | undefined {
+  const selector = specOf(server).externalWorkloadSelector;
+  return selector !== null && typeof selector === 'object' && !Array.isArray(selector) ? selector : undefined;
+}
+
+/** An ExternalWorkload's TCP ports by name (inbound/workload.rs external_tcp_ports_by_name: TCP or no protocol, named). */
+export function externalPortNames(workload: IndexedObject): Map<string, number> {
+  const names = new Map<string, number>();
+  const ports = workload.object.spec?.ports;
+  for (const p of Array.isArray(ports) ? ports : []) {
+    if (!p || typeof p.name !== 'string' || !Number.isInteger(p.port)) continue;
+    if (typeof p.protocol === 'string' && p.protocol.toUpperCase() !== 'TCP') continue;
+    names.set(p.name, p.port);
+  }
+  return names;
+}
+
+/** The port of an ExternalWorkload a Server's port selects (inbound/index.rs ExternalWorkload::selects_port). */
+export function externalServerPort(server: IndexedObject, workload: IndexedObject): number | undefined {
+  const port = serverPort(server);
+  if (typeof port === 'number') return port;
+  return port === undefined ? undefined : externalPortNames(workload).get(port);
+}
+
+/** Which ExternalWorkloads each Server selects, and which Servers claim each of their ports, in claim order. */
+export interface ExternalCoverage {
+  workloadsOf(server: IndexedObject): readonly IndexedObject[];
+  /** Port → the Servers that select it on this workload, the first being the one Linkerd applies. */
+  claimedPorts(workload: IndexedObject): ReadonlyMap<number, readonly IndexedObject[]>;
+}
+
+/**
+ * ExternalWorkload::reindex_servers: Servers in creation-then-name order; one whose externalWorkloadSelector matches the
+ * workload's labels claims the port it selects there, unless an earlier Server has it ("Port already matched by another
+ * server; skipping"), and a named port the workload lacks is skipped. Workloads of the inventory count (others' Servers
+ * may select them); only the Server's own namespace is searched.
+ */
+export const externalWorkloadCoverage = perIndex((index: MeshIndex): ExternalCoverage => {
+  const workloads = new Map<IndexedObject, IndexedObject[]>();
+  const claims = new Map<IndexedObject, Map<number, IndexedObject[]>>();
+  const byNamespace = new Map<string, IndexedObject[]>();
+  for (const w of index.list(WORKLOAD_GROUP, 'ExternalWorkload')) {
+    const list = byNamespace.get(w.id.namespace ?? '');
+    if (list) list.push(w); else byNamespace.set(w.id.namespace ?? '', [w]);
+  }
+  for (const server of [...index.list(POLICY_GROUP, 'Server')].sort(claimOrder)) {
+    const selector = serverExternalSelector(server);
+    if (!selector) continue;
+    const selected = (byNamespace.get(namespaceOf(server)) ?? []).filter((w) => selectorMatches(selector, labelsOf(w.object)));
+    workloads.set(server, selected);
+    for (const w of selected) {
+      const port = externalServerPort(server, w);
+      if (port === undefined) continue;
+      let byPort = claims.get(w);
+      if (!byPort) claims.set(w, byPort = new Map());
+      const list = byPort.get(port);
+      if (list) list.push(server); else byPort.set(port, [server]);
+    }
+  }
+  return {
+    workloadsOf: (server) => workloads.get(server) ?? [],
+    claimedPorts: (workload) => claims.get(workload) ?? new Map(),
+  };
+});

@@ -1,7 +1,7 @@
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
-import { listSome, serverCoverage, workloadLabel } from '../../model/policy-view';
-import { Rule, RuleArea } from '../../rule';
+import { externalWorkloadCoverage, listSome, serverCoverage, workloadLabel } from '../../model/policy-view';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 interface Overlap {
   readonly loser: IndexedObject;
@@ -11,6 +11,26 @@ interface Overlap {
   workloads: readonly string[];
 }
 
+/** ExternalWorkload::reindex_servers skips a Server whose port an earlier one claimed, as for pods. */
+function reportExternalOverlaps(ctx: RuleContext): void {
+  const coverage = externalWorkloadCoverage(ctx.index);
+  const overlaps = new Map<string, { loser: IndexedObject; winner: IndexedObject; port: number; workloads: string[] }>();
+  for (const workload of ctx.index.list('workload.linkerd.io', 'ExternalWorkload')) {
+    for (const [port, servers] of coverage.claimedPorts(workload)) {
+      for (let i = 1; i < servers.length; i++) {
+        const key = `${servers[i].id.namespace}|${servers[i].id.name}|${servers[0].id.name}|${port}`;
+        const entry = overlaps.get(key) ?? { loser: servers[i], winner: servers[0], port, workloads: [] };
+        overlaps.set(key, entry);
+        entry.workloads.push(`ExternalWorkload ${workload.id.name}`);
+      }
+    }
+  }
+  for (const o of overlaps.values()) {
+    ctx.report(o.loser, `Server ${o.loser.id.name} selects port ${o.port} of ${listSome(o.workloads)}, which Server ${o.winner.id.name} `
+      + 'also selects; Linkerd applies the first by creation time (then name), so this Server is skipped there.', { effect: FindingEffect.IGNORED });
+  }
+}
+
 /** Several Servers on one pod port: the policy controller keeps the first and skips the rest. */
 export const overlappingServersRule: Rule = {
   id: 'LKD-POL-008',
@@ -18,13 +38,13 @@ export const overlappingServersRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
-    title: 'At most one Server selects each pod port',
+    title: 'At most one Server selects each pod (or ExternalWorkload) port',
     why: 'Overlapping Servers are no longer rejected at admission (linkerd2 #13676). The inbound index orders Servers by '
       + 'creation time, then name; the first to claim a pod port wins and the others are skipped with only a log line, so '
       + 'their accessPolicy and the AuthorizationPolicies on them silently do nothing for that port.',
     fix: 'Give each pod port exactly one Server: narrow the podSelectors or merge the Servers.',
-    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (sorted by created_at then name; '
-      + '"Port already matched by another server; skipping")',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers, ExternalWorkload::reindex_servers '
+      + '(sorted by created_at then name; "Port already matched by another server; skipping")',
     badExample: '# orders-http and all-http both select app=orders, port 8080',
     goodExample: '# one Server per pod port; other workloads get their own Server',
   },
@@ -55,6 +75,7 @@ export const overlappingServersRule: Rule = {
         }
       }
     }
+    reportExternalOverlaps(ctx);
     // The workload list is rendered once per shared list, not once per losing Server.
     const rendered = new Map<readonly string[], string>();
     for (const o of overlaps.values()) {

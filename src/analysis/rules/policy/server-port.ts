@@ -1,6 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject, Injection, POLICY_GROUP } from '../../model/mesh-index';
-import { listSome, selectPorts, serverCoverage, serverPort, workloadLabel } from '../../model/policy-view';
+import {
+  externalPortNames, externalWorkloadCoverage, listSome, selectPorts, serverCoverage, serverExternalSelector, serverPort, workloadLabel,
+} from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/;
@@ -33,22 +35,32 @@ function checkNamedPort(ctx: RuleContext, server: IndexedObject, port: string): 
     + 'Name the port in the container spec, or set spec.port to the port number.');
 }
 
+/** The same for an ExternalWorkload Server: a name none of its workloads has (as a TCP port) selects nothing (selects_port). */
+function checkNamedExternalPort(ctx: RuleContext, server: IndexedObject, port: string): void {
+  const workloads = externalWorkloadCoverage(ctx.index).workloadsOf(server);
+  if (workloads.length === 0 || workloads.some((w) => externalPortNames(w).has(port))) return;
+  ctx.report(server, `spec.port "${port}": none of the selected ExternalWorkloads (${listSome(workloads.map((w) => w.id.name))}) has a TCP `
+    + `port named "${port}", so Linkerd skips the Server on each of them and every port keeps its default inbound policy. Name the port `
+    + 'in the ExternalWorkload\'s spec.ports, or set spec.port to the port number.');
+}
+
 /** Server.port must name a port every selected pod declares; a quoted number is a name. */
 export const serverPortRule: Rule = {
   id: 'LKD-POL-007',
   area: RuleArea.POLICY,
   severity: Severity.WARNING,
   doc: {
-    title: 'Server port is a valid port, and a port name exists on at least one selected pod',
+    title: 'Server port is a valid port, and a port name exists on at least one selected pod or ExternalWorkload',
     why: 'A Server names a port by number or by container port name (linkerd2 policy-controller/k8s/index/src/inbound/index.rs, '
       + 'Pod::select_ports; workload.rs pod_tcp_ports_by_name). A number selects that port whether or not a container declares '
       + 'it. A name selects the TCP container ports of that name on each pod (the injected proxy\'s linkerd-admin and '
       + 'linkerd-proxy included); pods without it are simply not governed by the Server. A quoted number ("8080") is a name, '
       + 'and port names always contain a letter, so it selects nothing: the Server is silently inert (an error). A name that '
-      + 'no selected pod has leaves the Server governing nothing (a warning).',
+      + 'no selected pod has leaves the Server governing nothing (a warning). On ExternalWorkloads a name selects the named '
+      + 'port of their spec.ports that is TCP (or has no protocol) (ExternalWorkload::selects_port, external_tcp_ports_by_name).',
     fix: 'Use an unquoted port number or a container port name that the selected pods declare.',
-    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::select_ports; '
-      + 'policy-controller/k8s/index/src/inbound/workload.rs pod_tcp_ports_by_name',
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::select_ports, ExternalWorkload::selects_port; '
+      + 'policy-controller/k8s/index/src/inbound/workload.rs pod_tcp_ports_by_name, external_tcp_ports_by_name',
     badExample: 'spec:\n  port: "8080"',
     goodExample: 'spec:\n  port: 8080   # or: port: http',
   },
@@ -57,6 +69,7 @@ export const serverPortRule: Rule = {
       const port = serverPort(server);
       const problem = portValueProblem(port);
       if (problem) ctx.report(server, problem, { severity: Severity.ERROR });
+      else if (typeof port === 'string' && serverExternalSelector(server)) checkNamedExternalPort(ctx, server, port);
       else if (typeof port === 'string') checkNamedPort(ctx, server, port);
     }
   },

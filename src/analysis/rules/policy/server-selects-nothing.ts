@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
 import { renderedByLinkerdChart } from '../../model/installs';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { serverCoverage, serverSelector } from '../../model/policy-view';
+import { externalWorkloadCoverage, serverCoverage, serverExternalSelector, serverSelector, specOf } from '../../model/policy-view';
 import { LabelSelector, LabelSelectorRequirement, describeSelector, illegalRequirement, withoutControllerSetLabels } from '../../model/selectors';
-import { Rule, RuleArea } from '../../rule';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The malformed expressions that make a selector match nothing, in words; empty when there are none. */
 function illegalNote(selector: LabelSelector): string {
@@ -57,13 +57,31 @@ function whyUnsure(index: MeshIndex, server: IndexedObject, selector: LabelSelec
   };
 }
 
+/**
+ * A Server whose externalWorkloadSelector matches no ExternalWorkload (inbound/index.rs ExternalWorkload::reindex_servers)
+ * governs nothing. An error only where the namespace has ExternalWorkloads here and the analysis sees all of them.
+ */
+function checkExternalSelector(ctx: RuleContext, server: IndexedObject, selector: LabelSelector): void {
+  if (externalWorkloadCoverage(ctx.index).workloadsOf(server).length > 0) return;
+  const ns = server.id.namespace ?? '';
+  const known = ctx.index.list('workload.linkerd.io', 'ExternalWorkload').filter((w) => (w.id.namespace ?? '') === ns).length;
+  const what = `spec.externalWorkloadSelector (${describeSelector(selector)}) selects none of the ${known} ExternalWorkload(s) `
+    + `${known === 0 ? 'this analysis has' : 'here'} in namespace ${ns}`;
+  if (known > 0 && ctx.index.sees('workload.linkerd.io', 'ExternalWorkload', ns)) {
+    ctx.report(server, `${what}; the Server governs nothing and their ports keep the default inbound policy.${illegalNote(selector)}`);
+    return;
+  }
+  ctx.report(server, `${what}. If the ExternalWorkloads are created separately, declare them in the inventory so the selector is checked; `
+    + 'if there are none, the Server governs nothing.', { severity: Severity.WARNING });
+}
+
 /** A Server whose podSelector selects no pod template governs nothing: usually a label typo. */
 export const serverSelectsNothingRule: Rule = {
   id: 'LKD-POL-006',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
   doc: {
-    title: 'Server podSelector selects at least one pod template in its namespace',
+    title: 'Server podSelector (externalWorkloadSelector) selects at least one pod template (ExternalWorkload) in its namespace',
     why: 'A Server applies only to pods its podSelector matches in its own namespace. When it matches none (a label typo, '
       + 'a selector copied from another app), the ports you meant to protect keep the default inbound policy, and the '
       + 'AuthorizationPolicies that target the Server do nothing. When the analysis has no pod template of the namespace at '
@@ -73,10 +91,12 @@ export const serverSelectsNothingRule: Rule = {
       + '(the multicluster extension\'s service mirrors and controllers come from `linkerd multicluster link`) or that a value '
       + 'switched off (viz with prometheus.enabled=false keeps its prometheus-admin Server): on those it is a warning too. A '
       + 'selector on labels that controllers put on the pods they create (statefulset.kubernetes.io/pod-name, job-name, '
-      + 'pod-template-hash …) is judged without those labels, and noted as information when the rest matches.',
+      + 'pod-template-hash …) is judged without those labels, and noted as information when the rest matches. An '
+      + 'externalWorkloadSelector is judged against the namespace\'s ExternalWorkloads the same way.',
     fix: 'Make podSelector match the pod template labels of the workload (or declare the workload in the inventory if it is deployed separately); '
       + 'give In and NotIn a values list and Exists and DoesNotExist none.',
-    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (pod_selector.matches); '
+    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers (pod_selector.matches), '
+      + 'ExternalWorkload::reindex_servers; '
       + 'multicluster/charts/linkerd-multicluster/templates/service-mirror-policy.yaml and '
       + 'viz/charts/linkerd-viz/templates/prometheus-policy.yaml (Servers rendered unconditionally); '
       + 'policy-controller/k8s/api/src/labels.rs Selector::matches, Expression::matches',
@@ -86,8 +106,13 @@ export const serverSelectsNothingRule: Rule = {
   check(ctx) {
     const coverage = serverCoverage(ctx.index);
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
+      const external = serverExternalSelector(server);
+      if (external && !specOf(server).podSelector) {
+        checkExternalSelector(ctx, server, external);
+        continue;
+      }
       const selector = serverSelector(server);
-      if (!selector) continue; // externalWorkloadSelector or shape error (LKD-POL-016)
+      if (!selector) continue; // shape error (LKD-POL-016)
       if (coverage.podsOf(server).length > 0) continue;
       const ns = server.id.namespace ?? '';
       const known = ctx.index.podTemplatesIn(ns).length;
