@@ -938,3 +938,16 @@ export const externalWorkloadCoverage = perIndex((index: MeshIndex): ExternalCov
     claimedPorts: (workload) => claims.get(workload) ?? new Map(),
   };
 });
+
+/**
+ * Whether an ExternalWorkload serves a Service port: the external workload controller writes an endpoint only for a
+ * port the workload lists, by targetPort name or number, with the same protocol (case-sensitive) as the Service port
+ * (controller/api/destination/external-workload/endpoints_reconciler.go findWorkloadPort).
+ */
+export function externalWorkloadServes(workload: IndexedObject, servicePort: Record<string, any>): boolean {
+  const target = servicePort.targetPort ?? servicePort.port;
+  const protocol = typeof servicePort.protocol === 'string' ? servicePort.protocol : 'TCP';
+  const ports = workload.object.spec?.ports;
+  return (Array.isArray(ports) ? ports : []).some((p) => p && (typeof p.protocol === 'string' ? p.protocol : 'TCP') === protocol
+    && (typeof target === 'string' ? p.name === target : p.port === target));
+}
