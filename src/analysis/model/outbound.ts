@@ -106,29 +106,35 @@ function refKey(kind: OutboundParentKind, namespace: string, name: string, port:
   return `${kind}|${namespace}|${name}|${port ?? ''}`;
 }
 
+const NOT_CONFLICTED: readonly IndexedObject[] = Object.freeze([]);
+
 /** Every Service and EgressNetwork parentRef of every route (the inventory's included), with its status conflicts. */
 const outboundRefs = perIndex((index: MeshIndex): readonly OutboundRef[] => {
-  const drafts: Array<Omit<OutboundRef, 'conflictedBy'>> = [];
+  const refs: Array<{ -readonly [K in keyof OutboundRef]: OutboundRef[K] }> = [];
   for (const route of everyRouteWithInventory(index)) {
     const family = routeFamily(route);
     if (!family) continue;
     for (const p of serviceParents(route, index)) {
-      drafts.push({ route, family, kind: OutboundParentKind.SERVICE, position: p.position, namespace: p.namespace, name: p.name,
-        port: isValidPort(p.ref.port) ? p.ref.port : undefined, parent: p.service });
+      refs.push({ route, family, kind: OutboundParentKind.SERVICE, position: p.position, namespace: p.namespace, name: p.name,
+        port: isValidPort(p.ref.port) ? p.ref.port : undefined, parent: p.service, conflictedBy: NOT_CONFLICTED });
     }
     for (const p of egressNetworkParents(route, index)) {
-      drafts.push({ route, family, kind: OutboundParentKind.EGRESS_NETWORK, position: p.position, namespace: p.namespace, name: p.name,
-        port: isValidPort(p.ref.port) ? p.ref.port : undefined, parent: p.network });
+      refs.push({ route, family, kind: OutboundParentKind.EGRESS_NETWORK, position: p.position, namespace: p.namespace, name: p.name,
+        port: isValidPort(p.ref.port) ? p.ref.port : undefined, parent: p.network, conflictedBy: NOT_CONFLICTED });
     }
   }
-  const byKey = new Map<string, Array<Omit<OutboundRef, 'conflictedBy'>>>();
-  for (const d of drafts) pushTo(byKey, refKey(d.kind, d.namespace, d.name, d.port), d);
-  return drafts.map((d) => {
-    const same = byKey.get(refKey(d.kind, d.namespace, d.name, d.port))!;
-    const rank = familyRank(d.family);
-    const above = same.length > 1 ? [...new Set(same.filter((o) => familyRank(o.family) < rank).map((o) => o.route))] : [];
-    return { ...d, conflictedBy: above };
-  });
+  // Only identical parentRefs of different kinds conflict: group by parentRef, and look closer only where kinds mix.
+  const byKey = new Map<string, typeof refs>();
+  for (const ref of refs) pushTo(byKey, refKey(ref.kind, ref.namespace, ref.name, ref.port), ref);
+  for (const same of byKey.values()) {
+    if (same.length < 2 || same.every((o) => o.family === same[0].family)) continue;
+    for (const ref of same) {
+      const rank = familyRank(ref.family);
+      const above = [...new Set(same.filter((o) => familyRank(o.family) < rank).map((o) => o.route))];
+      if (above.length > 0) ref.conflictedBy = above;
+    }
+  }
+  return refs;
 });
 
 /** The Service and EgressNetwork parentRefs of one route. */
@@ -150,6 +156,7 @@ export function allOutboundRefs(index: MeshIndex): readonly OutboundRef[] {
  * is not conflicted.
  */
 export function acceptedAt(index: MeshIndex, ref: OutboundRef): boolean {
+  if (ref.conflictedBy.length === 0) return true;
   return (refsOfRoute(index).get(ref.route) ?? []).some((o) => o.kind === ref.kind && o.namespace === ref.namespace && o.name === ref.name
     && o.conflictedBy.length === 0 && (ref.port === undefined || o.port === undefined || o.port === ref.port));
 }

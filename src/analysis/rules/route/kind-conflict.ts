@@ -40,6 +40,8 @@ function precedenceLosses(index: MeshIndex, context: AnalysisContext): Loss[] {
   const losses = new Map<string, Loss>();
   for (const ports of outboundPolicy(index, context).values()) {
     const views = [...ports.values()];
+    // Only a port with routes of two kinds has a loser (the usual parent has one kind).
+    if (!views.some((v) => v.attached.some((r) => r.family !== v.attached[0].family))) continue;
     const consumers = [...new Set(views.flatMap((v) => v.attached.filter((r) => !r.producer).map((r) => r.clients)))];
     for (const scope of [undefined, ...consumers]) {
       const winners = new Map(views.map((view) => [view, servedTo(view, scope)]));
