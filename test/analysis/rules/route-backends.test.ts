@@ -187,6 +187,13 @@ describe('LKD-ROUTE-011 unsupported filters', () => {
     const mirrorOnBackend = withRule((rule, route) => { route.apiVersion = 'policy.linkerd.io/v1beta3'; rule.backendRefs[0].filters = [{ type: 'RequestMirror' }]; });
     expect(ruleFindings(mirrorOnBackend, 'LKD-ROUTE-011')[0]).toMatchObject({ effect: FindingEffect.REJECTED });
   });
+  // Gateway API v1.2.1 CRD: extensionRef requires group, kind and name; the API server refuses the route first.
+  test('an ExtensionRef filter without a name is refused by the API server, not skipped by Linkerd', () => {
+    const objects = withRule((rule) => { rule.filters = [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Thing' } }]; });
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-011');
+    expect(finding).toMatchObject({ effect: FindingEffect.REJECTED });
+    expect(finding.message).toMatch(/ExtensionRef filter, which Linkerd does not support, and extensionRef needs name: the API server refuses the route/);
+  });
   test('a backend-level URLRewrite fails that backend\'s share', () => {
     const objects = withRule((rule) => { rule.backendRefs[1].filters = [{ type: 'URLRewrite', urlRewrite: { hostname: 'orders' } }]; });
     expect(ruleFindings(objects, 'LKD-ROUTE-011')[0].message).toMatch(/rules\[0\]\.backendRefs\[1\]\.filters\[0\] is a URLRewrite filter.*HTTP 500/);

@@ -1,7 +1,7 @@
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import {
-  allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isGrpcRoute, isServerParent, isServiceParent, parentRefs, rules,
+  allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isGrpcRoute, isRecord, isServerParent, isServiceParent, parentRefs, rules,
 } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -29,11 +29,34 @@ function refusedByPolicyCrd(ctx: RuleContext, route: IndexedObject, type: unknow
   return true;
 }
 
+/** The field each unsupported filter type needs, and what that field requires (Gateway API v1.2.1 CRD validations). */
+const FILTER_CONFIG: Record<string, { field: string; required: readonly string[] }> = {
+  RequestMirror: { field: 'requestMirror', required: ['backendRef'] },
+  URLRewrite: { field: 'urlRewrite', required: [] },
+  ExtensionRef: { field: 'extensionRef', required: ['group', 'kind', 'name'] },
+};
+
+/** What the Gateway API CRD refuses in an unsupported filter before Linkerd ever sees it, or undefined. */
+function crdProblem(filter: Record<string, any>): string | undefined {
+  const config = FILTER_CONFIG[filter.type];
+  if (!config) return undefined;
+  const value = filter[config.field];
+  if (!isRecord(value)) return `a ${filter.type} filter needs ${config.field}`;
+  const missing = config.required.filter((k) => value[k] === undefined);
+  return missing.length > 0 ? `${config.field} needs ${missing.join(', ')}` : undefined;
+}
+
 function checkRuleFilters(ctx: RuleContext, route: IndexedObject, rule: unknown, r: number): void {
   const filters = filtersOf(rule);
   for (let f = 0; f < filters.length; f++) {
     const filter = filters[f];
     if (refusedByPolicyCrd(ctx, route, filter?.type, `rules[${r}].filters[${f}]`, POLICY_RULE_FILTERS) || !isUnsupported(route, filter?.type)) continue;
+    const refused = crdProblem(filter);
+    if (refused) {
+      ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support, and ${refused}: the API server `
+        + `refuses the route. Remove rules[${r}].filters[${f}].`, { effect: FindingEffect.REJECTED });
+      continue;
+    }
     ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support: the whole route fails `
       + 'conversion and is skipped for every client (only a controller log line says so), although the API server accepted it. '
       + `Remove rules[${r}].filters[${f}].`, { effect: FindingEffect.IGNORED });
