@@ -196,8 +196,10 @@ describe('authorization variants', () => {
     expect(decision).toMatchObject({ allowed: true, reason: expect.stringMatching(/legacy ServerAuthorization legacy admits/) });
   });
 
-  // grpc/src/inbound.rs to_authz: an authorization that names no network is sent with the cluster networks.
-  test('an authorization naming no network admits no client from outside the cluster networks (ServerAuthorization and AuthorizationPolicy alike)', () => {
+  // grpc/src/inbound.rs to_authz sends an empty network list as the cluster networks (a ServerAuthorization without
+  // client.networks); inbound/index.rs policy_client_authz gives an AuthorizationPolicy without NetworkAuthentication
+  // 0.0.0.0/0 and ::/0.
+  test('a ServerAuthorization naming no network admits only the cluster networks; an AuthorizationPolicy naming none admits every network', () => {
     const outsider = { meshed: false, ip: '203.0.113.7', inCluster: false, label: 'an outsider' };
     const inside = { meshed: false, inCluster: true, label: 'an unmeshed pod' };
     const legacy = (client: any) => {
@@ -212,7 +214,7 @@ describe('authorization variants', () => {
     const narrow = legacy({ unauthenticated: true, networks: [{ cidr: '10.1.0.0/16' }] });
     expect(canReachAs(narrow, inside, orders, 8080).allowed).toBe(false);
     expect(canReachAs(narrow, { ...inside, ip: '10.1.2.3' }, orders, 8080).allowed).toBe(true);
-    // An AuthorizationPolicy with no authentication at all is sent with the cluster networks too.
+    // An AuthorizationPolicy with no authentication at all admits everyone, from anywhere.
     const objects = lab();
     objects.push({
       apiVersion: `${POLICY}/v1alpha1`,
@@ -222,7 +224,13 @@ describe('authorization variants', () => {
     });
     const everyone = evaluate(objects);
     expect(canReachAs(everyone, inside, orders, 8080).allowed).toBe(true);
-    expect(canReachAs(everyone, outsider, orders, 8080)).toMatchObject({ allowed: false });
+    expect(canReachAs(everyone, outsider, orders, 8080)).toMatchObject({ allowed: true });
+    // A NetworkAuthentication with an empty list reaches the proxy as the cluster networks (to_authz).
+    objects.push({ apiVersion: `${POLICY}/v1alpha1`, kind: 'NetworkAuthentication', metadata: { name: 'none', namespace: NS }, spec: { networks: [] } });
+    pick(objects, 'AuthorizationPolicy', 'everyone').spec.requiredAuthenticationRefs = [{ group: POLICY, kind: 'NetworkAuthentication', name: 'none' }];
+    const empty = evaluate(objects);
+    expect(canReachAs(empty, inside, orders, 8080).allowed).toBe(true);
+    expect(canReachAs(empty, outsider, orders, 8080).allowed).toBe(false);
   });
 
   test('skip-inbound-ports bypasses the Server', () => {

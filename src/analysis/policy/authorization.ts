@@ -134,9 +134,11 @@ function clusterEntries(context: AnalysisContext): NetworkEntry[] {
 }
 
 /**
- * Whether an authorization's networks admit the caller. An authorization that names no network (an AuthorizationPolicy
- * without NetworkAuthentication, a ServerAuthorization without client.networks) is sent to the proxy with the cluster
- * networks (policy-controller/grpc/src/inbound.rs to_authz), so it admits no client from outside them.
+ * Whether an authorization's networks admit the caller. An empty list (a ServerAuthorization without client.networks,
+ * a NetworkAuthentication without networks) is sent to the proxy as the cluster networks (policy-controller/grpc/src/
+ * inbound.rs to_authz), so it admits no client from outside them. An AuthorizationPolicy that names no
+ * NetworkAuthentication is not such a list: the index gives it 0.0.0.0/0 and ::/0 (inbound/index.rs
+ * policy_client_authz), every network.
  */
 export function authorizedNetworksAdmit(networks: unknown, caller: Caller, context: AnalysisContext): boolean {
   const entries = networkEntries(networks);
@@ -224,8 +226,8 @@ export interface PolicyMatch {
 
 /**
  * An AuthorizationPolicy admits a caller when every kind of authentication it requires is satisfied: identity
- * (one MeshTLSAuthentication or ServiceAccount) and network (one NetworkAuthentication; without one, the cluster
- * networks). An empty list admits every client inside the cluster networks.
+ * (one MeshTLSAuthentication or ServiceAccount) and network (one NetworkAuthentication; without one, every network:
+ * inbound/index.rs policy_client_authz). An empty list admits every client, plaintext ones from anywhere included.
  * A reference to a missing authentication makes the index ignore the whole policy.
  */
 export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, caller: Caller, context: AnalysisContext): PolicyMatch {
@@ -234,7 +236,6 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
   if (!Array.isArray(refs)) return { admitted: false, reason: `${name} has no requiredAuthenticationRefs list and is rejected` };
   const ns = policy.id.namespace;
   const who = callerLabel(caller);
-  let namesNetwork = false;
   for (const ref of refList(refs)) {
     const refNs = ref.namespace ?? ns;
     if (isPolicyRef(ref, 'MeshTLSAuthentication')) {
@@ -244,8 +245,9 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
     } else if (isPolicyRef(ref, 'NetworkAuthentication')) {
       const authn = index.get(POLICY_GROUP, 'NetworkAuthentication', refNs, String(ref.name));
       if (!authn) return { admitted: false, reason: `${name} references a missing NetworkAuthentication ${ref.name}; Linkerd ignores the policy` };
-      namesNetwork = true;
-      const entries = networkEntries(specOf(authn).networks);
+      // A NetworkAuthentication without networks reaches the proxy as the cluster networks (to_authz).
+      const listed = networkEntries(specOf(authn).networks);
+      const entries = listed.length > 0 ? listed : clusterEntries(context);
       if (!networksAdmit(entries, caller, context)) {
         if (mayAdmitUnknownAddress(entries, caller, context)) {
           return { admitted: false, uncertain: true, reason: `${name}: NetworkAuthentication ${ref.name} admits only part of the cluster networks, and ${who}'s address decides` };
@@ -258,9 +260,6 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
     } else {
       return { admitted: false, reason: `${name} references unsupported ${String(ref.kind)} and is rejected by the webhook` };
     }
-  }
-  if (!namesNetwork && !authorizedNetworksAdmit(undefined, caller, context)) {
-    return { admitted: false, reason: `${name} names no NetworkAuthentication, so it admits only clients inside the cluster networks, and ${who} is not` };
   }
   return { admitted: true, reason: `${name} admits ${who}` };
 }
