@@ -36,6 +36,17 @@ describe('explain a workload port', () => {
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
 
+  // core/src/identity_match.rs IdentityMatch::from_str: in "*.*.x" the second "*" is a literal label, which names nobody.
+  test('a "*.*.serviceaccount..." identity admits no one, not even the other meshed identities', () => {
+    const wild = meshLabObjects({ negative: true });
+    findObject(wild, 'MeshTLSAuthentication', 'client-sa').spec = { identities: ['*.*.serviceaccount.identity.linkerd.cluster.local'] };
+    const verdicts = MeshReachability.explain(wild, 'mesh-lab/orders-v1:8080').verdicts;
+    expect(verdicts.find((v) => v.source === 'other-meshed')!.allowed).toBe(false);
+    expect(verdicts.find((v) => v.source === 'mesh-lab/client')!.allowed).toBe(false);
+    findObject(wild, 'MeshTLSAuthentication', 'client-sa').spec = { identities: ['*.serviceaccount.identity.linkerd.cluster.local'] };
+    expect(MeshReachability.explain(wild, 'mesh-lab/orders-v1:8080').verdicts.find((v) => v.source === 'other-meshed')!.allowed).toBe(true);
+  });
+
   test('--from and --method/--path narrow to one caller and one request class', () => {
     const result = MeshReachability.explain(objects, 'mesh-lab/orders-v2:http', { caller: 'kubelet', method: 'GET', path: '/health' });
     expect(result.verdicts.map((v) => [v.source, v.request, v.allowed])).toEqual([['kubelet', 'probe GET /health', true]]);

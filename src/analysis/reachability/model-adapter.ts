@@ -34,8 +34,14 @@ export const UNAUTHENTICATED = 'unauthenticated';
 export const EXTERNAL = 'external';
 export const KUBELET = 'kubelet';
 
-/** A namespace no object can have: identities in it match only patterns that match every identity. */
+/** The ServiceAccount of a namespace-wide caller class (`ns/*`), as `*.ns.serviceaccount...` patterns name it. */
 const NOWHERE = '*';
+/**
+ * The namespace and ServiceAccount of the `other-meshed` representative: a label no identity pattern names, so only
+ * patterns that match every identity of the trust domain admit it. (`*` would not do: `*.*.serviceaccount...` names a
+ * literal `*` label, core/src/identity_match.rs, and matches nobody.)
+ */
+const UNNAMED = '\u0000';
 /** An address outside every private and carrier-grade range, for the `external` class. */
 const OUTSIDE_IP = '203.0.113.7';
 
@@ -65,7 +71,7 @@ function toCaller(view: CallerView): Caller {
     case CallerKind.IDENTITY: case CallerKind.NAMESPACE:
       return { meshed: true, namespace: view.namespace, serviceAccount: view.serviceAccount, label: `meshed ${view.key}` };
     case CallerKind.OTHER_MESHED:
-      return { meshed: true, namespace: NOWHERE, serviceAccount: NOWHERE, label: 'any other meshed identity' };
+      return { meshed: true, namespace: UNNAMED, serviceAccount: UNNAMED, label: 'any other meshed identity' };
     case CallerKind.EXTERNAL:
       return { meshed: false, ip: OUTSIDE_IP, inCluster: false, label: 'an unmeshed client outside the cluster networks' };
     case CallerKind.KUBELET:
