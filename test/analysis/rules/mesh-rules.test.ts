@@ -615,6 +615,22 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     const [outbound] = messagesFor({ 'config.linkerd.io/skip-outbound-ports': '25,smtp,99999' });
     expect(outbound).toMatch(/skip-outbound-ports is "25,smtp,99999": .*cannot read "smtp", "99999": they are logged and left out .*, so those entries skip no port\.$/);
   });
+  // pkg/inject/inject.go ApplyAnnotationOverrides copies both as written; _proxy.tpl writes image: name:version and imagePullPolicy.
+  test('image-pull-policy and proxy-image are written into the pod as they are: values the pod cannot use are errors', () => {
+    const findingsFor = (annotations: Record<string, string>) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', annotations);
+      return ruleFindings(objects, 'LKD-MESH-003').map((f) => [f.severity, f.message]);
+    };
+    expect(findingsFor({ 'config.linkerd.io/image-pull-policy': 'always' })).toEqual([
+      [Severity.ERROR, expect.stringMatching(/image-pull-policy is "always": the injector writes it as the imagePullPolicy .*the API server refuses a pod/)],
+    ]);
+    expect(findingsFor({ 'config.linkerd.io/proxy-image': 'cr.l5d.io/linkerd/proxy:edge-25.1.1' })).toEqual([
+      [Severity.ERROR, expect.stringMatching(/it carries its own tag, but the injector appends ":<version>" .*InvalidImageName/)],
+    ]);
+    expect(findingsFor({ 'config.linkerd.io/proxy-image': `registry.local:5000/linkerd/proxy@sha256:${'a'.repeat(64)}` })[0][1]).toMatch(/carries its own digest/);
+    expect(findingsFor({ 'config.linkerd.io/proxy-image': 'registry.local:5000/linkerd/proxy', 'config.linkerd.io/image-pull-policy': 'IfNotPresent' })).toEqual([]);
+  });
   test('skip lists proxy-init reads whole pass, a trailing comma and "+25" included', () => {
     expect(messagesFor({ 'config.linkerd.io/skip-inbound-ports': '4222,6222,8000-8090,', 'config.linkerd.io/skip-outbound-ports': '+25' })).toEqual([]);
   });

@@ -111,6 +111,21 @@ describe('LKD-VER-002 proxy version overrides', () => {
     expect(result[0].message).toMatch(/edge-26\.6\.3, from Linkerd 2\.20/);
   });
 
+  // charts/partials/templates/_proxy-init.tpl runs linkerd-init from the proxy image, which carries proxy-init since edge-25.11.3.
+  test('a proxy version from before the combined proxy image breaks the pods without the CNI plugin', () => {
+    const pinned = (cniEnabled: boolean) => findings([
+      argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { cniEnabled }),
+      workload('web', ['nginx:1.27'], { 'config.linkerd.io/proxy-version': 'stable-2.19.2' }),
+    ], 'LKD-VER-002');
+    expect(pinned(false).map((f) => [f.severity, f.message])).toEqual([
+      ['error', expect.stringMatching(/stable-2\.19\.2 differs .*runs linkerd-init from the proxy image .*before edge-25\.11\.3 do not have: without the CNI plugin \(cniEnabled in the/)],
+    ]);
+    expect(pinned(true).map((f) => [f.severity, f.message.includes('linkerd-init')])).toEqual([['warning', false]]);
+    const newer = findings([argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { cniEnabled: false }),
+      workload('web', ['nginx:1.27'], { 'config.linkerd.io/proxy-version': 'edge-25.11.3' })], 'LKD-VER-002');
+    expect(newer.map((f) => f.severity)).toEqual(['warning']);
+  });
+
   test('fires on a proxy.image.version value that differs from the chart\'s version', () => {
     const [finding] = findings([argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { proxy: { image: { version: 'edge-26.5.1' } } })], 'LKD-VER-002');
     expect(finding.message).toMatch(/sets proxy\.image\.version: edge-26\.5\.1, but the control plane runs edge-26\.6\.3/);

@@ -48,7 +48,7 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyEnableExternalProfilesAnnotation: bool,
   ProxyEnableGatewayAnnotation: bool,
   ProxyEnableHostnameLabels: bool,
-  ProxyImagePullPolicyAnnotation: pullPolicy,
+  // ProxyImagePullPolicyAnnotation, ProxyImageAnnotation: OTHER_READERS (written into the pod as they are).
   // ProxyOpaquePortsAnnotation: read by components that parse it differently (opaquePortsProblem).
   ProxyPodInboundPortsAnnotation: portList(false),
   ProxyAdminShutdownAnnotation: enabledDisabled,
@@ -58,7 +58,6 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyEnableNativeSidecarAnnotation: bool,
   ProxyEnableNativeSidecarAnnotationAlpha: bool,
   ProxyEnableNativeSidecarAnnotationBeta: bool,
-  ProxyImageAnnotation: text,
   ProxyLogLevelAnnotation: text,
   // The inject key, the proxy's ports, durations, ids, resources, log format and CPU ratio, the skip lists and the
   // require-identity ports: OTHER_READERS, which follow the value to the component that acts on it.
@@ -284,9 +283,32 @@ const proxyId = (field: 'runAsUser' | 'runAsGroup'): Reader => (value) => {
   };
 };
 
+/**
+ * image-pull-policy: the injector copies the value into the proxy's and linkerd-init's imagePullPolicy (_proxy.tpl,
+ * _proxy-init.tpl), and the API server refuses any other value than Always, IfNotPresent or Never.
+ */
+const pullPolicyWritten: Validator = (v) => (['Always', 'IfNotPresent', 'Never'].includes(v) ? undefined
+  : 'the injector writes it as the imagePullPolicy of linkerd-proxy and linkerd-init as it is (ApplyAnnotationOverrides, _proxy.tpl), and the '
+  + 'API server refuses a pod whose imagePullPolicy is not Always, IfNotPresent or Never: the pods are refused.');
+
+/**
+ * proxy-image: the injector writes `image: <name>:<version>` (_proxy.tpl, and _proxy-init.tpl for linkerd-init), so a
+ * name that carries its own tag or digest becomes no valid image reference, and the kubelet cannot pull it.
+ */
+const proxyImageName: Validator = (v) => {
+  if (v.trim() === '') return 'must not be empty';
+  const last = v.slice(v.lastIndexOf('/') + 1);
+  if (!v.includes('@') && !last.includes(':')) return undefined;
+  return `it carries its own ${v.includes('@') ? 'digest' : 'tag'}, but the injector appends ":<version>" (image: name:version in _proxy.tpl and `
+    + '_proxy-init.tpl), so linkerd-proxy and linkerd-init get no valid image reference (InvalidImageName) and the pods never start. Put the '
+    + 'repository in config.linkerd.io/proxy-image and the tag in config.linkerd.io/proxy-version.';
+};
+
 /** Keys whose wrong values do more than the injector's log line: what is wrong is what the component that reads them does. */
 const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   ProxyInjectAnnotation: warning(injectValueProblem),
+  ProxyImagePullPolicyAnnotation: error(pullPolicyWritten),
+  ProxyImageAnnotation: error(proxyImageName),
   ProxyIgnoreInboundPortsAnnotation: warning(skipPortsProblem),
   ProxyIgnoreOutboundPortsAnnotation: warning(skipPortsProblem),
   ProxyRequireIdentityOnInboundPortsAnnotation: warning(requireIdentityPortsProblem),
