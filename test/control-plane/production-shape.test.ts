@@ -5,7 +5,7 @@ import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
 import { FluxValuesKind } from '../../src/control-plane/delivery/flux';
 import { addZoneSpread } from '../../src/control-plane/delivery/helm';
 import { LinkerdViz } from '../../src/control-plane/extensions';
-import { ExternalIssuerSecret, SecretStoreKind } from '../../src/control-plane/identity';
+import { ExternalIssuerSecret, IssuerScheme, SecretStoreKind } from '../../src/control-plane/identity';
 import { LinkerdIdentity } from '../../src/control-plane/identity/identity';
 import { LinkerdControlPlane } from '../../src/control-plane/install/control-plane';
 import { ZoneSpread } from '../../src/control-plane/install/fault-domains';
@@ -148,6 +148,24 @@ describe('secrets by reference: private values reach the cluster through the del
     const text = JSON.stringify(objects) + cp.upgradeRunbook() + cp.exitRunbook() + cp.troubleshootingRunbook();
     expect(text).not.toMatch(/PRIVATE KEY/);
     expect(text).not.toContain(certs.issuer.keyPem.trim().split('\n')[1]);
+  });
+
+  // charts/linkerd-control-plane/templates/identity.yaml reads identity.issuer.tls.keyPEM from the values Helm gets at reconcile.
+  test('a linkerd.io/tls issuer whose key Flux supplies at reconcile time (valuesFrom targetPath keyPEM) needs no key in the output', () => {
+    const keyFrom = { release: 'linkerd-control-plane', name: 'linkerd-issuer-key', valuesKey: 'tls.key', targetPath: 'identity.issuer.tls.keyPEM' };
+    const identity = () => LinkerdIdentity.fromCertificates({ trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem, scheme: IssuerScheme.LINKERD_TLS });
+    const objects = Testing.synth(platform({ identity: identity() }, LinkerdDelivery.flux({ valuesFrom: [keyFrom] })).chart);
+    const release = only(objects, 'HelmRelease', 'linkerd-control-plane');
+    expect(release.spec.valuesFrom).toEqual([{ kind: 'Secret', name: 'linkerd-issuer-key', valuesKey: 'tls.key', targetPath: 'identity.issuer.tls.keyPEM' }]);
+    expect(release.spec.values.identity.issuer).toMatchObject({ scheme: 'linkerd.io/tls', tls: { crtPEM: expect.any(String) } });
+    expect(JSON.stringify(objects)).not.toMatch(/PRIVATE KEY/);
+    // Without the entry the key would have to be in the output: refused as before.
+    expect(() => platform({ identity: identity() }, LinkerdDelivery.flux())).toThrow(/LKD-CERT-005.*supply the key at deploy time/);
+  });
+
+  test('a valuesFrom entry naming a release the delivery never delivers fails the synth instead of being dropped', () => {
+    const { chart } = platform({}, LinkerdDelivery.flux({ valuesFrom: [{ release: 'linkerd-controlplane', name: 'linkerd-private-values' }] }));
+    expect(() => Testing.synth(chart)).toThrow(/LKD-INPUT-003: valuesFrom entry "linkerd-private-values" names release "linkerd-controlplane", which this delivery does not deliver \(it delivers linkerd-control-plane, linkerd-crds\)/);
   });
 
   test('a valuesFrom entry with a bad name or kind is refused', () => {

@@ -10,6 +10,7 @@ import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverReleaseWithHelm, deliverWithHelm, helmSteps } from './helm';
 import { ChartRelease } from './releases';
 import { DeliveredCharts, DeliverySteps } from './steps';
+import { compareStrings } from '../../core/compare';
 import { InputRule, check } from '../../core/errors';
 import { describeValue, isStruct, optionalBoolean, optionalList, optionalString } from '../../core/runtime-checks';
 import { ResolvedInstall } from '../install/values';
@@ -99,6 +100,21 @@ export abstract class LinkerdDelivery {
    * @internal
    */
   public abstract _deliverChart(scope: Construct, release: ExtensionChartRelease): Construct;
+
+  /**
+   * Values of a release that the delivery fills in at deploy time rather than in the output (Flux `valuesFrom`): the
+   * paths it targets, and whether some entry merges a whole YAML document, which may set any value.
+   * @internal
+   */
+  public _suppliedValues(_release: string): SuppliedValues {
+    return { paths: [], unknown: false };
+  }
+}
+
+/** Values a delivery supplies at deploy time (see `LinkerdDelivery._suppliedValues`). */
+export interface SuppliedValues {
+  readonly paths: readonly string[];
+  readonly unknown: boolean;
 }
 
 type Deliver = (scope: Construct, install: ResolvedInstall) => DeliveredCharts;
@@ -114,19 +130,52 @@ class StepsDelivery extends LinkerdDelivery {
     super();
   }
 
+  /** Release names delivered so far, and whether the check of the valuesFrom release names is registered. */
+  private readonly delivered = new Set<string>();
+  private releaseCheckAdded = false;
+
   public _deliverChart(scope: Construct, release: ExtensionChartRelease): Construct {
     this.checkOptions(scope);
+    this.recordRelease(scope, release.releaseName);
     return this.deliverChart(scope, release);
   }
 
   public _deliverRelease(scope: Construct, install: ResolvedInstall, release: ChartRelease): Construct {
     this.checkOptions(scope);
+    this.recordRelease(scope, release.releaseName);
     return this.deliverRelease(scope, install, release);
   }
 
   public _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts {
     this.checkOptions(scope);
+    for (const name of [install.crdsReleaseName, install.controlPlaneReleaseName, install.cni?.releaseName]) if (name) this.recordRelease(scope, name);
     return this.deliver(scope, install);
+  }
+
+  public _suppliedValues(release: string): SuppliedValues {
+    const refs = this.valuesFrom().filter((ref) => ref && ref.release === release);
+    return { paths: refs.flatMap((ref) => (typeof ref.targetPath === 'string' ? [ref.targetPath] : [])), unknown: refs.some((ref) => ref.targetPath === undefined) };
+  }
+
+  private valuesFrom(): FluxDeliveryOptions['valuesFrom'] & object {
+    const list = this.form === DeliveryForm.FLUX ? (this.options as FluxDeliveryOptions).valuesFrom : undefined;
+    return Array.isArray(list) ? list : [];
+  }
+
+  /**
+   * A valuesFrom entry whose release this delivery never delivers would be silently left out of every HelmRelease, its
+   * values (often the private ones) never reaching a chart: checked once every release is known, at synth.
+   */
+  private recordRelease(scope: Construct, name: string): void {
+    this.delivered.add(name);
+    if (this.releaseCheckAdded || this.valuesFrom().length === 0) return;
+    this.releaseCheckAdded = true;
+    scope.node.addValidation({
+      validate: () => this.valuesFrom().filter((ref) => ref && !this.delivered.has(ref.release)).map((ref) =>
+        `${InputRule.REQUIRED}: valuesFrom entry ${JSON.stringify(ref.name)} names release ${JSON.stringify(ref.release)}, which this delivery `
+        + `does not deliver (it delivers ${[...this.delivered].sort(compareStrings).join(', ')}), so no HelmRelease reads it and its values never `
+        + 'reach a chart. Fix: set release to the Helm release that should read these values.'),
+    });
   }
 
   private checkOptions(scope: Construct): void {

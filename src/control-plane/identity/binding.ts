@@ -7,6 +7,12 @@ export interface IdentityBindOptions {
   readonly namespace: string;
   /** The identity trust domain (e.g. `cluster.local`). */
   readonly trustDomain: string;
+  /**
+   * The delivery fills in `identity.issuer.tls.keyPEM` at deploy time (a Flux `valuesFrom` entry targeting it, or one
+   * merging a whole values document), so the output need not carry the issuer key.
+   * @default false
+   */
+  readonly issuerKeySuppliedAtDeploy?: boolean;
 }
 
 /** The result of binding an identity to a control-plane install. */

@@ -162,9 +162,11 @@ export function bindStaticIdentity(scope: Construct, props: StaticIdentityProps,
   check(Object.values(IssuerScheme).includes(scheme), scope, InputRule.RANGE, `scheme ${JSON.stringify(scheme)} is not an IssuerScheme.`,
     'Use IssuerScheme.KUBERNETES_TLS or IssuerScheme.LINKERD_TLS.');
   const key = privateKeyToWrite(scope, props, certs.issuer);
-  check(scheme !== IssuerScheme.LINKERD_TLS || key !== undefined, scope, CertRule.PRIVATE_KEY,
+  check(scheme !== IssuerScheme.LINKERD_TLS || key !== undefined || options.issuerKeySuppliedAtDeploy === true, scope, CertRule.PRIVATE_KEY,
     'scheme LINKERD_TLS makes the chart create the issuer Secret from identity.issuer.tls.keyPEM, so the key would have to be in the output, and it was not opted in.',
-    'Use scheme KUBERNETES_TLS and create Secret linkerd-identity-issuer (tls.crt, tls.key, ca.crt) out of band, or pass issuerPrivateKeyPem with writePrivateKey: true.');
+    'Use scheme KUBERNETES_TLS and create Secret linkerd-identity-issuer (tls.crt, tls.key, ca.crt) out of band, supply the key at deploy time '
+    + '(LinkerdDelivery.flux({ valuesFrom: [{ release: "linkerd-control-plane", name, valuesKey: "tls.key", targetPath: "identity.issuer.tls.keyPEM" }] })), '
+    + 'or pass issuerPrivateKeyPem with writePrivateKey: true.');
   const apiObjects = key !== undefined && scheme === IssuerScheme.KUBERNETES_TLS ? [issuerSecret(scope, options.namespace, certs, key)] : [];
   return {
     values: {

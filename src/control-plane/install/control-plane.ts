@@ -5,7 +5,7 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LinkerdInstallOptions } from './options';
-import { ResolvedInstall, copyValues, resolveInstall } from './values';
+import { RELEASE_NAMES, ResolvedInstall, copyValues, resolveInstall } from './values';
 import { MeshChecks } from '../../checks/mesh-checks';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
@@ -132,8 +132,10 @@ export class LinkerdControlPlane extends Construct {
     this.namespace = target.namespace;
     this.namespaceObject = (props.createNamespace ?? true) ? this.createNamespace(target.namespace) : undefined;
     this.identityScope = new Construct(this, 'Identity');
-    const binding: IdentityBinding = props.identity._bind(this.identityScope, target);
-    this.install = resolveInstall(this, props, binding);
+    const supplied = props.delivery._suppliedValues(RELEASE_NAMES.controlPlane);
+    const issuerKeySuppliedAtDeploy = supplied.unknown || supplied.paths.includes('identity.issuer.tls.keyPEM');
+    const binding: IdentityBinding = props.identity._bind(this.identityScope, { ...target, issuerKeySuppliedAtDeploy });
+    this.install = resolveInstall(this, props, { ...binding, issuerKeySuppliedAtDeploy });
     this.version = this.install.version;
     const cniNamespace = this.install.cni ? this.createClusterScoped('CniNamespace', cniNamespaceManifest(this.install.cni.namespace, this.deliveryForm)) : undefined;
     const delivered = props.delivery._deliver(this, this.install);

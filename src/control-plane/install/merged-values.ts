@@ -43,14 +43,14 @@ function checkTrustAnchors(scope: IConstruct, values: Record<string, any>, ident
 }
 
 /** The issuer Secret: `linkerd.io/tls` makes the chart create it from crtPEM/keyPEM (Helm `required`). */
-function checkIssuer(scope: IConstruct, values: Record<string, any>, writesPrivateKey: boolean): void {
+function checkIssuer(scope: IConstruct, values: Record<string, any>, writesPrivateKey: boolean, keySupplied: boolean): void {
   const scheme = valueAt(values, 'identity.issuer.scheme') ?? CHART_DEFAULT_SCHEME;
   check(SCHEMES.includes(scheme), scope, InputRule.RANGE, `identity.issuer.scheme ${describeValue(scheme)} (merged values) is not ${SCHEMES.join(' or ')}.`,
     'Set the scheme through LinkerdIdentity.fromCertificates({ scheme: IssuerScheme.KUBERNETES_TLS }) rather than additionalValues.');
   const key = valueAt(values, ISSUER_KEY_PATH);
   const crt = valueAt(values, 'identity.issuer.tls.crtPEM');
   if (scheme === CHART_DEFAULT_SCHEME) {
-    check(isSet(crt) && isSet(key), scope, CertRule.PRIVATE_KEY,
+    check(isSet(crt) && (isSet(key) || keySupplied), scope, CertRule.PRIVATE_KEY,
       `identity.issuer.scheme is linkerd.io/tls in the merged values, so the chart creates the issuer Secret from identity.issuer.tls.crtPEM and keyPEM, but ${isSet(crt) ? 'keyPEM' : 'crtPEM'} is missing (helm would fail with "Please provide the identity issuer ...").`,
       'Use scheme KUBERNETES_TLS and provide Secret linkerd-identity-issuer out of band, or pass issuerPrivateKeyPem with writePrivateKey: true to LinkerdIdentity.fromCertificates.');
   }
@@ -123,10 +123,10 @@ function checkLists(scope: IConstruct, values: Record<string, any>): void {
 
 /** Refuses merged control-plane values that the typed options would have refused. */
 export function checkMergedValues(
-  scope: IConstruct, values: Record<string, any>, identityValues: Record<string, any>, writesPrivateKey: boolean,
+  scope: IConstruct, values: Record<string, any>, identityValues: Record<string, any>, writesPrivateKey: boolean, issuerKeySupplied = false,
 ): void {
   checkPrivateKeys(scope, values, writesPrivateKey);
-  checkIssuer(scope, values, writesPrivateKey);
+  checkIssuer(scope, values, writesPrivateKey, issuerKeySupplied);
   checkTrustAnchors(scope, values, identityValues);
   checkScalars(scope, values);
   checkLists(scope, values);

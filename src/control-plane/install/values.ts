@@ -70,6 +70,8 @@ export interface ResolvedInstall {
 export interface IdentityValues {
   readonly values: Record<string, any>;
   readonly writesPrivateKey: boolean;
+  /** The delivery supplies identity.issuer.tls.keyPEM at deploy time (see IdentityBindOptions). */
+  readonly issuerKeySuppliedAtDeploy?: boolean;
 }
 
 const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
@@ -251,7 +253,7 @@ export function resolveInstall(scope: IConstruct, options: LinkerdInstallOptions
     options.additionalValues,
   ));
   checkImages(scope, controlPlaneValues);
-  checkMergedValues(scope, controlPlaneValues, identity.values, identity.writesPrivateKey);
+  checkMergedValues(scope, controlPlaneValues, identity.values, identity.writesPrivateKey, identity.issuerKeySuppliedAtDeploy === true);
   const crdsValues = sortKeys(mergeLayers({ installGatewayAPI: false }, options.additionalCrdsValues));
   checkCrdsValues(scope, crdsValues, version);
   return {
