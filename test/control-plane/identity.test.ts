@@ -158,6 +158,13 @@ describe('LinkerdIdentity.fromCertificates', () => {
     expect(errorOf(() => bindStatic({ writePrivateKey: true })).ruleId).toBe('LKD-INPUT-003');
   });
 
+  // pkg/tls/ca.go Validity.Window: a zero lifetime is one year, a zero skew 10s.
+  test('a zero issuanceLifetime or clockSkewAllowance is refused: linkerd-identity reads zero as its default', () => {
+    expect(errorOf(() => bindStatic({ issuanceLifetime: Duration.seconds(0) })).message).toMatch(/LKD-INPUT-005: issuanceLifetime is zero, which linkerd-identity reads as its default \(one year/);
+    expect(errorOf(() => bindStatic({ clockSkewAllowance: Duration.seconds(0) })).message).toMatch(/clockSkewAllowance is zero.*10s/);
+    expect(() => LinkerdIdentity.fromCertManager({ issuanceLifetime: Duration.seconds(0) })._bind(chart(), BIND)).toThrow(/issuanceLifetime is zero/);
+  });
+
   test('scheme LINKERD_TLS needs an opted-in key', () => {
     const e = errorOf(() => bindStatic({ scheme: IssuerScheme.LINKERD_TLS }));
     expect(e.ruleId).toBe('LKD-CERT-005');

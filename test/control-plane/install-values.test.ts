@@ -134,6 +134,9 @@ describe('resolved values: coded errors name the construct, the rule and the fix
     ['an unknown inbound policy', { proxy: { defaultInboundPolicy: 'allow' as any } }, /LKD-POL-012/],
     ['a bad CIDR', { clusterNetworks: ['10.0.0.0/33'] }, /LKD-INPUT-006: clusterNetworks entry "10\.0\.0\.0\/33"/],
     ['empty cluster networks', { clusterNetworks: [] }, /LKD-INPUT-003: clusterNetworks is empty/],
+    // pkg/inject GetPodPatch reads the joined list with net.ParseCIDR: a bare address or a space makes every injection fail.
+    ['a bare address as a cluster network', { clusterNetworks: ['10.1.2.3'] }, /LKD-INPUT-006: clusterNetworks entry "10\.1\.2\.3" is not a CIDR as Go's net\.ParseCIDR reads it.*Fix: Use CIDRs/],
+    ['a cluster network with a space', { clusterNetworks: [' 192.168.0.0/16'] }, /LKD-INPUT-006: clusterNetworks entry " 192\.168\.0\.0\/16"/],
     ['an opaque port out of range', { proxy: { opaquePorts: [0] } }, /LKD-INPUT-002/],
     ['a bad quantity', { proxy: { resources: { memoryLimit: '1 gig' } } }, /LKD-INPUT-006: proxy\.resources\.memoryLimit "1 gig"/],
     ['zero replicas', { controllerReplicas: 0 }, /LKD-INPUT-006: controllerReplicas 0/],

@@ -3,7 +3,7 @@ import { ApiObject, Duration, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IdentityBindOptions, IdentityBinding } from './binding';
 import { CertRule, checkAnchorAlgorithms, requireCertificates, warnAtSynth } from './checks';
-import { formatGoDuration } from './go-duration';
+import { formatGoDuration, issuerDuration } from './go-duration';
 import { ISSUER_SECRET_NAME, IssuerScheme } from './static-identity';
 import { TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, bundlePem } from '../../core/certificates';
 import { wholeMillis } from '../../core/durations';
@@ -270,8 +270,8 @@ export function bindCertManagerIdentity(scope: Construct, props: CertManagerIden
         externalCA: true,
         issuer: {
           scheme: IssuerScheme.KUBERNETES_TLS,
-          issuanceLifetime: formatGoDuration(wholeMillis(scope, props.issuanceLifetime ?? Duration.hours(24), 'issuanceLifetime')),
-          clockSkewAllowance: formatGoDuration(wholeMillis(scope, props.clockSkewAllowance ?? Duration.seconds(20), 'clockSkewAllowance')),
+          issuanceLifetime: issuerDuration(scope, props.issuanceLifetime ?? Duration.hours(24), 'issuanceLifetime'),
+          clockSkewAllowance: issuerDuration(scope, props.clockSkewAllowance ?? Duration.seconds(20), 'clockSkewAllowance'),
         },
       },
     },

@@ -5,6 +5,7 @@
 import { Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { wholeMillis } from '../../core/durations';
+import { InputRule, check } from '../../core/errors';
 
 const MS_PER_SECOND = 1000;
 const MS_PER_MINUTE = 60 * MS_PER_SECOND;
@@ -33,4 +34,16 @@ export function formatGoDuration(ms: number): string {
 /** A cdk8s Duration as a Go duration string for chart values and cert-manager specs. */
 export function goDuration(scope: IConstruct, duration: Duration, what: string): string {
   return formatGoDuration(wholeMillis(scope, duration, what));
+}
+
+/**
+ * identity.issuer.issuanceLifetime and clockSkewAllowance: linkerd-identity reads zero as "use the default" (one year
+ * and 10 s, pkg/tls/ca.go Validity.Window), the opposite of what a zero says, so a zero is refused.
+ */
+export function issuerDuration(scope: IConstruct, duration: Duration, what: 'issuanceLifetime' | 'clockSkewAllowance'): string {
+  const ms = wholeMillis(scope, duration, what);
+  check(ms > 0, scope, InputRule.DURATION,
+    `${what} is zero, which linkerd-identity reads as its default (${what === 'issuanceLifetime' ? 'one year' : '10s'}; pkg/tls/ca.go Validity.Window).`,
+    `Give ${what} a positive duration, or omit it for ${what === 'issuanceLifetime' ? '24h' : '20s'} (the chart's default).`);
+  return formatGoDuration(ms);
 }

@@ -6,7 +6,7 @@ import {
   CertRule, checkAnchorAlgorithms, checkChain, checkIssuerAlgorithm, checkValidity, expiryPolicy, requireCertificates,
   requireIssuerChain, warnIfIssuerOutlivesAnchors,
 } from './checks';
-import { goDuration } from './go-duration';
+import { issuerDuration } from './go-duration';
 import { MeshChecks } from '../../checks/mesh-checks';
 import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
@@ -126,8 +126,8 @@ function issuerValues(
   if (key !== undefined && scheme === IssuerScheme.LINKERD_TLS) tls.keyPEM = key;
   return {
     scheme,
-    issuanceLifetime: goDuration(scope, props.issuanceLifetime ?? Duration.hours(24), 'issuanceLifetime'),
-    clockSkewAllowance: goDuration(scope, props.clockSkewAllowance ?? Duration.seconds(20), 'clockSkewAllowance'),
+    issuanceLifetime: issuerDuration(scope, props.issuanceLifetime ?? Duration.hours(24), 'issuanceLifetime'),
+    clockSkewAllowance: issuerDuration(scope, props.clockSkewAllowance ?? Duration.seconds(20), 'clockSkewAllowance'),
     tls,
   };
 }

@@ -118,6 +118,8 @@ function checkLists(scope: IConstruct, values: Record<string, any>): void {
     const d = valueAt(values, path);
     check(d === undefined || parseGoDuration(d) !== undefined, scope, InputRule.DURATION,
       `${path} ${describeValue(d)} (merged values) is not a Go duration.`, 'Use a Go duration such as "24h0m0s" or "20s", preferably through the identity\'s typed option.');
+    check(d === undefined || parseGoDuration(d) !== 0, scope, InputRule.DURATION,
+      `${path} is zero (merged values), which linkerd-identity reads as its default (pkg/tls/ca.go Validity.Window).`, 'Give it a positive Go duration, or leave it unset for the chart\'s default.');
   }
 }
 

@@ -8,7 +8,7 @@ import { HighAvailabilityPreset } from './high-availability';
 import { ImageDistribution } from './image-distribution';
 import { checkMergedValues } from './merged-values';
 import { LinkerdCniOptions, LinkerdInstallOptions, LinkerdProxyOptions, ProxyLogHttpHeaders, ProxyResources, WebhookFailurePolicy } from './options';
-import { parseCidr } from '../../core/cidr';
+import { parseExactCidr } from '../../core/cidr';
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../core/default-inbound-policy';
 import { InputRule, check } from '../../core/errors';
 import { cloneValues, isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
@@ -91,8 +91,10 @@ function validateNetworks(scope: IConstruct, networks: string[]): string {
   check(Array.isArray(networks) && networks.length > 0, scope, InputRule.REQUIRED, 'clusterNetworks is empty.',
     'List the pod and service CIDRs of the cluster, or omit clusterNetworks for the chart default.');
   for (const cidr of networks) {
-    check(typeof cidr === 'string' && parseCidr(cidr) !== undefined, scope, InputRule.RANGE,
-      `clusterNetworks entry ${JSON.stringify(cidr)} is not a CIDR.`, 'Use CIDRs such as "10.0.0.0/8" or "fd00::/8".');
+    // As the injector reads the joined list (pkg/inject GetPodPatch: split at commas, net.ParseCIDR): a prefix length, no spaces.
+    check(typeof cidr === 'string' && cidr.includes('/') && parseExactCidr(cidr) !== undefined, scope, InputRule.RANGE,
+      `clusterNetworks entry ${JSON.stringify(cidr)} is not a CIDR as Go's net.ParseCIDR reads it (address/prefix, no spaces).`,
+      'Use CIDRs such as "10.0.0.0/8" or "fd00::/8".');
   }
   return networks.join(',');
 }
