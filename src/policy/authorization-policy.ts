@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { IAuthentication, MeshTlsAuthentication, NetworkAuthentication } from './authentication';
 import { IServer } from './server';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
@@ -21,17 +21,17 @@ function nameOf(ref: unknown): string {
 export class AuthorizationTarget {
   /** A Server: every request to its port. */
   public static server(server: IServer): AuthorizationTarget {
-    return new AuthorizationTarget(POLICY_GROUP, 'Server', nameOf(server));
+    return new AuthorizationTarget(POLICY_GROUP, 'Server', nameOf(server), namespaceOfRef(server));
   }
 
   /** An HTTPRoute (gateway.networking.k8s.io) attached to a Server: only requests matching the route. */
   public static httpRoute(route: IMeshResource): AuthorizationTarget {
-    return new AuthorizationTarget(GATEWAY_GROUP, 'HTTPRoute', nameOf(route));
+    return new AuthorizationTarget(GATEWAY_GROUP, 'HTTPRoute', nameOf(route), namespaceOfRef(route));
   }
 
   /** A GRPCRoute attached to a Server. */
   public static grpcRoute(route: IMeshResource): AuthorizationTarget {
-    return new AuthorizationTarget(GATEWAY_GROUP, 'GRPCRoute', nameOf(route));
+    return new AuthorizationTarget(GATEWAY_GROUP, 'GRPCRoute', nameOf(route), namespaceOfRef(route));
   }
 
   /** Every Server in the policy's own namespace (Linkerd rejects any other namespace). */
@@ -46,7 +46,26 @@ export class AuthorizationTarget {
     public readonly kind: string,
     /** Name of the target. */
     public readonly name: string,
+    /** The target's namespace, when the construct it came from knows it. */
+    private readonly namespace?: string,
   ) {}
+
+  /**
+   * Linkerd resolves a targetRef in the policy's own namespace (k8s/index/src/inbound/authorization_policy.rs target,
+   * a LocalTargetRef): a target known to live elsewhere is never found.
+   * @internal
+   */
+  public _checkNamespace(scope: IConstruct, policyNamespace: string | undefined): void {
+    if (this.namespace === undefined || policyNamespace === undefined || this.namespace === policyNamespace) return;
+    fail(scope, 'LKD-POL-001', `the target ${this.kind} ${this.name} is in namespace ${this.namespace}, but the policy is in ${policyNamespace}, `
+      + 'and Linkerd looks the target up in the policy\'s own namespace only.', `Create the policy in namespace ${this.namespace}.`);
+  }
+}
+
+/** The namespace of a construct a target or policy refers to, when it has one. */
+function namespaceOfRef(ref: unknown): string | undefined {
+  const namespace = (ref as IMeshResource | undefined)?.namespace;
+  return typeof namespace === 'string' ? namespace : undefined;
 }
 
 /** A client authentication an AuthorizationPolicy requires. */
@@ -123,6 +142,7 @@ export class AuthorizationPolicy extends MeshResource {
           'Create the policy in the namespace it protects.');
       }
     }
+    props.target._checkNamespace(this, metadata.namespace);
     this.checkAuthenticationLimits(props.requiredAuthentications);
     this.apiObject = new l1.AuthorizationPolicy(this, 'Resource', {
       metadata,

@@ -58,6 +58,11 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
     check(total !== undefined || props.identityRequestsPerSecond !== undefined || (props.overrides?.length ?? 0) > 0, this, 'LKD-POL-014',
       'the policy sets no limit at all.', 'Set totalRequestsPerSecond, identityRequestsPerSecond or overrides.');
     const metadata = metadataFor(this, props);
+    // ratelimit_policy.rs target(LocalTargetRef): the Server is looked up in the policy's own namespace.
+    const serverNamespace = props.server.namespace;
+    check(serverNamespace === undefined || metadata.namespace === undefined || serverNamespace === metadata.namespace, this, 'LKD-POL-014',
+      `the Server ${props.server.name} is in namespace ${serverNamespace}, but the policy is in ${metadata.namespace}, and Linkerd looks the target up in the policy's own namespace only.`,
+      `Create the policy in namespace ${serverNamespace}.`);
     this.apiObject = new l1.HttpLocalRateLimitPolicy(this, 'Resource', {
       metadata,
       spec: {

@@ -1,3 +1,4 @@
+import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, EgressTrafficPolicy, HttpLocalRateLimitPolicy,
@@ -162,6 +163,19 @@ describe('ServerAccess.allow (intent API)', () => {
   test('refuses an allow() that names nobody', () => {
     expect(() => ServerAccess.allow(serverIn(labChart()), { policyName: 'x' })).toThrow(/LKD-INPUT-003/);
   });
+});
+
+// k8s/index/src/inbound/authorization_policy.rs and ratelimit_policy.rs: targetRef is a LocalTargetRef, resolved in the policy's namespace.
+test('a policy in another namespace than its Server is refused: Linkerd looks the target up in the policy\'s namespace', () => {
+  const app = Testing.app();
+  const server = serverIn(new Chart(app, 'a', { namespace: 'a' }));
+  const b = new Chart(app, 'b', { namespace: 'b' });
+  expect(() => new AuthorizationPolicy(b, 'P', { name: 'p', target: AuthorizationTarget.server(server), requiredAuthentications: [] }))
+    .toThrow(/\[b\/P\] LKD-POL-001: the target Server orders-http is in namespace a, but the policy is in b.*Fix: Create the policy in namespace a\./);
+  expect(() => new HttpLocalRateLimitPolicy(b, 'R', { name: 'r', server, totalRequestsPerSecond: 10 }))
+    .toThrow(/\[b\/R\] LKD-POL-014: the Server orders-http is in namespace a, but the policy is in b/);
+  // An imported Server carries no namespace: it is the policy's.
+  expect(() => new HttpLocalRateLimitPolicy(b, 'R2', { name: 'r2', server: Server.fromServerName('orders-http'), totalRequestsPerSecond: 10 })).not.toThrow();
 });
 
 describe('HttpLocalRateLimitPolicy', () => {

@@ -119,6 +119,11 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a total rate of 0', run: (e) => limit(e, { totalRequestsPerSecond: 0 }) },
   { name: 'a per-identity rate above the total', run: (e) => limit(e, { totalRequestsPerSecond: 100, identityRequestsPerSecond: 200 }) },
   { name: 'a rate limit without limits', run: (e) => limit(e, {}) },
+  {
+    name: 'a rate limit in another namespace than its Server',
+    run: (e) => new HttpLocalRateLimitPolicy(new Chart(e.chart.node.root as Construct, 'other', { namespace: 'other' }), 'Limit',
+      { name: 'limit', server: e.server(), totalRequestsPerSecond: 10 }),
+  },
   { name: 'an override without clients', run: (e) => limit(e, { overrides: [{ requestsPerSecond: 10, clients: [] }] }) },
   // policy/server-access.ts
   {
@@ -257,6 +262,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'additionalValues with an unknown issuer scheme', run: (e) => controlPlane(e, { identity: { issuer: { scheme: 'kubernetes.io/TLS' } } }) },
   { name: 'additionalValues replacing an opted-in issuer key with another issuer\'s', run: (e) => controlPlane(e, { identity: { issuer: { tls: { keyPEM: certs.newIssuer.keyPem } } } }, optedInIdentity()) },
   { name: 'additionalValues smuggling an issuer private key without writePrivateKey', run: (e) => controlPlane(e, { identity: { issuer: { tls: { keyPEM: certs.issuer.keyPem } } } }) },
+  { name: 'additionalValues with a zero issuanceLifetime (linkerd-identity reads it as one year)', run: (e) => controlPlane(e, { identity: { issuer: { issuanceLifetime: '0s' } } }) },
   { name: 'additionalValues with empty trust anchors', run: (e) => controlPlane(e, { identity: { externalCA: false }, identityTrustAnchorsPEM: '' }) },
   { name: 'additionalValues with an unknown header logging mode', run: (e) => controlPlane(e, { proxy: { logHTTPHeaders: 'on' } }) },
   { name: 'additionalValues with an unknown defaultInboundPolicy', run: (e) => controlPlane(e, { proxy: { defaultInboundPolicy: 'allow-all' } }) },
