@@ -1,6 +1,8 @@
 /** Where a Link's credentials (a kubeconfig for the target cluster's API server) come from: never from Git. */
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
+import { ExternalSecretsApiVersion } from '../control-plane/identity/external-issuer-secret';
+import { parseGoDuration } from '../core/certificates';
 import { InputRule, check } from '../core/errors';
 import { CREDENTIALS_SECRET_TYPE } from '../core/multicluster';
 
@@ -38,10 +40,15 @@ export interface ExternalSecretCredentialsOptions {
    */
   readonly secretStoreKind?: string;
   /**
-   * How often External Secrets refreshes the Secret.
+   * How often External Secrets refreshes the Secret, as a Go duration (External Secrets reads it with time.ParseDuration).
    * @default "1h"
    */
   readonly refreshInterval?: string;
+  /**
+   * The External Secrets API to write (External Secrets Operator 0.17 and later no longer serve v1beta1).
+   * @default ExternalSecretsApiVersion.V1
+   */
+  readonly apiVersion?: ExternalSecretsApiVersion;
 }
 
 /**
@@ -61,7 +68,7 @@ export abstract class MulticlusterCredentials {
   }
 
   /**
-   * External Secrets `ExternalSecret`s (external-secrets.io/v1beta1) that write both Secrets link-gen would: the
+   * External Secrets `ExternalSecret`s (external-secrets.io/v1 unless `apiVersion` says otherwise) that write both Secrets link-gen would: the
    * Link's, and the labelled copy in the control-plane namespace that remote discovery (flat network) needs.
    */
   public static fromExternalSecret(options: ExternalSecretCredentialsOptions): MulticlusterCredentials {
@@ -95,6 +102,12 @@ class ExternalSecretCredentials extends MulticlusterCredentials {
     validateObjectName(scope, o.secretStoreName, 'secretStoreName');
     check(typeof o.remoteKey === 'string' && o.remoteKey.trim() !== '', scope, InputRule.REQUIRED, 'remoteKey is empty.',
       'Pass the key of the kubeconfig in the secret store.');
+    check(o.apiVersion === undefined || Object.values(ExternalSecretsApiVersion).includes(o.apiVersion), scope, InputRule.RANGE,
+      `apiVersion ${JSON.stringify(o.apiVersion)} is not an ExternalSecretsApiVersion.`, 'Use ExternalSecretsApiVersion.V1 or V1BETA1.');
+    const refresh = o.refreshInterval ?? '1h';
+    check(typeof refresh === 'string' && parseGoDuration(refresh) !== undefined && parseGoDuration(refresh)! > 0, scope, InputRule.DURATION,
+      `refreshInterval ${JSON.stringify(o.refreshInterval)} is not a positive Go duration (External Secrets reads it with time.ParseDuration).`,
+      'Write it as a Go duration, e.g. "1h" or "30m".');
     this.externalSecret(scope, 'Credentials', target.namespace, target.secretName, {});
     this.externalSecret(scope, 'DestinationCredentials', target.controlPlaneNamespace, target.secretName, {
       labels: { [CLUSTER_NAME_LABEL]: target.targetClusterName },
@@ -106,7 +119,7 @@ class ExternalSecretCredentials extends MulticlusterCredentials {
   private externalSecret(scope: Construct, id: string, namespace: string, name: string, metadata: Record<string, any>): ApiObject {
     const o = this.options;
     return new ApiObject(scope, id, {
-      apiVersion: 'external-secrets.io/v1beta1',
+      apiVersion: o.apiVersion ?? ExternalSecretsApiVersion.V1,
       kind: 'ExternalSecret',
       metadata: { name, namespace },
       spec: {

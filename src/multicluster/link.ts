@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { MulticlusterCredentials } from './credentials';
 import { MODES, MulticlusterMode } from './mode';
 import { MeshResource } from '../base';
+import { parseExactCidr } from '../core/cidr';
 import { InputRule, check } from '../core/errors';
 import { isValidMeshIdentity } from '../core/identity';
 import {
@@ -135,6 +136,12 @@ export class MulticlusterLink extends MeshResource {
     check(typeof address === 'string' && address.split(',').every((a) => a.trim() !== ''), this, InputRule.REQUIRED,
       'gateway mode needs gatewayAddress, the target gateway\'s LoadBalancer address(es).',
       `Pass gatewayAddress (kubectl --context=${this.targetClusterName} -n linkerd-multicluster get svc linkerd-gateway -o jsonpath='{.status.loadBalancer.ingress[0].ip}'), or use MulticlusterMode.FLAT_NETWORK.`);
+    // The service mirror splits it at commas, nothing trimmed, and resolves each item with net.LookupIP
+    // (multicluster/service-mirror/cluster_watcher.go resolveGatewayAddress): an IP or a host name, no port or scheme.
+    const unresolvable = address.split(',').find((a) => parseExactCidr(`${a}/${a.includes(':') ? 128 : 32}`) === undefined && !isDnsSubdomain(a.toLowerCase()));
+    check(unresolvable === undefined, this, InputRule.NAME,
+      `gatewayAddress item ${JSON.stringify(unresolvable)} is neither an IP address nor a host name; the service mirror resolves each comma-separated item as it is (net.LookupIP), so this one never resolves.`,
+      'List IP addresses or host names separated by commas, without spaces, ports or schemes (the port is gatewayPort).');
     const identity = props.gatewayIdentity ?? gatewayIdentity(trustDomain, controlPlaneNamespace);
     check(isValidMeshIdentity(identity), this, InputRule.NAME, `gatewayIdentity ${JSON.stringify(identity)} is not a mesh identity.`,
       'Use the gateway ServiceAccount\'s identity, e.g. linkerd-gateway.linkerd-multicluster.serviceaccount.identity.linkerd.cluster.local.');

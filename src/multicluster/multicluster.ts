@@ -122,7 +122,8 @@ export class LinkerdMulticluster extends Construct {
   private createLinks(links: MulticlusterLinkOptions[], controlPlaneNamespace: string): MulticlusterLink[] {
     check(Array.isArray(links), this, InputRule.REQUIRED, 'links is not a list.', 'Pass a list of MulticlusterLinkOptions.');
     const seen = new Set<string>();
-    return links.map((options) => {
+    return links.map((options, i) => {
+      requireStruct(this, options, `links[${i}]`);
       check(!seen.has(options.targetClusterName), this, InputRule.CONFLICT, `two Links target cluster ${options.targetClusterName}.`, 'Keep one Link per target cluster.');
       seen.add(options.targetClusterName);
       return new MulticlusterLink(this, `Link-${options.targetClusterName}`, {

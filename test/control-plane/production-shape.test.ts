@@ -1,4 +1,4 @@
-import { ApiObject, Chart, Testing } from 'cdk8s';
+import { ApiObject, Chart, Duration, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { MeshChecks } from '../../src/checks/mesh-checks';
 import { LinkerdDelivery } from '../../src/control-plane/delivery/delivery';
@@ -237,6 +237,8 @@ describe('ExternalIssuerSecret: the issuer key from a secret store, for every de
     const { chart } = platform();
     expect(() => new ExternalIssuerSecret(chart, 'A', { secretStoreName: 'vault', remoteKey: '' })).toThrow(/LKD-INPUT-003: remoteKey is empty/);
     expect(() => new ExternalIssuerSecret(chart, 'B', { secretStoreName: 'vault', remoteKey: 'k', secretStoreKind: 'Vault' as SecretStoreKind })).toThrow(/secretStoreKind "Vault"/);
+    expect(() => new ExternalIssuerSecret(chart, 'C', { secretStoreName: 'vault', remoteKey: 'k', refreshInterval: Duration.millis(90500) }))
+      .toThrow(/\[platform\/C\] LKD-INPUT-005: refreshInterval of 90.5s is not a whole number of seconds/);
   });
 });
 

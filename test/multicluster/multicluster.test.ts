@@ -5,7 +5,7 @@
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Authentication, AuthorizationPolicy, AuthorizationTarget, ExportedService, FleetCluster, FleetTrustAnchorRotation, LinkerdDelivery,
+  Authentication, AuthorizationPolicy, AuthorizationTarget, ExportedService, ExternalSecretsApiVersion, FleetCluster, FleetTrustAnchorRotation, LinkerdDelivery,
   LinkerdControlPlane, LinkerdFleet, LinkerdMulticluster, LinkerdVersion, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace,
   MulticlusterCredentials, MulticlusterLink, MulticlusterMode, PodSelection, ProxyTrust, RotationStep, Server, ServerPort,
 } from '../../src';
@@ -101,6 +101,13 @@ describe('LinkerdMulticluster', () => {
     expect(make({ additionalValues: { controllerDefaults: { image: { version: 'latest' } } } })).toThrow(/LKD-VER-001: controllerDefaults.image.version/);
     expect(make({ links: [{ targetClusterName: 'west' }] })).toThrow(/\[c\/Mc\/Link-west\] LKD-INPUT-003: gateway mode needs gatewayAddress/);
     expect(make({ mode: MulticlusterMode.FLAT_NETWORK, links: [{ targetClusterName: 'west', gatewayAddress: '1.2.3.4' }] })).toThrow(/LKD-INPUT-004/);
+    // cluster_watcher.go resolveGatewayAddress: split at commas, nothing trimmed, each item through net.LookupIP.
+    for (const bad of ['1.2.3.4, 5.6.7.8', '1.2.3.4:4143', 'https://gw.example']) {
+      expect(make({ links: [{ targetClusterName: 'west', gatewayAddress: bad }] })).toThrow(/LKD-INPUT-001: gatewayAddress item ".*" is neither an IP address nor a host name/);
+    }
+    expect(make({ links: [{ targetClusterName: 'west', gatewayAddress: '1.2.3.4,fd00::1,gw.west.example' }] })).not.toThrow();
+    // A jsii caller may pass a null entry: a coded refusal, not a TypeError from inside the library.
+    expect(make({ links: [undefined as any] })).toThrow(/\[c\/Mc\] LKD-INPUT-003: links\[0\] must be an object/);
     expect(make({ mode: MulticlusterMode.FLAT_NETWORK, links: [{ targetClusterName: 'west' }, { targetClusterName: 'west' }] }))
       .toThrow(/two Links target cluster west/);
   });
@@ -139,6 +146,15 @@ describe('credentials, exports and mirrored names', () => {
       data: [{ secretKey: 'kubeconfig', remoteRef: { key: 'linkerd/west/kubeconfig' } }],
     });
     expect(objects[2].spec.clusterCredentialsSecret).toBe('cluster-credentials-west');
+    // External Secrets Operator 0.17 stopped serving v1beta1: v1 by default, v1beta1 on request; refreshInterval is a Go duration.
+    expect(objects.filter((o) => o.kind === 'ExternalSecret').map((o) => o.apiVersion)).toEqual(['external-secrets.io/v1', 'external-secrets.io/v1']);
+    const old = chart();
+    new MulticlusterLink(old, 'Link', { targetClusterName: 'west', mode: MulticlusterMode.FLAT_NETWORK,
+      credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'k', apiVersion: ExternalSecretsApiVersion.V1BETA1 }) });
+    expect(objectsOf(old)[0].apiVersion).toBe('external-secrets.io/v1beta1');
+    expect(() => new MulticlusterLink(chart(), 'Link', { targetClusterName: 'west', mode: MulticlusterMode.FLAT_NETWORK,
+      credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'k', refreshInterval: '1 hour' }) }))
+      .toThrow(/LKD-INPUT-005: refreshInterval "1 hour" is not a positive Go duration/);
   });
 
   test('ExportedService labels the Service per mode and names the mirror <service>-<cluster>', () => {

@@ -89,7 +89,9 @@ export class ExternalIssuerSecret extends Construct {
     check(Object.values(ExternalSecretsApiVersion).includes(apiVersion), this, InputRule.RANGE, `apiVersion ${JSON.stringify(apiVersion)} is not an ExternalSecretsApiVersion.`,
       'Use ExternalSecretsApiVersion.V1 or V1BETA1.');
     check(typeof props.remoteKey === 'string' && props.remoteKey.trim() !== '', this, InputRule.REQUIRED, 'remoteKey is empty.', 'Name the issuer entry in the store.');
-    const refresh = (props.refreshInterval ?? Duration.hours(1)).toSeconds();
+    check(props.refreshInterval === undefined || props.refreshInterval instanceof Duration, this, InputRule.DURATION, 'refreshInterval is not a Duration.',
+      'Pass e.g. Duration.hours(1).');
+    const refresh = (props.refreshInterval ?? Duration.hours(1)).toMilliseconds({ integral: false }) / 1000;
     check(Number.isInteger(refresh) && refresh >= 60, this, InputRule.DURATION, `refreshInterval of ${refresh}s is not a whole number of seconds of at least 60.`,
       'Pass e.g. Duration.hours(1).');
     const remote = (prop: string) => ({ key: props.remoteKey, property: prop });
