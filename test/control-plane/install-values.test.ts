@@ -238,7 +238,7 @@ describe('additionalValues cannot bypass a refusal of the typed options (the MER
       /^\[cp\] LKD-POL-012: proxy\.defaultInboundPolicy the string "allow-all" \(merged values\) is not one of Linkerd's six policies.* Fix: /],
     ['a floating image tag', { additionalValues: { debugContainer: { image: { version: 'latest' } } } }, () => IDENTITY, /LKD-VER-001: debugContainer\.image\.version/],
     ['a string where the chart tests a boolean', { additionalValues: { cniEnabled: 'false' } }, () => IDENTITY,
-      /LKD-INPUT-003: cniEnabled is the string "false" in the merged values/],
+      /LKD-INPUT-003: cniEnabled is the string "false" \(merged values\); the chart tests it with "if"/],
     ['an unknown header logging mode', { additionalValues: { proxy: { logHTTPHeaders: 'on' } } }, () => IDENTITY, /LKD-INPUT-006: proxy\.logHTTPHeaders/],
     ['an unknown webhook failure policy', { additionalValues: { webhookFailurePolicy: 'fail' } }, () => IDENTITY, /LKD-INPUT-006: webhookFailurePolicy the string "fail"/],
     ['an unknown iptables mode', { additionalValues: { proxyInit: { iptablesMode: 'iptables' } } }, () => IDENTITY, /LKD-INPUT-006: proxyInit\.iptablesMode/],

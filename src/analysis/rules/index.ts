@@ -10,6 +10,7 @@ import { certificateChain } from './cert/chain';
 import { certificateLifetimes } from './cert/lifetimes';
 import { privateKeyInOutput } from './cert/private-keys';
 import { certificateValidity } from './cert/validity';
+import { controlPlaneChartValues } from './control-plane/chart-values';
 import { externalCaWithoutTrustRoots } from './control-plane/external-ca';
 import { controlPlaneGatewayApi } from './control-plane/gateway-api-version';
 import { controlPlaneHa } from './control-plane/high-availability';
@@ -138,7 +139,7 @@ export const ALL_RULES: Rule[] = [
   privateKeyInOutput,
   secretsInOutput,
   pinnedVersions, proxyVersionSkew,
-  controlPlaneHa, webhookFailurePolicyIgnore, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
+  controlPlaneHa, webhookFailurePolicyIgnore, controlPlaneChartValues, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
 ].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {

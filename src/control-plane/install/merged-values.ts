@@ -5,13 +5,10 @@
  * smuggled private key or a string where the chart tests a boolean would otherwise reach the cluster unchecked.
  */
 import { IConstruct } from 'constructs';
-import { ProxyLogHttpHeaders, WebhookFailurePolicy } from './options';
-import { parseCertificateBundle, containsPrivateKey, keyMismatchProblem, parseGoDuration } from '../../core/certificates';
-import { parseExactCidr } from '../../core/cidr';
-import { isDefaultInboundPolicy } from '../../core/default-inbound-policy';
-import { InputRule, check } from '../../core/errors';
+import { parseCertificateBundle, containsPrivateKey, keyMismatchProblem } from '../../core/certificates';
+import { controlPlaneValueProblems } from '../../core/chart-values';
+import { InputRule, check, fail } from '../../core/errors';
 import { leaves, valueAt } from '../../core/helm-values';
-import { isDnsSubdomain } from '../../core/names';
 import { describeValue } from '../../core/runtime-checks';
 import { CertRule, checkAnchorAlgorithms, checkChain, requireCertificates } from '../identity/checks';
 
@@ -19,9 +16,6 @@ import { CertRule, checkAnchorAlgorithms, checkChain, requireCertificates } from
 const CHART_DEFAULT_SCHEME = 'linkerd.io/tls';
 const SCHEMES = ['linkerd.io/tls', 'kubernetes.io/tls'];
 const ISSUER_KEY_PATH = 'identity.issuer.tls.keyPEM';
-const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
-/** Keys the chart tests with `if`: a string "false" is truthy there, so it must be a real boolean. */
-const BOOLEAN_KEYS = ['cniEnabled', 'proxy.nativeSidecar', 'identity.externalCA', 'enablePodAntiAffinity', 'enablePodDisruptionBudget'];
 
 function isSet(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '';
@@ -69,58 +63,10 @@ function checkPrivateKeys(scope: IConstruct, values: Record<string, any>, writes
     'Provide the key out of band (an externally created Secret), or pass it to LinkerdIdentity.fromCertificates with writePrivateKey: true if the output is stored as a secret.');
 }
 
-function checkEnum(scope: IConstruct, values: Record<string, any>, path: string, allowed: readonly string[], ruleId: string): void {
-  const value = valueAt(values, path);
-  check(value === undefined || allowed.includes(value), scope, ruleId,
-    `${path} ${describeValue(value)} (merged values) is not one of ${allowed.join(', ')}.`, `Set ${path} to one of ${allowed.join(', ')}, preferably through the typed option.`);
-}
-
-function checkScalars(scope: IConstruct, values: Record<string, any>): void {
-  const policy = valueAt(values, 'proxy.defaultInboundPolicy');
-  check(policy === undefined || isDefaultInboundPolicy(policy), scope, 'LKD-POL-012',
-    `proxy.defaultInboundPolicy ${describeValue(policy)} (merged values) is not one of Linkerd's six policies, so the policy controller cannot parse it.`,
-    'Use proxy: { defaultInboundPolicy: DefaultInboundPolicy.DENY } (or another DefaultInboundPolicy value) instead of additionalValues.');
-  checkEnum(scope, values, 'proxy.logHTTPHeaders', Object.values(ProxyLogHttpHeaders), InputRule.RANGE);
-  checkEnum(scope, values, 'webhookFailurePolicy', Object.values(WebhookFailurePolicy), InputRule.RANGE);
-  checkEnum(scope, values, 'proxyInit.iptablesMode', ['nft', 'legacy'], InputRule.RANGE);
-  const notBoolean = BOOLEAN_KEYS.find((path) => valueAt(values, path) !== undefined && typeof valueAt(values, path) !== 'boolean');
-  check(notBoolean === undefined, scope, InputRule.REQUIRED,
-    `${notBoolean} is ${describeValue(notBoolean && valueAt(values, notBoolean))} in the merged values; the chart tests it with "if", where any non-empty string is true.`,
-    'Pass true or false (a boolean), preferably through the typed option.');
-  const replicas = values.controllerReplicas;
-  check(replicas === undefined || (Number.isInteger(replicas) && replicas >= 1 && replicas <= 100), scope, InputRule.RANGE,
-    `controllerReplicas ${describeValue(replicas)} (merged values) is not a whole number from 1 to 100.`, 'Use 3 for HA (one per node), 1 otherwise.');
-  const trustDomain = values.identityTrustDomain;
-  check(trustDomain === undefined || trustDomain === '' || (typeof trustDomain === 'string' && isDnsSubdomain(trustDomain)), scope, InputRule.NAME,
-    `identityTrustDomain ${describeValue(trustDomain)} (merged values) is not a DNS name.`, 'Set trustDomain on the control plane instead of additionalValues.');
-}
-
-function checkLists(scope: IConstruct, values: Record<string, any>): void {
-  const networks = values.clusterNetworks;
-  // As the injector reads it: outer commas trimmed, then every item through Go's net.ParseCIDR (no spaces, a prefix length).
-  const items = typeof networks === 'string' && networks !== '' ? networks.replace(/^,+|,+$/g, '').split(',') : [];
-  const badNetwork = items.find((cidr) => !cidr.includes('/') || parseExactCidr(cidr) === undefined);
-  check(networks === undefined || (typeof networks === 'string' && badNetwork === undefined), scope, InputRule.RANGE,
-    `clusterNetworks ${describeValue(networks)} (merged values) is not a comma-separated list of CIDRs${badNetwork !== undefined ? ` (${JSON.stringify(badNetwork)})` : ''}.`,
-    'Use clusterNetworks: ["10.0.0.0/8", ...] (the typed option) instead of additionalValues.');
-  const ports = valueAt(values, 'proxy.opaquePorts');
-  const isPort = (p: string) => /^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 65535;
-  const portOrRange = (item: string) => item.split('-').length <= 2 && item.split('-').every(isPort);
-  check(ports === undefined || ports === '' || (typeof ports === 'string' && ports.split(',').every(portOrRange)), scope, InputRule.PORT,
-    `proxy.opaquePorts ${describeValue(ports)} (merged values) is not a comma-separated list of ports or port ranges.`,
-    'Use proxy: { opaquePorts: [3306, 5432] } (the typed option) instead of additionalValues.');
-  for (const path of ['proxy.resources.cpu.request', 'proxy.resources.cpu.limit', 'proxy.resources.memory.request', 'proxy.resources.memory.limit']) {
-    const q = valueAt(values, path);
-    check(q === undefined || q === '' || (typeof q === 'string' && QUANTITY.test(q)), scope, InputRule.RANGE,
-      `${path} ${describeValue(q)} (merged values) is not a Kubernetes quantity.`, 'Use a quantity such as "100m", "0.5", "64Mi" or "1Gi".');
-  }
-  for (const path of ['identity.issuer.issuanceLifetime', 'identity.issuer.clockSkewAllowance']) {
-    const d = valueAt(values, path);
-    check(d === undefined || parseGoDuration(d) !== undefined, scope, InputRule.DURATION,
-      `${path} ${describeValue(d)} (merged values) is not a Go duration.`, 'Use a Go duration such as "24h0m0s" or "20s", preferably through the identity\'s typed option.');
-    check(d === undefined || parseGoDuration(d) !== 0, scope, InputRule.DURATION,
-      `${path} is zero (merged values), which linkerd-identity reads as its default (pkg/tls/ca.go Validity.Window).`, 'Give it a positive Go duration, or leave it unset for the chart\'s default.');
-  }
+/** The chart-value problems of core/chart-values.ts, the first one thrown, with the fix for the typed options. */
+function checkChartValues(scope: IConstruct, values: Record<string, any>): void {
+  const [first] = controlPlaneValueProblems(values);
+  if (first) fail(scope, first.ruleId, first.problem(' (merged values)'), first.typedFix ?? first.fix);
 }
 
 /** Refuses merged control-plane values that the typed options would have refused. */
@@ -130,6 +76,5 @@ export function checkMergedValues(
   checkPrivateKeys(scope, values, writesPrivateKey);
   checkIssuer(scope, values, writesPrivateKey, issuerKeySupplied);
   checkTrustAnchors(scope, values, identityValues);
-  checkScalars(scope, values);
-  checkLists(scope, values);
+  checkChartValues(scope, values);
 }

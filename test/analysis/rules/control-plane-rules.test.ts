@@ -4,6 +4,8 @@ import { analyze } from '../../../src/analysis/engine';
 import { LinkerdDelivery } from '../../../src/control-plane/delivery/delivery';
 import { fluxZoneSpreadPostRenderers } from '../../../src/control-plane/install/fault-domains';
 import { HighAvailabilityPreset } from '../../../src/control-plane/install/high-availability';
+import { ProxyLogHttpHeaders, WebhookFailurePolicy } from '../../../src/control-plane/install/options';
+import { LOG_HTTP_HEADERS, WEBHOOK_FAILURE_POLICIES } from '../../../src/core/chart-values';
 import { argoApp, controlPlaneChart, fluxRelease, manifests, workload } from '../../delivery/fixtures';
 
 function findings(objects: any[], ruleId: string, options = {}) {
@@ -151,5 +153,32 @@ describe('the constructs\' own output', () => {
     const { chart } = controlPlaneChart();
     const ids = analyze(manifests(Testing.synth(chart))).findings.filter((f) => /^LKD-(VER|CP)-/.test(f.ruleId)).map((f) => f.ruleId);
     expect(ids).toEqual(['LKD-CP-002']);
+  });
+});
+
+describe('LKD-CP-007 control-plane values the chart or its components cannot use', () => {
+  const cpFindings = (values: any) => findings([fluxRelease('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { webhookFailurePolicy: 'Fail', ...values })], 'LKD-CP-007');
+  test('passes on the chart\'s own kinds of values', () => {
+    expect(cpFindings({ clusterNetworks: '10.0.0.0/8,fd00::/8', proxy: { logHTTPHeaders: 'off', defaultInboundPolicy: 'deny', image: { pullPolicy: 'IfNotPresent' } }, cniEnabled: true })).toEqual([]);
+  });
+  // _proxy.tpl / _proxy-init.tpl fail; inject.go GetPodPatch net.ParseCIDR; defaults.rs DefaultPolicy::from_str.
+  test.each([
+    ['a space in clusterNetworks', { clusterNetworks: '10.0.0.0/8, 192.168.0.0/16' }, /clusterNetworks .* \(" 192\.168\.0\.0\/16"\); the injector reads each item with net\.ParseCIDR/],
+    ['an unknown default inbound policy', { proxy: { defaultInboundPolicy: 'allow' } }, /proxy\.defaultInboundPolicy the string "allow" is not one of Linkerd's six policies/],
+    ['logHTTPHeaders on', { proxy: { logHTTPHeaders: 'on' } }, /proxy\.logHTTPHeaders the string "on" is not one of off, insecure: the proxy template fails/],
+    ['tracing without a collector', { proxy: { tracing: { enabled: true } } }, /proxy\.tracing\.enabled is true but proxy\.tracing\.collector\.endpoint/],
+    ['iptablesMode nftables', { proxyInit: { iptablesMode: 'nftables' } }, /proxyInit\.iptablesMode the string "nftables" is not one of nft, legacy/],
+    ['close-wait without runAsRoot', { proxyInit: { closeWaitTimeoutSecs: 30 } }, /proxyInit\.closeWaitTimeoutSecs is the number 30 without proxyInit\.runAsRoot: true/],
+    ['a lowercase pull policy', { proxy: { image: { pullPolicy: 'always' } } }, /proxy\.image\.pullPolicy the string "always" is not Always, IfNotPresent or Never/],
+  ])('%s is an error', (_what, values, message) => {
+    expect(cpFindings(values).map((f) => [f.severity, f.message])).toEqual([['error', expect.stringMatching(message)]]);
+  });
+  test('a string "true" where the chart tests a boolean is a warning (it is truthy, as meant); "false" is an error', () => {
+    expect(cpFindings({ cniEnabled: 'true' }).map((f) => f.severity)).toEqual(['warning']);
+    expect(cpFindings({ cniEnabled: 'false' }).map((f) => f.severity)).toEqual(['error']);
+  });
+  test('the allowed lists agree with the typed options', () => {
+    expect(Object.values(ProxyLogHttpHeaders).sort()).toEqual([...LOG_HTTP_HEADERS].sort());
+    expect(Object.values(WebhookFailurePolicy).sort()).toEqual([...WEBHOOK_FAILURE_POLICIES].sort());
   });
 });

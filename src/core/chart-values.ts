@@ -1,0 +1,176 @@
+/**
+ * What the linkerd-control-plane chart, or a component that reads its values, refuses or misreads: one pure check,
+ * used by the control-plane construct on its merged values (it throws on the first problem) and by LKD-CP-007 on the
+ * values of installs in manifests (Flux HelmRelease, Argo CD Application). Only keys that are set are judged, so
+ * partial values (the rest in a Secret) are fine.
+ *
+ * Mirrors linkerd2 at version-2.20: charts/partials/templates/_proxy.tpl and _proxy-init.tpl (their `fail`s),
+ * pkg/inject/inject.go (GetPodPatch reads clusterNetworks with net.ParseCIDR), policy-controller/k8s/index/src/
+ * defaults.rs (DefaultPolicy::from_str), the chart's `if` tests on boolean keys, pkg/tls/ca.go Validity.Window.
+ */
+import { parseGoDuration } from './certificates';
+import { parseExactCidr } from './cidr';
+import { isDefaultInboundPolicy } from './default-inbound-policy';
+import { InputRule } from './errors';
+import { valueAt } from './helm-values';
+import { isDnsSubdomain } from './names';
+import { describeValue } from './runtime-checks';
+
+/** One value the chart or a component cannot use. */
+export interface ChartValueProblem {
+  readonly ruleId: string;
+  /** The values path, e.g. `proxy.defaultInboundPolicy`. */
+  readonly path: string;
+  /** What is wrong, naming the value; `where` (e.g. " (merged values)") follows the value. */
+  readonly problem: (where: string) => string;
+  /** What to write instead, in chart-value terms. */
+  readonly fix: string;
+  /** The same fix for users of the control-plane construct's typed options, where there is one. */
+  readonly typedFix?: string;
+  /** The value does what it seems to in the chart, and is doubtful only elsewhere (a string "true" where a boolean is tested). */
+  readonly doubtful?: boolean;
+}
+
+/** `proxy.logHTTPHeaders` values _proxy.tpl takes (ProxyLogHttpHeaders); webhookFailurePolicy values (WebhookFailurePolicy). */
+export const LOG_HTTP_HEADERS = ['off', 'insecure'];
+export const WEBHOOK_FAILURE_POLICIES = ['Ignore', 'Fail'];
+const IPTABLES_MODES = ['nft', 'legacy'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const PULL_POLICY_KEYS = ['imagePullPolicy', 'proxy.image.pullPolicy', 'debugContainer.image.pullPolicy'];
+/** Keys the chart tests with `if`: a string "false" is truthy there, so it must be a real boolean. */
+const BOOLEAN_KEYS = ['cniEnabled', 'proxy.nativeSidecar', 'identity.externalCA', 'enablePodAntiAffinity', 'enablePodDisruptionBudget'];
+const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
+const RESOURCE_KEYS = ['proxy.resources.cpu.request', 'proxy.resources.cpu.limit', 'proxy.resources.memory.request', 'proxy.resources.memory.limit'];
+const ISSUER_DURATIONS = ['identity.issuer.issuanceLifetime', 'identity.issuer.clockSkewAllowance'];
+
+type Problems = ChartValueProblem[];
+
+function enumProblem(out: Problems, values: Record<string, any>, path: string, allowed: readonly string[], ruleId: string, consequence: string): void {
+  const value = valueAt(values, path);
+  if (value === undefined || allowed.includes(value)) return;
+  out.push({
+    ruleId, path, problem: (where) => `${path} ${describeValue(value)}${where} is not one of ${allowed.join(', ')}: ${consequence}`,
+    fix: `Set ${path} to one of ${allowed.join(', ')}.`, typedFix: `Set ${path} to one of ${allowed.join(', ')}, preferably through the typed option.`,
+  });
+}
+
+function scalarProblems(out: Problems, values: Record<string, any>): void {
+  const policy = valueAt(values, 'proxy.defaultInboundPolicy');
+  if (policy !== undefined && !isDefaultInboundPolicy(policy)) {
+    out.push({
+      ruleId: 'LKD-POL-012', path: 'proxy.defaultInboundPolicy',
+      problem: (where) => `proxy.defaultInboundPolicy ${describeValue(policy)}${where} is not one of Linkerd's six policies, so the policy controller cannot parse it (defaults.rs DefaultPolicy::from_str) and exits.`,
+      fix: 'Use all-unauthenticated, all-authenticated, cluster-unauthenticated, cluster-authenticated, deny or audit.',
+      typedFix: 'Use proxy: { defaultInboundPolicy: DefaultInboundPolicy.DENY } (or another DefaultInboundPolicy value) instead of additionalValues.',
+    });
+  }
+  enumProblem(out, values, 'proxy.logHTTPHeaders', LOG_HTTP_HEADERS, InputRule.RANGE, 'the proxy template fails on it, so the chart does not render.');
+  enumProblem(out, values, 'webhookFailurePolicy', WEBHOOK_FAILURE_POLICIES, InputRule.RANGE, 'the API server refuses the webhook configurations.');
+  enumProblem(out, values, 'proxyInit.iptablesMode', IPTABLES_MODES, InputRule.RANGE, 'the proxy-init template fails on it, so the chart does not render.');
+  for (const path of PULL_POLICY_KEYS) {
+    const value = valueAt(values, path);
+    if (value === undefined || value === '' || PULL_POLICIES.includes(value)) continue;
+    out.push({
+      ruleId: InputRule.RANGE, path, problem: (where) => `${path} ${describeValue(value)}${where} is not Always, IfNotPresent or Never: the chart writes it as an imagePullPolicy, and the API server refuses those pods.`,
+      fix: `Set ${path} to Always, IfNotPresent or Never.`,
+    });
+  }
+  const notBoolean = BOOLEAN_KEYS.find((path) => valueAt(values, path) !== undefined && typeof valueAt(values, path) !== 'boolean');
+  if (notBoolean !== undefined) {
+    const value = valueAt(values, notBoolean);
+    out.push({
+      ruleId: InputRule.REQUIRED, path: notBoolean, doubtful: typeof value === 'string' && /^(true|1|t|yes|on)$/i.test(value),
+      problem: (where) => `${notBoolean} is ${describeValue(valueAt(values, notBoolean))}${where}; the chart tests it with "if", where any non-empty string is true.`,
+      fix: 'Write true or false (a boolean, not a string).', typedFix: 'Pass true or false (a boolean), preferably through the typed option.',
+    });
+  }
+  const replicas = values.controllerReplicas;
+  if (replicas !== undefined && !(Number.isInteger(replicas) && replicas >= 1 && replicas <= 100)) {
+    out.push({ ruleId: InputRule.RANGE, path: 'controllerReplicas', problem: (where) => `controllerReplicas ${describeValue(replicas)}${where} is not a whole number from 1 to 100.`, fix: 'Use 3 for HA (one per node), 1 otherwise.' });
+  }
+  const trustDomain = values.identityTrustDomain;
+  if (trustDomain !== undefined && trustDomain !== '' && !(typeof trustDomain === 'string' && isDnsSubdomain(trustDomain))) {
+    out.push({
+      ruleId: InputRule.NAME, path: 'identityTrustDomain', problem: (where) => `identityTrustDomain ${describeValue(trustDomain)}${where} is not a DNS name.`,
+      fix: 'Use a DNS name such as cluster.local.', typedFix: 'Set trustDomain on the control plane instead of additionalValues.',
+    });
+  }
+}
+
+/** Values whose template `fail`s unless others are set (_proxy.tpl tracing, _proxy-init.tpl close-wait). */
+function dependentProblems(out: Problems, values: Record<string, any>): void {
+  if (valueAt(values, 'proxy.tracing.enabled') === true) {
+    const missing = ['proxy.tracing.collector.endpoint', 'proxy.tracing.collector.meshIdentity.serviceAccountName', 'proxy.tracing.collector.meshIdentity.namespace']
+      .filter((path) => { const v = valueAt(values, path); return v === undefined || v === null || v === ''; });
+    if (missing.length > 0) {
+      out.push({
+        ruleId: InputRule.REQUIRED, path: 'proxy.tracing.enabled',
+        problem: (where) => `proxy.tracing.enabled is true${where} but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set; the proxy template fails ("... must be set if proxy tracing is enabled"), so the chart does not render.`,
+        fix: `Set ${missing.join(', ')}, or leave tracing off.`,
+      });
+    }
+  }
+  const closeWait = valueAt(values, 'proxyInit.closeWaitTimeoutSecs');
+  if (closeWait !== undefined && closeWait !== 0 && closeWait !== '' && closeWait !== null && valueAt(values, 'proxyInit.runAsRoot') !== true) {
+    out.push({
+      ruleId: InputRule.REQUIRED, path: 'proxyInit.closeWaitTimeoutSecs',
+      problem: (where) => `proxyInit.closeWaitTimeoutSecs is ${describeValue(closeWait)}${where} without proxyInit.runAsRoot: true; the proxy-init template fails ("proxyInit.runAsRoot must be set to use proxyInit.closeWaitTimeoutSecs"), so the chart does not render.`,
+      fix: 'Set proxyInit.runAsRoot: true as well, or drop proxyInit.closeWaitTimeoutSecs.',
+    });
+  }
+}
+
+function listProblems(out: Problems, values: Record<string, any>): void {
+  const networks = values.clusterNetworks;
+  // As the injector reads it: outer commas trimmed, then every item through Go's net.ParseCIDR (no spaces, a prefix length).
+  const items = typeof networks === 'string' && networks !== '' ? networks.replace(/^,+|,+$/g, '').split(',') : [];
+  const badNetwork = items.find((cidr) => !cidr.includes('/') || parseExactCidr(cidr) === undefined);
+  if (networks !== undefined && (typeof networks !== 'string' || badNetwork !== undefined)) {
+    out.push({
+      ruleId: InputRule.RANGE, path: 'clusterNetworks',
+      problem: (where) => `clusterNetworks ${describeValue(networks)}${where} is not a comma-separated list of CIDRs${badNetwork !== undefined ? ` (${JSON.stringify(badNetwork)})` : ''}; `
+        + 'the injector reads each item with net.ParseCIDR, nothing trimmed, and refuses every pod it should inject.',
+      fix: 'Write the CIDRs separated by commas, without spaces, e.g. 10.0.0.0/8,fd00::/8.',
+      typedFix: 'Use clusterNetworks: ["10.0.0.0/8", ...] (the typed option) instead of additionalValues.',
+    });
+  }
+  const ports = valueAt(values, 'proxy.opaquePorts');
+  const isPort = (p: string) => /^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 65535;
+  const portOrRange = (item: string) => item.split('-').length <= 2 && item.split('-').every(isPort);
+  if (ports !== undefined && ports !== '' && !(typeof ports === 'string' && ports.split(',').every(portOrRange))) {
+    out.push({
+      ruleId: InputRule.PORT, path: 'proxy.opaquePorts', problem: (where) => `proxy.opaquePorts ${describeValue(ports)}${where} is not a comma-separated list of ports or port ranges.`,
+      fix: 'Write ports and lo-hi ranges separated by commas, e.g. 3306,5432,11211.', typedFix: 'Use proxy: { opaquePorts: [3306, 5432] } (the typed option) instead of additionalValues.',
+    });
+  }
+  for (const path of RESOURCE_KEYS) {
+    const q = valueAt(values, path);
+    if (q === undefined || q === '' || (typeof q === 'string' && QUANTITY.test(q))) continue;
+    out.push({ ruleId: InputRule.RANGE, path, problem: (where) => `${path} ${describeValue(q)}${where} is not a Kubernetes quantity.`, fix: 'Use a quantity such as "100m", "0.5", "64Mi" or "1Gi".' });
+  }
+  for (const path of ISSUER_DURATIONS) {
+    const d = valueAt(values, path);
+    if (d === undefined) continue;
+    const ms = parseGoDuration(d);
+    if (ms === undefined) {
+      out.push({
+        ruleId: InputRule.DURATION, path, problem: (where) => `${path} ${describeValue(d)}${where} is not a Go duration.`,
+        fix: 'Use a Go duration such as "24h0m0s" or "20s".', typedFix: 'Use a Go duration such as "24h0m0s" or "20s", preferably through the identity\'s typed option.',
+      });
+    } else if (ms === 0) {
+      out.push({
+        ruleId: InputRule.DURATION, path, problem: (where) => `${path} is zero${where}, which linkerd-identity reads as its default (pkg/tls/ca.go Validity.Window).`,
+        fix: 'Give it a positive Go duration, or leave it unset for the chart\'s default.',
+      });
+    }
+  }
+}
+
+/** Every problem of a linkerd-control-plane values tree, in a fixed order. */
+export function controlPlaneValueProblems(values: Record<string, any>): ChartValueProblem[] {
+  const out: Problems = [];
+  scalarProblems(out, values);
+  dependentProblems(out, values);
+  listProblems(out, values);
+  return out;
+}
