@@ -631,6 +631,23 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(findingsFor({ 'config.linkerd.io/proxy-image': `registry.local:5000/linkerd/proxy@sha256:${'a'.repeat(64)}` })[0][1]).toMatch(/carries its own digest/);
     expect(findingsFor({ 'config.linkerd.io/proxy-image': 'registry.local:5000/linkerd/proxy', 'config.linkerd.io/image-pull-policy': 'IfNotPresent' })).toEqual([]);
   });
+  // linkerd2-proxy-init cni-plugin/main.go: Atoi of proxy-uid/gid (pod, else namespace), its own redirect ports, no close-wait.
+  test('with the CNI plugin: an unreadable proxy-uid stops the pod, a moved proxy port breaks traffic, close-wait does nothing', () => {
+    const findingsFor = (annotations: Record<string, string>, cni: boolean) => {
+      const objects = meshLab();
+      annotate(objects, 'orders-v1', annotations);
+      return ruleFindings(objects, 'LKD-MESH-003', { cniEnabled: cni }).map((f) => [f.severity, f.message]);
+    };
+    expect(findingsFor({ 'config.linkerd.io/proxy-uid': '2103 ' }, true)).toEqual([
+      [Severity.ERROR, expect.stringMatching(/proxy-uid is "2103 ": the CNI plugin reads it with strconv\.Atoi .*the pod never starts/)],
+    ]);
+    expect(findingsFor({ 'config.linkerd.io/proxy-uid': '2103 ' }, false).map(([sev]) => sev)).toEqual([Severity.WARNING]);
+    expect(findingsFor({ 'config.linkerd.io/inbound-port': '4200' }, true)).toEqual([
+      [Severity.ERROR, expect.stringMatching(/the proxy listens on 4200, but the CNI plugin redirects inbound traffic to the port of its own configuration \(4143/)],
+    ]);
+    expect(findingsFor({ 'config.linkerd.io/inbound-port': '4200' }, false)).toEqual([]);
+    expect(findingsFor({ 'config.linkerd.io/close-wait-timeout': '30s' }, true).map(([sev, m]) => [sev, /no effect/.test(m as string)])).toEqual([[Severity.WARNING, true]]);
+  });
   test('skip lists proxy-init reads whole pass, a trailing comma and "+25" included', () => {
     expect(messagesFor({ 'config.linkerd.io/skip-inbound-ports': '4222,6222,8000-8090,', 'config.linkerd.io/skip-outbound-ports': '+25' })).toEqual([]);
   });
@@ -680,8 +697,8 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
       data: { values: yaml.dump({ proxyInit: { runAsRoot: true } }) },
     };
     expect(findingsFor('2m', [asRoot])).toEqual([]);
-    // With the CNI plugin the injector renders no proxy-init container.
-    expect(findingsFor('2m', [], { cniEnabled: true })).toEqual([]);
+    // With the CNI plugin the injector renders no proxy-init container: nothing fails, and nothing applies the timeout.
+    expect(findingsFor('2m', [], { cniEnabled: true })).toEqual([[Severity.WARNING, expect.stringMatching(/with the CNI plugin no linkerd-init runs .*no effect/)]]);
   });
   test('proxy ports: what strconv.ParseInt reads is written into the pod, and one outside 1-65535 stops it (an error)', () => {
     const findingsFor = (annotations: Record<string, string>) => {

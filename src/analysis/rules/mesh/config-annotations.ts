@@ -336,6 +336,34 @@ const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   ProxyGIDAnnotation: proxyId('runAsGroup'),
 };
 
+/**
+ * With the CNI plugin, linkerd-init does not run (charts/patch/templates/patch.json) and linkerd2-proxy-init
+ * cni-plugin/main.go sets up the pod's iptables: it reads proxy-uid and proxy-gid from the pod, else its namespace
+ * (getAnnotationOverride) with strconv.Atoi and fails the pod's network setup on anything else; it redirects to the
+ * ports of its own configuration (4143/4140 by default), not the inbound-port and outbound-port annotations; and it has
+ * no close-wait setting.
+ */
+const cniId: Reader = (value) => (/^[+-]?\d+$/.test(value) && Math.abs(Number(value)) < 2 ** 63 ? undefined : {
+  severity: Severity.ERROR,
+  text: 'the CNI plugin reads it with strconv.Atoi (cni-plugin/main.go), fails, and does not set up the pod\'s network: the pod never starts.',
+});
+const cniProxyPort = (defaultPort: number, side: string): Reader => (value) => {
+  const n = goParseInt32(value);
+  if (n === undefined || n === defaultPort) return undefined;
+  return {
+    severity: Severity.ERROR,
+    text: `the proxy listens on ${n}, but the CNI plugin redirects ${side} traffic to the port of its own configuration (${defaultPort} by default, `
+      + 'cni-plugin/main.go), which this annotation does not change: that traffic no longer reaches the proxy. Remove the annotation.',
+  };
+};
+const CNI_READERS: Partial<Record<LabelsGoName, Reader>> = {
+  ProxyUIDAnnotation: cniId,
+  ProxyGIDAnnotation: cniId,
+  ProxyInboundPortAnnotation: cniProxyPort(4143, 'inbound'),
+  ProxyOutboundPortAnnotation: cniProxyPort(4140, 'outbound'),
+  CloseWaitTimeoutAnnotation: () => ({ text: 'with the CNI plugin no linkerd-init runs and the plugin has no close-wait setting, so it has no effect.' }),
+};
+
 const OPAQUE_PORTS = LABELS_GO.ProxyOpaquePortsAnnotation;
 const WAIT_BEFORE_EXIT = LABELS_GO.ProxyWaitBeforeExitSecondsAnnotation;
 const CLOSE_WAIT = LABELS_GO.CloseWaitTimeoutAnnotation;
@@ -440,6 +468,7 @@ function keyProblem(key: string, namespace: boolean): string | undefined {
  */
 function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string, uninjected = false): void {
   const namespace = subject.id.kind === 'Namespace';
+  const cni = cniEnabledOf(ctx.index, ctx.context).enabled;
   for (const key of Object.keys(annotations)) {
     if (key === ADMISSION_WEBHOOKS_LABEL || !isProxyConfigKey(key)) continue;
     const problem = keyProblem(key, namespace);
@@ -453,8 +482,9 @@ function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations:
       continue;
     }
     const reader = OTHER_READERS[status.entry.goName];
-    if (reader) {
-      const misread = reader(String(value));
+    const cniReader = cni ? CNI_READERS[status.entry.goName] : undefined;
+    if (reader || cniReader) {
+      const misread = cniReader?.(String(value)) ?? reader?.(String(value));
       if (!misread) continue;
       const idle = uninjected && misread.severity === Severity.ERROR;
       ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}${idle ? ' (This pod is not injected, so nothing reads it now.)' : ''}`,
