@@ -80,6 +80,19 @@ describe('explain a workload port', () => {
 });
 
 describe('explain a Service port', () => {
+  // outbound/index.rs: without the Service's annotation, the injector's list (namespace, else the cluster defaults) applies.
+  test('an opaque Service port names whose opaque-ports list makes it opaque', () => {
+    const objects = meshLabObjects();
+    findObject(objects, 'Service', 'orders').spec.ports.push({ name: 'mysql', port: 3306 });
+    const byDefault = findServicePort(meshModel(manifests(objects)), 'mesh-lab/orders:3306');
+    if (typeof byDefault === 'string') throw new Error(byDefault);
+    expect(byDefault.protocol).toMatch(/^opaque \(config\.linkerd\.io\/opaque-ports as the injector sets it \(the namespace's, else the defaults/);
+    findObject(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '3306' };
+    const own = findServicePort(meshModel(manifests(objects)), 'mesh-lab/orders:3306');
+    if (typeof own === 'string') throw new Error(own);
+    expect(own.protocol).toBe('opaque (the Service\'s config.linkerd.io/opaque-ports)');
+  });
+
   test('orders:8080: protocol, the split with its shares, the endpoints', () => {
     const objects = meshLabObjects();
     findObject(objects, 'HTTPRoute', 'orders-split').metadata.annotations = { 'retry.linkerd.io/http': '5xx', 'timeout.linkerd.io/request': '2s' };

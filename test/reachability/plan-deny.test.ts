@@ -1,8 +1,8 @@
 /** plan-deny on mesh-lab: what a move to deny refuses, the objects that keep it allowed, and nothing left after. */
 import * as kplus from 'cdk8s-plus-28';
-import { findObject, meshLabObjects } from './mesh-lab-fixture';
+import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
 import { MeshReachability, Network, PodSelection, Server, ServerAccess, ServerPort } from '../../src';
-import { parseObservedEdges } from '../../src/analysis/reachability';
+import { formatDenyPlanText, parseObservedEdges, planDenyManifests } from '../../src/analysis/reachability';
 import { labChart, synth } from '../support/synth';
 
 const PROMETHEUS_SA = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'prometheus', namespace: 'linkerd-viz' } };
@@ -46,6 +46,13 @@ describe('plan-deny', () => {
     findObject(denied, 'Namespace', 'mesh-lab').metadata.annotations['config.linkerd.io/default-inbound-policy'] = 'deny';
     const probe = MeshReachability.explain(denied, 'mesh-lab/orders-v1:8080', { caller: 'kubelet', path: '/health' });
     expect(probe.verdicts.map((v) => [v.request, v.allowed])).toEqual([['probe GET /health', true]]);
+  });
+
+  // inject.go AppendNamespaceAnnotations copies the namespace's policy at injection; workload.rs reads only the pod's.
+  test('the plan for a namespace says that running pods keep their policy until restarted; the cluster default has no such note', () => {
+    const input = manifests(meshLabObjects());
+    expect(formatDenyPlanText(planDenyManifests(input, 'mesh-lab'), '')).toMatch(/Note: a namespace's default-inbound-policy reaches a pod when the pod is injected: pods running before the change keep their old policy until they are restarted/);
+    expect(formatDenyPlanText(planDenyManifests(input, undefined), '')).not.toMatch(/until they are restarted/);
   });
 
   test('mesh-lab as shipped: its Server already decides orders, so only the scrapes need a plan', () => {

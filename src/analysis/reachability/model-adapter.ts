@@ -397,7 +397,9 @@ function serviceRouteView(route: IndexedObject, shares: Map<string, RuleShares>)
 
 function serviceProtocol(index: MeshIndex, context: AnalysisContext, service: IndexedObject, sp: any, endpoints: PortEntry[]): string {
   if (typeof sp.appProtocol === 'string') return `${sp.appProtocol} (appProtocol)`;
-  if (servicePortProtocol(index, service, sp.port, context).protocol === OutboundProtocol.OPAQUE) return 'opaque (config.linkerd.io/opaque-ports)';
+  const protocol = servicePortProtocol(index, service, sp.port, context);
+  // The origin says whose list it is: the Service's annotation, or the injector's (namespace, else cluster defaults).
+  if (protocol.protocol === OutboundProtocol.OPAQUE) return `opaque (${protocol.origin})`;
   const servers = [...new Set(endpoints.map((e) => e.view.server && e.view.protocol).filter((p): p is string => !!p))];
   if (servers.length === 1) return `${servers[0]} (from the endpoints' Server)`;
   return 'detected (HTTP/1, HTTP/2 or opaque TCP)';

@@ -65,6 +65,13 @@ export interface DenyPlan {
 export const AUDIT_NOTE = 'audit (default-inbound-policy: audit) allows every connection and only logs would-be denials: '
   + 'it is how to observe before narrowing, not a security boundary.';
 
+/**
+ * The injector copies a namespace's default-inbound-policy onto each pod as it injects it, and the policy controller
+ * reads only the pod's (inject.go AppendNamespaceAnnotations; inbound/workload.rs Settings::from_metadata).
+ */
+export const RESTART_NOTE = 'a namespace\'s default-inbound-policy reaches a pod when the pod is injected: pods running before the '
+  + 'change keep their old policy until they are restarted (kubectl rollout restart).';
+
 /** Parses the JSON of `linkerd viz edges ... -o json`; an error message for anything else. */
 export function parseObservedEdges(text: string): ObservedEdge[] | string {
   let value: unknown;
@@ -437,5 +444,6 @@ export function formatDenyPlanText(plan: DenyPlan, yaml: string): string {
     lines.push('', 'Or, with the constructs:', ...plan.constructLines.map((l) => `  ${l}`));
   }
   lines.push('', `Note: ${AUDIT_NOTE}`);
+  if (plan.namespace !== undefined) lines.push(`Note: ${RESTART_NOTE}`);
   return `${lines.join('\n')}\n`;
 }

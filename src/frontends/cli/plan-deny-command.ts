@@ -8,7 +8,7 @@ import { InputError, UsageError } from './errors';
 import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { PLAN_DENY_USAGE } from './usage';
-import { AUDIT_NOTE, DenyTarget, Observed, formatDenyPlanText, parseObserved, planDenyManifests } from '../../analysis/reachability';
+import { AUDIT_NOTE, DenyTarget, Observed, RESTART_NOTE, formatDenyPlanText, parseObserved, planDenyManifests } from '../../analysis/reachability';
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,
@@ -59,7 +59,7 @@ export function planDenyCommand(argv: readonly string[], io: CliIo): number {
   const text = plan.objects.map((o) => yaml.dump(o, { noRefs: true, sortKeys: false })).join('---\n');
   const format = optionValue(args, 'format') ?? 'text';
   if (format === 'yaml') io.stdout(text);
-  else if (format === 'json') io.stdout(`${JSON.stringify({ ...plan, note: AUDIT_NOTE }, null, 2)}\n`);
+  else if (format === 'json') io.stdout(`${JSON.stringify({ ...plan, note: AUDIT_NOTE, ...(plan.namespace !== undefined ? { restartNote: RESTART_NOTE } : {}) }, null, 2)}\n`);
   else io.stdout(formatDenyPlanText(plan, text));
   return plan.refused.length > 0 ? 1 : 0;
 }

@@ -453,6 +453,15 @@ describe('LKD-POL-010 probes once routes attach', () => {
     expect(found[0].resource.name).toBe('orders-http');
     expect(found[0].message).toMatch(/none matches the readinessProbe of container main in Deployment mesh-lab\/orders-v1 \(GET \/ready on port 8080\)/);
   });
+  test('a failing liveness probe restarts the container; a failing readiness probe keeps the pod out of service', () => {
+    const objects = withProbe();
+    pick(objects, 'Deployment', 'orders-v1').spec.template.spec.containers[0].livenessProbe = { httpGet: { path: '/live', port: 'http' } };
+    const messages = ruleFindings([...objects, inboundRoute('/api')], 'LKD-POL-010').map((f) => f.message);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/livenessProbe .*the kubelet restarts the container again and again\.$/),
+      expect.stringMatching(/readinessProbe .*the pod never becomes ready\.$/),
+    ]));
+  });
   test('fires when the matching route admits only meshed clients', () => {
     const found = ruleFindings([...withProbe(), inboundRoute('/')], 'LKD-POL-010');
     expect(found[0].message).toMatch(/no authorization admits unauthenticated callers on orders-api/);

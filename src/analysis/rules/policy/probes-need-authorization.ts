@@ -88,6 +88,13 @@ function kubeletAllowed(ctx: RuleContext, server: IndexedObject, matching: Index
   return defaultPolicyAllows(serverAccessPolicy(server), KUBELET, ctx.context, 'accessPolicy').allowed;
 }
 
+/** What a probe that keeps failing does to the pod (a liveness probe restarts it; the others keep it out of service). */
+function failingProbe(kind: string): string {
+  if (kind === 'livenessProbe') return 'the kubelet restarts the container again and again';
+  if (kind === 'startupProbe') return 'the container never finishes starting and is restarted';
+  return 'the pod never becomes ready';
+}
+
 function checkPod(ctx: RuleContext, server: IndexedObject, routes: IndexedObject[], pod: PodTemplate): void {
   const port = serverPort(server);
   const number = port === undefined ? undefined : typeof port === 'number' ? port : resolveContainerPort(pod, port);
@@ -96,10 +103,10 @@ function checkPod(ctx: RuleContext, server: IndexedObject, routes: IndexedObject
     const matching = routes.filter((r) => routeMatchesProbe(r, probe));
     if (matching.length === 0) {
       ctx.report(server, `routes are attached to Server ${server.id.name}, and none matches the ${where}; once a route is attached, `
-        + 'probes are no longer authorized automatically and unmatched requests are refused, so the pod will never become ready.');
+        + `probes are no longer authorized automatically and unmatched requests are refused, so ${failingProbe(probe.kind)}.`);
     } else if (!kubeletAllowed(ctx, server, matching)) {
       ctx.report(server, `routes are attached to Server ${server.id.name}, and no authorization admits unauthenticated callers on `
-        + `${matching.map((r) => r.id.name).join(', ')} for the ${where}; probes will get 403 and the pod will never become ready.`);
+        + `${matching.map((r) => r.id.name).join(', ')} for the ${where}; probes will get 403 and ${failingProbe(probe.kind)}.`);
     }
   }
 }
