@@ -50,6 +50,21 @@ describe('diff on mesh-lab', () => {
     expect(d.changes[0].because).toMatch(/\[Namespace mesh-lab\]/);
   });
 
+  // inbound/index.rs PolicyIndex::http_routes: the probe routes exist only while no route is attached to the Server.
+  test('attaching a route that does not match a probe path: the kubelet\'s probes go allowed → denied', () => {
+    const base = meshLabObjects();
+    const head = meshLabObjects();
+    head.push({
+      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: { name: 'orders-api', namespace: 'mesh-lab' },
+      spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }], rules: [{ matches: [{ path: { value: '/api' } }] }] },
+    });
+    const probes = diff(base, head).changes.filter((c) => c.source === 'kubelet');
+    expect(probes.map((c) => [c.change, c.target])).toEqual([
+      ['allowed-to-denied', 'mesh-lab/orders-v1:8080 probe GET /health'], ['allowed-to-denied', 'mesh-lab/orders-v2:8080 probe GET /health'],
+    ]);
+    expect(probes[0].because).toMatch(/^now: no route attached to mesh-lab\/orders-v1:8080 matches probe GET \/health; before: GET \/health is a probe path/);
+  });
+
   test('adding wrong-client (ServiceAccount default) to client-sa: it goes denied → allowed on both versions', () => {
     const base = meshLabObjects({ negative: true });
     const head = meshLabObjects({ negative: true });

@@ -5,6 +5,7 @@
  * Linear: each side's ports are matched by name through a map, and per port only the callers either side names
  * (plus the declared callers and the caller classes) are decided.
  */
+import { KUBELET } from './model-adapter';
 import { CallVerdict, MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
 
 export enum ChangeKind {
@@ -44,9 +45,20 @@ function byRequest(verdicts: CallVerdict[]): Map<string, CallVerdict> {
 
 /** A request class one side does not have is decided there by its `*` verdict, else refused: no route matches it. */
 function counterpart(side: Map<string, CallVerdict>, request: string, like: CallVerdict): CallVerdict {
-  return side.get(request) ?? side.get('*') ?? {
-    ...like, allowed: false, audited: false, because: `no route attached to ${like.target} matches ${request}'s requests`, deciders: [],
-  };
+  const because = request === '*'
+    ? `requests that no route attached to ${like.target} matches are refused (once a route is attached, the default route is gone)`
+    : `no route attached to ${like.target} matches ${request}`;
+  return side.get(request) ?? side.get('*') ?? { ...like, allowed: false, audited: false, because, deciders: [] };
+}
+
+/**
+ * The callers to compare on a port: those worth deciding on either side, and the kubelet where either side has probes
+ * (attaching a route drops the probe routes Linkerd generates, inbound/index.rs PolicyIndex::http_routes).
+ */
+function callersToCompare(basePort: PortPolicyView, headPort: PortPolicyView, baseCallers: string[], headCallers: string[]): Set<string> {
+  const keys = new Set([...baseCallers, ...headCallers]);
+  if (basePort.probes.length > 0 || headPort.probes.length > 0) keys.add(KUBELET);
+  return keys;
 }
 
 function targetText(v: CallVerdict): string {
@@ -82,12 +94,13 @@ function portChanges(base: MeshModel, head: MeshModel, basePort: PortPolicyView,
   const baseCallers = base.relevantCallers(basePort).map((c) => c.key);
   const headCallers = head.relevantCallers(headPort).map((c) => c.key);
   if (signature(basePort, baseCallers) === signature(headPort, headCallers)) return [];
-  const keys = new Set([...baseCallers, ...headCallers]);
+  const keys = callersToCompare(basePort, headPort, baseCallers, headCallers);
   const changes: MeshChange[] = [];
   for (const key of keys) {
     const before = byRequest(base.decide(basePort, base.caller(key)));
     const after = byRequest(head.decide(headPort, head.caller(key)));
-    const requests = new Set([...before.keys(), ...after.keys()]);
+    // The kubelet matters for its probes; what else it might send is the unauthenticated caller's to report.
+    const requests = [...new Set([...before.keys(), ...after.keys()])].filter((r) => key !== KUBELET || r.startsWith('probe '));
     for (const request of requests) {
       const a = after.get(request);
       const b = before.get(request);
