@@ -29,7 +29,7 @@ const EXIT_SECTIONS = ['## 0. Variables', '## 1. Remove injection', '## 2. Resta
 describe.each([
   ['Argo CD', argoCdSteps({}), ['argocd app wait linkerd-crds --sync --health', 'argocd app wait linkerd-control-plane', 'argocd app sync linkerd-control-plane --prune'],
     ['argocd app set "$PARENT_APP" --sync-policy none', 'argocd app delete linkerd-control-plane --cascade', 'argocd app delete linkerd-crds --cascade']],
-  ['Flux', fluxSteps({}), ['flux reconcile helmrelease linkerd-crds -n flux-system', 'flux reconcile helmrelease linkerd-control-plane -n flux-system', 'helm -n linkerd history linkerd-control-plane'],
+  ['Flux', fluxSteps({}), ['flux reconcile helmrelease linkerd-crds -n flux-system', 'flux reconcile helmrelease linkerd-control-plane -n flux-system', 'helm -n flux-system history linkerd-control-plane'],
     ['flux suspend kustomization', 'delete helmrelease linkerd-control-plane', 'delete helmrelease linkerd-crds']],
   ['cdk8s Helm', helmSteps({}), ['kubectl apply --server-side --force-conflicts -f "$MANIFEST" -l helm.sh/chart=linkerd-crds-2026.6.3',
     'kubectl apply -f "$MANIFEST" -l \'helm.sh/chart!=linkerd-crds-2026.6.3\'', '--prune -l \'linkerd.io/control-plane-ns=linkerd,helm.sh/chart!=linkerd-crds-2026.6.3\''],

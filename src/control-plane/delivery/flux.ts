@@ -238,8 +238,9 @@ export function fluxSteps(options: FluxDeliveryOptions): DeliverySteps {
       commands: [`flux reconcile helmrelease ${install.controlPlaneReleaseName} -n ${fluxNs}`, ready(install.controlPlaneReleaseName, '15m'), waitForControlPlane()],
     }),
     prune: (install) => ({
-      text: 'helm-controller upgrades with Helm, which deletes what the new chart no longer renders; confirm the release history.',
-      commands: [`helm -n ${install.namespace} history ${install.controlPlaneReleaseName} --max 3`, `flux get helmreleases -n ${fluxNs}`],
+      text: 'helm-controller upgrades with Helm, which deletes what the new chart no longer renders; confirm the release history '
+        + '(helm-controller keeps it in the HelmRelease\'s namespace: spec.storageNamespace is unset, whatever targetNamespace says).',
+      commands: [`helm -n ${fluxNs} history ${install.controlPlaneReleaseName} --max 3`, `flux get helmreleases -n ${fluxNs}`],
     }),
     removeCore: (install) => ({
       text: 'Suspend the Kustomization so nothing is re-created, delete the control-plane release (helm-controller uninstalls it), '
