@@ -648,6 +648,20 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(findingsFor({ 'config.linkerd.io/inbound-port': '4200' }, false)).toEqual([]);
     expect(findingsFor({ 'config.linkerd.io/close-wait-timeout': '30s' }, true).map(([sev, m]) => [sev, /no effect/.test(m as string)])).toEqual([[Severity.WARNING, true]]);
   });
+  // pkg/inject reads exact keys: a read key's name under another prefix or separator is ignored.
+  test('a read key\'s name under another prefix or separator is reported with the key meant', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'linkerd.io/proxy-await': 'enabled', 'config.linkerd.io.opaque-ports': '3306', 'inject.linkerd.io': 'enabled', 'linkerd.io/injection': 'enabled',
+      'linkerd.io/created-by': 'me', 'viz.linkerd.io/external-prometheus': 'x' });
+    const messages = ruleFindings(objects, 'LKD-MESH-003').map((f) => f.message);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/linkerd\.io\/proxy-await is not a key Linkerd reads, so the injector ignores it; the key is config\.linkerd\.io\/proxy-await\./),
+      expect.stringMatching(/config\.linkerd\.io\.opaque-ports is not a key .*config\.linkerd\.io\/opaque-ports/),
+      expect.stringMatching(/inject\.linkerd\.io is not a key .*linkerd\.io\/inject\./),
+      expect.stringMatching(/linkerd\.io\/injection is not a key .*linkerd\.io\/inject\./),
+    ]));
+    expect(messages.filter((m) => /created-by|external-prometheus/.test(m))).toEqual([]);
+  });
   test('skip lists proxy-init reads whole pass, a trailing comma and "+25" included', () => {
     expect(messagesFor({ 'config.linkerd.io/skip-inbound-ports': '4222,6222,8000-8090,', 'config.linkerd.io/skip-outbound-ports': '+25' })).toEqual([]);
   });

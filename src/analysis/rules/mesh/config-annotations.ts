@@ -1,7 +1,7 @@
 import { goParsesCidr } from '../../../core/cidr';
-import { LABELS_GO, LabelsGoName } from '../../../core/linkerd-annotations.generated';
+import { LABELS_GO, LABELS_GO_KEYS, LabelsGoName } from '../../../core/linkerd-annotations.generated';
 import { goParseInt32, parseGoDuration } from '../../../core/linkerd-grammar';
-import { ADMISSION_WEBHOOKS_LABEL, KeySite, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
+import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
 import { Severity } from '../../finding';
 import { controlPlaneInstalls } from '../../model/installs';
 import { annotationsOf } from '../../model/manifest';
@@ -591,6 +591,34 @@ function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void
   }
 }
 
+/** Proxy keys Linkerd reads, by the name after their prefix (`proxy-await` → config.linkerd.io/proxy-await). */
+const READ_KEYS_BY_NAME = new Map<string, string>(READ_KEYS.map((k) => [k.key.slice(k.key.indexOf('/') + 1), k.key]));
+READ_KEYS_BY_NAME.set('inject', LABELS_GO.ProxyInjectAnnotation);
+READ_KEYS_BY_NAME.set('injection', LABELS_GO.ProxyInjectAnnotation);
+/** Every key labels.go defines: none of them is a misspelling, whatever its name. */
+const BY_ANY_KEY = new Set<string>(LABELS_GO_KEYS.map((k) => k.key));
+
+/**
+ * A key that is not one Linkerd reads but names one of them under another prefix or separator
+ * (`linkerd.io/proxy-await`, `config.linkerd.io.opaque-ports`, `inject.linkerd.io`): the injector ignores it. Only keys
+ * that mention linkerd.io are looked at, and only a name that is exactly a read key's.
+ */
+function misplacedKey(key: string): string | undefined {
+  // config.* keys are checked one by one above (keyProblem); labels.go keys are what they are.
+  if (!key.includes('linkerd.io') || BY_ANY_KEY.has(key) || isProxyConfigKey(key)) return undefined;
+  const name = key.slice(Math.max(key.lastIndexOf('/'), key.lastIndexOf('.')) + 1);
+  const first = key.split(/[./]/)[0];
+  const meant = READ_KEYS_BY_NAME.get(name) ?? READ_KEYS_BY_NAME.get(first);
+  return meant !== undefined && meant !== key ? meant : undefined;
+}
+
+function checkMisplacedKeys(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string): void {
+  for (const key of Object.keys(annotations)) {
+    const meant = misplacedKey(key);
+    if (meant) ctx.report(subject, `${where} ${key} is not a key Linkerd reads, so the injector ignores it; the key is ${meant}.`);
+  }
+}
+
 /** labels.go keys outside the proxy-config families that nothing reads (the config families are checked above). */
 function checkUnreadKeys(ctx: RuleContext, entry: IndexedObject): void {
   for (const key of Object.keys(annotationsOf(entry.object))) {
@@ -658,10 +686,14 @@ export const configAnnotationsRule: Rule = {
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
   },
   check(ctx) {
-    for (const ns of ctx.index.own('', 'Namespace')) checkAnnotations(ctx, ns, annotationsOf(ns.object), 'annotation');
+    for (const ns of ctx.index.own('', 'Namespace')) {
+      checkAnnotations(ctx, ns, annotationsOf(ns.object), 'annotation');
+      checkMisplacedKeys(ctx, ns, annotationsOf(ns.object), 'annotation');
+    }
     for (const pod of ownPodTemplates(ctx.index)) {
       const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
       checkAnnotations(ctx, pod.owner, pod.annotations, where, pod.injection === Injection.DISABLED);
+      checkMisplacedKeys(ctx, pod.owner, pod.annotations, where);
       checkWaitBeforeExit(ctx, pod, where);
       if (isMeshed(pod)) {
         checkResourcePairs(ctx, pod, where);
