@@ -468,6 +468,18 @@ describe('LKD-MESH-006 NetworkPolicy and the proxy port', () => {
 });
 
 describe('LKD-MESH-007 proxy port collisions', () => {
+  // _proxy.tpl: inbound, admin and control listen on every address, outbound on the loopback one; two on one port cannot bind.
+  test('two proxy listeners moved onto one port stop the proxy', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/inbound-port': '4191' });
+    expect(ruleFindings(objects, 'LKD-MESH-007').map((f) => [f.severity, f.message])).toEqual([
+      [Severity.ERROR, expect.stringMatching(/put its inbound and admin on 4191: the proxy binds each of these listeners and cannot bind two on one port/)],
+    ]);
+    const moved = meshLab();
+    annotate(moved, 'orders-v1', { 'config.linkerd.io/inbound-port': '4200' });
+    expect(ruleFindings(moved, 'LKD-MESH-007')).toEqual([]);
+  });
+
   test('fires on an app port equal to the admin port', () => {
     const objects = meshLab();
     template(objects, 'client').spec.containers[0].ports = [{ containerPort: 4191 }];

@@ -28,6 +28,21 @@ function takenPorts(index: MeshIndex, pod: PodTemplate): Map<number, string> {
   return PROXY_PORTS.some(({ key }) => podOrNamespaceAnnotation(index, pod, key) !== undefined) ? proxyPorts(index, pod) : DEFAULT_PROXY_PORTS;
 }
 
+/**
+ * Proxy listeners moved onto one port: the proxy binds inbound, admin and control on every address and outbound on
+ * the loopback one (_proxy.tpl LINKERD2_PROXY_*_LISTEN_ADDR), so two of them on one port cannot both bind.
+ */
+function proxyPortClashes(index: MeshIndex, pod: PodTemplate): string[] {
+  if (!PROXY_PORTS.some(({ key }) => podOrNamespaceAnnotation(index, pod, key) !== undefined)) return [];
+  const roles = new Map<number, string[]>();
+  for (const { key, role, port } of PROXY_PORTS) {
+    const value = podOrNamespaceAnnotation(index, pod, key);
+    const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : port;
+    roles.set(n, [...(roles.get(n) ?? []), role]);
+  }
+  return [...roles].filter(([, shared]) => shared.length > 1).map(([port, shared]) => `${shared.join(' and ')} on ${port}`);
+}
+
 /** An application's TCP port: the proxy listens on TCP only, and proxy-init redirects only TCP (`-p tcp`). */
 function isAppTcpPort(p: ContainerPort): boolean {
   // Container names come from YAML and may be any type.
@@ -44,7 +59,8 @@ export const proxyPortCollisionRule: Rule = {
     why: 'The proxy shares the pod\'s network namespace and binds its inbound (4143), outbound (4140), admin (4191) and control '
       + '(4190) ports. An application port with the same number fails to bind or steals the proxy\'s traffic, and proxy-init '
       + 'does not redirect traffic to the admin and control ports (--inbound-ports-to-ignore), so whichever process binds '
-      + 'them first gets it: the pod breaks in confusing ways once injected.',
+      + 'them first gets it: the pod breaks in confusing ways once injected. Proxy port annotations that put two of the proxy\'s '
+      + 'own listeners on one port stop the proxy itself.',
     fix: 'Move the application to another port, or move the proxy port with the matching config.linkerd.io/*-port annotation.',
     linkerdSource: 'pkg/inject/inject.go ProxyAnnotations (the *-port keys a Namespace passes to its pods); '
       + 'linkerd2-proxy-init pkg/iptables/iptables.go (TCP redirects only); '
@@ -57,6 +73,11 @@ export const proxyPortCollisionRule: Rule = {
   check(ctx) {
     for (const pod of ownPodTemplates(ctx.index)) {
       if (!isMeshed(pod)) continue;
+      const own = proxyPortClashes(ctx.index, pod);
+      if (own.length > 0) {
+        ctx.report(pod.owner, `the proxy annotations of ${workloadLabel(pod)} put its ${own.join(', ')}: the proxy binds each of these listeners `
+          + 'and cannot bind two on one port, so it exits and the pod never becomes ready. Give each proxy port its own number.');
+      }
       const taken = takenPorts(ctx.index, pod);
       let clashes: string[] | undefined;
       for (const p of pod.ports) {
