@@ -660,6 +660,14 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
     expect(findingsFor({ 'config.linkerd.io/inbound-port': '4200' }, false)).toEqual([]);
     expect(findingsFor({ 'config.linkerd.io/close-wait-timeout': '30s' }, true).map(([sev, m]) => [sev, /no effect/.test(m as string)])).toEqual([[Severity.WARNING, true]]);
   });
+  // inject.go GetPodPatch sets PodInboundPorts from the container ports after the annotation overrides.
+  test('pod-inbound-ports is always replaced by the injector: a warning that it has no effect', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/pod-inbound-ports': '9999' });
+    expect(ruleFindings(objects, 'LKD-MESH-003').map((f) => [f.severity, f.message])).toEqual([
+      [Severity.WARNING, expect.stringMatching(/pod-inbound-ports is "9999": the injector computes this list itself .*no effect/)],
+    ]);
+  });
   // pkg/inject reads exact keys: a read key's name under another prefix or separator is ignored.
   test('a read key\'s name under another prefix or separator is reported with the key meant', () => {
     const objects = meshLab();

@@ -6,7 +6,7 @@ import { Severity } from '../../finding';
 import { controlPlaneInstalls } from '../../model/installs';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, Injection, PodTemplate, carriesLinkerdProxy } from '../../model/mesh-index';
-import { controllerPortSet, isMeshed, ownPodTemplates, opaquePortsReadings, parsePortList, proxyInitPortList } from '../../model/policy-view';
+import { controllerPortSet, isMeshed, ownPodTemplates, opaquePortsReadings, proxyInitPortList } from '../../model/policy-view';
 import { cniEnabledOf, goBool, nativeSidecarOf, podOrNamespaceAnnotation, proxyInitRunsAsRoot } from '../../model/proxy-settings';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
@@ -19,10 +19,6 @@ const bool: Validator = (v) => (goBool(v) !== undefined ? undefined : 'must be t
 const uint: Validator = (v) => (/^\d+$/.test(v) ? undefined : 'must be a non-negative integer');
 const pullPolicy = oneOf('Always', 'IfNotPresent', 'Never');
 const enabledDisabled = oneOf('enabled', 'disabled');
-const portList = (names: boolean): Validator => (v) => {
-  const errors = parsePortList(v, names).errors;
-  return errors.length > 0 ? `is not a port list (${errors.join('; ')})` : undefined;
-};
 
 const additionalEnv: Validator = (v) => {
   try {
@@ -40,7 +36,7 @@ const additionalEnv: Validator = (v) => {
  * (core/linkerd-annotations.generated.ts); which keys are read where is core/proxy-annotations.ts.
  */
 const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
-  ProxyAccessLogAnnotation: oneOf('apache', 'json'),
+  // ProxyAccessLogAnnotation: OTHER_READERS (passed on to the proxy unchecked).
   DebugImageAnnotation: text,
   DebugImagePullPolicyAnnotation: pullPolicy,
   DebugImageVersionAnnotation: text,
@@ -50,7 +46,7 @@ const VALIDATORS: Partial<Record<LabelsGoName, Validator>> = {
   ProxyEnableHostnameLabels: bool,
   // ProxyImagePullPolicyAnnotation, ProxyImageAnnotation: OTHER_READERS (written into the pod as they are).
   // ProxyOpaquePortsAnnotation: read by components that parse it differently (opaquePortsProblem).
-  ProxyPodInboundPortsAnnotation: portList(false),
+  // ProxyPodInboundPortsAnnotation: OTHER_READERS (the injector overwrites it).
   ProxyAdminShutdownAnnotation: enabledDisabled,
   ProxyAwait: enabledDisabled,
   ProxyDisableInboundProtocolDetectTimeout: bool,
@@ -308,6 +304,12 @@ const proxyImageName: Validator = (v) => {
 const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   ProxyInjectAnnotation: warning(injectValueProblem),
   ProxyImagePullPolicyAnnotation: error(pullPolicyWritten),
+  // inject.go copies it into LINKERD2_PROXY_ACCESS_LOG as it is; only the proxy reads it.
+  ProxyAccessLogAnnotation: warning((v) => (['apache', 'json'].includes(v) ? undefined
+    : 'the injector passes it to the proxy unchecked (LINKERD2_PROXY_ACCESS_LOG), and the proxy knows only apache and json. Use one of them.')),
+  // GetPodPatch sets PodInboundPorts from the pod's container ports after the overrides: the annotation never counts.
+  ProxyPodInboundPortsAnnotation: () => ({ text: 'the injector computes this list itself from the pod\'s container ports (inject.go GetPodPatch, '
+    + 'getPodInboundPorts) and replaces whatever is set here, so it has no effect. Remove it.' }),
   ProxyImageAnnotation: error(proxyImageName),
   ProxyIgnoreInboundPortsAnnotation: warning(skipPortsProblem),
   ProxyIgnoreOutboundPortsAnnotation: warning(skipPortsProblem),
