@@ -92,6 +92,14 @@ describe('diff on mesh-lab', () => {
     ]);
   });
 
+  // grpc/src/outbound/http.rs convert_backend: a Service backend that does not exist is an invalid backend (HTTP 500).
+  test('a share moved to a Service that does not exist says that the share fails', () => {
+    const head = meshLabObjects();
+    findObject(head, 'HTTPRoute', 'orders-split').spec.rules[0].backendRefs[1].name = 'orders-v3';
+    const added = diff(meshLabObjects(), head).changes.find((c) => c.kind === 'share' && c.target === 'mesh-lab/orders-v3:8080');
+    expect(added?.because).toMatch(/none → 10% \(no such Service: this share fails with HTTP 500\)$/);
+  });
+
   test('a timeout added to the split shows as a timeout change', () => {
     const head = meshLabObjects();
     findObject(head, 'HTTPRoute', 'orders-split').metadata.annotations = { 'timeout.linkerd.io/request': '5s' };

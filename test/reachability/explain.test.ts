@@ -1,7 +1,7 @@
 /** explain on mesh-lab: the resolved inbound policy of orders-v1:8080 and the verdict of each known caller. */
 import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
 import { MeshReachability } from '../../src';
-import { explainPort, findPort, findServicePort, formatPortExplanation, meshModel } from '../../src/analysis/reachability';
+import { explainPort, findPort, findServicePort, formatPortExplanation, formatServiceExplanation, meshModel } from '../../src/analysis/reachability';
 
 describe('explain a workload port', () => {
   const objects = meshLabObjects({ negative: true });
@@ -80,6 +80,18 @@ describe('explain a workload port', () => {
 });
 
 describe('explain a Service port', () => {
+  // grpc/src/outbound/http.rs base_http_routes: no default route once a route is served.
+  test('a Service port whose routes all have matches says what the other requests get', () => {
+    const objects = meshLabObjects();
+    findObject(objects, 'HTTPRoute', 'orders-split').spec.rules[0].matches = [{ path: { type: 'PathPrefix', value: '/api' } }];
+    const view = findServicePort(meshModel(manifests(objects)), 'mesh-lab/orders:8080');
+    if (typeof view === 'string') throw new Error(view);
+    expect(view.unmatched).toMatch(/^get HTTP 404 .*Linkerd drops the default route/);
+    expect(formatServiceExplanation(view)).toMatch(/requests no rule matches: get HTTP 404/);
+    const catchAll = findServicePort(meshModel(manifests(meshLabObjects())), 'mesh-lab/orders:8080');
+    if (typeof catchAll === 'string') throw new Error(catchAll);
+    expect(catchAll.unmatched).toBeUndefined();
+  });
   // outbound/index.rs: without the Service's annotation, the injector's list (namespace, else the cluster defaults) applies.
   test('an opaque Service port names whose opaque-ports list makes it opaque', () => {
     const objects = meshLabObjects();

@@ -122,15 +122,15 @@ function authorizationChanges(base: MeshModel, head: MeshModel): MeshChange[] {
 // Shares
 
 /** route#rule|backend → percent; a port without routes sends everything to its own endpoints. */
-function sharesOf(service: ServicePortView): Map<string, { route: string; backend: string; percent: number }> {
-  const out = new Map<string, { route: string; backend: string; percent: number }>();
+function sharesOf(service: ServicePortView): Map<string, { route: string; backend: string; percent: number; fails?: string }> {
+  const out = new Map<string, { route: string; backend: string; percent: number; fails?: string }>();
   if (service.routes.length === 0) {
     out.set(`default|${service.target}`, { route: 'the default route', backend: service.target, percent: 100 });
   }
   for (const route of service.routes) {
     for (const rule of route.rules) {
       const where = route.rules.length > 1 ? `${route.name} rule ${rule.index}` : route.name;
-      for (const b of rule.backends) out.set(`${route.name}#${rule.index}|${b.name}`, { route: where, backend: b.name, percent: b.percent });
+      for (const b of rule.backends) out.set(`${route.name}#${rule.index}|${b.name}`, { route: where, backend: b.name, percent: b.percent, fails: b.fails });
     }
   }
   return out;
@@ -166,7 +166,7 @@ function shareChanges(base: MeshModel, head: MeshModel): MeshChange[] {
     change,
     source: service.target,
     target: entry.backend,
-    because: `${entry.route}: ${was ? `${was.percent}%` : 'none'} → ${now ? `${now.percent}%` : 'none'}`,
+    because: `${entry.route}: ${was ? `${was.percent}%` : 'none'} → ${now ? `${now.percent}%` : 'none'}${now?.fails ? ` (${now.fails})` : ''}`,
   }));
 }
 

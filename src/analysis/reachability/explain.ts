@@ -105,11 +105,12 @@ export function formatServiceExplanation(s: ServicePortView): string {
   const lines = [`${s.target} — Service ${s.namespace}/${s.name} port ${s.port}`, `  protocol: ${s.protocol}`];
   lines.push(`  endpoints: ${s.endpoints.join(', ') || 'none (the selector matches no workload port)'}`);
   if (s.defaultRoute) lines.push(`  default route: ${s.defaultRoute}`);
+  if (s.unmatched) lines.push(`  requests no rule matches: ${s.unmatched}`);
   for (const r of s.routes) {
     lines.push(`  ${r.name}:`);
     lines.push(...mapLines('    retries', r.retries), ...mapLines('    timeouts', r.timeouts));
     for (const rule of r.rules) {
-      const backends = rule.backends.map((b) => `${b.name} ${b.percent}% (weight ${b.weight})`).join(', ');
+      const backends = rule.backends.map((b) => `${b.name} ${b.percent}% (weight ${b.weight}${b.fails ? `; ${b.fails}` : ''})`).join(', ');
       lines.push(`    rule ${rule.index}: ${rule.matches.join(' | ') || 'every request'} → ${backends || 'no backend'}`);
       lines.push(...mapLines('      timeouts', rule.timeouts));
     }

@@ -7,6 +7,7 @@
  * (plus the declared callers and a handful of caller classes) are decided, never every identity against every port.
  */
 import { CALLS_ANNOTATION } from '../../core/annotations';
+import { rulesCoverAll } from '../../core/route-coverage';
 import { AnalysisResult } from '../engine';
 import { FindingEffect, Severity } from '../finding';
 import {
@@ -368,10 +369,22 @@ function parentPorts(route: IndexedObject, namespace: string, name: string): Arr
     .map((p) => (typeof p.port === 'number' ? p.port : undefined));
 }
 
-function backendViews(rule: RuleShares | undefined): BackendView[] {
-  return (rule?.backends ?? []).map((b) => ({
-    name: `${b.namespace}/${b.name}${b.port === undefined ? '' : `:${b.port}`}`, kind: b.kind, weight: b.weight, percent: b.percent,
-  }));
+/**
+ * A Service backend the output and inventory lack, where the namespace's Services are all known: its share fails with
+ * HTTP 500 (grpc/src/outbound/http.rs convert_backend, invalid_backend "Service not found").
+ */
+function missingBackend(index: MeshIndex, b: RuleShares['backends'][number]): string | undefined {
+  if (b.kind !== 'Service' || b.implicit || index.service(b.namespace, b.name) || !index.sees('', 'Service', b.namespace)) return undefined;
+  return 'no such Service: this share fails with HTTP 500';
+}
+
+function backendViews(index: MeshIndex, rule: RuleShares | undefined): BackendView[] {
+  return (rule?.backends ?? []).map((b) => {
+    const fails = missingBackend(index, b);
+    return {
+      name: `${b.namespace}/${b.name}${b.port === undefined ? '' : `:${b.port}`}`, kind: b.kind, weight: b.weight, percent: b.percent, ...(fails ? { fails } : {}),
+    };
+  });
 }
 
 function timeoutsOf(rule: any): Record<string, string> {
@@ -381,14 +394,14 @@ function timeoutsOf(rule: any): Record<string, string> {
   return out;
 }
 
-function serviceRouteView(route: IndexedObject, shares: Map<string, RuleShares>): ServiceRouteView {
+function serviceRouteView(index: MeshIndex, route: IndexedObject, shares: Map<string, RuleShares>): ServiceRouteView {
   const rules = Array.isArray(specOf(route).rules) ? specOf(route).rules : [];
   const annotations = annotationsOf(route.object);
   return {
     id: route.id,
     name: `${route.id.kind} ${route.id.name}`,
     rules: rules.map((rule: any, i: number) => ({
-      index: i, matches: ruleMatches(rule), backends: backendViews(shares.get(`${idText(route.id)}#${i}`)), timeouts: timeoutsOf(rule),
+      index: i, matches: ruleMatches(rule), backends: backendViews(index, shares.get(`${idText(route.id)}#${i}`)), timeouts: timeoutsOf(rule),
     })),
     retries: prefixed(annotations, 'retry.linkerd.io/'),
     timeouts: prefixed(annotations, 'timeout.linkerd.io/'),
@@ -406,6 +419,12 @@ function serviceProtocol(index: MeshIndex, context: AnalysisContext, service: In
 }
 
 type EntryOf = (pod: PodTemplate, port: number) => PortEntry | undefined;
+
+/** grpc/src/outbound/http.rs base_http_routes: once a route is served the default route is gone. */
+function unmatchedOf(attached: readonly IndexedObject[]): { unmatched?: string } {
+  if (attached.length === 0 || attached.some((r) => rulesCoverAll(specOf(r).rules, r.id.kind === 'GRPCRoute'))) return {};
+  return { unmatched: 'get HTTP 404 (gRPC: UNIMPLEMENTED): once a route is served, Linkerd drops the default route' };
+}
 
 function servicePorts(index: MeshIndex, context: AnalysisContext, entries: EntryOf): ServicePortView[] {
   const shares = new Map<string, RuleShares>();
@@ -431,8 +450,9 @@ function servicePorts(index: MeshIndex, context: AnalysisContext, entries: Entry
         name,
         port: sp.port,
         protocol: serviceProtocol(index, context, service, sp, endpoints),
-        routes: attached.map((r) => serviceRouteView(r, shares)),
+        routes: attached.map((r) => serviceRouteView(index, r, shares)),
         defaultRoute: attached.length === 0 ? `every request goes to the endpoints of Service ${namespace}/${name} port ${sp.port}` : undefined,
+        ...unmatchedOf(attached),
         retries: prefixed(annotations, 'retry.linkerd.io/'),
         timeouts: prefixed(annotations, 'timeout.linkerd.io/'),
         endpoints: endpoints.map((e) => e.view.target),

@@ -110,6 +110,8 @@ export interface BackendView {
   readonly kind: string;
   readonly weight: number;
   readonly percent: number;
+  /** Why this share fails, when the analysis knows it does (a Service backend that does not exist: HTTP 500). */
+  readonly fails?: string;
 }
 
 export interface ServiceRuleView {
@@ -141,6 +143,8 @@ export interface ServicePortView {
   readonly routes: ServiceRouteView[];
   /** Set when no route attaches: the proxy's default route to the Service's endpoints. */
   readonly defaultRoute?: string;
+  /** Set when routes attach and none matches every request: what the requests no rule matches get. */
+  readonly unmatched?: string;
   /** Service-level `retry.linkerd.io/*` and `timeout.linkerd.io/*` annotations. */
   readonly retries: Record<string, string>;
   readonly timeouts: Record<string, string>;
