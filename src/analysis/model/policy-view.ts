@@ -945,6 +945,9 @@ export const externalWorkloadCoverage = perIndex((index: MeshIndex): ExternalCov
  * (controller/api/destination/external-workload/endpoints_reconciler.go findWorkloadPort).
  */
 export function externalWorkloadServes(workload: IndexedObject, servicePort: Record<string, any>): boolean {
+  // A workload without an address gives no endpoint at all (endpoints_reconciler.go reconcileByAddressType skips it).
+  const ips = workload.object.spec?.workloadIPs;
+  if (!Array.isArray(ips) || ips.length === 0) return false;
   const target = servicePort.targetPort ?? servicePort.port;
   const protocol = typeof servicePort.protocol === 'string' ? servicePort.protocol : 'TCP';
   const ports = workload.object.spec?.ports;

@@ -547,6 +547,11 @@ describe('LKD-POL-014 rate limits', () => {
     const max = limit('max', { targetRef: target, total: { requestsPerSecond: 4294967295 } });
     expect(ruleFindings([...meshLab(), max], 'LKD-POL-014')).toEqual([]);
   });
+  // ratelimit_policy.rs Override.client_refs has no serde default: the webhook cannot parse an override without it.
+  test('an override without clientRefs is refused', () => {
+    const [finding] = ruleFindings([...meshLab(), limit('o', { targetRef: target, total: { requestsPerSecond: 100 }, overrides: [{ requestsPerSecond: 5 }] })], 'LKD-POL-014');
+    expect(finding.message).toMatch(/^spec\.overrides\[0\] has no clientRefs list; the CRD requires it and the webhook cannot parse the spec/);
+  });
   // status/src/index.rs target_ref_status: entries with a creationTimestamp come first; a policy still to be applied is the newest.
   test('a new policy loses to one the cluster already has, whatever their names', () => {
     const existing = { ...limit('zzz', { targetRef: target, total: { requestsPerSecond: 10 } }) };

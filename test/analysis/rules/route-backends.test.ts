@@ -234,8 +234,11 @@ describe('LKD-ROUTE-023 a Service routes use selects something', () => {
     });
     const [finding] = ruleFindings(objects, 'LKD-ROUTE-023');
     expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-v2' } });
-    expect(finding.message).toMatch(/^port 8080 \(targetPort 9000\) matches no port of the ExternalWorkloads this Service selects \(vm-1\)/);
+    expect(finding.message).toMatch(/^port 8080 \(targetPort 9000\) matches no port of the ExternalWorkloads this Service selects \(vm-1\) that have a workloadIP/);
     service.spec.ports = [{ name: 'http', port: 8080, targetPort: 'http' }];
     expect(ruleFindings(objects, 'LKD-ROUTE-023')).toEqual([]);
+    // endpoints_reconciler.go skips a workload without workloadIPs.
+    pick(objects, 'ExternalWorkload', 'vm-1').spec.workloadIPs = [];
+    expect(ruleFindings(objects, 'LKD-ROUTE-023').map((f) => f.resource.name)).toEqual(['orders-v2']);
   });
 });

@@ -45,6 +45,11 @@ function checkRates(ctx: RuleContext, policy: IndexedObject): void {
   if (spec.identity !== undefined) checkRate(ctx, policy, 'spec.identity.requestsPerSecond', rps(spec.identity), total);
   refList(spec.overrides).forEach((override: any, i) => {
     checkRate(ctx, policy, `spec.overrides[${i}].requestsPerSecond`, override.requestsPerSecond, total);
+    // ratelimit_policy.rs Override: client_refs has no default, so the webhook cannot parse an override without it.
+    if (!Array.isArray(override.clientRefs)) {
+      ctx.report(policy, `spec.overrides[${i}] has no clientRefs list; the CRD requires it and the webhook cannot parse the spec without it, so `
+        + 'the policy is refused. List the ServiceAccounts the override is for.', { effect: FindingEffect.REJECTED });
+    }
     refList(override.clientRefs).forEach((ref, j) => {
       if (!isCoreRef(ref, 'ServiceAccount')) {
         ctx.report(policy, `spec.overrides[${i}].clientRefs[${j}] is ${refText(ref)}; only ServiceAccount (core group) is accepted.`, { effect: FindingEffect.REJECTED });

@@ -79,9 +79,9 @@ function reportUnservedExternalPorts(ctx: RuleContext): void {
       const ports = unservedExternalPorts(ctx, service);
       if (ports.length === 0) continue;
       const names = ctx.index.externalWorkloadsForService(service).map((w) => w.id.name);
-      ctx.report(service, `port ${ports.join(', ')} matches no port of the ExternalWorkloads this Service selects (${listSome(names)}), by name or number `
-        + 'and protocol; Linkerd\'s external workload controller writes no endpoint for it, so requests routes send there fail. List the port in '
-        + 'the ExternalWorkloads\' spec.ports, or point targetPort at one of theirs.');
+      ctx.report(service, `port ${ports.join(', ')} matches no port of the ExternalWorkloads this Service selects (${listSome(names)}) that have a `
+        + 'workloadIP, by name or number and protocol; Linkerd\'s external workload controller writes no endpoint for it, so requests routes send '
+        + 'there fail. List the port in the ExternalWorkloads\' spec.ports (and give them their workloadIPs), or point targetPort at one of theirs.');
     }
   }
 }
