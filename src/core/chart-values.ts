@@ -45,12 +45,17 @@ const ISSUER_DURATIONS = ['identity.issuer.issuanceLifetime', 'identity.issuer.c
 
 type Problems = ChartValueProblem[];
 
-function enumProblem(out: Problems, values: Record<string, any>, path: string, allowed: readonly string[], ruleId: string, consequence: string): void {
+function enumProblem(
+  out: Problems, values: Record<string, any>, path: string, allowed: readonly string[], ruleId: string, consequence: string,
+): void {
   const value = valueAt(values, path);
   if (value === undefined || allowed.includes(value)) return;
   out.push({
-    ruleId, path, problem: (where) => `${path} ${describeValue(value)}${where} is not one of ${allowed.join(', ')}: ${consequence}`,
-    fix: `Set ${path} to one of ${allowed.join(', ')}.`, typedFix: `Set ${path} to one of ${allowed.join(', ')}, preferably through the typed option.`,
+    ruleId,
+    path,
+    problem: (where) => `${path} ${describeValue(value)}${where} is not one of ${allowed.join(', ')}: ${consequence}`,
+    fix: `Set ${path} to one of ${allowed.join(', ')}.`,
+    typedFix: `Set ${path} to one of ${allowed.join(', ')}, preferably through the typed option.`,
   });
 }
 
@@ -58,7 +63,8 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
   const policy = valueAt(values, 'proxy.defaultInboundPolicy');
   if (policy !== undefined && !isDefaultInboundPolicy(policy)) {
     out.push({
-      ruleId: 'LKD-POL-012', path: 'proxy.defaultInboundPolicy',
+      ruleId: 'LKD-POL-012',
+      path: 'proxy.defaultInboundPolicy',
       problem: (where) => `proxy.defaultInboundPolicy ${describeValue(policy)}${where} is not one of Linkerd's six policies, so the policy controller cannot parse it (defaults.rs DefaultPolicy::from_str) and exits.`,
       fix: 'Use all-unauthenticated, all-authenticated, cluster-unauthenticated, cluster-authenticated, deny or audit.',
       typedFix: 'Use proxy: { defaultInboundPolicy: DefaultInboundPolicy.DENY } (or another DefaultInboundPolicy value) instead of additionalValues.',
@@ -71,7 +77,9 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
     const value = valueAt(values, path);
     if (value === undefined || value === '' || PULL_POLICIES.includes(value)) continue;
     out.push({
-      ruleId: InputRule.RANGE, path, problem: (where) => `${path} ${describeValue(value)}${where} is not Always, IfNotPresent or Never: the chart writes it as an imagePullPolicy, and the API server refuses those pods.`,
+      ruleId: InputRule.RANGE,
+      path,
+      problem: (where) => `${path} ${describeValue(value)}${where} is not Always, IfNotPresent or Never: the chart writes it as an imagePullPolicy, and the API server refuses those pods.`,
       fix: `Set ${path} to Always, IfNotPresent or Never.`,
     });
   }
@@ -79,9 +87,12 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
   if (notBoolean !== undefined) {
     const value = valueAt(values, notBoolean);
     out.push({
-      ruleId: InputRule.REQUIRED, path: notBoolean, doubtful: typeof value === 'string' && /^(true|1|t|yes|on)$/i.test(value),
+      ruleId: InputRule.REQUIRED,
+      path: notBoolean,
+      doubtful: typeof value === 'string' && /^(true|1|t|yes|on)$/i.test(value),
       problem: (where) => `${notBoolean} is ${describeValue(valueAt(values, notBoolean))}${where}; the chart tests it with "if", where any non-empty string is true.`,
-      fix: 'Write true or false (a boolean, not a string).', typedFix: 'Pass true or false (a boolean), preferably through the typed option.',
+      fix: 'Write true or false (a boolean, not a string).',
+      typedFix: 'Pass true or false (a boolean), preferably through the typed option.',
     });
   }
   const replicas = values.controllerReplicas;
@@ -91,8 +102,11 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
   const trustDomain = values.identityTrustDomain;
   if (trustDomain !== undefined && trustDomain !== '' && !(typeof trustDomain === 'string' && isDnsSubdomain(trustDomain))) {
     out.push({
-      ruleId: InputRule.NAME, path: 'identityTrustDomain', problem: (where) => `identityTrustDomain ${describeValue(trustDomain)}${where} is not a DNS name.`,
-      fix: 'Use a DNS name such as cluster.local.', typedFix: 'Set trustDomain on the control plane instead of additionalValues.',
+      ruleId: InputRule.NAME,
+      path: 'identityTrustDomain',
+      problem: (where) => `identityTrustDomain ${describeValue(trustDomain)}${where} is not a DNS name.`,
+      fix: 'Use a DNS name such as cluster.local.',
+      typedFix: 'Set trustDomain on the control plane instead of additionalValues.',
     });
   }
 }
@@ -104,7 +118,8 @@ function dependentProblems(out: Problems, values: Record<string, any>): void {
       .filter((path) => { const v = valueAt(values, path); return v === undefined || v === null || v === ''; });
     if (missing.length > 0) {
       out.push({
-        ruleId: InputRule.REQUIRED, path: 'proxy.tracing.enabled',
+        ruleId: InputRule.REQUIRED,
+        path: 'proxy.tracing.enabled',
         problem: (where) => `proxy.tracing.enabled is true${where} but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set; the proxy template fails ("... must be set if proxy tracing is enabled"), so the chart does not render.`,
         fix: `Set ${missing.join(', ')}, or leave tracing off.`,
       });
@@ -113,7 +128,8 @@ function dependentProblems(out: Problems, values: Record<string, any>): void {
   const closeWait = valueAt(values, 'proxyInit.closeWaitTimeoutSecs');
   if (closeWait !== undefined && closeWait !== 0 && closeWait !== '' && closeWait !== null && valueAt(values, 'proxyInit.runAsRoot') !== true) {
     out.push({
-      ruleId: InputRule.REQUIRED, path: 'proxyInit.closeWaitTimeoutSecs',
+      ruleId: InputRule.REQUIRED,
+      path: 'proxyInit.closeWaitTimeoutSecs',
       problem: (where) => `proxyInit.closeWaitTimeoutSecs is ${describeValue(closeWait)}${where} without proxyInit.runAsRoot: true; the proxy-init template fails ("proxyInit.runAsRoot must be set to use proxyInit.closeWaitTimeoutSecs"), so the chart does not render.`,
       fix: 'Set proxyInit.runAsRoot: true as well, or drop proxyInit.closeWaitTimeoutSecs.',
     });
@@ -127,7 +143,8 @@ function listProblems(out: Problems, values: Record<string, any>): void {
   const badNetwork = items.find((cidr) => !cidr.includes('/') || parseExactCidr(cidr) === undefined);
   if (networks !== undefined && (typeof networks !== 'string' || badNetwork !== undefined)) {
     out.push({
-      ruleId: InputRule.RANGE, path: 'clusterNetworks',
+      ruleId: InputRule.RANGE,
+      path: 'clusterNetworks',
       problem: (where) => `clusterNetworks ${describeValue(networks)}${where} is not a comma-separated list of CIDRs${badNetwork !== undefined ? ` (${JSON.stringify(badNetwork)})` : ''}; `
         + 'the injector reads each item with net.ParseCIDR, nothing trimmed, and refuses every pod it should inject.',
       fix: 'Write the CIDRs separated by commas, without spaces, e.g. 10.0.0.0/8,fd00::/8.',
@@ -139,8 +156,11 @@ function listProblems(out: Problems, values: Record<string, any>): void {
   const portOrRange = (item: string) => item.split('-').length <= 2 && item.split('-').every(isPort);
   if (ports !== undefined && ports !== '' && !(typeof ports === 'string' && ports.split(',').every(portOrRange))) {
     out.push({
-      ruleId: InputRule.PORT, path: 'proxy.opaquePorts', problem: (where) => `proxy.opaquePorts ${describeValue(ports)}${where} is not a comma-separated list of ports or port ranges.`,
-      fix: 'Write ports and lo-hi ranges separated by commas, e.g. 3306,5432,11211.', typedFix: 'Use proxy: { opaquePorts: [3306, 5432] } (the typed option) instead of additionalValues.',
+      ruleId: InputRule.PORT,
+      path: 'proxy.opaquePorts',
+      problem: (where) => `proxy.opaquePorts ${describeValue(ports)}${where} is not a comma-separated list of ports or port ranges.`,
+      fix: 'Write ports and lo-hi ranges separated by commas, e.g. 3306,5432,11211.',
+      typedFix: 'Use proxy: { opaquePorts: [3306, 5432] } (the typed option) instead of additionalValues.',
     });
   }
   for (const path of RESOURCE_KEYS) {
@@ -154,12 +174,17 @@ function listProblems(out: Problems, values: Record<string, any>): void {
     const ms = parseGoDuration(d);
     if (ms === undefined) {
       out.push({
-        ruleId: InputRule.DURATION, path, problem: (where) => `${path} ${describeValue(d)}${where} is not a Go duration.`,
-        fix: 'Use a Go duration such as "24h0m0s" or "20s".', typedFix: 'Use a Go duration such as "24h0m0s" or "20s", preferably through the identity\'s typed option.',
+        ruleId: InputRule.DURATION,
+        path,
+        problem: (where) => `${path} ${describeValue(d)}${where} is not a Go duration.`,
+        fix: 'Use a Go duration such as "24h0m0s" or "20s".',
+        typedFix: 'Use a Go duration such as "24h0m0s" or "20s", preferably through the identity\'s typed option.',
       });
     } else if (ms === 0) {
       out.push({
-        ruleId: InputRule.DURATION, path, problem: (where) => `${path} is zero${where}, which linkerd-identity reads as its default (pkg/tls/ca.go Validity.Window).`,
+        ruleId: InputRule.DURATION,
+        path,
+        problem: (where) => `${path} is zero${where}, which linkerd-identity reads as its default (pkg/tls/ca.go Validity.Window).`,
         fix: 'Give it a positive Go duration, or leave it unset for the chart\'s default.',
       });
     }

@@ -153,7 +153,9 @@ describe('secrets by reference: private values reach the cluster through the del
   // charts/linkerd-control-plane/templates/identity.yaml reads identity.issuer.tls.keyPEM from the values Helm gets at reconcile.
   test('a linkerd.io/tls issuer whose key Flux supplies at reconcile time (valuesFrom targetPath keyPEM) needs no key in the output', () => {
     const keyFrom = { release: 'linkerd-control-plane', name: 'linkerd-issuer-key', valuesKey: 'tls.key', targetPath: 'identity.issuer.tls.keyPEM' };
-    const identity = () => LinkerdIdentity.fromCertificates({ trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem, scheme: IssuerScheme.LINKERD_TLS });
+    const identity = () => LinkerdIdentity.fromCertificates({
+      trustAnchorsPem: certs.root.certPem, issuerCertificatePem: certs.issuer.certPem, scheme: IssuerScheme.LINKERD_TLS,
+    });
     const objects = Testing.synth(platform({ identity: identity() }, LinkerdDelivery.flux({ valuesFrom: [keyFrom] })).chart);
     const release = only(objects, 'HelmRelease', 'linkerd-control-plane');
     expect(release.spec.valuesFrom).toEqual([{ kind: 'Secret', name: 'linkerd-issuer-key', valuesKey: 'tls.key', targetPath: 'identity.issuer.tls.keyPEM' }]);

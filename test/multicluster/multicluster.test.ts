@@ -5,7 +5,8 @@
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Authentication, AuthorizationPolicy, AuthorizationTarget, ExportedService, ExternalSecretsApiVersion, FleetCluster, FleetTrustAnchorRotation, LinkerdDelivery,
+  Authentication, AuthorizationPolicy, AuthorizationTarget, ExportedService, ExternalSecretsApiVersion, FleetCluster, FleetTrustAnchorRotation,
+  LinkerdDelivery,
   LinkerdControlPlane, LinkerdFleet, LinkerdMulticluster, LinkerdVersion, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace,
   MulticlusterCredentials, MulticlusterLink, MulticlusterMode, PodSelection, ProxyTrust, RotationStep, Server, ServerPort,
 } from '../../src';
@@ -149,11 +150,17 @@ describe('credentials, exports and mirrored names', () => {
     // External Secrets Operator 0.17 stopped serving v1beta1: v1 by default, v1beta1 on request; refreshInterval is a Go duration.
     expect(objects.filter((o) => o.kind === 'ExternalSecret').map((o) => o.apiVersion)).toEqual(['external-secrets.io/v1', 'external-secrets.io/v1']);
     const old = chart();
-    new MulticlusterLink(old, 'Link', { targetClusterName: 'west', mode: MulticlusterMode.FLAT_NETWORK,
-      credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'k', apiVersion: ExternalSecretsApiVersion.V1BETA1 }) });
+    new MulticlusterLink(old, 'Link', {
+      targetClusterName: 'west',
+      mode: MulticlusterMode.FLAT_NETWORK,
+      credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'k', apiVersion: ExternalSecretsApiVersion.V1BETA1 }),
+    });
     expect(objectsOf(old)[0].apiVersion).toBe('external-secrets.io/v1beta1');
-    expect(() => new MulticlusterLink(chart(), 'Link', { targetClusterName: 'west', mode: MulticlusterMode.FLAT_NETWORK,
-      credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'k', refreshInterval: '1 hour' }) }))
+    expect(() => new MulticlusterLink(chart(), 'Link', {
+      targetClusterName: 'west',
+      mode: MulticlusterMode.FLAT_NETWORK,
+      credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'k', refreshInterval: '1 hour' }),
+    }))
       .toThrow(/LKD-INPUT-005: refreshInterval "1 hour" is not a positive Go duration/);
   });
 

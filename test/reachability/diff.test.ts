@@ -55,7 +55,9 @@ describe('diff on mesh-lab', () => {
     const base = meshLabObjects();
     const head = meshLabObjects();
     head.push({
-      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'HTTPRoute', metadata: { name: 'orders-api', namespace: 'mesh-lab' },
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'HTTPRoute',
+      metadata: { name: 'orders-api', namespace: 'mesh-lab' },
       spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }], rules: [{ matches: [{ path: { value: '/api' } }] }] },
     });
     const probes = diff(base, head).changes.filter((c) => c.source === 'kubelet');

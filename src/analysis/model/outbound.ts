@@ -115,12 +115,30 @@ const outboundRefs = perIndex((index: MeshIndex): readonly OutboundRef[] => {
     const family = routeFamily(route);
     if (!family) continue;
     for (const p of serviceParents(route, index)) {
-      refs.push({ route, family, kind: OutboundParentKind.SERVICE, position: p.position, namespace: p.namespace, name: p.name,
-        port: isValidPort(p.ref.port) ? p.ref.port : undefined, parent: p.service, conflictedBy: NOT_CONFLICTED });
+      refs.push({
+        route,
+        family,
+        kind: OutboundParentKind.SERVICE,
+        position: p.position,
+        namespace: p.namespace,
+        name: p.name,
+        port: isValidPort(p.ref.port) ? p.ref.port : undefined,
+        parent: p.service,
+        conflictedBy: NOT_CONFLICTED,
+      });
     }
     for (const p of egressNetworkParents(route, index)) {
-      refs.push({ route, family, kind: OutboundParentKind.EGRESS_NETWORK, position: p.position, namespace: p.namespace, name: p.name,
-        port: isValidPort(p.ref.port) ? p.ref.port : undefined, parent: p.network, conflictedBy: NOT_CONFLICTED });
+      refs.push({
+        route,
+        family,
+        kind: OutboundParentKind.EGRESS_NETWORK,
+        position: p.position,
+        namespace: p.namespace,
+        name: p.name,
+        port: isValidPort(p.ref.port) ? p.ref.port : undefined,
+        parent: p.network,
+        conflictedBy: NOT_CONFLICTED,
+      });
     }
   }
   // Only identical parentRefs of different kinds conflict: group by parentRef, and look closer only where kinds mix.
@@ -222,7 +240,9 @@ function egressPortProtocol(index: MeshIndex, network: IndexedObject, port: numb
   return { protocol: OutboundProtocol.OPAQUE, origin: own ? `the EgressNetwork's ${OPAQUE_PORTS_ANNOTATION}` : 'the cluster\'s default opaque ports, the EgressNetwork having no ' + OPAQUE_PORTS_ANNOTATION };
 }
 
-function portProtocol(index: MeshIndex, kind: OutboundParentKind, parent: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
+function portProtocol(
+  index: MeshIndex, kind: OutboundParentKind, parent: IndexedObject, port: number, context: AnalysisContext,
+): ServicePortProtocol {
   return kind === OutboundParentKind.SERVICE ? servicePortProtocol(index, parent, port, context) : egressPortProtocol(index, parent, port, context);
 }
 
@@ -244,8 +264,15 @@ function mergeAttachments(a: PortRoute, b: PortRoute): PortRoute {
 function attachRef(index: MeshIndex, ref: OutboundRef, byPort: Map<number, PortRoute[]>): void {
   const clients = ref.route.id.namespace ?? '';
   const accepted = acceptedAt(index, ref);
-  const entry: PortRoute = { route: ref.route, family: ref.family, clients, producer: clients === ref.namespace,
-    namedPort: ref.port !== undefined, accepted, conflictedBy: accepted ? [] : ref.conflictedBy };
+  const entry: PortRoute = {
+    route: ref.route,
+    family: ref.family,
+    clients,
+    producer: clients === ref.namespace,
+    namedPort: ref.port !== undefined,
+    accepted,
+    conflictedBy: accepted ? [] : ref.conflictedBy,
+  };
   for (const port of portsOfRef(ref)) {
     const list = byPort.get(port) ?? [];
     const at = list.findIndex((r) => r.route === ref.route);
@@ -255,7 +282,9 @@ function attachRef(index: MeshIndex, ref: OutboundRef, byPort: Map<number, PortR
   }
 }
 
-function portViews(index: MeshIndex, context: AnalysisContext, kind: OutboundParentKind, parent: IndexedObject, byPort: Map<number, PortRoute[]>): Map<number, ServicePortPolicy> {
+function portViews(
+  index: MeshIndex, context: AnalysisContext, kind: OutboundParentKind, parent: IndexedObject, byPort: Map<number, PortRoute[]>,
+): Map<number, ServicePortPolicy> {
   const views = new Map<number, ServicePortPolicy>();
   const protocols = new Map<number, ServicePortProtocol>();
   const servedSomewhere = new Set<IndexedObject>();
@@ -269,7 +298,13 @@ function portViews(index: MeshIndex, context: AnalysisContext, kind: OutboundPar
     const protocol = protocols.get(port)!;
     const served = servedFamilies(protocol.protocol);
     const view: ServicePortPolicy = {
-      parentKind: kind, service: parent, port, protocol, attached: routes, served: [], hasDefaultRoute: true,
+      parentKind: kind,
+      service: parent,
+      port,
+      protocol,
+      attached: routes,
+      served: [],
+      hasDefaultRoute: true,
       unserved: routes.filter((r) => r.accepted && !served.includes(r.family) && (r.namedPort || !servedSomewhere.has(r.route))),
     };
     const everyClient = servedTo(view);

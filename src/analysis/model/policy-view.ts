@@ -87,7 +87,9 @@ export function idLabel(id: ResourceId): string {
 export function claimOrder(a: IndexedObject, b: IndexedObject): number {
   const ta = a.object.metadata?.creationTimestamp;
   const tb = b.object.metadata?.creationTimestamp;
-  const byTime = ta === undefined || ta === null ? (tb === undefined || tb === null ? 0 : 1) : tb === undefined || tb === null ? -1 : compareStrings(String(ta), String(tb));
+  const hasA = ta !== undefined && ta !== null;
+  const hasB = tb !== undefined && tb !== null;
+  const byTime = hasA && hasB ? compareStrings(String(ta), String(tb)) : Number(hasB) - Number(hasA);
   return byTime || compareStrings(a.id.name, b.id.name);
 }
 

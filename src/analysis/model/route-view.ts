@@ -291,8 +291,15 @@ function resolveServiceBackends(route: IndexedObject, index: MeshIndex): Service
       const backend = backends[b];
       if (!isServiceBackend(backend) || typeof backend.name !== 'string') continue;
       for (const namespace of backendNamespaces(backend, route, index)) {
-        result.push({ backend, rule: r, position: b, namespace, name: backend.name, service: index.service(namespace, backend.name),
-          defaultedToParent: typeof backend.namespace !== 'string' && namespace !== (route.id.namespace ?? '') });
+        result.push({
+          backend,
+          rule: r,
+          position: b,
+          namespace,
+          name: backend.name,
+          service: index.service(namespace, backend.name),
+          defaultedToParent: typeof backend.namespace !== 'string' && namespace !== (route.id.namespace ?? ''),
+        });
       }
     }
   }

@@ -122,6 +122,10 @@ type DeliverRelease = (scope: Construct, install: ResolvedInstall, release: Char
 type DeliverChart = (scope: Construct, release: ExtensionChartRelease) => Construct;
 
 class StepsDelivery extends LinkerdDelivery {
+  /** Release names delivered so far, and whether the check of the valuesFrom release names is registered. */
+  private readonly delivered = new Set<string>();
+  private releaseCheckAdded = false;
+
   constructor(
     public readonly form: DeliveryForm, private readonly steps: DeliverySteps, private readonly deliver: Deliver,
     private readonly deliverRelease: DeliverRelease, private readonly deliverChart: DeliverChart, private readonly options: object,
@@ -129,10 +133,6 @@ class StepsDelivery extends LinkerdDelivery {
   ) {
     super();
   }
-
-  /** Release names delivered so far, and whether the check of the valuesFrom release names is registered. */
-  private readonly delivered = new Set<string>();
-  private releaseCheckAdded = false;
 
   public _deliverChart(scope: Construct, release: ExtensionChartRelease): Construct {
     this.checkOptions(scope);
@@ -148,7 +148,9 @@ class StepsDelivery extends LinkerdDelivery {
 
   public _deliver(scope: Construct, install: ResolvedInstall): DeliveredCharts {
     this.checkOptions(scope);
-    for (const name of [install.crdsReleaseName, install.controlPlaneReleaseName, install.cni?.releaseName]) if (name) this.recordRelease(scope, name);
+    for (const name of [install.crdsReleaseName, install.controlPlaneReleaseName, install.cni?.releaseName]) {
+      if (name) this.recordRelease(scope, name);
+    }
     return this.deliver(scope, install);
   }
 

@@ -671,8 +671,14 @@ describe('LKD-MESH-003 values, read as the component that reads them reads them'
   // pkg/inject reads exact keys: a read key's name under another prefix or separator is ignored.
   test('a read key\'s name under another prefix or separator is reported with the key meant', () => {
     const objects = meshLab();
-    annotate(objects, 'orders-v1', { 'linkerd.io/proxy-await': 'enabled', 'config.linkerd.io.opaque-ports': '3306', 'inject.linkerd.io': 'enabled', 'linkerd.io/injection': 'enabled',
-      'linkerd.io/created-by': 'me', 'viz.linkerd.io/external-prometheus': 'x' });
+    annotate(objects, 'orders-v1', {
+      'linkerd.io/proxy-await': 'enabled',
+      'config.linkerd.io.opaque-ports': '3306',
+      'inject.linkerd.io': 'enabled',
+      'linkerd.io/injection': 'enabled',
+      'linkerd.io/created-by': 'me',
+      'viz.linkerd.io/external-prometheus': 'x',
+    });
     const messages = ruleFindings(objects, 'LKD-MESH-003').map((f) => f.message);
     expect(messages).toEqual(expect.arrayContaining([
       expect.stringMatching(/linkerd\.io\/proxy-await is not a key Linkerd reads, so the injector ignores it; the key is config\.linkerd\.io\/proxy-await\./),

@@ -575,8 +575,12 @@ describe('LKD-POL-014 rate limits', () => {
 describe('LKD-POL-015 legacy kinds', () => {
   // CHANGES.md stable-2.11: TrafficSplit moved to the linkerd-smi extension; nothing in linkerd2 version-2.20 reads it.
   test('warns on an SMI TrafficSplit, which only the linkerd-smi extension reads', () => {
-    const split = { apiVersion: 'split.smi-spec.io/v1alpha2', kind: 'TrafficSplit', metadata: { name: 'orders', namespace: NS },
-      spec: { service: 'orders', backends: [{ service: 'orders-v1', weight: 900 }, { service: 'orders-v2', weight: 100 }] } };
+    const split = {
+      apiVersion: 'split.smi-spec.io/v1alpha2',
+      kind: 'TrafficSplit',
+      metadata: { name: 'orders', namespace: NS },
+      spec: { service: 'orders', backends: [{ service: 'orders-v1', weight: 900 }, { service: 'orders-v2', weight: 100 }] },
+    };
     expect(ruleFindings([...meshLab(), split], 'LKD-POL-015').map((f) => [f.severity, f.message])).toEqual([
       [Severity.WARNING, expect.stringMatching(/^TrafficSplit \(SMI\) is read by no part of Linkerd 2.20 itself: only the separate linkerd-smi extension/)],
     ]);
@@ -681,29 +685,33 @@ describe('LKD-POL-020 Server parent group', () => {
 
 describe('Servers over ExternalWorkloads (inbound/index.rs ExternalWorkload::reindex_servers)', () => {
   const workload = (name: string, labels: Record<string, string>, ports: any[]) => ({
-    apiVersion: 'workload.linkerd.io/v1beta1', kind: 'ExternalWorkload', metadata: { name, namespace: NS, labels },
+    apiVersion: 'workload.linkerd.io/v1beta1',
+    kind: 'ExternalWorkload',
+    metadata: { name, namespace: NS, labels },
     spec: { meshTLS: { identity: `spiffe://root.linkerd.cluster.local/${name}`, serverName: `${name}.cluster.local` }, workloadIPs: [{ ip: '192.0.2.10' }], ports },
   });
-  const server = (name: string, selector: Record<string, string>, port: number | string) => ({
-    apiVersion: `${POLICY}/v1beta3`, kind: 'Server', metadata: { name, namespace: NS },
+  const workloadServer = (name: string, selector: Record<string, string>, port: number | string) => ({
+    apiVersion: `${POLICY}/v1beta3`,
+    kind: 'Server',
+    metadata: { name, namespace: NS },
     spec: { externalWorkloadSelector: { matchLabels: selector }, port, proxyProtocol: 'HTTP/1' },
   });
   const vm = workload('vm-1', { app: 'legacy' }, [{ port: 8080, name: 'http' }, { port: 5353, name: 'dns', protocol: 'UDP' }]);
   test('a selector no ExternalWorkload matches: an error where the namespace has some, a warning where it has none here', () => {
-    const typo = server('legacy-http', { app: 'legcy' }, 8080);
+    const typo = workloadServer('legacy-http', { app: 'legcy' }, 8080);
     expect(ruleFindings([...meshLab(), vm, typo], 'LKD-POL-006').map((f) => [f.severity, f.message])).toEqual([
       [Severity.ERROR, expect.stringMatching(/^spec.externalWorkloadSelector \(app=legcy\) selects none of the 1 ExternalWorkload\(s\) here in namespace mesh-lab; the Server governs nothing/)],
     ]);
     expect(ruleFindings([...meshLab(), typo], 'LKD-POL-006').map((f) => f.severity)).toEqual([Severity.WARNING]);
-    expect(ruleFindings([...meshLab(), vm, server('legacy-http', { app: 'legacy' }, 8080)], 'LKD-POL-006')).toEqual([]);
+    expect(ruleFindings([...meshLab(), vm, workloadServer('legacy-http', { app: 'legacy' }, 8080)], 'LKD-POL-006')).toEqual([]);
   });
   test('a port name the workloads lack as a TCP port selects nothing (workload.rs external_tcp_ports_by_name)', () => {
-    expect(ruleFindings([...meshLab(), vm, server('legacy-http', { app: 'legacy' }, 'http')], 'LKD-POL-007')).toEqual([]);
-    const [finding] = ruleFindings([...meshLab(), vm, server('legacy-dns', { app: 'legacy' }, 'dns')], 'LKD-POL-007');
+    expect(ruleFindings([...meshLab(), vm, workloadServer('legacy-http', { app: 'legacy' }, 'http')], 'LKD-POL-007')).toEqual([]);
+    const [finding] = ruleFindings([...meshLab(), vm, workloadServer('legacy-dns', { app: 'legacy' }, 'dns')], 'LKD-POL-007');
     expect(finding.message).toMatch(/^spec.port "dns": none of the selected ExternalWorkloads \(vm-1\) has a TCP port named "dns"/);
   });
   test('two Servers on one workload port: the later by creation time, then name, is skipped', () => {
-    const found = ruleFindings([...meshLab(), vm, server('b-http', { app: 'legacy' }, 8080), server('a-http', { app: 'legacy' }, 'http')], 'LKD-POL-008');
+    const found = ruleFindings([...meshLab(), vm, workloadServer('b-http', { app: 'legacy' }, 8080), workloadServer('a-http', { app: 'legacy' }, 'http')], 'LKD-POL-008');
     expect(found.map((f) => `${f.resource.name}: ${f.message}`)).toEqual([
       expect.stringMatching(/^b-http: Server b-http selects port 8080 of ExternalWorkload vm-1, which Server a-http also selects/),
     ]);

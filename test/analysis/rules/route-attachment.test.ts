@@ -58,8 +58,10 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
     const objects = meshLab();
     pick(objects, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' };
     pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs = [ordersParent()];
-    const tcp = { ...route('TCPRoute', 'orders-tcp', { parentRefs: [ordersParent({ port: 8080 })], rules: [{ backendRefs: [{ name: 'orders-v1', port: 8080 }] }] }),
-      apiVersion: 'gateway.networking.k8s.io/v1alpha2' };
+    const tcp = {
+      ...route('TCPRoute', 'orders-tcp', { parentRefs: [ordersParent({ port: 8080 })], rules: [{ backendRefs: [{ name: 'orders-v1', port: 8080 }] }] }),
+      apiVersion: 'gateway.networking.k8s.io/v1alpha2',
+    };
     expect(ruleFindings([...objects, tcp], 'LKD-ROUTE-012')).toEqual([]);
     expect(ruleFindings([...objects, tcp], 'LKD-ROUTE-026').map((f) => f.resource.name)).toEqual(['orders-split']);
   });
@@ -88,14 +90,17 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
 
 describe('LKD-ROUTE-012 and LKD-ROUTE-026 on EgressNetwork ports', () => {
   const egress = (annotations?: Record<string, string>) => ({
-    apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork',
+    apiVersion: 'policy.linkerd.io/v1alpha1',
+    kind: 'EgressNetwork',
     metadata: { name: 'internet', namespace: 'mesh-lab', ...(annotations ? { annotations } : {}) },
     spec: { trafficPolicy: 'Allow' },
   });
   const egressParent = (port: number) => ({ group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet', port });
   const egressBackend = { group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet' };
-  const tls = (port: number) => ({ ...route('TLSRoute', 'api-tls', { parentRefs: [egressParent(port)], hostnames: ['api.example.com'], rules: [{ backendRefs: [egressBackend] }] }),
-    apiVersion: 'gateway.networking.k8s.io/v1alpha2' });
+  const tls = (port: number) => ({
+    ...route('TLSRoute', 'api-tls', { parentRefs: [egressParent(port)], hostnames: ['api.example.com'], rules: [{ backendRefs: [egressBackend] }] }),
+    apiVersion: 'gateway.networking.k8s.io/v1alpha2',
+  });
   const http = (port: number) => route('HTTPRoute', 'api-http', { parentRefs: [egressParent(port)], rules: [{ backendRefs: [egressBackend] }] });
   test('an HTTPRoute and a TLSRoute on the same EgressNetwork port: the TLSRoute is conflicted and never used', () => {
     const [finding] = ruleFindings([...meshLab(), egress(), tls(8443), http(8443)], 'LKD-ROUTE-012');

@@ -82,7 +82,9 @@ describe('LKD-ROUTE-007 backend Service exists and has the port', () => {
   // outbound/index.rs apply_http → Namespace::apply_http_route → index/http.rs convert_backend(&self.namespace): the parent's.
   test('a consumer route\'s backendRef without a namespace resolves in the parent Service\'s namespace, not the route\'s', () => {
     const consumer = (backend: string) => ({
-      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'web-orders', namespace: 'web' },
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'web-orders', namespace: 'web' },
       spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', namespace: 'mesh-lab', port: 8080 }], rules: [{ backendRefs: [{ name: backend, port: 8080 }] }] },
     });
     const webService = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web-local', namespace: 'web' }, spec: { ports: [{ port: 8080 }] } };
@@ -217,7 +219,9 @@ describe('LKD-ROUTE-023 a Service routes use selects something', () => {
     const objects = meshLab();
     pick(objects, 'Service', 'orders-v2').spec.selector = { app: 'legacy-orders' };
     objects.push({
-      apiVersion: 'workload.linkerd.io/v1beta1', kind: 'ExternalWorkload', metadata: { name: 'vm-1', namespace: 'mesh-lab', labels: { app: 'legacy-orders' } },
+      apiVersion: 'workload.linkerd.io/v1beta1',
+      kind: 'ExternalWorkload',
+      metadata: { name: 'vm-1', namespace: 'mesh-lab', labels: { app: 'legacy-orders' } },
       spec: { meshTLS: { identity: 'spiffe://root.linkerd.cluster.local/vm-1', serverName: 'vm-1.cluster.local' }, workloadIPs: [{ ip: '192.0.2.10' }], ports: [{ port: 8080, name: 'http' }] },
     });
     expect(ruleFindings(objects, 'LKD-ROUTE-023')).toEqual([]);
@@ -229,7 +233,9 @@ describe('LKD-ROUTE-023 a Service routes use selects something', () => {
     service.spec.selector = { app: 'legacy-orders' };
     service.spec.ports = [{ name: 'http', port: 8080, targetPort: 9000 }];
     objects.push({
-      apiVersion: 'workload.linkerd.io/v1beta1', kind: 'ExternalWorkload', metadata: { name: 'vm-1', namespace: 'mesh-lab', labels: { app: 'legacy-orders' } },
+      apiVersion: 'workload.linkerd.io/v1beta1',
+      kind: 'ExternalWorkload',
+      metadata: { name: 'vm-1', namespace: 'mesh-lab', labels: { app: 'legacy-orders' } },
       spec: { meshTLS: { identity: 'spiffe://root.linkerd.cluster.local/vm-1', serverName: 'vm-1.cluster.local' }, workloadIPs: [{ ip: '192.0.2.10' }], ports: [{ port: 8080, name: 'http' }] },
     });
     const [finding] = ruleFindings(objects, 'LKD-ROUTE-023');

@@ -19,7 +19,9 @@ describe('LKD-ROUTE-001 omitted parent group', () => {
   // outbound/index.rs is_egress_network and k8s/api/src/policy.rs targets_kind: policy.linkerd.io only; Gateway API defaults an omitted group.
   test('an EgressNetwork parent without group policy.linkerd.io on a Gateway API route (TLSRoute included) is ignored', () => {
     const tls = {
-      apiVersion: 'gateway.networking.k8s.io/v1alpha2', kind: 'TLSRoute', metadata: { name: 'api', namespace: 'mesh-lab' },
+      apiVersion: 'gateway.networking.k8s.io/v1alpha2',
+      kind: 'TLSRoute',
+      metadata: { name: 'api', namespace: 'mesh-lab' },
       spec: { parentRefs: [{ kind: 'EgressNetwork', name: 'internet', port: 443 }], rules: [{ backendRefs: [{ group: 'policy.linkerd.io', kind: 'EgressNetwork', name: 'internet' }] }] },
     };
     const objects = [...meshLab(), tls];

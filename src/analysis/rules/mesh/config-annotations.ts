@@ -308,8 +308,10 @@ const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   ProxyAccessLogAnnotation: warning((v) => (['apache', 'json'].includes(v) ? undefined
     : 'the injector passes it to the proxy unchecked (LINKERD2_PROXY_ACCESS_LOG), and the proxy knows only apache and json. Use one of them.')),
   // GetPodPatch sets PodInboundPorts from the pod's container ports after the overrides: the annotation never counts.
-  ProxyPodInboundPortsAnnotation: () => ({ text: 'the injector computes this list itself from the pod\'s container ports (inject.go GetPodPatch, '
-    + 'getPodInboundPorts) and replaces whatever is set here, so it has no effect. Remove it.' }),
+  ProxyPodInboundPortsAnnotation: () => ({
+    text: 'the injector computes this list itself from the pod\'s container ports (inject.go GetPodPatch, '
+    + 'getPodInboundPorts) and replaces whatever is set here, so it has no effect. Remove it.',
+  }),
   ProxyImageAnnotation: error(proxyImageName),
   ProxyIgnoreInboundPortsAnnotation: warning(skipPortsProblem),
   ProxyIgnoreOutboundPortsAnnotation: warning(skipPortsProblem),

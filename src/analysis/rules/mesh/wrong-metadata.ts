@@ -33,7 +33,9 @@ function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | 
  * Keys set as labels, judged against the annotations beside them: a label the annotations repeat loses nothing
  * (harmless); one they set otherwise misleads, since the annotation applies (warning); one they lack is lost (error).
  */
-function reportLabels(ctx: RuleContext, subject: IndexedObject, labels: Record<string, unknown>, keys: string[], annotations: Record<string, unknown>, where: string): void {
+function reportLabels(
+  ctx: RuleContext, subject: IndexedObject, labels: Record<string, unknown>, keys: string[], annotations: Record<string, unknown>, where: string,
+): void {
   const annotationsPath = where.replace('labels', 'annotations');
   const missing = keys.filter((k) => annotations[k] === undefined);
   const different = keys.filter((k) => annotations[k] !== undefined && !sameKeyValue(String(annotations[k]), String(labels[k])));

@@ -24,7 +24,8 @@ function judge(ctx: RuleContext, service: IndexedObject, namespace: string): Uns
   const selector = service.object.spec?.selector;
   if (!selector || typeof selector !== 'object' || !hasOwnKeys(selector)) return undefined;
   const podCount = ctx.index.podTemplatesIn(namespace).length;
-  if (podCount === 0 || ctx.index.podTemplatesForService(service).length > 0 || ctx.index.externalWorkloadsForService(service).length > 0) return undefined;
+  if (podCount === 0 || ctx.index.podTemplatesForService(service).length > 0) return undefined;
+  if (ctx.index.externalWorkloadsForService(service).length > 0) return undefined;
   return { service, namespace, selector, podCount, uses: [] };
 }
 

@@ -51,7 +51,7 @@ function initFailure(ctx: RuleContext, pinned: string): { text: string; severity
   if (predatesCombinedProxyImage(pinned) !== true) return undefined;
   const cni = cniEnabledOf(ctx.index, ctx.context);
   if (cni.enabled) return undefined;
-  const text = ` The injector of Linkerd 2.20 runs linkerd-init from the proxy image (/usr/lib/linkerd/linkerd2-proxy-init), which proxy `
+  const text = ' The injector of Linkerd 2.20 runs linkerd-init from the proxy image (/usr/lib/linkerd/linkerd2-proxy-init), which proxy '
     + `images before edge-25.11.3 do not have: without the CNI plugin (${cni.origin}) the init container fails and the pods never start.`;
   return { text, severity: cni.known ? Severity.ERROR : Severity.WARNING };
 }
