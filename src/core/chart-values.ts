@@ -35,7 +35,8 @@ export interface ChartValueProblem {
 export const LOG_HTTP_HEADERS = ['off', 'insecure'];
 export const WEBHOOK_FAILURE_POLICIES = ['Ignore', 'Fail'];
 const IPTABLES_MODES = ['nft', 'legacy'];
-const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+/** The imagePullPolicy values the API server takes. */
+export const PULL_POLICIES: readonly string[] = ['Always', 'IfNotPresent', 'Never'];
 const PULL_POLICY_KEYS = ['imagePullPolicy', 'proxy.image.pullPolicy', 'debugContainer.image.pullPolicy'];
 /** Keys the chart tests with `if`: a string "false" is truthy there, so it must be a real boolean. */
 const BOOLEAN_KEYS = ['cniEnabled', 'proxy.nativeSidecar', 'identity.externalCA', 'enablePodAntiAffinity', 'enablePodDisruptionBudget'];

@@ -90,6 +90,11 @@ export function parseExactCidr(text: unknown): Cidr | undefined {
   return parseCidr(text);
 }
 
+/** Whether the text is one IPv4 or IPv6 address, as Go's and Rust's parsers read it (no spaces, no port). */
+export function isIpAddress(text: string): boolean {
+  return parseExactCidr(`${text}/${text.includes(':') ? 128 : 32}`) !== undefined;
+}
+
 /** Whether `outer` contains every address of `inner`. */
 export function cidrContains(outer: Cidr, inner: Cidr): boolean {
   return outer.family === inner.family && outer.first <= inner.first && inner.last <= outer.last;

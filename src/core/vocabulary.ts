@@ -4,6 +4,8 @@
  */
 export const GATEWAY_GROUP = 'gateway.networking.k8s.io';
 export const POLICY_GROUP = 'policy.linkerd.io';
+/** The API group of ExternalWorkload. */
+export const WORKLOAD_GROUP = 'workload.linkerd.io';
 export const SERVICE_PROFILE_GROUP = 'linkerd.io';
 export const INJECT_ANNOTATION = 'linkerd.io/inject';
 export const DEFAULT_POLICY_ANNOTATION = 'config.linkerd.io/default-inbound-policy';

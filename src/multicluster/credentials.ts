@@ -104,8 +104,8 @@ class ExternalSecretCredentials extends MulticlusterCredentials {
       'Pass the key of the kubeconfig in the secret store.');
     check(o.apiVersion === undefined || Object.values(ExternalSecretsApiVersion).includes(o.apiVersion), scope, InputRule.RANGE,
       `apiVersion ${JSON.stringify(o.apiVersion)} is not an ExternalSecretsApiVersion.`, 'Use ExternalSecretsApiVersion.V1 or V1BETA1.');
-    const refresh = o.refreshInterval ?? '1h';
-    check(typeof refresh === 'string' && parseGoDuration(refresh) !== undefined && parseGoDuration(refresh)! > 0, scope, InputRule.DURATION,
+    const refreshMs = parseGoDuration(o.refreshInterval ?? '1h');
+    check(refreshMs !== undefined && refreshMs > 0, scope, InputRule.DURATION,
       `refreshInterval ${JSON.stringify(o.refreshInterval)} is not a positive Go duration (External Secrets reads it with time.ParseDuration).`,
       'Write it as a Go duration, e.g. "1h" or "30m".');
     this.externalSecret(scope, 'Credentials', target.namespace, target.secretName, {});

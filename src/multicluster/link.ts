@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { MulticlusterCredentials } from './credentials';
 import { MODES, MulticlusterMode } from './mode';
 import { MeshResource } from '../base';
-import { parseExactCidr } from '../core/cidr';
+import { isIpAddress } from '../core/cidr';
 import { InputRule, check } from '../core/errors';
 import { isValidMeshIdentity } from '../core/identity';
 import {
@@ -138,7 +138,7 @@ export class MulticlusterLink extends MeshResource {
       `Pass gatewayAddress (kubectl --context=${this.targetClusterName} -n linkerd-multicluster get svc linkerd-gateway -o jsonpath='{.status.loadBalancer.ingress[0].ip}'), or use MulticlusterMode.FLAT_NETWORK.`);
     // The service mirror splits it at commas, nothing trimmed, and resolves each item with net.LookupIP
     // (multicluster/service-mirror/cluster_watcher.go resolveGatewayAddress): an IP or a host name, no port or scheme.
-    const unresolvable = address.split(',').find((a) => parseExactCidr(`${a}/${a.includes(':') ? 128 : 32}`) === undefined && !isDnsSubdomain(a.toLowerCase()));
+    const unresolvable = address.split(',').find((a) => !isIpAddress(a) && !isDnsSubdomain(a.toLowerCase()));
     check(unresolvable === undefined, this, InputRule.NAME,
       `gatewayAddress item ${JSON.stringify(unresolvable)} is neither an IP address nor a host name; the service mirror resolves each comma-separated item as it is (net.LookupIP), so this one never resolves.`,
       'List IP addresses or host names separated by commas, without spaces, ports or schemes (the port is gatewayPort).');

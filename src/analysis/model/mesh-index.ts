@@ -7,10 +7,10 @@ import { NamespacedLists } from './namespaced-lists';
 import { LabelSelector, equalityPairsOf, mapSelectorMatches, selectorMatches } from './selectors';
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
-import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP } from '../../core/vocabulary';
+import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP, WORKLOAD_GROUP } from '../../core/vocabulary';
 
 // Re-exported so rules keep one import for the index and its vocabulary.
-export { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP };
+export { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP, WORKLOAD_GROUP };
 
 /** An object as the index holds it. */
 export interface IndexedObject {
@@ -148,6 +148,7 @@ export class MeshIndex {
   private readonly podsByLabel = new Map<string, Map<string, Map<unknown, PodTemplate[]>>>();
   private readonly routesByParent = new Map<string, IndexedObject[]>();
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
+  private readonly externalWorkloadsByService = new Map<IndexedObject, IndexedObject[]>();
   private readonly ownByKind = new Map<string, IndexedObject[]>();
   /** `group|kind|namespace` of every inventory object: the kinds the inventory lists in full for a namespace. */
   private readonly inventoryNamespaces = new Set<string>();
@@ -272,11 +273,16 @@ export class MeshIndex {
    * EndpointSlices (controller/api/destination/external-workload/endpoints_controller.go).
    */
   public externalWorkloadsForService(service: IndexedObject): IndexedObject[] {
-    const selector = service.object.spec?.selector;
-    if (!selector || typeof selector !== 'object' || Array.isArray(selector) || Object.keys(selector).length === 0) return [];
-    const namespace = service.id.namespace ?? '';
-    return this.list('workload.linkerd.io', 'ExternalWorkload')
-      .filter((w) => (w.id.namespace ?? '') === namespace && mapSelectorMatches(selector, labelsOf(w.object)));
+    let workloads = this.externalWorkloadsByService.get(service);
+    if (!workloads) {
+      const selector = service.object.spec?.selector;
+      const usable = selector && typeof selector === 'object' && !Array.isArray(selector) && Object.keys(selector).length > 0;
+      const namespace = service.id.namespace ?? '';
+      workloads = usable ? this.list(WORKLOAD_GROUP, 'ExternalWorkload')
+        .filter((w) => (w.id.namespace ?? '') === namespace && mapSelectorMatches(selector, labelsOf(w.object))) : [];
+      this.externalWorkloadsByService.set(service, workloads);
+    }
+    return workloads;
   }
 
   /** HTTPRoutes and GRPCRoutes (either group) whose parentRefs name this Service (in any group spelling). */

@@ -4,7 +4,7 @@
  */
 import { ResourceId, annotationsOf, labelsOf } from './manifest';
 import {
-  DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate,
+  DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate, WORKLOAD_GROUP,
 } from './mesh-index';
 import { NamespacedLists } from './namespaced-lists';
 import { compareStrings } from '../../core/compare';
@@ -872,8 +872,6 @@ export function listSome(items: string[], max = 5): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 // ExternalWorkloads and the Servers that claim their ports
-
-const WORKLOAD_GROUP = 'workload.linkerd.io';
 
 /** `spec.externalWorkloadSelector` of a Server, when it is an object. */
 export function serverExternalSelector(server: IndexedObject): LabelSelector | undefined {

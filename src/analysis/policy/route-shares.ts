@@ -5,6 +5,7 @@
 import { ResourceId, isCoreGroup } from '../model/manifest';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
 import { refList, specOf } from '../model/policy-view';
+import { backendNamespaces } from '../model/route-view';
 
 const MAX_WEIGHT = 1_000_000;
 
@@ -42,15 +43,14 @@ function serviceParent(route: IndexedObject): { name: string; namespace: string;
   return { name: parent.name, namespace: parent.namespace ?? route.id.namespace ?? '', port: typeof parent.port === 'number' ? parent.port : undefined };
 }
 
-function ruleBackends(route: IndexedObject, rule: any): Array<Omit<BackendShare, 'share' | 'percent'>> {
+function ruleBackends(index: MeshIndex, route: IndexedObject, rule: any): Array<Omit<BackendShare, 'share' | 'percent'>> {
   const refs = refList(rule?.backendRefs) as any[];
   const parent = serviceParent(route);
   if (refs.length > 0) {
-    // Resolved in the parent's namespace, as Linkerd's outbound index does (route-view.ts backendNamespaces).
-    const defaultNamespace = parent?.namespace ?? route.id.namespace ?? '';
     return refs.map((b) => ({
       kind: typeof b.kind === 'string' ? b.kind : 'Service',
-      namespace: typeof b.namespace === 'string' ? b.namespace : defaultNamespace,
+      // As Linkerd's outbound index resolves it: without a namespace, in the parent's.
+      namespace: backendNamespaces(b, route, index)[0],
       name: String(b.name ?? ''),
       port: typeof b.port === 'number' ? b.port : undefined,
       weight: effectiveWeight(b.weight),
@@ -78,7 +78,7 @@ export function routeShares(index: MeshIndex): RuleShares[] {
     const rules = Array.isArray(specOf(route).rules) ? specOf(route).rules : [];
     const parent = serviceParent(route);
     rules.forEach((rule: unknown, ruleIndex: number) => {
-      const backends = withShares(ruleBackends(route, rule));
+      const backends = withShares(ruleBackends(index, route, rule));
       if (backends.length > 0) out.push({ route: route.id, ruleIndex, parent: parent && `${parent.namespace}/${parent.name}`, backends });
     });
   }

@@ -5,7 +5,7 @@
 import { Construct } from 'constructs';
 import { ArgoCdDeliveryOptions, deliverReleaseWithArgoCd, deliverWithArgoCd, argoCdSteps } from './argo-cd';
 import { ExtensionChartRelease, deliverExtensionWithArgoCd, deliverExtensionWithFlux, deliverExtensionWithHelm } from './extension-chart';
-import { FluxDeliveryOptions, deliverReleaseWithFlux, deliverWithFlux, fluxSteps } from './flux';
+import { FluxDeliveryOptions, FluxValuesReference, deliverReleaseWithFlux, deliverWithFlux, fluxSteps } from './flux';
 import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverReleaseWithHelm, deliverWithHelm, helmSteps } from './helm';
 import { ChartRelease } from './releases';
@@ -159,7 +159,7 @@ class StepsDelivery extends LinkerdDelivery {
     return { paths: refs.flatMap((ref) => (typeof ref.targetPath === 'string' ? [ref.targetPath] : [])), unknown: refs.some((ref) => ref.targetPath === undefined) };
   }
 
-  private valuesFrom(): FluxDeliveryOptions['valuesFrom'] & object {
+  private valuesFrom(): readonly FluxValuesReference[] {
     const list = this.form === DeliveryForm.FLUX ? (this.options as FluxDeliveryOptions).valuesFrom : undefined;
     return Array.isArray(list) ? list : [];
   }

@@ -1,3 +1,4 @@
+import { PULL_POLICIES } from '../../../core/chart-values';
 import { goParsesCidr } from '../../../core/cidr';
 import { LABELS_GO, LABELS_GO_KEYS, LabelsGoName } from '../../../core/linkerd-annotations.generated';
 import { goParseInt32, parseGoDuration } from '../../../core/linkerd-grammar';
@@ -17,7 +18,7 @@ const oneOf = (...values: string[]): Validator => (v) => (values.includes(v) ? u
 const text: Validator = (v) => (v.trim() === '' ? 'must not be empty' : undefined);
 const bool: Validator = (v) => (goBool(v) !== undefined ? undefined : 'must be true or false');
 const uint: Validator = (v) => (/^\d+$/.test(v) ? undefined : 'must be a non-negative integer');
-const pullPolicy = oneOf('Always', 'IfNotPresent', 'Never');
+const pullPolicy = oneOf(...PULL_POLICIES);
 const enabledDisabled = oneOf('enabled', 'disabled');
 
 const additionalEnv: Validator = (v) => {
@@ -283,7 +284,7 @@ const proxyId = (field: 'runAsUser' | 'runAsGroup'): Reader => (value) => {
  * image-pull-policy: the injector copies the value into the proxy's and linkerd-init's imagePullPolicy (_proxy.tpl,
  * _proxy-init.tpl), and the API server refuses any other value than Always, IfNotPresent or Never.
  */
-const pullPolicyWritten: Validator = (v) => (['Always', 'IfNotPresent', 'Never'].includes(v) ? undefined
+const pullPolicyWritten: Validator = (v) => (PULL_POLICIES.includes(v) ? undefined
   : 'the injector writes it as the imagePullPolicy of linkerd-proxy and linkerd-init as it is (ApplyAnnotationOverrides, _proxy.tpl), and the '
   + 'API server refuses a pod whose imagePullPolicy is not Always, IfNotPresent or Never: the pods are refused.');
 
@@ -470,9 +471,11 @@ function keyProblem(key: string, namespace: boolean): string | undefined {
  * `uninjected`: the annotations of a pod the injector leaves alone. Nothing acts on its values now, so what would stop
  * an injected pod is only a warning there.
  */
-function checkAnnotations(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string, uninjected = false): void {
+/** `cni`: the CNI plugin replaces linkerd-init (read once per analysis, not per pod). */
+function checkAnnotations(
+  ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string, cni: boolean, uninjected = false,
+): void {
   const namespace = subject.id.kind === 'Namespace';
-  const cni = cniEnabledOf(ctx.index, ctx.context).enabled;
   for (const key of Object.keys(annotations)) {
     if (key === ADMISSION_WEBHOOKS_LABEL || !isProxyConfigKey(key)) continue;
     const problem = keyProblem(key, namespace);
@@ -690,13 +693,14 @@ export const configAnnotationsRule: Rule = {
     goodExample: 'annotations:\n  config.linkerd.io/skip-inbound-ports: "4222"\n  config.linkerd.io/proxy-enable-native-sidecar: "true"',
   },
   check(ctx) {
+    const cni = cniEnabledOf(ctx.index, ctx.context).enabled;
     for (const ns of ctx.index.own('', 'Namespace')) {
-      checkAnnotations(ctx, ns, annotationsOf(ns.object), 'annotation');
+      checkAnnotations(ctx, ns, annotationsOf(ns.object), 'annotation', cni);
       checkMisplacedKeys(ctx, ns, annotationsOf(ns.object), 'annotation');
     }
     for (const pod of ownPodTemplates(ctx.index)) {
       const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
-      checkAnnotations(ctx, pod.owner, pod.annotations, where, pod.injection === Injection.DISABLED);
+      checkAnnotations(ctx, pod.owner, pod.annotations, where, cni, pod.injection === Injection.DISABLED);
       checkMisplacedKeys(ctx, pod.owner, pod.annotations, where);
       checkWaitBeforeExit(ctx, pod, where);
       if (isMeshed(pod)) {

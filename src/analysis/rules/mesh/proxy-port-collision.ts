@@ -11,35 +11,30 @@ const PROXY_PORTS: Array<{ key: string; role: string; port: number }> = [
   { key: 'config.linkerd.io/control-port', role: 'control', port: 4190 },
 ];
 
-/** The proxy's ports on this pod: the pod's annotations, else its namespace's (the injector copies them), else the defaults. */
-function proxyPorts(index: MeshIndex, pod: PodTemplate): Map<number, string> {
-  const out = new Map<number, string>();
+/**
+ * The proxy's ports on this pod, each with the listeners on it: the pod's annotations, else its namespace's (the
+ * injector copies them), else the defaults.
+ */
+function proxyPortRoles(index: MeshIndex, pod: PodTemplate): Map<number, string[]> {
+  if (!PROXY_PORTS.some(({ key }) => podOrNamespaceAnnotation(index, pod, key) !== undefined)) return DEFAULT_PROXY_PORTS;
+  const out = new Map<number, string[]>();
   for (const { key, role, port } of PROXY_PORTS) {
     const value = podOrNamespaceAnnotation(index, pod, key);
-    out.set(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : port, role);
+    const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : port;
+    out.set(n, [...(out.get(n) ?? []), role]);
   }
   return out;
 }
 
 /** The ports of a pod that keeps every proxy port at its default (almost all pods): built once, not per pod. */
-const DEFAULT_PROXY_PORTS = new Map(PROXY_PORTS.map(({ role, port }) => [port, role]));
-
-function takenPorts(index: MeshIndex, pod: PodTemplate): Map<number, string> {
-  return PROXY_PORTS.some(({ key }) => podOrNamespaceAnnotation(index, pod, key) !== undefined) ? proxyPorts(index, pod) : DEFAULT_PROXY_PORTS;
-}
+const DEFAULT_PROXY_PORTS = new Map(PROXY_PORTS.map(({ role, port }) => [port, [role]]));
 
 /**
  * Proxy listeners moved onto one port: the proxy binds inbound, admin and control on every address and outbound on
  * the loopback one (_proxy.tpl LINKERD2_PROXY_*_LISTEN_ADDR), so two of them on one port cannot both bind.
  */
-function proxyPortClashes(index: MeshIndex, pod: PodTemplate): string[] {
-  if (!PROXY_PORTS.some(({ key }) => podOrNamespaceAnnotation(index, pod, key) !== undefined)) return [];
-  const roles = new Map<number, string[]>();
-  for (const { key, role, port } of PROXY_PORTS) {
-    const value = podOrNamespaceAnnotation(index, pod, key);
-    const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : port;
-    roles.set(n, [...(roles.get(n) ?? []), role]);
-  }
+function proxyPortClashes(roles: Map<number, string[]>): string[] {
+  if (roles === DEFAULT_PROXY_PORTS) return [];
   return [...roles].filter(([, shared]) => shared.length > 1).map(([port, shared]) => `${shared.join(' and ')} on ${port}`);
 }
 
@@ -73,16 +68,17 @@ export const proxyPortCollisionRule: Rule = {
   check(ctx) {
     for (const pod of ownPodTemplates(ctx.index)) {
       if (!isMeshed(pod)) continue;
-      const own = proxyPortClashes(ctx.index, pod);
+      const roles = proxyPortRoles(ctx.index, pod);
+      const own = proxyPortClashes(roles);
       if (own.length > 0) {
         ctx.report(pod.owner, `the proxy annotations of ${workloadLabel(pod)} put its ${own.join(', ')}: the proxy binds each of these listeners `
           + 'and cannot bind two on one port, so it exits and the pod never becomes ready. Give each proxy port its own number.');
       }
-      const taken = takenPorts(ctx.index, pod);
       let clashes: string[] | undefined;
       for (const p of pod.ports) {
-        if (isAppTcpPort(p) && taken.has(p.containerPort)) {
-          (clashes ??= []).push(`${p.containerPort} (container ${p.container}, the proxy's ${taken.get(p.containerPort)} port)`);
+        const taken = isAppTcpPort(p) ? roles.get(p.containerPort) : undefined;
+        if (taken) {
+          (clashes ??= []).push(`${p.containerPort} (container ${p.container}, the proxy's ${taken[taken.length - 1]} port)`);
         }
       }
       if (clashes) {

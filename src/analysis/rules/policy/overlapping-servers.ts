@@ -1,5 +1,5 @@
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, PodTemplate, WORKLOAD_GROUP } from '../../model/mesh-index';
 import { externalWorkloadCoverage, listSome, serverCoverage, workloadLabel } from '../../model/policy-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -15,7 +15,7 @@ interface Overlap {
 function reportExternalOverlaps(ctx: RuleContext): void {
   const coverage = externalWorkloadCoverage(ctx.index);
   const overlaps = new Map<string, { loser: IndexedObject; winner: IndexedObject; port: number; workloads: string[] }>();
-  for (const workload of ctx.index.list('workload.linkerd.io', 'ExternalWorkload')) {
+  for (const workload of ctx.index.list(WORKLOAD_GROUP, 'ExternalWorkload')) {
     for (const [port, servers] of coverage.claimedPorts(workload)) {
       for (let i = 1; i < servers.length; i++) {
         const key = `${servers[i].id.namespace}|${servers[i].id.name}|${servers[0].id.name}|${port}`;

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { renderedByLinkerdChart } from '../../model/installs';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex, POLICY_GROUP, WORKLOAD_GROUP } from '../../model/mesh-index';
 import { externalWorkloadCoverage, serverCoverage, serverExternalSelector, serverSelector, specOf } from '../../model/policy-view';
 import { LabelSelector, LabelSelectorRequirement, describeSelector, illegalRequirement, withoutControllerSetLabels } from '../../model/selectors';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -64,10 +64,10 @@ function whyUnsure(index: MeshIndex, server: IndexedObject, selector: LabelSelec
 function checkExternalSelector(ctx: RuleContext, server: IndexedObject, selector: LabelSelector): void {
   if (externalWorkloadCoverage(ctx.index).workloadsOf(server).length > 0) return;
   const ns = server.id.namespace ?? '';
-  const known = ctx.index.list('workload.linkerd.io', 'ExternalWorkload').filter((w) => (w.id.namespace ?? '') === ns).length;
+  const known = ctx.index.list(WORKLOAD_GROUP, 'ExternalWorkload').filter((w) => (w.id.namespace ?? '') === ns).length;
   const what = `spec.externalWorkloadSelector (${describeSelector(selector)}) selects none of the ${known} ExternalWorkload(s) `
     + `${known === 0 ? 'this analysis has' : 'here'} in namespace ${ns}`;
-  if (known > 0 && ctx.index.sees('workload.linkerd.io', 'ExternalWorkload', ns)) {
+  if (known > 0 && ctx.index.sees(WORKLOAD_GROUP, 'ExternalWorkload', ns)) {
     ctx.report(server, `${what}; the Server governs nothing and their ports keep the default inbound policy.${illegalNote(selector)}`);
     return;
   }

@@ -1,5 +1,5 @@
 import { Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
+import { IndexedObject, WORKLOAD_GROUP } from '../../model/mesh-index';
 import { externalWorkloadServes, listSome } from '../../model/policy-view';
 import { everyRoute, hasOwnKeys, serviceBackends, serviceParents } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -50,15 +50,20 @@ class ServiceUses {
     // Only the few findings need their uses.
     group?.uses.push({ route, role });
   }
+
+  /** Every Service some route uses. */
+  public services(): IterableIterator<IndexedObject> {
+    return this.byService.keys();
+  }
 }
 
-function collectUses(ctx: RuleContext): Unselected[] {
+function collectUses(ctx: RuleContext): ServiceUses {
   const uses = new ServiceUses(ctx);
   for (const route of everyRoute(ctx.index)) {
     for (const p of serviceParents(route, ctx.index)) uses.add(p.namespace, p.service, route, 'parent');
     for (const b of serviceBackends(route, ctx.index)) uses.add(b.namespace, b.service, route, 'backend');
   }
-  return uses.unselected;
+  return uses;
 }
 
 /** Ports of a Service whose only endpoints are ExternalWorkloads that none of them serves (findWorkloadPort). */
@@ -70,20 +75,15 @@ function unservedExternalPorts(ctx: RuleContext, service: IndexedObject): string
     .map((p: any) => `${p.port}${p.targetPort !== undefined ? ` (targetPort ${JSON.stringify(p.targetPort)})` : ''}`);
 }
 
-function reportUnservedExternalPorts(ctx: RuleContext): void {
-  if (ctx.index.list('workload.linkerd.io', 'ExternalWorkload').length === 0) return;
-  const seen = new Set<IndexedObject>();
-  for (const route of everyRoute(ctx.index)) {
-    for (const service of [...serviceParents(route, ctx.index).map((p) => p.service), ...serviceBackends(route, ctx.index).map((b) => b.service)]) {
-      if (!service || seen.has(service)) continue;
-      seen.add(service);
-      const ports = unservedExternalPorts(ctx, service);
-      if (ports.length === 0) continue;
-      const names = ctx.index.externalWorkloadsForService(service).map((w) => w.id.name);
-      ctx.report(service, `port ${ports.join(', ')} matches no port of the ExternalWorkloads this Service selects (${listSome(names)}) that have a `
-        + 'workloadIP, by name or number and protocol; Linkerd\'s external workload controller writes no endpoint for it, so requests routes send '
-        + 'there fail. List the port in the ExternalWorkloads\' spec.ports (and give them their workloadIPs), or point targetPort at one of theirs.');
-    }
+function reportUnservedExternalPorts(ctx: RuleContext, services: Iterable<IndexedObject>): void {
+  if (ctx.index.list(WORKLOAD_GROUP, 'ExternalWorkload').length === 0) return;
+  for (const service of services) {
+    const ports = unservedExternalPorts(ctx, service);
+    if (ports.length === 0) continue;
+    const names = ctx.index.externalWorkloadsForService(service).map((w) => w.id.name);
+    ctx.report(service, `port ${ports.join(', ')} matches no port of the ExternalWorkloads this Service selects (${listSome(names)}) that have a `
+      + 'workloadIP, by name or number and protocol; Linkerd\'s external workload controller writes no endpoint for it, so requests routes send '
+      + 'there fail. List the port in the ExternalWorkloads\' spec.ports (and give them their workloadIPs), or point targetPort at one of theirs.');
   }
 }
 
@@ -120,8 +120,9 @@ export const serviceSelectsPods: Rule = {
     goodExample: 'kind: Service\nmetadata: {name: orders-v2}\nspec:\n  selector: {app.kubernetes.io/name: orders, app.kubernetes.io/version: v2}',
   },
   check(ctx) {
-    reportUnservedExternalPorts(ctx);
-    for (const { service, namespace, selector, podCount, uses } of collectUses(ctx)) {
+    const used = collectUses(ctx);
+    reportUnservedExternalPorts(ctx, used.services());
+    for (const { service, namespace, selector, podCount, uses } of used.unselected) {
       ctx.report(service, `the selector ${selectorText(selector)} matches none of the ${podCount} pod template(s) in namespace ${namespace}, `
         + `but this Service is the ${describeUses(uses)}; requests sent to it have no endpoint and fail. Fix the selector labels.`);
     }
