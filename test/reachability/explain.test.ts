@@ -131,4 +131,57 @@ describe('explain a Service port', () => {
     const v1 = findServicePort(meshModel(manifests(objects)), 'mesh-lab/orders-v1:8080');
     expect(typeof v1 !== 'string' && v1.defaultRoute).toMatch(/every request goes to the endpoints of Service mesh-lab\/orders-v1/);
   });
+  // explain reads the outbound model (grpc/src/outbound.rs to_proto, outbound/index.rs), not its own attachment rule.
+  describe('routes as the client proxy is served them', () => {
+    function servicePort(objects: any[], target: string) {
+      const view = findServicePort(meshModel(manifests(objects)), target);
+      if (typeof view === 'string') throw new Error(view);
+      return view;
+    }
+    function grpcRouteOn(objects: any[], namespace = 'mesh-lab', portless = false): any {
+      const http = findObject(objects, 'HTTPRoute', 'orders-split');
+      const parentRefs = portless ? http.spec.parentRefs.map(({ port, ...ref }: any) => ref) : http.spec.parentRefs;
+      return {
+        apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GRPCRoute',
+        metadata: { name: 'orders-grpc', namespace },
+        spec: { parentRefs, rules: [{ backendRefs: [{ name: 'orders-v1', namespace: 'mesh-lab', port: 8080 }] }] },
+      };
+    }
+
+    test('a GRPCRoute on an HTTP/1 port (appProtocol: http) is not served: the HTTPRoute is, and the GRPCRoute says why', () => {
+      const objects = meshLabObjects();
+      findObject(objects, 'Service', 'orders').spec.ports[0].appProtocol = 'http';
+      objects.push(grpcRouteOn(objects, 'mesh-lab', true));
+      const view = servicePort(objects, 'mesh-lab/orders:8080');
+      expect(view.routes.map((r) => r.name)).toEqual(['HTTPRoute orders-split']);
+      expect(view.unusedRoutes).toEqual([expect.objectContaining({ name: 'GRPCRoute orders-grpc', reason: expect.stringMatching(/serves no GRPCRoute/) })]);
+      expect(formatServiceExplanation(view)).toMatch(/not served to every client: GRPCRoute orders-grpc: the port's protocol/);
+    });
+
+    test('a GRPCRoute beside an HTTPRoute on a detected port is served; the HTTPRoute is unused, conflicted or not', () => {
+      const objects = meshLabObjects();
+      objects.push(grpcRouteOn(objects, 'mesh-lab', true));
+      const view = servicePort(objects, 'mesh-lab/orders:8080');
+      expect(view.routes.map((r) => r.name)).toEqual(['GRPCRoute orders-grpc']);
+      expect(view.unusedRoutes?.map((u) => [u.name, u.reason])).toEqual([['HTTPRoute orders-split', 'a GRPCRoute is served on this port first: unused']]);
+      // The same parentRef: the policy controller conflicts the HTTPRoute's status (parent_has_conflicting_routes).
+      objects[objects.length - 1] = grpcRouteOn(objects);
+      const conflicted = servicePort(objects, 'mesh-lab/orders:8080');
+      expect(conflicted.routes.map((r) => r.name)).toEqual(['GRPCRoute orders-grpc']);
+      expect(conflicted.unusedRoutes?.[0].reason).toMatch(/^its status is conflicted by GRPCRoute mesh-lab\/orders-grpc/);
+    });
+
+    test('a consumer route in another namespace leaves every other client the default route', () => {
+      const objects = meshLabObjects();
+      objects.splice(objects.indexOf(findObject(objects, 'HTTPRoute', 'orders-split')), 1);
+      objects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }, grpcRouteOn(objects.concat([{
+        kind: 'HTTPRoute', metadata: { name: 'orders-split' }, spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', namespace: 'mesh-lab', port: 8080 }] },
+      }]), 'shop'));
+      const view = servicePort(objects, 'mesh-lab/orders:8080');
+      expect(view.routes).toEqual([]);
+      expect(view.defaultRoute).toMatch(/every request goes to the endpoints/);
+      expect(view.unmatched).toBeUndefined();
+      expect(view.unusedRoutes?.map((u) => u.reason)).toEqual(['a consumer route: only clients in namespace shop use it']);
+    });
+  });
 });

@@ -115,6 +115,7 @@ export function formatServiceExplanation(s: ServicePortView): string {
       lines.push(...mapLines('      timeouts', rule.timeouts));
     }
   }
+  for (const u of s.unusedRoutes ?? []) lines.push(`  not served to every client: ${u.name}: ${u.reason}`);
   lines.push(...mapLines('  Service retries', s.retries), ...mapLines('  Service timeouts', s.timeouts));
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 /**
  * The ONE module of reachability/ that reads the policy evaluation (src/analysis/policy) and the mesh index. It turns
- * them into the plain views of views.ts; explain, diff, plan-deny and the picture read only those. When the engine's
- * model becomes per request (inbound per pod port, outbound per Service port), this file is what gets re-pointed.
+ * them into the plain views of views.ts; explain, diff, plan-deny and the picture read only those. Service ports read
+ * the outbound model (model/outbound.ts), so what explain says a client is served is what the routing rules judge.
  *
  * Linear in the objects: ports and Service ports are listed once; per port, only the callers its authorizations name
  * (plus the declared callers and a handful of caller classes) are decided, never every identity against every port.
@@ -12,12 +12,12 @@ import { AnalysisResult } from '../engine';
 import { FindingEffect, Severity } from '../finding';
 import {
   AuthorizationView, BackendView, CallVerdict, CallerKind, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView,
-  RouteView, ServicePortView, ServiceRouteView, compareText, idText,
+  RouteView, ServicePortView, ServiceRouteView, UnusedRouteView, compareText, idText,
 } from './views';
 import { InboundRoute, routeFor } from '../model/inbound-routes';
-import { ResourceId, annotationsOf, isCoreGroup } from '../model/manifest';
+import { ResourceId, annotationsOf } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
-import { OutboundProtocol, servicePortProtocol } from '../model/outbound';
+import { OutboundProtocol, PortRoute, ServicePortPolicy, outboundPolicy, servedTo, servedFamilies, servicePortProtocol } from '../model/outbound';
 import {
   authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef,
   refList, resolveContainerPort, specOf,
@@ -362,13 +362,6 @@ function prefixed(annotations: Record<string, string>, prefix: string): Record<s
   return out;
 }
 
-function parentPorts(route: IndexedObject, namespace: string, name: string): Array<number | undefined> {
-  return (refList(specOf(route).parentRefs) as any[])
-    // Linkerd needs the group spelled out (LKD-ROUTE-001): a Service parent without it does not attach.
-    .filter((p) => p.kind === 'Service' && p.group !== undefined && isCoreGroup(p.group) && p.name === name && (p.namespace ?? route.id.namespace) === namespace)
-    .map((p) => (typeof p.port === 'number' ? p.port : undefined));
-}
-
 /**
  * A Service backend the output and inventory lack, where the namespace's Services are all known: its share fails with
  * HTTP 500 (grpc/src/outbound/http.rs convert_backend, invalid_backend "Service not found").
@@ -421,19 +414,45 @@ function serviceProtocol(index: MeshIndex, context: AnalysisContext, service: In
 type EntryOf = (pod: PodTemplate, port: number) => PortEntry | undefined;
 
 /** grpc/src/outbound/http.rs base_http_routes: once a route is served the default route is gone. */
-function unmatchedOf(attached: readonly IndexedObject[]): { unmatched?: string } {
-  if (attached.length === 0 || attached.some((r) => rulesCoverAll(specOf(r).rules, r.id.kind === 'GRPCRoute'))) return {};
+function unmatchedOf(served: readonly IndexedObject[]): { unmatched?: string } {
+  if (served.length === 0 || served.some((r) => rulesCoverAll(specOf(r).rules, r.id.kind === 'GRPCRoute'))) return {};
   return { unmatched: 'get HTTP 404 (gRPC: UNIMPLEMENTED): once a route is served, Linkerd drops the default route' };
+}
+
+/** Why a route that names this port is not among the routes every client is served (the outbound model's reading). */
+function unusedReason(view: ServicePortPolicy, r: PortRoute): string {
+  if (!r.accepted) {
+    const by = r.conflictedBy.map((c) => `${c.id.kind} ${c.id.namespace}/${c.id.name}`).join(', ');
+    return `its status is conflicted${by ? ` by ${by}` : ''} (an identical parentRef of a higher-ranked route kind): Linkerd never uses it here`;
+  }
+  if (!servedFamilies(view.protocol.protocol).includes(r.family)) {
+    return `the port's protocol (${view.protocol.origin}) serves no ${r.family}: Linkerd never uses it here`;
+  }
+  if (!r.producer) {
+    const used = servedTo(view, r.clients).routes.some((c) => c.route === r.route);
+    return used ? `a consumer route: only clients in namespace ${r.clients} use it` : `a consumer route for namespace ${r.clients}, where a ${servedTo(view, r.clients).family} is served first: unused`;
+  }
+  return `a ${view.servedFamily} is served on this port first: unused`;
+}
+
+/** The port's routes as the outbound index resolves them (model/outbound.ts): served to every client, and the rest. */
+function portRoutes(view: ServicePortPolicy | undefined): { served: IndexedObject[]; unused: UnusedRouteView[] } {
+  if (!view) return { served: [], unused: [] };
+  const served = new Set(view.served);
+  return {
+    served: view.served.map((r) => r.route),
+    unused: view.attached.filter((r) => !served.has(r)).map((r) => ({ id: r.route.id, name: `${r.route.id.kind} ${r.route.id.name}`, reason: unusedReason(view, r) })),
+  };
 }
 
 function servicePorts(index: MeshIndex, context: AnalysisContext, entries: EntryOf): ServicePortView[] {
   const shares = new Map<string, RuleShares>();
   for (const rule of routeShares(index)) shares.set(`${idText(rule.route)}#${rule.ruleIndex}`, rule);
+  const outbound = outboundPolicy(index, context);
   const out: ServicePortView[] = [];
   for (const service of index.own('', 'Service')) {
     const namespace = service.id.namespace ?? '';
     const name = service.id.name;
-    const routes = index.routesForService(namespace, name);
     const annotations = annotationsOf(service.object);
     for (const sp of refList(specOf(service).ports) as any[]) {
       if (typeof sp.port !== 'number') continue;
@@ -443,16 +462,17 @@ function servicePorts(index: MeshIndex, context: AnalysisContext, entries: Entry
         const entry = number === undefined ? undefined : entries(pod, number);
         return entry ? [entry] : [];
       });
-      const attached = routes.filter((r) => parentPorts(r, namespace, name).some((p) => p === undefined || p === sp.port));
+      const { served, unused } = portRoutes(outbound.get(service)?.get(sp.port));
       out.push({
         target: `${namespace}/${name}:${sp.port}`,
         namespace,
         name,
         port: sp.port,
         protocol: serviceProtocol(index, context, service, sp, endpoints),
-        routes: attached.map((r) => serviceRouteView(index, r, shares)),
-        defaultRoute: attached.length === 0 ? `every request goes to the endpoints of Service ${namespace}/${name} port ${sp.port}` : undefined,
-        ...unmatchedOf(attached),
+        routes: served.map((r) => serviceRouteView(index, r, shares)),
+        ...(unused.length > 0 ? { unusedRoutes: unused } : {}),
+        defaultRoute: served.length === 0 ? `every request goes to the endpoints of Service ${namespace}/${name} port ${sp.port}` : undefined,
+        ...unmatchedOf(served),
         retries: prefixed(annotations, 'retry.linkerd.io/'),
         timeouts: prefixed(annotations, 'timeout.linkerd.io/'),
         endpoints: endpoints.map((e) => e.view.target),

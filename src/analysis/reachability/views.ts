@@ -140,8 +140,11 @@ export interface ServicePortView {
   readonly name: string;
   readonly port: number;
   readonly protocol: string;
+  /** The routes every client's proxy is served on this port (the outbound index's reading: status, protocol, kind). */
   readonly routes: ServiceRouteView[];
-  /** Set when no route attaches: the proxy's default route to the Service's endpoints. */
+  /** Routes that name this port but are not served to every client, and why (set only when there are some). */
+  readonly unusedRoutes?: UnusedRouteView[];
+  /** Set when no route is served to every client: the proxy's default route to the Service's endpoints. */
   readonly defaultRoute?: string;
   /** Set when routes attach and none matches every request: what the requests no rule matches get. */
   readonly unmatched?: string;
@@ -150,6 +153,13 @@ export interface ServicePortView {
   readonly timeouts: Record<string, string>;
   /** The workload ports the Service's endpoints are (`namespace/workload:port`). */
   readonly endpoints: string[];
+}
+
+/** A route naming a Service port that the port's clients do not all use. */
+export interface UnusedRouteView {
+  readonly id: ResourceId;
+  readonly name: string;
+  readonly reason: string;
 }
 
 /** An object Linkerd ignores or rejects, and why (the error findings marked with Finding.effect). */
