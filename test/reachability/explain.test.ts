@@ -36,6 +36,22 @@ describe('explain a workload port', () => {
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
 
+  // inbound/index.rs probe routes: unauthenticated from policyController.probeNetworks; the kubelet probes from its node.
+  test('narrowed probe networks make the kubelet\'s probe verdict uncertain, not a denial', () => {
+    const model = meshModel(manifests(objects), { probeNetworks: ['10.0.0.0/8'] });
+    const port = findPort(model, 'mesh-lab/orders-v1:8080');
+    if (typeof port === 'string') throw new Error(port);
+    const result = explainPort(model, port, { from: 'kubelet' });
+    if (typeof result === 'string') throw new Error(result);
+    const probe = result.verdicts.find((v) => v.request === 'probe GET /health')!;
+    expect(probe).toMatchObject({ allowed: false, uncertain: true });
+    expect(probe.because).toMatch(/depends on its address \(the kubelet's is its node's\)/);
+    expect(formatPortExplanation(result)).toMatch(/UNSURE kubelet \[probe GET \/health\]/);
+    const everywhere = explainPort(meshModel(manifests(objects)), port, { from: 'kubelet' });
+    if (typeof everywhere === 'string') throw new Error(everywhere);
+    expect(everywhere.verdicts.find((v) => v.request === 'probe GET /health')).toMatchObject({ allowed: true });
+  });
+
   // core/src/identity_match.rs IdentityMatch::from_str: in "*.*.x" the second "*" is a literal label, which names nobody.
   test('a "*.*.serviceaccount..." identity admits no one, not even the other meshed identities', () => {
     const wild = meshLabObjects({ negative: true });

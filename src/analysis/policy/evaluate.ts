@@ -197,16 +197,25 @@ function decideServerLevel(index: MeshIndex, context: AnalysisContext, view: Ser
   return granted ?? accessPolicyDecision(context, view, caller, rejections, uncertain);
 }
 
-/** The probe route's own authorization: unauthenticated, from the probe networks. */
+/**
+ * The probe route's own authorization: unauthenticated, from the probe networks. A caller whose address the manifests
+ * do not know (the kubelet probes from its node) is admitted only uncertainly when the networks are narrowed.
+ */
 function probeRouteAdmits(context: AnalysisContext, caller: Caller, path: string): Decision | undefined {
+  const networks = context.probeNetworks.join(', ');
   const everywhere = context.probeNetworks.some((n) => n === '0.0.0.0/0' || n === '::/0');
   const ip = parseCidr(caller.ip);
   const inside = everywhere || (ip !== undefined && context.probeNetworks.some((n) => {
     const net = parseCidr(n);
     return net !== undefined && cidrContains(net, ip);
   }));
-  if (!inside) return undefined;
-  return { allowed: true, reason: `GET ${path} is a probe path, and the probe route Linkerd generates while no route is attached admits unauthenticated requests from the probe networks (${context.probeNetworks.join(', ')})` };
+  if (inside) return { allowed: true, reason: `GET ${path} is a probe path, and the probe route Linkerd generates while no route is attached admits unauthenticated requests from the probe networks (${networks})` };
+  if (ip !== undefined || caller.meshed) return undefined;
+  return {
+    allowed: false,
+    uncertain: true,
+    reason: `GET ${path} is a probe path; the probe route Linkerd generates admits only the probe networks (${networks}), and whether ${caller.label} is in them depends on its address (the kubelet's is its node's), which the manifests do not say`,
+  };
 }
 
 /** The first route-level policy of a served route that admits the caller. */
@@ -328,7 +337,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
       const serverLevel = serverLevelOf(caller);
       if (route.generated === 'probe') {
         const probe = probeRouteAdmits(context, caller, request.path ?? '/');
-        if (probe) return { ...probe, route };
+        if (probe && (probe.allowed || !serverLevel.allowed)) return { ...probe, route };
       }
       if (serverLevel.allowed) return { ...serverLevel, route, reason: `${what} lands on ${routeLabelOf(route)}; ${serverLevel.reason}` };
       const routePolicies = route.route && view ? view.routePolicies.get(route.route) ?? [] : [];
@@ -354,7 +363,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
       const serverLevel = serverLevelOf(caller);
       const generated = (route: InboundRoute): RouteDecision => {
         const probe = route.generated === 'probe' ? probeRouteAdmits(context, caller, route.matches.map((m) => m.pathExact).join(', ')) : undefined;
-        return probe ? { ...probe, route, deciders: [] } : { ...serverLevel, route, deciders: serverLevel.deciders ?? [] };
+        return probe && (probe.allowed || !serverLevel.allowed) ? { ...probe, route, deciders: [] } : { ...serverLevel, route, deciders: serverLevel.deciders ?? [] };
       };
       if (!view || routes.every((r) => r.generated)) return routes.map(generated);
       // Whether some other route admits the caller changes how a refusal reads (the caller is not refused everywhere).

@@ -96,9 +96,15 @@ export function formatPortExplanation(e: PortExplanation): string {
   for (const v of e.verdicts) {
     const request = v.request === '*' ? '' : ` [${v.request}]`;
     const audit = v.audited ? ' (audit: allowed and logged, not a security boundary)' : '';
-    lines.push(`    ${v.allowed ? (v.audited ? 'AUDIT  ' : 'ALLOW  ') : 'DENY   '}${v.source}${request}: ${v.because}${audit}`);
+    lines.push(`    ${verdictWord(v)}${v.source}${request}: ${v.because}${audit}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** UNSURE: refused only if the caller's unknown address lies outside the admitted networks. */
+function verdictWord(v: CallVerdict): string {
+  if (v.allowed) return v.audited ? 'AUDIT  ' : 'ALLOW  ';
+  return v.uncertain ? 'UNSURE ' : 'DENY   ';
 }
 
 export function formatServiceExplanation(s: ServicePortView): string {

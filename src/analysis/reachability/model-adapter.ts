@@ -315,6 +315,7 @@ function verdict(entry: PortEntry, caller: CallerView, request: string, decision
     allowed: decision.allowed,
     audited: decision.audited === true,
     because: decision.reason,
+    ...(!decision.allowed && decision.uncertain ? { uncertain: true } : {}),
     deciders,
   };
 }

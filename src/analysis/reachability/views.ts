@@ -100,6 +100,11 @@ export interface CallVerdict {
   /** Allowed only because the policy is `audit`: the proxy logs it as a would-be denial. */
   readonly audited: boolean;
   readonly because: string;
+  /**
+   * Refused only if the caller's address lies outside the networks admitted (a NetworkAuthentication or the probe
+   * networks covering part of the cluster, and an address the manifests do not know, such as the kubelet's node).
+   */
+  readonly uncertain?: boolean;
   /** The objects that decide (the admitting policy and its authentications, or the Server, Namespace or workload). */
   readonly deciders: ResourceId[];
 }
