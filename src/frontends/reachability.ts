@@ -6,6 +6,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { AnalyzeOptions } from '../analysis/engine';
+import { readContextOptions } from '../analysis/context-options';
 import { Manifest } from '../analysis/model/manifest';
 import {
   DenyTarget, MeshModel, diffModels, explainPort, findPort, idText, meshModel, parseObservedMetrics, planDenyManifests,
@@ -23,6 +24,12 @@ export interface ReachabilityOptions {
    * @default - the chart's clusterNetworks
    */
   readonly clusterNetworks?: string[];
+  /**
+   * Where the kubelet's probes come from (`policyController.probeNetworks`): the probe routes Linkerd generates admit
+   * these. Narrowed, a probe's verdict is `uncertain` (the node's address is not in the manifests).
+   * @default - everywhere (0.0.0.0/0, ::/0), as the chart
+   */
+  readonly probeNetworks?: string[];
   /**
    * Linkerd identity trust domain.
    * @default "cluster.local"
@@ -64,6 +71,12 @@ export interface ReachabilityVerdict {
   /** Allowed only because the policy is `audit` (not a security boundary). */
   readonly audited: boolean;
   readonly because: string;
+  /**
+   * Refused only if the caller's address is outside the networks admitted, an address the manifests do not say
+   * (the kubelet's node, under narrowed probe networks).
+   * @default false
+   */
+  readonly uncertain?: boolean;
   /** The objects that decide, e.g. `AuthorizationPolicy mesh-lab/client-to-orders`. */
   readonly deciders: string[];
 }
@@ -147,14 +160,20 @@ export interface DenyPlanResult {
   readonly constructLines: string[];
 }
 
-function analyzeOptions(options: ReachabilityOptions = {}): AnalyzeOptions {
-  return {
-    defaultInboundPolicy: options.defaultInboundPolicy,
-    clusterNetworks: options.clusterNetworks,
-    trustDomain: options.trustDomain,
-    inventory: options.inventory,
-    prometheusServiceAccount: (options as PlanDenyOptions).prometheusServiceAccount,
-  };
+/** The context options MeshReachability takes, read and validated through the one table every front-end uses. */
+const REACHABILITY_OPTION_KEYS: ReadonlySet<string> = new Set([
+  'defaultInboundPolicy', 'clusterNetworks', 'probeNetworks', 'trustDomain', 'prometheusServiceAccount',
+]);
+
+function analyzeOptions(options: ReachabilityOptions | undefined): AnalyzeOptions {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new Error('MeshReachability: options must be an object');
+  const given = options as Record<string, unknown>;
+  const context = readContextOptions(
+    (option) => (REACHABILITY_OPTION_KEYS.has(option.key) ? given[option.key] : undefined),
+    (option, problem) => { throw new Error(`MeshReachability: option ${option.key} ${problem}`); },
+  );
+  return { ...context, inventory: options.inventory };
 }
 
 function toManifests(objects: any[], what: string): Manifest[] {
@@ -197,7 +216,8 @@ export class MeshReachability {
       authorizations: port.authorizations.map((a) => idText(a.id)),
       probes: port.probes,
       verdicts: e.verdicts.map((v) => ({
-        source: v.source, request: v.request, allowed: v.allowed, audited: v.audited, because: v.because, deciders: v.deciders.map(idText),
+        source: v.source, request: v.request, allowed: v.allowed, audited: v.audited, because: v.because,
+        ...(v.uncertain ? { uncertain: true } : {}), deciders: v.deciders.map(idText),
       })),
     };
   }

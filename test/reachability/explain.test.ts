@@ -50,6 +50,8 @@ describe('explain a workload port', () => {
     const everywhere = explainPort(meshModel(manifests(objects)), port, { from: 'kubelet' });
     if (typeof everywhere === 'string') throw new Error(everywhere);
     expect(everywhere.verdicts.find((v) => v.request === 'probe GET /health')).toMatchObject({ allowed: true });
+    const api = MeshReachability.explain(objects, 'mesh-lab/orders-v1:8080', { caller: 'kubelet', probeNetworks: ['10.0.0.0/8'] });
+    expect(api.verdicts.find((v) => v.request === 'probe GET /health')).toMatchObject({ allowed: false, uncertain: true });
   });
 
   // core/src/identity_match.rs IdentityMatch::from_str: in "*.*.x" the second "*" is a literal label, which names nobody.

@@ -87,3 +87,23 @@ describe('reachability on hostile input', () => {
     expect([...crashes.values()]).toEqual([]);
   }, 300_000);
 });
+
+// jsii callers lose the types: the options are validated through the context-option table, as the CLI's flags are.
+describe('MeshReachability options of the wrong shape', () => {
+  const lab = meshLabObjects();
+  test.each([
+    [{ probeNetworks: 'x' }, /^MeshReachability: option probeNetworks must be CIDRs/],
+    [{ probeNetworks: ['10.0.0.0/33'] }, /^MeshReachability: option probeNetworks must be CIDRs \(bad: 10\.0\.0\.0\/33\)/],
+    [{ clusterNetworks: [7] }, /^MeshReachability: option clusterNetworks /],
+    [{ defaultInboundPolicy: 'open' }, /^MeshReachability: option defaultInboundPolicy /],
+    [{ trustDomain: 'Not A Domain' }, /^MeshReachability: option trustDomain /],
+    ['deny', /^MeshReachability: options must be an object/],
+  ])('%j is refused with the option named', (options, message) => {
+    expect(() => MeshReachability.explain(lab, 'mesh-lab/orders-v1:8080', options as any)).toThrow(message);
+  });
+
+  test('valid options are taken', () => {
+    const r = MeshReachability.explain(lab, 'mesh-lab/orders-v1:8080', { caller: 'kubelet', defaultInboundPolicy: 'deny', clusterNetworks: ['10.0.0.0/8'] });
+    expect(r.defaultPolicy).toBe('deny');
+  });
+});
