@@ -5,8 +5,8 @@
  */
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { AnalyzeOptions } from '../analysis/engine';
 import { readContextOptions } from '../analysis/context-options';
+import { AnalyzeOptions } from '../analysis/engine';
 import { Manifest } from '../analysis/model/manifest';
 import {
   DenyTarget, MeshModel, diffModels, explainPort, findPort, idText, meshModel, parseObservedMetrics, planDenyManifests,
@@ -216,8 +216,13 @@ export class MeshReachability {
       authorizations: port.authorizations.map((a) => idText(a.id)),
       probes: port.probes,
       verdicts: e.verdicts.map((v) => ({
-        source: v.source, request: v.request, allowed: v.allowed, audited: v.audited, because: v.because,
-        ...(v.uncertain ? { uncertain: true } : {}), deciders: v.deciders.map(idText),
+        source: v.source,
+        request: v.request,
+        allowed: v.allowed,
+        audited: v.audited,
+        because: v.because,
+        ...(v.uncertain ? { uncertain: true } : {}),
+        deciders: v.deciders.map(idText),
       })),
     };
   }

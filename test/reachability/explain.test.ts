@@ -160,7 +160,8 @@ describe('explain a Service port', () => {
       const http = findObject(objects, 'HTTPRoute', 'orders-split');
       const parentRefs = portless ? http.spec.parentRefs.map(({ port, ...ref }: any) => ref) : http.spec.parentRefs;
       return {
-        apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GRPCRoute',
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'GRPCRoute',
         metadata: { name: 'orders-grpc', namespace },
         spec: { parentRefs, rules: [{ backendRefs: [{ name: 'orders-v1', namespace: 'mesh-lab', port: 8080 }] }] },
       };

@@ -218,6 +218,12 @@ function probeRouteAdmits(context: AnalysisContext, caller: Caller, path: string
   };
 }
 
+/** The probe route's decision where it is the verdict: it admits, or its uncertainty is all that stands against a refusal. */
+function probeDecides(context: AnalysisContext, caller: Caller, path: string, serverLevel: Decision): Decision | undefined {
+  const probe = probeRouteAdmits(context, caller, path);
+  return probe && (probe.allowed || !serverLevel.allowed) ? probe : undefined;
+}
+
 /** The first route-level policy of a served route that admits the caller. */
 function routeAdmitting(
   index: MeshIndex, context: AnalysisContext, view: ServerView, route: IndexedObject, caller: Caller,
@@ -336,8 +342,8 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
       }
       const serverLevel = serverLevelOf(caller);
       if (route.generated === 'probe') {
-        const probe = probeRouteAdmits(context, caller, request.path ?? '/');
-        if (probe && (probe.allowed || !serverLevel.allowed)) return { ...probe, route };
+        const probe = probeDecides(context, caller, request.path ?? '/', serverLevel);
+        if (probe) return { ...probe, route };
       }
       if (serverLevel.allowed) return { ...serverLevel, route, reason: `${what} lands on ${routeLabelOf(route)}; ${serverLevel.reason}` };
       const routePolicies = route.route && view ? view.routePolicies.get(route.route) ?? [] : [];
@@ -362,8 +368,8 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
       if (skipsProxy || routes.length === 0) return [];
       const serverLevel = serverLevelOf(caller);
       const generated = (route: InboundRoute): RouteDecision => {
-        const probe = route.generated === 'probe' ? probeRouteAdmits(context, caller, route.matches.map((m) => m.pathExact).join(', ')) : undefined;
-        return probe && (probe.allowed || !serverLevel.allowed) ? { ...probe, route, deciders: [] } : { ...serverLevel, route, deciders: serverLevel.deciders ?? [] };
+        const probe = route.generated === 'probe' ? probeDecides(context, caller, route.matches.map((m) => m.pathExact).join(', '), serverLevel) : undefined;
+        return probe ? { ...probe, route, deciders: [] } : { ...serverLevel, route, deciders: serverLevel.deciders ?? [] };
       };
       if (!view || routes.every((r) => r.generated)) return routes.map(generated);
       // Whether some other route admits the caller changes how a refusal reads (the caller is not refused everywhere).
