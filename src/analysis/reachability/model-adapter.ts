@@ -423,15 +423,16 @@ function unmatchedOf(served: readonly IndexedObject[]): { unmatched?: string } {
 /** Why a route that names this port is not among the routes every client is served (the outbound model's reading). */
 function unusedReason(view: ServicePortPolicy, r: PortRoute): string {
   if (!r.accepted) {
-    const by = r.conflictedBy.map((c) => `${c.id.kind} ${c.id.namespace}/${c.id.name}`).join(', ');
+    const by = r.conflictedBy.map((c) => idText(c.id)).join(', ');
     return `its status is conflicted${by ? ` by ${by}` : ''} (an identical parentRef of a higher-ranked route kind): Linkerd never uses it here`;
   }
   if (!servedFamilies(view.protocol.protocol).includes(r.family)) {
     return `the port's protocol (${view.protocol.origin}) serves no ${r.family}: Linkerd never uses it here`;
   }
   if (!r.producer) {
-    const used = servedTo(view, r.clients).routes.some((c) => c.route === r.route);
-    return used ? `a consumer route: only clients in namespace ${r.clients} use it` : `a consumer route for namespace ${r.clients}, where a ${servedTo(view, r.clients).family} is served first: unused`;
+    const consumers = servedTo(view, r.clients);
+    if (consumers.routes.some((c) => c.route === r.route)) return `a consumer route: only clients in namespace ${r.clients} use it`;
+    return `a consumer route for namespace ${r.clients}, where a ${consumers.family} is served first: unused`;
   }
   return `a ${view.servedFamily} is served on this port first: unused`;
 }
