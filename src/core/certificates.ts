@@ -361,17 +361,3 @@ export function uniqueCertificates(certificates: ParsedCertificate[]): ParsedCer
 export function bundlePem(certificates: ParsedCertificate[]): string {
   return `${uniqueCertificates(certificates).map((cert) => cert.x509.toString().trim()).join('\n')}\n`;
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Go durations (cert-manager `duration`/`renewBefore`)
-
-const GO_DURATION_PART = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
-const GO_UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Milliseconds of a Go duration string (`8760h`, `48h0m0s`, `1h30m`); undefined if it is not one. */
-export function parseGoDuration(text: unknown): number | undefined {
-  if (typeof text !== 'string' || !/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(text)) return undefined;
-  let total = 0;
-  for (const match of text.matchAll(GO_DURATION_PART)) total += Number(match[1]) * GO_UNIT_MS[match[2]];
-  return total;
-}

@@ -8,11 +8,11 @@
  * pkg/inject/inject.go (GetPodPatch reads clusterNetworks with net.ParseCIDR), policy-controller/k8s/index/src/
  * defaults.rs (DefaultPolicy::from_str), the chart's `if` tests on boolean keys, pkg/tls/ca.go Validity.Window.
  */
-import { parseGoDuration } from './certificates';
 import { parseExactCidr } from './cidr';
 import { isDefaultInboundPolicy } from './default-inbound-policy';
 import { InputRule } from './errors';
 import { valueAt } from './helm-values';
+import { parseGoDuration } from './linkerd-grammar';
 import { isDnsSubdomain } from './names';
 import { describeValue } from './runtime-checks';
 
@@ -43,6 +43,11 @@ const BOOLEAN_KEYS = ['cniEnabled', 'proxy.nativeSidecar', 'identity.externalCA'
 const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
 const RESOURCE_KEYS = ['proxy.resources.cpu.request', 'proxy.resources.cpu.limit', 'proxy.resources.memory.request', 'proxy.resources.memory.limit'];
 const ISSUER_DURATIONS = ['identity.issuer.issuanceLifetime', 'identity.issuer.clockSkewAllowance'];
+/** What a negative issuer duration does to the certificates' validity window. */
+const NEGATIVE_WINDOW: Record<string, string> = {
+  'identity.issuer.issuanceLifetime': 'expired when issued',
+  'identity.issuer.clockSkewAllowance': 'not valid yet when issued',
+};
 
 type Problems = ChartValueProblem[];
 
@@ -180,6 +185,13 @@ function listProblems(out: Problems, values: Record<string, any>): void {
         problem: (where) => `${path} ${describeValue(d)}${where} is not a Go duration.`,
         fix: 'Use a Go duration such as "24h0m0s" or "20s".',
         typedFix: 'Use a Go duration such as "24h0m0s" or "20s", preferably through the identity\'s typed option.',
+      });
+    } else if (ms < 0) {
+      out.push({
+        ruleId: InputRule.DURATION,
+        path,
+        problem: (where) => `${path} ${describeValue(d)}${where} is negative, so linkerd-identity issues certificates that are ${NEGATIVE_WINDOW[path]} (pkg/tls/ca.go Validity.Window).`,
+        fix: 'Give it a positive Go duration, or leave it unset for the chart\'s default.',
       });
     } else if (ms === 0) {
       out.push({

@@ -214,8 +214,11 @@ const GO_MAX_NS = 2 ** 63;
  * Go's `time.ParseDuration`, which the proxy injector applies to its duration annotations (pkg/inject/inject.go
  * ApplyAnnotationOverrides): an optional sign, then numbers with an optional fraction, each with a unit (ns, us, µs,
  * ms, s, m, h); "0" alone needs none. The value in milliseconds; negative values are allowed, as Go allows them.
+ * cert-manager (`duration`, `renewBefore`), External Secrets (`refreshInterval`) and linkerd-identity (the issuer's
+ * `crtExpiry`/`clockSkewAllowance`) read their durations with the same function. Anything not a string is none.
  */
-export function parseGoDuration(text: string): number | undefined {
+export function parseGoDuration(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
   let rest = text;
   let sign = 1;
   if (rest.startsWith('-') || rest.startsWith('+')) {

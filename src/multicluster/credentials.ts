@@ -2,8 +2,8 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ExternalSecretsApiVersion } from '../control-plane/identity/external-issuer-secret';
-import { parseGoDuration } from '../core/certificates';
 import { InputRule, check } from '../core/errors';
+import { parseGoDuration } from '../core/linkerd-grammar';
 import { CREDENTIALS_SECRET_TYPE } from '../core/multicluster';
 
 /** What the credentials are for: the Link's target, and where this cluster's control plane runs. */

@@ -273,6 +273,8 @@ export const SCENARIOS: Scenario[] = [
   { name: 'additionalValues with a named opaque port', run: (e) => controlPlane(e, { proxy: { opaquePorts: '3306,mysql' } }) },
   { name: 'additionalValues with a proxy memory limit that is not a quantity', run: (e) => controlPlane(e, { proxy: { resources: { memory: { limit: '1 gig' } } } }) },
   { name: 'additionalValues with an issuance lifetime that is not a Go duration', run: (e) => controlPlane(e, { identity: { issuer: { issuanceLifetime: '1 day' } } }) },
+  { name: 'additionalValues with a negative issuanceLifetime (certificates expired when issued)', run: (e) => controlPlane(e, { identity: { issuer: { issuanceLifetime: '-24h' } } }) },
+  { name: 'additionalValues with a negative clockSkewAllowance (certificates not valid yet)', run: (e) => controlPlane(e, { identity: { issuer: { clockSkewAllowance: '-1h' } } }) },
   // control-plane/delivery/delivery.ts
   { name: 'delivery options given as a string', run: (e) => new LinkerdControlPlane(e.chart, 'Linkerd', { identity: LinkerdIdentity.fromCertManager(), delivery: LinkerdDelivery.argoCd('platform' as Any) }) },
   // checks/mesh-checks.ts

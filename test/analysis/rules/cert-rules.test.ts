@@ -4,7 +4,8 @@ import { Severity } from '../../../src/analysis/finding';
 import { ruleById } from '../../../src/analysis/rules';
 import { SUPPRESS_ANNOTATION } from '../../../src/analysis/suppressions';
 import { LinkerdIdentity } from '../../../src/control-plane/identity';
-import { parseGoDuration, signatureAlgorithmOf } from '../../../src/core/certificates';
+import { signatureAlgorithmOf } from '../../../src/core/certificates';
+import { parseGoDuration } from '../../../src/core/linkerd-grammar';
 import { TestCert, certs } from '../../support/certs';
 import { synth } from '../../support/synth';
 

@@ -1,5 +1,6 @@
 import { certificatesOf, issuerOf, trustMaterials } from './material';
-import { ISSUER_SECRET, outlivesAnchorProblem, parseGoDuration, unfinishedRotationProblem } from '../../../core/certificates';
+import { ISSUER_SECRET, outlivesAnchorProblem, unfinishedRotationProblem } from '../../../core/certificates';
+import { parseGoDuration } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
