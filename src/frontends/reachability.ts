@@ -149,6 +149,12 @@ export interface RefusedCall {
   readonly source: string;
   readonly target: string;
   readonly because: string;
+  /**
+   * Refused only if the caller's address lies outside the networks a NetworkAuthentication admits (the manifests do not
+   * say it); counted as refused.
+   * @default false
+   */
+  readonly uncertain?: boolean;
 }
 
 /** What to apply before moving a namespace to deny. */
@@ -265,7 +271,7 @@ export class MeshReachability {
     if (typeof metrics === 'string') throw new Error(`MeshReachability: observedProxyMetrics: ${metrics}`);
     const plan = planDenyManifests(toManifests(manifests, 'manifests'), namespace, analyzeOptions(options), edges, policy as DenyTarget, metrics);
     return {
-      refused: plan.refused.map((c) => ({ origin: c.origin, source: c.source, target: c.target, because: c.because })),
+      refused: plan.refused.map((c) => ({ origin: c.origin, source: c.source, target: c.target, because: c.because, ...(c.uncertain ? { uncertain: true } : {}) })),
       objects: plan.objects,
       constructLines: plan.constructLines,
     };

@@ -96,6 +96,21 @@ describe('plan-deny', () => {
     expect(MeshReachability.planDeny([...objects, ...written], 'mesh-lab', { observedEdges: EDGES }).refused).toEqual([]);
   });
 
+  // authorization.ts: a NetworkAuthentication covering part of the cluster networks admits only some addresses.
+  test('a refusal that the caller\'s unknown address decides is marked UNSURE, as explain marks it', () => {
+    const objects = meshLabObjects({ withPolicy: false, negative: true });
+    const first = MeshReachability.planDeny(objects, 'mesh-lab', { observedEdges: EDGES });
+    const kept = first.objects.filter((o) => o.metadata.name.startsWith('orders-v2-8080'));
+    findObject(kept, 'NetworkAuthentication', 'orders-v2-8080-cluster').spec.networks = [{ cidr: '10.1.0.0/16' }];
+    const plan = planDenyManifests(manifests([...objects, ...kept]), 'mesh-lab', {}, parseObservedEdges(JSON.stringify(EDGES)) as any);
+    const plaintext = plan.alreadyRefused.find((c) => c.source === 'unauthenticated')!;
+    expect(plaintext).toMatchObject({ target: 'mesh-lab/orders-v2:8080', uncertain: true });
+    expect(plaintext.because).toMatch(/admits only part of the cluster networks/);
+    expect(plan.alreadyRefused.filter((c) => c.source !== 'unauthenticated').every((c) => c.uncertain === undefined)).toBe(true);
+    expect(formatDenyPlanText(plan, '')).toMatch(/^ {2}UNSURE observed: unauthenticated → mesh-lab\/orders-v2:8080 /m);
+    expect(first.refused.some((c) => c.uncertain)).toBe(false);
+  });
+
   test('observed edges are read as linkerd viz edges -o json prints them, and anything else is refused', () => {
     expect(parseObservedEdges(JSON.stringify(EDGES))).toHaveLength(2);
     expect(parseObservedEdges('{')).toMatch(/not JSON/);

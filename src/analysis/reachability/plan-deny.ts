@@ -38,6 +38,11 @@ export interface PlannedCall {
   readonly target: string;
   /** Why the move would refuse it. */
   readonly because: string;
+  /**
+   * Refused only if the caller's address lies outside the networks admitted (a NetworkAuthentication covering part of
+   * the cluster networks): the manifests do not say that address. The plan still counts it as refused.
+   */
+  readonly uncertain?: boolean;
 }
 
 /** Where a plan moves to: the restrictive default policies. */
@@ -214,11 +219,20 @@ function candidates(current: MeshModel, namespace: string | undefined, edges: Ob
   return out;
 }
 
-function allowed(model: MeshModel, port: PortPolicyView | undefined, source: string): { allowed: boolean; because: string } {
-  if (!port) return { allowed: false, because: 'no such port' };
+interface CallDecision {
+  readonly allowed: boolean;
+  readonly because: string;
+  readonly uncertain: boolean;
+}
+
+/** Allowed when any request is; a refusal is uncertain when one of its requests is refused only perhaps. */
+function allowed(model: MeshModel, port: PortPolicyView | undefined, source: string): CallDecision {
+  if (!port) return { allowed: false, because: 'no such port', uncertain: false };
   const verdicts = model.decide(port, model.caller(source));
   const yes = verdicts.find((v) => v.allowed);
-  return yes ? { allowed: true, because: yes.because } : { allowed: false, because: verdicts[0]?.because ?? 'refused' };
+  if (yes) return { allowed: true, because: yes.because, uncertain: false };
+  const unsure = verdicts.find((v) => v.uncertain);
+  return { allowed: false, because: (unsure ?? verdicts[0])?.because ?? 'refused', uncertain: unsure !== undefined };
 }
 
 function findTarget(model: MeshModel, target: string): PortPolicyView | undefined {
@@ -371,7 +385,7 @@ export function planDeny(
     const after = allowed(denied, findTarget(denied, c.target), c.source);
     if (after.allowed) continue;
     const before = allowed(current, findTarget(current, c.target), c.source);
-    (before.allowed ? refused : alreadyRefused).push({ ...c, because: after.because });
+    (before.allowed ? refused : alreadyRefused).push({ ...c, because: after.because, ...(after.uncertain ? { uncertain: true } : {}) });
   }
   // A new Server refuses whoever it does not authorize: it must list every known caller of the port, not only the
   // refused ones (under all-authenticated, meshed callers were still allowed).
@@ -430,14 +444,19 @@ export function withNamespaceDeny(objects: Record<string, any>[], namespace: str
   return out;
 }
 
+/** explain's word for a refusal an unknown address decides. */
+function unsureMark(call: PlannedCall): string {
+  return call.uncertain ? 'UNSURE ' : '';
+}
+
 export function formatDenyPlanText(plan: DenyPlan, yaml: string): string {
   const lines: string[] = [];
   const move = `Moving ${plan.namespace === undefined ? 'the cluster default' : `namespace ${plan.namespace}`} to ${plan.policy}`;
   if (plan.refused.length === 0) lines.push(`${move} refuses none of the known calls.`);
   else lines.push(`${move} would refuse ${plan.refused.length} call${plan.refused.length === 1 ? '' : 's'}:`);
-  for (const c of plan.refused) lines.push(`  ${c.origin}: ${c.source} → ${c.target} (${c.from})`, `      ${c.because}`);
+  for (const c of plan.refused) lines.push(`  ${unsureMark(c)}${c.origin}: ${c.source} → ${c.target} (${c.from})`, `      ${c.because}`);
   if (plan.alreadyRefused.length > 0) lines.push('Refused already, whatever the default policy:');
-  for (const c of plan.alreadyRefused) lines.push(`  ${c.origin}: ${c.source} → ${c.target} (${c.from}): ${c.because}`);
+  for (const c of plan.alreadyRefused) lines.push(`  ${unsureMark(c)}${c.origin}: ${c.source} → ${c.target} (${c.from}): ${c.because}`);
   for (const u of plan.unresolved) lines.push(`Not checked: ${u}`);
   if (plan.objects.length > 0) {
     lines.push('', 'Apply these objects before the move (they keep the calls allowed; probes stay authorized by the routes Linkerd generates):', '', yaml.trimEnd());
