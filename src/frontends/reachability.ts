@@ -271,7 +271,9 @@ export class MeshReachability {
     if (typeof metrics === 'string') throw new Error(`MeshReachability: observedProxyMetrics: ${metrics}`);
     const plan = planDenyManifests(toManifests(manifests, 'manifests'), namespace, analyzeOptions(options), edges, policy as DenyTarget, metrics);
     return {
-      refused: plan.refused.map((c) => ({ origin: c.origin, source: c.source, target: c.target, because: c.because, ...(c.uncertain ? { uncertain: true } : {}) })),
+      refused: plan.refused.map((c) => ({
+        origin: c.origin, source: c.source, target: c.target, because: c.because, ...(c.uncertain ? { uncertain: true } : {}),
+      })),
       objects: plan.objects,
       constructLines: plan.constructLines,
     };
