@@ -240,6 +240,31 @@ export function parseGoDuration(text: unknown): number | undefined {
   return (sign * ns) / 1e6;
 }
 
+/** kube-openapi strfmt's unit spellings, the canonical one first; the last also matches as a prefix ("seconds"). */
+const OPENAPI_DURATION_UNITS: readonly (readonly string[])[] = [
+  ['ns', 'nano'], ['us', '\u00b5s', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week'],
+];
+
+function isOpenApiDurationUnit(unit: string): boolean {
+  return OPENAPI_DURATION_UNITS.some((spellings) => spellings.some((s, i) => s === unit || (i === spellings.length - 1 && unit.startsWith(s))));
+}
+
+/**
+ * Whether the API server admits `text` where a CRD schema says `format: duration` (apiextensions-apiserver
+ * validation/formats.go lists it since 1.0; kube-openapi pkg/validation/strfmt/duration.go ParseDuration): Go's
+ * time.ParseDuration, else any digits followed by a unit word found anywhere in the text (`1d`, `2 weeks`), unless
+ * one of the numbers overflows Go's int. Far looser than what Linkerd reads.
+ */
+export function isOpenApiDuration(text: string): boolean {
+  if (parseGoDuration(text) !== undefined) return true;
+  let known = false;
+  for (const [, digits, unit] of text.matchAll(/(\d+)[\t\n\f\r ]*([A-Za-z\u00b5]+)/g)) {
+    if (BigInt(digits) > 2n ** 63n - 1n) return false;
+    known ||= isOpenApiDurationUnit(unit.toLowerCase());
+  }
+  return known;
+}
+
 /** Go's `strconv.Atoi`: an optional sign and decimal digits, nothing around them. */
 export function goAtoi(text: string): number | undefined {
   return /^[+-]?\d+$/.test(text) ? Number(text) : undefined;

@@ -1,6 +1,6 @@
 import {
-  formatDuration, parseGatewayDuration, parseGoDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration,
-  parseRetryLimit,
+  formatDuration, isOpenApiDuration, parseGatewayDuration, parseGoDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration,
+  parseLinkerdDuration, parseRetryLimit,
 } from '../../../src/core/linkerd-grammar';
 
 const value = (parsed: { ok: boolean; value?: unknown }) => (parsed.ok ? parsed.value : undefined);
@@ -86,6 +86,16 @@ describe('parseRetryLimit', () => {
 
 test('formatDuration picks the largest whole unit', () => {
   expect([5_400_000, 90_000, 1_500, 86_400_000, 0].map(formatDuration)).toEqual(['90m', '90s', '1500ms', '1d', '0ms']);
+});
+
+/** kube-openapi strfmt ParseDuration: what the API server admits for a CRD field of format: duration. */
+describe('isOpenApiDuration', () => {
+  test.each(['10s', '1m30s', '-5s', '1d', '2 weeks', '10 seconds', '3 \u00b5s', '1 Hours', 'in 3min', '5s-3s'])('admits %j', (text) => {
+    expect(isOpenApiDuration(text)).toBe(true);
+  });
+  test.each(['', 'soon', '1x', '10', '99999999999999999999s', '1d 99999999999999999999x'])('refuses %j', (text) => {
+    expect(isOpenApiDuration(text)).toBe(false);
+  });
 });
 
 /** Go's time.ParseDuration, which the proxy injector applies to its duration annotations. */

@@ -96,6 +96,27 @@ describe('LKD-ROUTE-014 on policy.linkerd.io HTTPRoutes: the webhook\'s check (a
     }
   });
 
+  // apiextensions-apiserver validation/formats.go validates format: duration with kube-openapi strfmt ParseDuration.
+  test('where the webhook does not run: the CRD\'s format: duration decides, then what the controller can read', () => {
+    const unvalidated = (t: Record<string, unknown>) => {
+      const objects = policyTimeouts(t);
+      pick(objects, 'Namespace', 'mesh-lab').metadata.labels = { 'config.linkerd.io/admission-webhooks': 'disabled' };
+      return ruleFindings(objects, 'LKD-ROUTE-014');
+    };
+    const [days, ...more] = unvalidated({ request: '1d' });
+    expect(more).toEqual([]);
+    expect(days).toMatchObject({ severity: Severity.ERROR, effect: 'ignored' });
+    expect(days.message).toMatch(/unit "d".*admission-webhooks.*the API server admits the route \(its format: duration is looser\), but the policy controller cannot read/);
+    const [words] = unvalidated({ request: 'soon' });
+    expect(words).toMatchObject({ severity: Severity.ERROR, effect: 'rejected' });
+    expect(words.message).toMatch(/the CRD's format: duration refuses it too, so the API server rejects the route/);
+    const [negative, ...others] = unvalidated({ request: '-5s', backendRequest: '-1s' });
+    expect(others).toEqual([]);
+    expect(negative.severity).toBe(Severity.WARNING);
+    expect(negative.effect).toBeUndefined();
+    expect(negative.message).toMatch(/request: "-5s" is negative; .*nothing refuses it, and the policy controller drops the sign: the timeout is 5s\./);
+  });
+
   test('older versions have no timeouts field: not judged here', () => {
     expect(ruleFindings(policyTimeouts({ request: '1d' }, 'policy.linkerd.io/v1beta2'), 'LKD-ROUTE-014')).toEqual([]);
   });

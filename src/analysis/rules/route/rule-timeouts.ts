@@ -1,4 +1,4 @@
-import { formatDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
+import { formatDuration, isOpenApiDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { allRoutes, hasLinkerdParent, isGatewayHttpRoute, isRecord, rules } from '../../model/route-view';
@@ -34,12 +34,40 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   }
 }
 
+/**
+ * Where the policy validator does not run, a timeout it would refuse meets the API server and then the policy
+ * controller: the CRD's `format: duration` admits far more than K8sDuration reads, and a route whose duration does
+ * not deserialize is never indexed; a negative one deserializes, and the controller uses its magnitude
+ * (`Duration::from(K8sDuration)` drops the sign).
+ */
+function reportUnvalidatedDuration(ctx: RuleContext, route: IndexedObject, path: string, value: unknown, reason: string, skipped: string): void {
+  const fix = { fix: `Set ${path} to a duration such as "10s".` };
+  const negative = parseK8sDuration(value);
+  if (negative.ok) {
+    // Only the request timeout is read (convert_linkerd_rule); LKD-ROUTE-018 says backendRequest does nothing.
+    if (!path.endsWith('.request')) return;
+    ctx.report(route, `${path}: ${reason}; ${skipped}, so nothing refuses it, and the policy controller drops the sign: the timeout is `
+      + `${String(value).replace(/^[-+]+/, '')}.`, { ...fix, severity: Severity.WARNING });
+  } else if (typeof value !== 'string' || !isOpenApiDuration(value)) {
+    ctx.report(route, `${path}: ${reason}; the CRD's format: duration refuses it too, so the API server rejects the route.`,
+      { ...fix, effect: FindingEffect.REJECTED });
+  } else {
+    ctx.report(route, `${path}: ${reason}; ${skipped}, so the API server admits the route (its format: duration is looser), but the `
+      + 'policy controller cannot read this duration (duration.rs K8sDuration) and never uses the route.', { ...fix, effect: FindingEffect.IGNORED });
+  }
+}
+
 /** One timeout of a policy.linkerd.io HTTPRoute as the webhook reads it: its milliseconds, or undefined (reported). */
 function webhookDuration(ctx: RuleContext, route: IndexedObject, path: string, value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   const parsed = parseK8sDuration(value);
   const reason = !parsed.ok ? parsed.reason : parsed.value.negative ? `"${String(value)}" is negative` : undefined;
   if (reason === undefined && parsed.ok) return parsed.value.ms;
+  const skipped = policyValidatorSkips(ctx.index, route);
+  if (skipped !== undefined) {
+    reportUnvalidatedDuration(ctx, route, path, value, reason!, skipped);
+    return undefined;
+  }
   ctx.report(route, `${path}: ${reason}; Linkerd's admission webhook rejects the route (a Go duration such as 10s or 1m30s, not negative).`,
     { effect: FindingEffect.REJECTED, fix: `Set ${path} to a duration such as "10s".` });
   return undefined;
@@ -71,7 +99,7 @@ export const ruleTimeouts: Rule = {
   id: 'LKD-ROUTE-014',
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
-  effects: [FindingEffect.REJECTED],
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'rules[].timeouts are valid Gateway durations that Linkerd can read, with backendRequest <= request',
     why: 'The HTTPRoute CRD accepts compound durations such as `1m30s`, but Linkerd\'s parser takes one integer and one unit '
@@ -80,13 +108,17 @@ export const ruleTimeouts: Rule = {
       + 'HTTPRoutes (v1beta3, the only version with timeouts) Linkerd\'s admission webhook checks them instead: Go durations '
       + '(compound values allowed), none negative, and backendRequest <= request even when request is 0. Where that webhook '
       + 'does not run (a namespace its selectors leave out), a backendRequest above request is applied and does no harm: '
-      + 'the policy controller reads only the request timeout (convert_linkerd_rule), and LKD-ROUTE-018 says so.',
+      + 'the policy controller reads only the request timeout (convert_linkerd_rule), and LKD-ROUTE-018 says so. There a '
+      + 'duration only the CRD\'s looser `format: duration` admits (`1d`, `2 weeks`) is applied, and the policy controller '
+      + 'cannot read the route; a negative request timeout is applied and used without its sign (a warning).',
     fix: 'Write each timeout as one number and one unit (`90s`, `1500ms`, `2m`), and keep backendRequest <= request.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule (parse_duration(..).ok() drops '
       + 'what it cannot read); policy-controller/k8s/index/src/outbound/index.rs parse_duration; Gateway API v1.2.1 HTTPRoute '
       + 'CRD CEL rule (backendRequest <= a non-zero request); policy-controller/runtime/src/admission.rs validate_timeouts, '
       + 'policy-controller/k8s/api/src/duration.rs from_str (policy.linkerd.io HTTPRoute); '
-      + 'policy-controller/k8s/index/src/outbound/index/http.rs convert_linkerd_rule (only timeouts.request is read)',
+      + 'policy-controller/k8s/index/src/outbound/index/http.rs convert_linkerd_rule (only timeouts.request is read; '
+      + 'Duration::from(K8sDuration) drops the sign); apiextensions-apiserver pkg/apiserver/validation/formats.go and '
+      + 'kube-openapi pkg/validation/strfmt/duration.go ParseDuration (format: duration)',
     badExample: 'rules:\n- timeouts:\n    request: 1m30s\n  backendRefs: [{name: orders-v1, port: 8080}]',
     goodExample: 'rules:\n- timeouts:\n    request: 90s\n  backendRefs: [{name: orders-v1, port: 8080}]',
   },
