@@ -251,7 +251,7 @@ function isOpenApiDurationUnit(unit: string): boolean {
 
 /**
  * Whether the API server admits `text` where a CRD schema says `format: duration` (apiextensions-apiserver
- * validation/formats.go lists it since 1.0; kube-openapi pkg/validation/strfmt/duration.go ParseDuration): Go's
+ * pkg/apiserver/validation/formats.go lists it since 1.0; kube-openapi pkg/validation/strfmt/duration.go ParseDuration): Go's
  * time.ParseDuration, else any digits followed by a unit word found anywhere in the text (`1d`, `2 weeks`), unless
  * one of the numbers overflows Go's int. Far looser than what Linkerd reads.
  */

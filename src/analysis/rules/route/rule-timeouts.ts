@@ -117,8 +117,8 @@ export const ruleTimeouts: Rule = {
       + 'CRD CEL rule (backendRequest <= a non-zero request); policy-controller/runtime/src/admission.rs validate_timeouts, '
       + 'policy-controller/k8s/api/src/duration.rs from_str (policy.linkerd.io HTTPRoute); '
       + 'policy-controller/k8s/index/src/outbound/index/http.rs convert_linkerd_rule (only timeouts.request is read; '
-      + 'Duration::from(K8sDuration) drops the sign); apiextensions-apiserver pkg/apiserver/validation/formats.go and '
-      + 'kube-openapi pkg/validation/strfmt/duration.go ParseDuration (format: duration)',
+      + 'Duration::from(K8sDuration) drops the sign); not Linkerd: the API server\'s `format: duration` check '
+      + '(apiextensions-apiserver validates it with kube-openapi strfmt ParseDuration)',
     badExample: 'rules:\n- timeouts:\n    request: 1m30s\n  backendRefs: [{name: orders-v1, port: 8080}]',
     goodExample: 'rules:\n- timeouts:\n    request: 90s\n  backendRefs: [{name: orders-v1, port: 8080}]',
   },
