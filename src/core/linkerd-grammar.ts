@@ -215,7 +215,7 @@ const GO_MAX_NS = 2 ** 63;
  * ApplyAnnotationOverrides): an optional sign, then numbers with an optional fraction, each with a unit (ns, us, µs,
  * ms, s, m, h); "0" alone needs none. The value in milliseconds; negative values are allowed, as Go allows them.
  * cert-manager (`duration`, `renewBefore`), External Secrets (`refreshInterval`) and linkerd-identity (the issuer's
- * `crtExpiry`/`clockSkewAllowance`) read their durations with the same function. Anything not a string is none.
+ * `issuanceLifetime`/`clockSkewAllowance`) read their durations with the same function. Anything not a string is none.
  */
 export function parseGoDuration(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined;

@@ -41,6 +41,13 @@ const MORE_TRIGGERS: Array<(o: any[]) => void> = [
     const ns = findObject(o, 'Namespace', NS);
     ns.metadata.labels = { ...ns.metadata.labels, 'config.linkerd.io/admission-webhooks': 'disabled' };
   },
+  // A timeout only the CRD's format: duration admits: applied, and the controller cannot read the route.
+  (o) => {
+    route(o).apiVersion = 'policy.linkerd.io/v1beta3';
+    route(o).spec.rules[0].timeouts = { request: '1d' };
+    const ns = findObject(o, 'Namespace', NS);
+    ns.metadata.labels = { ...ns.metadata.labels, 'config.linkerd.io/admission-webhooks': 'disabled' };
+  },
   (o) => {
     route(o).metadata.annotations = { 'retry.linkerd.io/http': '5xx, 429' };
     const ns = findObject(o, 'Namespace', NS);

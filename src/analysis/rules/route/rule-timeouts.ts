@@ -40,10 +40,10 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
  * not deserialize is never indexed; a negative one deserializes, and the controller uses its magnitude
  * (`Duration::from(K8sDuration)` drops the sign).
  */
-function reportUnvalidatedDuration(ctx: RuleContext, route: IndexedObject, path: string, value: unknown, reason: string, skipped: string): void {
+function reportUnvalidatedDuration(ctx: RuleContext, route: IndexedObject, path: string, value: unknown, problem: Unvalidated): void {
+  const { reason, skipped, negative } = problem;
   const fix = { fix: `Set ${path} to a duration such as "10s".` };
-  const negative = parseK8sDuration(value);
-  if (negative.ok) {
+  if (negative) {
     // Only the request timeout is read (convert_linkerd_rule); LKD-ROUTE-018 says backendRequest does nothing.
     if (!path.endsWith('.request')) return;
     ctx.report(route, `${path}: ${reason}; ${skipped}, so nothing refuses it, and the policy controller drops the sign: the timeout is `
@@ -57,6 +57,14 @@ function reportUnvalidatedDuration(ctx: RuleContext, route: IndexedObject, path:
   }
 }
 
+/** What the webhook would have refused, where it does not run (`skipped` says why). */
+interface Unvalidated {
+  readonly reason: string;
+  readonly skipped: string;
+  /** K8sDuration reads it, with a sign; otherwise it does not read it at all. */
+  readonly negative: boolean;
+}
+
 /** One timeout of a policy.linkerd.io HTTPRoute as the webhook reads it: its milliseconds, or undefined (reported). */
 function webhookDuration(ctx: RuleContext, route: IndexedObject, path: string, value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
@@ -65,7 +73,7 @@ function webhookDuration(ctx: RuleContext, route: IndexedObject, path: string, v
   if (reason === undefined && parsed.ok) return parsed.value.ms;
   const skipped = policyValidatorSkips(ctx.index, route);
   if (skipped !== undefined) {
-    reportUnvalidatedDuration(ctx, route, path, value, reason!, skipped);
+    reportUnvalidatedDuration(ctx, route, path, value, { reason: reason!, skipped, negative: parsed.ok });
     return undefined;
   }
   ctx.report(route, `${path}: ${reason}; Linkerd's admission webhook rejects the route (a Go duration such as 10s or 1m30s, not negative).`,
