@@ -6,6 +6,18 @@ import { InputRule, check } from '../core/errors';
 import { parseGoDuration } from '../core/linkerd-grammar';
 import { CREDENTIALS_SECRET_TYPE } from '../core/multicluster';
 
+/**
+ * Why a refresh interval is refused. Zero is valid to External Secrets (fetch once), but a Link's kubeconfig is then
+ * never read again, and a rotated token breaks the link without a sign here.
+ */
+function refreshProblem(text: string | undefined, ms: number | undefined): string {
+  if (ms === 0) {
+    return `refreshInterval ${JSON.stringify(text)} makes External Secrets fetch the kubeconfig once and never again, so a rotated `
+      + 'token in the secret store breaks the Link.';
+  }
+  return `refreshInterval ${JSON.stringify(text)} is not a positive Go duration (External Secrets reads it with time.ParseDuration).`;
+}
+
 /** What the credentials are for: the Link's target, and where this cluster's control plane runs. */
 export interface CredentialsTarget {
   /** Namespace of the Link (the service mirror reads the Secret there). */
@@ -41,6 +53,7 @@ export interface ExternalSecretCredentialsOptions {
   readonly secretStoreKind?: string;
   /**
    * How often External Secrets refreshes the Secret, as a Go duration (External Secrets reads it with time.ParseDuration).
+   * Positive: External Secrets reads 0 as "fetch once", and the Link would never see a rotated kubeconfig.
    * @default "1h"
    */
   readonly refreshInterval?: string;
@@ -105,8 +118,7 @@ class ExternalSecretCredentials extends MulticlusterCredentials {
     check(o.apiVersion === undefined || Object.values(ExternalSecretsApiVersion).includes(o.apiVersion), scope, InputRule.RANGE,
       `apiVersion ${JSON.stringify(o.apiVersion)} is not an ExternalSecretsApiVersion.`, 'Use ExternalSecretsApiVersion.V1 or V1BETA1.');
     const refreshMs = parseGoDuration(o.refreshInterval ?? '1h');
-    check(refreshMs !== undefined && refreshMs > 0, scope, InputRule.DURATION,
-      `refreshInterval ${JSON.stringify(o.refreshInterval)} is not a positive Go duration (External Secrets reads it with time.ParseDuration).`,
+    check(refreshMs !== undefined && refreshMs > 0, scope, InputRule.DURATION, refreshProblem(o.refreshInterval, refreshMs),
       'Write it as a Go duration, e.g. "1h" or "30m".');
     this.externalSecret(scope, 'Credentials', target.namespace, target.secretName, {});
     this.externalSecret(scope, 'DestinationCredentials', target.controlPlaneNamespace, target.secretName, {

@@ -162,6 +162,13 @@ describe('credentials, exports and mirrored names', () => {
       credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'k', refreshInterval: '1 hour' }),
     }))
       .toThrow(/LKD-INPUT-005: refreshInterval "1 hour" is not a positive Go duration/);
+    // External Secrets reads 0 as "fetch once": valid there, but a Link's rotated kubeconfig would never arrive.
+    expect(() => new MulticlusterLink(chart(), 'Link', {
+      targetClusterName: 'west',
+      mode: MulticlusterMode.FLAT_NETWORK,
+      credentials: MulticlusterCredentials.fromExternalSecret({ secretStoreName: 'vault', remoteKey: 'k', refreshInterval: '0s' }),
+    }))
+      .toThrow(/LKD-INPUT-005: refreshInterval "0s" makes External Secrets fetch the kubeconfig once and never again/);
   });
 
   test('ExportedService labels the Service per mode and names the mirror <service>-<cluster>', () => {
