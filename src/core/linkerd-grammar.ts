@@ -240,6 +240,9 @@ export function parseGoDuration(text: unknown): number | undefined {
   return (sign * ns) / 1e6;
 }
 
+/** Go's largest int (strconv.Atoi fails above it). */
+const GO_MAX_INT = 2n ** 63n - 1n;
+
 /** kube-openapi strfmt's unit spellings, the canonical one first; the last also matches as a prefix ("seconds"). */
 const OPENAPI_DURATION_UNITS: readonly (readonly string[])[] = [
   ['ns', 'nano'], ['us', '\u00b5s', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week'],
@@ -259,7 +262,7 @@ export function isOpenApiDuration(text: string): boolean {
   if (parseGoDuration(text) !== undefined) return true;
   let known = false;
   for (const [, digits, unit] of text.matchAll(/(\d+)[\t\n\f\r ]*([A-Za-z\u00b5]+)/g)) {
-    if (BigInt(digits) > 2n ** 63n - 1n) return false;
+    if (BigInt(digits) > GO_MAX_INT) return false;
     known ||= isOpenApiDurationUnit(unit.toLowerCase());
   }
   return known;

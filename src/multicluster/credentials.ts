@@ -2,7 +2,7 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ExternalSecretsApiVersion } from '../control-plane/identity/external-issuer-secret';
-import { InputRule, check } from '../core/errors';
+import { InputRule, check, fail } from '../core/errors';
 import { parseGoDuration } from '../core/linkerd-grammar';
 import { CREDENTIALS_SECRET_TYPE } from '../core/multicluster';
 
@@ -118,8 +118,9 @@ class ExternalSecretCredentials extends MulticlusterCredentials {
     check(o.apiVersion === undefined || Object.values(ExternalSecretsApiVersion).includes(o.apiVersion), scope, InputRule.RANGE,
       `apiVersion ${JSON.stringify(o.apiVersion)} is not an ExternalSecretsApiVersion.`, 'Use ExternalSecretsApiVersion.V1 or V1BETA1.');
     const refreshMs = parseGoDuration(o.refreshInterval ?? '1h');
-    check(refreshMs !== undefined && refreshMs > 0, scope, InputRule.DURATION, refreshProblem(o.refreshInterval, refreshMs),
-      'Write it as a Go duration, e.g. "1h" or "30m".');
+    if (refreshMs === undefined || refreshMs <= 0) {
+      fail(scope, InputRule.DURATION, refreshProblem(o.refreshInterval, refreshMs), 'Write it as a Go duration, e.g. "1h" or "30m".');
+    }
     this.externalSecret(scope, 'Credentials', target.namespace, target.secretName, {});
     this.externalSecret(scope, 'DestinationCredentials', target.controlPlaneNamespace, target.secretName, {
       labels: { [CLUSTER_NAME_LABEL]: target.targetClusterName },

@@ -40,9 +40,14 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
  * not deserialize is never indexed; a negative one deserializes, and the controller uses its magnitude
  * (`Duration::from(K8sDuration)` drops the sign).
  */
+/** The fix of every policy.linkerd.io HTTPRoute timeout the webhook would refuse. */
+function durationFix(path: string): { fix: string } {
+  return { fix: `Set ${path} to a duration such as "10s".` };
+}
+
 function reportUnvalidatedDuration(ctx: RuleContext, route: IndexedObject, path: string, value: unknown, problem: Unvalidated): void {
   const { reason, skipped, negative } = problem;
-  const fix = { fix: `Set ${path} to a duration such as "10s".` };
+  const fix = durationFix(path);
   if (negative) {
     // Only the request timeout is read (convert_linkerd_rule); LKD-ROUTE-018 says backendRequest does nothing.
     if (!path.endsWith('.request')) return;
@@ -77,7 +82,7 @@ function webhookDuration(ctx: RuleContext, route: IndexedObject, path: string, v
     return undefined;
   }
   ctx.report(route, `${path}: ${reason}; Linkerd's admission webhook rejects the route (a Go duration such as 10s or 1m30s, not negative).`,
-    { effect: FindingEffect.REJECTED, fix: `Set ${path} to a duration such as "10s".` });
+    { ...durationFix(path), effect: FindingEffect.REJECTED });
   return undefined;
 }
 
