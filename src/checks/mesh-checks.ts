@@ -16,6 +16,7 @@ import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
 import { FleetClusterInput, analyzeFleet } from '../analysis/fleet';
 import { Manifest } from '../analysis/model/manifest';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
+import { claimsAbove } from '../core/claims';
 import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, MeshConfigError, check } from '../core/errors';
 import { isStruct, optionalBoolean, optionalList, requireAnyConstruct, requireStruct } from '../core/runtime-checks';
@@ -461,7 +462,9 @@ export class MeshChecks {
   }
 
   private manifest(obj: ApiObject): Manifest {
-    return { object: this.render(obj), source: { constructPath: ownerPath(obj) } };
+    const object = this.render(obj);
+    const claims = claimsAbove(obj);
+    return { object, source: claims.length > 0 ? { constructPath: ownerPath(obj), claims } : { constructPath: ownerPath(obj) } };
   }
 
   private manifests(): Manifest[] {

@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { cidrContains, cidrEquals, parseExactCidr } from '../core/cidr';
+import { claimImportedServiceAccount } from '../core/claims';
 import { InputRule, check, fail } from '../core/errors';
 import { isValidMeshIdentity } from '../core/identity';
 import { validateLabelName } from '../core/names';
@@ -64,6 +65,7 @@ export class MeshTlsAuthentication extends MeshResource implements IAuthenticati
     requireNamed(this, serviceAccount, 'serviceAccount', 'Pass a kplus.ServiceAccount or kplus.ServiceAccount.fromServiceAccountName(...).');
     this.assertNoMix('identityRefs');
     const namespace = namespaceOf(serviceAccount);
+    claimImportedServiceAccount(this, serviceAccount, namespace);
     this.refs.push({ kind: 'ServiceAccount', name: serviceAccount.name, namespace: namespace !== this.namespace ? namespace : undefined });
   }
 

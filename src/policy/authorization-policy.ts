@@ -4,6 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { IAuthentication, MeshTlsAuthentication, NetworkAuthentication } from './authentication';
 import { IServer } from './server';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
+import { claimExisting, claimImportedServiceAccount } from '../core/claims';
 import { InputRule, check, fail } from '../core/errors';
 import { validateLabelName, validateObjectName } from '../core/names';
 import { describeValue, isNamed, namespaceOf, requireList, requireNamed, requireStruct } from '../core/runtime-checks';
@@ -21,17 +22,17 @@ function nameOf(ref: unknown): string {
 export class AuthorizationTarget {
   /** A Server: every request to its port. */
   public static server(server: IServer): AuthorizationTarget {
-    return new AuthorizationTarget(POLICY_GROUP, 'Server', nameOf(server), namespaceOfRef(server));
+    return new AuthorizationTarget(POLICY_GROUP, 'Server', nameOf(server), namespaceOfRef(server), referenceOf(server, 'Server.fromServerName'));
   }
 
   /** An HTTPRoute (gateway.networking.k8s.io) attached to a Server: only requests matching the route. */
   public static httpRoute(route: IMeshResource): AuthorizationTarget {
-    return new AuthorizationTarget(GATEWAY_GROUP, 'HTTPRoute', nameOf(route), namespaceOfRef(route));
+    return new AuthorizationTarget(GATEWAY_GROUP, 'HTTPRoute', nameOf(route), namespaceOfRef(route), referenceOf(route, 'AuthorizationTarget.httpRoute of a name'));
   }
 
   /** A GRPCRoute attached to a Server. */
   public static grpcRoute(route: IMeshResource): AuthorizationTarget {
-    return new AuthorizationTarget(GATEWAY_GROUP, 'GRPCRoute', nameOf(route), namespaceOfRef(route));
+    return new AuthorizationTarget(GATEWAY_GROUP, 'GRPCRoute', nameOf(route), namespaceOfRef(route), referenceOf(route, 'AuthorizationTarget.grpcRoute of a name'));
   }
 
   /** Every Server in the policy's own namespace (Linkerd rejects any other namespace). */
@@ -48,7 +49,15 @@ export class AuthorizationTarget {
     public readonly name: string,
     /** The target's namespace, when the construct it came from knows it. */
     private readonly namespace?: string,
+    /** The factory of a reference to an object outside this app (not a construct), for the checks. */
+    private readonly reference?: string,
   ) {}
+
+  /** Records, for the checks, that the policy `scope` refers to a target outside this app. @internal */
+  public _claim(scope: IConstruct): void {
+    if (this.reference === undefined || typeof this.name !== 'string') return;
+    claimExisting(scope, { group: this.group, kind: this.kind, namespace: this.namespace, name: this.name, factory: this.reference });
+  }
 
   /**
    * Linkerd resolves a targetRef in the policy's own namespace (k8s/index/src/inbound/authorization_policy.rs target,
@@ -60,6 +69,11 @@ export class AuthorizationTarget {
     fail(scope, 'LKD-POL-001', `the target ${this.kind} ${this.name} is in namespace ${this.namespace}, but the policy is in ${policyNamespace}, `
       + 'and Linkerd looks the target up in the policy\'s own namespace only.', `Create the policy in namespace ${this.namespace}.`);
   }
+}
+
+/** The factory to name when a target is a reference rather than a construct of this app. */
+function referenceOf(ref: unknown, factory: string): string | undefined {
+  return isNamed(ref) && !Construct.isConstruct(ref) ? factory : undefined;
 }
 
 /** The namespace of a construct a target or policy refers to, when it has one. */
@@ -85,7 +99,8 @@ export class Authentication {
   /** Clients running as one ServiceAccount. */
   public static serviceAccount(serviceAccount: kplus.IServiceAccount): Authentication {
     return new Authentication('', 'ServiceAccount', { name: nameOf(serviceAccount), namespace: namespaceOf(serviceAccount) },
-      isNamed(serviceAccount) ? undefined : `Authentication.serviceAccount() was given ${describeValue(serviceAccount)}, not a ServiceAccount`);
+      isNamed(serviceAccount) ? undefined : `Authentication.serviceAccount() was given ${describeValue(serviceAccount)}, not a ServiceAccount`,
+      !(serviceAccount instanceof kplus.ServiceAccount));
   }
 
   private constructor(
@@ -96,6 +111,8 @@ export class Authentication {
     /** The object. */
     public readonly target: IAuthentication,
     private readonly problem?: string,
+    /** True for a ServiceAccount imported by name: cdk8s-plus writes nothing for it, so it lives in the cluster. */
+    private readonly imported = false,
   ) {}
 
   /** Refuses an authentication made from input that is not one (a jsii user's None or wrong object). @internal */
@@ -106,6 +123,7 @@ export class Authentication {
         'Pass Authentication.meshTls(auth), Authentication.network(auth) or Authentication.serviceAccount(sa) with the object itself.');
     }
     requireNamed(scope, this.target, `${where} target`, 'Pass the authentication object (or ServiceAccount) itself.');
+    if (this.imported) claimImportedServiceAccount(scope, this.target, this.target.namespace);
   }
 }
 
@@ -143,6 +161,7 @@ export class AuthorizationPolicy extends MeshResource {
       }
     }
     props.target._checkNamespace(this, metadata.namespace);
+    props.target._claim(this);
     this.checkAuthenticationLimits(props.requiredAuthentications);
     this.apiObject = new l1.AuthorizationPolicy(this, 'Resource', {
       metadata,

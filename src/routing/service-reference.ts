@@ -1,5 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
+import { claimExisting } from '../core/claims';
 import { InputRule, fail } from '../core/errors';
 import { validateLabelName } from '../core/names';
 import { describeValue } from '../core/runtime-checks';
@@ -40,6 +41,15 @@ export class ServiceReference {
     validateLabelName(scope, this.name, `${where} Service name`);
     if (this.namespace !== undefined) validateLabelName(scope, this.namespace, `${where} Service namespace`);
     return this;
+  }
+
+  /**
+   * Records, for the checks, that `scope` refers to this Service as one of the cluster, in `namespace` (absent: the
+   * namespace of what `scope` writes). A Service of this app is no claim. @internal
+   */
+  public _claim(scope: IConstruct, namespace: string | undefined): void {
+    if (this.service) return;
+    claimExisting(scope, { group: '', kind: 'Service', namespace, name: this.name, factory: 'ServiceReference.fromName' });
   }
 
   /** The cdk8s-plus Service, when it is defined in this app (escape hatch). */

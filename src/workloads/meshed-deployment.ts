@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
 import { MeshChecks } from '../checks/mesh-checks';
 import { CALLS_ANNOTATION } from '../core/annotations';
+import { claimImportedServiceAccount } from '../core/claims';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check, fail } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortName, validatePortNumber } from '../core/names';
@@ -190,6 +191,7 @@ export class MeshedDeployment extends Construct {
       }
     });
     if (props.serviceAccount !== undefined) requireNamed(this, props.serviceAccount, 'serviceAccount', 'Pass a kplus.ServiceAccount (or omit it).');
+    claimImportedServiceAccount(this, props.serviceAccount, undefined);
     optionalInteger(this, props.replicas, 'replicas', 0, 2_147_483_647);
     optionalBoolean(this, props.automountServiceAccountToken, 'automountServiceAccountToken');
     optionalStruct(this, props.proxy, 'proxy');
@@ -222,6 +224,7 @@ export class MeshedDeployment extends Construct {
    */
   public addCall(service: ServiceReference, port: number, request?: CallRequest): void {
     check(service instanceof ServiceReference, this, InputRule.REQUIRED, 'addCall needs a ServiceReference.', 'Pass ServiceReference.fromService(svc).');
+    service._validate(this, 'called');
     validatePortNumber(this, port, 'called port');
     const method = request?.method;
     const path = request?.path;
@@ -238,6 +241,7 @@ export class MeshedDeployment extends Construct {
     // Same-namespace calls are written without the namespace, as route refs are: the manifest stays portable.
     const namespace = service.namespace !== undefined && service.namespace !== this.deployment.metadata.namespace ? `.${service.namespace}` : '';
     const requestText = [method, path].filter((x) => x !== undefined).join(' ');
+    service._claim(this, service.namespace);
     this.calls.push(`${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`);
     this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
   }

@@ -31,8 +31,8 @@ describe('MeshChecks (the construct front-end)', () => {
     const route = new HttpRoute(chart, 'Route', { name: 'r', service: ServiceReference.fromService(svc), port: 8080 });
     route.addRule({ backends: [RouteBackend.service(ServiceReference.fromService(svc), { port: 8080 })] });
     app.synth();
-    route.addRule({ backends: [RouteBackend.service(ServiceReference.fromName('missing'), { port: 8080 })] });
-    expect(() => app.synth()).toThrow(/LKD-ROUTE-007/);
+    new Server(chart, 'Ghost', { name: 'ghost', selector: PodSelection.app('nobody'), port: ServerPort.number(8080), proxyProtocol: ProxyProtocol.HTTP1 });
+    expect(() => app.synth()).toThrow(/LKD-POL-006/);
   });
 
   test('rendering is shared with the synth only while it runs', () => {

@@ -16,6 +16,26 @@ export interface SourceLocation {
   readonly line?: number;
   /** Unquoted scalars of the document that YAML 1.1 readers (kubectl, Helm, PyYAML) read differently (LKD-MESH-013). */
   readonly yaml11Readings?: readonly Yaml11Reading[];
+  /**
+   * Objects outside this output that the construct which wrote this object refers to as existing in the cluster
+   * (`ServiceReference.fromName`, `Server.fromServerName`).
+   */
+  readonly claims?: readonly ExistingObjectClaim[];
+}
+
+/**
+ * An object the app's author says exists in the cluster without writing it. The analysis cannot verify it, so a
+ * reference to it that it cannot resolve is a warning that names the claim, not an error.
+ */
+export interface ExistingObjectClaim {
+  /** API group ('' for core). */
+  readonly group: string;
+  readonly kind: string;
+  /** Its namespace; when absent, the namespace of the object that carries the claim. */
+  readonly namespace?: string;
+  readonly name: string;
+  /** What made the claim, for messages: the factory and the construct path (`ServiceReference.fromName at lab/Route`). */
+  readonly by: string;
 }
 
 /** An unquoted scalar that YAML 1.2 (this tool) and YAML 1.1 (kubectl's and Helm's reader, PyYAML) read differently. */

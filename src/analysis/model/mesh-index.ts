@@ -2,7 +2,7 @@
  * One index over every object of an analysis run. Rules ask it questions instead of scanning the object list,
  * so that cross-object rules stay linear in the number of objects.
  */
-import { KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
+import { ExistingObjectClaim, KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
 import { NamespacedLists } from './namespaced-lists';
 import { LabelSelector, equalityPairsOf, mapSelectorMatches, selectorMatches } from './selectors';
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
@@ -152,6 +152,8 @@ export class MeshIndex {
   private readonly ownByKind = new Map<string, IndexedObject[]>();
   /** `group|kind|namespace` of every inventory object: the kinds the inventory lists in full for a namespace. */
   private readonly inventoryNamespaces = new Set<string>();
+  /** `group|kind|namespace|name` → what the app says exists in the cluster without writing it (the first claim). */
+  private readonly claims = new Map<string, ExistingObjectClaim>();
   /** The injector webhook's selectors, read before any pod is judged (the objects are all added by then). */
   private readonly injectorWebhook: WebhookSelectors;
   /** Its namespaceSelector's verdict per namespace: every pod and Service of a namespace asks the same question. */
@@ -208,6 +210,14 @@ export class MeshIndex {
    */
   public sees(group: string, kind: string, namespace: string): boolean {
     return this.namespace(namespace) !== undefined || this.inventoryNamespaces.has(`${group}|${kind}|${namespace}`);
+  }
+
+  /**
+   * The claim that an object this analysis does not have exists in the cluster anyway (a `fromName` reference of the
+   * app), if the app makes one.
+   */
+  public claimOf(group: string, kind: string, namespace: string, name: string): ExistingObjectClaim | undefined {
+    return this.claims.size === 0 ? undefined : this.claims.get(`${group}|${kind}|${namespace}|${name}`);
   }
 
   /** The same question for pod templates: the Namespace is known, or the inventory has workloads there. */
@@ -300,6 +310,15 @@ export class MeshIndex {
     if (sameKind) sameKind.push(entry); else this.byKind.set(kindKey, [entry]);
     this.namesOf(entry.group, id.kind).add(id.namespace ?? '', id.name, entry);
     if (inventory) this.inventoryNamespaces.add(`${entry.group}|${id.kind}|${id.namespace ?? ''}`);
+    else if (source.claims) this.addClaims(source.claims, id.namespace ?? '');
+  }
+
+  private addClaims(claims: readonly ExistingObjectClaim[], namespaceOfCarrier: string): void {
+    for (const claim of claims) {
+      const namespace = claim.namespace ?? namespaceOfCarrier;
+      const key = `${claim.group}|${claim.kind}|${namespace}|${claim.name}`;
+      if (!this.claims.has(key)) this.claims.set(key, { ...claim, namespace });
+    }
   }
 
   private namesOf(group: string, kind: string): NamespacedLists<IndexedObject> {

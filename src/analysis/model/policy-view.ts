@@ -2,7 +2,7 @@
  * Shared reading of Linkerd policy objects for the policy and mesh rules and for policy evaluation.
  * Everything cross-object is computed once per index (memoized) so rules stay linear in the number of objects.
  */
-import { ResourceId, annotationsOf, labelsOf } from './manifest';
+import { ExistingObjectClaim, ResourceId, annotationsOf, labelsOf } from './manifest';
 import {
   DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate, WORKLOAD_GROUP,
 } from './mesh-index';
@@ -852,15 +852,26 @@ export function containersOf(pod: PodTemplate): any[] {
 /**
  * How sure a "does not exist" finding can be: an error when the analysis sees that namespace's objects of the kind
  * in full (MeshIndex.sees: the Namespace, or the inventory's record of the kind there), else a warning that says how to
- * tell the analysis about the cluster.
+ * tell the analysis about the cluster. A warning too where the app itself says the object exists outside it (a
+ * `fromName` reference): the author knows what another tool installs there, and the hint names that claim.
  */
-export function missingReference(index: MeshIndex, group: string, kind: string, namespace: string): { severity: Severity; hint: string } {
+export function missingReference(
+  index: MeshIndex, group: string, kind: string, namespace: string, name?: string,
+): { severity: Severity; hint: string } {
+  const claim = name === undefined ? undefined : index.claimOf(group, kind, namespace, name);
+  if (claim) return { severity: Severity.WARNING, hint: claimedHint(claim) };
   if (index.sees(group, kind, namespace)) return { severity: Severity.ERROR, hint: '' };
   return {
     severity: Severity.WARNING,
     hint: ` (namespace ${namespace} is not part of this analysis: it has neither the Namespace nor an inventory of its ${kind}s, and `
       + `objects deployed separately may be there; if the ${kind} exists in the cluster, pass it with --inventory or MeshChecks' inventory)`,
   };
+}
+
+/** Words for a reference the app says exists outside it. */
+export function claimedHint(claim: ExistingObjectClaim): string {
+  return ` (${claim.by} says it exists in the cluster outside this app; if it does, add it to MeshChecks' inventory so that the `
+    + 'analysis checks it too, else fix the name)';
 }
 
 /** At most `max` items, then "and N more", so messages stay readable on large outputs. */

@@ -410,5 +410,5 @@ export function runJsiiCase(c: JsiiCase, conformance: ConformanceCheck): CaseRep
   }
   // The reference CRDs are Linkerd's and the Gateway API's; cert-manager, Flux and Argo CD objects are checked by their own suites.
   const checked = (all: any[]) => conformance(all.filter((o) => !FOREIGN_GROUPS.some((g) => String(o.apiVersion).startsWith(`${g}/`))));
-  return { outcome: { kind: 'synthesized', objects }, problems: outputProblems(objects, checked) };
+  return { outcome: { kind: 'synthesized', objects }, problems: outputProblems(objects, env.chart, checked) };
 }

@@ -6,12 +6,15 @@
  */
 import * as os from 'os';
 import * as path from 'path';
-import { App, Testing } from 'cdk8s';
+import { ApiObject, App, Testing } from 'cdk8s';
+import { IConstruct } from 'constructs';
 import { buildMesh } from './build';
 import { linkerdReadsProblems } from './invariants';
 import { Loose, MeshSpec } from './mesh-spec';
 import { analyze } from '../../../src/analysis/engine';
 import { Severity } from '../../../src/analysis/finding';
+import { Manifest } from '../../../src/analysis/model/manifest';
+import { claimsAbove } from '../../../src/core/claims';
 import { MeshConfigError } from '../../../src/core/errors';
 
 /** Validates objects against the reference CRDs; returns readable issues (empty = conforms). */
@@ -75,9 +78,18 @@ export function judgeRejection(e: unknown, app: App): { outcome: Outcome; proble
   return { outcome: { kind: 'rejected', ruleIds: [], message }, problems: [`threw an uncoded ${e instanceof Error ? e.name : typeof e}: ${stack}`] };
 }
 
-/** What is wrong with synthesized output: CRD conformance, engine errors, what Linkerd cannot read. */
-export function outputProblems(objects: any[], conformance: ConformanceCheck): string[] {
-  const errors = analyze(objects.map((object) => ({ object }))).findings.filter((f) => f.severity === Severity.ERROR);
+/**
+ * The synthesized objects as the construct front-end hands them to the engine: each with what the constructs above it
+ * say exists in the cluster (a `ServiceReference.fromName` backend), which makes an unresolved reference a warning.
+ */
+function manifestsOf(scope: IConstruct): Manifest[] {
+  return scope.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c))
+    .map((obj) => ({ object: obj.toJson(), source: { constructPath: obj.node.path, claims: claimsAbove(obj) } }));
+}
+
+/** What is wrong with synthesized output (of `scope`): CRD conformance, engine errors, what Linkerd cannot read. */
+export function outputProblems(objects: any[], scope: IConstruct, conformance: ConformanceCheck): string[] {
+  const errors = analyze(manifestsOf(scope)).findings.filter((f) => f.severity === Severity.ERROR);
   return [
     ...conformance(objects).map((i) => `conformance: ${i}`),
     ...errors.map((f) => `engine error after a successful synth: ${f.ruleId} ${f.resource.kind}/${f.resource.name}: ${f.message}`),
@@ -127,7 +139,7 @@ export function runCase(spec: MeshSpec, conformance: ConformanceCheck): CaseRepo
   } catch (e) {
     return judgeRejection(e, app);
   }
-  const problems = outputProblems(objects, conformance);
+  const problems = outputProblems(objects, app, conformance);
   const expected = mustReject(spec);
   if (expected) problems.push(`synthesized although ${expected}`);
   return { outcome: { kind: 'synthesized', objects }, problems };

@@ -23,7 +23,7 @@ export const missingServiceAccount: Rule = {
   check(ctx) {
     for (const pod of ctx.index.podTemplates) {
       if (pod.owner.inventory || serviceAccountExists(ctx.index, pod.namespace, pod.serviceAccountName)) continue;
-      const sure = missingReference(ctx.index, '', 'ServiceAccount', pod.namespace);
+      const sure = missingReference(ctx.index, '', 'ServiceAccount', pod.namespace, pod.serviceAccountName);
       ctx.report(pod.owner, `runs as ServiceAccount ${pod.namespace}/${pod.serviceAccountName}, which exists neither in this output nor `
         + `in the inventory${sure.hint}; no pod will be created and policies naming that identity match nobody.`, { severity: sure.severity });
     }

@@ -27,7 +27,7 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
   if (isPolicyRef(ref, 'MeshTLSAuthentication') || isPolicyRef(ref, 'NetworkAuthentication')) {
     const kind = kindIs(ref, 'MeshTLSAuthentication') ? 'MeshTLSAuthentication' : 'NetworkAuthentication';
     if (!index.get(POLICY_GROUP, kind, ns, String(ref.name))) {
-      const sure = missingReference(index, POLICY_GROUP, kind, String(ns ?? ''));
+      const sure = missingReference(index, POLICY_GROUP, kind, String(ns ?? ''), String(ref.name));
       ctx.report(policy, `${refPath(i)} names ${kind} ${ns}/${ref.name}, which does not exist${sure.hint}; the policy controller ignores the whole `
         + 'AuthorizationPolicy ("illegal AuthorizationPolicy") until it does.', { effect: FindingEffect.IGNORED, severity: sure.severity });
     }
@@ -37,7 +37,7 @@ function checkRef(ctx: RuleContext, policy: IndexedObject, ref: ObjectRef, i: nu
     if (!serviceAccountIdentityExists(index, ctx.context, String(ns ?? ''), String(ref.name))) {
       // Linkerd turns the reference into an identity string without looking the ServiceAccount up
       // (inbound/index.rs policy_client_authz): the policy works as soon as the account exists.
-      const sure = missingReference(index, '', 'ServiceAccount', String(ns ?? ''));
+      const sure = missingReference(index, '', 'ServiceAccount', String(ns ?? ''), String(ref.name));
       ctx.report(policy, `${refPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory${sure.hint}; `
         + 'until it exists, no client presents that identity.', { severity: sure.severity });
     }

@@ -58,7 +58,7 @@ export const authorizationTargetRule: Rule = {
         continue;
       }
       if (!targetObject(ctx.index, policy, target)) {
-        const sure = missingReference(ctx.index, target.group, target.kind, ns);
+        const sure = missingReference(ctx.index, target.group, target.kind, ns, target.name);
         ctx.report(policy, `spec.targetRef names ${target.kind} "${target.name}" (${target.group}), which exists neither in this output nor in `
           + `the inventory of namespace ${ns}${sure.hint}; the policy authorizes nothing.`, { effect: FindingEffect.IGNORED, severity: sure.severity });
       }

@@ -54,6 +54,12 @@ function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => Inbound
       { namespace: call.namespace, service: call.service }, call.port, call.request);
     if (!decision.allowed) {
       const request = call.request ? ` (${[call.request.method, call.request.path].filter(Boolean).join(' ')})` : '';
+      if (decision.unseen) {
+        // The Service or its workloads are deployed separately: nothing here proves the call refused.
+        ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}${request}, which this analysis cannot follow: `
+          + `${decision.reason}. Declare the Service and its workloads in the inventory to prove the call allowed.`, { severity: Severity.WARNING });
+        continue;
+      }
       if (decision.uncertain) {
         // The pod's address decides, and the manifests do not give it: a warning, not a certain refusal.
         ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}${request}, which the mesh refuses unless its `
@@ -78,7 +84,9 @@ export const declaredCalls: Rule = {
       + 'a workload makes lets the build prove each one is still allowed. Linkerd authorizes per route (the route a request '
       + 'lands on, then that route\'s and the Server\'s authorizations: linkerd2 policy-controller/k8s/index/src/inbound/index.rs '
       + 'http_routes and the proxy\'s server-policy try_route), so a call may name its method and path '
-      + '(`orders:8080 GET /orders`); without them the call counts as allowed when some request gets through.',
+      + '(`orders:8080 GET /orders`); without them the call counts as allowed when some request gets through. A call to a '
+      + 'Service, or to workloads, that the analysis does not see (another namespace, another tool\'s chart, a '
+      + '`ServiceReference.fromName`) cannot be proved either way: a warning until the inventory declares them.',
     fix: 'Authorize the caller (e.g. ServerAccess.allow with its ServiceAccount), or drop the declared call if it is gone.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::http_routes, '
       + 'PolicyIndex::route_client_authzs, PolicyIndex::client_authzs, ClusterInfo::default_inbound_http_routes',

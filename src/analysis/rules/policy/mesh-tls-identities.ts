@@ -29,7 +29,7 @@ function checkIdentityRefs(ctx: RuleContext, authn: IndexedObject, identityRefs:
     if (isCoreRef(ref, 'ServiceAccount')) {
       const ns = ref.namespace ?? authn.id.namespace ?? '';
       if (!serviceAccountIdentityExists(ctx.index, ctx.context, String(ns), String(ref.name))) {
-        const sure = missingReference(ctx.index, '', 'ServiceAccount', String(ns));
+        const sure = missingReference(ctx.index, '', 'ServiceAccount', String(ns), String(ref.name));
         ctx.report(authn, `${identityRefPath(i)} names ServiceAccount ${ns}/${ref.name}, which exists neither in this output nor in the inventory${sure.hint}; `
           + 'no workload can present that identity.', { severity: sure.severity });
       }

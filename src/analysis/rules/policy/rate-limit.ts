@@ -32,7 +32,7 @@ function checkTarget(ctx: RuleContext, policy: IndexedObject): void {
   if (!isPolicyRef(ref, 'Server')) {
     ctx.report(policy, `spec.targetRef ${refText(ref)} must be a Server with group policy.linkerd.io; the webhook rejects anything else.`, { effect: FindingEffect.REJECTED });
   } else if (!ctx.index.get(POLICY_GROUP, 'Server', policy.id.namespace, String(ref!.name))) {
-    const sure = missingReference(ctx.index, POLICY_GROUP, 'Server', policy.id.namespace ?? '');
+    const sure = missingReference(ctx.index, POLICY_GROUP, 'Server', policy.id.namespace ?? '', String(ref!.name));
     ctx.report(policy, `spec.targetRef names Server "${ref!.name}", which does not exist in namespace ${policy.id.namespace}${sure.hint}; `
       + 'the status becomes NoMatchingTarget and nothing is limited.', { effect: FindingEffect.IGNORED, severity: sure.severity });
   }

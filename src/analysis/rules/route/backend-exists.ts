@@ -28,7 +28,7 @@ function checkBackend(ctx: RuleContext, route: IndexedObject, resolved: ServiceB
   if (!isValidPort(backend.port)) return;
   const unused = backend.weight === 0;
   if (!service) {
-    const sure = missingReference(ctx.index, '', 'Service', namespace);
+    const sure = missingReference(ctx.index, '', 'Service', namespace, name);
     const consequence = unused ? `${UNUSED_BACKEND}, but the route's status reports BackendNotFound` : 'Linkerd reports BackendNotFound and that backend\'s share of requests fails with HTTP 500';
     ctx.report(route, `${pathOf(resolved)} names Service ${namespace}/${name}${parentNamespaceNote(resolved)}, which is neither in this output nor `
       + `in the inventory${sure.hint}; ${consequence}.`, { severity: unused ? Severity.WARNING : sure.severity });

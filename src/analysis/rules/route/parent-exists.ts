@@ -45,7 +45,7 @@ function checkRoute(ctx: RuleContext, route: IndexedObject): void {
     // A namespace that is not a DNS label can never exist: no inventory could make this parent appear.
     const impossible = !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace);
     const sure = impossible ? { severity: Severity.ERROR, hint: ` (${JSON.stringify(namespace)} is not a valid namespace name)` }
-      : missingReference(ctx.index, group, target.kind, namespace);
+      : missingReference(ctx.index, group, target.kind, namespace, name);
     const severity = target.severity === Severity.WARNING ? Severity.WARNING : sure.severity;
     ctx.report(route, `parentRefs[${i}] names ${target.kind} ${namespace}/${name}, which is neither in this output nor in the inventory${sure.hint}; `
       + 'the route gets Accepted=False (NoMatchingParent) and is never used.', { effect: FindingEffect.IGNORED, severity });
