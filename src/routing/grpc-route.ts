@@ -49,12 +49,15 @@ export class GrpcRoute extends ServiceRoute {
   /** The match-all companion route written for `unmatched: UnmatchedRequests.ROUTE_TO_SERVICE`, if any. */
   public readonly unmatchedRoute?: GrpcRoute;
   private readonly rules: Record<string, any>[] = [];
+  /** The parent Service's namespace, when not the route's: where Linkerd looks up backends written without one. */
+  private readonly parentNamespace?: string;
 
   constructor(scope: Construct, id: string, props: GrpcRouteProps) {
     super(scope, id);
     const metadata = metadataFor(this, props);
     const annotations = { ...props.annotations, ...grpcRetryAnnotations(this, props.retry), ...timeoutAnnotations(this, props.timeouts) };
     const parentRef = renderServiceParent(this, props, metadata.namespace);
+    this.parentNamespace = props.service.namespace;
     this.apiObject = new l1.GrpcRoute(this, 'Resource', {
       metadata: { ...metadata, annotations: Object.keys(annotations).length ? annotations : undefined },
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
@@ -81,7 +84,7 @@ export class GrpcRoute extends ServiceRoute {
     check(matches.length <= 8, this, 'LKD-INPUT-006', `${where} has ${matches.length} matches; GRPCRoute v1.2.1 allows 8.`, 'Split the rule.');
     this.rules.push({
       matches: matches.length ? matches.map((m, i) => renderGrpcMatch(this, m, `${where}.matches[${i}]`)) : undefined,
-      backendRefs: renderBackends(this, rule.backends, where, this.namespace),
+      backendRefs: renderBackends(this, rule.backends, where, this.namespace, this.parentNamespace),
     });
   }
 }

@@ -70,12 +70,15 @@ export class HttpRoute extends ServiceRoute {
   /** The match-all companion route written for `unmatched: UnmatchedRequests.ROUTE_TO_SERVICE`, if any. */
   public readonly unmatchedRoute?: HttpRoute;
   private readonly rules: Record<string, any>[] = [];
+  /** The parent Service's namespace, when not the route's: where Linkerd looks up backends written without one. */
+  private readonly parentNamespace?: string;
 
   constructor(scope: Construct, id: string, props: HttpRouteProps) {
     super(scope, id);
     const metadata = metadataFor(this, props);
     const annotations = { ...props.annotations, ...httpRetryAnnotations(this, props.retry), ...timeoutAnnotations(this, props.timeouts) };
     const parentRef = renderServiceParent(this, props, metadata.namespace);
+    this.parentNamespace = props.service.namespace;
     this.apiObject = new l1.HttpRoute(this, 'Resource', {
       metadata: { ...metadata, annotations: Object.keys(annotations).length ? annotations : undefined },
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
@@ -106,7 +109,7 @@ export class HttpRoute extends ServiceRoute {
     }
     const rendered: Record<string, any> = {
       matches: matches.length ? matches.map((m, i) => renderHttpMatch(this, m, `${where}.matches[${i}]`)) : undefined,
-      backendRefs: renderBackends(this, rule.backends, where, this.namespace),
+      backendRefs: renderBackends(this, rule.backends, where, this.namespace, this.parentNamespace),
     };
     if (rule.requestTimeout) rendered.timeouts = { request: gatewayDuration(this, rule.requestTimeout, `${where} request timeout`) };
     this.rules.push(rendered);

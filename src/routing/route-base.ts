@@ -37,7 +37,7 @@ function otherNamespace(namespace: string | undefined, routeNamespace: string | 
 
 export function renderServiceParent(scope: Construct, props: ServiceRouteProps, routeNamespace: string | undefined): Record<string, any> {
   check(props.service instanceof ServiceReference, scope, 'LKD-ROUTE-002', 'service is required.', 'Pass service: ServiceReference.fromService(svc).');
-  props.service._validate(scope, 'parent');
+  props.service._validate(scope, 'parent')._claim(scope, props.service.namespace);
   validatePortNumber(scope, props.port, 'parent port');
   const known = props.service._ports();
   if (known && !known.includes(props.port)) {
@@ -49,14 +49,36 @@ export function renderServiceParent(scope: Construct, props: ServiceRouteProps, 
   return { group: 'core', kind: 'Service', name: props.service.name, namespace: otherNamespace(props.service.namespace, routeNamespace), port: props.port };
 }
 
+/**
+ * A backend's namespace as it must be written. Linkerd's outbound index resolves a backendRef without a namespace in
+ * its parent's namespace (outbound/index.rs converts a route's backends with the parent's Namespace index), Gateway API
+ * in the route's, and a ServiceReference without one means the route's. Left out only where all three agree.
+ */
+function backendNamespace(scope: Construct, target: ServiceReference, where: string, routeNamespace: string | undefined,
+  parentNamespace: string | undefined): string | undefined {
+  const namespace = target.namespace ?? routeNamespace;
+  if (namespace === undefined && parentNamespace !== undefined) {
+    fail(scope, 'LKD-ROUTE-007',
+      `${where} names Service ${target.name} in the route's namespace, which is not set, while the parent Service is in ${parentNamespace}: `
+      + `Linkerd would look the backend up in ${parentNamespace}.`,
+      'Set the route\'s namespace (or its chart\'s), or give the backend\'s ServiceReference a namespace.');
+  }
+  return namespace === routeNamespace && namespace === (parentNamespace ?? routeNamespace) ? undefined : namespace;
+}
+
 export function renderBackends(
-  scope: Construct, backends: RouteBackend[] | undefined, where: string, routeNamespace: string | undefined,
+  scope: Construct, backends: RouteBackend[] | undefined, where: string, routeNamespace: string | undefined, parentNamespace: string | undefined,
 ): Record<string, any>[] | undefined {
   if (backends === undefined) return undefined;
   requireList<RouteBackend>(scope, backends, `${where} backends`, (b) => b instanceof RouteBackend, 'RouteBackend.service(...) values');
   if (backends.length === 0) return undefined;
   // Each backend is validated before anything reads it, so a bad one is named rather than breaking the sums below.
-  const refs = backends.map((b, i) => b._toKube(scope, `${where}.backendRefs[${i}]`));
+  const refs = backends.map((b, i): Record<string, any> => {
+    const ref = b._toKube(scope, `${where}.backendRefs[${i}]`);
+    const namespace = backendNamespace(scope, b.target, `${where}.backendRefs[${i}]`, routeNamespace, parentNamespace);
+    b.target._claim(scope, namespace ?? parentNamespace ?? routeNamespace);
+    return { ...ref, namespace };
+  });
   checkRuleWeights(scope, backends, where);
   const seen = new Set<string>();
   return refs.map((ref) => {
@@ -67,7 +89,7 @@ export function renderBackends(
         'Merge them into one backend with the summed weight.');
     }
     seen.add(key);
-    return { ...ref, namespace: otherNamespace(ref.namespace, routeNamespace) };
+    return ref;
   });
 }
 

@@ -26,6 +26,32 @@ describe('HttpRoute', () => {
     expect(route.spec.rules[0].backendRefs).toEqual([{ name: 'orders-v1', port: 8080 }]);
   });
 
+  // Linkerd's outbound index resolves a backendRef without a namespace in the parent's namespace
+  // (policy-controller/k8s/index/src/outbound/index.rs: the route is converted with the parent's Namespace).
+  test('on a consumer route, a backend is written with its namespace, so Linkerd does not look it up beside the parent', () => {
+    const chart = labChart();
+    const s = services(chart);
+    new HttpRoute(chart, 'C', {
+      name: 'c',
+      namespace: 'client-ns',
+      service: ServiceReference.fromName('orders', 'mesh-lab'),
+      port: 8080,
+      rules: [{
+        backends: [
+          RouteBackend.service(ServiceReference.fromName('orders-canary'), { port: 8080 }),
+          RouteBackend.service(ServiceReference.fromService(s.v2), { port: 8080 }),
+        ],
+      }],
+    });
+    const route = find(synth(chart), 'HTTPRoute', 'c');
+    expect(route.metadata.namespace).toBe('client-ns');
+    expect(route.spec.parentRefs).toEqual([{ group: 'core', kind: 'Service', name: 'orders', namespace: 'mesh-lab', port: 8080 }]);
+    expect(route.spec.rules[0].backendRefs).toEqual([
+      { name: 'orders-canary', namespace: 'client-ns', port: 8080 },
+      { name: 'orders-v2', namespace: 'mesh-lab', port: 8080 },
+    ]);
+  });
+
   test('renders matches, rule timeouts and retry/timeout annotations in Linkerd\'s formats', () => {
     const chart = labChart();
     const s = services(chart);

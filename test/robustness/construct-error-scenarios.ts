@@ -195,6 +195,12 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a weight above 1000000', run: (e) => route(e, { rules: [{ backends: [backend(e, 2_000_000)] }] }) },
   { name: '17 backends in one rule', run: (e) => route(e, { rules: [{ backends: repeat(17, (i) => RouteBackend.service(ServiceReference.fromName(`b${i}`), { port: 8080 })) }] }) },
   { name: 'every weight 0', run: (e) => route(e, { rules: [{ backends: [backend(e, 0)] }] }) },
+  {
+    name: 'a backend in the route\'s unset namespace while the parent Service is in another',
+    run: (e) => new HttpRoute(new Chart(e.chart.node.scope as Construct, 'nowhere'), 'Route', {
+      name: 'orders', service: ServiceReference.fromName('orders', 'shop'), port: 8080, rules: [{ backends: [RouteBackend.service(ServiceReference.fromName('orders-v2'), { port: 8080 })] }],
+    }),
+  },
   { name: 'a route without a Service', run: (e) => route(e, { service: undefined as Any }) },
   { name: 'a parent port the Service does not expose', run: (e) => route(e, { port: 9090 }) },
   { name: 'the same backend twice', run: (e) => route(e, { rules: [{ backends: [backend(e, 1), backend(e, 2)] }] }) },
