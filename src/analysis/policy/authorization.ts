@@ -43,6 +43,11 @@ export interface Decision {
    */
   readonly uncertain?: boolean;
   /**
+   * True for a refusal only because the target is not in what the analysis sees: the Service (or the workloads behind
+   * it) may exist in the cluster outside the manifests, so neither answer can be proved.
+   */
+  readonly unseen?: boolean;
+  /**
    * The objects that decide: the admitting policy and its authentications, or, for a refusal or a default, the Server
    * (with the authorizations that did not admit), the Namespace or the workload whose default applies.
    */

@@ -4,6 +4,7 @@
  * Mirrors the policy controller's inbound index closely enough to explain decisions; it is not a proof of runtime
  * behaviour (route status, creation order and live inventory can differ).
  */
+import { Severity } from '../finding';
 import { InboundRequest, InboundRoute, inboundRoutes, probePaths, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes, serverProxyProtocol } from '../model/inbound-routes';
 import { ResourceId } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
@@ -11,7 +12,7 @@ import {
   EffectiveDefault, authorizationTargets, controllerOpaqueOnPod, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf,
   refList, requiresIdentityOn, withRequiredIdentity,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts, skippedInboundSource,
-  inboundRedirector, specOf, workloadLabel,
+  inboundRedirector, missingReference, specOf, workloadLabel,
 } from '../model/policy-view';
 import { AnalysisContext } from '../options';
 import { Caller, Decision, authenticationsOf, authorizationAdmits, authorizedNetworksAdmit, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
@@ -452,25 +453,62 @@ interface Hop {
   readonly problem?: string;
 }
 
-function serviceHops(index: MeshIndex, target: ReachTarget, port: number | string): Hop[] | string {
-  const service = index.service(target.namespace, target.service!);
-  if (!service) return `Service ${target.namespace}/${target.service} does not exist`;
+/** Why a call cannot be followed to any pod, and whether that is only because the analysis does not see far enough. */
+interface NoHops {
+  readonly reason: string;
+  readonly unseen?: boolean;
+}
+
+function serviceHops(index: MeshIndex, target: ReachTarget, port: number | string): Hop[] | NoHops {
+  const { namespace, service: name } = target;
+  const service = index.service(namespace, name!);
+  if (!service) return missingService(index, namespace, name!);
   const servicePort = refList(specOf(service).ports).find((p: any) => p.port === port || p.name === port) as any;
-  if (!servicePort) return `Service ${target.namespace}/${target.service} has no port ${port}`;
+  if (!servicePort) return { reason: `Service ${namespace}/${name} has no port ${port}` };
   const targetPort = servicePort.targetPort ?? servicePort.port;
   const pods = index.podTemplatesForService(service);
-  if (pods.length === 0) return `Service ${target.namespace}/${target.service} selects no pod template`;
+  if (pods.length === 0) return noPodsBehind(index, service, `Service ${namespace}/${name}`);
   return pods.map((pod) => {
     const resolved = typeof targetPort === 'number' ? targetPort : resolveContainerPort(pod, String(targetPort));
     return resolved === undefined
-      ? { pod, problem: `${workloadLabel(pod)} has no container port named ${JSON.stringify(targetPort)} (targetPort of Service ${target.service})` }
+      ? { pod, problem: `${workloadLabel(pod)} has no container port named ${JSON.stringify(targetPort)} (targetPort of Service ${name})` }
       : { pod, port: resolved };
   });
 }
 
-function workloadHops(index: MeshIndex, target: ReachTarget, port: number | string): Hop[] | string {
+/** A Service the analysis does not have: a mistake where it sees the namespace's Services, else maybe outside the manifests. */
+function missingService(index: MeshIndex, namespace: string, name: string): NoHops {
+  const sure = missingReference(index, '', 'Service', namespace, name);
+  if (sure.severity === Severity.ERROR) return { reason: `Service ${namespace}/${name} does not exist` };
+  return { reason: `Service ${namespace}/${name} is not in this analysis${sure.hint}`, unseen: true };
+}
+
+/**
+ * A Service that selects no pod template here. Where the analysis has none in that namespace (or never sees its
+ * workloads), they may be deployed separately, as LKD-POL-006 says of Servers; so may the pods of a Service without a
+ * selector, whose endpoints someone else manages.
+ */
+function noPodsBehind(index: MeshIndex, service: IndexedObject, label: string): NoHops {
+  const namespace = service.id.namespace ?? '';
+  const selector = specOf(service).selector;
+  if (selector === undefined || selector === null || (typeof selector === 'object' && Object.keys(selector).length === 0)) {
+    return { reason: `${label} has no selector, so its endpoints are managed outside the manifests and the pods behind it are not known`, unseen: true };
+  }
+  if (index.externalWorkloadsForService(service).length > 0) {
+    return { reason: `${label} selects ExternalWorkloads, whose inbound policy runs on their own proxies outside this analysis`, unseen: true };
+  }
+  if (!index.seesPodTemplates(namespace) || index.podTemplatesIn(namespace).length === 0) {
+    return { reason: `${label} selects no pod template here: this analysis has none in namespace ${namespace}; declare its workloads in the inventory`, unseen: true };
+  }
+  return { reason: `${label} selects no pod template` };
+}
+
+function workloadHops(index: MeshIndex, target: ReachTarget, port: number | string): Hop[] | NoHops {
   const pod = findWorkload(index, { namespace: target.namespace, name: target.workload! });
-  if (!pod) return `workload ${target.namespace}/${target.workload} does not exist`;
+  if (!pod) {
+    const reason = `workload ${target.namespace}/${target.workload} does not exist`;
+    return index.seesPodTemplates(target.namespace) ? { reason } : { reason: `${reason} in this analysis (namespace ${target.namespace} is not part of it)`, unseen: true };
+  }
   const resolved = typeof port === 'number' ? port : resolveContainerPort(pod, port);
   return resolved === undefined ? [{ pod, problem: `${workloadLabel(pod)} has no container port named ${port}` }] : [{ pod, port: resolved }];
 }
@@ -498,7 +536,7 @@ export function canReach(result: InboundPolicy, from: WorkloadRef, target: Reach
 export function canReachAs(result: InboundPolicy, caller: Caller, target: ReachTarget, port: number | string, request?: InboundRequest): Decision {
   if (!target.service && !target.workload) return { allowed: false, reason: 'the target names neither a service nor a workload' };
   const hops = target.service ? serviceHops(result.index, target, port) : workloadHops(result.index, target, port);
-  if (typeof hops === 'string') return { allowed: false, reason: hops };
+  if (!Array.isArray(hops)) return { allowed: false, reason: hops.reason, ...(hops.unseen ? { unseen: true } : {}) };
   const decisions = hops.map((hop) => ({ hop, decision: hopDecision(result, hop, caller, request) }));
   const denied = decisions.find((d) => !d.decision.allowed);
   if (denied) {

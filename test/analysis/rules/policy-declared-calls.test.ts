@@ -42,6 +42,26 @@ describe('LKD-POL-013 declared calls', () => {
     expect(elsewhere.map((x) => x.severity)).toEqual(['error']);
   });
 
+  // Neither the Namespace nor an inventory of Services: the Service may come from another repository or a chart.
+  test('a call into a namespace this analysis does not see is a warning, not a refusal', () => {
+    const [f] = findings(withCaller('client-2', 'client', 'payments.billing:8080'));
+    expect(f.severity).toBe('warning');
+    expect(f.message).toMatch(/calls payments\.billing:8080, which this analysis cannot follow: Service billing\/payments is not in this analysis \(namespace billing is not part of this analysis/);
+  });
+
+  test('a Service whose pods the analysis does not have is a warning; one that selects none of the pods it has is an error', () => {
+    const service = (namespace: string, selector?: object) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'payments', namespace }, spec: { ports: [{ port: 8080 }], selector } });
+    const inventoryOnly = analyze(asManifests(withCaller('client-2', 'client', 'payments.billing:8080')), { inventory: [service('billing', { app: 'payments' })] })
+      .findings.filter((f) => f.ruleId === 'LKD-POL-013');
+    expect(inventoryOnly.map((f) => f.severity)).toEqual(['warning']);
+    expect(inventoryOnly[0].message).toMatch(/Service billing\/payments selects no pod template here: this analysis has none in namespace billing/);
+    const endpointsManaged = findings([...withCaller('client-2', 'client', 'payments:8080'), service('mesh-lab')]);
+    expect(endpointsManaged.map((f) => f.severity)).toEqual(['warning']);
+    expect(endpointsManaged[0].message).toMatch(/has no selector, so its endpoints are managed outside the manifests/);
+    const typo = findings([...withCaller('client-2', 'client', 'payments:8080'), service('mesh-lab', { app: 'paymnts' })]);
+    expect(typo.map((f) => `${f.severity} ${f.message}`)).toEqual([expect.stringMatching(/^error .*Service mesh-lab\/payments selects no pod template\.$/)]);
+  });
+
   test('fires for a Service or port that does not exist, and for entries it cannot read', () => {
     const messages = findings(withCaller('client-2', 'client', 'payments:80, orders:9999, not a call')).map((f) => f.message);
     expect(messages).toEqual(expect.arrayContaining([

@@ -74,7 +74,12 @@ function checkPod(ctx: FleetRuleContext, source: FleetCluster, pod: PodTemplate)
     }
     const caller = arrivingCaller(source, target, pod, mirror);
     const decision = canReachAs(target.policy(), caller, { namespace: call.namespace, service: mirror.exported.id.name }, call.port);
-    if (!decision.allowed) {
+    if (decision.allowed) continue;
+    if (decision.unseen) {
+      ctx.report(source, pod.owner, `declares that it calls ${where}, which this analysis cannot follow into ${target.facts.name}: ${decision.reason}.`, {
+        fix: `Declare the exported Service's workloads in ${target.facts.name}'s inventory to prove the call allowed.`, severity: Severity.WARNING,
+      });
+    } else {
       ctx.report(source, pod.owner, `declares that it calls ${where}, but ${target.facts.name}'s inbound policy would refuse it: ${decision.reason}.`);
     }
   }
