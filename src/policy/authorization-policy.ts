@@ -4,7 +4,7 @@ import { Construct, IConstruct } from 'constructs';
 import { IAuthentication, MeshTlsAuthentication, NetworkAuthentication } from './authentication';
 import { IServer } from './server';
 import { IMeshResource, MeshResource, MeshResourceProps, metadataFor } from '../base';
-import { claimExisting, claimImportedServiceAccount } from '../core/claims';
+import { claimExisting, claimImportedServiceAccount } from '../checks/claims';
 import { InputRule, check, fail } from '../core/errors';
 import { validateLabelName, validateObjectName } from '../core/names';
 import { describeValue, isNamed, namespaceOf, requireList, requireNamed, requireStruct } from '../core/runtime-checks';

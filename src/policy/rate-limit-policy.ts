@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { IServer } from './server';
 import { MeshResource, MeshResourceProps, metadataFor } from '../base';
-import { claimIfReference } from '../core/claims';
+import { claimIfReference } from '../checks/claims';
 import { check } from '../core/errors';
 import { isNamed, isStruct, namespaceOf, optionalList, requireNamed, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';

@@ -11,7 +11,7 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IServer, ProxyProtocol } from './server';
 import { MeshResource, MeshResourceProps, ResolvedMetadata, metadataFor } from '../base';
-import { claimIfReference } from '../core/claims';
+import { claimIfReference } from '../checks/claims';
 import { InputRule, check } from '../core/errors';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 import { GrpcRouteMatch, HttpRouteMatch, renderGrpcMatch, renderHttpMatch } from '../routing/matches';

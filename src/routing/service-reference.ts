@@ -1,6 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
-import { claimExisting } from '../core/claims';
+import { claimExisting } from '../checks/claims';
 import { InputRule, fail } from '../core/errors';
 import { validateLabelName } from '../core/names';
 import { describeValue } from '../core/runtime-checks';

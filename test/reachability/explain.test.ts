@@ -204,3 +204,15 @@ describe('explain a Service port', () => {
     });
   });
 });
+
+describe('declared calls in the model', () => {
+  // A Service in a namespace the input writes does not exist; one elsewhere may come from another tool.
+  test('a call to a missing Service of a seen namespace does not exist; one in an unseen namespace is only not in this analysis', () => {
+    const objects = meshLabObjects();
+    const client = findObject(objects, 'Deployment', 'client');
+    client.metadata.annotations = { ...client.metadata.annotations, 'analysis.cdk8s-linkerd.io/calls': 'ghost:8080,payments.billing:8080' };
+    const problems = Object.fromEntries(meshModel(manifests(objects)).declaredCalls.map((c) => [c.service, c.problem]));
+    expect(problems['mesh-lab/ghost:8080']).toBe('Service mesh-lab/ghost does not exist');
+    expect(problems['billing/payments:8080']).toMatch(/^Service billing\/payments is not in this analysis \(namespace billing is not part of this analysis/);
+  });
+});

@@ -868,6 +868,17 @@ export function missingReference(
   };
 }
 
+/**
+ * Why a Service the analysis lacks is missing: certainly absent where the analysis sees that namespace's Services,
+ * else only unseen (another tool's chart, a `ServiceReference.fromName`), which proves nothing either way.
+ */
+export function absentService(index: MeshIndex, namespace: string, name: string): { reason: string; unseen: boolean } {
+  const sure = missingReference(index, '', 'Service', namespace, name);
+  return sure.severity === Severity.ERROR
+    ? { reason: `Service ${namespace}/${name} does not exist`, unseen: false }
+    : { reason: `Service ${namespace}/${name} is not in this analysis${sure.hint}`, unseen: true };
+}
+
 /** Words for a reference the app says exists outside it. */
 export function claimedHint(claim: ExistingObjectClaim): string {
   return ` (${claim.by} says it exists in the cluster outside this app; if it does, add it to MeshChecks' inventory so that the `

@@ -4,7 +4,6 @@
  * Mirrors the policy controller's inbound index closely enough to explain decisions; it is not a proof of runtime
  * behaviour (route status, creation order and live inventory can differ).
  */
-import { Severity } from '../finding';
 import { InboundRequest, InboundRoute, inboundRoutes, probePaths, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes, serverProxyProtocol } from '../model/inbound-routes';
 import { ResourceId } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
@@ -12,7 +11,7 @@ import {
   EffectiveDefault, authorizationTargets, controllerOpaqueOnPod, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf,
   refList, requiresIdentityOn, withRequiredIdentity,
   resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts, skippedInboundSource,
-  inboundRedirector, missingReference, specOf, workloadLabel,
+  inboundRedirector, absentService, specOf, workloadLabel,
 } from '../model/policy-view';
 import { AnalysisContext } from '../options';
 import { Caller, Decision, authenticationsOf, authorizationAdmits, authorizedNetworksAdmit, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
@@ -462,7 +461,7 @@ interface NoHops {
 function serviceHops(index: MeshIndex, target: ReachTarget, port: number | string): Hop[] | NoHops {
   const { namespace, service: name } = target;
   const service = index.service(namespace, name!);
-  if (!service) return missingService(index, namespace, name!);
+  if (!service) return absentService(index, namespace, name!);
   const servicePort = refList(specOf(service).ports).find((p: any) => p.port === port || p.name === port) as any;
   if (!servicePort) return { reason: `Service ${namespace}/${name} has no port ${port}` };
   const targetPort = servicePort.targetPort ?? servicePort.port;
@@ -474,13 +473,6 @@ function serviceHops(index: MeshIndex, target: ReachTarget, port: number | strin
       ? { pod, problem: `${workloadLabel(pod)} has no container port named ${JSON.stringify(targetPort)} (targetPort of Service ${name})` }
       : { pod, port: resolved };
   });
-}
-
-/** A Service the analysis does not have: a mistake where it sees the namespace's Services, else maybe outside the manifests. */
-function missingService(index: MeshIndex, namespace: string, name: string): NoHops {
-  const sure = missingReference(index, '', 'Service', namespace, name);
-  if (sure.severity === Severity.ERROR) return { reason: `Service ${namespace}/${name} does not exist` };
-  return { reason: `Service ${namespace}/${name} is not in this analysis${sure.hint}`, unseen: true };
 }
 
 /**

@@ -19,7 +19,7 @@ import { ResourceId, annotationsOf } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
 import { OutboundProtocol, PortRoute, ServicePortPolicy, outboundPolicy, servedTo, servedFamilies, servicePortProtocol } from '../model/outbound';
 import {
-  authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef,
+  absentService, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef,
   refList, resolveContainerPort, specOf,
 } from '../model/policy-view';
 import { AnalysisContext } from '../options';
@@ -506,7 +506,7 @@ function declaredCalls(index: MeshIndex, callerOfPod: (pod: PodTemplate) => stri
         workload: pod.owner.id,
         service: text,
         targets: view?.endpoints ?? [],
-        problem: !svc ? `Service ${call.namespace}/${call.service} does not exist` : !view ? `Service ${call.namespace}/${call.service} has no port ${call.port}`
+        problem: !svc ? absentService(index, call.namespace, call.service).reason : !view ? `Service ${call.namespace}/${call.service} has no port ${call.port}`
           : view.endpoints.length === 0 ? `Service ${call.namespace}/${call.service} selects no workload port` : undefined,
       });
     }

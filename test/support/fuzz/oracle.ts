@@ -14,7 +14,7 @@ import { Loose, MeshSpec } from './mesh-spec';
 import { analyze } from '../../../src/analysis/engine';
 import { Severity } from '../../../src/analysis/finding';
 import { Manifest } from '../../../src/analysis/model/manifest';
-import { claimsAbove } from '../../../src/core/claims';
+import { claimsAbove } from '../../../src/checks/claims';
 import { MeshConfigError } from '../../../src/core/errors';
 
 /** Validates objects against the reference CRDs; returns readable issues (empty = conforms). */
