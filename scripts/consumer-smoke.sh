@@ -12,7 +12,7 @@ npm init -y >/dev/null
 npm install --no-audit --no-fund --loglevel=error "$tgz" cdk8s@2.69.74 constructs@10.4.2 cdk8s-plus-28@2.5.6 >/dev/null
 if [ -d node_modules/cdktf ]; then echo "error: cdktf was installed for a cdk8s-only user" >&2; exit 1; fi
 cat > app.js <<'JS'
-const { App, Chart } = require('cdk8s');
+const { ApiObject, App, Chart } = require('cdk8s');
 const kplus = require('cdk8s-plus-28');
 const l = require('cdk8s-linkerd');
 const app = new App({ outdir: 'out' });
@@ -21,9 +21,15 @@ new l.MeshedNamespace(chart, 'ns', { name: 'demo' });
 const svc = new kplus.Service(chart, 'svc', { metadata: { name: 'orders' }, ports: [{ port: 8080 }] });
 new l.TrafficSplit(chart, 'split', {
   name: 'orders-split', service: l.ServiceReference.fromService(svc), port: 8080,
-  backends: [{ service: l.ServiceReference.fromName('missing'), percent: 100 }],
+  backends: [{ service: l.ServiceReference.fromService(svc), percent: 100 }],
 });
-try { app.synth(); } catch (e) { if (/LKD-ROUTE-007 at demo\/split/.test(e.message)) { console.log('checks ran: LKD-ROUTE-007'); process.exit(0); } throw e; }
+// A route written by hand beside the constructs, to a backend nobody writes: the checks see every object of the app.
+// (A ServiceReference.fromName backend would only warn: it says the Service exists outside the app.)
+new ApiObject(chart, 'raw', {
+  apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'orders-raw' },
+  spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', port: 8080 }], rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/raw' } }], backendRefs: [{ name: 'missing', port: 8080 }] }] },
+});
+try { app.synth(); } catch (e) { if (/LKD-ROUTE-007 at demo\/raw/.test(e.message)) { console.log('checks ran: LKD-ROUTE-007'); process.exit(0); } throw e; }
 throw new Error('synth should have failed with LKD-ROUTE-007');
 JS
 node app.js
