@@ -51,13 +51,14 @@ export function claimsAbove(construct: IConstruct): ExistingObjectClaim[] {
 }
 
 /**
- * Claims a named reference that is not a construct of this app (`Server.fromServerName`, a plain `{ name }`): what it
- * names lives in the cluster. A construct of the app writes its own object, so it is no claim.
+ * Claims a Server reference that is not a construct of this app (`Server.fromServerName`, a plain `{ name }`): that
+ * Server lives in the cluster. A Server construct of the app writes its own object, so it is no claim.
  */
-export function claimIfReference(scope: IConstruct, ref: unknown, object: Omit<ClaimedObject, 'factory' | 'namespace'>, factory: string): void {
-  if (Construct.isConstruct(ref) || typeof (ref as any)?.name !== 'string') return;
-  const namespace = (ref as any).namespace;
-  claimExisting(scope, { ...object, namespace: typeof namespace === 'string' ? namespace : undefined, factory });
+export function claimServerReference(scope: IConstruct, server: unknown): void {
+  if (Construct.isConstruct(server) || typeof (server as any)?.name !== 'string') return;
+  const { name, namespace } = server as { name: string; namespace?: unknown };
+  const where = typeof namespace === 'string' ? namespace : undefined;
+  claimExisting(scope, { group: 'policy.linkerd.io', kind: 'Server', namespace: where, name, factory: 'Server.fromServerName' });
 }
 
 /**

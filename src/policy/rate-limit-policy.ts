@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { IServer } from './server';
 import { MeshResource, MeshResourceProps, metadataFor } from '../base';
-import { claimIfReference } from '../checks/claims';
+import { claimServerReference } from '../checks/claims';
 import { check } from '../core/errors';
 import { isNamed, isStruct, namespaceOf, optionalList, requireNamed, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
@@ -47,7 +47,7 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
     super(scope, id);
     requireStruct(this, props, 'props');
     requireNamed(this, props.server, 'server', 'Pass the Server construct, or Server.fromServerName("name").');
-    claimIfReference(this, props.server, { group: 'policy.linkerd.io', kind: 'Server', name: props.server.name }, 'Server.fromServerName');
+    claimServerReference(this, props.server);
     optionalList<RateLimitOverride>(this, props.overrides, 'overrides', isStruct, 'override objects ({ requestsPerSecond, clients })');
     const total = props.totalRequestsPerSecond;
     const rate = (value: number | undefined, what: string) => {

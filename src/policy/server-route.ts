@@ -11,7 +11,7 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IServer, ProxyProtocol } from './server';
 import { MeshResource, MeshResourceProps, ResolvedMetadata, metadataFor } from '../base';
-import { claimIfReference } from '../checks/claims';
+import { claimServerReference } from '../checks/claims';
 import { InputRule, check } from '../core/errors';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 import { GrpcRouteMatch, HttpRouteMatch, renderGrpcMatch, renderHttpMatch } from '../routing/matches';
@@ -90,7 +90,7 @@ export abstract class ServerRoute extends MeshResource {
       `the route is in namespace ${metadata.namespace}, its Server ${props.server.name} in ${props.server.namespace}; Linkerd ignores a Server parent in another namespace.`,
       'Create the route in the Server\'s namespace.');
     this.checkProtocol(props.server.proxyProtocol, family, kind);
-    claimIfReference(this, props.server, { group: 'policy.linkerd.io', kind: 'Server', name: props.server.name }, 'Server.fromServerName');
+    claimServerReference(this, props.server);
     check(props.rules === undefined || (Array.isArray(props.rules) && props.rules.every((r) => typeof r === 'object' && r !== null)), this, InputRule.REQUIRED,
       'rules must be a list of { matches } objects.', 'Pass rules: [{ matches: [...] }], or add them with addRule().');
     checkUnmatchedValue(this, props.unmatched);

@@ -37,7 +37,7 @@ function otherNamespace(namespace: string | undefined, routeNamespace: string | 
 
 export function renderServiceParent(scope: Construct, props: ServiceRouteProps, routeNamespace: string | undefined): Record<string, any> {
   check(props.service instanceof ServiceReference, scope, 'LKD-ROUTE-002', 'service is required.', 'Pass service: ServiceReference.fromService(svc).');
-  props.service._validate(scope, 'parent')._claim(scope, props.service.namespace);
+  props.service._validate(scope, 'parent')._claim(scope);
   validatePortNumber(scope, props.port, 'parent port');
   const known = props.service._ports();
   if (known && !known.includes(props.port)) {
@@ -76,7 +76,7 @@ export function renderBackends(
   const refs = backends.map((b, i): Record<string, any> => {
     const ref = b._toKube(scope, `${where}.backendRefs[${i}]`);
     const namespace = backendNamespace(scope, b.target, `${where}.backendRefs[${i}]`, routeNamespace, parentNamespace);
-    b.target._claim(scope, namespace ?? parentNamespace ?? routeNamespace);
+    b.target._claim(scope);
     return { ...ref, namespace };
   });
   checkRuleWeights(scope, backends, where);

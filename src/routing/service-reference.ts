@@ -44,12 +44,12 @@ export class ServiceReference {
   }
 
   /**
-   * Records, for the checks, that `scope` refers to this Service as one of the cluster, in `namespace` (absent: the
+   * Records, for the checks, that `scope` refers to this Service as one of the cluster (without a namespace: in the
    * namespace of what `scope` writes). A Service of this app is no claim. @internal
    */
-  public _claim(scope: IConstruct, namespace: string | undefined): void {
+  public _claim(scope: IConstruct): void {
     if (this.service) return;
-    claimExisting(scope, { group: '', kind: 'Service', namespace, name: this.name, factory: 'ServiceReference.fromName' });
+    claimExisting(scope, { group: '', kind: 'Service', namespace: this.namespace, name: this.name, factory: 'ServiceReference.fromName' });
   }
 
   /** The cdk8s-plus Service, when it is defined in this app (escape hatch). */

@@ -241,7 +241,7 @@ export class MeshedDeployment extends Construct {
     // Same-namespace calls are written without the namespace, as route refs are: the manifest stays portable.
     const namespace = service.namespace !== undefined && service.namespace !== this.deployment.metadata.namespace ? `.${service.namespace}` : '';
     const requestText = [method, path].filter((x) => x !== undefined).join(' ');
-    service._claim(this, service.namespace);
+    service._claim(this);
     this.calls.push(`${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`);
     this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
   }
