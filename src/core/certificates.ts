@@ -193,10 +193,18 @@ function isAcceptedRsa(key: KeyDescription): boolean {
   return key.type === 'rsa' && (key.bits === 2048 || key.bits === 4096);
 }
 
-/** Why a trust anchor's key is not one Linkerd accepts (ECDSA P-256 or RSA 2048/4096), if it is not. */
+/**
+ * Why a trust anchor's key or signature is not one Linkerd accepts, if it is not: ECDSA P-256 signed with ECDSA-SHA256
+ * (or SHA256-RSA), or RSA 2048/4096 signed with SHA256-RSA (checkECDSACertRequirements, checkRSACertRequirements).
+ */
 export function anchorAlgorithmProblem(anchor: ParsedCertificate): string | undefined {
-  if (isP256(anchor.key) || isAcceptedRsa(anchor.key)) return undefined;
-  return `trust anchor "${anchor.name}" has a ${keyText(anchor.key)} key; Linkerd accepts ECDSA P-256 or RSA 2048/4096 anchors`;
+  if (!isP256(anchor.key) && !isAcceptedRsa(anchor.key)) {
+    return `trust anchor "${anchor.name}" has a ${keyText(anchor.key)} key; Linkerd accepts ECDSA P-256 or RSA 2048/4096 anchors`;
+  }
+  const sig = anchor.signatureAlgorithm;
+  const accepted = isP256(anchor.key) ? ['ecdsa-with-SHA256', 'sha256WithRSAEncryption'] : ['sha256WithRSAEncryption'];
+  if (sig === undefined || accepted.includes(sig)) return undefined;
+  return `trust anchor "${anchor.name}" (${keyText(anchor.key)}) is signed with ${sig}; Linkerd accepts ${isP256(anchor.key) ? 'ECDSA-SHA256 (or SHA256-RSA)' : 'SHA256-RSA'} there`;
 }
 
 /** Why an issuer's key or signature is not one Linkerd accepts, if it is not. */
@@ -221,6 +229,18 @@ function signedBy(cert: ParsedCertificate, anchor: ParsedCertificate): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether two CA certificates stand for the same signer: the same subject and the same public key (an anchor renewed
+ * with its key). A certificate one signed verifies against the other, since the proxy (rustls/webpki) matches an issuer
+ * by subject name and checks the signature with its key.
+ */
+export function sameSigner(a: ParsedCertificate, b: ParsedCertificate): boolean {
+  if (a.x509.fingerprint256 === b.x509.fingerprint256) return true;
+  if (a.x509.subject !== b.x509.subject) return false;
+  const spki = (c: ParsedCertificate) => c.x509.publicKey.export({ type: 'spki', format: 'der' });
+  return spki(a).equals(spki(b));
 }
 
 /** The anchors in the bundle that signed `cert` (name chaining and a valid signature). */

@@ -76,7 +76,10 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
       typedFix: 'Use proxy: { defaultInboundPolicy: DefaultInboundPolicy.DENY } (or another DefaultInboundPolicy value) instead of additionalValues.',
     });
   }
-  enumProblem(out, values, 'proxy.logHTTPHeaders', LOG_HTTP_HEADERS, InputRule.RANGE, 'the proxy template fails on it, so the chart does not render.');
+  // _proxy.tpl also takes "" (and then logs no headers, as with off).
+  if (valueAt(values, 'proxy.logHTTPHeaders') !== '') {
+    enumProblem(out, values, 'proxy.logHTTPHeaders', LOG_HTTP_HEADERS, InputRule.RANGE, 'the proxy template fails on it, so the chart does not render.');
+  }
   enumProblem(out, values, 'webhookFailurePolicy', WEBHOOK_FAILURE_POLICIES, InputRule.RANGE, 'the API server refuses the webhook configurations.');
   enumProblem(out, values, 'proxyInit.iptablesMode', IPTABLES_MODES, InputRule.RANGE, 'the proxy-init template fails on it, so the chart does not render.');
   for (const path of PULL_POLICY_KEYS) {
@@ -160,7 +163,8 @@ function listProblems(out: Problems, values: Record<string, any>): void {
   const ports = valueAt(values, 'proxy.opaquePorts');
   const isPort = (p: string) => /^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 65535;
   const portOrRange = (item: string) => item.split('-').length <= 2 && item.split('-').every(isPort);
-  if (ports !== undefined && ports !== '' && !(typeof ports === 'string' && ports.split(',').every(portOrRange))) {
+  // One trailing comma is dropped by every reader (pkg/util/parsing.go GetPortRanges, ports.rs parse_portset).
+  if (ports !== undefined && ports !== '' && !(typeof ports === 'string' && ports.replace(/,$/, '').split(',').every(portOrRange))) {
     out.push({
       ruleId: InputRule.PORT,
       path: 'proxy.opaquePorts',

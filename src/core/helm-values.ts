@@ -60,3 +60,13 @@ export function leaves(values: Record<string, any>, prefix = ''): Array<[string,
   }
   return out;
 }
+
+/**
+ * Whether a chart's `{{ if .Values.x }}` takes the branch: Go templates treat false, 0, "", nil and empty maps and lists
+ * as false, everything else (the string "false" included) as true.
+ */
+export function templateTruthy(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return !isPlainObject(value) || Object.keys(value).length > 0;
+}

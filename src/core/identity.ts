@@ -3,7 +3,8 @@
  * a DNS-like name with an optional leading "*" label, a lone "*", or a SPIFFE ID. Shared by constructs and the engine.
  */
 
-const DNS_LIKE = /^(\*|(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)$/;
+// validation.rs DNS_LIKE_IDENTITY_REGEX: a first label that is "*" or a DNS label, then DNS labels (none starts or ends with "-").
+const DNS_LIKE = /^(\*|[a-z0-9]([-a-z0-9]*[a-z0-9])?)(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const SPIFFE = /^spiffe:\/\/([^/]*)(\/.*)?$/;
 const TRUST_DOMAIN = /^[a-z0-9._-]+$/;
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
@@ -23,7 +24,7 @@ export function identityProblem(identity: unknown): string | undefined {
     return undefined;
   }
   return DNS_LIKE.test(identity) ? undefined
-    : 'is neither a DNS-like name (lowercase labels, optionally starting with a "*" label, or just "*") nor a spiffe:// ID';
+    : 'is neither a DNS-like name (lowercase labels of letters, digits and inner "-", optionally starting with a "*" label, or just "*") nor a spiffe:// ID';
 }
 
 /** Whether Linkerd's admission webhook accepts `value` as a mesh identity. */

@@ -10,6 +10,10 @@
  * `(?i)` and `[[:alpha:]]`-style nesting, which Rust accepts. Pure; shared by the route constructs and the engine.
  */
 
+/** Rust's `char::is_whitespace` (Unicode White_Space), which regex-syntax's parse_decimal trims around a repetition count. */
+const RUST_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*';
+const COUNTED_REPETITION = new RegExp(`^\\{${RUST_SPACE}(\\d+)${RUST_SPACE}(,(?:${RUST_SPACE}(\\d+)${RUST_SPACE})?)?\\}`);
+
 /** regex-syntax's escapable ASCII characters: every non-alphanumeric ASCII character except `<` and `>` (word boundaries). */
 function isEscapable(c: string): boolean {
   const code = c.codePointAt(0)!;
@@ -169,10 +173,14 @@ class Walker {
     return { next: i + 1, flagsOnly: false };
   }
 
-  /** `{m}`, `{m,}`, `{m,n}` (m <= n); regex-syntax always reads `{` as a repetition, never as a literal. */
+  /**
+   * `{m}`, `{m,}`, `{m,n}` (m <= n); regex-syntax always reads `{` as a repetition, never as a literal. Its decimal
+   * parser trims whitespace around each number (`{ 1 , 6 }`), with or without the `x` flag, but a comma followed by
+   * whitespace needs a maximum after it (`{1, }` is refused).
+   */
   private countedRepetition(start: number): number {
-    const rest = this.chars.slice(start, start + 48).join('');
-    const m = /^\{(\d+)(,(\d*))?\}/.exec(rest);
+    const rest = this.chars.slice(start, start + 96).join('');
+    const m = COUNTED_REPETITION.exec(rest);
     if (!m) {
       // `{,n}` too: regex-syntax accepts it only with `empty_min_range`, which the regex crate never enables.
       throw new RegexError('has a "{" that is not a repetition {m}, {m,} or {m,n} (write \\{ for a literal brace)');
@@ -217,7 +225,8 @@ class Walker {
         throw new RegexError(`has an invalid hexadecimal escape "\\${c}{${hex}" (write \\${c}{...} with hex digits)`);
       }
       const value = parseInt(hex, 16);
-      if (hex.length > 8 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
+      // Any number of digits: regex-syntax reads them with u32::from_str_radix, so leading zeros are harmless.
+      if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
         throw new RegexError(`has "\\${c}{${hex}}", which is not a Unicode scalar value`);
       }
       return { kind: 'literal', codePoint: value, next: i + 1 };

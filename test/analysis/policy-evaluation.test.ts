@@ -196,6 +196,24 @@ describe('authorization variants', () => {
     expect(decision).toMatchObject({ allowed: true, reason: expect.stringMatching(/legacy ServerAuthorization legacy admits/) });
   });
 
+  // inbound/server_authorization.rs ServerSelector::selects: a full label selector, matchExpressions included.
+  test('a legacy ServerAuthorization selects its Servers by matchLabels and matchExpressions', () => {
+    const withSelector = (selector: any) => {
+      const objects = lab();
+      pick(objects, 'Server', 'orders-http').metadata.labels = { tier: 'backend' };
+      objects.push({
+        apiVersion: `${POLICY}/v1beta1`,
+        kind: 'ServerAuthorization',
+        metadata: { name: 'legacy', namespace: NS },
+        spec: { server: { selector }, client: { meshTLS: { serviceAccounts: [{ name: 'default' }] } } },
+      });
+      return canReach(evaluate(objects), from('wrong-client'), orders, 8080).allowed;
+    };
+    expect(withSelector({ matchExpressions: [{ key: 'tier', operator: 'In', values: ['backend'] }] })).toBe(true);
+    expect(withSelector({ matchExpressions: [{ key: 'tier', operator: 'In', values: ['frontend'] }] })).toBe(false);
+    expect(withSelector({ matchLabels: { tier: 'backend' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['backend'] }] })).toBe(false);
+  });
+
   // grpc/src/inbound.rs to_authz sends an empty network list as the cluster networks (a ServerAuthorization without
   // client.networks); inbound/index.rs policy_client_authz gives an AuthorizationPolicy without NetworkAuthentication
   // 0.0.0.0/0 and ::/0.

@@ -16,6 +16,11 @@ describe('rustRegexError: what Rust\'s regex crate refuses', () => {
     ['x{a}', /not a repetition/],
     ['x{,5}', /not a repetition/],
     ['x{3,1}', /minimum exceeds its maximum/],
+    // parse_decimal trims whitespace around each count, but after ", " a maximum must follow, and digits do not split.
+    ['x{1, }', /not a repetition/],
+    ['x{1 0}', /not a repetition/],
+    ['x{ 6 , 1 }', /minimum exceeds its maximum/],
+    ['\\x{110000}', /not a Unicode scalar value/],
     ['*a', /nothing to repeat/],
     ['a|*', /nothing to repeat/],
     ['(?i)*', /nothing to repeat/],
@@ -50,6 +55,8 @@ describe('rustRegexError: what Rust\'s regex crate refuses', () => {
     'a**', 'a++', 'a+?', 'a{2}', 'a{2,}', 'a{2,5}?', '^*', '\\b+', '[[:alpha:]]', '[[:^digit:]x]', '[a[b]]', '[a&&b]', '[a--b]',
     '[a~~b]', '[]a]', '[^]a]', '[-a]', '[a-]', '\\pL', '\\p{Greek}', '\\x41', '\\x{1F600}', '\\u0041', '\\/', '\\-', '\\<word\\>', '\\z',
     '\\A', '[\\d\\s-]', '\\.', '[.]', 'a{1000}', '(?x) a b', '\\b{start}', '(?<a.b[1]>x)', '(?<名字>x)', '\\%',
+    // Whitespace around a repetition's counts, as regex-syntax's parse_decimal trims it, and hex escapes with leading zeros.
+    '/orders/[0-9]{1, 6}', 'a{ 5 }', 'a{ 5 , 9 }', 'a{1 ,}', 'a{\t2}', '\\x{0000000041}',
   ])('%s compiles (or is not judged)', (pattern) => {
     expect(rustRegexError(pattern)).toBeUndefined();
   });

@@ -251,8 +251,9 @@ describe('LKD-MC-001 beyond identical bundles', () => {
     expect(mc001(clusters(certs.newRoot.certPem + certs.root.certPem))).toEqual(['east warning']);
   });
 
-  test('bundles that share an anchor, the issuers not in the manifests (cert-manager): a warning, not a certain failure', () => {
-    const input = clusters(certs.newRoot.certPem + certs.root.certPem);
+  /** The clusters with their issuers left to cert-manager: not in the manifests. */
+  const withoutIssuers = (eastAnchors: string) => {
+    const input = clusters(eastAnchors);
     const dropIssuer = (m: any) => !(m.object.kind === 'Secret' && m.object.metadata?.name === 'linkerd-identity-issuer');
     for (const cluster of input) {
       cluster.manifests = cluster.manifests.filter(dropIssuer).map((m: any) => {
@@ -261,7 +262,18 @@ describe('LKD-MC-001 beyond identical bundles', () => {
         return m;
       });
     }
-    expect(mc001(input)).toEqual(['east warning']);
+    return input;
+  };
+
+  test('bundles that share an anchor, the issuers not in the manifests (cert-manager): a warning, not a certain failure', () => {
+    expect(mc001(withoutIssuers(certs.newRoot.certPem + certs.root.certPem))).toEqual(['east warning']);
+  });
+
+  // rustls/webpki finds an issuer by subject and checks the signature with its key: a renewal that keeps both is the same signer.
+  test('an anchor renewed with its key, the issuers not in the manifests: a warning; a different anchor: an error', () => {
+    expect(certs.renewedRoot.certPem).not.toEqual(certs.root.certPem);
+    expect(mc001(withoutIssuers(certs.renewedRoot.certPem))).toEqual(['east warning']);
+    expect(mc001(withoutIssuers(certs.newRoot.certPem))).toEqual(['east error']);
   });
 
   test('no common anchor: an error', () => {

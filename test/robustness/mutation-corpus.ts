@@ -164,7 +164,7 @@ export const MUTATIONS: Mutation[] = [
   // Ports that the Services do not expose.
   mutation('parent port not on the Service', 'parentRefs[0].port 9090', onRoute('error', 'LKD-ROUTE-004'), (o) => { route(o).spec.parentRefs[0].port = 9090; }),
   mutation('parent port not on the Service', 'parentRefs[0].port 8081', onRoute('error', 'LKD-ROUTE-004'), (o) => { route(o).spec.parentRefs[0].port = 8081; }),
-  mutation('parent port not on the Service', 'sectionName admin instead of the port', onRoute('error', 'LKD-ROUTE-004'), (o) => {
+  mutation('parent port not on the Service', 'sectionName admin instead of the port', onRoute('warning', 'LKD-ROUTE-004'), (o) => {
     const parent = route(o).spec.parentRefs[0];
     delete parent.port;
     parent.sectionName = 'admin';

@@ -194,6 +194,8 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
   },
   { ruleId: 'LKD-POL-015', objects: lab((o) => o.push(serverAuthorization({ meshTLS: { serviceAccounts: [{ name: 'client' }] } }))) },
   { ruleId: 'LKD-POL-018', objects: lab((o) => o.push(serverAuthorization({ unauthenticated: true, meshTLS: { serviceAccounts: [{ name: 'client' }] } }))) },
+  // Admitted, then dropped by the index: a meshTLS that names no identity.
+  { ruleId: 'LKD-POL-018', objects: lab((o) => o.push(serverAuthorization({ meshTLS: {} }))) },
   { ruleId: 'LKD-POL-020', objects: lab((o) => { const r = serverRoute(); delete r.spec.parentRefs[0].group; o.push(r); }) },
   {
     ruleId: 'LKD-RETRY-003',

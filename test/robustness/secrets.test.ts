@@ -131,6 +131,25 @@ const PASSING: [string, () => any][] = [
     spec: { rules: [{ host: 'dashboard.example.com' }] },
   })],
   ['ordinary text that mentions tokens', () => configMap('e', { README: 'Set the token with kubectl create secret; tokens rotate daily.', tokenTtl: '3600' })],
+  // Ciphertext meant to be committed: a Sealed Secret's encryptedData (bitnami-labs/sealed-secrets) and SOPS values.
+  ['a SealedSecret\'s encryptedData', () => ({
+    apiVersion: 'bitnami.com/v1alpha1', kind: 'SealedSecret', metadata: meta('db'), spec: { encryptedData: { password: b64(alnum(64, 13)) }, template: { metadata: meta('db') } },
+  })],
+  ['SOPS-encrypted values (ENC[AES256_GCM,...])', () => secret('db', { stringData: { password: `ENC[AES256_GCM,data:${b64(alnum(12))},iv:${b64(alnum(16, 5))},tag:${b64(alnum(16, 3))},type:str]` } })],
+  // Traefik's Middleware names the Secret holding the users (doc.traefik.io, BasicAuth): `secret: authsecret`.
+  ['a Traefik Middleware naming its basicAuth Secret', () => ({
+    apiVersion: 'traefik.io/v1alpha1', kind: 'Middleware', metadata: meta('auth'), spec: { basicAuth: { secret: 'authsecret' } },
+  })],
+  // The Vault Agent Injector's annotations hold Vault paths and templates; the secret is fetched at run time.
+  ['Vault Agent Injector annotations', () => {
+    const vaulted = deployment('vaulted', []);
+    vaulted.spec.template.metadata.annotations = {
+      'vault.hashicorp.com/agent-inject': 'true',
+      'vault.hashicorp.com/agent-inject-secret-db-password': 'database/creds/orders',
+      'vault.hashicorp.com/agent-inject-secret-my-secret': 'secret/data/dev/my-secret',
+    };
+    return vaulted;
+  }],
 ];
 
 describe('LKD-SEC-001 finds credentials', () => {

@@ -36,6 +36,10 @@ export interface IssueOptions {
   /** Explicit validity window (YYYYMMDDHHMMSSZ), overriding `days`. */
   readonly startDate?: string;
   readonly endDate?: string;
+  /** Reuse this certificate's key instead of generating one (a certificate renewed with its key). */
+  readonly keyFrom?: TestCert;
+  /** The signature's digest. Default sha256. */
+  readonly digest?: 'sha256' | 'sha384';
 }
 
 let workDir: string | undefined;
@@ -99,13 +103,14 @@ export function issue(options: IssueOptions): TestCert {
   fs.writeFileSync(path.join(cwd, 'ca.cnf'), CA_CONFIG);
   fs.writeFileSync(path.join(cwd, 'index.txt'), '');
   fs.writeFileSync(path.join(cwd, 'serial'), `${(1000 + counter).toString(16).padStart(4, '0')}\n`);
-  openssl(['genpkey', ...KEY_ARGS[options.key ?? KeyType.EC_P256], '-out', 'key.pem'], cwd);
+  if (options.keyFrom) fs.copyFileSync(options.keyFrom.keyFile, path.join(cwd, 'key.pem'));
+  else openssl(['genpkey', ...KEY_ARGS[options.key ?? KeyType.EC_P256], '-out', 'key.pem'], cwd);
   openssl(['req', '-new', '-key', 'key.pem', '-subj', `/CN=${options.cn}`, '-out', 'req.csr'], cwd);
   const signing = options.signer ? ['-cert', options.signer.certFile, '-keyfile', options.signer.keyFile] : ['-selfsign', '-keyfile', 'key.pem'];
   const validity = options.startDate && options.endDate
     ? ['-startdate', options.startDate, '-enddate', options.endDate]
     : ['-days', String(options.days ?? 365)];
-  openssl(['ca', '-batch', '-config', 'ca.cnf', '-notext', '-in', 'req.csr', '-out', 'cert.pem', ...signing, ...validity,
+  openssl(['ca', '-batch', '-config', 'ca.cnf', '-notext', '-md', options.digest ?? 'sha256', '-in', 'req.csr', '-out', 'cert.pem', ...signing, ...validity,
     '-extensions', options.ca === false ? 'ext_leaf' : 'ext_ca'], cwd);
   const certFile = path.join(cwd, 'cert.pem');
   const keyFile = path.join(cwd, 'key.pem');
@@ -136,12 +141,16 @@ export const certs = {
   get newRoot(): TestCert { return cached('newRoot', () => issue({ cn: 'root-2.linkerd.cluster.local', days: 730 })); },
   /** ECDSA P-256 issuer signed by `root`, 180 days. */
   get issuer(): TestCert { return cached('issuer', () => issue({ cn: 'identity.linkerd.cluster.local', signer: certs.root, days: 180 })); },
+  /** `root` renewed: the same subject and key, another validity (so another fingerprint). */
+  get renewedRoot(): TestCert { return cached('renewedRoot', () => issue({ cn: 'root.linkerd.cluster.local', keyFrom: certs.root, days: 730 })); },
   /** Issuer signed by `newRoot`. */
   get newIssuer(): TestCert { return cached('newIssuer', () => issue({ cn: 'identity.linkerd.cluster.local', signer: certs.newRoot, days: 180 })); },
   /** RSA 2048 anchor and an ECDSA issuer it signed (SHA256-RSA): accepted. */
   get rsaRoot(): TestCert { return cached('rsaRoot', () => issue({ cn: 'rsa-root.linkerd.cluster.local', key: KeyType.RSA_2048, days: 365 })); },
   get issuerUnderRsa(): TestCert { return cached('issuerUnderRsa', () => issue({ cn: 'identity.linkerd.cluster.local', signer: certs.rsaRoot, days: 180 })); },
   /** RSA 1024 anchor: refused. */
+  /** ECDSA P-256 anchor self-signed with SHA-384, which `linkerd check` refuses (checkECDSACertRequirements). */
+  get sha384Root(): TestCert { return cached('sha384Root', () => issue({ cn: 'sha384-root.linkerd.cluster.local', digest: 'sha384', days: 365 })); },
   get weakRoot(): TestCert { return cached('weakRoot', () => issue({ cn: 'weak-root', key: KeyType.RSA_1024, days: 365 })); },
   get issuerUnderWeakRoot(): TestCert { return cached('issuerUnderWeakRoot', () => issue({ cn: 'identity.linkerd.cluster.local', signer: certs.weakRoot, days: 180 })); },
   /** P-384 issuer: refused. */

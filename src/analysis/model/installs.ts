@@ -19,6 +19,9 @@ export enum InstallSource {
   CONFIG_MAP = 'linkerd-config ConfigMap',
 }
 
+/** How a chart source pins the version, where it does instead of a chart version field. */
+export type SourcePin = { readonly pinned: true } | { readonly unseen: true } | { readonly floats: string };
+
 /** One Helm chart install. */
 export interface ChartInstall {
   /** The object findings about this install are reported on. */
@@ -30,8 +33,12 @@ export interface ChartInstall {
   readonly chartVersion?: string;
   /** The field the chart version was read from, for messages. */
   readonly versionField: string;
-  /** The chart is pinned by content: an OCIRepository's `ref.digest`, which Flux prefers to any tag or semver. */
-  readonly pinnedByDigest?: boolean;
+  /**
+   * What the chart's source says of the version, where it decides instead of `chartVersion`: PINNED (an
+   * OCIRepository's `ref.digest`, which Flux prefers to any tag or semver; a GitRepository's commit or tag), UNSEEN
+   * (a GitRepository not in the manifests, or a Bucket: nothing here says), or why it floats (a branch).
+   */
+  readonly sourcePin?: SourcePin;
   /** The install's values, when they could be read. */
   readonly values?: Record<string, any>;
   /** Namespace the chart is installed into. */
@@ -132,9 +139,48 @@ function valuesFrom(index: MeshIndex, release: IndexedObject): Array<Record<stri
 const OCI_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /** The chart and version a HelmRelease points at: `spec.chart.spec`, or an OCIRepository / HelmChart via `spec.chartRef`. */
-function fluxChart(index: MeshIndex, release: IndexedObject): { chart?: string; version?: string; field: string; digest?: boolean } {
+/**
+ * How a GitRepository's spec.ref pins what it fetches, in Flux's order of precedence (commit, name, semver, tag,
+ * branch; without a ref, the master branch): a semver is a version like any other, so it is returned as one.
+ */
+function gitRefPin(name: string, ref: any): { pin?: SourcePin; version?: string; field: string } {
+  const field = `GitRepository ${name} spec.ref`;
+  if (typeof ref?.commit === 'string' && ref.commit !== '') return { pin: { pinned: true }, field };
+  if (typeof ref?.name === 'string' && ref.name !== '') {
+    return { pin: ref.name.startsWith('refs/tags/') ? { pinned: true } : { floats: `${field}.name "${ref.name}", a reference that moves` }, field };
+  }
+  if (ref?.semver !== undefined) return { version: ref.semver, field: `${field}.semver` };
+  if (typeof ref?.tag === 'string' && ref.tag !== '') return { pin: { pinned: true }, field };
+  const branch = typeof ref?.branch === 'string' && ref.branch !== '' ? ref.branch : 'master';
+  return { pin: { floats: `${field} follows branch "${branch}"` }, field };
+}
+
+/** A chart, its version and where that was read, and how the source pins it where the source decides. */
+interface FluxChart {
+  readonly chart?: string;
+  readonly version?: string;
+  readonly field: string;
+  readonly pin?: SourcePin;
+}
+
+/**
+ * A chart from a GitRepository or Bucket: Flux ignores spec.chart.spec.version for these (HelmChartTemplateSpec
+ * `version`), and the source's revision is what is installed.
+ */
+function fluxSourceChart(index: MeshIndex, release: IndexedObject, chartSpec: any): FluxChart | undefined {
+  const source = chartSpec.sourceRef;
+  if (source?.kind !== 'GitRepository' && source?.kind !== 'Bucket') return undefined;
+  const namespace = source.namespace ?? release.id.namespace;
+  const repo = source.kind === 'GitRepository' ? index.get('source.toolkit.fluxcd.io', 'GitRepository', namespace, source.name) : undefined;
+  if (!repo) return { chart: chartSpec.chart, field: `${source.kind} ${source.name}`, pin: { unseen: true } };
+  return { chart: chartSpec.chart, ...gitRefPin(String(source.name), repo.object.spec?.ref) };
+}
+
+function fluxChart(index: MeshIndex, release: IndexedObject): FluxChart {
   const chartSpec = release.object.spec?.chart?.spec;
-  if (isPlainObject(chartSpec)) return { chart: chartSpec.chart, version: chartSpec.version, field: 'spec.chart.spec.version' };
+  if (isPlainObject(chartSpec)) {
+    return fluxSourceChart(index, release, chartSpec) ?? { chart: chartSpec.chart, version: chartSpec.version, field: 'spec.chart.spec.version' };
+  }
   const ref = release.object.spec?.chartRef;
   const namespace = ref?.namespace ?? release.id.namespace;
   if (ref?.kind === 'OCIRepository') {
@@ -142,7 +188,7 @@ function fluxChart(index: MeshIndex, release: IndexedObject): { chart?: string; 
     const url = typeof repo?.url === 'string' ? repo.url : undefined;
     const version = repo?.ref?.digest ?? repo?.ref?.tag ?? repo?.ref?.semver;
     const digest = typeof repo?.ref?.digest === 'string' && OCI_DIGEST.test(repo.ref.digest);
-    return { chart: url?.slice(url.lastIndexOf('/') + 1), version, field: `OCIRepository ${ref.name} spec.ref`, digest };
+    return { chart: url?.slice(url.lastIndexOf('/') + 1), version, field: `OCIRepository ${ref.name} spec.ref`, ...(digest ? { pin: { pinned: true } } : {}) };
   }
   if (ref?.kind === 'HelmChart') {
     const chart = index.get('source.toolkit.fluxcd.io', 'HelmChart', namespace, ref.name)?.object.spec;
@@ -161,7 +207,7 @@ function fluxInstall(index: MeshIndex, entry: IndexedObject): ChartInstall {
     chart: chart.chart,
     chartVersion: chart.version,
     versionField: chart.field,
-    pinnedByDigest: chart.digest === true,
+    ...(chart.pin ? { sourcePin: chart.pin } : {}),
     values: mergeLayers(...valuesFrom(index, entry), isPlainObject(spec?.values) ? spec.values : undefined),
     namespace: spec?.targetNamespace ?? entry.id.namespace,
     unseenValues: unseenValuesFrom(index, entry),

@@ -70,13 +70,34 @@ const WORKLOAD_KINDS = new Map<string, ReadonlySet<string>>([
   ['argoproj.io', new Set(['Rollout'])],
 ]);
 
-/** What the proxy injector adds to an injected pod's labels; a bare Pod has no owner to name. */
+/**
+ * The owners the injector names in a pod label (`linkerd.io/proxy-<kind>`). It labels a Pod by the owner
+ * GetOwnerKindAndName reports (controller/k8s/metadata_api.go), and populateMeta (pkg/inject/inject.go, case
+ * *corev1.Pod) has a label for these kinds only. A CronJob's pods are reported as the CronJob's, which has no case
+ * there, so they get none; a Rollout's are reported as their ReplicaSet's (isValidRSParent refuses a Rollout owner),
+ * whose generated name is not in the manifests. A bare Pod has no owner to name.
+ */
+const OWNER_LABEL_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicationController', 'ReplicaSet', 'Job', 'DaemonSet', 'StatefulSet']);
+
+/** What the proxy injector adds to an injected pod's labels. */
 function injectedLabels(owner: IndexedObject, namespace: string, controlPlaneNamespace: string): Record<string, string> {
   const labels: Record<string, string> = { 'linkerd.io/control-plane-ns': controlPlaneNamespace, 'linkerd.io/workload-ns': namespace };
-  if (owner.id.kind !== 'Pod') labels[`linkerd.io/proxy-${owner.id.kind.toLowerCase()}`] = owner.id.name;
+  if (OWNER_LABEL_KINDS.has(owner.id.kind)) labels[`linkerd.io/proxy-${owner.id.kind.toLowerCase()}`] = owner.id.name;
   return labels;
 }
 
+
+/**
+ * The ServiceAccount a pod runs as. An empty serviceAccountName is unset: the API server's v1 conversion then takes the
+ * deprecated `serviceAccount` field, and the ServiceAccount admission plugin fills in `default` when both are empty
+ * (Helm charts commonly render `serviceAccountName: ""`).
+ */
+function podServiceAccountName(spec: KubeObject): string {
+  for (const field of [spec.serviceAccountName, spec.serviceAccount]) {
+    if (field !== undefined && field !== null && field !== '') return String(field);
+  }
+  return 'default';
+}
 
 /** The values the injector accepts in `linkerd.io/inject` (pkg/inject/report.go ValidInjectAnnotationValues); unset and "" too. */
 function validInjectValue(value: unknown): boolean {
@@ -345,7 +366,7 @@ export class MeshIndex {
       runtimeLabels: injection === Injection.ENABLED ? { ...labels, ...injectedLabels(entry, namespace, this.controlPlaneNamespace) } : labels,
       annotations,
       spec,
-      serviceAccountName: String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'),
+      serviceAccountName: podServiceAccountName(spec),
       ports: containerPorts(spec),
       injection,
       ...(skipped === undefined ? {} : { injectionSkipped: skipped }),
@@ -392,7 +413,7 @@ export class MeshIndex {
   private tokenlessSkip(spec: KubeObject, namespace: string): string | undefined {
     if (this.serviceAccountTokenProjection) return undefined;
     const own = spec.automountServiceAccountToken;
-    const account = this.serviceAccount(namespace, String(spec.serviceAccountName ?? spec.serviceAccount ?? 'default'));
+    const account = this.serviceAccount(namespace, podServiceAccountName(spec));
     const where = own === false ? 'it sets' : own === undefined && account?.object.automountServiceAccountToken === false
       ? `its ServiceAccount ${account.id.name} sets` : undefined;
     return where === undefined ? undefined

@@ -15,7 +15,8 @@
  * - `outbound/index.rs` `apply_http_route` and friends: a route in another namespace than its Service is a consumer
  *   route, seen only by clients in the route's namespace; a route is filed under a parent only where its status accepts
  *   it (`route_accepted_by_resource_port`), and the status controller conflicts a route whose parentRef is identical to
- *   one of a higher-ranked kind (`status/src/index.rs` `parent_has_conflicting_routes`).
+ *   one of a higher-ranked kind (`status/src/index.rs` `parent_has_conflicting_routes`); a route whose rule filter the
+ *   index cannot convert is never filed (`unconvertibleRoute`), though its status still conflicts others.
  * - EgressNetworks are parents like Services, on the ports their parentRefs name (`Index::apply` for EgressNetwork): a
  *   port in the EgressNetwork's `config.linkerd.io/opaque-ports` (else the cluster's default opaque ports) is opaque, any
  *   other is detected.
@@ -28,6 +29,7 @@ import { IndexedObject, MeshIndex } from './mesh-index';
 import { controllerOpaqueOnService } from './policy-view';
 import {
   RouteFamily, egressNetworkParents, everyRouteWithInventory, familyRank, isValidPort, pushTo, routeFamily, serviceParents, servicePorts,
+  unconvertibleRoute,
 } from './route-view';
 
 export enum OutboundProtocol {
@@ -188,10 +190,15 @@ export interface PortRoute {
   readonly producer: boolean;
   /** A parentRef names this port; otherwise the route reached it by naming the whole Service. */
   readonly namedPort: boolean;
-  /** The outbound index takes it here (see `acceptedAt`); a route its status conflicts is never used on this port. */
+  /**
+   * The outbound index takes it here (see `acceptedAt`) and can convert it: a route its status conflicts, or one it
+   * cannot convert, is never used on this port.
+   */
   readonly accepted: boolean;
   /** When not accepted: the higher-ranked routes whose identical parentRefs conflict it. */
   readonly conflictedBy: readonly IndexedObject[];
+  /** Why the index cannot convert the route (`unconvertibleRoute`), which leaves it unused everywhere. */
+  readonly unconvertible?: string;
 }
 
 /** The routes one group of clients is served on a port, and the family they are of. */
@@ -258,20 +265,23 @@ function portsOfRef(ref: OutboundRef): readonly number[] {
 /** One route reaching a port through two parentRefs (one with the port, one without) is one attachment. */
 function mergeAttachments(a: PortRoute, b: PortRoute): PortRoute {
   const accepted = a.accepted || b.accepted;
-  return { ...a, namedPort: a.namedPort || b.namedPort, accepted, conflictedBy: accepted ? [] : a.conflictedBy };
+  const conflictedBy = a.conflictedBy.length === 0 || b.conflictedBy.length === 0 ? [] : a.conflictedBy;
+  return { ...a, namedPort: a.namedPort || b.namedPort, accepted, conflictedBy };
 }
 
 function attachRef(index: MeshIndex, ref: OutboundRef, byPort: Map<number, PortRoute[]>): void {
   const clients = ref.route.id.namespace ?? '';
-  const accepted = acceptedAt(index, ref);
+  const statusAccepted = acceptedAt(index, ref);
+  const unconvertible = unconvertibleRoute(ref.route);
   const entry: PortRoute = {
     route: ref.route,
     family: ref.family,
     clients,
     producer: clients === ref.namespace,
     namedPort: ref.port !== undefined,
-    accepted,
-    conflictedBy: accepted ? [] : ref.conflictedBy,
+    accepted: statusAccepted && unconvertible === undefined,
+    conflictedBy: statusAccepted ? [] : ref.conflictedBy,
+    ...(unconvertible === undefined ? {} : { unconvertible }),
   };
   for (const port of portsOfRef(ref)) {
     const list = byPort.get(port) ?? [];

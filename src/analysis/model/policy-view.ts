@@ -390,8 +390,10 @@ export function serverAuthorizationsFor(index: MeshIndex, server: IndexedObject)
     const ref = specOf(authz).server;
     if (!ref || typeof ref !== 'object') return false;
     if (ref.name !== undefined) return ref.name === server.id.name;
+    // A full label selector, matchExpressions included (server_authorization.rs ServerSelector::selects); the CRD
+    // requires name or selector, so the default (every Server) is never reached from valid input.
     const selector = ref.selector;
-    return !!selector && typeof selector === 'object' && Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+    return !!selector && typeof selector === 'object' && selectorMatches(selector, labels);
   });
 }
 

@@ -159,6 +159,16 @@ export function isServerParent(ref: ParentRef, route: IndexedObject): boolean {
   return isServerParentOf(route.group, ref);
 }
 
+/**
+ * Whether every parent is a Server: such a route reaches only the inbound index, which keeps its matches and filters and
+ * drops its backends (k8s/index/src/inbound/index/http.rs), so the local pod serves what it matches whatever the
+ * backendRefs say.
+ */
+export function onlyServerParents(route: IndexedObject): boolean {
+  const refs = parentRefs(route);
+  return refs.length > 0 && refs.every((ref) => isServerParent(ref, route));
+}
+
 export function isEgressNetworkParent(ref: ParentRef, route: IndexedObject): boolean {
   return isEgressNetworkParentOf(route.group, ref);
 }
@@ -377,6 +387,34 @@ export const outboundParentNamespaces: (route: IndexedObject, index: MeshIndex) 
 
 export function filtersOf(holder: unknown): readonly any[] {
   return isRecord(holder) ? listOf(holder.filters) : NO_ITEMS;
+}
+
+/**
+ * Gateway API filter types Linkerd 2.20 cannot convert (outbound/index/http.rs convert_gateway_filter, grpc.rs
+ * convert_filter, inbound/index/http.rs try_gateway_filter), and RequestRedirect on a GRPCRoute. CORS and other
+ * post-1.2.1 types are LKD-ROUTE-020's.
+ */
+const NEVER_SUPPORTED = new Set(['RequestMirror', 'URLRewrite', 'ExtensionRef']);
+
+export function isUnsupportedFilter(route: IndexedObject, type: unknown): type is string {
+  if (typeof type !== 'string') return false;
+  return NEVER_SUPPORTED.has(type) || (isGrpcRoute(route) && type === 'RequestRedirect');
+}
+
+/**
+ * Why Linkerd's indexes never use this route at all, or undefined: a rule filter it cannot convert fails the whole
+ * route's conversion (outbound/index.rs apply_http_route, apply_grpc_route: "Failed to convert route", and the route
+ * is not filed). Its status is still written, so it still conflicts identical parentRefs of lower-ranked kinds.
+ */
+export function unconvertibleRoute(route: IndexedObject): string | undefined {
+  const list = rules(route);
+  for (let r = 0; r < list.length; r++) {
+    const filters = filtersOf(list[r]);
+    for (let f = 0; f < filters.length; f++) {
+      if (isUnsupportedFilter(route, filters[f]?.type)) return `rules[${r}].filters[${f}] is a ${filters[f].type} filter, which Linkerd cannot convert`;
+    }
+  }
+  return undefined;
 }
 
 export function matchesOf(rule: unknown): readonly any[] {

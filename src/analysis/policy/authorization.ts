@@ -138,16 +138,26 @@ function clusterEntries(context: AnalysisContext): NetworkEntry[] {
   return context.clusterNetworks.map(parseCidr).filter((c): c is Cidr => !!c).map((cidr) => ({ cidr, except: [] }));
 }
 
+/** What an authorization's networks make of a caller: admitted, refused, or refused only if its unknown address lies outside. */
+export enum NetworkVerdict {
+  ADMITTED = 'admitted',
+  UNCERTAIN = 'uncertain',
+  REFUSED = 'refused',
+}
+
 /**
  * Whether an authorization's networks admit the caller. An empty list (a ServerAuthorization without client.networks,
  * a NetworkAuthentication without networks) is sent to the proxy as the cluster networks (policy-controller/grpc/src/
  * inbound.rs to_authz), so it admits no client from outside them. An AuthorizationPolicy that names no
  * NetworkAuthentication is not such a list: the index gives it 0.0.0.0/0 and ::/0 (inbound/index.rs
- * policy_client_authz), every network.
+ * policy_client_authz), every network. A caller whose address the manifests do not fix, and which some admitted network
+ * could hold, is UNCERTAIN: its pod IP decides.
  */
-export function authorizedNetworksAdmit(networks: unknown, caller: Caller, context: AnalysisContext): boolean {
-  const entries = networkEntries(networks);
-  return networksAdmit(entries.length > 0 ? entries : clusterEntries(context), caller, context);
+export function authorizedNetworks(networks: unknown, caller: Caller, context: AnalysisContext): NetworkVerdict {
+  const listed = networkEntries(networks);
+  const entries = listed.length > 0 ? listed : clusterEntries(context);
+  if (networksAdmit(entries, caller, context)) return NetworkVerdict.ADMITTED;
+  return mayAdmitUnknownAddress(entries, caller, context) ? NetworkVerdict.UNCERTAIN : NetworkVerdict.REFUSED;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -250,15 +260,11 @@ export function authorizationAdmits(index: MeshIndex, policy: IndexedObject, cal
     } else if (isPolicyRef(ref, 'NetworkAuthentication')) {
       const authn = index.get(POLICY_GROUP, 'NetworkAuthentication', refNs, String(ref.name));
       if (!authn) return { admitted: false, reason: `${name} references a missing NetworkAuthentication ${ref.name}; Linkerd ignores the policy` };
-      // A NetworkAuthentication without networks reaches the proxy as the cluster networks (to_authz).
-      const listed = networkEntries(specOf(authn).networks);
-      const entries = listed.length > 0 ? listed : clusterEntries(context);
-      if (!networksAdmit(entries, caller, context)) {
-        if (mayAdmitUnknownAddress(entries, caller, context)) {
-          return { admitted: false, uncertain: true, reason: `${name}: NetworkAuthentication ${ref.name} admits only part of the cluster networks, and ${who}'s address decides` };
-        }
-        return { admitted: false, reason: `${name}: ${who} is not inside NetworkAuthentication ${ref.name}` };
+      const networks = authorizedNetworks(specOf(authn).networks, caller, context);
+      if (networks === NetworkVerdict.UNCERTAIN) {
+        return { admitted: false, uncertain: true, reason: `${name}: NetworkAuthentication ${ref.name} admits only part of the cluster networks, and ${who}'s address decides` };
       }
+      if (networks === NetworkVerdict.REFUSED) return { admitted: false, reason: `${name}: ${who} is not inside NetworkAuthentication ${ref.name}` };
     } else if (isCoreRef(ref, 'ServiceAccount')) {
       const matches = isServiceAccount(caller, String(ref.name), refNs, context);
       if (!matches) return { admitted: false, reason: `${name} requires ServiceAccount ${refNs}/${ref.name}, which ${who} is not` };

@@ -14,7 +14,10 @@ import {
   inboundRedirector, absentService, specOf, workloadLabel,
 } from '../model/policy-view';
 import { AnalysisContext } from '../options';
-import { Caller, Decision, authenticationsOf, authorizationAdmits, authorizedNetworksAdmit, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
+import {
+  Caller, Decision, NetworkVerdict, PolicyMatch, authenticationsOf, authorizationAdmits, authorizedNetworks, callerIdentity, callerLabel,
+  defaultPolicyAllows,
+} from './authorization';
 import { parseCidr, cidrContains } from '../../core/cidr';
 
 export type { Caller, Decision } from './authorization';
@@ -98,10 +101,8 @@ export interface ReachTarget {
 // ---------------------------------------------------------------------------------------------------------------
 // Legacy ServerAuthorization (still honoured by Linkerd alongside AuthorizationPolicy)
 
-function serverAuthorizationAdmits(authz: IndexedObject, caller: Caller, context: AnalysisContext): boolean {
-  const client = specOf(authz).client;
-  if (!client || typeof client !== 'object') return false;
-  if (!authorizedNetworksAdmit(client.networks, caller, context)) return false;
+/** Whether a legacy ServerAuthorization's client part (unauthenticated, or meshTLS identities) admits the caller. */
+function serverAuthorizationClientAdmits(authz: IndexedObject, client: Record<string, any>, caller: Caller, context: AnalysisContext): boolean {
   if (client.unauthenticated === true) return true;
   const mtls = client.meshTLS;
   if (!caller.meshed || !mtls || typeof mtls !== 'object') return false;
@@ -112,6 +113,25 @@ function serverAuthorizationAdmits(authz: IndexedObject, caller: Caller, context
   const bySa = refList(mtls.serviceAccounts)
     .some((sa) => sa.name === (caller.serviceAccount ?? 'default') && (sa.namespace ?? authz.id.namespace) === caller.namespace);
   return byIdentity || bySa;
+}
+
+/**
+ * What a legacy ServerAuthorization makes of a caller (inbound/server_authorization.rs client_authz): its client must
+ * match and its address must lie in client.networks (the cluster networks when it names none). Like a
+ * NetworkAuthentication, networks that a caller of unknown address may or may not be in leave the verdict uncertain.
+ */
+function serverAuthorizationMatch(authz: IndexedObject, caller: Caller, context: AnalysisContext): PolicyMatch {
+  const name = `ServerAuthorization ${authz.id.name}`;
+  const who = callerLabel(caller);
+  const client = specOf(authz).client;
+  if (!client || typeof client !== 'object') return { admitted: false, reason: `${name} has no client and admits no one` };
+  if (!serverAuthorizationClientAdmits(authz, client, caller, context)) return { admitted: false, reason: `${name} does not match ${who}` };
+  const networks = authorizedNetworks(client.networks, caller, context);
+  if (networks === NetworkVerdict.UNCERTAIN) {
+    return { admitted: false, uncertain: true, reason: `${name}: its client.networks admit only part of the cluster networks, and ${who}'s address decides` };
+  }
+  if (networks === NetworkVerdict.REFUSED) return { admitted: false, reason: `${name}: ${who} is not inside its client.networks` };
+  return { admitted: true, reason: `legacy ${name} admits ${who}` };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -173,10 +193,10 @@ function serverGrant(index: MeshIndex, context: AnalysisContext, view: ServerVie
     uncertain ||= match.uncertain === true;
   }
   for (const authz of view.legacy) {
-    if (serverAuthorizationAdmits(authz, caller, context)) {
-      const reason = `legacy ServerAuthorization ${authz.id.name} admits ${callerLabel(caller)} on ${serverName}`;
-      return { granted: { allowed: true, reason, deciders: [authz.id, view.server.id] }, rejections, uncertain };
-    }
+    const match = serverAuthorizationMatch(authz, caller, context);
+    if (match.admitted) return { granted: { allowed: true, reason: `${match.reason} on ${serverName}`, deciders: [authz.id, view.server.id] }, rejections, uncertain };
+    rejections.push(match.reason);
+    uncertain ||= match.uncertain === true;
   }
   return { rejections, uncertain };
 }
@@ -435,7 +455,10 @@ export function findWorkload(index: MeshIndex, ref: WorkloadRef): PodTemplate | 
 /** The caller a workload's pods present: meshed only when injection is known to be enabled. */
 export function callerOf(index: MeshIndex, ref: WorkloadRef): Caller | undefined {
   const pod = findWorkload(index, ref);
-  if (!pod) return undefined;
+  return pod ? podCaller(pod) : undefined;
+}
+
+function podCaller(pod: PodTemplate): Caller {
   const meshed = pod.injection === Injection.ENABLED;
   const state = pod.injection === Injection.UNKNOWN ? 'injection unknown, treated as unmeshed' : meshed ? 'meshed' : 'unmeshed';
   return {
@@ -519,9 +542,21 @@ function hopDecision(result: InboundPolicy, hop: Hop, caller: Caller, request?: 
  * or to a workload's container port. Allowed only when every selected pod allows it.
  */
 export function canReach(result: InboundPolicy, from: WorkloadRef, target: ReachTarget, port: number | string, request?: InboundRequest): Decision {
-  const caller = callerOf(result.index, from);
-  if (!caller) return { allowed: false, reason: `client workload ${from.namespace}/${from.name} does not exist` };
-  return canReachAs(result, caller, target, port, request);
+  const pod = findWorkload(result.index, from);
+  if (!pod) return { allowed: false, reason: `client workload ${from.namespace}/${from.name} does not exist` };
+  const caller = podCaller(pod);
+  const decision = canReachAs(result, caller, target, port, request);
+  if (decision.allowed || pod.injection !== Injection.UNKNOWN) return decision;
+  // Whether the caller is meshed is its Namespace's to say, and that Namespace is not here: a refusal that only the
+  // unmeshed reading gives proves nothing.
+  const meshed = canReachAs(result, { ...caller, meshed: true, label: `${workloadLabel(pod)} (meshed, ServiceAccount ${pod.serviceAccountName})` }, target, port, request);
+  if (!meshed.allowed) return decision;
+  return {
+    allowed: false,
+    unseen: true,
+    reason: `whether ${workloadLabel(pod)} is meshed is unknown (namespace ${pod.namespace}, whose linkerd.io/inject annotation decides, is not part of `
+      + `this analysis); meshed it would be allowed, unmeshed refused (${decision.reason})`,
+  };
 }
 
 /** As canReach, for a caller described directly (e.g. one in another cluster of a fleet, or a multicluster gateway). */

@@ -422,6 +422,7 @@ function unmatchedOf(served: readonly IndexedObject[]): { unmatched?: string } {
 
 /** Why a route that names this port is not among the routes every client is served (the outbound model's reading). */
 function unusedReason(view: ServicePortPolicy, r: PortRoute): string {
+  if (r.unconvertible !== undefined) return `${r.unconvertible}, so the whole route fails conversion: Linkerd never uses it`;
   if (!r.accepted) {
     const by = r.conflictedBy.map((c) => idText(c.id)).join(', ');
     return `its status is conflicted${by ? ` by ${by}` : ''} (an identical parentRef of a higher-ranked route kind): Linkerd never uses it here`;

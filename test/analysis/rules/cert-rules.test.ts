@@ -132,6 +132,13 @@ describe('LKD-CERT-002 algorithms', () => {
     expect(f.message).toContain('RSA 1024');
   });
 
+  // pkg/issuercerts/issuercerts.go checkECDSACertRequirements: an ECDSA anchor must be signed with ECDSA-SHA256 (or SHA256-RSA).
+  test('a P-256 anchor signed with SHA-384', () => {
+    const [f, ...rest] = findings([trustRoots(certs.sha384Root.certPem)], 'LKD-CERT-002');
+    expect(rest).toEqual([]);
+    expect(f.message).toMatch(/trust anchor "sha384-root.linkerd.cluster.local" \(ECDSA prime256v1\) is signed with ecdsa-with-SHA384/);
+  });
+
   test('a P-384 issuer', () => {
     const [f] = findings(pair(certs.root, certs.p384Issuer), 'LKD-CERT-002');
     expect(f.message).toContain('ECDSA secp384r1');

@@ -85,6 +85,15 @@ describe('LKD-CP-003 externalCA without trust roots', () => {
     expect(finding.severity).toBe('error');
     expect(finding.message).toMatch(/identity\.externalCA: true, but neither ConfigMap linkerd\/linkerd-identity-trust-roots nor a trust-manager Bundle/);
   });
+
+  // The chart tests `if .Values.identity.externalCA`: any non-empty string is true in a Go template.
+  test('a string, even "false", is true to the chart', () => {
+    for (const value of ['true', 'false']) {
+      const [finding] = findings([cp({ identity: { externalCA: value } })], 'LKD-CP-003');
+      expect(finding.message).toMatch(new RegExp(`identity\\.externalCA to the string "${value}", which the chart reads as true, but neither`));
+    }
+    expect(findings([cp({ identity: { externalCA: '' } })], 'LKD-CP-003')).toEqual([]);
+  });
 });
 
 describe('LKD-CP-004 Kubernetes version', () => {
@@ -160,6 +169,11 @@ describe('LKD-CP-007 control-plane values the chart or its components cannot use
   const cpFindings = (values: any) => findings([fluxRelease('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { webhookFailurePolicy: 'Fail', ...values })], 'LKD-CP-007');
   test('passes on the chart\'s own kinds of values', () => {
     expect(cpFindings({ clusterNetworks: '10.0.0.0/8,fd00::/8', proxy: { logHTTPHeaders: 'off', defaultInboundPolicy: 'deny', image: { pullPolicy: 'IfNotPresent' } }, cniEnabled: true })).toEqual([]);
+  });
+  // _proxy.tpl takes (list "insecure" "off" ""); GetPortRanges and parse_portset drop a trailing comma.
+  test('an empty logHTTPHeaders and a trailing comma in opaquePorts work; an empty item inside the list does not', () => {
+    expect(cpFindings({ proxy: { logHTTPHeaders: '', opaquePorts: '25,587,3306,' } })).toEqual([]);
+    expect(cpFindings({ proxy: { opaquePorts: '25,,3306' } }).map((f) => f.severity)).toEqual(['error']);
   });
   // _proxy.tpl / _proxy-init.tpl fail; inject.go GetPodPatch net.ParseCIDR; defaults.rs DefaultPolicy::from_str.
   test.each([

@@ -42,6 +42,38 @@ describe('LKD-POL-013 declared calls', () => {
     expect(elsewhere.map((x) => x.severity)).toEqual(['error']);
   });
 
+  // inbound/server_authorization.rs client_authz: a legacy ServerAuthorization's client.networks work as a
+  // NetworkAuthentication's do, so the same unknown address leaves the same doubt; a client it does not name is refused.
+  test('a legacy ServerAuthorization over part of the cluster networks leaves the same doubt', () => {
+    const objects = withCaller('client-2', 'client', 'orders:8080');
+    objects.splice(objects.findIndex((o) => o.kind === 'AuthorizationPolicy'), 1);
+    const saz = (serviceAccounts: object[]) => ({
+      apiVersion: 'policy.linkerd.io/v1beta1',
+      kind: 'ServerAuthorization',
+      metadata: { name: 'orders-clients', namespace: 'mesh-lab' },
+      spec: { server: { name: 'orders-http' }, client: { networks: [{ cidr: '10.0.0.0/8' }], meshTLS: { serviceAccounts } } },
+    });
+    const [f] = findings([...objects, saz([{ name: 'client' }])]);
+    expect(f).toMatchObject({ severity: 'warning', message: expect.stringMatching(/unless its pod address lies in the networks authorized: .*ServerAuthorization orders-clients: its client.networks admit only part/) });
+    expect(analyze(asManifests([...objects, saz([{ name: 'client' }])]), { clusterNetworks: ['10.0.0.0/8'] }).findings.filter((x) => x.ruleId === 'LKD-POL-013')).toEqual([]);
+    expect(findings([...objects, saz([{ name: 'someone-else' }])]).map((x) => [x.severity, x.message])).toEqual([
+      ['error', expect.stringMatching(/ServerAuthorization orders-clients does not match/)],
+    ]);
+  });
+
+  // The injector reads the caller's Namespace annotation (report.go disabledByAnnotation); without that Namespace
+  // whether the caller is meshed is unknown, so a refusal only the unmeshed reading gives is no proof.
+  test('a caller whose Namespace is not here: a warning when meshed it would be allowed, an error when refused either way', () => {
+    const objects = withCaller('web-client', 'client', 'orders.mesh-lab:8080');
+    const caller = objects[objects.length - 1];
+    caller.metadata.namespace = 'web';
+    pick(objects, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs.push({ kind: 'ServiceAccount', name: 'client', namespace: 'web' });
+    const [f] = findings(objects);
+    expect(f).toMatchObject({ severity: 'warning', message: expect.stringMatching(/cannot follow: whether Deployment web\/web-client is meshed is unknown \(namespace web, .*meshed it would be allowed/) });
+    pick(objects, 'MeshTLSAuthentication', 'client-sa').spec.identityRefs.pop();
+    expect(findings(objects).map((x) => x.severity)).toEqual(['error']);
+  });
+
   // Neither the Namespace nor an inventory of Services: the Service may come from another repository or a chart.
   test('a call into a namespace this analysis does not see is a warning, not a refusal', () => {
     const [f] = findings(withCaller('client-2', 'client', 'payments.billing:8080'));

@@ -612,6 +612,14 @@ describe('LKD-POL-016 Server selector shape', () => {
       expect.stringMatching(/^orders-http: spec.podSelector.matchExpressions\[0\].operator "Equals"/),
     ]);
   });
+  // labels.rs Expression::matches: NotIn with a list (even empty) is evaluated; In with an empty one never matches.
+  test('NotIn with an empty list excludes nothing (a warning); In with an empty list selects no pod (an error)', () => {
+    const objects = meshLab();
+    pick(objects, 'Server', 'orders-http').spec.podSelector = { matchLabels: { app: 'orders' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: [] }] };
+    expect(ruleFindings(objects, 'LKD-POL-016').map((f) => [f.severity, f.message])).toEqual([[Severity.WARNING, expect.stringMatching(/NotIn with no values; it excludes nothing/)]]);
+    pick(objects, 'Server', 'orders-http').spec.podSelector.matchExpressions[0].operator = 'In';
+    expect(ruleFindings(objects, 'LKD-POL-016').map((f) => f.severity)).toEqual([Severity.ERROR]);
+  });
   test('passes for the baseline Server', () => {
     expect(ruleFindings(meshLab(), 'LKD-POL-016')).toEqual([]);
   });
@@ -641,6 +649,21 @@ describe('LKD-POL-018 ServerAuthorization conflicts', () => {
   });
   test('passes for a plain meshTLS client', () => {
     expect(ruleFindings([...meshLab(), sa({ meshTLS: { serviceAccounts: [{ name: 'client' }] } })], 'LKD-POL-018')).toEqual([]);
+  });
+  // server_authorization.rs client_authz ("no client authentication configured") and client_mtls_authn ("authorization
+  // authorizes no clients"): the webhook admits these, the index drops them.
+  test('a client that authenticates nobody is accepted, then dropped by the index', () => {
+    const dropped = (client: any) => ruleFindings([...meshLab(), sa(client)], 'LKD-POL-018').map((f) => [f.effect, f.message]);
+    expect(dropped({ networks: [{ cidr: '10.0.0.0/8' }] })).toEqual([['ignored', expect.stringMatching(/authenticates no client .*refuses to index it/)]]);
+    expect(dropped({ meshTLS: {} })).toEqual([['ignored', expect.stringMatching(/meshTLS that names no identity/)]]);
+    expect(dropped({ meshTLS: { identities: [] } })).toHaveLength(1);
+    expect(dropped({ meshTLS: { unauthenticatedTLS: true } })).toEqual([]);
+    expect(dropped({ unauthenticated: true })).toEqual([]);
+  });
+  // admission.rs Validate<ServerAuthorizationSpec> checks only each entry's exceptions; to_authz sends [] as the cluster networks.
+  test('an empty client.networks is legal (the cluster networks), unlike an empty NetworkAuthentication', () => {
+    expect(ruleFindings([...meshLab(), sa({ meshTLS: { serviceAccounts: [{ name: 'client' }] }, networks: [] })], 'LKD-POL-018')).toEqual([]);
+    expect(ruleFindings([...meshLab(), sa({ meshTLS: { serviceAccounts: [{ name: 'client' }] }, networks: 'x' })], 'LKD-POL-018')).toHaveLength(1);
   });
   // A Killercoda lab writes `server: backend-server`; ServerAuthorizationSpec's server is a struct, required.
   test('a Server named by a bare string, or no server at all, is refused: spec.server is an object', () => {

@@ -32,6 +32,17 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
     expect(ruleFindings(objects, 'LKD-ROUTE-012')).toEqual([]);
     expect(ruleFindings(objects, 'LKD-ROUTE-026').map((f) => f.resource.name)).toEqual(['orders-grpc']);
   });
+  // outbound/index.rs apply_grpc_route: a rule filter grpc.rs convert_filter refuses fails the whole route ("Failed to
+  // convert route"), so it is never filed and cannot win the port; its own mistake is LKD-ROUTE-011's.
+  test('a GRPCRoute the index cannot convert does not take the port from the HTTPRoute', () => {
+    const mirror = { type: 'RequestMirror', requestMirror: { backendRef: { name: 'orders-v2', port: 8080 } } };
+    const objects = [...meshLab(), route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent()], rules: [{ filters: [mirror] }] })];
+    expect(ruleFindings(objects, 'LKD-ROUTE-012')).toEqual([]);
+    expect(ruleFindings(objects, 'LKD-ROUTE-011').map((f) => f.resource.name)).toEqual(['orders-grpc']);
+    // Its status is still written, so an identical parentRef is still conflicted (status/src/index.rs reads no filters).
+    const identical = [...meshLab(), route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent({ port: 8080 })], rules: [{ filters: [mirror] }] })];
+    expect(ruleFindings(identical, 'LKD-ROUTE-012').map((f) => f.message)).toEqual([expect.stringMatching(/is identical to a parentRef of GRPCRoute mesh-lab\/orders-grpc/)]);
+  });
   // status/src/index.rs parent_has_conflicting_routes + outbound/index/http.rs route_accepted_by_resource_port.
   test('an identical parentRef of a higher-ranked kind conflicts the route\'s status, and the outbound index drops it whatever the protocol', () => {
     const objects = [...meshLab(), route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent({ port: 8080 })] })];

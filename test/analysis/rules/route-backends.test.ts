@@ -6,6 +6,11 @@ function ruleFindings(objects: any[], ruleId: string) {
   return analyze(asManifests(objects)).findings.filter((f) => f.ruleId === ruleId);
 }
 
+/** The route as inbound policy: its one parent is the Server, whose routes Linkerd keeps without their backends. */
+function onServer(route: any): void {
+  route.spec.parentRefs = [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }];
+}
+
 function withRule(mutate: (rule: any, route: any) => void): any[] {
   const objects = meshLab();
   const route = pick(objects, 'HTTPRoute', 'orders-split');
@@ -38,6 +43,15 @@ describe('LKD-ROUTE-006 Service backend port', () => {
   });
   test('fires on port 0', () => {
     expect(ruleFindings(withRule((rule) => { rule.backendRefs[0].port = 0; }), 'LKD-ROUTE-006')[0].message).toMatch(/has port 0/);
+  });
+  // inbound/index/http.rs keeps a Server's routes without backends; outbound/index.rs skips a Server parent; only the
+  // webhook (admission.rs, every gateway.networking.k8s.io route's backends) still looks at them.
+  test('on a route whose only parent is a Server, the backends are unused: only the webhook\'s refusal is reported', () => {
+    const policy = withRule((rule, route) => { route.apiVersion = 'policy.linkerd.io/v1beta3'; onServer(route); delete rule.backendRefs[1].port; });
+    expect(ruleFindings(policy, 'LKD-ROUTE-006')).toEqual([]);
+    const gateway = withRule((rule, route) => { onServer(route); delete rule.backendRefs[1].port; });
+    const [finding] = ruleFindings(gateway, 'LKD-ROUTE-006');
+    expect(finding).toMatchObject({ effect: FindingEffect.REJECTED, message: expect.stringMatching(/webhook rejects a gateway.networking.k8s.io route like this\. Set/) });
   });
 });
 
@@ -195,6 +209,12 @@ describe('LKD-ROUTE-011 unsupported filters', () => {
     const [finding] = ruleFindings(objects, 'LKD-ROUTE-011');
     expect(finding).toMatchObject({ effect: FindingEffect.REJECTED });
     expect(finding.message).toMatch(/ExtensionRef filter, which Linkerd does not support, and extensionRef needs name: the API server refuses the route/);
+  });
+  test('a backend filter on a route whose only parent is a Server is never converted; the policy CRD still refuses what it does not allow', () => {
+    const mirror = withRule((rule, route) => { onServer(route); rule.backendRefs[0].filters = [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'orders-v2', port: 8080 } } }]; });
+    expect(ruleFindings(mirror, 'LKD-ROUTE-011')).toEqual([]);
+    const policy = withRule((rule, route) => { route.apiVersion = 'policy.linkerd.io/v1beta3'; onServer(route); rule.backendRefs[0].filters = [{ type: 'RequestMirror' }]; });
+    expect(ruleFindings(policy, 'LKD-ROUTE-011')[0]).toMatchObject({ effect: FindingEffect.REJECTED });
   });
   test('a backend-level URLRewrite fails that backend\'s share', () => {
     const objects = withRule((rule) => { rule.backendRefs[1].filters = [{ type: 'URLRewrite', urlRewrite: { hostname: 'orders' } }]; });

@@ -49,4 +49,14 @@ describe('LKD-ROUTE-009 weights', () => {
     pick(objects, 'HTTPRoute', 'orders-split').spec.rules[0].backendRefs[0].weight = 1_000_001;
     expect(ruleFindings(objects, 'LKD-ROUTE-009')).toHaveLength(1);
   });
+  // inbound/index/http.rs: a Server's routes keep no backends, so the pod serves what they match whatever the weights.
+  test('on a route whose only parent is a Server, zero weights do not matter; an out-of-range one is still refused by the CRD', () => {
+    const objects = meshLab();
+    const route = pick(objects, 'HTTPRoute', 'orders-split');
+    route.spec.parentRefs = [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }];
+    for (const b of route.spec.rules[0].backendRefs) b.weight = 0;
+    expect(ruleFindings(objects, 'LKD-ROUTE-009')).toEqual([]);
+    route.spec.rules[0].backendRefs[0].weight = -1;
+    expect(ruleFindings(objects, 'LKD-ROUTE-009').map((f) => f.effect)).toEqual(['rejected']);
+  });
 });

@@ -105,17 +105,32 @@ describe('LKD-ROUTE-004 parent port', () => {
     expect(finding.resource.name).toBe('orders-split');
     expect(finding.message).toMatch(/parentRefs\[0\]\.port 80 is not a port of Service mesh-lab\/orders \(ports: 8080 \(http\)\)/);
   });
-  test('fires on an unknown sectionName and on a disagreeing port', () => {
-    expect(ruleFindings(withRoute((r) => { r.spec.parentRefs[0].sectionName = 'grpc'; }), 'LKD-ROUTE-004')[0].message)
-      .toMatch(/sectionName "grpc" names no port/);
+  // Linkerd never reads a Service parent's sectionName (outbound/index.rs apply_http_route keys it by port), so none of
+  // these detaches the route: each is a warning saying which ports the route binds to.
+  test('warns on an unknown sectionName: the route still binds to its port', () => {
+    const [finding] = ruleFindings(withRoute((r) => { r.spec.parentRefs[0].sectionName = 'grpc'; }), 'LKD-ROUTE-004');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, message: expect.stringMatching(/sectionName "grpc" names no port.*binds to port 8080/) });
+    expect(finding.effect).toBeUndefined();
+  });
+  test('warns on a sectionName naming no port of a Service whose port has no name', () => {
+    const objects = withRoute((r) => { r.spec.parentRefs[0].sectionName = 'http'; });
+    delete pick(objects, 'Service', 'orders').spec.ports[0].name;
+    expect(ruleFindings(objects, 'LKD-ROUTE-004')).toEqual([expect.objectContaining({ severity: Severity.WARNING })]);
+  });
+  test('warns on an unknown sectionName without a port: the route applies to every port', () => {
+    const [finding] = ruleFindings(withRoute((r) => { delete r.spec.parentRefs[0].port; r.spec.parentRefs[0].sectionName = 'admin'; }), 'LKD-ROUTE-004');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, message: expect.stringContaining('applies to every port of the Service') });
+  });
+  test('warns on a sectionName that disagrees with the port', () => {
     const objects = meshLab();
     pick(objects, 'Service', 'orders').spec.ports.push({ name: 'admin', port: 9000 });
     pick(objects, 'HTTPRoute', 'orders-split').spec.parentRefs[0].sectionName = 'admin';
-    expect(ruleFindings(objects, 'LKD-ROUTE-004')[0].message).toMatch(/sectionName "admin" \(port 9000\) and port 8080, which disagree/);
+    const [finding] = ruleFindings(objects, 'LKD-ROUTE-004');
+    expect(finding).toMatchObject({ severity: Severity.WARNING, message: expect.stringMatching(/sectionName "admin" \(port 9000\) and port 8080, which disagree.*binds to port 8080/) });
   });
   test('warns when sectionName is used without port', () => {
     const [finding] = ruleFindings(withRoute((r) => { delete r.spec.parentRefs[0].port; r.spec.parentRefs[0].sectionName = 'http'; }), 'LKD-ROUTE-004');
-    expect(finding).toMatchObject({ severity: Severity.WARNING, message: expect.stringContaining('Add port: 8080') });
+    expect(finding).toMatchObject({ severity: Severity.WARNING, fix: expect.stringContaining('Set parentRefs[0].port to 8080') });
   });
   test('fires on port 0', () => {
     expect(ruleFindings(withRoute((r) => { r.spec.parentRefs[0].port = 0; }), 'LKD-ROUTE-004')[0].message).toMatch(/port is 0; it must be/);

@@ -20,7 +20,6 @@ function richObjects(): any[] {
   route.spec.hostnames = ['orders'];
   route.spec.rules.push({
     matches: [{ path: { type: 'PathPrefix', value: '/a' }, method: 'POST', headers: [{ name: 'x', value: 'y' }], queryParams: [{ name: 'q', value: '1' }] }],
-    filters: [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'orders-v2', port: 8080 }, percent: 5 } }],
     backendRefs: [{ name: 'orders-v1', port: 8080, weight: 3, filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'h' } }] }],
     timeouts: { request: '1m30s', backendRequest: '2s' },
   });
@@ -30,6 +29,16 @@ function richObjects(): any[] {
     kind: 'GRPCRoute',
     metadata: { name: 'orders-grpc', namespace: 'mesh-lab', annotations: { 'retry.linkerd.io/grpc': 'unavailable' } },
     spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders' }], rules: [{ matches: [{ method: { service: 'a.B', method: 'C' } }], backendRefs: [{ name: 'orders-v1', port: 8080 }] }] },
+  }, {
+    // A rule filter Linkerd cannot convert drops the whole route, so it has a route of its own: orders-split stays in
+    // the outbound model, where the GRPCRoute competes with it.
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name: 'orders-mirror', namespace: 'mesh-lab' },
+    spec: {
+      parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', port: 8080 }],
+      rules: [{ filters: [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'orders-v2', port: 8080 }, percent: 5 } }], backendRefs: [{ name: 'orders-v1', port: 8080 }] }],
+    },
   }, {
     apiVersion: 'linkerd.io/v1alpha2', kind: 'ServiceProfile', metadata: { name: 'orders.mesh-lab.svc.cluster.local', namespace: 'mesh-lab' },
   });

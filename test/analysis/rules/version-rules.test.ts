@@ -79,6 +79,22 @@ describe('LKD-VER-001 pinned charts and images', () => {
     expect(findings([oci, release], 'LKD-VER-001')).toHaveLength(1);
   });
 
+  // Flux HelmChartTemplateSpec: version is ignored for charts from a GitRepository or a Bucket; the source's ref pins.
+  test('a chart from a GitRepository is pinned by the repository\'s ref, not by spec.chart.spec.version', () => {
+    const git = (ref: any) => ({ apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'GitRepository', metadata: { name: 'linkerd2', namespace: 'flux-system' }, spec: { url: 'https://github.com/linkerd/linkerd2', ref } });
+    const release = fluxRelease('linkerd-control-plane', './charts/linkerd-control-plane', undefined);
+    release.spec.chart.spec.sourceRef = { kind: 'GitRepository', name: 'linkerd2' };
+    const verdict = (ref: any) => findings(ref === undefined ? [release] : [git(ref), release], 'LKD-VER-001').map((f) => f.message);
+    expect(verdict({ tag: 'version-2.20' })).toEqual([]);
+    expect(verdict({ commit: 'a'.repeat(40), branch: 'main' })).toEqual([]);
+    expect(verdict({ name: 'refs/tags/version-2.20' })).toEqual([]);
+    expect(verdict({ semver: '2026.6.3' })).toEqual([]);
+    expect(verdict(undefined)).toEqual([]); // the GitRepository is not here: nothing says how it is pinned
+    expect(verdict({ branch: 'main' })).toEqual([expect.stringMatching(/from GitRepository linkerd2 spec.ref follows branch "main", so the control plane can change/)]);
+    expect(verdict({})).toEqual([expect.stringMatching(/follows branch "master"/)]);
+    expect(verdict({ semver: '>=2026.6.0' })).toEqual([expect.stringMatching(/GitRepository linkerd2 spec.ref.semver ">=2026.6.0": .*range/)]);
+  });
+
   test('ignores non-Linkerd charts and inventory workloads', () => {
     expect(findings([argoApp('podinfo', 'podinfo', 'latest')], 'LKD-VER-001')).toEqual([]);
     expect(findings([], 'LKD-VER-001', { inventory: [workload('legacy', ['nginx'])] })).toEqual([]);

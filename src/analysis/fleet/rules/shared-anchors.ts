@@ -1,4 +1,4 @@
-import { ParsedCertificate, signersOf } from '../../../core/certificates';
+import { ParsedCertificate, sameSigner, signersOf } from '../../../core/certificates';
 import { Severity } from '../../finding';
 import { RuleArea } from '../../rule';
 import { FleetCluster, FleetRule, FleetRuleContext, links } from '../fleet-rule';
@@ -42,11 +42,13 @@ function compare(ctx: FleetRuleContext, source: FleetCluster, target: FleetClust
         + 'trust-anchor rotation), but `linkerd multicluster check` fails until the bundles are identical again.', { severity: Severity.WARNING });
       continue;
     }
-    const shared = mine.certificates.filter((c) => b.includes(c.x509.fingerprint256));
+    // An anchor renewed with its key (same subject and key) is the same signer as the old one.
+    const shared = mine.certificates.filter((c) => theirs.certificates.some((t) => sameSigner(c, t)));
     const issuersUnknown = source.facts.issuers.length === 0 || target.facts.issuers.length === 0;
     if (shared.length > 0 && issuersUnknown) {
-      // Both trust some anchor: issuers signed by it (cert-manager's, not in the manifests) work on both sides.
-      ctx.report(source, link.subject, `${differ} Both trust ${describe(shared)}; the issuers are not in the analysed manifests, so whether each `
+      // Both trust some signer: issuers signed by it (cert-manager's, not in the manifests) work on both sides.
+      const renewed = shared.some((c) => !b.includes(c.x509.fingerprint256)) ? ' (or an anchor with the same subject and key)' : '';
+      ctx.report(source, link.subject, `${differ} Both trust ${describe(shared)}${renewed}; the issuers are not in the analysed manifests, so whether each `
         + 'chains to it cannot be seen here: calls work if they do (as during a trust-anchor rotation), and `linkerd multicluster check` '
         + 'fails until the bundles are identical again.', { severity: Severity.WARNING });
       continue;

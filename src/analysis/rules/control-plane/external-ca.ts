@@ -1,4 +1,5 @@
-import { valueAt } from '../../../core/helm-values';
+import { templateTruthy, valueAt } from '../../../core/helm-values';
+import { describeValue } from '../../../core/runtime-checks';
 import { Severity } from '../../finding';
 import { controlPlaneInstalls } from '../../model/installs';
 import { MeshIndex } from '../../model/mesh-index';
@@ -34,10 +35,13 @@ export const externalCaWithoutTrustRoots: Rule = {
   },
   check(ctx) {
     for (const install of controlPlaneInstalls(ctx.index)) {
-      if (valueAt(install.values, 'identity.externalCA') !== true) continue;
+      // The chart tests it with `if`: the string "true" (or "false") leaves the ConfigMap out as well.
+      const externalCA = valueAt(install.values, 'identity.externalCA');
+      if (!templateTruthy(externalCA)) continue;
       const namespace = install.namespace ?? ctx.context.controlPlaneNamespace;
       if (hasTrustRoots(ctx.index, namespace)) continue;
-      ctx.report(install.subject, `${install.source} sets identity.externalCA: true, but neither ConfigMap ${namespace}/${TRUST_ROOTS} nor a `
+      const set = externalCA === true ? 'identity.externalCA: true,' : `identity.externalCA to ${describeValue(externalCA)}, which the chart reads as true,`;
+      ctx.report(install.subject, `${install.source} sets ${set} but neither ConfigMap ${namespace}/${TRUST_ROOTS} nor a `
         + `trust-manager Bundle ${TRUST_ROOTS} is in the output or the inventory; the control plane cannot start without it.`);
     }
   },

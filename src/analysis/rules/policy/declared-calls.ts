@@ -57,7 +57,8 @@ function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => Inbound
       if (decision.unseen) {
         // The Service or its workloads are deployed separately: nothing here proves the call refused.
         ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}${request}, which this analysis cannot follow: `
-          + `${decision.reason}. Declare the Service and its workloads in the inventory to prove the call allowed.`, { severity: Severity.WARNING });
+          + `${decision.reason}. Declare what is missing (the Service and its workloads, or the caller's Namespace) in the inventory to prove the call allowed.`,
+        { severity: Severity.WARNING });
         continue;
       }
       if (decision.uncertain) {

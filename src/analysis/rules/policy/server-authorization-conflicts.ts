@@ -4,20 +4,23 @@ import { POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/policy-view';
 import { Rule, RuleArea } from '../../rule';
 
-/** Legacy ServerAuthorization combinations the webhook rejects. */
+/** Legacy ServerAuthorization combinations the webhook rejects, or the index drops. */
 export const serverAuthorizationConflictsRule: Rule = {
   id: 'LKD-POL-018',
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
-  effects: [FindingEffect.REJECTED],
+  effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
     title: 'ServerAuthorization names its Server, and its client settings do not contradict each other',
     why: 'The webhook rejects a ServerAuthorization without a spec.server object ({name} or {selector}; a bare Server name as '
       + 'a string does not deserialize), one whose client is both meshTLS and unauthenticated, whose meshTLS is '
-      + 'unauthenticatedTLS and also lists identities or serviceAccounts, or whose networks break the cidr/except rules.',
+      + 'unauthenticatedTLS and also lists identities or serviceAccounts, or whose networks break the cidr/except rules. One '
+      + 'whose client authenticates nobody (no unauthenticated: true and no meshTLS, or a meshTLS naming no identity) is '
+      + 'accepted, then left out by the policy controller\'s index, so it authorizes nothing.',
     fix: 'Pick one client mode; better, replace the ServerAuthorization with an AuthorizationPolicy (see LKD-POL-015).',
     linkerdSource: 'policy-controller/runtime/src/admission.rs Validate<ServerAuthorizationSpec>::validate; '
-      + 'policy-controller/k8s/api/src/policy/server_authorization.rs ServerAuthorizationSpec (server: Server, required)',
+      + 'policy-controller/k8s/api/src/policy/server_authorization.rs ServerAuthorizationSpec (server: Server, required); '
+      + 'policy-controller/k8s/index/src/inbound/server_authorization.rs client_authz, client_mtls_authn',
     badExample: 'client:\n  unauthenticated: true\n  meshTLS:\n    serviceAccounts: [{name: client}]',
     goodExample: 'client:\n  meshTLS:\n    serviceAccounts: [{name: client}]',
   },
@@ -43,7 +46,21 @@ export const serverAuthorizationConflictsRule: Rule = {
       if (mtls?.unauthenticatedTLS === true && named) {
         ctx.report(authz, 'spec.client.meshTLS sets unauthenticatedTLS: true together with identities/serviceAccounts; the webhook rejects this.', { effect: FindingEffect.REJECTED });
       }
-      if (client.networks !== undefined) checkNetworkList(ctx, authz, client.networks, 'spec.client.networks');
+      // Admitted by the CRD and the webhook, then refused by the index (server_authorization.rs client_authz,
+      // client_mtls_authn), which logs it and leaves the ServerAuthorization out of every policy.
+      const dropped = client.unauthenticated === true || mtls?.unauthenticatedTLS === true ? undefined
+        : !mtls || typeof mtls !== 'object' ? 'authenticates no client (neither unauthenticated: true nor meshTLS)'
+          : !named ? 'has a meshTLS that names no identity or serviceAccount (and is not unauthenticatedTLS)' : undefined;
+      if (dropped) {
+        ctx.report(authz, `spec.client ${dropped}; the API server and the webhook accept it, but the policy controller refuses to index it, `
+          + 'so it authorizes nothing and only a controller log line says why. Name the clients (meshTLS.serviceAccounts or identities).',
+        { effect: FindingEffect.IGNORED });
+      }
+      // Unlike NetworkAuthentication's, this list may be empty: the webhook checks only its entries' exceptions
+      // (admission.rs Validate<ServerAuthorizationSpec>), and to_authz sends an empty list as the cluster networks.
+      if (client.networks !== undefined && !(Array.isArray(client.networks) && client.networks.length === 0)) {
+        checkNetworkList(ctx, authz, client.networks, 'spec.client.networks');
+      }
     }
   },
 };

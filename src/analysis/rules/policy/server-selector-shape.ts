@@ -17,7 +17,10 @@ function checkExpressions(ctx: RuleContext, server: IndexedObject, field: string
     if (!OPERATORS.includes(req?.operator)) {
       ctx.report(server, `${path}.operator ${JSON.stringify(req?.operator)} is not one of ${OPERATORS.join(', ')}; the CRD rejects it.`, { effect: FindingEffect.REJECTED });
     } else if ((req.operator === 'In' || req.operator === 'NotIn') && (!Array.isArray(req.values) || req.values.length === 0)) {
-      ctx.report(server, `${path} uses ${req.operator} with no values; ${emptyEffect(req.operator, req.values)}. List the values.`);
+      // NotIn [] is legal and selects as if absent (labels.rs Expression::matches): odd, but the Server works.
+      const harmless = req.operator === 'NotIn' && Array.isArray(req.values);
+      ctx.report(server, `${path} uses ${req.operator} with no values; ${emptyEffect(req.operator, req.values)}. List the values.`,
+        harmless ? { severity: Severity.WARNING } : {});
     }
   });
 }
@@ -41,7 +44,8 @@ export const serverSelectorShapeRule: Rule = {
     why: 'The Server CRD requires exactly one selector (oneOf); the API server rejects both or neither. Selector operators '
       + 'are limited to In, NotIn, Exists and DoesNotExist. The policy controller (labels.rs Expression::matches) treats In or '
       + 'NotIn without a values list, and Exists or DoesNotExist with one, as illegal: it logs a warning and the selector '
-      + 'matches no pod. In with an empty list never matches; NotIn with an empty list excludes nothing.',
+      + 'matches no pod. In with an empty list never matches; NotIn with an empty list excludes nothing (a warning: the '
+      + 'Server works, but the expression does not do what it says).',
     fix: 'Keep one selector; use matchLabels, or matchExpressions with a valid operator and values.',
     linkerdSource: 'policy-controller/k8s/api/src/labels.rs Selector::from_expressions, Expression::matches; the '
       + 'exactly-one-selector rule is the Server CRD\'s oneOf (charts/linkerd-crds/templates/policy/server.yaml)',

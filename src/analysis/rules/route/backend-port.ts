@@ -1,7 +1,7 @@
 import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
-import { backendRefs, everyRoute, isServiceBackend, isValidPort, rules } from '../../model/route-view';
+import { backendRefs, everyRoute, isOutboundRoute, isServiceBackend, isValidPort, rules } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
 function describeRef(backend: Record<string, any>): string {
@@ -45,7 +45,8 @@ export const backendPort: Rule = {
       + '("cannot reference a Service without a port"), so the apply fails. Where the webhook does not run (a namespace '
       + 'labelled config.linkerd.io/admission-webhooks: disabled, a policy.linkerd.io HTTPRoute, or failurePolicy Ignore '
       + 'while the controller is down), the index turns it into an invalid backend ("missing port for backend Service") '
-      + 'that keeps its weight, so its share of requests fails with HTTP 500. `group: core` without a port is not caught by the CRD, '
+      + 'that keeps its weight, so its share of requests fails with HTTP 500 (on a Service or EgressNetwork parent: a '
+      + 'Server\'s routes keep no backends). `group: core` without a port is not caught by the CRD, '
       + 'and a kind or group spelled in another case (`kind: service`) by neither the CRD nor the webhook, which compare them '
       + 'exactly, while the index reads them case-insensitively.',
     fix: 'Set `port` to the backend Service\'s port (the Service port, not the targetPort); prefer omitting `group` (or "").',
@@ -57,6 +58,8 @@ export const backendPort: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
+      // The webhook checks every Gateway API route's backends; the index uses them only on Service and EgressNetwork parents.
+      const outbound = isOutboundRoute(route, ctx.index);
       const list = rules(route);
       for (let r = 0; r < list.length; r++) {
         const backends = backendRefs(list[r]);
@@ -67,9 +70,10 @@ export const backendPort: Rule = {
           const what = backend.port === undefined ? 'has no port' : `has port ${JSON.stringify(backend.port)}`;
           const invalid = `an invalid backend whose share (weight ${weightOf(backend)}) of requests fails with HTTP 500. Set ${path}.port to a Service port.`;
           if (webhookChecks(route, backend)) {
-            ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; Linkerd's webhook rejects a gateway.networking.k8s.io route like this, and where it does not run `
-              + `Linkerd treats it as ${invalid}${schemaNote(backend)}`, { effect: FindingEffect.REJECTED });
-          } else {
+            const otherwise = outbound ? `, and where it does not run Linkerd treats it as ${invalid}` : `. Set ${path}.port to a Service port.`;
+            ctx.report(route, `${path} (Service ${String(backend.name)}) ${what}; Linkerd's webhook rejects a gateway.networking.k8s.io route like this`
+              + `${otherwise}${schemaNote(backend)}`, { effect: FindingEffect.REJECTED });
+          } else if (outbound) {
             const why = route.group === GATEWAY_GROUP
               ? `the webhook compares group and kind exactly and lets ${describeRef(backend)} through, but Linkerd's index reads them case-insensitively and treats it as`
               : 'nothing refuses it on a policy.linkerd.io HTTPRoute, and Linkerd treats it as';

@@ -22,18 +22,28 @@ function checkPort(ctx: RuleContext, route: IndexedObject, parent: ServiceParent
       + 'to a port no client calls. Use the Service port (not the targetPort).', { effect: FindingEffect.IGNORED });
   }
   if (ref.sectionName === undefined) return;
-  const ports = servicePorts(service);
+  checkSectionName(ctx, route, parent, servicePorts(service));
+}
+
+/**
+ * Linkerd reads only the port of a Service parentRef, never its sectionName, so a sectionName can mislead the reader but
+ * never detach the route: each case is a warning that says which ports the route really binds to.
+ */
+function checkSectionName(ctx: RuleContext, route: IndexedObject, parent: ServiceParent, ports: ServicePortSpec[]): void {
+  const { ref, position } = parent;
   const named = ports.find((p) => p.name === ref.sectionName);
+  const hasPort = isValidPort(ref.port);
+  const binds = hasPort ? `the route binds to port ${ref.port}` : 'the route applies to every port of the Service';
+  const warn = (message: string, fix: string): void => ctx.report(route, `${message} Linkerd keys a Service parent by its port number and does `
+    + `not read sectionName, so ${binds}.`, { severity: Severity.WARNING, fix });
   if (!named) {
-    ctx.report(route, `parentRefs[${position}].sectionName "${ref.sectionName}" names no port of ${describeParent(parent, ports)}; `
-      + 'sectionName must be a Service port name.', { effect: FindingEffect.IGNORED });
-  } else if (isValidPort(ref.port) && named.port !== ref.port) {
-    ctx.report(route, `parentRefs[${position}] sets sectionName "${ref.sectionName}" (port ${named.port}) and port ${ref.port}, `
-      + 'which disagree; keep one of them.');
-  } else if (!isValidPort(ref.port)) {
-    ctx.report(route, `parentRefs[${position}] selects port "${ref.sectionName}" by sectionName only; Linkerd's outbound index `
-      + `keys Service parents by port number, so the route applies to every port of the Service. Add port: ${named.port}.`,
-    { severity: Severity.WARNING, fix: `Set parentRefs[${position}].port to ${named.port} (sectionName may stay).` });
+    warn(`parentRefs[${position}].sectionName "${ref.sectionName}" names no port of ${describeParent(parent, ports)}.`,
+      `Remove parentRefs[${position}].sectionName, or set it to the name of ${hasPort ? `port ${ref.port}` : 'the port meant'}${hasPort ? '' : ' and add that port number'}.`);
+  } else if (hasPort && named.port !== ref.port) {
+    warn(`parentRefs[${position}] sets sectionName "${ref.sectionName}" (port ${named.port}) and port ${ref.port}, which disagree.`,
+      `Keep one port: set parentRefs[${position}].port to ${named.port}, or remove sectionName.`);
+  } else if (!hasPort) {
+    warn(`parentRefs[${position}] selects port "${ref.sectionName}" by sectionName only.`, `Set parentRefs[${position}].port to ${named.port} (sectionName may stay).`);
   }
 }
 
@@ -46,8 +56,9 @@ export const parentPort: Rule = {
   doc: {
     title: 'A Service parentRef\'s port / sectionName exists on the Service',
     why: 'A route binds to the Service port named in the parentRef. A port the Service does not expose (often the '
-      + 'container targetPort by mistake) matches no client connection, so the route silently does nothing. A sectionName '
-      + 'without a port is not used by Linkerd to narrow the attachment: the route applies to all ports.',
+      + 'container targetPort by mistake) matches no client connection, so the route silently does nothing. Linkerd never '
+      + 'reads the sectionName of a Service parent: without a port the route applies to all ports, and a sectionName that '
+      + 'names no port, or another port than `port`, is misleading but binds nothing (a warning).',
     fix: 'Use a `port` (Service port, not targetPort) or `sectionName` (Service port name) that the parent Service declares.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index.rs Namespace::apply_http_route (a parentRef port selects '
       + 'one Service port, none selects all; sectionName is not read)',

@@ -1,17 +1,10 @@
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import {
-  allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isGrpcRoute, isRecord, isServerParent, isServiceParent, parentRefs, rules,
+  allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isOutboundRoute, isRecord, isServerParent, isServiceParent, isUnsupportedFilter,
+  parentRefs, rules,
 } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-
-/** Gateway API filter types Linkerd 2.20 cannot convert. CORS and other post-1.2.1 types are LKD-ROUTE-020's. */
-const NEVER_SUPPORTED = new Set(['RequestMirror', 'URLRewrite', 'ExtensionRef']);
-
-function isUnsupported(route: IndexedObject, type: unknown): type is string {
-  if (typeof type !== 'string') return false;
-  return NEVER_SUPPORTED.has(type) || (isGrpcRoute(route) && type === 'RequestRedirect');
-}
 
 /**
  * The filter types Linkerd's own HTTPRoute CRD allows, in every served version (charts/linkerd-crds/templates/policy/
@@ -50,7 +43,7 @@ function checkRuleFilters(ctx: RuleContext, route: IndexedObject, rule: unknown,
   const filters = filtersOf(rule);
   for (let f = 0; f < filters.length; f++) {
     const filter = filters[f];
-    if (refusedByPolicyCrd(ctx, route, filter?.type, `rules[${r}].filters[${f}]`, POLICY_RULE_FILTERS) || !isUnsupported(route, filter?.type)) continue;
+    if (refusedByPolicyCrd(ctx, route, filter?.type, `rules[${r}].filters[${f}]`, POLICY_RULE_FILTERS) || !isUnsupportedFilter(route, filter?.type)) continue;
     const refused = crdProblem(filter);
     if (refused) {
       ctx.report(route, `rules[${r}].filters[${f}] is a ${filter.type} filter, which Linkerd does not support, and ${refused}: the API server `
@@ -63,14 +56,19 @@ function checkRuleFilters(ctx: RuleContext, route: IndexedObject, rule: unknown,
   }
 }
 
-function checkBackendFilters(ctx: RuleContext, route: IndexedObject, rule: unknown, r: number): void {
+/**
+ * The CRD refuses some backend filters on any route; the indexer converts backend filters only where backends are used
+ * (`outbound`): a Server's routes keep none (inbound/index/http.rs).
+ */
+function checkBackendFilters(ctx: RuleContext, route: IndexedObject, rule: unknown, r: number, outbound: boolean): void {
   const backends = backendRefs(rule);
   for (let b = 0; b < backends.length; b++) {
     const filters = filtersOf(backends[b]);
     for (let f = 0; f < filters.length; f++) {
       const filter = filters[f];
       const path = `rules[${r}].backendRefs[${b}].filters[${f}]`;
-      if (refusedByPolicyCrd(ctx, route, filter?.type, path, POLICY_BACKEND_FILTERS) || !isUnsupported(route, filter?.type)) continue;
+      if (refusedByPolicyCrd(ctx, route, filter?.type, path, POLICY_BACKEND_FILTERS)) continue;
+      if (!outbound || !isUnsupportedFilter(route, filter?.type)) continue;
       ctx.report(route, `${path} is a ${filter.type} filter, which Linkerd does not support: `
         + `that backend becomes invalid and its share of requests fails with HTTP 500. Remove ${path}.`);
     }
@@ -107,10 +105,11 @@ export const unsupportedFilters: Rule = {
     for (const route of allRoutes(ctx.index)) {
       // A route whose parents are all another implementation's (a Gateway) is not Linkerd's to convert or skip.
       if (!servedByLinkerd(route)) continue;
+      const outbound = isOutboundRoute(route, ctx.index);
       const list = rules(route);
       for (let r = 0; r < list.length; r++) {
         checkRuleFilters(ctx, route, list[r], r);
-        checkBackendFilters(ctx, route, list[r], r);
+        checkBackendFilters(ctx, route, list[r], r, outbound);
       }
     }
   },

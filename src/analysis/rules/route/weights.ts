@@ -1,5 +1,5 @@
 import { FindingEffect, Severity } from '../../finding';
-import { allRoutes, backendRefs, rules } from '../../model/route-view';
+import { allRoutes, backendRefs, onlyServerParents, rules } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
 const MAX_WEIGHT = 1_000_000;
@@ -18,10 +18,12 @@ export const backendWeights: Rule = {
   doc: {
     title: 'Backend weights are integers 0..1,000,000 and not all zero in a rule',
     why: 'A weight outside the range is rejected by the API server. When every backend of a rule weighs 0 the schema '
-      + 'accepts the route but no request can be forwarded; the failure shows only as errors at runtime.',
+      + 'accepts the route but no request can be forwarded; the failure shows only as errors at runtime. (A route whose '
+      + 'parents are all Servers is inbound policy: its backends are not used, so their weights do not matter.)',
     fix: 'Give at least one backend a positive weight; shares are weight ÷ sum of the rule\'s weights.',
     linkerdSource: 'Gateway API v1.2.1 CRD (backendRefs[].weight: 0 to 1000000); policy-controller/grpc/src/outbound/http.rs '
-      + 'convert_outbound_route (RandomAvailable over the rule\'s weighted backends)',
+      + 'convert_outbound_route (RandomAvailable over the rule\'s weighted backends); policy-controller/k8s/index/src/inbound/index/http.rs '
+      + '(a Server\'s routes keep no backends)',
     badExample: 'backendRefs:\n- {name: orders-v1, port: 8080, weight: 0}\n- {name: orders-v2, port: 8080, weight: 0}',
     goodExample: 'backendRefs:\n- {name: orders-v1, port: 8080, weight: 90}\n- {name: orders-v2, port: 8080, weight: 10}',
   },
@@ -39,7 +41,7 @@ export const backendWeights: Rule = {
             ctx.report(route, `rules[${r}].backendRefs[${b}] has weight ${JSON.stringify(w)}; it must be an integer 0..${MAX_WEIGHT}.`, { effect: FindingEffect.REJECTED });
           }
         });
-        if (allZero) {
+        if (allZero && !onlyServerParents(route)) {
           ctx.report(route, `every backend of rules[${r}] has weight 0, so no request matching that rule can be forwarded.`);
         }
       }

@@ -33,14 +33,33 @@ export function tokenKind(text: string): string | undefined {
 
 /** Key names whose value is a credential, compared without case and separators (DB_PASSWORD, db.password, apiKey). */
 const CREDENTIAL_KEY = /(?:password|passwd|passphrase|pwd|secret|token|apikey|accesskey|secretkey|privatekey|clientsecret|credentials?)$/;
-/** Keys that end like a credential but hold a reference or a setting (existingSecret: my-secret, useToken: "true"). */
-const NOT_A_CREDENTIAL = /^(?:existing|use|create|enable|enabled|mount|auto|skip|require|with)/;
+/**
+ * Keys that end like a credential but hold a reference or a setting (existingSecret: my-secret, useToken: "true"), and
+ * the Vault Agent Injector's annotations (`vault.hashicorp.com/agent-inject-secret-<file>: <vault path>`), whose values
+ * are Vault paths, templates and roles, never the secret.
+ */
+const NOT_A_CREDENTIAL = /^(?:existing|use|create|enable|enabled|mount|auto|skip|require|with|vaulthashicorpcom)/;
 
 /**
  * Fields of known kinds whose name ends like a credential but whose value is the name of a Secret object: a Link's
  * `clusterCredentialsSecret` (multicluster.linkerd.io, written by `linkerd multicluster link-gen`).
  */
 const SECRET_NAME_FIELDS = new Set(['clustercredentialssecret']);
+
+/**
+ * The same, by API group: Traefik's Middleware names a Secret in `basicAuth.secret`, `digestAuth.secret` (and its TLS
+ * options in `secret` fields), so there `secret: authsecret` is a reference.
+ */
+const SECRET_NAME_FIELDS_BY_GROUP = new Map<string, ReadonlySet<string>>([
+  ['traefik.io', new Set(['secret'])],
+  ['traefik.containo.us', new Set(['secret'])],
+]);
+
+/** Whether, on an object of this API group, `key` names a Secret object (its value is no credential). */
+export function namesSecretField(group: string, key: string): boolean {
+  const fields = SECRET_NAME_FIELDS_BY_GROUP.get(group);
+  return fields !== undefined && fields.has(normalizedKey(key));
+}
 
 function normalizedKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -77,12 +96,14 @@ export function namesSecretObject(key: string, value: string): boolean {
 
 /**
  * Values that are not the secret itself: empty, a reference to be substituted later (`${VAR}`, `$(VAR)`, `{{ .x }}`,
- * `ref+vault://…`), or a boolean spelled as text (a setting such as `token: "true"`).
+ * `ref+vault://…`), SOPS ciphertext (`ENC[AES256_GCM,data:…]`, committed by design and decrypted at apply time), or a
+ * boolean spelled as text (a setting such as `token: "true"`).
  */
 export function isReference(value: string): boolean {
   const v = value.trim();
   return v === ''
     || /^\$\{[^}]*\}$/.test(v) || /^\$\([^)]*\)$/.test(v) || /^\{\{.*\}\}$/s.test(v) || /^ref\+[a-z0-9]+:\/\//i.test(v)
+    || /^ENC\[[A-Z0-9_]+,data:[^\]]*\]$/.test(v)
     || /^(?:true|false|yes|no|null|~)$/i.test(v);
 }
 

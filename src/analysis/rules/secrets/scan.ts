@@ -5,7 +5,7 @@
  */
 import * as yaml from 'js-yaml';
 import { MAX_KEY_BASE64, derPrivateKeyKind, looksBase64, mayHoldEncodedKey } from './encoded-keys';
-import { decodedPem, isCredentialKey, isReference, mayHoldSecret, namesSecretObject, tokenKind } from './patterns';
+import { decodedPem, isCredentialKey, isReference, mayHoldSecret, namesSecretField, namesSecretObject, tokenKind } from './patterns';
 import { containsPrivateKey } from '../../../core/certificates';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
@@ -35,14 +35,19 @@ interface Walk {
   readonly visited: Set<object>;
   readonly segments: Segment[];
   /**
-   * True for External Secrets objects: their `secretKey` / `property` fields name where a secret goes or comes from,
-   * so the key-name heuristic does not apply (token formats still do).
+   * True for External Secrets objects (their `secretKey` / `property` fields name where a secret goes or comes from) and
+   * Sealed Secrets, so the key-name heuristic does not apply (token formats still do).
    */
   keyNamesAreReferences: boolean;
+  /** The object's API group: some groups name Secret objects in fields that end like a credential (`namesSecretField`). */
+  group: string;
 }
 
-/** Objects whose fields describe secrets by reference (External Secrets Operator's API group). */
-const REFERENCE_GROUPS = new Set(['external-secrets.io', 'generators.external-secrets.io']);
+/**
+ * Objects whose credential-named fields hold no credential: External Secrets Operator's describe secrets by reference,
+ * and a Sealed Secret's `encryptedData` is ciphertext only its controller can open (bitnami.com SealedSecret).
+ */
+const REFERENCE_GROUPS = new Set(['external-secrets.io', 'generators.external-secrets.io', 'bitnami.com']);
 /** Segments that stand for a decoding step (`\u0000JSON`), rendered as ` (in the JSON)`; the next key starts afresh. */
 const DECODED_MARK = '\u0000';
 
@@ -132,7 +137,7 @@ function visitEncodings(w: Walk, value: string, base64: boolean): boolean {
 }
 
 /** What secret a string is, judged with the key it sits under; undefined when none (or when it is CERT-005's). */
-function classify(value: string, key: string | undefined, base64: boolean, keyNamesAreReferences = false): string | undefined {
+function classify(value: string, key: string | undefined, base64: boolean, w: Walk): string | undefined {
   if (containsPrivateKey(value)) return undefined;
   const text = base64 ? decodeBase64(value) : value;
   if (base64 && containsPrivateKey(text)) return undefined;
@@ -140,7 +145,8 @@ function classify(value: string, key: string | undefined, base64: boolean, keyNa
   if (pem !== undefined && containsPrivateKey(pem)) return 'a base64-encoded private key';
   const token = tokenKind(text);
   if (token) return token;
-  if (key !== undefined && !keyNamesAreReferences && isCredentialKey(key) && !isReference(text) && !namesSecretObject(key, text)) return `a literal value for ${JSON.stringify(key)}`;
+  if (key === undefined || w.keyNamesAreReferences || !isCredentialKey(key) || isReference(text)) return undefined;
+  return namesSecretObject(key, text) || namesSecretField(w.group, key) ? undefined : `a literal value for ${JSON.stringify(key)}`;
   return undefined;
 }
 
@@ -166,7 +172,7 @@ function visitString(w: Walk, value: string, key: string | undefined, inBase64Se
   if (cannotHoldSecret(value, key, base64)) return;
   if (base64 && visitEncodings(w, value, true)) return;
   if (w.embedded === 0 && (containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value))))) w.privateKeys.push(pathOf(w.segments));
-  const what = classify(value, key, base64, w.keyNamesAreReferences);
+  const what = classify(value, key, base64, w);
   if (what) w.hits.push({ path: pathOf(w.segments) + label, what });
   const embedded = embeddedYaml(key, value);
   if (embedded !== undefined && typeof embedded === 'object') {
@@ -234,7 +240,7 @@ export const scanIndex: (index: MeshIndex) => Map<IndexedObject, ScanResult> = p
 /** Objects of this output holding secrets or private keys, in index order, with what each holds. */
 function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
   const found = new Map<IndexedObject, ScanResult>();
-  const w: Walk = { hits: [], privateKeys: [], embedded: 0, decoded: 0, visited: new Set(), segments: [], keyNamesAreReferences: false };
+  const w: Walk = { hits: [], privateKeys: [], embedded: 0, decoded: 0, visited: new Set(), segments: [], keyNamesAreReferences: false, group: '' };
   for (const entry of index.objects) {
     if (entry.inventory) continue;
     walkObject(w, entry);
@@ -249,6 +255,7 @@ function walkObject(w: Walk, entry: IndexedObject): void {
   w.privateKeys.length = 0;
   w.visited.clear();
   w.keyNamesAreReferences = REFERENCE_GROUPS.has(entry.group);
+  w.group = entry.group;
   const root = entry.object;
   if (typeof root !== 'object' || root === null) return;
   const section = base64Section(entry);

@@ -27,8 +27,10 @@ export const secretsInOutput: Rule = {
     why: 'Synthesized manifests are committed to Git, uploaded as CI artifacts and read by GitOps controllers; a token or '
       + 'password written into them is readable by everyone who can read any of those, for as long as the history exists. '
       + 'A Secret object does not help: its data is only base64. Values that name a Secret are references, not credentials: '
-      + '`existingSecret`-style keys, and controller annotations ending in `-secret` (ingress-nginx `auth-secret`) holding an '
-      + 'object name or `namespace/name`.',
+      + '`existingSecret`-style keys, controller annotations ending in `-secret` (ingress-nginx `auth-secret`) holding an '
+      + 'object name or `namespace/name`, a Traefik Middleware\'s `secret` fields, and the Vault Agent Injector\'s '
+      + 'annotations (Vault paths). Ciphertext made to be committed is not a credential either: a SealedSecret\'s '
+      + '`encryptedData`, SOPS `ENC[...]` values.',
     fix: 'Reference the credential instead of writing it: env valueFrom.secretKeyRef, a Secret created out of band '
       + '(External Secrets, Sealed Secrets, kubectl create secret), or a `${VAR}` placeholder resolved at deploy time. '
       + 'Rotate any credential that was committed. If this output is encrypted before it is stored, suppress LKD-SEC-001 on the object with that reason.',

@@ -7,7 +7,14 @@ import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function checkChartVersion(ctx: RuleContext, install: ChartInstall): void {
   // A rendered linkerd-config carries no chart version: it was pinned (or not) by whoever rendered it.
-  if (install.source === InstallSource.CONFIG_MAP || install.pinnedByDigest) return;
+  if (install.source === InstallSource.CONFIG_MAP) return;
+  const pin = install.sourcePin;
+  if (pin && 'floats' in pin) {
+    ctx.report(install.subject, `${install.source} installs chart ${install.chart} from ${pin.floats}, so the control plane can change without a code change.`,
+      { fix: 'Pin the GitRepository to a tag or commit (spec.ref.tag / spec.ref.commit), or install from a Helm or OCI repository with an exact chart version.' });
+    return;
+  }
+  if (pin) return;
   const problem = chartVersionProblem(install.chartVersion);
   if (problem) {
     ctx.report(install.subject, `${install.source} installs chart ${install.chart} with ${install.versionField} ${JSON.stringify(install.chartVersion ?? '')}: `
