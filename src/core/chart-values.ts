@@ -43,6 +43,16 @@ const BOOLEAN_KEYS = ['cniEnabled', 'proxy.nativeSidecar', 'identity.externalCA'
 const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
 const RESOURCE_KEYS = ['proxy.resources.cpu.request', 'proxy.resources.cpu.limit', 'proxy.resources.memory.request', 'proxy.resources.memory.limit'];
 const ISSUER_DURATIONS = ['identity.issuer.issuanceLifetime', 'identity.issuer.clockSkewAllowance'];
+/** The largest Deployment replicas Kubernetes stores (int32). */
+const MAX_INT32 = 2_147_483_647;
+
+/**
+ * Whether `controllerReplicas` can be used: the chart writes it into each controller's replicas (an int32) as is, and 0
+ * would run no control plane at all.
+ */
+export function isReplicaCount(value: unknown): boolean {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_INT32;
+}
 /** What a negative issuer duration does to the certificates' validity window. */
 const NEGATIVE_WINDOW: Record<string, string> = {
   'identity.issuer.issuanceLifetime': 'expired when issued',
@@ -105,8 +115,13 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
     });
   }
   const replicas = values.controllerReplicas;
-  if (replicas !== undefined && !(Number.isInteger(replicas) && replicas >= 1 && replicas <= 100)) {
-    out.push({ ruleId: InputRule.RANGE, path: 'controllerReplicas', problem: (where) => `controllerReplicas ${describeValue(replicas)}${where} is not a whole number from 1 to 100.`, fix: 'Use 3 for HA (one per node), 1 otherwise.' });
+  if (replicas !== undefined && !isReplicaCount(replicas)) {
+    out.push({
+      ruleId: InputRule.RANGE,
+      path: 'controllerReplicas',
+      problem: (where) => `controllerReplicas ${describeValue(replicas)}${where} is not a whole number of at least 1 (a Deployment's replicas).`,
+      fix: 'Use 3 for HA (one per node), 1 otherwise.',
+    });
   }
   const trustDomain = values.identityTrustDomain;
   if (trustDomain !== undefined && trustDomain !== '' && !(typeof trustDomain === 'string' && isDnsSubdomain(trustDomain))) {

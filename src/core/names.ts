@@ -35,7 +35,20 @@ export function validateLabelName(scope: IConstruct, name: string, what = 'name'
   return name;
 }
 
-/** Container and Service port names: IANA service names (≤ 15 characters, at least one letter). */
+/**
+ * A Service port's name: a DNS label (≤ 63 characters), which is all Kubernetes asks of it (validateServicePort);
+ * unlike a container port's, it may be longer than 15 characters, all digits, or hold "--".
+ */
+export function validateServicePortName(scope: IConstruct, name: string): string {
+  if (!(typeof name === 'string' && isDnsLabel(name))) {
+    fail(scope, InputRule.PORT,
+      `Service port name ${JSON.stringify(name)} is not a valid DNS label.`,
+      'Use at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit (e.g. "http").');
+  }
+  return name;
+}
+
+/** Container port names: IANA service names (≤ 15 characters, at least one letter, no "--"). */
 export function validatePortName(scope: IConstruct, name: string): string {
   const ok = typeof name === 'string' && name.length <= 15 && PORT_NAME.test(name) && /[a-z]/.test(name) && !name.includes('--');
   if (!ok) {

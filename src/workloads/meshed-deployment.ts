@@ -7,7 +7,7 @@ import { MeshChecks } from '../checks/mesh-checks';
 import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check, fail } from '../core/errors';
-import { validateLabelValue, validateObjectName, validatePortName, validatePortNumber } from '../core/names';
+import { validateLabelValue, validateObjectName, validatePortNumber, validateServicePortName } from '../core/names';
 import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalStruct, requireNamed, requireString, requireStruct } from '../core/runtime-checks';
 import { ServiceReference } from '../routing/service-reference';
 
@@ -281,7 +281,7 @@ export class MeshedDeployment extends Construct {
     }
     validatePortNumber(this, p.port, `ports[${i}].port`);
     if (p.targetPort !== undefined) validatePortNumber(this, p.targetPort, `ports[${i}].targetPort`);
-    if (p.name !== undefined) validatePortName(this, p.name);
+    if (p.name !== undefined) validateServicePortName(this, p.name);
     if (!(count === 1 || p.name !== undefined)) {
       fail(this, InputRule.REQUIRED,
         `ports[${i}] has no name, and a Service with several ports must name each.`,

@@ -10,18 +10,20 @@ import { validatePortNumber } from '../core/names';
 /** Proxy settings for one workload's pods. */
 export interface ProxyConfig {
   /**
-   * Ports whose traffic is proxied without protocol detection (server-speaks-first protocols, e.g. MySQL).
-   * @default - the chart's default list (25,587,3306,4444,5432,6379,9300,11211)
+   * Ports whose traffic is proxied without protocol detection (server-speaks-first protocols, e.g. MySQL). An empty
+   * list means none: the pods then get neither the namespace's list nor the chart's default one (e.g. an HTTP service
+   * on 3306).
+   * @default - the namespace's `config.linkerd.io/opaque-ports`, else the chart's default list (25,587,3306,4444,5432,6379,9300,11211)
    */
   readonly opaquePorts?: number[];
   /**
-   * Inbound ports that bypass the proxy entirely (no mTLS, no policy).
-   * @default - none
+   * Inbound ports that bypass the proxy entirely (no mTLS, no policy). An empty list overrides the namespace's.
+   * @default - the namespace's, else none
    */
   readonly skipInboundPorts?: number[];
   /**
-   * Outbound ports that bypass the proxy entirely.
-   * @default - none
+   * Outbound ports that bypass the proxy entirely. An empty list overrides the namespace's.
+   * @default - the namespace's, else none
    */
   readonly skipOutboundPorts?: number[];
   /**
@@ -36,11 +38,15 @@ export interface ProxyConfig {
   readonly defaultInboundPolicy?: DefaultInboundPolicy;
 }
 
+/**
+ * The annotation value for a port list. An empty list is written as "" on purpose: the injector then applies no
+ * namespace or default list (pkg/inject/inject.go ApplyAnnotationOverrides, CreateOpaquePortsPatch).
+ */
 function portList(scope: IConstruct, ports: number[], what: string): string {
-  if (!(Array.isArray(ports) && ports.length > 0)) {
+  if (!Array.isArray(ports)) {
     fail(scope, InputRule.REQUIRED,
-      `${what} is empty.`,
-      `Omit ${what} or list at least one port.`);
+      `${what} is not a list of port numbers.`,
+      `Pass ${what}: [3306] (or [] for none), or omit it.`);
   }
   const unique = [...new Set(ports.map((p) => validatePortNumber(scope, p, `${what} entry`)))].sort((a, b) => a - b);
   return unique.join(',');
@@ -50,9 +56,9 @@ function portList(scope: IConstruct, ports: number[], what: string): string {
 export function proxyAnnotations(scope: IConstruct, config: ProxyConfig | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!config) return out;
-  if (config.opaquePorts) out['config.linkerd.io/opaque-ports'] = portList(scope, config.opaquePorts, 'opaquePorts');
-  if (config.skipInboundPorts) out['config.linkerd.io/skip-inbound-ports'] = portList(scope, config.skipInboundPorts, 'skipInboundPorts');
-  if (config.skipOutboundPorts) out['config.linkerd.io/skip-outbound-ports'] = portList(scope, config.skipOutboundPorts, 'skipOutboundPorts');
+  if (config.opaquePorts !== undefined) out['config.linkerd.io/opaque-ports'] = portList(scope, config.opaquePorts, 'opaquePorts');
+  if (config.skipInboundPorts !== undefined) out['config.linkerd.io/skip-inbound-ports'] = portList(scope, config.skipInboundPorts, 'skipInboundPorts');
+  if (config.skipOutboundPorts !== undefined) out['config.linkerd.io/skip-outbound-ports'] = portList(scope, config.skipOutboundPorts, 'skipOutboundPorts');
   if (config.nativeSidecar !== undefined) {
     check(typeof config.nativeSidecar === 'boolean', scope, InputRule.REQUIRED, 'nativeSidecar must be true or false.', 'Pass a boolean.');
     out['config.linkerd.io/proxy-enable-native-sidecar'] = String(config.nativeSidecar);

@@ -67,12 +67,31 @@ describe('MeshedDeployment', () => {
     expect(deployment.metadata.annotations).toBeUndefined();
   });
 
+  // pkg/inject/inject.go: a pod's own opaque-ports annotation, even "", stops the namespace's and the default list
+  // (ApplyAnnotationOverrides, CreateOpaquePortsPatch), so [] is how a workload says "no opaque ports".
+  test('an empty port list is written as "" (none, overriding the namespace and the chart defaults)', () => {
+    const chart = labChart();
+    new MeshedDeployment(chart, 'Db', { name: 'db-http', app: 'db-http', containers: [{ ...container, ports: [{ number: 3306 }] }], proxy: { opaquePorts: [], skipInboundPorts: [] } });
+    // The checks read "" as no opaque ports too: the synth passes.
+    const annotations = find(synthChecked(chart), 'Deployment', 'db-http').spec.template.metadata.annotations;
+    expect(annotations).toMatchObject({ 'config.linkerd.io/opaque-ports': '', 'config.linkerd.io/skip-inbound-ports': '' });
+  });
+
+  // pkg/apis/core/validation validateServicePort: a Service port name is a DNS label, not an IANA service name.
+  test('a Service port name may be any DNS label (longer than 15, digits only, "--")', () => {
+    const chart = labChart();
+    const d = new MeshedDeployment(chart, 'Api', { name: 'api', app: 'api', containers: [container] });
+    d.exposeService({ ports: [{ port: 8080, name: 'http-metrics-admin' }, { port: 9090, name: '9090' }, { port: 9091, name: 'http--alt' }] });
+    expect(find(synth(chart), 'Service', 'api').spec.ports.map((p: any) => p.name)).toEqual(['http-metrics-admin', '9090', 'http--alt']);
+    expect(() => d.exposeService({ name: 'api-2', ports: [{ port: 8080, name: 'Http' }] })).toThrow(/LKD-INPUT-002.*Service port name "Http" is not a valid DNS label/);
+  });
+
   test('rejects bad input with the construct path', () => {
     expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'd', containers: [] })).toThrow(/\[lab\/D\] LKD-INPUT-003/);
     expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'd', containers: [container], proxy: { opaquePorts: [70000] } }))
       .toThrow(/LKD-INPUT-002.*70000/);
-    expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'd', containers: [container], proxy: { skipInboundPorts: [] } }))
-      .toThrow(/LKD-INPUT-003.*skipInboundPorts is empty/);
+    expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'd', containers: [container], proxy: { skipInboundPorts: 443 as any } }))
+      .toThrow(/LKD-INPUT-003.*skipInboundPorts is not a list/);
     expect(() => new MeshedDeployment(labChart(), 'D', { name: 'D!', app: 'd', containers: [container] })).toThrow(/LKD-INPUT-001/);
     expect(() => new MeshedDeployment(labChart(), 'D', { name: 'd', app: 'not a label', containers: [container] })).toThrow(/LKD-INPUT-001.*app/);
   });

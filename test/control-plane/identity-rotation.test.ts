@@ -65,6 +65,29 @@ describe('TrustAnchorRotation bundles', () => {
   });
 });
 
+// pkg/tls/cred.go DecodePEMCrt keeps the certificates after the issuer as its trust chain; Crt.Verify uses them.
+describe('TrustAnchorRotation with an intermediate CA between anchor and issuer', () => {
+  const chain = (...parts: { certPem: string }[]) => parts.map((p) => p.certPem.trim()).join('\n');
+
+  test('an issuer with its intermediate chains to the anchor; the plan deploys both', () => {
+    const before = rotation(RotationStep.BUNDLE_NEW_AND_OLD, { issuerCertificatePem: chain(certs.issuerUnderIntermediate, certs.intermediate) });
+    expect(anchorCount(before.issuerCertificatePem)).toBe(2);
+    const after = rotation(RotationStep.REMOVE_OLD_ANCHOR, { issuerCertificatePem: chain(certs.issuerUnderNewIntermediate, certs.newIntermediate) });
+    expect(anchorCount(after.issuerCertificatePem)).toBe(2);
+    const binding = LinkerdIdentity.fromCertificates({ trustAnchorsPem: after.trustAnchorsPem, issuerCertificatePem: after.issuerCertificatePem })
+      ._bind(new Chart(Testing.app(), 'x'), { namespace: 'linkerd', trustDomain: 'cluster.local' });
+    expect(binding.values.identityTrustAnchorsPEM).toBe(after.trustAnchorsPem);
+  });
+
+  test('without its intermediate the issuer chains to no anchor; the step rules see through the chain', () => {
+    expect(errorOf(() => rotation(RotationStep.BUNDLE_NEW_AND_OLD, { issuerCertificatePem: certs.issuerUnderIntermediate.certPem })).message)
+      .toContain('not signed by any of the 2 trust anchor(s)');
+    const newChain = chain(certs.issuerUnderNewIntermediate, certs.newIntermediate);
+    const early = errorOf(() => rotation(RotationStep.BUNDLE_NEW_AND_OLD, { issuerCertificatePem: newChain }));
+    expect(early.message).toContain('must still be signed by the current anchor');
+  });
+});
+
 describe('TrustAnchorRotation refusals', () => {
   test('an issuer signed by no anchor in the bundle', () => {
     const e = errorOf(() => rotation(RotationStep.BUNDLE_NEW_AND_OLD, { issuerCertificatePem: certs.issuerUnderRsa.certPem }));

@@ -50,6 +50,13 @@ describe('LinkerdControlPlane', () => {
     expect(JSON.stringify(controlPlaneChart({ highAvailability: true }).cp.values())).toBe(JSON.stringify(cp.values()));
   });
 
+  // The chart writes controllerReplicas into each controller's replicas (an int32) as is: no cap of its own.
+  test('controllerReplicas takes any whole number from 1, typed or through additionalValues', () => {
+    expect(controlPlaneChart({ controllerReplicas: 101 }).cp.values().controlPlane.controllerReplicas).toBe(101);
+    expect(controlPlaneChart({ additionalValues: { controllerReplicas: 150 } }).cp.values().controlPlane.controllerReplicas).toBe(150);
+    expect(() => controlPlaneChart({ controllerReplicas: 0 })).toThrow(/LKD-INPUT-006.*controllerReplicas 0 is not a whole number of at least 1/);
+  });
+
   test('createNamespace: false leaves the namespace to someone else', () => {
     const { objects } = rendered({ createNamespace: false });
     expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([]);

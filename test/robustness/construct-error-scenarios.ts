@@ -229,7 +229,8 @@ export const SCENARIOS: Scenario[] = [
   { name: 'two unnamed Service ports', run: (e) => workload(e, {}).exposeService({ ports: [{ port: 8080 }, { port: 9090 }] }) },
   { name: 'an appProtocol Linkerd does not read', run: (e) => workload(e, {}).exposeService({ ports: [{ port: 8080, appProtocol: 'grpc' as Any }] }) },
   { name: 'an unknown namespace default inbound policy', run: (e) => new MeshedNamespace(e.chart, 'Ns', { name: 'mesh-lab', defaultInboundPolicy: 'nope' as DefaultInboundPolicy }) },
-  { name: 'an empty opaquePorts list', run: (e) => workload(e, { proxy: { opaquePorts: [] } }) },
+  { name: 'opaquePorts that is not a list', run: (e) => workload(e, { proxy: { opaquePorts: 3306 as Any } }) },
+  { name: 'a Service port name that is no DNS label', run: (e) => workload(e, {}).exposeService({ ports: [{ port: 8080, name: 'HTTP_Admin' }] }) },
   { name: 'nativeSidecar as a string', run: (e) => workload(e, { proxy: { nativeSidecar: 'yes' as Any } }) },
   { name: 'an unknown pod default inbound policy', run: (e) => workload(e, { proxy: { defaultInboundPolicy: 'nope' as DefaultInboundPolicy } }) },
   // core/runtime-checks.ts: what a jsii user (Python, Java, Go) can pass once the types are gone

@@ -166,6 +166,11 @@ export const certs = {
   /** An intermediate CA signed by `root` (a cert-manager or Vault chain), and an issuer it signed. */
   get intermediate(): TestCert { return cached('intermediate', () => issue({ cn: 'intermediate.linkerd.cluster.local', signer: certs.root, days: 300 })); },
   get issuerUnderIntermediate(): TestCert { return cached('issuerUnderIntermediate', () => issue({ cn: 'identity.linkerd.cluster.local', signer: certs.intermediate, days: 180 })); },
+  /** The same three tiers under `newRoot` (the issuer a rotation switches to). */
+  get newIntermediate(): TestCert { return cached('newIntermediate', () => issue({ cn: 'intermediate-2.linkerd.cluster.local', signer: certs.newRoot, days: 300 })); },
+  get issuerUnderNewIntermediate(): TestCert {
+    return cached('issuerUnderNewIntermediate', () => issue({ cn: 'identity.linkerd.cluster.local', signer: certs.newIntermediate, days: 180 }));
+  },
   /** Issuer signed by `root` that outlives it (400 days against 365). */
   get longIssuer(): TestCert { return cached('longIssuer', () => issue({ cn: 'long-issuer', signer: certs.root, days: 400 })); },
 };

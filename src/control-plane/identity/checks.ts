@@ -30,7 +30,6 @@ export function requireCertificates(scope: IConstruct, pem: unknown, what: strin
   return bundle.certificates;
 }
 
-/** Parses a PEM that must hold exactly one certificate. */
 /**
  * An issuer certificate, with the intermediates that may follow it (leaf first, as linkerd-identity reads them:
  * pkg/tls/cred.go DecodePEMCrt keeps the rest as the issuer's trust chain and sends it to the proxies).
@@ -38,13 +37,6 @@ export function requireCertificates(scope: IConstruct, pem: unknown, what: strin
 export function requireIssuerChain(scope: IConstruct, pem: unknown, what: string): { issuer: ParsedCertificate; intermediates: ParsedCertificate[] } {
   const [issuer, ...intermediates] = requireCertificates(scope, pem, what);
   return { issuer, intermediates };
-}
-
-export function requireOneCertificate(scope: IConstruct, pem: unknown, what: string): ParsedCertificate {
-  const certificates = requireCertificates(scope, pem, what);
-  check(certificates.length === 1, scope, CertRule.CHAIN, `${what} holds ${certificates.length} certificates, not one.`,
-    `Pass only the issuer certificate in ${what}; anchors belong in the trust-anchor bundle.`);
-  return certificates[0];
 }
 
 export function checkAnchorAlgorithms(scope: IConstruct, anchors: ParsedCertificate[]): void {

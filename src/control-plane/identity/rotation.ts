@@ -6,10 +6,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Construct } from 'constructs';
-import { CertRule, checkAnchorAlgorithms, checkChain, checkIssuerAlgorithm, requireCertificates, requireOneCertificate } from './checks';
+import { CertRule, checkAnchorAlgorithms, checkChain, checkIssuerAlgorithm, requireCertificates, requireIssuerChain } from './checks';
 import { ISSUER_SECRET_NAME, IssuerScheme } from './static-identity';
 import {
-  ParsedCertificate, ValidityState, bundlePem, sameCertificate, signersOf, validityProblem,
+  ParsedCertificate, ValidityState, bundlePem, chainsToAnchor, sameCertificate, validityProblem,
 } from '../../core/certificates';
 import { check } from '../../core/errors';
 import { validateLabelName } from '../../core/names';
@@ -51,7 +51,10 @@ export interface TrustAnchorRotationProps {
   readonly currentAnchorPem: string;
   /** The new anchor (PEM). */
   readonly newAnchorPem: string;
-  /** The issuer certificate (PEM) deployed at this step: signed by the current anchor before SWITCH_ISSUER, by the new one from then on. */
+  /**
+   * The issuer certificate (PEM) deployed at this step: chaining to the current anchor before SWITCH_ISSUER, to the new
+   * one from then on. Intermediates may follow it (leaf first), as linkerd-identity reads them.
+   */
   readonly issuerCertificatePem: string;
   /** The step to carry out now. */
   readonly step: RotationStep;
@@ -142,6 +145,8 @@ export class TrustAnchorRotation extends Construct {
   private readonly current: ParsedCertificate[];
   private readonly next: ParsedCertificate[];
   private readonly issuer: ParsedCertificate;
+  /** The certificates after the issuer in its PEM: its trust chain (pkg/tls/cred.go DecodePEMCrt). */
+  private readonly intermediates: ParsedCertificate[];
   private readonly namespace: string;
 
   constructor(scope: Construct, id: string, props: TrustAnchorRotationProps) {
@@ -155,16 +160,16 @@ export class TrustAnchorRotation extends Construct {
     this.checkRunbookInputs(props);
     this.current = requireCertificates(this, props.currentAnchorPem, 'currentAnchorPem');
     this.next = requireCertificates(this, props.newAnchorPem, 'newAnchorPem');
-    this.issuer = requireOneCertificate(this, props.issuerCertificatePem, 'issuerCertificatePem');
+    ({ issuer: this.issuer, intermediates: this.intermediates } = requireIssuerChain(this, props.issuerCertificatePem, 'issuerCertificatePem'));
     this.checkAnchors();
     const bundle = this.bundle();
     checkIssuerAlgorithm(this, this.issuer);
-    // An issuer signed by neither anchor gets the general chain error; otherwise the step-specific one explains more.
-    if (signersOf(this.issuer, [...this.next, ...this.current]).length > 0) this.checkIssuerAnchor();
-    checkChain(this, this.issuer, bundle);
+    // An issuer chaining to neither anchor gets the general chain error; otherwise the step-specific one explains more.
+    if (this.chainsTo([...this.next, ...this.current])) this.checkIssuerAnchor();
+    checkChain(this, this.issuer, bundle, this.intermediates);
     this.checkRunningProxies();
     this.trustAnchorsPem = bundlePem(bundle);
-    this.issuerCertificatePem = `${this.issuer.x509.toString().trim()}\n`;
+    this.issuerCertificatePem = `${[this.issuer, ...this.intermediates].map((c) => c.x509.toString().trim()).join('\n')}\n`;
   }
 
   /** The anchors of this step's bundle: the new one first, the current one until it is removed. */
@@ -204,10 +209,15 @@ export class TrustAnchorRotation extends Construct {
     }
   }
 
+  /** Whether the issuer, through the intermediates given with it, chains to one of these anchors. */
+  private chainsTo(anchors: ParsedCertificate[]): boolean {
+    return chainsToAnchor(this.issuer, anchors, this.intermediates);
+  }
+
   /** Before the switch the issuer must chain to the current anchor (proxies may not trust the new one yet); after it, to the new one. */
   private checkIssuerAnchor(): void {
-    const byNew = signersOf(this.issuer, this.next).length > 0;
-    const byCurrent = signersOf(this.issuer, this.current).length > 0;
+    const byNew = this.chainsTo(this.next);
+    const byCurrent = this.chainsTo(this.current);
     if (atOrAfter(this.step, RotationStep.REMOVE_OLD_ANCHOR)) {
       check(byNew, this, CertRule.LIFETIME, `step ${this.step} removes the old anchor while issuer "${this.issuer.name}" still chains to it; every workload certificate it signs would be rejected.`,
         `Complete ${RotationStep.SWITCH_ISSUER} (an issuer signed by the new anchor) and ${RotationStep.RESTART_AFTER_ISSUER} first.`);

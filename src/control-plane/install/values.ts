@@ -8,6 +8,7 @@ import { HighAvailabilityPreset } from './high-availability';
 import { ImageDistribution } from './image-distribution';
 import { checkMergedValues } from './merged-values';
 import { LinkerdCniOptions, LinkerdInstallOptions, LinkerdProxyOptions, ProxyLogHttpHeaders, ProxyResources, WebhookFailurePolicy } from './options';
+import { isReplicaCount } from '../../core/chart-values';
 import { parseExactCidr } from '../../core/cidr';
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../core/default-inbound-policy';
 import { InputRule, check } from '../../core/errors';
@@ -151,8 +152,8 @@ function proxyValues(scope: IConstruct, given: LinkerdProxyOptions | undefined):
 }
 
 function replicas(scope: IConstruct, value: number | undefined): number | undefined {
-  check(value === undefined || (Number.isInteger(value) && value >= 1 && value <= 100), scope, InputRule.RANGE,
-    `controllerReplicas ${JSON.stringify(value)} is not a whole number from 1 to 100.`, 'Use 3 for HA (one per node), 1 otherwise.');
+  check(value === undefined || isReplicaCount(value), scope, InputRule.RANGE,
+    `controllerReplicas ${JSON.stringify(value)} is not a whole number of at least 1 (a Deployment's replicas).`, 'Use 3 for HA (one per node), 1 otherwise.');
   return value;
 }
 
