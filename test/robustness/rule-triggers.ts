@@ -113,6 +113,7 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     ruleId: 'LKD-ROUTE-026',
     objects: lab((o) => { find(o, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' }; }),
   },
+  { ruleId: 'LKD-ROUTE-027', objects: lab((o) => { find(o, 'Service', 'orders-v1').spec.ports[0].appProtocol = 'grpc'; }) },
   { ruleId: 'LKD-POL-019', objects: lab((o) => { find(o, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = []; }) },
   {
     ruleId: 'LKD-ROUTE-005',

@@ -1,7 +1,7 @@
 /**
  * The rule pack: every rule the engine runs, in ID order. Adding a rule = one new file plus one line here.
  */
-import { unmatchedRequests } from './route/unmatched-requests';
+import { unknownAppProtocol } from './route/unknown-app-protocol';
 import { unservedProtocol } from './route/unserved-protocol';
 import { compareStrings } from '../../core/compare';
 import { Rule } from '../rule';
@@ -83,6 +83,7 @@ import { ruleTimeouts } from './route/rule-timeouts';
 import { serverParentScope } from './route/server-parent-scope';
 import { serviceProfileWins } from './route/service-profile';
 import { serviceSelectsPods } from './route/service-selects-pods';
+import { unmatchedRequests } from './route/unmatched-requests';
 import { unsupportedFilters } from './route/unsupported-filters';
 import { backendWeights } from './route/weights';
 import { secretsInOutput } from './secrets/secrets-in-output';
@@ -124,6 +125,7 @@ export const ALL_RULES: Rule[] = [
   serverParentScope,
   unmatchedRequests,
   unservedProtocol,
+  unknownAppProtocol,
   admissionWebhook,
   nonIdempotentRetries,
   annotationGrammar,

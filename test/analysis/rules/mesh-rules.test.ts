@@ -132,6 +132,24 @@ describe('LKD-MESH-002 workload metadata against the pod template', () => {
     pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/proxy-log-level'] = 'debug';
     expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
   });
+  // The injector admits pods (webhook.go); a CronJob's jobTemplate.metadata lands on its Jobs, never on their pods.
+  test('keys on a CronJob\'s jobTemplate metadata are not read either', () => {
+    const cron = {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'report', namespace: NS },
+      spec: {
+        schedule: '0 * * * *',
+        jobTemplate: {
+          metadata: { annotations: { 'config.linkerd.io/proxy-log-level': 'debug' } },
+          spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'example/report:1.0.0' }] } } },
+        },
+      },
+    };
+    const found = only([...meshLab(), cron], 'LKD-MESH-002');
+    expect(found).toMatchObject({ severity: Severity.ERROR, resource: { kind: 'CronJob', name: 'report' } });
+    expect(found.message).toMatch(/^spec.jobTemplate.metadata.annotations of the CronJob carries config.linkerd.io\/proxy-log-level; .*Put them on spec.jobTemplate.spec.template.metadata.annotations/);
+  });
   test('a different value on the template is a warning: the template value applies', () => {
     const objects = meshLab();
     deployment(objects).metadata.annotations = { 'config.linkerd.io/proxy-await': 'disabled' };
@@ -278,6 +296,24 @@ describe('LKD-MESH-003 opaque-ports, read by Go and by Rust', () => {
 });
 
 describe('LKD-MESH-004 opaque ports', () => {
+  // inbound/index.rs: opaque ports count only for ports without a Server (default_inbound_server); a Server's own
+  // proxyProtocol decides otherwise (inbound_server), and an unset one is detection (server.rs proxy_protocol).
+  test('a Server on a port the pods mark opaque must say proxyProtocol: opaque, or detection comes back', () => {
+    const objects = meshLab();
+    for (const name of ['orders-v1', 'orders-v2']) template(objects, name).spec.containers[0].ports.push({ name: 'mysql', containerPort: 3306 });
+    const server = {
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: { name: 'orders-db', namespace: 'mesh-lab' },
+      spec: { podSelector: { matchLabels: pick(objects, 'Server', 'orders-http').spec.podSelector.matchLabels }, port: 'mysql' },
+    };
+    const onServer = (o: any[]) => ruleFindings(o, 'LKD-MESH-004').filter((f) => f.resource.kind === 'Server');
+    expect(onServer([...objects, server]).map((f) => f.message)).toEqual([
+      expect.stringMatching(/^port 3306 of Deployment mesh-lab\/orders-v1, Deployment mesh-lab\/orders-v2 is opaque there .*leaves proxyProtocol unset: the proxy detects/),
+    ]);
+    expect(onServer([...objects, { ...server, spec: { ...server.spec, proxyProtocol: 'opaque' } }])).toEqual([]);
+    expect(onServer([...objects, { ...server, spec: { ...server.spec, proxyProtocol: 'HTTP/1' } }])).toEqual([]);
+  });
   test('fires when pods mark the targetPort opaque and the Service does not', () => {
     const objects = meshLab();
     annotate(objects, 'orders-v1', { 'config.linkerd.io/opaque-ports': '8080' });

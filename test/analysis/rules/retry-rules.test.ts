@@ -151,6 +151,44 @@ describe('LKD-RETRY-004 misplaced annotations', () => {
     const [finding] = ruleFindings(objects, 'LKD-RETRY-004');
     expect(finding).toMatchObject({ resource: { kind: 'Deployment', name: 'orders-v1' }, message: expect.stringContaining('are on a Deployment, where Linkerd never reads them') });
   });
+  // grpc/src/outbound.rs to_proto: a port serving GRPCRoutes gets the Service's gRPC retry, any other HTTP port its HTTP
+  // retry (the default route's too), an opaque port (or an unknown appProtocol) neither, nor the timeouts.
+  describe('on a Service, the family each port uses', () => {
+    /** The baseline without its HTTPRoute: the orders Service serves its default route. */
+    const bare = (serviceAnnotations: Record<string, string>, port: Record<string, unknown> = {}) => {
+      const objects = meshLab().filter((o) => o.kind !== 'HTTPRoute');
+      const service = pick(objects, 'Service', 'orders');
+      service.metadata.annotations = serviceAnnotations;
+      Object.assign(service.spec.ports[0], port);
+      return objects;
+    };
+    test('the HTTP retry on the default route is used; the gRPC retry without a GRPCRoute is not', () => {
+      expect(ruleFindings(bare({ 'retry.linkerd.io/http': '5xx' }), 'LKD-RETRY-004')).toEqual([]);
+      expect(ruleFindings(bare({ 'retry.linkerd.io/grpc': 'unavailable' }), 'LKD-RETRY-004').map((f) => f.message)).toEqual([
+        expect.stringMatching(/^annotations retry.linkerd.io\/grpc are never applied: port 8080 \(detect: .*\) uses retry.linkerd.io\/http/),
+      ]);
+    });
+    test('with a GRPCRoute on the port, the gRPC retry is used and the HTTP one is not', () => {
+      const grpc = {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'GRPCRoute',
+        metadata: { name: 'orders-grpc', namespace: 'mesh-lab' },
+        spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'orders', port: 8080 }], rules: [{ backendRefs: [{ name: 'orders-v1', port: 8080 }] }] },
+      };
+      expect(ruleFindings([...bare({ 'retry.linkerd.io/grpc': 'unavailable' }), grpc], 'LKD-RETRY-004')).toEqual([]);
+      expect(ruleFindings([...bare({ 'retry.linkerd.io/http': '5xx' }), grpc], 'LKD-RETRY-004').map((f) => f.message))
+        .toEqual([expect.stringMatching(/retry.linkerd.io\/http are never applied: port 8080 .* uses retry.linkerd.io\/grpc/)]);
+    });
+    test('on an opaque port no retry or timeout applies, and LKD-RETRY-001 does not claim that requests are retried', () => {
+      for (const port of [{ appProtocol: 'linkerd.io/opaque' }, { appProtocol: 'grpc' }]) {
+        const objects = bare({ 'retry.linkerd.io/http': '5xx', 'timeout.linkerd.io/request': '5s' }, port);
+        expect(ruleFindings(objects, 'LKD-RETRY-004').map((f) => f.message))
+          .toEqual([expect.stringMatching(/retry.linkerd.io\/http, timeout.linkerd.io\/request are never applied: port 8080 \((opaque|unknown): appProtocol .*\) uses none/)]);
+        expect(ruleFindings(objects, 'LKD-RETRY-001')).toEqual([]);
+      }
+      expect(ruleFindings(bare({ 'retry.linkerd.io/http': '5xx' }), 'LKD-RETRY-001')).toHaveLength(1);
+    });
+  });
 });
 
 describe('LKD-RETRY-005 route settings replace the Service\'s', () => {

@@ -60,3 +60,27 @@ describe('LKD-ROUTE-009 weights', () => {
     expect(ruleFindings(objects, 'LKD-ROUTE-009').map((f) => f.effect)).toEqual(['rejected']);
   });
 });
+
+// policy-controller/core/src/outbound.rs AppProtocol::from_str; grpc/src/outbound.rs to_proto serves Unknown as opaque.
+describe('LKD-ROUTE-027 appProtocol Linkerd does not read', () => {
+  const withAppProtocol = (value: string | undefined, service = 'orders-v1') => {
+    const objects = meshLab();
+    const port = pick(objects, 'Service', service).spec.ports[0];
+    if (value === undefined) delete port.appProtocol; else port.appProtocol = value;
+    return objects;
+  };
+  test.each(['grpc', 'http2', 'h2c', 'HTTPS'])('warns on %s: the port is opaque TCP to meshed clients', (value) => {
+    expect(ruleFindings(withAppProtocol(value), 'LKD-ROUTE-027').map((f) => [f.severity, f.resource.name, f.message])).toEqual([
+      ['warning', 'orders-v1', expect.stringMatching(new RegExp(`port 8080 has appProtocol "${value}", which Linkerd does not know: meshed clients treat the port as opaque TCP`))],
+    ]);
+  });
+  test.each(['http', 'HTTP', 'kubernetes.io/h2c', 'linkerd.io/opaque', 'linkerd.io/tcp', undefined])('passes on %s', (value) => {
+    expect(ruleFindings(withAppProtocol(value), 'LKD-ROUTE-027')).toEqual([]);
+  });
+  test('a Service with a route is LKD-ROUTE-026\'s, and one without meshed pods is not the mesh\'s', () => {
+    expect(ruleFindings(withAppProtocol('grpc', 'orders'), 'LKD-ROUTE-027')).toEqual([]);
+    const objects = withAppProtocol('grpc');
+    for (const d of objects.filter((o) => o.kind === 'Deployment')) d.spec.template.metadata.annotations = { ...d.spec.template.metadata.annotations, 'linkerd.io/inject': 'disabled' };
+    expect(ruleFindings(objects, 'LKD-ROUTE-027')).toEqual([]);
+  });
+});

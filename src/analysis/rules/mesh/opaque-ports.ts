@@ -1,8 +1,9 @@
 import { Severity } from '../../finding';
+import { serverProxyProtocol } from '../../model/inbound-routes';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import {
-  OPAQUE_PORTS, controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod, isMeshed, listSome, refList,
-  resolveContainerPort, specOf, workloadLabel,
+  OPAQUE_PORTS, controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod, isMeshed, listSome, ownPodTemplates, refList,
+  resolveContainerPort, serverCoverage, specOf, workloadLabel,
 } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
@@ -36,6 +37,37 @@ function checkService(ctx: RuleContext, service: IndexedObject): void {
   }
 }
 
+/**
+ * A Server supersedes the pods' opaque ports on the ports it selects: the policy controller reads the opaque ports only
+ * for ports without a Server (inbound/index.rs default_inbound_server) and takes a Server's proxyProtocol otherwise
+ * (inbound_server), where an unset one means detection (inbound/server.rs proxy_protocol). So a Server written to lock
+ * down a database port brings the detection stall back unless it says opaque.
+ */
+function checkServers(ctx: RuleContext): void {
+  const coverage = serverCoverage(ctx.index);
+  const found = new Map<IndexedObject, { ports: Set<number>; pods: Set<string> }>();
+  for (const pod of ownPodTemplates(ctx.index)) {
+    if (!isMeshed(pod) || controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) === undefined) continue;
+    for (const [port, servers] of coverage.claimedPorts(pod)) {
+      if (!controllerOpaqueOnPod(ctx.index, ctx.context, pod, port)) continue;
+      for (const server of servers) {
+        if (server.inventory || serverProxyProtocol(server) !== 'detect') continue;
+        const entry = found.get(server) ?? { ports: new Set<number>(), pods: new Set<string>() };
+        found.set(server, entry);
+        entry.ports.add(port);
+        entry.pods.add(workloadLabel(pod));
+      }
+    }
+  }
+  for (const [server, { ports, pods }] of found) {
+    ctx.report(server, `port ${[...ports].sort((a, b) => a - b).join(', ')} of ${listSome([...pods])} is opaque there (${OPAQUE_PORTS} as the injector leaves it), `
+      + 'but this Server, which supersedes that annotation on the ports it selects, leaves proxyProtocol unset: the proxy detects the '
+      + 'protocol again (10 s stalls for server-speaks-first protocols such as MySQL).', {
+      fix: 'Set proxyProtocol: opaque on the Server (or the protocol the port really speaks).',
+    });
+  }
+}
+
 /** A port opaque on the pods must be opaque on the Service in front of them (linkerd check, data-plane category). */
 export const opaquePortsRule: Rule = {
   id: 'LKD-MESH-004',
@@ -46,13 +78,15 @@ export const opaquePortsRule: Rule = {
     why: 'Clients learn whether a port is opaque from the Service: its config.linkerd.io/opaque-ports as the proxy injector '
       + 'leaves it (the Service\'s own, else the namespace\'s, else the ports whose targetPort is a default opaque port, of '
       + '25,587,3306,4444,5432,6379,9300,11211), read by the policy controller. If the pods mark a targetPort opaque but the '
-      + 'Service\'s port is not, clients still run protocol detection, which stalls server-speaks-first protocols (linkerd2#10745).',
+      + 'Service\'s port is not, clients still run protocol detection, which stalls server-speaks-first protocols (linkerd2#10745). '
+      + 'A Server supersedes the pods\' opaque ports on the ports it selects: without proxyProtocol: opaque, detection is back.',
     fix: 'Annotate the Service with config.linkerd.io/opaque-ports listing the Service ports whose targetPorts are opaque on the pods '
-      + '(or annotate the namespace once).',
+      + '(or annotate the namespace once); give a Server on an opaque port proxyProtocol: opaque.',
     linkerdSource: 'pkg/inject/inject.go (conf *ResourceConfig) CreateOpaquePortsPatch; '
       + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (opaque-ports annotation, else '
       + 'default_opaque_ports); pkg/healthcheck/healthcheck.go (hc *HealthChecker) '
-      + 'checkMisconfiguredOpaquePortAnnotations, misconfiguredOpaqueAnnotation',
+      + 'checkMisconfiguredOpaquePortAnnotations, misconfiguredOpaqueAnnotation; policy-controller/k8s/index/src/inbound/index.rs '
+      + 'default_inbound_server, inbound_server; policy-controller/k8s/index/src/inbound/server.rs proxy_protocol',
     badExample: 'kind: Service\nspec:\n  ports: [{port: 4222, targetPort: 4222}]\n# pods: config.linkerd.io/opaque-ports: "4222"',
     goodExample: 'kind: Service\nmetadata:\n  annotations:\n    config.linkerd.io/opaque-ports: "4222"',
   },
@@ -64,5 +98,6 @@ export const opaquePortsRule: Rule = {
       if (opaque === undefined) opaqueNamespaces.set(namespace, opaque = namespaceHasOpaquePods(ctx, namespace));
       if (opaque) checkService(ctx, service);
     }
+    checkServers(ctx);
   },
 };

@@ -72,7 +72,17 @@ function hasPodTemplate(entry: IndexedObject): boolean {
  * value on the template is what applies (warning: the workload's value misleads).
  */
 function checkWorkloadAnnotations(ctx: RuleContext, workload: IndexedObject): void {
-  const own = annotationsOf(workload.object);
+  checkIgnoredAnnotations(ctx, workload, annotationsOf(workload.object), 'metadata.annotations');
+  // A CronJob's job template metadata lands on its Jobs, not on their pods: unread as well.
+  if (workload.id.kind === 'CronJob') {
+    const jobMetadata = (workload.object as any)?.spec?.jobTemplate?.metadata?.annotations;
+    if (jobMetadata !== null && typeof jobMetadata === 'object' && !Array.isArray(jobMetadata)) {
+      checkIgnoredAnnotations(ctx, workload, jobMetadata, 'spec.jobTemplate.metadata.annotations');
+    }
+  }
+}
+
+function checkIgnoredAnnotations(ctx: RuleContext, workload: IndexedObject, own: Record<string, unknown>, where: string): void {
   const keys = linkerdKeys(own);
   if (!keys) return;
   const template = templateMetadata(workload.object);
@@ -88,11 +98,11 @@ function checkWorkloadAnnotations(ctx: RuleContext, workload: IndexedObject): vo
   }
   const path = templatePath(workload.id.kind);
   if (missing.length > 0) {
-    ctx.report(workload, `metadata.annotations of the ${workload.id.kind} carries ${missing.join(', ')}; the proxy injector reads pods, so `
+    ctx.report(workload, `${where} of the ${workload.id.kind} carries ${missing.join(', ')}; the proxy injector reads pods, so `
       + `these have no effect here. Put them on ${path}.annotations.`);
   }
   if (different.length > 0) {
-    ctx.report(workload, `metadata.annotations of the ${workload.id.kind} carries ${different.join(', ')}; only ${path}.annotations is read, `
+    ctx.report(workload, `${where} of the ${workload.id.kind} carries ${different.join(', ')}; only ${path}.annotations is read, `
       + 'so the template\'s value applies and this one is ignored. Remove it or make both agree.', { severity: Severity.WARNING });
   }
 }

@@ -2,6 +2,7 @@ import { presentKeys, retryAnnotated } from './retry-config';
 import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { PortRetryUse, RetryFamily, serviceRetryUse } from '../../model/outbound';
 import { allRoutes, hasAnnotation, isGrpcRoute, isOutboundRoute, isServerParent, parentRefs } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -49,6 +50,32 @@ function checkOtherObjects(ctx: RuleContext): void {
   }
 }
 
+function describeUse(uses: PortRetryUse[]): string {
+  return uses.map((u) => `port ${u.port} (${u.protocol.protocol}: ${u.protocol.origin}) uses ${u.families.size === 0 ? 'none'
+    : [...u.families].map((f) => `retry.linkerd.io/${f}`).join(' and ')}`).join('; ');
+}
+
+/**
+ * A Service's retry and timeout annotations reach a port only in the family its clients are served there
+ * (`serviceRetryUse`): the gRPC retry where GRPCRoutes are served, the HTTP retry elsewhere, none on an opaque port.
+ */
+function checkServiceFamilies(ctx: RuleContext, service: IndexedObject): void {
+  const keys = presentKeys(service, ROUTE_KEYS);
+  if (keys.length === 0) return;
+  const uses = serviceRetryUse(ctx.index, ctx.context, service);
+  if (uses.length === 0) return;
+  const used = (family: RetryFamily) => uses.some((u) => u.families.has(family));
+  const unused = keys.filter((k) => (k === RETRY_HTTP_ANNOTATION ? !used(RetryFamily.HTTP)
+    : k === RETRY_GRPC_ANNOTATION ? !used(RetryFamily.GRPC) : !uses.some((u) => u.families.size > 0)));
+  if (unused.length === 0) return;
+  ctx.report(service, `annotations ${unused.join(', ')} are never applied: ${describeUse(uses)}. The client proxy passes a Service's `
+    + 'gRPC retry only where GRPCRoutes are served and its HTTP retry elsewhere, and an opaque port (or an appProtocol Linkerd does '
+    + 'not know) gets neither retries nor timeouts.', {
+    fix: 'Use retry.linkerd.io/grpc for ports that serve GRPCRoutes and retry.linkerd.io/http for the others; on an opaque port '
+      + 'retry in the application, or give the port an appProtocol Linkerd reads (http, kubernetes.io/h2c).',
+  });
+}
+
 /** Annotations that are well-formed but sit where no part of Linkerd looks. */
 export const misplacedAnnotations: Rule = {
   id: 'LKD-RETRY-004',
@@ -58,13 +85,15 @@ export const misplacedAnnotations: Rule = {
     title: 'Retry/timeout annotations sit where Linkerd reads them, in the right family',
     why: 'An HTTPRoute reads only retry.linkerd.io/http, a GRPCRoute only retry.linkerd.io/grpc; the other is ignored. '
       + 'Retries and timeouts are outbound (client-side) behaviour, read from Services, EgressNetworks and HTTPRoutes or '
-      + 'GRPCRoutes with a Service or EgressNetwork parent (TLSRoutes and TCPRoutes read none); on a Server-parented (inbound) route, a workload or a pod template they do nothing, without any warning.',
+      + 'GRPCRoutes with a Service or EgressNetwork parent (TLSRoutes and TCPRoutes read none); on a Server-parented (inbound) route, a workload or a pod template they do nothing, without any warning. '
+      + 'On a Service, each port uses one family: retry.linkerd.io/grpc only where GRPCRoutes are served, retry.linkerd.io/http '
+      + 'elsewhere, and an opaque port (or an unknown appProtocol) neither, nor any timeout.',
     fix: 'Use retry.linkerd.io/http on HTTPRoutes and retry.linkerd.io/grpc on GRPCRoutes, and put the annotations on the '
       + 'Service or on a route whose parentRef is the Service.',
     linkerdSource: 'policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry; '
       + 'policy-controller/k8s/index/src/outbound/index/grpc.rs parse_grpc_retry; '
       + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (outbound only; the inbound '
-      + 'index reads no retry annotations)',
+      + 'index reads no retry annotations); policy-controller/grpc/src/outbound.rs to_proto (which retry each port\'s protocol gets)',
     badExample: 'kind: GRPCRoute\nmetadata:\n  annotations: {retry.linkerd.io/http: 5xx}',
     goodExample: 'kind: GRPCRoute\nmetadata:\n  annotations: {retry.linkerd.io/grpc: unavailable}',
   },
@@ -74,5 +103,6 @@ export const misplacedAnnotations: Rule = {
       checkInbound(ctx, route);
     }
     checkOtherObjects(ctx);
+    for (const service of retryAnnotated(ctx.index).services) checkServiceFamilies(ctx, service);
   },
 };

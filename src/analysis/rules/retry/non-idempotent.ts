@@ -2,6 +2,7 @@ import { RetrySettings, annotationsRead, describeKeys, effectiveRetry, presentKe
 import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
+import { RetryFamily, serviceRetryUse } from '../../model/outbound';
 import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, routesAttachedToEgressNetwork, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -59,6 +60,8 @@ function checkService(ctx: RuleContext, service: IndexedObject): void {
   const keys = presentKeys(service, SERVICE_RETRY_KEYS);
   // An unreadable value drops the HTTP retry block (LKD-RETRY-002): then nothing retries.
   if (keys.length === 0 || !annotationsRead(service, SERVICE_RETRY_KEYS) || routesAttachedTo(ctx.index, service).length > 0) return;
+  // On an opaque port the HTTP retry is never applied (LKD-RETRY-004 says so): nothing is sent twice.
+  if (!serviceRetryUse(ctx.index, ctx.context, service).some((u) => u.families.has(RetryFamily.HTTP))) return;
   ctx.report(service, `retries (${describeKeys(service, keys)}) apply to every request to this Service, whatever its method, `
     + 'POST and PATCH included; a request that failed after the server acted is sent again and can take effect twice.');
 }
