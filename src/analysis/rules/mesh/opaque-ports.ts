@@ -1,9 +1,9 @@
 import { Severity } from '../../finding';
 import { serverProxyProtocol } from '../../model/inbound-routes';
-import { IndexedObject, PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import {
-  OPAQUE_PORTS, controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod, isMeshed, listSome, ownPodTemplates, refList,
-  resolveContainerPort, serverCoverage, specOf, workloadLabel,
+  OPAQUE_PORTS, controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod, isMeshed, listSome, refList,
+  resolveContainerPort, selectPorts, serverCoverage, serverPort, specOf, workloadLabel,
 } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
@@ -44,17 +44,21 @@ function checkService(ctx: RuleContext, service: IndexedObject): void {
  * down a database port brings the detection stall back unless it says opaque.
  */
 function checkServers(ctx: RuleContext): void {
+  // Most Servers name their protocol: only the detecting ones, and their selected pods, are looked at.
+  const detecting = ctx.index.own(POLICY_GROUP, 'Server').filter((server) => serverProxyProtocol(server) === 'detect');
+  if (detecting.length === 0) return;
   const coverage = serverCoverage(ctx.index);
   const found = new Map<IndexedObject, { ports: Set<number>; pods: Set<string> }>();
-  for (const pod of ownPodTemplates(ctx.index)) {
-    if (!isMeshed(pod) || controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) === undefined) continue;
-    for (const [port, servers] of coverage.claimedPorts(pod)) {
-      if (!controllerOpaqueOnPod(ctx.index, ctx.context, pod, port)) continue;
-      for (const server of servers) {
-        if (server.inventory || serverProxyProtocol(server) !== 'detect') continue;
+  for (const server of detecting) {
+    const port = serverPort(server);
+    if (port === undefined) continue;
+    for (const pod of coverage.podsOf(server)) {
+      if (!isMeshed(pod) || controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) === undefined) continue;
+      for (const number of selectPorts(pod, port)) {
+        if (!controllerOpaqueOnPod(ctx.index, ctx.context, pod, number)) continue;
         const entry = found.get(server) ?? { ports: new Set<number>(), pods: new Set<string>() };
         found.set(server, entry);
-        entry.ports.add(port);
+        entry.ports.add(number);
         entry.pods.add(workloadLabel(pod));
       }
     }

@@ -1,7 +1,7 @@
 import { Severity } from '../../finding';
 import { Injection } from '../../model/mesh-index';
 import { OutboundProtocol, servicePortProtocol } from '../../model/outbound';
-import { routesAttachedTo, servicePorts } from '../../model/route-view';
+import { isRecord, listOf, routesAttachedTo, servicePorts } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
 /**
@@ -28,6 +28,8 @@ export const unknownAppProtocol: Rule = {
   },
   check(ctx) {
     for (const service of ctx.index.own('', 'Service')) {
+      // Most Services set no appProtocol: that is ruled out before anything is resolved.
+      if (!listOf(service.object.spec?.ports).some((p) => isRecord(p) && typeof p.appProtocol === 'string')) continue;
       // Only a port the routes do not already explain, on a Service in front of meshed pods (its clients are the mesh's).
       if (routesAttachedTo(ctx.index, service).length > 0) continue;
       if (!ctx.index.podTemplatesForService(service).some((pod) => pod.injection === Injection.ENABLED)) continue;
