@@ -138,7 +138,6 @@ function valuesFrom(index: MeshIndex, release: IndexedObject): Array<Record<stri
 /** An OCI content digest, as an OCIRepository's `ref.digest` pins a chart. */
 const OCI_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-/** The chart and version a HelmRelease points at: `spec.chart.spec`, or an OCIRepository / HelmChart via `spec.chartRef`. */
 /**
  * How a GitRepository's spec.ref pins what it fetches, in Flux's order of precedence (commit, name, semver, tag,
  * branch; without a ref, the master branch): a semver is a version like any other, so it is returned as one.
@@ -176,6 +175,10 @@ function fluxSourceChart(index: MeshIndex, release: IndexedObject, chartSpec: an
   return { chart: chartSpec.chart, ...gitRefPin(String(source.name), repo.object.spec?.ref) };
 }
 
+/**
+ * The chart and version a HelmRelease points at: `spec.chart.spec` (from a GitRepository or Bucket: `fluxSourceChart`),
+ * or an OCIRepository / HelmChart via `spec.chartRef`.
+ */
 function fluxChart(index: MeshIndex, release: IndexedObject): FluxChart {
   const chartSpec = release.object.spec?.chart?.spec;
   if (isPlainObject(chartSpec)) {
