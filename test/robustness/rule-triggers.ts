@@ -114,6 +114,26 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     objects: lab((o) => { find(o, 'Service', 'orders').metadata.annotations = { 'config.linkerd.io/opaque-ports': '8080' }; }),
   },
   { ruleId: 'LKD-ROUTE-027', objects: lab((o) => { find(o, 'Service', 'orders-v1').spec.ports[0].appProtocol = 'grpc'; }) },
+  { ruleId: 'LKD-ROUTE-028', objects: lab((o) => { const r = serverRoute(); r.spec.rules[0].timeouts = { request: '5s' }; o.push(r); }) },
+  {
+    ruleId: 'LKD-POL-025',
+    objects: lab((o) => {
+      annotate(podMeta(o), { 'config.linkerd.io/proxy-require-identity-inbound-ports': '8080' });
+      find(o, 'Server', 'orders-http').spec.accessPolicy = 'all-unauthenticated';
+    }),
+  },
+  {
+    ruleId: 'LKD-MESH-015',
+    objects: lab((o) => {
+      find(o, 'Service', 'orders-v2').spec.selector = { app: 'legacy-orders' };
+      o.push({
+        apiVersion: 'workload.linkerd.io/v1beta1',
+        kind: 'ExternalWorkload',
+        metadata: { name: 'vm-1', namespace: NS, labels: { app: 'legacy-orders' } },
+        spec: { meshTLS: { identity: 'spiffe://root.linkerd.cluster.local/vm-1', serverName: 'vm-1.cluster.local' }, ports: [{ port: 8080 }] },
+      });
+    }),
+  },
   { ruleId: 'LKD-POL-019', objects: lab((o) => { find(o, 'AuthorizationPolicy', 'client-to-orders').spec.requiredAuthenticationRefs = []; }) },
   {
     ruleId: 'LKD-ROUTE-005',

@@ -26,7 +26,7 @@ import { AnalysisContext } from '../options';
 import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
 import { IndexedObject, MeshIndex } from './mesh-index';
-import { controllerOpaqueOnService } from './policy-view';
+import { controllerOpaqueOnService, portListHas, writtenServiceOpaquePorts } from './policy-view';
 import {
   RouteFamily, egressNetworkParents, everyRouteWithInventory, familyRank, isValidPort, pushTo, routeFamily, serviceParents, servicePorts,
   unconvertibleRoute,
@@ -64,6 +64,26 @@ export function servicePortProtocol(index: MeshIndex, service: IndexedObject, po
     return { protocol: OutboundProtocol.OPAQUE, origin };
   }
   return { protocol: OutboundProtocol.DETECT, origin: 'no appProtocol: the proxy detects HTTP' };
+}
+
+export interface OpaqueOverride {
+  readonly protocol: ServicePortProtocol;
+  /** Where the overridden opaque-ports list comes from, in words. */
+  readonly opaqueOrigin: string;
+}
+
+/**
+ * Where a Service port's appProtocol silently wins over an opaque-ports list someone wrote for it: the outbound index
+ * keeps the appProtocol of a listed port and logs the conflict at debug level only (outbound/index.rs Index::apply for
+ * Service). Only an appProtocol read as HTTP matters: any other is served like opaque anyway. Undefined when the two agree.
+ */
+export function appProtocolOverridesOpaque(
+  index: MeshIndex, service: IndexedObject, port: number, context: AnalysisContext,
+): OpaqueOverride | undefined {
+  const protocol = servicePortProtocol(index, service, port, context);
+  if (protocol.protocol !== OutboundProtocol.HTTP1 && protocol.protocol !== OutboundProtocol.HTTP2) return undefined;
+  const written = writtenServiceOpaquePorts(index, service);
+  return written && portListHas(written.ports, port) ? { protocol, opaqueOrigin: written.origin } : undefined;
 }
 
 /** The route families a protocol serves, best first; the first family with attached routes is the one used. */

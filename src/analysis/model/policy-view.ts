@@ -695,6 +695,25 @@ function injectorSees(index: MeshIndex, entry: IndexedObject): boolean {
   return index.injectorWebhookSkips(namespace, labelsOf(entry.object)) === undefined;
 }
 
+/** An opaque-ports list someone wrote for a Service, and where: its own annotation, or its namespace's (copied by the injector). */
+export interface WrittenOpaquePorts {
+  readonly ports: PortList;
+  readonly origin: string;
+}
+
+/**
+ * The opaque ports a Service gets from an annotation someone wrote (its own, else its namespace's where the injector
+ * copies it), not from the cluster defaults; undefined when there is none or the policy controller cannot read it.
+ */
+export function writtenServiceOpaquePorts(index: MeshIndex, service: IndexedObject): WrittenOpaquePorts | undefined {
+  const own = opaquePortsAnnotation(service);
+  const namespace = service.id.namespace ?? '';
+  const value = own ?? (injectorSees(index, service) ? namespaceOpaquePorts(index, namespace) : undefined);
+  const ports = value === undefined ? undefined : controllerPortSet(value);
+  if (!ports) return undefined;
+  return { ports, origin: own !== undefined ? `the Service's ${OPAQUE_PORTS_ANNOTATION}` : `Namespace ${namespace}'s ${OPAQUE_PORTS_ANNOTATION} (copied by the injector)` };
+}
+
 /**
  * A Service's opaque-ports as the injector's patch leaves it (inject.go `CreateOpaquePortsPatch`): its own, else its
  * namespace's, else the ports whose targetPort (the port itself when unset, as the API server defaults it) is a
@@ -964,17 +983,27 @@ export const externalWorkloadCoverage = perIndex((index: MeshIndex): ExternalCov
 });
 
 /**
- * Whether an ExternalWorkload serves a Service port: the external workload controller writes an endpoint only for a
- * port the workload lists, by targetPort name or number, with the same protocol (case-sensitive) as the Service port
- * (controller/api/destination/external-workload/endpoints_reconciler.go findWorkloadPort).
+ * Whether an ExternalWorkload has an address: the external workload controller skips one without workloadIPs, so it is
+ * no endpoint of any Service (controller/api/destination/external-workload/endpoints_reconciler.go reconcileByAddressType).
  */
-export function externalWorkloadServes(workload: IndexedObject, servicePort: Record<string, any>): boolean {
-  // A workload without an address gives no endpoint at all (endpoints_reconciler.go reconcileByAddressType skips it).
+export function externalWorkloadHasAddress(workload: IndexedObject): boolean {
   const ips = workload.object.spec?.workloadIPs;
-  if (!Array.isArray(ips) || ips.length === 0) return false;
+  return Array.isArray(ips) && ips.length > 0;
+}
+
+/**
+ * Whether an ExternalWorkload lists the target of a Service port: unlike a pod, it must, by targetPort name or number,
+ * with the same protocol (case-sensitive) as the Service port (endpoints_reconciler.go findWorkloadPort).
+ */
+export function externalWorkloadListsPort(workload: IndexedObject, servicePort: Record<string, any>): boolean {
   const target = servicePort.targetPort ?? servicePort.port;
   const protocol = typeof servicePort.protocol === 'string' ? servicePort.protocol : 'TCP';
   const ports = workload.object.spec?.ports;
   return (Array.isArray(ports) ? ports : []).some((p) => p && (typeof p.protocol === 'string' ? p.protocol : 'TCP') === protocol
     && (typeof target === 'string' ? p.name === target : p.port === target));
+}
+
+/** Whether an ExternalWorkload is an endpoint of a Service port: it has an address and lists the port's target. */
+export function externalWorkloadServes(workload: IndexedObject, servicePort: Record<string, any>): boolean {
+  return externalWorkloadHasAddress(workload) && externalWorkloadListsPort(workload, servicePort);
 }

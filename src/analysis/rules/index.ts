@@ -18,6 +18,7 @@ import { kubernetesVersion } from './control-plane/kubernetes-version';
 import { webhookFailurePolicyIgnore } from './control-plane/webhook-failure-policy';
 import { configAnnotationsRule } from './mesh/config-annotations';
 import { duplicateObjectsRule } from './mesh/duplicate-objects';
+import { externalWorkloadEndpointsRule } from './mesh/external-workload-endpoints';
 import { jobSidecarRule } from './mesh/job-sidecar';
 import { missingServiceAccount } from './mesh/missing-service-account';
 import { networkPolicyRule } from './mesh/network-policy';
@@ -46,6 +47,7 @@ import { probesNeedAuthorizationRule } from './policy/probes-need-authorization'
 import { prometheusScrapesRule } from './policy/prometheus-scrapes';
 import { rateLimitRule } from './policy/rate-limit';
 import { rateLimitProtocol } from './policy/rate-limit-protocol';
+import { requireIdentityPortsRule } from './policy/require-identity-ports';
 import { routeAuthorizationWithoutServerRule } from './policy/route-authorization-without-server';
 import { serverAuthorizationConflictsRule } from './policy/server-authorization-conflicts';
 import { serverDeniesAllRule } from './policy/server-denies-all';
@@ -71,6 +73,7 @@ import { beyondGatewayV121 } from './route/beyond-v1-2-1';
 import { consumerRoute } from './route/consumer-route';
 import { gatewayApiVersion } from './route/gateway-api-version';
 import { ignoredTimeouts } from './route/ignored-timeouts';
+import { inboundRouteFields } from './route/inbound-route-fields';
 import { kindConflict } from './route/kind-conflict';
 import { layer4AndEgress } from './route/layer4-and-egress';
 import { meshHostnames } from './route/mesh-hostnames';
@@ -93,12 +96,13 @@ import { proxyVersionSkew } from './version/proxy-skew';
 export const ALL_RULES: Rule[] = [
   authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
-  plaintextDefaultRule, prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, rateLimitProtocol, legacyKindsRule,
+  plaintextDefaultRule, requireIdentityPortsRule,
+  prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, rateLimitProtocol, legacyKindsRule,
   serverSelectorShapeRule,
   routeAuthorizationWithoutServerRule, serverAuthorizationConflictsRule, openAuthorizationRule, serverParentGroupRule,
   targetNotInjectedRule, wrongMetadataRule, configAnnotationsRule, opaquePortsRule, podHazardsRule, networkPolicyRule,
   proxyPortCollisionRule, skippedServerPortRule, podSecurityAdmissionRule, unknownKindsRule, yaml11ReadingsRule, jobSidecarRule,
-  duplicateObjectsRule,
+  duplicateObjectsRule, externalWorkloadEndpointsRule,
   missingServiceAccount,
   omittedParentGroup,
   backendWeights,
@@ -119,6 +123,7 @@ export const ALL_RULES: Rule[] = [
   gatewayApiVersion,
   missingParents,
   ignoredTimeouts,
+  inboundRouteFields,
   serviceProfileWins,
   beyondGatewayV121,
   meshHostnames,

@@ -346,6 +346,79 @@ describe('LKD-MESH-004 opaque ports', () => {
   });
 });
 
+// outbound/index.rs Index::apply for Service: a listed opaque port that has an appProtocol keeps the appProtocol
+// ("`appProtocol` set on service port, ignoring opaque port setting", at debug level).
+describe('LKD-MESH-004 appProtocol over opaque ports', () => {
+  const withBoth = (appProtocol: string | undefined, where: 'service' | 'namespace' = 'service') => {
+    const objects = meshLab();
+    const orders = pick(objects, 'Service', 'orders');
+    if (appProtocol !== undefined) orders.spec.ports[0].appProtocol = appProtocol;
+    const target = where === 'service' ? orders.metadata : pick(objects, 'Namespace', NS).metadata;
+    target.annotations = { ...(target.annotations ?? {}), 'config.linkerd.io/opaque-ports': '8080' };
+    return objects;
+  };
+  const onOrders = (objects: any[]) => ruleFindings(objects, 'LKD-MESH-004').filter((f) => f.resource.kind === 'Service' && f.resource.name === 'orders');
+  test.each(['http', 'kubernetes.io/h2c'])('an appProtocol %s wins over the Service\'s own list', (value) => {
+    expect(onOrders(withBoth(value)).map((f) => [f.severity, f.message])).toEqual([[Severity.WARNING,
+      expect.stringMatching(new RegExp(`^port 8080 is listed in the Service's config.linkerd.io/opaque-ports, but its appProtocol "${value.replace('.', '\\.')}" takes precedence: meshed clients treat the port as HTTP/[12], not opaque`))]]);
+  });
+  test('and over the namespace\'s list the injector copies', () => {
+    expect(onOrders(withBoth('http', 'namespace')).map((f) => f.message)).toEqual([expect.stringMatching(/listed in Namespace mesh-lab's config.linkerd.io\/opaque-ports \(copied by the injector\)/)]);
+  });
+  test.each([undefined, 'linkerd.io/opaque', 'linkerd.io/tcp', 'grpc'])('agrees with an appProtocol %s (opaque, or served like it)', (value) => {
+    expect(onOrders(withBoth(value))).toEqual([]);
+  });
+  test('says nothing where only the cluster defaults list the port', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders').spec.ports[0].appProtocol = 'http';
+    expect(onOrders(objects)).toEqual([]);
+    expect(ruleFindings(objects, 'LKD-MESH-004', { defaultOpaquePorts: '8080' })).toEqual([]);
+  });
+});
+
+// controller/api/destination/external-workload/endpoints_reconciler.go: workloads without IPs are skipped, and
+// findWorkloadPort wants the Service's targetPort (name or number, same protocol) declared in spec.ports.
+describe('LKD-MESH-015 ExternalWorkload endpoints', () => {
+  const vm = (name: string, spec: Record<string, unknown>) => ({
+    apiVersion: 'workload.linkerd.io/v1beta1',
+    kind: 'ExternalWorkload',
+    metadata: { name, namespace: NS, labels: { app: 'legacy-orders' } },
+    spec: { meshTLS: { identity: `spiffe://root.linkerd.cluster.local/${name}`, serverName: `${name}.cluster.local` }, ...spec },
+  });
+  const legacy = (...workloads: any[]) => {
+    const objects = meshLab();
+    const service = pick(objects, 'Service', 'orders-v2');
+    service.spec.selector = { app: 'legacy-orders' };
+    service.spec.ports = [{ name: 'http', port: 8080, targetPort: 9000 }];
+    return [...objects, ...workloads];
+  };
+  const messages = (objects: any[]) => ruleFindings(objects, 'LKD-MESH-015').map((f) => [f.severity, f.resource.name, f.message]);
+  test('a workload that declares the target port, by number or by name, is an endpoint', () => {
+    expect(messages(legacy(vm('vm-1', { workloadIPs: [{ ip: '192.0.2.10' }], ports: [{ port: 9000 }] })))).toEqual([]);
+    const objects = legacy(vm('vm-1', { workloadIPs: [{ ip: '192.0.2.10' }], ports: [{ port: 9000, name: 'http' }] }));
+    pick(objects, 'Service', 'orders-v2').spec.ports[0].targetPort = 'http';
+    expect(messages(objects)).toEqual([]);
+  });
+  test('a workload without the target port is left out, and the port fails when nobody else serves it', () => {
+    expect(messages(legacy(vm('vm-1', { workloadIPs: [{ ip: '192.0.2.10' }], ports: [{ port: 8080, name: 'http' }] })))).toEqual([[Severity.WARNING, 'vm-1',
+      expect.stringMatching(/^spec.ports lists no port for Service mesh-lab\/orders-v2 port 8080 \(targetPort 9000\): unlike a pod, .*leaves it out there; no other endpoint serves port 8080, so requests to it fail\.$/)]]);
+    const served = messages(legacy(vm('vm-1', { workloadIPs: [{ ip: '192.0.2.10' }] }), vm('vm-2', { workloadIPs: [{ ip: '192.0.2.11' }], ports: [{ port: 9000 }] })));
+    expect(served).toEqual([[Severity.WARNING, 'vm-1', expect.stringMatching(/leaves it out there\.$/)]]);
+  });
+  test('the protocol must match too', () => {
+    expect(messages(legacy(vm('vm-1', { workloadIPs: [{ ip: '192.0.2.10' }], ports: [{ port: 9000, protocol: 'UDP' }] })))).toHaveLength(1);
+  });
+  test('a workload without workloadIPs is no endpoint of any Service', () => {
+    expect(messages(legacy(vm('vm-1', { ports: [{ port: 9000 }] })))).toEqual([[Severity.WARNING, 'vm-1',
+      expect.stringMatching(/^spec.workloadIPs is not set, so Linkerd's external workload controller skips this workload: it is no endpoint of Service mesh-lab\/orders-v2, which selects it\.$/)]]);
+    expect(messages(legacy(vm('vm-1', { workloadIPs: [], ports: [{ port: 9000 }] })))[0][2]).toMatch(/^spec.workloadIPs is empty/);
+  });
+  test('a workload no Service selects is not judged', () => {
+    const objects = meshLab();
+    expect(messages([...objects, vm('vm-1', {})])).toEqual([]);
+  });
+});
+
 describe('LKD-MESH-005 pod hazards', () => {
   test('fires on UDP and the proxy UID of an injected pod', () => {
     const objects = meshLab();

@@ -503,6 +503,37 @@ describe('LKD-POL-011 plaintext default', () => {
   });
 });
 
+// inbound/index.rs: require_id_ports is read only by default_inbound_server; a port a Server selects gets inbound_server.
+describe('LKD-POL-025 require-identity ports a Server selects', () => {
+  const REQUIRE = 'config.linkerd.io/proxy-require-identity-inbound-ports';
+  const listed = (where: 'pod' | 'namespace') => {
+    const objects = meshLab();
+    const meta = where === 'pod' ? pick(objects, 'Deployment', 'orders-v1').spec.template.metadata : pick(objects, 'Namespace', NS).metadata;
+    meta.annotations = { ...(meta.annotations ?? {}), [REQUIRE]: '8080' };
+    return objects;
+  };
+  test('fires when the Server admits unauthenticated clients on a listed port', () => {
+    const objects = listed('pod');
+    pick(objects, 'Server', 'orders-http').spec.accessPolicy = 'all-unauthenticated';
+    expect(ruleFindings(objects, 'LKD-POL-025').map((f) => [f.severity, f.resource.name, f.message])).toEqual([[Severity.WARNING, 'orders-v1',
+      expect.stringMatching(/^port\(s\) 8080 of Deployment mesh-lab\/orders-v1 are listed in config.linkerd.io\/proxy-require-identity-inbound-ports \(from the pod template\), but Server orders-http selects them.*: an unmeshed client in the cluster is admitted \(Server orders-http accessPolicy is all-unauthenticated/)]]);
+  });
+  test('names the namespace when the list is the namespace\'s, for every pod it reaches', () => {
+    const objects = listed('namespace');
+    pick(objects, 'Server', 'orders-http').spec.accessPolicy = 'all-unauthenticated';
+    const found = ruleFindings(objects, 'LKD-POL-025');
+    expect(found.map((f) => f.resource.name)).toEqual(['orders-v1', 'orders-v2']);
+    expect(found[0].message).toMatch(/\(from Namespace mesh-lab\)/);
+  });
+  test('passes when the Server requires identity anyway (mesh-lab: MeshTLS only), or no Server selects the port', () => {
+    expect(ruleFindings(listed('pod'), 'LKD-POL-025')).toEqual([]);
+    const objects = listed('namespace');
+    pick(objects, 'Server', 'orders-http').spec.port = 9999;
+    pick(objects, 'Server', 'orders-http').spec.accessPolicy = 'all-unauthenticated';
+    expect(ruleFindings(objects, 'LKD-POL-025')).toEqual([]);
+  });
+});
+
 describe('LKD-POL-012 enumerated values', () => {
   test('fires on a bad namespace default and Server enums', () => {
     const objects = meshLab();

@@ -246,25 +246,4 @@ describe('LKD-ROUTE-023 a Service routes use selects something', () => {
     });
     expect(ruleFindings(objects, 'LKD-ROUTE-023')).toEqual([]);
   });
-  // endpoints_reconciler.go findWorkloadPort: the workload must list the targetPort (name or number) with the Service port's protocol.
-  test('a Service port no selected ExternalWorkload lists gets no endpoint', () => {
-    const objects = meshLab();
-    const service = pick(objects, 'Service', 'orders-v2');
-    service.spec.selector = { app: 'legacy-orders' };
-    service.spec.ports = [{ name: 'http', port: 8080, targetPort: 9000 }];
-    objects.push({
-      apiVersion: 'workload.linkerd.io/v1beta1',
-      kind: 'ExternalWorkload',
-      metadata: { name: 'vm-1', namespace: 'mesh-lab', labels: { app: 'legacy-orders' } },
-      spec: { meshTLS: { identity: 'spiffe://root.linkerd.cluster.local/vm-1', serverName: 'vm-1.cluster.local' }, workloadIPs: [{ ip: '192.0.2.10' }], ports: [{ port: 8080, name: 'http' }] },
-    });
-    const [finding] = ruleFindings(objects, 'LKD-ROUTE-023');
-    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-v2' } });
-    expect(finding.message).toMatch(/^port 8080 \(targetPort 9000\) matches no port of the ExternalWorkloads this Service selects \(vm-1\) that have a workloadIP/);
-    service.spec.ports = [{ name: 'http', port: 8080, targetPort: 'http' }];
-    expect(ruleFindings(objects, 'LKD-ROUTE-023')).toEqual([]);
-    // endpoints_reconciler.go skips a workload without workloadIPs.
-    pick(objects, 'ExternalWorkload', 'vm-1').spec.workloadIPs = [];
-    expect(ruleFindings(objects, 'LKD-ROUTE-023').map((f) => f.resource.name)).toEqual(['orders-v2']);
-  });
 });

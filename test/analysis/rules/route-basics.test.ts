@@ -84,3 +84,32 @@ describe('LKD-ROUTE-027 appProtocol Linkerd does not read', () => {
     expect(ruleFindings(objects, 'LKD-ROUTE-027')).toEqual([]);
   });
 });
+
+// inbound/index/http.rs and grpc.rs: a Server's routes keep matches and filters only.
+describe('LKD-ROUTE-028 a Server\'s route carries no timeouts or backends', () => {
+  const serverRoute = (kind: 'HTTPRoute' | 'GRPCRoute', rule: Record<string, unknown>, parents: any[] = [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }]) => ({
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind,
+    metadata: { name: 'orders-in', namespace: 'mesh-lab' },
+    spec: { parentRefs: parents, rules: [{ matches: kind === 'HTTPRoute' ? [{ path: { value: '/orders' } }] : [{ method: { service: 'orders.Orders' } }], ...rule }] },
+  });
+  const found = (route: any, id = 'LKD-ROUTE-028') => ruleFindings([...meshLab(), route], id).filter((f) => f.resource.name === 'orders-in');
+  test('timeouts and backends on a Server-only route do nothing', () => {
+    expect(found(serverRoute('HTTPRoute', { timeouts: { request: '5s' } })).map((f) => [f.severity, f.message])).toEqual([['warning',
+      'rules[0].timeouts is set, but every parent of this route is a Server: the inbound policy index keeps only its matches and filters, so no timeout applies. Move it to a route whose parent is the Service.']]);
+    expect(found(serverRoute('GRPCRoute', { backendRefs: [{ name: 'orders', port: 8080, weight: 10 }] })).map((f) => f.message)).toEqual([
+      expect.stringMatching(/^rules\[0\]\.backendRefs is set, .*so no request goes to these backends \(the selected pods serve what the route matches\)\. Move it/),
+    ]);
+  });
+  test('other rules leave those fields to it: no lone-weight, unreadable-timeout or ignored-backendRequest finding', () => {
+    const route = serverRoute('HTTPRoute', { timeouts: { request: '1m30s', backendRequest: '2s' }, backendRefs: [{ name: 'orders', port: 8080, weight: 10 }] });
+    expect(found(route).map((f) => f.message)).toEqual([expect.stringMatching(/^rules\[0\]\.timeouts, rules\[0\]\.backendRefs are set, .*so no timeout applies and no request goes to these backends/)]);
+    for (const id of ['LKD-ROUTE-010', 'LKD-ROUTE-014', 'LKD-ROUTE-018']) expect(found(route, id)).toEqual([]);
+  });
+  test('a route with a Service or a Gateway parent too is not the inbound index\'s alone', () => {
+    const also = (ref: Record<string, unknown>) => serverRoute('HTTPRoute', { timeouts: { request: '5s' } }, [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }, ref]);
+    expect(found(also({ group: 'core', kind: 'Service', name: 'orders', port: 8080 }))).toEqual([]);
+    expect(found(also({ name: 'edge' }))).toEqual([]);
+    expect(found(serverRoute('HTTPRoute', {}))).toEqual([]);
+  });
+});

@@ -1,10 +1,12 @@
 import { Severity } from '../../finding';
 import { serverProxyProtocol } from '../../model/inbound-routes';
 import { IndexedObject, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { appProtocolOverridesOpaque } from '../../model/outbound';
 import {
   OPAQUE_PORTS, controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod, isMeshed, listSome, refList,
   resolveContainerPort, selectPorts, serverCoverage, serverPort, specOf, workloadLabel,
 } from '../../model/policy-view';
+import { isRecord, listOf, servicePorts } from '../../model/route-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function checkServicePort(ctx: RuleContext, service: IndexedObject, servicePort: any, pods: PodTemplate[]): void {
@@ -72,6 +74,23 @@ function checkServers(ctx: RuleContext): void {
   }
 }
 
+/** A Service port listed opaque whose appProtocol says HTTP: the appProtocol wins, and only a debug log says so. */
+function checkAppProtocols(ctx: RuleContext): void {
+  for (const service of ctx.index.own('', 'Service')) {
+    // Most Services set no appProtocol: that is ruled out before any list is read.
+    if (!listOf(service.object.spec?.ports).some((p) => isRecord(p) && typeof p.appProtocol === 'string')) continue;
+    for (const { port } of servicePorts(service)) {
+      const conflict = appProtocolOverridesOpaque(ctx.index, service, port, ctx.context);
+      if (!conflict) continue;
+      ctx.report(service, `port ${port} is listed in ${conflict.opaqueOrigin}, but its ${conflict.protocol.origin} takes precedence: meshed `
+        + `clients treat the port as ${conflict.protocol.protocol}, not opaque, and Linkerd says so only in a debug log.`, {
+        fix: `Keep one of the two: remove the appProtocol (or set it to linkerd.io/opaque) if the port is not HTTP, or take port ${port} out of `
+          + 'the opaque ports (a Service annotation of its own overrides the namespace\'s).',
+      });
+    }
+  }
+}
+
 /** A port opaque on the pods must be opaque on the Service in front of them (linkerd check, data-plane category). */
 export const opaquePortsRule: Rule = {
   id: 'LKD-MESH-004',
@@ -83,14 +102,17 @@ export const opaquePortsRule: Rule = {
       + 'leaves it (the Service\'s own, else the namespace\'s, else the ports whose targetPort is a default opaque port, of '
       + '25,587,3306,4444,5432,6379,9300,11211), read by the policy controller. If the pods mark a targetPort opaque but the '
       + 'Service\'s port is not, clients still run protocol detection, which stalls server-speaks-first protocols (linkerd2#10745). '
-      + 'A Server supersedes the pods\' opaque ports on the ports it selects: without proxyProtocol: opaque, detection is back.',
+      + 'A Server supersedes the pods\' opaque ports on the ports it selects: without proxyProtocol: opaque, detection is back. '
+      + 'On a Service port, an appProtocol supersedes the opaque ports: http or kubernetes.io/h2c on a port listed opaque makes '
+      + 'it HTTP to clients, with only a debug log.',
     fix: 'Annotate the Service with config.linkerd.io/opaque-ports listing the Service ports whose targetPorts are opaque on the pods '
       + '(or annotate the namespace once); give a Server on an opaque port proxyProtocol: opaque.',
     linkerdSource: 'pkg/inject/inject.go (conf *ResourceConfig) CreateOpaquePortsPatch; '
       + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (opaque-ports annotation, else '
       + 'default_opaque_ports); pkg/healthcheck/healthcheck.go (hc *HealthChecker) '
       + 'checkMisconfiguredOpaquePortAnnotations, misconfiguredOpaqueAnnotation; policy-controller/k8s/index/src/inbound/index.rs '
-      + 'default_inbound_server, inbound_server; policy-controller/k8s/index/src/inbound/server.rs proxy_protocol',
+      + 'default_inbound_server, inbound_server; policy-controller/k8s/index/src/inbound/server.rs proxy_protocol; '
+      + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (an appProtocol keeps its port out of the opaque ports)',
     badExample: 'kind: Service\nspec:\n  ports: [{port: 4222, targetPort: 4222}]\n# pods: config.linkerd.io/opaque-ports: "4222"',
     goodExample: 'kind: Service\nmetadata:\n  annotations:\n    config.linkerd.io/opaque-ports: "4222"',
   },
@@ -103,5 +125,6 @@ export const opaquePortsRule: Rule = {
       if (opaque) checkService(ctx, service);
     }
     checkServers(ctx);
+    checkAppProtocols(ctx);
   },
 };

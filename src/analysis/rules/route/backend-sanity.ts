@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import { backendNamespaces, backendRefs, everyRoute, isRecord, isServiceBackend, rules } from '../../model/route-view';
+import { backendNamespaces, backendRefs, everyRoute, isRecord, isServiceBackend, onlyServerParents, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** A backend two entries can repeat each other by: a named Service backend with a port. */
@@ -55,6 +55,8 @@ export const backendSanity: Rule = {
   },
   check(ctx) {
     for (const route of everyRoute(ctx.index)) {
+      // A Server's route keeps no backends (LKD-ROUTE-028 says so): how they are split does not matter.
+      if (onlyServerParents(route)) continue;
       const list = rules(route);
       for (let r = 0; r < list.length; r++) {
         const backends = backendRefs(list[r]);

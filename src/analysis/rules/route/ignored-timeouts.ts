@@ -1,7 +1,7 @@
 import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes, hasAnnotation, hasLinkerdParent, isGrpcRoute, isRecord, rules } from '../../model/route-view';
+import { allRoutes, hasAnnotation, isGrpcRoute, isOutboundRoute, isRecord, rules } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { describeKeys, presentKeys, retryParents, ruleRequestIsZero } from '../retry/retry-config';
 
@@ -12,8 +12,9 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
       + `${TIMEOUT_REQUEST_ANNOTATION} annotation on the route instead.`);
     return;
   }
-  // What Linkerd does not apply matters only on a route Linkerd reads; a Gateway's implementation may honour both.
-  if (!hasLinkerdParent(route, ctx.index)) return;
+  // What Linkerd does not apply matters only on a route whose timeouts Linkerd reads: a Gateway's implementation may honour
+  // both, and a Server's route keeps no timeouts at all (LKD-ROUTE-028).
+  if (!isOutboundRoute(route, ctx.index)) return;
   if (timeouts.backendRequest !== undefined) {
     ctx.report(route, `${base}.backendRequest is set, but Linkerd 2.20 never reads it (only admission checks it) and never sends it to proxies, so no `
       + `per-backend timeout applies. Remove it, or use ${base}.request / the retry.linkerd.io/timeout annotation for per-attempt limits.`);

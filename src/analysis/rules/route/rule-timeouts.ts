@@ -1,7 +1,7 @@
 import { formatDuration, isOpenApiDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { allRoutes, hasLinkerdParent, isGatewayHttpRoute, isRecord, rules } from '../../model/route-view';
+import { allRoutes, isGatewayHttpRoute, isOutboundRoute, isRecord, onlyServerParents, rules } from '../../model/route-view';
 import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -26,8 +26,9 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   const base = `rules[${r}].timeouts`;
   const request = schemaDuration(ctx, route, `${base}.request`, timeouts.request);
   const backendRequest = schemaDuration(ctx, route, `${base}.backendRequest`, timeouts.backendRequest);
-  // Only a route Linkerd reads loses its timeout to Linkerd's grammar; a Gateway-only route's is its gateway's business.
-  if (request !== undefined && hasLinkerdParent(route, ctx.index)) checkLinkerdReadable(ctx, route, `${base}.request`, timeouts.request, request);
+  // Only a route whose timeouts Linkerd reads loses one to Linkerd's grammar: a Gateway-only route's is its gateway's
+  // business, and a Server's route keeps no timeouts at all (LKD-ROUTE-028).
+  if (request !== undefined && isOutboundRoute(route, ctx.index)) checkLinkerdReadable(ctx, route, `${base}.request`, timeouts.request, request);
   if (request !== undefined && backendRequest !== undefined && request !== 0 && backendRequest > request) {
     ctx.report(route, `${base}.backendRequest (${String(timeouts.backendRequest)}) is longer than ${base}.request `
       + `(${String(timeouts.request)}); the Gateway API CRD's validation rule makes the API server reject this. Make backendRequest <= request.`, { effect: FindingEffect.REJECTED });
@@ -49,8 +50,9 @@ function reportUnvalidatedDuration(ctx: RuleContext, route: IndexedObject, path:
   const { reason, skipped, negative } = problem;
   const fix = durationFix(path);
   if (negative) {
-    // Only the request timeout is read (convert_linkerd_rule); LKD-ROUTE-018 says backendRequest does nothing.
-    if (!path.endsWith('.request')) return;
+    // Only the request timeout is read (convert_linkerd_rule); LKD-ROUTE-018 says backendRequest does nothing, and
+    // LKD-ROUTE-028 that a Server's route reads no timeout.
+    if (!path.endsWith('.request') || onlyServerParents(route)) return;
     ctx.report(route, `${path}: ${reason}; ${skipped}, so nothing refuses it, and the policy controller drops the sign: the timeout is `
       + `${String(value).replace(/^[-+]+/, '')}.`, { ...fix, severity: Severity.WARNING });
   } else if (typeof value !== 'string' || !isOpenApiDuration(value)) {

@@ -1,6 +1,5 @@
 import { Severity } from '../../finding';
-import { IndexedObject, WORKLOAD_GROUP } from '../../model/mesh-index';
-import { externalWorkloadServes, listSome } from '../../model/policy-view';
+import { IndexedObject } from '../../model/mesh-index';
 import { everyRoute, hasOwnKeys, serviceBackends, serviceParents } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -50,11 +49,6 @@ class ServiceUses {
     // Only the few findings need their uses.
     group?.uses.push({ route, role });
   }
-
-  /** Every Service some route uses. */
-  public services(): IterableIterator<IndexedObject> {
-    return this.byService.keys();
-  }
 }
 
 function collectUses(ctx: RuleContext): ServiceUses {
@@ -64,27 +58,6 @@ function collectUses(ctx: RuleContext): ServiceUses {
     for (const b of serviceBackends(route, ctx.index)) uses.add(b.namespace, b.service, route, 'backend');
   }
   return uses;
-}
-
-/** Ports of a Service whose only endpoints are ExternalWorkloads that none of them serves (findWorkloadPort). */
-function unservedExternalPorts(ctx: RuleContext, service: IndexedObject): string[] {
-  const workloads = ctx.index.externalWorkloadsForService(service);
-  if (workloads.length === 0 || ctx.index.podTemplatesForService(service).length > 0) return [];
-  const ports = Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : [];
-  return ports.filter((p: any) => p && Number.isInteger(p.port) && !workloads.some((w) => externalWorkloadServes(w, p)))
-    .map((p: any) => `${p.port}${p.targetPort !== undefined ? ` (targetPort ${JSON.stringify(p.targetPort)})` : ''}`);
-}
-
-function reportUnservedExternalPorts(ctx: RuleContext, services: Iterable<IndexedObject>): void {
-  if (ctx.index.list(WORKLOAD_GROUP, 'ExternalWorkload').length === 0) return;
-  for (const service of services) {
-    const ports = unservedExternalPorts(ctx, service);
-    if (ports.length === 0) continue;
-    const names = ctx.index.externalWorkloadsForService(service).map((w) => w.id.name);
-    ctx.report(service, `port ${ports.join(', ')} matches no port of the ExternalWorkloads this Service selects (${listSome(names)}) that have a `
-      + 'workloadIP, by name or number and protocol; Linkerd\'s external workload controller writes no endpoint for it, so requests routes send '
-      + 'there fail. List the port in the ExternalWorkloads\' spec.ports (and give them their workloadIPs), or point targetPort at one of theirs.');
-  }
 }
 
 function selectorText(selector: Record<string, unknown>): string {
@@ -110,18 +83,15 @@ export const serviceSelectsPods: Rule = {
     why: 'A backend Service whose selector matches no pod has no endpoints: its share of a split fails with 503s, and '
       + 'a parent Service with no pods serves nothing to unmeshed clients or to rules without backends. Neither the API '
       + 'server nor Linkerd reports it; a typo in a selector label is enough. A Service that selects ExternalWorkloads has '
-      + 'the endpoints Linkerd\'s external workload controller writes for them, but only on the ports they list (by targetPort '
-      + 'name or number, same protocol): a Service port none of them lists has no endpoint.',
+      + 'the endpoints Linkerd\'s external workload controller writes for them (LKD-MESH-015 checks that they get some).',
     fix: 'Make the Service selector match the pod template labels of its workload (e.g. app.kubernetes.io/name and version).',
     linkerdSource: 'not Linkerd: Kubernetes EndpointSlice controller (a selector that matches no pod leaves the Service '
-      + 'without endpoints); controller/api/destination/external-workload/endpoints_controller.go (ExternalWorkloads); '
-      + 'controller/api/destination/external-workload/endpoints_reconciler.go findWorkloadPort',
+      + 'without endpoints); controller/api/destination/external-workload/endpoints_controller.go (ExternalWorkloads)',
     badExample: 'kind: Service\nmetadata: {name: orders-v2}\nspec:\n  selector: {app.kubernetes.io/name: orders, app.kubernetes.io/version: v9}',
     goodExample: 'kind: Service\nmetadata: {name: orders-v2}\nspec:\n  selector: {app.kubernetes.io/name: orders, app.kubernetes.io/version: v2}',
   },
   check(ctx) {
     const used = collectUses(ctx);
-    reportUnservedExternalPorts(ctx, used.services());
     for (const { service, namespace, selector, podCount, uses } of used.unselected) {
       ctx.report(service, `the selector ${selectorText(selector)} matches none of the ${podCount} pod template(s) in namespace ${namespace}, `
         + `but this Service is the ${describeUses(uses)}; requests sent to it have no endpoint and fail. Fix the selector labels.`);
