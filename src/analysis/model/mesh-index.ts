@@ -49,6 +49,11 @@ export interface PodTemplate {
    */
   readonly runtimeLabels: Record<string, string>;
   readonly annotations: Record<string, string>;
+  /**
+   * The annotations of the pod's Namespace, where the analysis has it (empty otherwise): the injector copies its proxy
+   * settings onto pods that lack them (read them with `podOrNamespaceAnnotation`).
+   */
+  readonly namespaceAnnotations: Record<string, string>;
   readonly spec: KubeObject;
   readonly serviceAccountName: string;
   readonly ports: ContainerPort[];
@@ -60,6 +65,8 @@ export interface PodTemplate {
    */
   readonly injectionSkipped?: string;
 }
+
+const NO_ANNOTATIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** By API group, the kinds whose pod template is what the injector and the policy controller see on their pods. */
 const WORKLOAD_KINDS = new Map<string, ReadonlySet<string>>([
@@ -365,6 +372,7 @@ export class MeshIndex {
       labels,
       runtimeLabels: injection === Injection.ENABLED ? { ...labels, ...injectedLabels(entry, namespace, this.controlPlaneNamespace) } : labels,
       annotations,
+      namespaceAnnotations: this.namespaceAnnotations(namespace),
       spec,
       serviceAccountName: podServiceAccountName(spec),
       ports: containerPorts(spec),
@@ -374,6 +382,12 @@ export class MeshIndex {
     this.podTemplates.push(pod);
     this.pushTo(this.podsByNamespace, namespace, pod);
     this.indexLabels(namespace, pod);
+  }
+
+  /** One map per Namespace, shared by its pods. */
+  private namespaceAnnotations(namespace: string): Record<string, string> {
+    const ns = this.namespace(namespace);
+    return ns ? annotationsOf(ns.object) : NO_ANNOTATIONS;
   }
 
   private indexLabels(namespace: string, pod: PodTemplate): void {

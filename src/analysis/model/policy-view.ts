@@ -112,13 +112,18 @@ export function serverSelector(server: IndexedObject): LabelSelector | undefined
   return selector !== null && typeof selector === 'object' && !Array.isArray(selector) ? selector : undefined;
 }
 
-/** The proxy's admin port on an injected pod (`config.linkerd.io/admin-port`, else 4191): metrics and probes. */
+/** The proxy's admin port on an injected pod (`config.linkerd.io/admin-port`, the pod's or its namespace's, else 4191): metrics and probes. */
 export function proxyAdminPort(pod: PodTemplate): number {
   return proxyPort(pod, 'config.linkerd.io/admin-port', 4191);
 }
 
+/** The proxy's inbound port on an injected pod (`config.linkerd.io/inbound-port`, the pod's or its namespace's, else 4143). */
+export function proxyInboundPort(pod: PodTemplate): number {
+  return proxyPort(pod, 'config.linkerd.io/inbound-port', 4143);
+}
+
 function proxyPort(pod: PodTemplate, annotation: string, fallback: number): number {
-  const value = Number(pod.annotations[annotation]);
+  const value = Number(podOrNamespaceAnnotation(pod, annotation));
   return Number.isInteger(value) && value >= 1 && value <= 65535 ? value : fallback;
 }
 
@@ -126,7 +131,7 @@ function proxyPort(pod: PodTemplate, annotation: string, fallback: number): numb
 function injectedPortNamed(pod: PodTemplate, name: string): number | undefined {
   if (pod.injection !== Injection.ENABLED) return undefined;
   if (name === 'linkerd-admin') return proxyAdminPort(pod);
-  if (name === 'linkerd-proxy') return proxyPort(pod, 'config.linkerd.io/inbound-port', 4143);
+  if (name === 'linkerd-proxy') return proxyInboundPort(pod);
   return undefined;
 }
 
@@ -447,8 +452,8 @@ export function effectiveDefaultPolicy(index: MeshIndex, pod: PodTemplate, conte
  * `default_inbound_server`). The policy controller reads the list with parse_portset (inbound/workload.rs
  * `ports_annotation`), so a list with one entry it cannot read requires identity on no port.
  */
-export function requiresIdentityOn(index: MeshIndex, pod: PodTemplate, port: number): boolean {
-  const value = podOrNamespaceAnnotation(index, pod, REQUIRE_IDENTITY_PORTS_ANNOTATION);
+export function requiresIdentityOn(pod: PodTemplate, port: number): boolean {
+  const value = podOrNamespaceAnnotation(pod, REQUIRE_IDENTITY_PORTS_ANNOTATION);
   const set = value === undefined ? undefined : controllerPortSet(String(value));
   return set !== undefined && portListHas(set, port);
 }
@@ -787,7 +792,7 @@ function proxyInitPortListUncached(value: string): PortList {
  */
 export function skippedInboundPorts(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): PortList {
   // Runs for every pod port the policy evaluation decides: no message text here (skippedInboundSource).
-  const own = podOrNamespaceAnnotation(index, pod, SKIP_INBOUND_PORTS);
+  const own = podOrNamespaceAnnotation(pod, SKIP_INBOUND_PORTS);
   if (!cniEnabledOf(index, context).enabled) return proxyInitPortList(own === undefined ? proxyInitIgnoredInboundPorts(index) : String(own));
   const cni = cniIgnoredInboundPorts(index);
   return proxyInitPortList(own === undefined ? cni : cni === '' ? String(own) : `${cni},${String(own)}`);
@@ -801,7 +806,7 @@ export function inboundRedirector(index: MeshIndex, context: AnalysisContext): s
 /** Where a pod's skipped inbound ports come from, in words about the pod ("its own ..."), for messages. */
 export function skippedInboundSource(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string {
   const own = pod.annotations[SKIP_INBOUND_PORTS] !== undefined ? `its own ${SKIP_INBOUND_PORTS}`
-    : podOrNamespaceAnnotation(index, pod, SKIP_INBOUND_PORTS) !== undefined ? `${SKIP_INBOUND_PORTS} of Namespace ${pod.namespace}` : undefined;
+    : podOrNamespaceAnnotation(pod, SKIP_INBOUND_PORTS) !== undefined ? `${SKIP_INBOUND_PORTS} of Namespace ${pod.namespace}` : undefined;
   if (!cniEnabledOf(index, context).enabled) {
     return own ?? `the cluster's proxyInit.ignoreInboundPorts "${proxyInitIgnoredInboundPorts(index)}", with no ${SKIP_INBOUND_PORTS} of its own`;
   }

@@ -5,7 +5,6 @@
  * control plane's values.
  */
 import { controlPlaneInstalls, isInstallOf, linkerdInstalls } from './installs';
-import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
 import { MeshIndex, PodTemplate } from './mesh-index';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
@@ -17,13 +16,11 @@ const ALPHA = LABELS_GO.ProxyEnableNativeSidecarAnnotationAlpha;
 
 /**
  * A proxy setting of a pod as the injector sees it: the pod's own annotation, else its namespace's, which the webhook
- * copies onto pods that lack it (AppendNamespaceAnnotations).
+ * copies onto pods that lack it (AppendNamespaceAnnotations), for the keys of ProxyAnnotations and
+ * ProxyAlphaConfigAnnotations only: ask it for those.
  */
-export function podOrNamespaceAnnotation(index: MeshIndex, pod: PodTemplate, key: string): unknown {
-  const own = pod.annotations[key];
-  if (own !== undefined) return own;
-  const ns = index.namespace(pod.namespace);
-  return ns ? annotationsOf(ns.object)[key] : undefined;
+export function podOrNamespaceAnnotation(pod: PodTemplate, key: string): string | undefined {
+  return pod.annotations[key] ?? pod.namespaceAnnotations[key];
 }
 
 /** Go's strconv.ParseBool. */
@@ -48,8 +45,7 @@ export interface NativeSidecar {
  * in 2.20).
  */
 export function nativeSidecarOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): NativeSidecar {
-  const ns = index.namespace(pod.namespace);
-  const nsAnnotations = ns ? annotationsOf(ns.object) : {};
+  const nsAnnotations = pod.namespaceAnnotations;
   const merged = (key: string, fromNamespace: boolean): { value: unknown; where: string } | undefined => {
     if (pod.annotations[key] !== undefined) return { value: pod.annotations[key], where: `${key} on the pod template` };
     if (fromNamespace && nsAnnotations[key] !== undefined) return { value: nsAnnotations[key], where: `${key} on Namespace ${pod.namespace}` };

@@ -320,7 +320,7 @@ function portPolicyOf(index: MeshIndex, context: AnalysisContext, pod: PodTempla
   const portName = portNameOf(pod, port);
   const skipsProxy = portListHas(skippedInboundPorts(index, context, pod), port);
   const resolvedDefault = effectiveDefaultPolicy(index, pod, context);
-  const requireIdentity = requiresIdentityOn(index, pod, port);
+  const requireIdentity = requiresIdentityOn(pod, port);
   const defaultPolicy: EffectiveDefault = requireIdentity && withRequiredIdentity(resolvedDefault.policy) !== resolvedDefault.policy
     ? { ...resolvedDefault, policy: withRequiredIdentity(resolvedDefault.policy), origin: `${resolvedDefault.origin}, made authenticated-only on this port by config.linkerd.io/proxy-require-identity-inbound-ports` }
     : resolvedDefault;

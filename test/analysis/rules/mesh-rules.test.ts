@@ -73,7 +73,8 @@ describe('LKD-MESH-002 wrong metadata', () => {
   });
   test('fires on inject as a label and config on the Deployment metadata', () => {
     const objects = meshLab();
-    template(objects, 'client').metadata.labels['linkerd.io/inject'] = 'enabled';
+    // The Namespace asks for injection: "disabled" as a label is lost.
+    template(objects, 'client').metadata.labels['linkerd.io/inject'] = 'disabled';
     pick(objects, 'Deployment', 'orders-v1').metadata.annotations = { 'config.linkerd.io/proxy-cpu-request': '100m' };
     const found = ruleFindings(objects, 'LKD-MESH-002');
     expect(found.map((f) => `${f.resource.name}: ${f.message}`)).toEqual(expect.arrayContaining([
@@ -94,6 +95,9 @@ describe('LKD-MESH-002 wrong metadata', () => {
       [Severity.WARNING, expect.stringMatching(/^metadata.labels has linkerd.io\/inject \("disabled"\) as label\(s\), and metadata.annotations sets them otherwise/)],
     ]);
     delete ns.annotations['linkerd.io/inject'];
+    // "disabled" is what the pods get without the annotation anyway; "enabled" is lost.
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+    ns.labels['linkerd.io/inject'] = 'enabled';
     expect(ruleFindings(objects, 'LKD-MESH-002').map((f) => f.severity)).toEqual([Severity.ERROR]);
   });
   test('fires on the webhook key as a namespace annotation, passes on it as a label', () => {
@@ -957,5 +961,74 @@ describe('LKD-MESH-009 duplicates among files that are never applied', () => {
     expect(ruleFindings(objects, 'LKD-MESH-009')).toEqual([]);
     const server = pick(meshLab(), 'Server', 'orders-http');
     expect(ruleFindings([...meshLab(), { ...server, spec: { ...server.spec, port: 9090 } }], 'LKD-MESH-009')).toHaveLength(1);
+  });
+});
+
+// The injector copies a Namespace's ProxyAnnotations and ProxyAlphaConfigAnnotations onto pods that lack them
+// (controller/proxy-injector/webhook.go Inject, pkg/inject/inject.go AppendNamespaceAnnotations), and reads "" as unset.
+describe('injector settings inherited from the Namespace, and values the injector or proxy accept', () => {
+  const withNamespace = (annotations: Record<string, string>) => {
+    const objects = meshLab();
+    const ns = pick(objects, 'Namespace', NS).metadata;
+    ns.annotations = { ...ns.annotations, ...annotations };
+    return objects;
+  };
+  test('LKD-MESH-005: the namespace\'s proxy-uid is the proxy\'s UID', () => {
+    const objects = withNamespace({ 'config.linkerd.io/proxy-uid': '3000' });
+    template(objects, 'client').spec.securityContext = { runAsUser: 3000 };
+    template(objects, 'orders-v1').spec.securityContext = { runAsUser: 2102 };
+    expect(ruleFindings(objects, 'LKD-MESH-005').map((f) => [f.resource.name, f.message])).toEqual([
+      ['client', expect.stringMatching(/^container\(s\) main of Deployment mesh-lab\/client run as UID 3000, the proxy's UID/)],
+    ]);
+  });
+  test('LKD-MESH-006: the namespace\'s inbound-port is where meshed clients connect', () => {
+    const netpol = (ports: any[]) => ({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'orders-in', namespace: NS },
+      spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'orders' } }, policyTypes: ['Ingress'], ingress: [{ ports }] },
+    });
+    const moved = withNamespace({ 'config.linkerd.io/inbound-port': '5143' });
+    expect(ruleFindings([...moved, netpol([{ port: 5143 }])], 'LKD-MESH-006')).toEqual([]);
+    expect(ruleFindings([...withNamespace({ 'config.linkerd.io/inbound-port': '5143' }), netpol([{ port: 8080 }, { port: 4143 }])], 'LKD-MESH-006')
+      .map((f) => f.message)).toEqual([expect.stringMatching(/but not the proxy's inbound port 5143/)]);
+  });
+  test('LKD-MESH-003: the namespace\'s wait-before-exit against each meshed pod\'s grace period', () => {
+    const objects = withNamespace({
+      'config.linkerd.io/proxy-enable-native-sidecar': 'false',
+      'config.alpha.linkerd.io/proxy-wait-before-exit-seconds': '60',
+    });
+    template(objects, 'orders-v2').spec.terminationGracePeriodSeconds = 90;
+    const found = ruleFindings(objects, 'LKD-MESH-003').filter((f) => f.message.includes('wait-before-exit'));
+    expect(found.map((f) => f.resource.name).sort()).toEqual(['client', 'orders-v1']);
+    expect(found[0].message).toMatch(/^Namespace mesh-lab's annotation config.alpha.linkerd.io\/proxy-wait-before-exit-seconds is 60 s, not less than the pod's terminationGracePeriodSeconds \(30\)/);
+  });
+  // report.go isInjectAnnotationValid: "" is valid, and means unset.
+  test('LKD-MESH-003: an empty linkerd.io/inject is unset, not invalid', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'linkerd.io/inject': '' });
+    expect(ruleFindings(objects, 'LKD-MESH-003').filter((f) => f.message.includes('linkerd.io/inject'))).toEqual([]);
+  });
+  // linkerd2-proxy linkerd/tracing/src/access_log.rs Format::from_str (eq_ignore_ascii_case); _proxy.tpl leaves an empty value out.
+  test.each(['JSON', 'Apache', ''])('LKD-MESH-003: access-log %j is read by the proxy (or turns access logs off)', (value) => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/access-log': value });
+    expect(ruleFindings(objects, 'LKD-MESH-003')).toEqual([]);
+  });
+  test('LKD-MESH-003: an access-log the proxy cannot read is still reported', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v1', { 'config.linkerd.io/access-log': 'combined' });
+    expect(only(objects, 'LKD-MESH-003').message).toMatch(/the proxy knows only apache and json \(in any case\)/);
+  });
+  // A label is never read; it loses nothing when the pods get its value anyway (report.go disabledByAnnotation).
+  test('LKD-MESH-002: linkerd.io/inject: disabled as a label where nothing injects the pods is harmless', () => {
+    const objects = meshLab();
+    const ns = pick(objects, 'Namespace', NS).metadata;
+    delete ns.annotations['linkerd.io/inject'];
+    template(objects, 'client').metadata.labels['linkerd.io/inject'] = 'disabled';
+    ns.labels = { ...ns.labels, 'linkerd.io/inject': 'disabled' };
+    expect(ruleFindings(objects, 'LKD-MESH-002')).toEqual([]);
+    ns.annotations['linkerd.io/inject'] = 'enabled';
+    expect(ruleFindings(objects, 'LKD-MESH-002').map((f) => [f.severity, f.resource.name])).toEqual(expect.arrayContaining([[Severity.ERROR, 'client']]));
   });
 });

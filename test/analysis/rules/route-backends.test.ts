@@ -160,6 +160,18 @@ describe('LKD-ROUTE-010 backend sanity', () => {
     expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
     expect(finding.message).toMatch(/rules\[0\]\.backendRefs\[1\] repeats rules\[0\]\.backendRefs\[0\] \(Service mesh-lab\/orders-v1:8080\)/);
   });
+  // outbound/index/http.rs convert_backend: each backendRef is a weighted backend with its own filters.
+  test('the same Service with its own filters is a share of its own, not a repeat; the same filters in another key order are', () => {
+    const flag = (set: Record<string, string>) => [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [set] } }];
+    const flagged = withRule((rule) => { rule.backendRefs[1].name = 'orders-v1'; rule.backendRefs[1].filters = flag({ name: 'x-flag', value: 'on' }); });
+    expect(ruleFindings(flagged, 'LKD-ROUTE-010')).toEqual([]);
+    const both = withRule((rule) => {
+      rule.backendRefs[1].name = 'orders-v1';
+      rule.backendRefs[0].filters = flag({ name: 'x-flag', value: 'on' });
+      rule.backendRefs[1].filters = flag({ value: 'on', name: 'x-flag' });
+    });
+    expect(ruleFindings(both, 'LKD-ROUTE-010').map((f) => f.message)).toEqual([expect.stringMatching(/backendRefs\[1\] repeats rules\[0\]\.backendRefs\[0\]/)]);
+  });
   test('warns on a lone backend with a weight, not without', () => {
     expect(ruleFindings(withRule((rule) => { rule.backendRefs.pop(); }), 'LKD-ROUTE-010')[0].message)
       .toMatch(/rules\[0\]\.backendRefs\[0\] is the only backend and sets weight 90/);

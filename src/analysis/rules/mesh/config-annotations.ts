@@ -91,9 +91,21 @@ function requireIdentityPortsProblem(value: string): string | undefined {
     + 'list: no port of the pod requires identity, and unauthenticated clients get the default policy there.';
 }
 
+/**
+ * inject.go copies the value into LINKERD2_PROXY_ACCESS_LOG as it is, and _proxy.tpl leaves the variable out when it is
+ * empty (access logging off, overriding the chart's proxy.accessLog); the proxy reads apache or json in any case
+ * (linkerd2-proxy linkerd/tracing/src/access_log.rs Format::from_str).
+ */
+function accessLogProblem(value: string): string | undefined {
+  if (value === '' || ['apache', 'json'].includes(value.toLowerCase())) return undefined;
+  return 'the injector passes it to the proxy unchecked (LINKERD2_PROXY_ACCESS_LOG), and the proxy knows only apache and json (in any case). '
+    + 'Use one of them, or "" for no access log.';
+}
+
 /** pkg/inject/report.go disabledByAnnotation: an invalid value on the pod or its namespace turns injection off. */
 function injectValueProblem(value: string): string | undefined {
-  if (['enabled', 'disabled', 'ingress'].includes(value)) return undefined;
+  // An empty value is valid and means unset (report.go isInjectAnnotationValid): Helm writes it for an empty value.
+  if (['enabled', 'disabled', 'ingress', ''].includes(value)) return undefined;
   return 'it is not enabled, disabled or ingress, so the injector (pkg/inject/report.go disabledByAnnotation) injects no pod '
     + 'it applies to, even where the other of pod and namespace says enabled.';
 }
@@ -305,9 +317,7 @@ const proxyImageName: Validator = (v) => {
 const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
   ProxyInjectAnnotation: warning(injectValueProblem),
   ProxyImagePullPolicyAnnotation: error(pullPolicyWritten),
-  // inject.go copies it into LINKERD2_PROXY_ACCESS_LOG as it is; only the proxy reads it.
-  ProxyAccessLogAnnotation: warning((v) => (['apache', 'json'].includes(v) ? undefined
-    : 'the injector passes it to the proxy unchecked (LINKERD2_PROXY_ACCESS_LOG), and the proxy knows only apache and json. Use one of them.')),
+  ProxyAccessLogAnnotation: warning(accessLogProblem),
   // GetPodPatch sets PodInboundPorts from the pod's container ports after the overrides: the annotation never counts.
   ProxyPodInboundPortsAnnotation: () => ({
     text: 'the injector computes this list itself from the pod\'s container ports (inject.go GetPodPatch, '
@@ -524,7 +534,7 @@ interface ResourceValue {
 function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): void {
   const installResources = controlPlaneInstalls(ctx.index)[0]?.values.proxy?.resources;
   const effective = (key: string, chartKey: string, side: 'request' | 'limit'): ResourceValue | undefined => {
-    const value = podOrNamespaceAnnotation(ctx.index, pod, key);
+    const value = podOrNamespaceAnnotation(pod, key);
     if (value !== undefined) return { value: String(value), source: key };
     const installed = installResources?.[chartKey]?.[side];
     return typeof installed === 'string' && installed !== '' ? { value: installed, source: `the install's proxy.resources.${chartKey}.${side}` } : undefined;
@@ -544,9 +554,14 @@ function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): 
 }
 
 /** labels.go: the wait "must be smaller than terminationGracePeriodSeconds configured for the Pod" (30 s by default). */
-function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, where: string): void {
-  const value = pod.annotations[WAIT_BEFORE_EXIT];
+function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, podWhere: string): void {
+  // The injector copies a namespace's wait onto pods without one (it is one of ProxyAlphaConfigAnnotations).
+  const value = podOrNamespaceAnnotation(pod, WAIT_BEFORE_EXIT);
   if (value === undefined || !/^\d+$/.test(String(value))) return;
+  const own = pod.annotations[WAIT_BEFORE_EXIT] !== undefined;
+  // A namespace's value reaches only the pods the injector injects.
+  if (!own && !isMeshed(pod)) return;
+  const where = own ? podWhere : `Namespace ${pod.namespace}'s annotation`;
   const native = nativeSidecarOf(ctx.index, ctx.context, pod);
   // "0" asks for no wait, which a native sidecar gives anyway (linkerd-viz's chart writes it on its pods).
   if (native.on && isMeshed(pod) && Number(value) > 0) {

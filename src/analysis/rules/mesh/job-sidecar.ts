@@ -16,7 +16,7 @@ function runsToCompletion(pod: PodTemplate): boolean {
 function checkPod(ctx: RuleContext, pod: PodTemplate): void {
   const native = nativeSidecarOf(ctx.index, ctx.context, pod);
   if (native.on) return;
-  const shutdown = podOrNamespaceAnnotation(ctx.index, pod, ADMIN_SHUTDOWN) === 'enabled'
+  const shutdown = podOrNamespaceAnnotation(pod, ADMIN_SHUTDOWN) === 'enabled'
     ? `; ${ADMIN_SHUTDOWN} is enabled, so the job can end it with a POST to localhost:4191/shutdown (or linkerd-await --shutdown)`
     : '';
   ctx.report(pod.owner, `${workloadLabel(pod)} runs to completion, but its proxy is an ordinary container (${native.origin}): it keeps `

@@ -1,16 +1,10 @@
 import { Severity } from '../../finding';
-import { IndexedObject, PodTemplate } from '../../model/mesh-index';
-import { isMeshed, listSome, specOf, workloadLabel } from '../../model/policy-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { isMeshed, listSome, proxyInboundPort, specOf, workloadLabel } from '../../model/policy-view';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const NETWORKING_GROUP = 'networking.k8s.io';
-const PROXY_INBOUND_PORT = 4143;
 const PROXY_PORT_NAME = 'linkerd-proxy';
-
-function inboundPort(pod: PodTemplate): number {
-  const value = pod.annotations['config.linkerd.io/inbound-port'];
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) : PROXY_INBOUND_PORT;
-}
 
 function entryAllows(entry: any, port: number): boolean {
   if ((entry?.protocol ?? 'TCP') !== 'TCP') return false;
@@ -40,12 +34,12 @@ function checkPolicy(ctx: RuleContext, policy: IndexedObject, rules: any[]): voi
   if (pods.length === 0) return;
   const entries = rules.flatMap((r) => r.ports);
   const listed = listSome(entries.map(portText));
-  const blocked = pods.filter((pod) => !entries.some((e) => entryAllows(e, inboundPort(pod))));
+  const blocked = pods.filter((pod) => !entries.some((e) => entryAllows(e, proxyInboundPort(pod))));
   const anyPort = entries.some((e) => e?.port === undefined);
-  const bypassed = anyPort ? [] : pods.filter((pod) => !blocked.includes(pod) && entries.some((e) => !entryAllows(e, inboundPort(pod))));
+  const bypassed = anyPort ? [] : pods.filter((pod) => !blocked.includes(pod) && entries.some((e) => !entryAllows(e, proxyInboundPort(pod))));
   if (blocked.length > 0) {
     ctx.report(policy, `ingress is limited to port(s) ${listed} on meshed ${listSome(blocked.map(workloadLabel))}, but not the proxy's inbound `
-      + `port ${inboundPort(blocked[0])}; meshed clients connect to that port (with the original port in a transport header), so their `
+      + `port ${proxyInboundPort(blocked[0])}; meshed clients connect to that port (with the original port in a transport header), so their `
       + 'connections are dropped. Allow the proxy port for meshed peers.');
   }
   if (bypassed.length > 0) {

@@ -1,10 +1,12 @@
 import { Severity } from '../../finding';
 import { PodTemplate } from '../../model/mesh-index';
 import { PROXY_UID, containersOf, isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
+/** The proxy's UID, which proxy-init exempts from redirection: the pod's or its namespace's proxy-uid, else the chart's. */
 function proxyUid(pod: PodTemplate): number {
-  const value = pod.annotations['config.linkerd.io/proxy-uid'];
+  const value = podOrNamespaceAnnotation(pod, 'config.linkerd.io/proxy-uid');
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : PROXY_UID;
 }
 

@@ -1,5 +1,5 @@
 import { Severity } from '../../finding';
-import { ContainerPort, MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { ContainerPort, PodTemplate } from '../../model/mesh-index';
 import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
 import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleArea } from '../../rule';
@@ -15,11 +15,11 @@ const PROXY_PORTS: Array<{ key: string; role: string; port: number }> = [
  * The proxy's ports on this pod, each with the listeners on it: the pod's annotations, else its namespace's (the
  * injector copies them), else the defaults.
  */
-function proxyPortRoles(index: MeshIndex, pod: PodTemplate): Map<number, string[]> {
-  if (!PROXY_PORTS.some(({ key }) => podOrNamespaceAnnotation(index, pod, key) !== undefined)) return DEFAULT_PROXY_PORTS;
+function proxyPortRoles(pod: PodTemplate): Map<number, string[]> {
+  if (!PROXY_PORTS.some(({ key }) => podOrNamespaceAnnotation(pod, key) !== undefined)) return DEFAULT_PROXY_PORTS;
   const out = new Map<number, string[]>();
   for (const { key, role, port } of PROXY_PORTS) {
-    const value = podOrNamespaceAnnotation(index, pod, key);
+    const value = podOrNamespaceAnnotation(pod, key);
     const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : port;
     out.set(n, [...(out.get(n) ?? []), role]);
   }
@@ -68,7 +68,7 @@ export const proxyPortCollisionRule: Rule = {
   check(ctx) {
     for (const pod of ownPodTemplates(ctx.index)) {
       if (!isMeshed(pod)) continue;
-      const roles = proxyPortRoles(ctx.index, pod);
+      const roles = proxyPortRoles(pod);
       const own = proxyPortClashes(roles);
       if (own.length > 0) {
         ctx.report(pod.owner, `the proxy annotations of ${workloadLabel(pod)} put its ${own.join(', ')}: the proxy binds each of these listeners `

@@ -31,13 +31,14 @@ function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | 
 
 /**
  * Keys set as labels, judged against the annotations beside them: a label the annotations repeat loses nothing
- * (harmless); one they set otherwise misleads, since the annotation applies (warning); one they lack is lost (error).
+ * (harmless); one they set otherwise misleads, since the annotation applies (warning); one they lack is lost (error),
+ * unless the pods get its value anyway (from the namespace or the chart's default).
  */
 function reportLabels(
   ctx: RuleContext, subject: IndexedObject, labels: Record<string, unknown>, keys: string[], annotations: Record<string, unknown>, where: string,
 ): void {
   const annotationsPath = where.replace('labels', 'annotations');
-  const missing = keys.filter((k) => annotations[k] === undefined);
+  const missing = keys.filter((k) => annotations[k] === undefined && !sameAsInherited(ctx, subject, k, String(labels[k])));
   const different = keys.filter((k) => annotations[k] !== undefined && !sameKeyValue(String(annotations[k]), String(labels[k])));
   if (missing.length > 0) {
     ctx.report(subject, `${where} has ${missing.join(', ')} as label(s); Linkerd only reads these as annotations, so they have no effect. `
@@ -112,17 +113,19 @@ function checkIgnoredAnnotations(ctx: RuleContext, workload: IndexedObject, own:
  * chart's default (linkerd viz install writes config.linkerd.io/proxy-await: enabled on its Deployments only, which
  * is what every pod gets by default). The ignored key then loses nothing.
  */
-function sameAsInherited(ctx: RuleContext, workload: IndexedObject, key: string, value: string): boolean {
+function sameAsInherited(ctx: RuleContext, subject: IndexedObject, key: string, value: string): boolean {
   const status = proxyKeyStatus(key);
   if (status.kind !== 'read') return false;
-  const ns = workload.id.namespace !== undefined ? ctx.index.namespace(workload.id.namespace) : undefined;
+  // A Namespace's own label is judged against the chart alone: its annotations were compared already.
+  const isNamespace = subject.group === '' && subject.id.kind === 'Namespace';
+  const ns = !isNamespace && subject.id.namespace !== undefined ? ctx.index.namespace(subject.id.namespace) : undefined;
   if (status.entry.sites.includes(KeySite.NAMESPACE) && ns) {
     const inherited = annotationsOf(ns.object)[key];
     if (inherited !== undefined) return sameKeyValue(String(inherited), value);
   }
   // Nothing injects a pod whose namespace does not ask for it (report.go disabledByAnnotation), so "disabled" is
   // what its pods get anyway, where the analysis has the Namespace.
-  if (key === LABELS_GO.ProxyInjectAnnotation) return value === 'disabled' && ns !== undefined;
+  if (key === LABELS_GO.ProxyInjectAnnotation) return value === 'disabled' && (ns !== undefined || isNamespace);
   // The cluster's default policy, as the install or the options set it (the chart's is all-unauthenticated).
   if (key === LABELS_GO.ProxyDefaultInboundPolicyAnnotation) return value === ctx.context.defaultInboundPolicy;
   const fallback = chartDefault(key);

@@ -44,7 +44,7 @@ export const plaintextDefaultRule: Rule = {
       for (const port of declaredPorts(pod)) {
         if (coverage.claims(pod, port).length > 0 || portListHas(skippedInboundPorts(ctx.index, ctx.context, pod), port)) continue;
         // On a require-identity port an allowing default admits authenticated clients only (default_inbound_server).
-        if (requiresIdentityOn(ctx.index, pod, port)) continue;
+        if (requiresIdentityOn(pod, port)) continue;
         (unserved ??= []).push(port);
       }
       if (!unserved) continue;

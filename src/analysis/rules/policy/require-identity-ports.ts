@@ -30,7 +30,7 @@ function supersededPorts(ctx: RuleContext, pod: PodTemplate): Superseded[] {
   const byServer = new Map<IndexedObject, Superseded>();
   const policy = evaluateInboundPolicy(ctx.index, ctx.context);
   for (const [port, servers] of serverCoverage(ctx.index).claimedPorts(pod)) {
-    if (servers.length === 0 || !requiresIdentityOn(ctx.index, pod, port)) continue;
+    if (servers.length === 0 || !requiresIdentityOn(pod, port)) continue;
     const decision = policy.portPolicy(pod, port)?.allows(UNAUTHENTICATED);
     if (!decision || (!decision.allowed && !decision.uncertain)) continue;
     const entry = byServer.get(servers[0]);
@@ -70,7 +70,7 @@ export const requireIdentityPortsRule: Rule = {
   check(ctx) {
     for (const pod of ownPodTemplates(ctx.index)) {
       // Few pods list such ports: the rest are ruled out before any policy is evaluated.
-      if (!isMeshed(pod) || podOrNamespaceAnnotation(ctx.index, pod, REQUIRE_IDENTITY_PORTS_ANNOTATION) === undefined) continue;
+      if (!isMeshed(pod) || podOrNamespaceAnnotation(pod, REQUIRE_IDENTITY_PORTS_ANNOTATION) === undefined) continue;
       for (const { server, ports, reason, maybe } of supersededPorts(ctx, pod)) {
         ctx.report(pod.owner, `port(s) ${listSome(ports.map(String))} of ${workloadLabel(pod)} are listed in ${REQUIRE_IDENTITY_PORTS_ANNOTATION} `
           + `(from ${listOrigin(pod)}), but Server ${server.id.name} selects them, and the policy controller applies that list only to ports `

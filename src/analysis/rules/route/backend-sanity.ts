@@ -13,6 +13,20 @@ function backendKey(route: IndexedObject, backend: Record<string, any>, index: M
   return `${backendNamespaces(backend, route, index)[0]}/${backend.name}:${String(backend.port)}`;
 }
 
+/**
+ * A backend's own filters, as one text: each backendRef is a weighted backend of its own that keeps its filters
+ * (outbound/index/http.rs convert_backend), so the same Service with other filters is a deliberate split, not a repeat.
+ */
+function filtersKey(backend: Record<string, any>): string {
+  return Array.isArray(backend.filters) && backend.filters.length > 0 ? JSON.stringify(backend.filters, sortedKeys) : '';
+}
+
+/** JSON.stringify replacer that writes object keys in one order, so filters written in another key order compare equal. */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
+}
+
 function reportRepeat(ctx: RuleContext, route: IndexedObject, r: number, b: number, first: number, key: string): void {
   ctx.report(route, `rules[${r}].backendRefs[${b}] repeats rules[${r}].backendRefs[${first}] (Service ${key}); the two weights `
     + 'simply add up, which hides the real split. Merge them into one backendRef with the summed weight.');
@@ -24,8 +38,9 @@ function reportDuplicates(ctx: RuleContext, route: IndexedObject, backends: read
   backends.forEach((backend, b) => {
     if (!isKeyed(backend)) return;
     const key = backendKey(route, backend, ctx.index);
-    const first = firstAt.get(key);
-    if (first === undefined) firstAt.set(key, b);
+    const same = `${key} ${filtersKey(backend)}`;
+    const first = firstAt.get(same);
+    if (first === undefined) firstAt.set(same, b);
     else reportRepeat(ctx, route, r, b, first, key);
   });
 }
@@ -44,8 +59,8 @@ export const backendSanity: Rule = {
   severity: Severity.WARNING,
   doc: {
     title: 'A rule lists each backend once, and a lone backend carries no weight',
-    why: 'The same Service and port twice in one rule is accepted and its weights add up, so the split differs from '
-      + 'what either line says. A single backend with a weight gets 100% of the traffic: usually a canary whose second '
+    why: 'The same Service and port twice in one rule, with the same filters, is accepted and its weights add up, so the split '
+      + 'differs from what either line says (with other filters, each entry is a backend of its own: a deliberate split). A single backend with a weight gets 100% of the traffic: usually a canary whose second '
       + 'backend was forgotten.',
     fix: 'Merge duplicate backendRefs; remove the weight from a lone backend or add the missing backend.',
     linkerdSource: 'policy-controller/grpc/src/outbound/http.rs convert_outbound_route (each backendRef is its own weighted '
