@@ -92,3 +92,19 @@ describe('per-route decisions', () => {
     ]);
   });
 });
+
+// status/src/index.rs parent_condition_server + parent_has_conflicting_routes: a GRPCRoute naming the Server conflicts its
+// HTTPRoutes; inbound/index.rs http_routes keeps only accepted ones (routes.rs accepted_by_server), else the defaults.
+describe('a GRPCRoute on the same Server', () => {
+  const withGrpc = () => [...lab(), {
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'GRPCRoute',
+    metadata: { name: 'orders-grpc', namespace: NS },
+    spec: { parentRefs: SERVER_PARENT, rules: [{ matches: [{ method: { service: 'orders.Orders' } }] }] },
+  }];
+  test('drops its HTTPRoutes: the route-only grant is gone, and the Server serves the generated default route', () => {
+    const port = portOf(withGrpc());
+    expect(port.allows(meshed('admin')).allowed).toBe(false);
+    expect(port.allowsOnRoutes(meshed('client')).map((d) => [d.route.generated ?? d.route.route?.id.name, d.allowed])).toEqual([['default', true]]);
+  });
+});

@@ -7,6 +7,9 @@
  *   generates a match-all `default` route and, for HTTP, a `probe` route (`ClusterInfo::default_inbound_http_routes`):
  *   `GET` with an `Exact` path for each HTTP probe path of the pod on that port, authorized unauthenticated from the
  *   probe networks (`policyController.probeNetworks`, everywhere by default).
+ * - `policy-controller/k8s/status/src/index.rs` `parent_condition_server`, `parent_has_conflicting_routes`: a GRPCRoute
+ *   naming a Server conflicts every HTTPRoute naming it (Accepted=False, RouteReasonConflicted), and the inbound index
+ *   keeps only the routes a Server's status accepts (`inbound/routes.rs` `accepted_by_server`).
  * - `policy-controller/grpc/src/inbound.rs` `to_server`: the protocol decides which list the proxy uses: HTTP/1, HTTP/2
  *   and detect use the HTTP routes, gRPC only the gRPC routes, opaque and TLS none (authorization per connection).
  * - `policy-controller/k8s/index/src/inbound/workload.rs` `pod_http_probes`: probe paths from the liveness, readiness and
@@ -144,13 +147,37 @@ export function routeFamilyOf(protocol: string): InboundProtocolFamily {
   return 'http';
 }
 
-/** Routes attached to a Server that its protocol serves, in the controller's order (creation time, then name). */
+function isInboundGrpcRoute(route: IndexedObject): boolean {
+  return route.group === GATEWAY_GROUP && route.id.kind === 'GRPCRoute';
+}
+
+function isInboundHttpRoute(route: IndexedObject): boolean {
+  return route.id.kind === 'HTTPRoute' && (route.group === GATEWAY_GROUP || route.group === POLICY_GROUP);
+}
+
+const NO_CONFLICTS: ReadonlyMap<IndexedObject, readonly IndexedObject[]> = new Map();
+
+/**
+ * The HTTPRoutes attached to a Server whose status the controller conflicts, each with the GRPCRoutes that win: a Server
+ * parentRef is the same parent for every route kind, and a GRPCRoute outranks an HTTPRoute whatever the Server's protocol.
+ */
+export function conflictedServerRoutes(index: MeshIndex, server: IndexedObject): ReadonlyMap<IndexedObject, readonly IndexedObject[]> {
+  const attached = routesForServer(index, server);
+  const winners = attached.filter(isInboundGrpcRoute);
+  if (winners.length === 0) return NO_CONFLICTS;
+  return new Map(attached.filter(isInboundHttpRoute).map((route) => [route, winners]));
+}
+
+/**
+ * Routes attached to a Server that its status accepts and its protocol serves, in the controller's order (creation
+ * time, then name). When none is, the controller generates the default routes (`inboundRoutes`).
+ */
 export function servedServerRoutes(index: MeshIndex, server: IndexedObject, protocol: string): IndexedObject[] {
   const family = routeFamilyOf(protocol);
   if (family === 'none') return [];
-  return routesForServer(index, server).filter((route) => (family === 'grpc'
-    ? route.group === GATEWAY_GROUP && route.id.kind === 'GRPCRoute'
-    : route.id.kind === 'HTTPRoute' && (route.group === GATEWAY_GROUP || route.group === POLICY_GROUP)));
+  if (family === 'grpc') return routesForServer(index, server).filter(isInboundGrpcRoute);
+  const conflicted = conflictedServerRoutes(index, server);
+  return routesForServer(index, server).filter((route) => isInboundHttpRoute(route) && !conflicted.has(route));
 }
 
 /** The routes the proxy gets for one pod port: the attached ones, or the generated default (and probe) routes. */

@@ -190,15 +190,31 @@ export function allOutboundRefs(index: MeshIndex): readonly OutboundRef[] {
 }
 
 /**
+ * Whether the status controller accepts a parentRef that no higher-ranked route conflicts: one in another namespace than
+ * the parent it stands in for must name a Service with a cluster IP that is no ExternalName, or an EgressNetwork
+ * (status/src/index.rs parent_condition_service, service.rs valid_parent_service). A parent the analysis does not
+ * have may exist: it is given the benefit of the doubt.
+ */
+function statusAccepts(ref: OutboundRef): boolean {
+  if (ref.conflictedBy.length > 0) return false;
+  if (ref.parent === undefined || ref.kind !== OutboundParentKind.SERVICE) return true;
+  const spec = ref.parent.object.spec ?? {};
+  const clusterIp = typeof spec.clusterIP === 'string' ? spec.clusterIP : undefined;
+  return (clusterIp === undefined || clusterIp.toLowerCase() !== 'none') && spec.type !== 'ExternalName';
+}
+
+/**
  * Whether the outbound index files `ref`'s route under its parent: it takes a route only where the route's status
  * accepts it (k8s/index/src/outbound/index/http.rs route_accepted_by_resource_port, route_accepted_by_service): some
- * parentRef of the route to the same parent, without a port or with this one (for a parentRef without a port, any),
- * is not conflicted.
+ * parentRef of the route of the same kind and name, without a port or with this one (for a parentRef without a port,
+ * any), is accepted. The status match compares no namespace, so an accepted parentRef to a namesake in another
+ * namespace is enough.
  */
 export function acceptedAt(index: MeshIndex, ref: OutboundRef): boolean {
   if (ref.conflictedBy.length === 0) return true;
-  return (refsOfRoute(index).get(ref.route) ?? []).some((o) => o.kind === ref.kind && o.namespace === ref.namespace && o.name === ref.name
-    && o.conflictedBy.length === 0 && (ref.port === undefined || o.port === undefined || o.port === ref.port));
+  return (refsOfRoute(index).get(ref.route) ?? []).some((o) => o.kind === ref.kind && o.name === ref.name
+    && (ref.port === undefined || o.port === undefined || o.port === ref.port)
+    && (o.namespace === ref.namespace ? o.conflictedBy.length === 0 : statusAccepts(o)));
 }
 
 /** One route attached to a Service or EgressNetwork port. */

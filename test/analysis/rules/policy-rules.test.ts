@@ -423,6 +423,21 @@ describe('LKD-POL-009 Server denies all', () => {
     expect(f.resource.name).toBe('orders-http');
     expect(f.message).toMatch(/accessPolicy unset \(deny, the v1beta3 default\).*refuses every connection/);
   });
+  // A route the Server does not serve (grpc/src/inbound.rs to_server) carries no authorization to it.
+  test('fires when the only policy targets a route the Server does not serve', () => {
+    const objects = meshLab();
+    const routeAuthz = pick(objects, 'AuthorizationPolicy', 'client-to-orders');
+    routeAuthz.spec.targetRef = { group: 'gateway.networking.k8s.io', kind: 'GRPCRoute', name: 'orders-grpc' };
+    objects.push({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'GRPCRoute',
+      metadata: { name: 'orders-grpc', namespace: NS },
+      spec: { parentRefs: [{ group: POLICY, kind: 'Server', name: 'orders-http' }] },
+    });
+    expect(only(objects, 'LKD-POL-009').message).toMatch(/refuses every connection \(only GETs of the pods' HTTP probe paths/);
+    pick(objects, 'Server', 'orders-http').spec.proxyProtocol = 'gRPC';
+    expect(ruleFindings(objects, 'LKD-POL-009')).toEqual([]);
+  });
   test('passes with a namespace-wide policy or a permissive accessPolicy', () => {
     const objects = meshLab();
     pick(objects, 'AuthorizationPolicy', 'client-to-orders').spec.targetRef = { kind: 'Namespace', name: NS };
@@ -474,6 +489,18 @@ describe('LKD-POL-010 probes once routes attach', () => {
     };
     expect(ruleFindings([...withProbe(), inboundRoute('/'), probeAuthz], 'LKD-POL-010')).toEqual([]);
     expect(ruleFindings(withProbe(), 'LKD-POL-010')).toEqual([]);
+  });
+  // inbound/index.rs http_routes: with no HTTPRoute the HTTP Server serves (a GRPCRoute beside it conflicts it, or is
+  // all that is attached), the controller generates the default and probe routes again.
+  test('passes when the Server serves none of the attached routes: the probe route is back', () => {
+    const grpc = {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'GRPCRoute',
+      metadata: { name: 'orders-grpc', namespace: NS },
+      spec: { parentRefs: [{ group: POLICY, kind: 'Server', name: 'orders-http' }] },
+    };
+    expect(ruleFindings([...withProbe(), grpc], 'LKD-POL-010')).toEqual([]);
+    expect(ruleFindings([...withProbe(), inboundRoute('/api'), grpc], 'LKD-POL-010')).toEqual([]);
   });
 });
 

@@ -216,3 +216,49 @@ describe('LKD-ROUTE-021 hostnames on a mesh route', () => {
     expect(finding.message).toMatch(/spec\.hostnames \(orders\.mesh-lab\.svc\.cluster\.local\) is set on a route whose parent is a Service/);
   });
 });
+
+// status/src/index.rs parent_condition_server: a Server parentRef has no port, so a GRPCRoute naming the Server conflicts
+// every HTTPRoute naming it, whatever the Server's proxyProtocol (inbound/routes.rs accepted_by_server then drops them).
+describe('LKD-ROUTE-012 on a Server', () => {
+  const serverParent = [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }];
+  const lab = (protocol?: string) => {
+    const objects = [
+      ...meshLab(),
+      route('HTTPRoute', 'orders-api', { parentRefs: serverParent, rules: [{ matches: [{ path: { value: '/api' } }] }] }),
+      route('GRPCRoute', 'orders-grpc', { parentRefs: serverParent }),
+    ];
+    const server = pick(objects, 'Server', 'orders-http');
+    if (protocol === undefined) delete server.spec.proxyProtocol; else server.spec.proxyProtocol = protocol;
+    return objects;
+  };
+  test.each(['HTTP/1', 'gRPC', undefined])('the HTTPRoute is conflicted on a %s Server, and only LKD-ROUTE-012 says why', (protocol) => {
+    const objects = lab(protocol);
+    expect(ruleFindings(objects, 'LKD-ROUTE-012').map((f) => [f.severity, f.resource.name, f.message])).toEqual([[Severity.ERROR, 'orders-api',
+      expect.stringMatching(/^parentRefs\[0\] \(Server mesh-lab\/orders-http\) is identical to a parentRef of GRPCRoute mesh-lab\/orders-grpc; .*this HTTPRoute is never used there/)]]);
+    // The protocol does not drop it: LKD-ROUTE-026 names only a GRPCRoute the Server does not serve.
+    expect(ruleFindings(objects, 'LKD-ROUTE-026').map((f) => f.resource.name)).toEqual(protocol === 'gRPC' ? [] : ['orders-grpc']);
+  });
+  test('without the GRPCRoute nothing is conflicted', () => {
+    expect(ruleFindings(lab('HTTP/1').filter((o) => o.kind !== 'GRPCRoute'), 'LKD-ROUTE-012')).toEqual([]);
+  });
+});
+
+// outbound/index/http.rs route_accepted_by_resource_port compares the status's parentRef by name, kind, group and port,
+// never namespace: an accepted parentRef to a namesake Service elsewhere lets the index file the route here too.
+describe('LKD-ROUTE-012 and the status match that ignores namespaces', () => {
+  const lab = () => {
+    const other = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'orders', namespace: 'other' }, spec: { selector: { app: 'x' }, ports: [{ name: 'http', port: 8080, appProtocol: 'http' }] } };
+    const both = route('HTTPRoute', 'orders-both', { parentRefs: [ordersParent({ port: 8080 }), ordersParent({ namespace: 'other', port: 8080 })] });
+    const grpc = route('GRPCRoute', 'orders-grpc', { parentRefs: [ordersParent({ namespace: 'other', port: 8080 })] }, 'other');
+    return [...meshLab(), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } }, other, both, grpc];
+  };
+  test('a conflicted parentRef is made up for by an accepted one to the same name in another namespace', () => {
+    expect(ruleFindings(lab(), 'LKD-ROUTE-012').filter((f) => f.resource.name === 'orders-both')).toEqual([]);
+  });
+  test('not by one the status controller refuses (a headless Service)', () => {
+    const objects = lab();
+    pick(objects, 'Service', 'orders').spec.clusterIP = 'None';
+    expect(ruleFindings(objects, 'LKD-ROUTE-012').filter((f) => f.resource.name === 'orders-both').map((f) => f.message))
+      .toEqual([expect.stringMatching(/^parentRefs\[1\] \(Service other\/orders, port 8080\) is identical to a parentRef of GRPCRoute other\/orders-grpc/)]);
+  });
+});

@@ -1,4 +1,5 @@
 import { Severity } from '../../finding';
+import { routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
 import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import {
   authorizationTargets, containersOf, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort, specOf,
@@ -112,6 +113,16 @@ function checkPod(ctx: RuleContext, server: IndexedObject, routes: IndexedObject
 }
 
 /** Once a route is attached to a Server, kubelet probes on its port need an explicit route and authorization. */
+/**
+ * The routes a probe meets on a Server. On an HTTP Server only the routes it serves: when its status or protocol drops
+ * them all, the controller generates the probe route again (inbound/index.rs http_routes). Other protocols keep what is
+ * attached.
+ */
+function probedRoutes(ctx: RuleContext, server: IndexedObject): IndexedObject[] {
+  const protocol = serverProxyProtocol(server);
+  return routeFamilyOf(protocol) === 'http' ? servedServerRoutes(ctx.index, server, protocol) : routesForServer(ctx.index, server);
+}
+
 export const probesNeedAuthorizationRule: Rule = {
   id: 'LKD-POL-010',
   area: RuleArea.POLICY,
@@ -136,7 +147,7 @@ export const probesNeedAuthorizationRule: Rule = {
   check(ctx) {
     const coverage = serverCoverage(ctx.index);
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
-      const routes = routesForServer(ctx.index, server);
+      const routes = probedRoutes(ctx, server);
       if (routes.length === 0) continue;
       for (const pod of coverage.podsOf(server)) {
         if (pod.injection !== Injection.DISABLED) checkPod(ctx, server, routes, pod);

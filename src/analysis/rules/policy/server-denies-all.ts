@@ -1,7 +1,8 @@
 import { Severity } from '../../finding';
+import { routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
 import { POLICY_GROUP } from '../../model/mesh-index';
 import {
-  authorizationTargets, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverPort, specOf,
+  authorizationTargets, serverAccessPolicy, serverAuthorizationsFor, serverPort, specOf,
 } from '../../model/policy-view';
 import { Rule, RuleArea } from '../../rule';
 
@@ -27,7 +28,9 @@ export const serverDeniesAllRule: Rule = {
     const authz = authorizationTargets(ctx.index);
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
       if (serverAccessPolicy(server) !== 'deny') continue;
-      const routes = routesForServer(ctx.index, server);
+      // Only the routes the Server serves carry authorizations (a route its protocol or its status drops does not).
+      const protocol = serverProxyProtocol(server);
+      const routes = servedServerRoutes(ctx.index, server, protocol);
       const authorized = authz.forServer(server).length > 0
         || authz.forNamespace(server.id.namespace ?? '').length > 0
         || routes.some((r) => authz.forRoute(r).length > 0)
@@ -36,7 +39,7 @@ export const serverDeniesAllRule: Rule = {
       const explicit = specOf(server).accessPolicy === 'deny' ? 'accessPolicy deny' : 'accessPolicy unset (deny, the v1beta3 default)';
       ctx.report(server, `Server ${server.id.name} has ${explicit} and no AuthorizationPolicy targets it, its routes or its namespace; `
         + `port ${JSON.stringify(serverPort(server))} of the selected pods refuses every connection`
-        + (routes.length === 0 ? ' (only GETs of the pods\' HTTP probe paths on that port stay open, through the probe route '
+        + (routes.length === 0 && routeFamilyOf(protocol) === 'http' ? ' (only GETs of the pods\' HTTP probe paths on that port stay open, through the probe route '
           + 'Linkerd generates while no route is attached).' : '.'));
     }
   },

@@ -1,7 +1,9 @@
 import { FindingEffect, Severity } from '../../finding';
-import { MeshIndex } from '../../model/mesh-index';
+import { conflictedServerRoutes } from '../../model/inbound-routes';
+import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
 import { OutboundRef, PortRoute, ServicePortPolicy, acceptedAt, allOutboundRefs, outboundPolicy, servedFamilies, servedTo } from '../../model/outbound';
-import { objectLabel } from '../../model/route-view';
+import { isServerParent } from '../../model/policy-view';
+import { listOf, objectLabel } from '../../model/route-view';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -20,6 +22,29 @@ function reportConflicted(ctx: RuleContext, ref: OutboundRef): void {
   ctx.report(ref.route, `parentRefs[${ref.position}] (${parentLabel(ref)}, ${port}) is identical to a parentRef of ${winners}; Linkerd ranks `
     + 'GRPCRoute > HTTPRoute > TLSRoute > TCPRoute, so the status controller marks this parent Accepted=False (RouteReasonConflicted), and '
     + `the outbound index takes a route only where its status accepts it: this ${ref.route.id.kind} is never used there.`, { effect: FindingEffect.IGNORED });
+}
+
+/** The position of the parentRef by which a route names a Server (the inbound index reads one in the route's namespace). */
+function serverRefPosition(route: IndexedObject, server: IndexedObject): number {
+  return listOf(route.object.spec?.parentRefs).findIndex((ref) => isServerParent(ref, route) && ref.name === server.id.name
+    && (ref.namespace === undefined || ref.namespace === route.id.namespace));
+}
+
+/**
+ * The same conflict on a Server: a Server parentRef has no port, so a GRPCRoute naming the Server conflicts every
+ * HTTPRoute naming it, and the inbound index serves the Server only routes its status accepts (accepted_by_server).
+ */
+function reportServerConflicts(ctx: RuleContext): void {
+  for (const server of ctx.index.list(POLICY_GROUP, 'Server')) {
+    for (const [route, winners] of conflictedServerRoutes(ctx.index, server)) {
+      if (route.inventory) continue;
+      ctx.report(route, `parentRefs[${serverRefPosition(route, server)}] (Server ${server.id.namespace ?? ''}/${server.id.name}) is identical to a `
+        + `parentRef of ${winners.map(objectLabel).join(', ')}; Linkerd ranks GRPCRoute above HTTPRoute, so the status controller marks this parent `
+        + 'Accepted=False (RouteReasonConflicted), and the inbound index serves a Server only the routes its status accepts: this HTTPRoute is '
+        + 'never used there, and the AuthorizationPolicies that target it authorize nothing. Give HTTP and gRPC traffic Servers of their own.',
+      { effect: FindingEffect.IGNORED });
+    }
+  }
 }
 
 /** A route the clients of one scope are not served on a port because the protocol serves a higher-ranked kind there. */
@@ -81,7 +106,7 @@ export const kindConflict: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
-    title: 'Only one route kind (GRPCRoute, HTTPRoute, TLSRoute, TCPRoute) attaches to a Service or EgressNetwork port',
+    title: 'Only one route kind (GRPCRoute, HTTPRoute, TLSRoute, TCPRoute) attaches to a Service or EgressNetwork port, or to a Server',
     why: 'A client proxy is served one route kind per parent port. When parentRefs of different kinds are identical (same '
       + 'Service or EgressNetwork, and the same port or both without one), the status controller marks the lower-ranked ones '
       + 'Accepted=False, RouteReasonConflicted (GRPCRoute > HTTPRoute > TLSRoute > TCPRoute), and the outbound index files a '
@@ -91,9 +116,12 @@ export const kindConflict: Rule = {
       + 'lists which) that has a route wins, and the others of a served kind are never used. A parentRef without a port covers '
       + 'every port of a Service, and is reported only when it is used on none of them. A producer route (in the parent\'s namespace) is served to clients in every namespace, a '
       + 'consumer route only to those in its own: a route is judged against the routes served with it to its clients. The '
-      + 'losing routes are applied without error.',
+      + 'losing routes are applied without error. A Server is one parent for every route kind (its parentRefs have no port): a '
+      + 'GRPCRoute naming it conflicts every HTTPRoute naming it, whatever its proxyProtocol, and the inbound index serves only '
+      + 'the routes a Server\'s status accepts, so those HTTPRoutes and the AuthorizationPolicies on them do nothing.',
     fix: 'Give each protocol its own Service port and set parentRef `port` on each route, or express everything with the winning kind.',
-    linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::parent_has_conflicting_routes (RouteReasonConflicted); '
+    linkerdSource: 'policy-controller/k8s/status/src/index.rs Index::parent_has_conflicting_routes (RouteReasonConflicted), '
+      + 'Index::parent_condition_server; policy-controller/k8s/index/src/inbound/routes.rs RouteBinding::accepted_by_server; '
       + 'policy-controller/k8s/index/src/outbound/index/http.rs route_accepted_by_resource_port, route_accepted_by_service; '
       + 'policy-controller/k8s/index/src/outbound/index.rs (producer routes reach every namespace\'s watch, consumer routes their own); '
       + 'policy-controller/grpc/src/outbound.rs to_proto',
@@ -105,5 +133,6 @@ export const kindConflict: Rule = {
   check(ctx) {
     for (const ref of droppedRefs(ctx.index)) reportConflicted(ctx, ref);
     for (const loss of precedenceLosses(ctx.index, ctx.context)) reportLoss(ctx, loss);
+    reportServerConflicts(ctx);
   },
 };

@@ -1,5 +1,5 @@
 import { FindingEffect, Severity } from '../../finding';
-import { InboundProtocolFamily, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
+import { InboundProtocolFamily, conflictedServerRoutes, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import { OutboundParentKind, OutboundProtocol, servedFamilies, outboundPolicy } from '../../model/outbound';
 import { routesForServer } from '../../model/policy-view';
@@ -28,9 +28,11 @@ function checkServerRoutes(ctx: RuleContext, server: IndexedObject): void {
   if (attached.length === 0) return;
   const protocol = serverProxyProtocol(server);
   const served = new Set(servedServerRoutes(ctx.index, server, protocol));
+  // A route the status conflicts is LKD-ROUTE-012's: the protocol is not why it is dropped.
+  const conflicted = conflictedServerRoutes(ctx.index, server);
   const family = routeFamilyOf(protocol);
   for (const route of attached) {
-    if (served.has(route)) continue;
+    if (served.has(route) || conflicted.has(route)) continue;
     const fix = route.id.kind === 'GRPCRoute' ? 'set the Server\'s proxyProtocol to gRPC' : 'set the Server\'s proxyProtocol to HTTP/1, HTTP/2 or leave it unset';
     ctx.report(route, `${route.id.kind} ${route.id.name} attaches to Server ${server.id.namespace ?? ''}/${server.id.name}, whose proxyProtocol `
       + `${protocol} serves ${SERVED_BY_FAMILY[family]}: the inbound proxy never gets this route, so it and the AuthorizationPolicies `
