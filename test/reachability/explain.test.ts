@@ -128,7 +128,7 @@ describe('explain a Service port', () => {
     findObject(objects, 'HTTPRoute', 'orders-split').metadata.annotations = { 'retry.linkerd.io/http': '5xx', 'timeout.linkerd.io/request': '2s' };
     const service = findServicePort(meshModel(manifests(objects)), 'mesh-lab/orders:8080');
     if (typeof service === 'string') throw new Error(service);
-    expect(service.protocol).toBe('HTTP/1 (from the endpoints\' Server)');
+    expect(service.protocol).toBe('detected (no appProtocol; the endpoints\' Server: HTTP/1)');
     expect(service.endpoints).toEqual(['mesh-lab/orders-v1:8080', 'mesh-lab/orders-v2:8080']);
     expect(service.defaultRoute).toBeUndefined();
     expect(service.routes).toEqual([{

@@ -30,7 +30,7 @@ describe('the mesh picture', () => {
 
   test('callers → Service ports (protocol, shares) → workload ports (Server, who is allowed), no self-loop', () => {
     expect(text.split('\n')[0]).toBe('flowchart LR');
-    expect(text).toContain('n_svc_mesh_lab_orders_8080(["Service mesh-lab/orders:8080<br/>HTTP/1<br/>routes: orders-split"])');
+    expect(text).toContain('n_svc_mesh_lab_orders_8080(["Service mesh-lab/orders:8080<br/>detected<br/>routes: orders-split"])');
     expect(text).toContain('n_svc_mesh_lab_orders_8080 -->|"orders-split 90%"| n_svc_mesh_lab_orders_v1_8080');
     expect(text).toContain('n_svc_mesh_lab_orders_8080 -->|"orders-split 10%"| n_svc_mesh_lab_orders_v2_8080');
     expect(text).toContain('n_svc_mesh_lab_orders_v1_8080 -.->|"endpoints"| n_port_mesh_lab_orders_v1_8080');

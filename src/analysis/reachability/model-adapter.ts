@@ -407,8 +407,10 @@ function serviceProtocol(index: MeshIndex, context: AnalysisContext, service: In
   const protocol = servicePortProtocol(index, service, sp.port, context);
   // The origin says whose list it is: the Service's annotation, or the injector's (namespace, else cluster defaults).
   if (protocol.protocol === OutboundProtocol.OPAQUE) return `opaque (${protocol.origin})`;
+  // Without an appProtocol the client proxy detects the protocol (to_proto: Detect) whatever the endpoints' Server says;
+  // the Server's proxyProtocol is told beside it, since it decides what the server side expects.
   const servers = [...new Set(endpoints.map((e) => e.view.server && e.view.protocol).filter((p): p is string => !!p))];
-  if (servers.length === 1) return `${servers[0]} (from the endpoints' Server)`;
+  if (servers.length === 1) return `detected (no appProtocol; the endpoints' Server: ${servers[0]})`;
   return 'detected (HTTP/1, HTTP/2 or opaque TCP)';
 }
 
