@@ -108,3 +108,24 @@ describe('a GRPCRoute on the same Server', () => {
     expect(port.allowsOnRoutes(meshed('client')).map((d) => [d.route.generated ?? d.route.route?.id.name, d.allowed])).toEqual([['default', true]]);
   });
 });
+
+// inbound/index.rs apply_http_route: a binding that fails (a Server parentRef with a port, a sectionName or another
+// namespace: routes.rs from_http_parent_ref; a filter it cannot convert: index/http.rs try_gateway_filter) is ignored
+// whole, for every Server it names, and the Server gets its default routes.
+describe('a route the inbound index cannot bind', () => {
+  const variants: Array<[string, (route: any) => void]> = [
+    ['a Server parentRef with a port', (route) => { route.spec.parentRefs = [{ ...SERVER_PARENT[0], port: 8080 }]; }],
+    ['a second Server parentRef in another namespace', (route) => { route.spec.parentRefs = [...SERVER_PARENT, { ...SERVER_PARENT[0], name: 'x', namespace: 'other' }]; }],
+    ['a URLRewrite filter', (route) => {
+      route.apiVersion = 'gateway.networking.k8s.io/v1';
+      route.spec.rules[0].filters = [{ type: 'URLRewrite', urlRewrite: { path: { type: 'ReplacePrefixMatch', replacePrefixMatch: '/' } } }];
+    }],
+  ];
+  test.each(variants)('with %s takes its authorizations with it', (_name, edit) => {
+    const objects = lab();
+    edit(pick(objects, 'HTTPRoute', 'orders-admin'));
+    const port = portOf(objects);
+    expect(port.allows(meshed('admin')).allowed).toBe(false);
+    expect(port.allowsOnRoutes(meshed('client')).map((d) => d.route.route?.id.name)).toEqual(['orders-api']);
+  });
+});

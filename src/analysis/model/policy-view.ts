@@ -22,6 +22,7 @@ export {
 } from '../../core/vocabulary';
 import { cniEnabledOf, cniIgnoredInboundPorts, podOrNamespaceAnnotation, proxyInitIgnoredInboundPorts } from './proxy-settings';
 import { ObjectRef, isServerParentOf, refTargets } from './refs';
+import { inboundBindingProblem } from './route-view';
 export type { ObjectRef } from './refs';
 export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'];
 
@@ -278,12 +279,12 @@ function buildServerRoutes(index: MeshIndex): NamespacedLists<IndexedObject> {
   for (const route of inboundRouteKinds(index)) {
     const parents = specOf(route).parentRefs;
     if (!Array.isArray(parents)) continue;
+    // The inbound index ignores the whole route, for every Server it names.
+    if (inboundBindingProblem(route) !== undefined) continue;
     // Names of the Servers this route already attached to (a route names a Server at most once).
     let seen: Set<string> | undefined;
     for (const parent of parents) {
       if (asRef(parent) === undefined || !isServerParent(parent, route) || typeof parent.name !== 'string') continue;
-      // The inbound index ignores a Server parent in another namespace.
-      if (parent.namespace !== undefined && parent.namespace !== route.id.namespace) continue;
       if (seen?.has(parent.name)) continue;
       (seen ??= new Set()).add(parent.name);
       byServer.add(namespaceOf(route), parent.name, route);
@@ -292,7 +293,7 @@ function buildServerRoutes(index: MeshIndex): NamespacedLists<IndexedObject> {
   return byServer;
 }
 
-/** Routes (HTTPRoute of either group, GRPCRoute) whose parentRefs name this Server. */
+/** Routes (HTTPRoute of either group, GRPCRoute) whose parentRefs name this Server, as the inbound index binds them. */
 export function routesForServer(index: MeshIndex, server: IndexedObject): IndexedObject[] {
   const m = memo(index);
   m.serverRoutes ??= buildServerRoutes(index);

@@ -417,6 +417,35 @@ export function unconvertibleRoute(route: IndexedObject): string | undefined {
   return undefined;
 }
 
+/** What is wrong with a Server parentRef for the inbound index (routes.rs ParentRef::from_http_parent_ref), or nothing. */
+export function serverParentProblems(route: IndexedObject, ref: ParentRef): string[] {
+  const problems: string[] = [];
+  // Rust reads a null field as absent.
+  if (ref.port !== undefined && ref.port !== null) problems.push(`sets port ${JSON.stringify(ref.port)}`);
+  if (ref.sectionName !== undefined && ref.sectionName !== null) problems.push(`sets sectionName ${JSON.stringify(ref.sectionName)}`);
+  if (typeof ref.namespace === 'string' && ref.namespace !== route.id.namespace) {
+    problems.push(`points to namespace "${ref.namespace}" instead of the route's "${route.id.namespace ?? ''}"`);
+  }
+  return problems;
+}
+
+/**
+ * Why Linkerd's inbound index never indexes this route, for any Server, or undefined: one invalid Server parentRef (a
+ * port, a sectionName, another namespace) or one rule filter it cannot convert fails the whole binding, and the route
+ * is ignored with a log line (inbound/index.rs apply_http_route, apply_grpc_route; index/http.rs, index/grpc.rs).
+ */
+export function inboundBindingProblem(route: IndexedObject): string | undefined {
+  const refs = parentRefs(route);
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i];
+    // A parentRef without a name is skipped, not refused.
+    if (!isServerParent(ref, route) || typeof ref.name !== 'string' || ref.name === '') continue;
+    const problems = serverParentProblems(route, ref);
+    if (problems.length > 0) return `parentRefs[${i}] (Server ${ref.name}) ${problems.join(' and ')}`;
+  }
+  return unconvertibleRoute(route);
+}
+
 export function matchesOf(rule: unknown): readonly any[] {
   return isRecord(rule) ? listOf(rule.matches) : NO_ITEMS;
 }

@@ -490,6 +490,20 @@ describe('LKD-POL-010 probes once routes attach', () => {
     expect(ruleFindings([...withProbe(), inboundRoute('/'), probeAuthz], 'LKD-POL-010')).toEqual([]);
     expect(ruleFindings(withProbe(), 'LKD-POL-010')).toEqual([]);
   });
+  // linkerd2-proxy inbound/src/policy.rs is_authorized: a NetworkAuthentication admits by the client's address, which
+  // for the kubelet is the node's: the manifests do not tell it, so only a certain refusal is reported.
+  test.each([['10.0.0.0/8'], ['0.0.0.0/0']])('passes when a NetworkAuthentication over %s authorizes the probe route', (cidr) => {
+    const kubelet = { apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'NetworkAuthentication', metadata: { name: 'kubelet', namespace: NS }, spec: { networks: [{ cidr }] } };
+    const probeAuthz = {
+      ...authz(),
+      metadata: { name: 'probes', namespace: NS },
+      spec: {
+        targetRef: { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', name: 'orders-api' },
+        requiredAuthenticationRefs: [{ group: POLICY, kind: 'NetworkAuthentication', name: 'kubelet' }],
+      },
+    };
+    expect(ruleFindings([...withProbe(), inboundRoute('/'), kubelet, probeAuthz], 'LKD-POL-010')).toEqual([]);
+  });
   // inbound/index.rs http_routes: with no HTTPRoute the HTTP Server serves (a GRPCRoute beside it conflicts it, or is
   // all that is attached), the controller generates the default and probe routes again.
   test('passes when the Server serves none of the attached routes: the probe route is back', () => {

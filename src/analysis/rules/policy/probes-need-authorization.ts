@@ -85,7 +85,12 @@ function kubeletAllowed(ctx: RuleContext, server: IndexedObject, matching: Index
   const policies = [
     ...authz.forServer(server), ...authz.forNamespace(server.id.namespace ?? ''), ...matching.flatMap((r) => authz.forRoute(r)),
   ];
-  if (policies.some((p) => authorizationAdmits(ctx.index, p, KUBELET, ctx.context).admitted)) return true;
+  // A NetworkAuthentication over part of the cluster networks admits the kubelet when its node address is inside: the
+  // manifests do not say where the nodes are, so only a certain refusal is reported (as LKD-POL-013 hedges such a call).
+  if (policies.some((p) => {
+    const match = authorizationAdmits(ctx.index, p, KUBELET, ctx.context);
+    return match.admitted || match.uncertain === true;
+  })) return true;
   return defaultPolicyAllows(serverAccessPolicy(server), KUBELET, ctx.context, 'accessPolicy').allowed;
 }
 
@@ -131,7 +136,9 @@ export const probesNeedAuthorizationRule: Rule = {
     title: 'Probes on a Server port with routes are matched and authorized',
     why: 'Linkerd authorizes kubelet probe paths by itself only while a port has no Server, or a Server with no routes '
       + '(linkerd2 #9008). As soon as an HTTPRoute attaches to the Server, probe requests must match a route and be admitted '
-      + 'by an AuthorizationPolicy that allows unauthenticated clients; otherwise probes fail and pods never become ready (#7050).',
+      + 'by an AuthorizationPolicy that allows unauthenticated clients; otherwise probes fail and pods never become ready (#7050). '
+      + 'A NetworkAuthentication admits the kubelet when its node address is in the listed networks; the manifests do not say where '
+      + 'the nodes are, so one over part of the cluster networks is taken to admit it.',
     fix: 'Add a route matching the probe paths (e.g. /healthz, /ready) and an AuthorizationPolicy on it whose '
       + 'requiredAuthenticationRefs is a NetworkAuthentication for the node/pod networks (or empty).',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::http_routes, '

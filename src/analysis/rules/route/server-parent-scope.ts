@@ -1,5 +1,5 @@
 import { FindingEffect, Severity } from '../../finding';
-import { everyRoute, isServerParent, parentRefs } from '../../model/route-view';
+import { everyRoute, isServerParent, parentRefs, serverParentProblems } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
 
 /** Linkerd's inbound index drops Server parentRefs that carry a port, a sectionName, or point across namespaces. */
@@ -10,9 +10,10 @@ export const serverParentScope: Rule = {
   effects: [FindingEffect.IGNORED],
   doc: {
     title: 'A Server parentRef sets no port or sectionName and stays in the route\'s namespace',
-    why: 'A Server already names its port. Linkerd\'s inbound index ignores a Server parentRef that sets `port` or '
-      + '`sectionName`, or whose `namespace` differs from the route\'s, so the route (and any AuthorizationPolicy that '
-      + 'targets it) never applies to inbound traffic. The schema accepts all three.',
+    why: 'A Server already names its port. Linkerd\'s inbound index refuses a Server parentRef that sets `port` or '
+      + '`sectionName`, or whose `namespace` differs from the route\'s, and with it the whole route, on every Server it names: '
+      + 'the route (and any AuthorizationPolicy that targets it) never applies to inbound traffic, and the Servers get their '
+      + 'default routes. The schema accepts all three.',
     fix: 'Remove `port` and `sectionName` from Server parentRefs and create the route in the Server\'s namespace.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/routes.rs ParentRef::from_http_parent_ref, '
       + 'ParentRef::from_grpc_parent_ref (InvalidParentRef SpecifiesPort, SpecifiesSection, '
@@ -26,15 +27,11 @@ export const serverParentScope: Rule = {
       for (let i = 0; i < refs.length; i++) {
         const ref = refs[i];
         if (!isServerParent(ref, route)) continue;
-        const problems: string[] = [];
-        if (ref.port !== undefined) problems.push(`sets port ${JSON.stringify(ref.port)}`);
-        if (ref.sectionName !== undefined) problems.push(`sets sectionName "${ref.sectionName}"`);
-        if (typeof ref.namespace === 'string' && ref.namespace !== route.id.namespace) {
-          problems.push(`points to namespace "${ref.namespace}" instead of the route's "${route.id.namespace ?? ''}"`);
-        }
+        const problems = serverParentProblems(route, ref);
         if (problems.length === 0) continue;
-        ctx.report(route, `parentRefs[${i}] (Server ${ref.name}) ${problems.join(' and ')}; Linkerd's inbound index ignores such a `
-          + 'Server parent, so the route never applies. Remove them (a Server parent is always local and already names its port).', { effect: FindingEffect.IGNORED });
+        ctx.report(route, `parentRefs[${i}] (Server ${ref.name}) ${problems.join(' and ')}; Linkerd's inbound index refuses such a `
+          + 'Server parent and with it the whole route, on every Server it names, so the route and the AuthorizationPolicies that target it '
+          + 'never apply. Remove them (a Server parent is always local and already names its port).', { effect: FindingEffect.IGNORED });
       }
     }
   },
