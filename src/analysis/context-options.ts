@@ -5,6 +5,7 @@
  */
 import { AnalysisContextInput, DEFAULT_INBOUND_POLICIES, isServiceAccountRef } from './options';
 import { parseCidr } from '../core/cidr';
+import { parseKubernetesVersion } from '../core/versions';
 
 /** How a value is written: one string, a comma-separated (or YAML) list, a boolean or a number. */
 export type ContextOptionKind = 'string' | 'list' | 'boolean' | 'number';
@@ -32,13 +33,15 @@ const PORT_LIST = /^\s*\d{1,5}(-\d{1,5})?(\s*,\s*\d{1,5}(-\d{1,5})?)*\s*$/;
 
 const count = (v: number) => (Number.isInteger(v) && v >= 1 && v <= 100_000 ? undefined : 'must be a whole number of at least 1');
 const version = (v: string) => (VERSION.test(v) ? undefined : 'must look like 1.31 or v1.2.1');
+// What `kubectl version` prints for managed clusters (v1.33.1-eks-abc, 1.34.0-gke.1) reads as its release.
+const kubernetesVersion = (v: string) => (parseKubernetesVersion(v) !== undefined ? undefined : 'must look like 1.31, v1.31.2 or v1.33.1-eks-abc');
 const cidrs = (v: string[]) => {
   const bad = v.filter((c) => !parseCidr(c));
   return v.length === 0 || bad.length > 0 ? `must be CIDRs (bad: ${bad.join(', ') || 'empty'})` : undefined;
 };
 
 export const CONTEXT_OPTIONS: readonly ContextOption[] = [
-  { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'string', placeholder: 'V', help: 'Target Kubernetes version', defaultText: '1.31', problem: version },
+  { key: 'kubernetesVersion', flag: 'kubernetes-version', kind: 'string', placeholder: 'V', help: 'Target Kubernetes version', defaultText: '1.31', problem: kubernetesVersion },
   { key: 'gatewayApiVersion', flag: 'gateway-api-version', kind: 'string', placeholder: 'V', help: 'Gateway API bundle installed in the cluster', defaultText: 'v1.2.1', problem: version },
   {
     key: 'trustDomain',

@@ -27,7 +27,10 @@ export interface ChartValueProblem {
   readonly fix: string;
   /** The same fix for users of the control-plane construct's typed options, where there is one. */
   readonly typedFix?: string;
-  /** The value does what it seems to in the chart, and is doubtful only elsewhere (a string "true" where a boolean is tested). */
+  /**
+   * The chart renders and runs with the value, which is doubtful only in what it does (a string "true" where a boolean is
+   * tested; a null that deletes a default of true): a warning, not an error.
+   */
   readonly doubtful?: boolean;
 }
 
@@ -75,6 +78,27 @@ function enumProblem(
   });
 }
 
+/** Boolean keys whose chart default is true: a null deletes the default (Helm), and the template's "if" sees nothing. */
+const TRUE_BY_DEFAULT = new Set(['proxy.nativeSidecar']);
+
+/**
+ * A null value is Helm's way to delete a key, the chart's default with it (pkg/chartutil/coalesce.go coalesceValues), so
+ * the template tests nil: harmless where the default is false, and turns off a default of true.
+ */
+function nullBooleans(out: Problems, values: Record<string, any>): void {
+  for (const path of BOOLEAN_KEYS) {
+    if (valueAt(values, path) !== null || !TRUE_BY_DEFAULT.has(path)) continue;
+    out.push({
+      ruleId: InputRule.REQUIRED,
+      path,
+      doubtful: true,
+      problem: (where) => `${path} is null${where}: Helm deletes the key and the chart's default (true) with it, so the template's "if" sees nothing `
+        + 'and the setting is off.',
+      fix: `Write ${path}: true or false, or leave the key out for the chart's default.`,
+    });
+  }
+}
+
 function scalarProblems(out: Problems, values: Record<string, any>): void {
   const policy = valueAt(values, 'proxy.defaultInboundPolicy');
   if (policy !== undefined && !isDefaultInboundPolicy(policy)) {
@@ -90,11 +114,15 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
   if (valueAt(values, 'proxy.logHTTPHeaders') !== '') {
     enumProblem(out, values, 'proxy.logHTTPHeaders', LOG_HTTP_HEADERS, InputRule.RANGE, 'the proxy template fails on it, so the chart does not render.');
   }
-  enumProblem(out, values, 'webhookFailurePolicy', WEBHOOK_FAILURE_POLICIES, InputRule.RANGE, 'the API server refuses the webhook configurations.');
+  // Helm deletes a null value (coalesce.go coalesceValues): the template then writes an empty failurePolicy, which the
+  // API server defaults.
+  if (valueAt(values, 'webhookFailurePolicy') !== null) {
+    enumProblem(out, values, 'webhookFailurePolicy', WEBHOOK_FAILURE_POLICIES, InputRule.RANGE, 'the API server refuses the webhook configurations.');
+  }
   enumProblem(out, values, 'proxyInit.iptablesMode', IPTABLES_MODES, InputRule.RANGE, 'the proxy-init template fails on it, so the chart does not render.');
   for (const path of PULL_POLICY_KEYS) {
     const value = valueAt(values, path);
-    if (value === undefined || value === '' || PULL_POLICIES.includes(value)) continue;
+    if (value === undefined || value === null || value === '' || PULL_POLICIES.includes(value)) continue;
     out.push({
       ruleId: InputRule.RANGE,
       path,
@@ -102,7 +130,10 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
       fix: `Set ${path} to Always, IfNotPresent or Never.`,
     });
   }
-  const notBoolean = BOOLEAN_KEYS.find((path) => valueAt(values, path) !== undefined && typeof valueAt(values, path) !== 'boolean');
+  nullBooleans(out, values);
+  // A null is Helm's "delete" (nullBooleans above), not a value the template tests.
+  const notBoolean = BOOLEAN_KEYS.find((path) => valueAt(values, path) !== undefined && valueAt(values, path) !== null
+    && typeof valueAt(values, path) !== 'boolean');
   if (notBoolean !== undefined) {
     const value = valueAt(values, notBoolean);
     out.push({
@@ -115,7 +146,8 @@ function scalarProblems(out: Problems, values: Record<string, any>): void {
     });
   }
   const replicas = values.controllerReplicas;
-  if (replicas !== undefined && !isReplicaCount(replicas)) {
+  // null: Helm deletes it and the Deployments get an empty replicas, which the API server defaults to 1.
+  if (replicas !== undefined && replicas !== null && !isReplicaCount(replicas)) {
     out.push({
       ruleId: InputRule.RANGE,
       path: 'controllerReplicas',
@@ -178,8 +210,9 @@ function listProblems(out: Problems, values: Record<string, any>): void {
   const ports = valueAt(values, 'proxy.opaquePorts');
   const isPort = (p: string) => /^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 65535;
   const portOrRange = (item: string) => item.split('-').length <= 2 && item.split('-').every(isPort);
-  // One trailing comma is dropped by every reader (pkg/util/parsing.go GetPortRanges, ports.rs parse_portset).
-  if (ports !== undefined && ports !== '' && !(typeof ports === 'string' && ports.replace(/,$/, '').split(',').every(portOrRange))) {
+  // One trailing comma is dropped, and each item trimmed, by every reader (pkg/util/parsing.go GetPortRanges, ports.rs
+  // parse_portset, the proxy's parse_port_range_set).
+  if (ports !== undefined && ports !== null && ports !== '' && !(typeof ports === 'string' && ports.replace(/,$/, '').split(',').every((item) => portOrRange(item.trim())))) {
     out.push({
       ruleId: InputRule.PORT,
       path: 'proxy.opaquePorts',
@@ -190,12 +223,14 @@ function listProblems(out: Problems, values: Record<string, any>): void {
   }
   for (const path of RESOURCE_KEYS) {
     const q = valueAt(values, path);
-    if (q === undefined || q === '' || (typeof q === 'string' && QUANTITY.test(q))) continue;
+    if (q === undefined || q === null || q === '' || (typeof q === 'string' && QUANTITY.test(q))) continue;
     out.push({ ruleId: InputRule.RANGE, path, problem: (where) => `${path} ${describeValue(q)}${where} is not a Kubernetes quantity.`, fix: 'Use a quantity such as "100m", "0.5", "64Mi" or "1Gi".' });
   }
   for (const path of ISSUER_DURATIONS) {
     const d = valueAt(values, path);
-    if (d === undefined) continue;
+    // Empty (or null, which Helm deletes) renders an empty flag, and linkerd-identity keeps its default
+    // (controller/cmd/identity/main.go: `if pbd := *identityIssuanceLifeTime; pbd != ""`).
+    if (d === undefined || d === null || d === '') continue;
     const ms = parseGoDuration(d);
     if (ms === undefined) {
       out.push({

@@ -40,6 +40,13 @@ describe('exit codes and the text format', () => {
     expect(run.status).toBe(0);
   });
 
+  // What kubectl version prints for a managed cluster reads as its release (core/versions.ts parseKubernetesVersion).
+  test.each(['v1.33.1-eks-abc', '1.34.0-gke.1'])('--kubernetes-version %s is a Kubernetes version', (v) => {
+    writeYaml(dir, 'mesh.yaml', meshLab());
+    const run = cli('analyze', '--kubernetes-version', v, 'mesh.yaml');
+    expect([run.status, run.stderr]).toEqual([0, '']);
+  });
+
   test('an error: exit 1, one line with file:line of the offending document', () => {
     const objects = brokenMesh();
     const text = writeYaml(dir, 'mesh.yaml', objects);

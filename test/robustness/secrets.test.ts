@@ -95,6 +95,19 @@ const TRIGGERING: [string, () => any, string, RegExp][] = [
 ];
 
 const PASSING: [string, () => any][] = [
+  // charts/linkerd-control-plane: injectCaFromSecret becomes cert-manager.io/inject-ca-from-secret; linkerd-viz's
+  // prometheusCredsSecret a volume's secretName.
+  ['Linkerd chart values that name Secret objects (injectCaFromSecret, prometheusCredsSecret)', () => ({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name: 'linkerd-viz', namespace: 'argocd' },
+    spec: {
+      source: {
+        chart: 'linkerd-viz',
+        helm: { valuesObject: { prometheusCredsSecret: 'prometheus-basic-auth', tap: { injectCaFromSecret: 'linkerd-viz/tap-k8s-tls' } } },
+      },
+    },
+  })],
   ['env from a secretKeyRef', () => deployment('a', [{ name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }])],
   ['placeholders ${VAR}, $(VAR), {{ }} and ref+', () => deployment('b', [
     { name: 'DB_PASSWORD', value: '${DB_PASSWORD}' }, { name: 'API_TOKEN', value: '$(TOKEN_FROM_ENV)' },

@@ -175,6 +175,25 @@ describe('LKD-CP-007 control-plane values the chart or its components cannot use
     expect(cpFindings({ proxy: { logHTTPHeaders: '', opaquePorts: '25,587,3306,' } })).toEqual([]);
     expect(cpFindings({ proxy: { opaquePorts: '25,,3306' } }).map((f) => f.severity)).toEqual(['error']);
   });
+  // GetPortRanges, parse_portset and the proxy's parse_port_range_set trim each item.
+  test('spaces after the commas of opaquePorts work', () => {
+    expect(cpFindings({ proxy: { opaquePorts: '25, 587, 3306, 4444, 5432, 6379, 9300, 11211, 27017' } })).toEqual([]);
+  });
+  // pkg/chartutil/coalesce.go coalesceValues deletes a null key; the templates then render nothing, or an empty flag that
+  // the component reads as its default (controller/cmd/identity/main.go), or an empty field the API server defaults.
+  test('a null deletes the key: nothing to say where nil renders as the default, a warning where it turns a default of true off', () => {
+    expect(cpFindings({
+      identity: { issuer: { issuanceLifetime: null, clockSkewAllowance: '' } },
+      proxy: { opaquePorts: null, resources: { cpu: { limit: null }, memory: { limit: null } }, image: { pullPolicy: null } },
+      controllerReplicas: null,
+      cniEnabled: null,
+    })).toEqual([]);
+    expect(cpFindings({ proxy: { nativeSidecar: null } }).map((f) => [f.severity, f.message])).toEqual([
+      ['warning', expect.stringMatching(/proxy\.nativeSidecar is null.*Helm deletes the key and the chart's default \(true\) with it/)],
+    ]);
+    // _proxy.tpl tests has .Values.proxy.logHTTPHeaders (list "insecure" "off" ""): nil is in none, and the chart fails.
+    expect(cpFindings({ proxy: { logHTTPHeaders: null } }).map((f) => f.severity)).toEqual(['error']);
+  });
   // _proxy.tpl / _proxy-init.tpl fail; inject.go GetPodPatch net.ParseCIDR; defaults.rs DefaultPolicy::from_str.
   test.each([
     ['a space in clusterNetworks', { clusterNetworks: '10.0.0.0/8, 192.168.0.0/16' }, /clusterNetworks .* \(" 192\.168\.0\.0\/16"\); the injector reads each item with net\.ParseCIDR/],

@@ -42,9 +42,11 @@ const NOT_A_CREDENTIAL = /^(?:existing|use|create|enable|enabled|mount|auto|skip
 
 /**
  * Fields of known kinds whose name ends like a credential but whose value is the name of a Secret object: a Link's
- * `clusterCredentialsSecret` (multicluster.linkerd.io, written by `linkerd multicluster link-gen`).
+ * `clusterCredentialsSecret` (multicluster.linkerd.io, written by `linkerd multicluster link-gen`), and Linkerd's chart
+ * values `*.injectCaFromSecret` (the cert-manager.io/inject-ca-from-secret annotation of the webhooks: proxy-injector-rbac.yaml,
+ * destination-rbac.yaml, linkerd-viz tap) and linkerd-viz's `prometheusCredsSecret` (a volume's secretName: metrics-api.yaml).
  */
-const SECRET_NAME_FIELDS = new Set(['clustercredentialssecret']);
+const SECRET_NAME_FIELDS = new Set(['clustercredentialssecret', 'injectcafromsecret', 'prometheuscredssecret']);
 
 /**
  * The same, by API group: Traefik's Middleware names a Secret in `basicAuth.secret`, `digestAuth.secret` (and its TLS
