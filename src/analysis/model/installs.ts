@@ -110,8 +110,17 @@ function argoInstalls(entry: IndexedObject): ChartInstall[] {
     values: mergeLayers(parseYamlValues(source.helm?.values), isPlainObject(source.helm?.valuesObject) ? source.helm.valuesObject : undefined,
       parameterValues(source.helm?.parameters)),
     namespace: spec?.destination?.namespace,
-    unseenValues: Array.isArray(source.helm?.valueFiles) && source.helm.valueFiles.length > 0 ? ['spec.source.helm.valueFiles'] : [],
+    unseenValues: unseenValueFiles(source.helm?.valueFiles, 'spec.source.helm.valueFiles'),
   }));
+}
+
+/**
+ * A list of values files (Argo CD's `valueFiles`, Flux's `valuesFiles`), as what the analysis cannot read: the chart's
+ * own values.yaml is its defaults, anything else (values-ha.yaml, a repository file) may set any value.
+ */
+function unseenValueFiles(files: unknown, field: string): string[] {
+  const read = Array.isArray(files) ? files.filter((f) => typeof f !== 'string' || !/^(\.\/)?values\.yaml$/.test(f)) : [];
+  return read.length > 0 ? [`${field} (${read.map(String).join(', ')})`] : [];
 }
 
 /** The valuesFrom entries of a HelmRelease the analysis cannot read: Secrets, and ConfigMaps it does not have. */
@@ -213,7 +222,7 @@ function fluxInstall(index: MeshIndex, entry: IndexedObject): ChartInstall {
     ...(chart.pin ? { sourcePin: chart.pin } : {}),
     values: mergeLayers(...valuesFrom(index, entry), isPlainObject(spec?.values) ? spec.values : undefined),
     namespace: spec?.targetNamespace ?? entry.id.namespace,
-    unseenValues: unseenValuesFrom(index, entry),
+    unseenValues: [...unseenValuesFrom(index, entry), ...unseenValueFiles(spec?.chart?.spec?.valuesFiles, 'spec.chart.spec.valuesFiles')],
   };
 }
 

@@ -66,6 +66,20 @@ describe('LKD-CP-002 webhookFailurePolicy Ignore', () => {
     expect(finding.message).toMatch(message);
     expect(finding.message).toMatch(/admitted without validation/);
   });
+  // charts/linkerd-control-plane/values-ha.yaml sets webhookFailurePolicy: Fail and the HA values; Argo CD's valueFiles
+  // and Flux's spec.chart.spec.valuesFiles read it from the chart, where the analysis cannot see it.
+  test('says nothing when values files the analysis cannot read (the chart\'s values-ha.yaml) may set it; values.yaml alone is the defaults', () => {
+    const argo = argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { highAvailability: true }, { valueFiles: ['values-ha.yaml'] });
+    const flux = fluxRelease('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', { highAvailability: true });
+    flux.spec.chart.spec.valuesFiles = ['values.yaml', 'values-ha.yaml'];
+    for (const install of [argo, flux]) {
+      expect(findings([install], 'LKD-CP-002')).toEqual([]);
+      expect(findings([install], 'LKD-CP-001')).toEqual([]);
+    }
+    flux.spec.chart.spec.valuesFiles = ['values.yaml'];
+    expect(findings([flux], 'LKD-CP-002').map((f) => f.ruleId)).toEqual(['LKD-CP-002']);
+    expect(findings([flux], 'LKD-CP-001').map((f) => f.fix)).toEqual([expect.stringMatching(/^highAvailability: true is only a flag for linkerd check/)]);
+  });
 });
 
 describe('LKD-CP-003 externalCA without trust roots', () => {

@@ -28,7 +28,7 @@ describe('LKD-CP-001 fault domains', () => {
     const [gap] = findings([cp({ ...HA, controllerReplicas: 2 })], 'LKD-CP-001', { nodeCount: 3, zoneCount: 3 });
     expect(gap.severity).toBe('warning');
     expect(gap.message).toMatch(/asks for HA but controllerReplicas is 2/);
-    expect(gap.fix).toMatch(/highAvailability is already on, so something overrides its profile/);
+    expect(gap.fix).toMatch(/the chart reads the HA values themselves .* remove any override .* that undoes them/);
     const [partial] = findings([cp({ controllerReplicas: 2 })], 'LKD-CP-001');
     expect(partial.fix).toMatch(/^Use highAvailability: true/);
   });
@@ -129,7 +129,7 @@ describe('LKD-MESH-011 Pod Security admission refuses linkerd-init', () => {
     argo.spec.source.helm = { valueFiles: ['values-prod.yaml'] };
     const [finding] = findings([ns('restricted'), app, argo], 'LKD-MESH-011');
     expect(finding.severity).toBe('warning');
-    expect(finding.message).toMatch(/also reads spec.source.helm.valueFiles, which this analysis cannot see/);
+    expect(finding.message).toMatch(/also reads spec.source.helm.valueFiles \(values-prod.yaml\), which this analysis cannot see/);
     // Set in the values it does see, it is known.
     argo.spec.source.helm.valuesObject = { cniEnabled: false };
     expect(findings([ns('restricted'), app, argo], 'LKD-MESH-011').map((f) => f.severity)).toEqual(['error']);

@@ -42,11 +42,15 @@ function gaps(values: Record<string, any>): string[] {
   return out;
 }
 
-/** With highAvailability already on, the gap comes from an override: the fix is to remove it, not to turn HA on. */
+/**
+ * With highAvailability already on, the gap is in the HA values themselves: no chart template reads highAvailability
+ * (values-ha.yaml: "flag for linkerd check"), so they must be set, and nothing may undo them.
+ */
 function gapFix(values: Record<string, any>): string {
   if (values.highAvailability === true) {
-    return 'highAvailability is already on, so something overrides its profile: remove the controllerReplicas / enablePodDisruptionBudget / '
-      + 'enablePodAntiAffinity overrides (in additionalValues, valuesObject or values) that undo it.';
+    return 'highAvailability: true is only a flag for linkerd check; the chart reads the HA values themselves (its values-ha.yaml sets '
+      + 'controllerReplicas: 3, enablePodDisruptionBudget and enablePodAntiAffinity). Set them, and remove any override (in '
+      + 'additionalValues, valuesObject or values) that undoes them.';
   }
   return 'Use highAvailability: true (the chart\'s values-ha.yaml: 3 replicas, PodDisruptionBudgets, anti-affinity), or set those three keys together.';
 }
@@ -162,7 +166,8 @@ export const controlPlaneHa: Rule = {
   check(ctx) {
     for (const install of controlPlaneInstalls(ctx.index)) {
       if (!wantsHa(install.values)) continue;
-      const missing = gaps(install.values);
+      // Values files the analysis cannot read (the chart's values-ha.yaml among them) may close the gaps.
+      const missing = install.unseenValues.length > 0 ? [] : gaps(install.values);
       if (missing.length > 0) ctx.report(install.subject, `${install.source} asks for HA but ${missing.join('; ')}.`, { fix: gapFix(install.values) });
       checkFaultDomains(ctx, install);
     }

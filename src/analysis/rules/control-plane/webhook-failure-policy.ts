@@ -22,6 +22,8 @@ export const webhookFailurePolicyIgnore: Rule = {
   },
   check(ctx) {
     for (const install of controlPlaneInstalls(ctx.index)) {
+      // Values files the analysis cannot read may set it (the chart's values-ha.yaml sets Fail).
+      if (install.values.webhookFailurePolicy === undefined && install.unseenValues.length > 0) continue;
       const policy = install.values.webhookFailurePolicy ?? 'Ignore';
       if (policy !== 'Ignore') continue;
       const origin = install.values.webhookFailurePolicy === undefined ? ' (the chart default)' : '';
