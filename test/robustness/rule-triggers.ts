@@ -291,6 +291,7 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
   { ruleId: 'LKD-CP-004', objects: () => [cp({ webhookFailurePolicy: 'Fail' })], options: { kubernetesVersion: '1.29' } },
   { ruleId: 'LKD-CP-005', objects: () => [cp({ webhookFailurePolicy: 'Fail' })], options: { gatewayApiVersion: 'v1.0.0' } },
   { ruleId: 'LKD-CP-007', objects: () => [cp({ webhookFailurePolicy: 'Fail', clusterNetworks: '10.0.0.0/8, 192.168.0.0/16' })] },
+  { ruleId: 'LKD-CP-008', objects: () => [cp({ webhookFailurePolicy: 'Fail', identity: { externalCA: true } })] },
   { ruleId: 'LKD-VER-001', objects: () => [workload('web', ['nginx:latest'])] },
   { ruleId: 'LKD-VER-002', objects: lab((o) => annotate(podMeta(o), { 'config.linkerd.io/proxy-version': 'edge-25.1.1' })) },
 ];

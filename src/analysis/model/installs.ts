@@ -110,7 +110,11 @@ function argoInstalls(entry: IndexedObject): ChartInstall[] {
     values: mergeLayers(parseYamlValues(source.helm?.values), isPlainObject(source.helm?.valuesObject) ? source.helm.valuesObject : undefined,
       parameterValues(source.helm?.parameters)),
     namespace: spec?.destination?.namespace,
-    unseenValues: unseenValueFiles(source.helm?.valueFiles, 'spec.source.helm.valueFiles'),
+    unseenValues: [
+      ...unseenValueFiles(source.helm?.valueFiles, 'spec.source.helm.valueFiles'),
+      // Values read from files of the repository (a PEM given with --set-file): the analysis cannot read them.
+      ...Array.isArray(source.helm?.fileParameters) && source.helm.fileParameters.length > 0 ? ['spec.source.helm.fileParameters'] : [],
+    ],
   }));
 }
 

@@ -14,6 +14,7 @@ import { controlPlaneChartValues } from './control-plane/chart-values';
 import { externalCaWithoutTrustRoots } from './control-plane/external-ca';
 import { controlPlaneGatewayApi } from './control-plane/gateway-api-version';
 import { controlPlaneHa } from './control-plane/high-availability';
+import { identityValues } from './control-plane/identity-values';
 import { kubernetesVersion } from './control-plane/kubernetes-version';
 import { webhookFailurePolicyIgnore } from './control-plane/webhook-failure-policy';
 import { configAnnotationsRule } from './mesh/config-annotations';
@@ -146,7 +147,7 @@ export const ALL_RULES: Rule[] = [
   privateKeyInOutput,
   secretsInOutput,
   pinnedVersions, proxyVersionSkew,
-  controlPlaneHa, webhookFailurePolicyIgnore, controlPlaneChartValues, externalCaWithoutTrustRoots, kubernetesVersion, controlPlaneGatewayApi,
+  controlPlaneHa, webhookFailurePolicyIgnore, controlPlaneChartValues, externalCaWithoutTrustRoots, identityValues, kubernetesVersion, controlPlaneGatewayApi,
 ].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {

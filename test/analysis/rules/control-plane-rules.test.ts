@@ -82,6 +82,32 @@ describe('LKD-CP-002 webhookFailurePolicy Ignore', () => {
   });
 });
 
+// charts/linkerd-control-plane/templates/identity.yaml: the issuer Secret `required`s crtPEM and keyPEM under the
+// linkerd.io/tls scheme; the trust-roots ConfigMap (unless externalCA) is written from identityTrustAnchorsPEM, and
+// controller/cmd/identity/main.go exits on a bundle without certificates.
+describe('LKD-CP-008 identity values the chart requires', () => {
+  const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
+  const issuer = { issuer: { tls: { crtPEM: PEM, keyPEM: '-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----' } } };
+  const cp008 = (install: any) => findings([install], 'LKD-CP-008').map((f) => [f.severity, f.message]);
+  test('passes with the PEMs inline, or cert-manager and trust-manager doing the work', () => {
+    expect(cp008(cp({ identityTrustAnchorsPEM: PEM, identity: issuer }))).toEqual([]);
+    expect(cp008(cp({ identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls' } } }))).toEqual([]);
+  });
+  test('externalCA with the issuer scheme left at linkerd.io/tls: the chart does not render', () => {
+    expect(cp008(cp({ identity: { externalCA: true } }))).toEqual([['error',
+      expect.stringMatching(/leaves identity\.issuer\.scheme at linkerd\.io\/tls \(with identity\.externalCA\) without identity\.issuer\.tls\.crtPEM and identity\.issuer\.tls\.keyPEM: .*does not render/)]]);
+  });
+  test('no trust anchors without externalCA: linkerd-identity cannot start', () => {
+    expect(cp008(cp({ identity: { ...issuer } }))).toEqual([['error', expect.stringMatching(/gives no identityTrustAnchorsPEM and leaves identity\.externalCA off/)]]);
+    expect(cp008(cp({ identityTrustAnchorsPEM: '  ', identity: { ...issuer } }))).toHaveLength(1);
+  });
+  test('not judged where values the analysis cannot read may give them (value files, file parameters, a valuesFrom Secret)', () => {
+    expect(cp008(argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', {}, { valueFiles: ['values-prod.yaml'] }))).toEqual([]);
+    expect(cp008(argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', {}, { fileParameters: [{ name: 'identityTrustAnchorsPEM', path: 'ca.crt' }] }))).toEqual([]);
+    expect(cp008(fluxRelease('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', {}, { valuesFrom: [{ kind: 'Secret', name: 'linkerd-identity' }] }))).toEqual([]);
+  });
+});
+
 describe('LKD-CP-003 externalCA without trust roots', () => {
   const external = cp({ identity: { externalCA: true } });
 
