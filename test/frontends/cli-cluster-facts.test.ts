@@ -25,7 +25,9 @@ describe('node, zone and CNI facts from the CLI and the plugin', () => {
       spec: { selector: { matchLabels: { app: 'orders' } }, template: { metadata: { labels: { app: 'orders' } }, spec: { containers: [{ name: 'o', image: 'a:1' }] } } },
     },
   ];
-  fs.writeFileSync(path.join(dir, 'cp.yaml'), yaml.dump(argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', HighAvailabilityPreset.values())));
+  // The identity's PEMs come from files of the repository, as Argo CD users pass them (LKD-CP-008 leaves those alone).
+  const pemFiles = { fileParameters: ['identityTrustAnchorsPEM', 'identity.issuer.tls.crtPEM', 'identity.issuer.tls.keyPEM'].map((name) => ({ name, path: `${name}.pem` })) };
+  fs.writeFileSync(path.join(dir, 'cp.yaml'), yaml.dump(argoApp('linkerd-control-plane', 'linkerd-control-plane', '2026.6.3', HighAvailabilityPreset.values(), pemFiles)));
   fs.writeFileSync(path.join(dir, 'shop.yaml'), shop.map((o) => yaml.dump(o)).join('---\n'));
   const cp001 = (out: string) => JSON.parse(out).findings.filter((f: any) => f.ruleId === 'LKD-CP-001').map((f: any) => f.severity);
 
