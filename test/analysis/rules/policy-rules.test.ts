@@ -812,3 +812,36 @@ describe('Servers over ExternalWorkloads (inbound/index.rs ExternalWorkload::rei
     ]);
   });
 });
+
+// grpc/src/inbound.rs to_server: opaque and TLS ports carry no routes, so no probe route; linkerd2-proxy
+// inbound/src/policy/tcp.rs check_authorized judges the kubelet's connection by the port's authorizations alone.
+describe('LKD-POL-010 probes on a port the proxy treats as opaque', () => {
+  const withProbe = (edit: (objects: any[]) => void) => {
+    const objects = meshLab();
+    for (const name of ['orders-v1', 'orders-v2']) {
+      pick(objects, 'Deployment', name).spec.template.spec.containers[0].readinessProbe = { httpGet: { path: '/ready', port: 8080 } };
+    }
+    edit(objects);
+    return ruleFindings(objects, 'LKD-POL-010');
+  };
+  test('an opaque Server that authorizes only meshed clients refuses the kubelet: the pods never become ready', () => {
+    const found = withProbe((o) => { pick(o, 'Server', 'orders-http').spec.proxyProtocol = 'opaque'; });
+    expect(found.map((f) => [f.severity, f.resource.name])).toEqual([['warning', 'orders-v1'], ['warning', 'orders-v2']]);
+    expect(found[0].message).toMatch(/^the readinessProbe of container main in Deployment mesh-lab\/orders-v1 \(GET \/ready on port 8080\) reaches a port the proxy treats as opaque \(Server orders-http has proxyProtocol opaque\): there is no probe route there.*the pod never becomes ready\.$/);
+  });
+  test('an opaque port no Server selects, under an all-authenticated default, refuses the kubelet too', () => {
+    const found = withProbe((o) => {
+      o.splice(0, o.length, ...o.filter((x) => x.kind !== 'Server' && x.kind !== 'AuthorizationPolicy'));
+      pick(o, 'Namespace', NS).metadata.annotations['config.linkerd.io/default-inbound-policy'] = 'all-authenticated';
+      for (const name of ['orders-v1', 'orders-v2']) { const meta = pick(o, 'Deployment', name).spec.template.metadata; meta.annotations = { ...meta.annotations, 'config.linkerd.io/opaque-ports': '8080' }; }
+    });
+    expect(found.map((f) => f.message)).toEqual([
+      expect.stringMatching(/reaches a port the proxy treats as opaque \(no Server selects it, and it is an opaque port/),
+      expect.stringMatching(/orders-v2/),
+    ]);
+  });
+  test('passes where the port admits unauthenticated connections, or is HTTP (the probe route is generated)', () => {
+    expect(withProbe((o) => { const s = pick(o, 'Server', 'orders-http'); s.spec.proxyProtocol = 'opaque'; s.spec.accessPolicy = 'all-unauthenticated'; })).toEqual([]);
+    expect(withProbe(() => undefined)).toEqual([]);
+  });
+});

@@ -1,11 +1,12 @@
 import { Severity } from '../../finding';
-import { routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
+import { probePaths, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
 import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import {
-  authorizationTargets, containersOf, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort, specOf,
-  workloadLabel,
+  authorizationTargets, containersOf, isMeshed, ownPodTemplates, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage,
+  serverPort, specOf, workloadLabel,
 } from '../../model/policy-view';
 import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';
+import { evaluateInboundPolicy } from '../../policy/evaluate';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const PROBE_KINDS = ['livenessProbe', 'readinessProbe', 'startupProbe'];
@@ -120,12 +121,44 @@ function checkPod(ctx: RuleContext, server: IndexedObject, routes: IndexedObject
 /** Once a route is attached to a Server, kubelet probes on its port need an explicit route and authorization. */
 /**
  * The routes a probe meets on a Server. On an HTTP Server only the routes it serves: when its status or protocol drops
- * them all, the controller generates the probe route again (inbound/index.rs http_routes). Other protocols keep what is
- * attached.
+ * them all, the controller generates the probe route again (inbound/index.rs http_routes). A gRPC Server keeps what is
+ * attached; an opaque or TLS one has no routes at all (`checkConnectionProbes` judges those ports).
  */
 function probedRoutes(ctx: RuleContext, server: IndexedObject): IndexedObject[] {
   const protocol = serverProxyProtocol(server);
-  return routeFamilyOf(protocol) === 'http' ? servedServerRoutes(ctx.index, server, protocol) : routesForServer(ctx.index, server);
+  const family = routeFamilyOf(protocol);
+  if (family === 'none') return [];
+  return family === 'http' ? servedServerRoutes(ctx.index, server, protocol) : routesForServer(ctx.index, server);
+}
+
+/** Where a port's protocol comes from, for messages. */
+function protocolOrigin(server: { readonly id: { readonly name: string } } | undefined, protocol: string): string {
+  return server ? `Server ${server.id.name} has proxyProtocol ${protocol}` : 'no Server selects it, and it is an opaque port (config.linkerd.io/opaque-ports or the cluster\'s defaults)';
+}
+
+/**
+ * HTTP probes on a port the proxy treats as opaque or TLS: such a port has no routes, so no probe route either
+ * (grpc/src/inbound.rs to_server), and the kubelet's plaintext connection must pass the port's authorizations
+ * (linkerd2-proxy inbound/src/policy/tcp.rs check_authorized). Only a certain refusal is reported.
+ */
+function checkConnectionProbes(ctx: RuleContext): void {
+  const pods = ownPodTemplates(ctx.index).filter((pod) => isMeshed(pod) && probePaths(pod, ctx.index).size > 0);
+  if (pods.length === 0) return;
+  const policy = evaluateInboundPolicy(ctx.index, ctx.context);
+  for (const pod of pods) {
+    for (const probe of httpProbes(pod)) {
+      const port = policy.portPolicy(pod, probe.port);
+      if (!port || port.skipsProxy || routeFamilyOf(port.protocol) !== 'none') continue;
+      const decision = port.allows(KUBELET);
+      if (decision.allowed || decision.uncertain) continue;
+      ctx.report(pod.owner, `the ${probe.kind} of container ${probe.container} in ${workloadLabel(pod)} (GET ${probe.path} on port ${probe.port}) `
+        + `reaches a port the proxy treats as ${port.protocol} (${protocolOrigin(port.server, port.protocol)}): there is no probe route there, and `
+        + `the kubelet's plaintext connection is refused (${decision.reason}), so ${failingProbe(probe.kind)}.`, {
+        fix: 'Probe a port the proxy treats as HTTP (or one in config.linkerd.io/skip-inbound-ports), or authorize the kubelet\'s networks '
+          + 'on this port with a NetworkAuthentication.',
+      });
+    }
+  }
 }
 
 export const probesNeedAuthorizationRule: Rule = {
@@ -137,11 +170,14 @@ export const probesNeedAuthorizationRule: Rule = {
     why: 'Linkerd authorizes kubelet probe paths by itself only while a port has no Server, or a Server with no routes '
       + '(linkerd2 #9008). As soon as an HTTPRoute attaches to the Server, probe requests must match a route and be admitted '
       + 'by an AuthorizationPolicy that allows unauthenticated clients; otherwise probes fail and pods never become ready (#7050). '
+      + 'A port the proxy treats as opaque or TLS (its Server\'s proxyProtocol, or an opaque port no Server selects) has no routes '
+      + 'at all, so no probe route: there the kubelet\'s plaintext connection must pass the port\'s own authorizations. '
       + 'A NetworkAuthentication admits the kubelet when its node address is in the listed networks; the manifests do not say where '
       + 'the nodes are, so one over part of the cluster networks is taken to admit it.',
     fix: 'Add a route matching the probe paths (e.g. /healthz, /ready) and an AuthorizationPolicy on it whose '
       + 'requiredAuthenticationRefs is a NetworkAuthentication for the node/pod networks (or empty).',
-    linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::http_routes, '
+    linkerdSource: 'policy-controller/grpc/src/inbound.rs to_server (opaque and TLS carry no routes); linkerd2-proxy '
+      + 'linkerd/app/inbound/src/policy/tcp.rs check_authorized; policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::http_routes, '
       + 'ClusterInfo::default_inbound_http_routes; policy-controller/k8s/index/src/inbound/workload.rs '
       + 'pod_http_probes',
     badExample: 'kind: HTTPRoute\nspec:\n  parentRefs: [{group: policy.linkerd.io, kind: Server, name: orders-http}]\n'
@@ -152,6 +188,7 @@ export const probesNeedAuthorizationRule: Rule = {
       + '  - {group: policy.linkerd.io, kind: NetworkAuthentication, name: kubelet-networks}',
   },
   check(ctx) {
+    checkConnectionProbes(ctx);
     const coverage = serverCoverage(ctx.index);
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
       const routes = probedRoutes(ctx, server);
