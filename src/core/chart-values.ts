@@ -29,7 +29,7 @@ export interface ChartValueProblem {
   readonly typedFix?: string;
   /**
    * The chart renders and runs with the value, which is doubtful only in what it does (a string "true" where a boolean is
-   * tested; a null that deletes a default of true): a warning, not an error.
+   * tested; a null that deletes a default of true; a key it never reads that guards nothing): a warning, not an error.
    */
   readonly doubtful?: boolean;
 }
@@ -258,9 +258,56 @@ function listProblems(out: Problems, values: Record<string, any>): void {
   }
 }
 
+/**
+ * Keys the 2.20 chart never reads, written where an older chart or a plausible guess puts them: nothing fails, and the
+ * setting silently does not apply. `error`: a security setting the cluster then lacks.
+ */
+const UNREAD_KEYS: ReadonlyArray<{ readonly path: string; readonly error: boolean; readonly why: string; readonly fix: string }> = [
+  {
+    path: 'defaultInboundPolicy',
+    error: true,
+    why: 'the chart reads the cluster\'s default inbound policy from proxy.defaultInboundPolicy only (destination.yaml --default-policy, '
+      + '_proxy.tpl), so this one is ignored and the default stays all-unauthenticated',
+    fix: 'Move it to proxy.defaultInboundPolicy.',
+  },
+  {
+    path: 'policyController.defaultAllowPolicy',
+    error: true,
+    why: 'this is the name from before Linkerd 2.12; the 2.20 chart reads proxy.defaultInboundPolicy only, so the default stays '
+      + 'all-unauthenticated',
+    fix: 'Move it to proxy.defaultInboundPolicy.',
+  },
+  {
+    path: 'proxyInit.image',
+    error: false,
+    why: 'proxy-init has no image of its own in Linkerd 2.20: it runs from the proxy image (_proxy-init.tpl), so this is ignored',
+    fix: 'Remove it; to mirror the images, set proxy.image.name (and the other images) instead.',
+  },
+  {
+    path: 'global',
+    error: false,
+    why: 'the chart layout of Linkerd 2.9 and before; the 2.20 chart reads no global.* value, so none of these apply',
+    fix: 'Move each value to its 2.20 key (see the chart\'s values.yaml).',
+  },
+];
+
+function unreadKeyProblems(out: Problems, values: Record<string, any>): void {
+  for (const { path, error, why, fix } of UNREAD_KEYS) {
+    if (valueAt(values, path) === undefined) continue;
+    out.push({
+      ruleId: InputRule.REQUIRED,
+      path,
+      doubtful: !error,
+      problem: (where) => `${path} is set${where}, but ${why}.`,
+      fix,
+    });
+  }
+}
+
 /** Every problem of a linkerd-control-plane values tree, in a fixed order. */
 export function controlPlaneValueProblems(values: Record<string, any>): ChartValueProblem[] {
   const out: Problems = [];
+  unreadKeyProblems(out, values);
   scalarProblems(out, values);
   dependentProblems(out, values);
   listProblems(out, values);

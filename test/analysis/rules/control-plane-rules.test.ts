@@ -215,6 +215,16 @@ describe('LKD-CP-007 control-plane values the chart or its components cannot use
     expect(cpFindings({ proxy: { logHTTPHeaders: '', opaquePorts: '25,587,3306,' } })).toEqual([]);
     expect(cpFindings({ proxy: { opaquePorts: '25,,3306' } }).map((f) => f.severity)).toEqual(['error']);
   });
+  // charts/linkerd-control-plane: --default-policy and _proxy.tpl read .Values.proxy.defaultInboundPolicy only; values.yaml
+  // has no top-level defaultInboundPolicy, no policyController.defaultAllowPolicy, no proxyInit.image, no global.
+  test('keys the 2.20 chart never reads: an error where a security setting is lost, a warning otherwise', () => {
+    expect(cpFindings({ defaultInboundPolicy: 'deny' }).map((f) => [f.severity, f.message])).toEqual([
+      ['error', expect.stringMatching(/defaultInboundPolicy is set, but the chart reads .* from proxy\.defaultInboundPolicy only.*the default stays all-unauthenticated/)],
+    ]);
+    expect(cpFindings({ policyController: { defaultAllowPolicy: 'deny' } }).map((f) => f.severity)).toEqual(['error']);
+    expect(cpFindings({ proxyInit: { image: { name: 'registry.example.com/proxy-init' } }, global: { proxy: {} } }).map((f) => f.severity)).toEqual(['warning', 'warning']);
+    expect(cpFindings({ proxy: { defaultInboundPolicy: 'deny' } })).toEqual([]);
+  });
   // GetPortRanges, parse_portset and the proxy's parse_port_range_set trim each item.
   test('spaces after the commas of opaquePorts work', () => {
     expect(cpFindings({ proxy: { opaquePorts: '25, 587, 3306, 4444, 5432, 6379, 9300, 11211, 27017' } })).toEqual([]);
