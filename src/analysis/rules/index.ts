@@ -147,7 +147,8 @@ export const ALL_RULES: Rule[] = [
   privateKeyInOutput,
   secretsInOutput,
   pinnedVersions, proxyVersionSkew,
-  controlPlaneHa, webhookFailurePolicyIgnore, controlPlaneChartValues, externalCaWithoutTrustRoots, identityValues, kubernetesVersion, controlPlaneGatewayApi,
+  controlPlaneHa, webhookFailurePolicyIgnore, controlPlaneChartValues, externalCaWithoutTrustRoots, identityValues, kubernetesVersion,
+  controlPlaneGatewayApi,
 ].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {
