@@ -26,8 +26,8 @@ function checkIssuer(ctx: RuleContext, install: ChartInstall): void {
   if (missing.length === 0) return;
   const external = templateTruthy(valueAt(install.values, 'identity.externalCA'));
   ctx.report(install.subject, `${install.source} leaves identity.issuer.scheme at ${LINKERD_TLS}${external ? ' (with identity.externalCA)' : ''} `
-    + `without ${missing.join(' and ')}: the chart's identity template requires them ("Please provide the identity issuer certificate"), `
-    + 'so the release does not render and nothing is installed.', {
+    + `without ${missing.join(' and ')}: the chart's identity template \`required\`s the issuer's certificate and key, so the release `
+    + 'does not render and nothing is installed.', {
     fix: external || valueAt(install.values, 'identity.issuer.scheme') === undefined
       ? 'With cert-manager writing the issuer Secret, set identity.issuer.scheme: kubernetes.io/tls; otherwise give the issuer\'s '
         + 'certificate and key (crtPEM, keyPEM), from a values file or Secret the release reads.'
