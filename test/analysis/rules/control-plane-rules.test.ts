@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'crypto';
 import { Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { analyze } from '../../../src/analysis/engine';
@@ -87,7 +88,9 @@ describe('LKD-CP-002 webhookFailurePolicy Ignore', () => {
 // controller/cmd/identity/main.go exits on a bundle without certificates.
 describe('LKD-CP-008 identity values the chart requires', () => {
   const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
-  const issuer = { issuer: { tls: { crtPEM: PEM, keyPEM: '-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----' } } };
+  // A throwaway key made at run time: no key material is kept in the repository.
+  const keyPEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const issuer = { issuer: { tls: { crtPEM: PEM, keyPEM } } };
   const cp008 = (install: any) => findings([install], 'LKD-CP-008').map((f) => [f.severity, f.message]);
   test('passes with the PEMs inline, or cert-manager and trust-manager doing the work', () => {
     expect(cp008(cp({ identityTrustAnchorsPEM: PEM, identity: issuer }))).toEqual([]);
