@@ -29,7 +29,7 @@ import { IndexedObject, MeshIndex } from './mesh-index';
 import { controllerOpaqueOnService, portListHas, writtenServiceOpaquePorts } from './policy-view';
 import {
   RouteFamily, egressNetworkParents, everyRouteWithInventory, familyRank, isValidPort, pushTo, routeFamily, serviceParents, servicePorts,
-  unconvertibleRoute,
+  noClusterIpReason, unconvertibleRoute,
 } from './route-view';
 
 export enum OutboundProtocol {
@@ -192,15 +192,12 @@ export function allOutboundRefs(index: MeshIndex): readonly OutboundRef[] {
 /**
  * Whether the status controller accepts a parentRef that no higher-ranked route conflicts: one in another namespace than
  * the parent it stands in for must name a Service with a cluster IP that is no ExternalName, or an EgressNetwork
- * (status/src/index.rs parent_condition_service, service.rs valid_parent_service). A parent the analysis does not
- * have may exist: it is given the benefit of the doubt.
+ * (status/src/index.rs parent_condition_service, `noClusterIpReason`). A parent the analysis does not have may exist:
+ * it is given the benefit of the doubt.
  */
 function statusAccepts(ref: OutboundRef): boolean {
   if (ref.conflictedBy.length > 0) return false;
-  if (ref.parent === undefined || ref.kind !== OutboundParentKind.SERVICE) return true;
-  const spec = ref.parent.object.spec ?? {};
-  const clusterIp = typeof spec.clusterIP === 'string' ? spec.clusterIP : undefined;
-  return (clusterIp === undefined || clusterIp.toLowerCase() !== 'none') && spec.type !== 'ExternalName';
+  return ref.parent === undefined || ref.kind !== OutboundParentKind.SERVICE || noClusterIpReason(ref.parent) === undefined;
 }
 
 /**

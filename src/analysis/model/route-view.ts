@@ -417,6 +417,17 @@ export function unconvertibleRoute(route: IndexedObject): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a Service cannot be a mesh parent, or undefined when it can: the status controller accepts only a Service with a
+ * cluster IP that is no ExternalName (status/src/service.rs valid_parent_service).
+ */
+export function noClusterIpReason(service: IndexedObject): string | undefined {
+  const spec = service.object.spec;
+  if (spec?.type === 'ExternalName') return 'is an ExternalName Service';
+  if (spec?.clusterIP === 'None') return 'is headless (clusterIP: None)';
+  return undefined;
+}
+
 /** What is wrong with a Server parentRef for the inbound index (routes.rs ParentRef::from_http_parent_ref), or nothing. */
 export function serverParentProblems(route: IndexedObject, ref: ParentRef): string[] {
   const problems: string[] = [];

@@ -1,15 +1,6 @@
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject } from '../../model/mesh-index';
-import { everyRoute, serviceParents } from '../../model/route-view';
+import { everyRoute, noClusterIpReason, serviceParents } from '../../model/route-view';
 import { Rule, RuleArea } from '../../rule';
-
-/** Why a Service cannot be a mesh parent, or undefined when it can. */
-function noClusterIpReason(service: IndexedObject): string | undefined {
-  const spec = service.object.spec;
-  if (spec?.type === 'ExternalName') return 'is an ExternalName Service';
-  if (spec?.clusterIP === 'None') return 'is headless (clusterIP: None)';
-  return undefined;
-}
 
 /** Outbound policy hangs off a Service's cluster IP; a Service without one can never carry a route. */
 export const parentClusterIp: Rule = {
