@@ -162,7 +162,10 @@ const NO_CONFLICTS: ReadonlyMap<IndexedObject, readonly IndexedObject[]> = new M
  * parentRef is the same parent for every route kind, and a GRPCRoute outranks an HTTPRoute whatever the Server's protocol.
  */
 export function conflictedServerRoutes(index: MeshIndex, server: IndexedObject): ReadonlyMap<IndexedObject, readonly IndexedObject[]> {
-  const attached = routesForServer(index, server);
+  return conflictsAmong(routesForServer(index, server));
+}
+
+function conflictsAmong(attached: readonly IndexedObject[]): ReadonlyMap<IndexedObject, readonly IndexedObject[]> {
   const winners = attached.filter(isInboundGrpcRoute);
   if (winners.length === 0) return NO_CONFLICTS;
   return new Map(attached.filter(isInboundHttpRoute).map((route) => [route, winners]));
@@ -175,9 +178,10 @@ export function conflictedServerRoutes(index: MeshIndex, server: IndexedObject):
 export function servedServerRoutes(index: MeshIndex, server: IndexedObject, protocol: string): IndexedObject[] {
   const family = routeFamilyOf(protocol);
   if (family === 'none') return [];
-  if (family === 'grpc') return routesForServer(index, server).filter(isInboundGrpcRoute);
-  const conflicted = conflictedServerRoutes(index, server);
-  return routesForServer(index, server).filter((route) => isInboundHttpRoute(route) && !conflicted.has(route));
+  const attached = routesForServer(index, server);
+  if (family === 'grpc') return attached.filter(isInboundGrpcRoute);
+  const conflicted = conflictsAmong(attached);
+  return attached.filter((route) => isInboundHttpRoute(route) && !conflicted.has(route));
 }
 
 /** The routes the proxy gets for one pod port: the attached ones, or the generated default (and probe) routes. */

@@ -82,7 +82,7 @@ export function appProtocolOverridesOpaque(
 ): OpaqueOverride | undefined {
   const protocol = servicePortProtocol(index, service, port, context);
   if (protocol.protocol !== OutboundProtocol.HTTP1 && protocol.protocol !== OutboundProtocol.HTTP2) return undefined;
-  const written = writtenServiceOpaquePorts(index, service);
+  const written = writtenServiceOpaquePorts(index, context, service);
   return written && portListHas(written.ports, port) ? { protocol, opaqueOrigin: written.origin } : undefined;
 }
 

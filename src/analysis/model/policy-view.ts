@@ -279,12 +279,13 @@ function buildServerRoutes(index: MeshIndex): NamespacedLists<IndexedObject> {
   for (const route of inboundRouteKinds(index)) {
     const parents = specOf(route).parentRefs;
     if (!Array.isArray(parents)) continue;
-    // The inbound index ignores the whole route, for every Server it names.
-    if (inboundBindingProblem(route) !== undefined) continue;
     // Names of the Servers this route already attached to (a route names a Server at most once).
     let seen: Set<string> | undefined;
     for (const parent of parents) {
       if (asRef(parent) === undefined || !isServerParent(parent, route) || typeof parent.name !== 'string') continue;
+      // The inbound index ignores the whole route, for every Server it names (judged once, and only for routes that name
+      // a Server: most routes name Services).
+      if (seen === undefined && inboundBindingProblem(route) !== undefined) break;
       if (seen?.has(parent.name)) continue;
       (seen ??= new Set()).add(parent.name);
       byServer.add(namespaceOf(route), parent.name, route);
@@ -701,6 +702,38 @@ function injectorSees(index: MeshIndex, entry: IndexedObject): boolean {
   return index.injectorWebhookSkips(namespace, labelsOf(entry.object)) === undefined;
 }
 
+/** Where a Service's opaque-ports annotation comes from: written on it, copied from its namespace, or made from the defaults. */
+enum OpaqueSource {
+  OWN = 'own',
+  NAMESPACE = 'namespace',
+  DEFAULTS = 'defaults',
+}
+
+/** An opaque-ports annotation of a Service, as the injector's patch leaves it, and its source. */
+interface InjectedOpaquePorts {
+  readonly value: string;
+  readonly source: OpaqueSource;
+}
+
+/**
+ * A Service's opaque-ports as the injector's patch leaves it (inject.go `CreateOpaquePortsPatch`): its own, else its
+ * namespace's, else the ports whose targetPort (the port itself when unset, as the API server defaults it) is a
+ * default opaque port; undefined when it gets none, or when the webhook never sees it.
+ */
+function serviceOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, service: IndexedObject): InjectedOpaquePorts | undefined {
+  const own = opaquePortsAnnotation(service);
+  if (own !== undefined) return { value: own, source: OpaqueSource.OWN };
+  if (!injectorSees(index, service)) return undefined;
+  const nsValue = namespaceOpaquePorts(index, service.id.namespace ?? '');
+  if (nsValue !== undefined) return { value: nsValue, source: OpaqueSource.NAMESPACE };
+  const ports = (Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : []).filter((p: any) => typeof p?.port === 'number');
+  const defaults = defaultEntries(context);
+  // A named targetPort's number is 0 to the injector (IntVal), so it never matches a default.
+  const target = (p: any) => String(p.targetPort === undefined ? p.port : typeof p.targetPort === 'number' ? p.targetPort : 0);
+  const listed = ports.filter((p: any) => defaults.includes(target(p))).map((p: any) => String(p.port));
+  return listed.length > 0 ? { value: listed.join(','), source: OpaqueSource.DEFAULTS } : undefined;
+}
+
 /** An opaque-ports list someone wrote for a Service, and where: its own annotation, or its namespace's (copied by the injector). */
 export interface WrittenOpaquePorts {
   readonly ports: PortList;
@@ -711,32 +744,16 @@ export interface WrittenOpaquePorts {
  * The opaque ports a Service gets from an annotation someone wrote (its own, else its namespace's where the injector
  * copies it), not from the cluster defaults; undefined when there is none or the policy controller cannot read it.
  */
-export function writtenServiceOpaquePorts(index: MeshIndex, service: IndexedObject): WrittenOpaquePorts | undefined {
-  const own = opaquePortsAnnotation(service);
-  const namespace = service.id.namespace ?? '';
-  const value = own ?? (injectorSees(index, service) ? namespaceOpaquePorts(index, namespace) : undefined);
-  const ports = value === undefined ? undefined : controllerPortSet(value);
+export function writtenServiceOpaquePorts(index: MeshIndex, context: AnalysisContext, service: IndexedObject): WrittenOpaquePorts | undefined {
+  const injected = serviceOpaquePortsAsInjected(index, context, service);
+  if (!injected || injected.source === OpaqueSource.DEFAULTS) return undefined;
+  const ports = controllerPortSet(injected.value);
   if (!ports) return undefined;
-  return { ports, origin: own !== undefined ? `the Service's ${OPAQUE_PORTS_ANNOTATION}` : `Namespace ${namespace}'s ${OPAQUE_PORTS_ANNOTATION} (copied by the injector)` };
-}
-
-/**
- * A Service's opaque-ports as the injector's patch leaves it (inject.go `CreateOpaquePortsPatch`): its own, else its
- * namespace's, else the ports whose targetPort (the port itself when unset, as the API server defaults it) is a
- * default opaque port; undefined when it gets none, or when the webhook never sees it.
- */
-function serviceOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, service: IndexedObject): string | undefined {
-  const own = opaquePortsAnnotation(service);
-  if (own !== undefined) return own;
-  if (!injectorSees(index, service)) return undefined;
-  const nsValue = namespaceOpaquePorts(index, service.id.namespace ?? '');
-  if (nsValue !== undefined) return nsValue;
-  const ports = (Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : []).filter((p: any) => typeof p?.port === 'number');
-  const defaults = defaultEntries(context);
-  // A named targetPort's number is 0 to the injector (IntVal), so it never matches a default.
-  const target = (p: any) => String(p.targetPort === undefined ? p.port : typeof p.targetPort === 'number' ? p.targetPort : 0);
-  const listed = ports.filter((p: any) => defaults.includes(target(p))).map((p: any) => String(p.port));
-  return listed.length > 0 ? listed.join(',') : undefined;
+  return {
+    ports,
+    origin: injected.source === OpaqueSource.OWN ? `the Service's ${OPAQUE_PORTS_ANNOTATION}`
+      : `Namespace ${service.id.namespace ?? ''}'s ${OPAQUE_PORTS_ANNOTATION} (copied by the injector)`,
+  };
 }
 
 /**
@@ -745,7 +762,7 @@ function serviceOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext
  * default; an unreadable one gives no opaque port at all, defaults included.
  */
 export function controllerOpaqueOnService(index: MeshIndex, context: AnalysisContext, service: IndexedObject, port: number): boolean {
-  const value = service.id.kind === 'Service' ? serviceOpaquePortsAsInjected(index, context, service) : opaquePortsAnnotation(service);
+  const value = service.id.kind === 'Service' ? serviceOpaquePortsAsInjected(index, context, service)?.value : opaquePortsAnnotation(service);
   const set = controllerPortSet(value ?? context.defaultOpaquePorts);
   return set !== undefined && portListHas(set, port);
 }

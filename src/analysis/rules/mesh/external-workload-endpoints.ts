@@ -1,12 +1,8 @@
 import { Severity } from '../../finding';
 import { IndexedObject, WORKLOAD_GROUP } from '../../model/mesh-index';
 import { externalWorkloadHasAddress, externalWorkloadListsPort, externalWorkloadServes, listSome } from '../../model/policy-view';
-import { isRecord, listOf } from '../../model/route-view';
+import { isRecord, listOf, objectLabel } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-
-function serviceLabel(service: IndexedObject): string {
-  return `Service ${service.id.namespace ?? ''}/${service.id.name}`;
-}
 
 function portText(servicePort: Record<string, any>): string {
   const target = servicePort.targetPort ?? servicePort.port;
@@ -22,7 +18,7 @@ function servedElsewhere(ctx: RuleContext, service: IndexedObject, workload: Ind
 
 function reportUnlistedPorts(ctx: RuleContext, service: IndexedObject, workload: IndexedObject, ports: Record<string, any>[]): void {
   const alone = ports.filter((p) => !servedElsewhere(ctx, service, workload, p)).map((p) => String(p.port));
-  ctx.report(workload, `spec.ports lists no port for ${serviceLabel(service)} port ${ports.map(portText).join(', ')}: unlike a pod, an `
+  ctx.report(workload, `spec.ports lists no port for ${objectLabel(service)} port ${ports.map(portText).join(', ')}: unlike a pod, an `
     + 'ExternalWorkload is an endpoint only of the target ports it declares (by name or number, with the same protocol), so Linkerd\'s '
     + `external workload controller leaves it out there${alone.length > 0 ? `; no other endpoint serves port ${alone.join(', ')}, so `
       + 'requests to it fail' : ''}.`, {
@@ -71,7 +67,7 @@ export const externalWorkloadEndpointsRule: Rule = {
     for (const [workload, services] of servicesByWorkload(ctx)) {
       if (!externalWorkloadHasAddress(workload)) {
         ctx.report(workload, `spec.workloadIPs is ${workload.object.spec?.workloadIPs === undefined ? 'not set' : 'empty'}, so Linkerd's external `
-          + `workload controller skips this workload: it is no endpoint of ${listSome(services.map(serviceLabel))}, `
+          + `workload controller skips this workload: it is no endpoint of ${listSome(services.map(objectLabel))}, `
           + `${services.length === 1 ? 'which selects' : 'which select'} it.`, { fix: 'Set spec.workloadIPs to the address the workload is reached at.' });
         continue;
       }
