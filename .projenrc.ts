@@ -6,6 +6,11 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   author: 'cdk8s-linkerd maintainers',
   authorAddress: 'maintainers@users.noreply.a-seed-8e75779c.example',
   repositoryUrl: 'https://github.com/maintainers/cdk8s-linkerd.git',
+  // Every finding links to its rule's section here (SARIF helpUri, JSON helpUri, text --verbose): the anchors are the
+  // rule IDs in lower case (docs/rules.md's headings). `--docs-url` overrides it.
+  homepage: 'https://github.com/maintainers/cdk8s-linkerd/blob/main/docs/rules.md',
+  // The Node this project is built and tested on (CI: Node 20.20.2). Nothing the package loads needs more than 20.
+  minNodeVersion: '20.0.0',
   license: 'Apache-2.0',
   defaultReleaseBranch: 'main',
   packageManager: javascript.NodePackageManager.NPM,
@@ -23,7 +28,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // @bufbuild/protobuf is @bufbuild/cel's peer dependency: bundled too, or the packaged CEL engine cannot load.
   bundledDeps: ['@bufbuild/cel@0.6.1', '@bufbuild/protobuf@^2.6.2', 'js-yaml@^4.1.0'],
   // mermaid + jsdom: the picture and the diff's graph are checked with the real Mermaid parser (test/support/mermaid-parse.mjs).
-  devDeps: ['cdk8s-cli@2.207.60', '@types/js-yaml@^4.0.9', 'fast-check@^4', 'mermaid@^12.3.0', 'jsdom@^26'],
+  // mermaid 12 (with @mermaid-js/parser 2, chevrotain 13 and katex's commander 15) needs Node >= 22.12: 11.17.2 is the
+  // last release that runs on Node 20, so `npm ci` prints no EBADENGINE there.
+  devDeps: ['cdk8s-cli@2.207.60', '@types/js-yaml@^4.0.9', 'fast-check@^4', 'mermaid@11.17.2', 'jsdom@^26'],
   keywords: ['cdk8s', 'linkerd', 'service-mesh', 'gateway-api', 'kubernetes'],
   // Every jsii language, named as each ecosystem expects (cdk8s-plus-28 publishes all five the same way): PyPI
   // distribution = the npm name, module in snake case; Maven reverse-DNS of the GitHub owner; NuGet Company.Product;
@@ -160,6 +167,12 @@ const packageAll = project.tasks.tryFind('package-all')!;
 packageAll.reset();
 packageAll.spawn(project.tasks.tryFind('package:js')!);
 packageAll.exec('bash scripts/jsii-languages.sh');
+
+// `npm pack` (and jsii-pacmak, which calls it) runs prepack: the bundled dependencies lose what no code loads.
+project.addTask('prepack', {
+  description: 'Remove from the bundled dependencies what no code loads (test data), before npm pack',
+  exec: 'node scripts/prune-bundled.js',
+});
 
 project.addTask('conformance', {
   description: 'Run the CRD conformance suite against ../shared (fails if ../shared is missing under CI)',
