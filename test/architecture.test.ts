@@ -16,14 +16,16 @@ const ALLOWED: Record<string, string[]> = {
   'analysis/model': ['core', 'analysis/options.ts', 'analysis/finding.ts'],
   'analysis/policy': ['core', 'analysis/model', 'analysis/options.ts'],
   'analysis': ['core', 'analysis/model', 'analysis/policy'],
-  'frontends/cli': ['analysis', 'conformance', 'core', 'frontends/import'],
+  // The repository config file (.cdk8s-linkerd.yaml): read by every front-end, validated with the conformance schema walk.
+  'config': ['analysis', 'conformance', 'core'],
+  'frontends/cli': ['analysis', 'config', 'conformance', 'core', 'frontends/import'],
   // The import generator builds constructs to check that they rebuild an object exactly: a front-end above them.
   'frontends/import': ['core', 'policy', 'routing', 'workloads'],
   'frontends/run-or-exit.ts': [],
   // The plugin reads its cdk8s.yaml settings with the same module the construct-side hook uses (checks/plugin-settings.ts).
-  'frontends/plugin': ['analysis', 'checks', 'conformance', 'core', 'frontends/cli'],
+  'frontends/plugin': ['analysis', 'checks', 'config', 'conformance', 'core', 'frontends/cli'],
   // The construct-side check hook: constructs reach the engine only through it, never through a front-end.
-  'checks': ['analysis', 'core'],
+  'checks': ['analysis', 'config', 'core'],
   'base.ts': ['core', 'checks'],
   'workloads': ['base.ts', 'core', 'checks', 'imports', 'routing'],
   'routing': ['base.ts', 'core', 'checks', 'imports'],

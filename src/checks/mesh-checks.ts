@@ -8,6 +8,7 @@ import * as path from 'path';
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { PendingAnalysis, THREAD_MIN_OBJECTS, ThreadVerdict, analysisThreadAvailable, exactJson } from './analysis-thread';
+import { MeshChecksConfig } from './check-config';
 import { claimsAbove } from './claims';
 import { linkerdPluginEntries } from './plugin-config';
 import { SettingError, missingPaths, readProperties } from './plugin-settings';
@@ -131,6 +132,12 @@ export interface MeshChecksOptions {
    * @default false
    */
   readonly printInfo?: boolean;
+  /**
+   * The repository config file (rule levels, failOn, cluster options; see README "Config file"), relative to the
+   * working directory. What configure() sets wins over the file; the file wins over the App's control plane.
+   * @default - the nearest .cdk8s-linkerd.yaml from the working directory up to the repository root, if any
+   */
+  readonly configFile?: string;
 }
 
 /** What the checks know of one cluster of a fleet. */
@@ -272,6 +279,8 @@ export class MeshChecks {
   }
 
   private options: MeshChecksOptions = {};
+  /** The repository config file (.cdk8s-linkerd.yaml), read through one helper. */
+  private readonly config = new MeshChecksConfig();
   /** What a LinkerdControlPlane of the App says about the cluster: the checks' defaults, below configure(). */
   private clusterDefaults: MeshChecksOptions = {};
   /** The clusters of a fleet (LinkerdFleet): each one's objects are analysed as that cluster, then the fleet rules run. */
@@ -413,7 +422,7 @@ export class MeshChecks {
     const pending = this.pending;
     if (!pending) return [];
     this.pending = undefined;
-    const verdict: ThreadVerdict = pending.wait() ?? this.analyzeNow();
+    const verdict: ThreadVerdict = this.config.levelled(pending.wait() ?? this.analyzeNow(), this.options.configFile);
     this.last = verdict;
     return this.report(verdict.findings, false);
   }
@@ -455,7 +464,7 @@ export class MeshChecks {
   }
 
   private engineOptions(): AnalyzeOptions {
-    const merged: Record<string, unknown> = { ...this.clusterDefaults };
+    const merged: Record<string, unknown> = { ...this.clusterDefaults, ...this.config.read(this.options.configFile).context };
     for (const [k, v] of Object.entries(this.options)) if (v !== undefined) merged[k] = v;
     const context = Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o.key, merged[o.key]]));
     return { ...context, inventory: this.options.inventory };
@@ -473,7 +482,7 @@ export class MeshChecks {
 
   private analyzeNow(manifests: Manifest[] = this.manifests()): Pick<AnalysisResult, 'findings' | 'suppressed'> {
     const { findings, suppressed } = analyze(readableCopy(manifests), this.engineOptions());
-    return { findings, suppressed };
+    return this.config.levelled({ findings, suppressed }, this.options.configFile);
   }
 
   private run(): Pick<AnalysisResult, 'findings' | 'suppressed'> {
@@ -497,7 +506,8 @@ export class MeshChecks {
     }));
     const fleet = analyzeFleet(inputs, this.engineOptions());
     const others = rest.length > 0 ? analyze(rest, this.engineOptions()) : { findings: [], suppressed: [] };
-    return { findings: [...fleet.findings, ...others.findings], suppressed: [...fleet.suppressed, ...others.suppressed] };
+    const all = { findings: [...fleet.findings, ...others.findings], suppressed: [...fleet.suppressed, ...others.suppressed] };
+    return this.config.levelled(all, this.options.configFile);
   }
 
   /** Findings of the last run (runs the checks if they have not run). */
@@ -516,7 +526,8 @@ export class MeshChecks {
 
   /** What fails the synth (errors, warnings under failOnWarnings, and with `plugin` the plugin's settings); prints the rest. */
   private report(findings: Finding[], plugin: boolean): string[] {
-    const failing = findings.filter((f) => f.severity === Severity.ERROR || (this.options.failOnWarnings && f.severity === Severity.WARNING));
+    const failOnWarnings = this.config.failsOnWarnings(this.options.failOnWarnings, this.options.configFile);
+    const failing = findings.filter((f) => f.severity === Severity.ERROR || (failOnWarnings && f.severity === Severity.WARNING));
     // cdk8s.yaml is read once per report: it says whether the plugin runs and what its settings are.
     const plugins = linkerdPluginEntries();
     // The plugin prints warnings itself when it runs: printed here too, they would show twice.

@@ -22,9 +22,13 @@ export interface LinkerdValidationSettings {
    * cluster, then the fleet rules run across them.
    */
   readonly clusters: string[];
+  /** The repository config file named by the `config` property (resolved against cdk8s.yaml's folder), if any. */
+  readonly config?: string;
+  /** Whether failOn was given (it then wins over the config file's failOn). */
+  readonly failOnGiven: boolean;
 }
 
-const KNOWN = ['failOn', 'crds', 'inventory', 'clusters', ...CONTEXT_OPTIONS.map((o) => o.key)];
+const KNOWN = ['failOn', 'crds', 'inventory', 'clusters', 'config', ...CONTEXT_OPTIONS.map((o) => o.key)];
 
 /** A property of the plugin's cdk8s.yaml entry that is unknown or malformed (LKD-INPUT-008). */
 export class SettingError extends Error {
@@ -74,8 +78,12 @@ export function readProperties(raw: unknown, cwd: string = process.cwd()): Linke
   const bad = clusters.find((c) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(c) || c.length > 63);
   if (bad !== undefined) fail(`property clusters: ${JSON.stringify(bad)} is not a cluster name (a DNS label)`);
   if (new Set(clusters).size !== clusters.length) fail('property clusters names a cluster twice');
+  const config = stringList(props, 'config');
+  if (config.length > 1) fail('property config names one file');
   return {
     clusters,
+    config: config.length === 1 ? path.resolve(cwd, config[0]) : undefined,
+    failOnGiven: props.failOn !== undefined && props.failOn !== null,
     failOn: failOn(props),
     context: readContextOptions((o) => props[o.key], (o, problem) => fail(`property ${o.key} ${problem}`)),
     crds: stringList(props, 'crds').map((dir) => path.resolve(cwd, dir)),

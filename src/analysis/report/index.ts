@@ -5,3 +5,6 @@ export * from './json';
 export * from './sarif';
 export * from './rule-descriptors';
 export * from './mermaid';
+export * from './help-uri';
+export * from './junit';
+export * from './github';

@@ -3,9 +3,10 @@
  * and keys are written in a fixed order.
  */
 import { Finding } from '../finding';
+import { HelpUri } from './help-uri';
 import { countFindings } from './summary';
 
-function findingJson(f: Finding, withCluster: boolean): Record<string, unknown> {
+function findingJson(f: Finding, withCluster: boolean, helpUri?: HelpUri): Record<string, unknown> {
   return {
     ...(withCluster ? { cluster: f.cluster ?? null } : {}),
     ruleId: f.ruleId,
@@ -20,13 +21,15 @@ function findingJson(f: Finding, withCluster: boolean): Record<string, unknown> 
     file: f.file ?? null,
     line: f.line ?? null,
     fix: f.fix,
+    helpUri: helpUri ? helpUri(f.ruleId) : null,
   };
 }
 
-export function formatJson(findings: readonly Finding[]): string {
+export function formatJson(findings: readonly Finding[], helpUri?: HelpUri): string {
   const counts = countFindings(findings);
   // A fleet report names the cluster of every finding; a single-cluster report keeps its shape without the key.
   const withCluster = findings.some((f) => f.cluster !== undefined);
-  const report = { findings: findings.map((f) => findingJson(f, withCluster)), summary: { errors: counts.errors, warnings: counts.warnings } };
+  const summary = { errors: counts.errors, warnings: counts.warnings };
+  const report = { findings: findings.map((f) => findingJson(f, withCluster, helpUri)), summary };
   return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -4,6 +4,7 @@
  * Suppressed findings are kept as results with an in-source suppression: that is SARIF's own audit trail.
  */
 import { Finding, Severity, SuppressedFinding } from '../finding';
+import { HelpUri } from './help-uri';
 import { RuleDescriptor, ruleName } from './rule-descriptors';
 import { resourceLabel } from './summary';
 
@@ -15,6 +16,8 @@ export interface SarifOptions {
   readonly toolVersion: string;
   readonly informationUri: string;
   readonly suppressed?: readonly SuppressedFinding[];
+  /** The documentation link of each rule (`tool.driver.rules[].helpUri`). */
+  readonly helpUri?: HelpUri;
 }
 
 type SarifLevel = 'error' | 'warning' | 'note';
@@ -37,12 +40,13 @@ function helpMarkdown(rule: RuleDescriptor): string {
   return parts.join('\n\n');
 }
 
-function ruleJson(rule: RuleDescriptor): Record<string, unknown> {
+function ruleJson(rule: RuleDescriptor, helpUri?: HelpUri): Record<string, unknown> {
   return {
     id: rule.id,
     name: ruleName(rule),
     shortDescription: { text: rule.doc.title },
     fullDescription: { text: rule.doc.why },
+    ...(helpUri ? { helpUri: helpUri(rule.id) } : {}),
     help: { text: helpText(rule), markdown: helpMarkdown(rule) },
     defaultConfiguration: { level: sarifLevel(rule.severity) },
     properties: { tags: ['linkerd', 'kubernetes'] },
@@ -105,7 +109,7 @@ export function formatSarif(findings: readonly Finding[], options: SarifOptions)
           name: 'cdk8s-linkerd',
           informationUri: options.informationUri,
           version: options.toolVersion,
-          rules: rules.map(ruleJson),
+          rules: rules.map((r) => ruleJson(r, options.helpUri)),
         },
       },
       results,

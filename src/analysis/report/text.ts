@@ -3,6 +3,7 @@
  * summary line, and the suppressed findings with their reasons, so the audit trail is visible in every run.
  */
 import { Finding, SuppressedFinding } from '../finding';
+import { HelpUri } from './help-uri';
 import { countFindings, locationLabel, resourceLabel } from './summary';
 
 /** In a fleet report every line starts with its cluster, so `grep '^\[cluster west\]'` gives one cluster's findings. */
@@ -27,8 +28,9 @@ function summaryLine(findings: readonly Finding[], suppressed: readonly Suppress
   return parts.join(', ');
 }
 
-export function formatText(findings: readonly Finding[], suppressed: readonly SuppressedFinding[] = []): string {
-  const lines = findings.map(findingLine);
+/** With `helpUri` (the CLI's --verbose), each finding is followed by its rule's documentation link. */
+export function formatText(findings: readonly Finding[], suppressed: readonly SuppressedFinding[] = [], helpUri?: HelpUri): string {
+  const lines = findings.flatMap((f) => (helpUri ? [findingLine(f), `  see ${helpUri(f.ruleId)}`] : [findingLine(f)]));
   lines.push(summaryLine(findings, suppressed));
   if (suppressed.length > 0) {
     lines.push('suppressed:');

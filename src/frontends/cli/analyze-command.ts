@@ -4,10 +4,13 @@
  */
 import * as path from 'path';
 import { OptionSpec, ParsedArgs, optionValue, parseArgs } from './args';
+import { CONFIG_SPECS, cliConfig, cliHelpUri } from './cli-config';
 import { UsageError } from './errors';
+import { loadInputs } from './input-files';
 import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { packageInfo } from './package-info';
+import { outputTargets, writeOutputs } from './report-outputs';
 import { knownRules } from './rule-list';
 import { schemaRule } from './schema-rule';
 import { ANALYZE_USAGE } from './usage';
@@ -15,10 +18,11 @@ import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-opti
 import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../../analysis/finding';
 import { FleetClusterInput, analyzeFleet, fleetInputProblem } from '../../analysis/fleet';
-import { formatJson, formatMermaid, formatSarif, formatText } from '../../analysis/report';
+import { HelpUri, formatGithub, formatJson, formatJunit, formatMermaid, formatSarif, formatText } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
+import { CheckConfig, EMPTY_CONFIG, applyRuleLevels, mergeContext } from '../../config';
 
-export const FORMATS = ['text', 'json', 'sarif', 'mermaid'] as const;
+export const FORMATS = ['text', 'json', 'sarif', 'mermaid', 'junit', 'github'] as const;
 export type Format = typeof FORMATS[number];
 
 /** The options that describe the cluster, shared by every command that runs the engine. */
@@ -33,7 +37,10 @@ const SPECS: Record<string, OptionSpec> = {
   'help': { value: false },
   'crds': { value: true, repeat: true },
   'cluster': { value: true, repeat: true },
+  ...CONFIG_SPECS,
   'format': { value: true, choices: FORMATS },
+  'output': { value: true, repeat: true },
+  'verbose': { value: false },
   'fail-on': { value: true, choices: [Severity.ERROR, Severity.WARNING] },
 };
 
@@ -54,14 +61,14 @@ function inventory(args: ParsedArgs, cwd: string): Record<string, any>[] | undef
   return paths ? loadManifests(paths, cwd).map((m) => m.object) : undefined;
 }
 
-/** The engine options from the cluster options (and --crds, for analyze). */
-export function engineOptions(args: ParsedArgs, cwd: string): AnalyzeOptions {
+/** The engine options from the cluster options (and --crds, for analyze); flags win over the config file's. */
+export function engineOptions(args: ParsedArgs, cwd: string, config: CheckConfig = EMPTY_CONFIG): AnalyzeOptions {
   const crds = (args.options.get('crds') ?? []).map((dir) => path.resolve(cwd, dir));
-  const context = readContextOptions((o) => optionValue(args, o.flag), (o, problem) => {
+  const flags = readContextOptions((o) => optionValue(args, o.flag), (o, problem) => {
     throw new UsageError(`--${o.flag} ${problem}`);
   });
   return {
-    ...context,
+    ...mergeContext(config, flags),
     inventory: inventory(args, cwd),
     rules: crds.length > 0 ? [...ALL_RULES, schemaRule(crds)] : undefined,
   };
@@ -74,26 +81,35 @@ interface Report {
   readonly single?: AnalysisResult;
 }
 
-function sarif(report: Report): string {
-  const { version, informationUri } = packageInfo();
-  return formatSarif(report.findings, { rules: knownRules(), toolVersion: version, informationUri, suppressed: report.suppressed });
+/** How the formats render: the threshold (JUnit failures), the doc links, and --verbose (links in the text). */
+interface RenderOptions {
+  readonly failOn: Severity;
+  readonly helpUri: HelpUri;
+  readonly verbose: boolean;
 }
 
-function render(format: Format, report: Report): string {
+function sarif(report: Report, helpUri: HelpUri): string {
+  const { version, informationUri } = packageInfo();
+  return formatSarif(report.findings, { rules: knownRules(), toolVersion: version, informationUri, suppressed: report.suppressed, helpUri });
+}
+
+function render(format: Format, report: Report, options: RenderOptions): string {
   switch (format) {
-    case 'json': return formatJson(report.findings);
-    case 'sarif': return sarif(report);
+    case 'json': return formatJson(report.findings, options.helpUri);
+    case 'sarif': return sarif(report, options.helpUri);
+    case 'junit': return formatJunit(report.findings, { rules: knownRules(), suppressed: report.suppressed, failOn: options.failOn, helpUri: options.helpUri });
+    case 'github': return formatGithub(report.findings, report.suppressed, options.helpUri);
     case 'mermaid':
       if (!report.single) throw new UsageError('--format mermaid draws one cluster; it cannot be combined with --cluster');
       return formatMermaid(report.single);
-    default: return formatText(report.findings, report.suppressed);
+    default: return formatText(report.findings, report.suppressed, options.verbose ? options.helpUri : undefined);
   }
 }
 
 const CLUSTER_ARG = /^([^=]+)=(.+)$/;
 
 /** `--cluster NAME=PATH` (repeatable; the same NAME again adds another PATH to that cluster). */
-function clusterInputs(args: ParsedArgs, cwd: string): FleetClusterInput[] | undefined {
+function clusterInputs(args: ParsedArgs, io: CliIo, config: CheckConfig): FleetClusterInput[] | undefined {
   const values = args.options.get('cluster');
   if (!values) return undefined;
   const paths = new Map<string, string[]>();
@@ -105,19 +121,26 @@ function clusterInputs(args: ParsedArgs, cwd: string): FleetClusterInput[] | und
   const names = [...paths.keys()];
   const problem = fleetInputProblem(names.map((name) => ({ name, manifests: [] })));
   if (problem) throw new UsageError(`--cluster: ${problem}`);
-  return names.map((name) => ({ name, manifests: loadManifests(paths.get(name)!, cwd) }));
+  return names.map((name) => {
+    const inputs = loadInputs(paths.get(name)!, io.cwd, config);
+    for (const note of inputs.notes) io.stderr(`cdk8s-linkerd: ${note}\n`);
+    return { name, manifests: inputs.manifests };
+  });
 }
 
-function runAnalysis(args: ParsedArgs, cwd: string): Report {
-  const options = engineOptions(args, cwd);
-  const clusters = clusterInputs(args, cwd);
+function runAnalysis(args: ParsedArgs, io: CliIo, config: CheckConfig): Report {
+  const cwd = io.cwd;
+  const options = engineOptions(args, cwd, config);
+  const clusters = clusterInputs(args, io, config);
   if (clusters) {
     if (args.positionals.length > 0) throw new UsageError('with --cluster, give every PATH as NAME=PATH (a bare PATH belongs to no cluster)');
     const fleet = analyzeFleet(clusters, options);
     return { findings: fleet.findings, suppressed: fleet.suppressed };
   }
   if (args.positionals.length === 0) throw new UsageError('analyze needs at least one PATH (a YAML file or folder), or --cluster NAME=PATH');
-  const result = analyze(loadManifests(args.positionals, cwd), options);
+  const inputs = loadInputs(args.positionals, cwd, config);
+  for (const note of inputs.notes) io.stderr(`cdk8s-linkerd: ${note}\n`);
+  const result = analyze(inputs.manifests, options);
   return { findings: result.findings, suppressed: result.suppressed, single: result };
 }
 
@@ -129,9 +152,16 @@ export function analyzeCommand(argv: readonly string[], io: CliIo): number {
     return 0;
   }
   const format = (optionValue(args, 'format') ?? 'text') as Format;
-  if (format === 'mermaid' && args.options.has('cluster')) throw new UsageError('--format mermaid draws one cluster; it cannot be combined with --cluster');
-  const report = runAnalysis(args, io.cwd);
-  io.stdout(render(format, report));
-  const threshold = (optionValue(args, 'fail-on') ?? Severity.ERROR) as Severity;
-  return findingsAtLeast(report.findings, threshold).length > 0 ? 1 : 0;
+  const outputs = outputTargets(args.options.get('output'), FORMATS);
+  const mermaid = format === 'mermaid' || outputs.some((o) => o.format === 'mermaid');
+  if (mermaid && args.options.has('cluster')) throw new UsageError('--format mermaid draws one cluster; it cannot be combined with --cluster');
+  const config = cliConfig(args, io.cwd);
+  // Precedence: --fail-on, then the config file's failOn, then error.
+  const failOn = (optionValue(args, 'fail-on') ?? config.failOn ?? Severity.ERROR) as Severity;
+  const renderOptions: RenderOptions = { failOn, helpUri: cliHelpUri(args, config), verbose: args.flags.has('verbose') };
+  const report = applyRuleLevels(runAnalysis(args, io, config), config.rules);
+  const text = render(format, report, renderOptions);
+  writeOutputs(outputs, io.cwd, (f) => render(f as Format, report, renderOptions));
+  io.stdout(text);
+  return findingsAtLeast(report.findings, failOn).length > 0 ? 1 : 0;
 }

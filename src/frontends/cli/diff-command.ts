@@ -4,9 +4,9 @@
  */
 import { ENGINE_SPECS, engineOptions } from './analyze-command';
 import { OptionSpec, optionValue, parseArgs } from './args';
+import { DIFF_OUTPUT_SPECS, diffConfig, diffSide, writeDiffOutputs } from './diff-outputs';
 import { UsageError } from './errors';
 import { CliIo } from './io';
-import { loadManifests } from './load-manifests';
 import { packageInfo } from './package-info';
 import { DIFF_USAGE } from './usage';
 import {
@@ -18,6 +18,7 @@ const FAIL_ON = [DiffFailOn.TO_DENIED, DiffFailOn.TO_ALLOWED, DiffFailOn.ANY];
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,
+  ...DIFF_OUTPUT_SPECS,
   'help': { value: false },
   'format': { value: true, choices: DIFF_FORMATS },
   'fail-on': { value: true, choices: FAIL_ON },
@@ -40,12 +41,15 @@ export function diffCommand(argv: readonly string[], io: CliIo): number {
     return 0;
   }
   if (args.positionals.length !== 2) throw new UsageError('diff needs exactly two paths: BASE and HEAD (files or folders)');
-  const options = engineOptions(args, io.cwd);
+  const config = diffConfig(args, io);
+  const options = engineOptions(args, io.cwd, config);
   const [basePath, headPath] = args.positionals;
-  const base = loadManifests([basePath], io.cwd);
-  const head = loadManifests([headPath], io.cwd);
+  const base = diffSide(basePath, io, config);
+  const head = diffSide(headPath, io, config);
   const diff = diffManifests(base, head, options);
-  io.stdout(render(optionValue(args, 'format') ?? 'text', diff));
+  const text = render(optionValue(args, 'format') ?? 'text', diff);
+  writeDiffOutputs(args, io, DIFF_FORMATS, (f) => render(f, diff));
+  io.stdout(text);
   const failOn = optionValue(args, 'fail-on') as DiffFailOn | undefined;
   return failOn !== undefined && diffMatches(diff, failOn) ? 1 : 0;
 }

@@ -8,7 +8,11 @@ const FALLBACK_URI = 'https://github.com/maintainers/cdk8s-linkerd';
 export interface PackageInfo {
   readonly version: string;
   readonly informationUri: string;
+  /** package.json `homepage`: the rule documentation every finding links to. */
+  readonly homepage: string;
 }
+
+const FALLBACK_HOMEPAGE = `${FALLBACK_URI}/blob/main/docs/rules.md`;
 
 function readPackageJson(dir: string): any {
   try {
@@ -27,7 +31,10 @@ function homePage(pkg: any): string {
 export function packageInfo(start: string = __dirname): PackageInfo {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const pkg = readPackageJson(dir);
-    if (pkg?.name === PACKAGE_NAME) return { version: String(pkg.version ?? '0.0.0'), informationUri: homePage(pkg) };
-    if (path.dirname(dir) === dir) return { version: '0.0.0', informationUri: FALLBACK_URI };
+    if (pkg?.name === PACKAGE_NAME) {
+      const homepage = typeof pkg.homepage === 'string' ? pkg.homepage : FALLBACK_HOMEPAGE;
+      return { version: String(pkg.version ?? '0.0.0'), informationUri: homePage(pkg), homepage };
+    }
+    if (path.dirname(dir) === dir) return { version: '0.0.0', informationUri: FALLBACK_URI, homepage: FALLBACK_HOMEPAGE };
   }
 }

@@ -31,8 +31,16 @@ Options:
   --cluster NAME=PATH                Analyse several clusters together (repeatable; NAME is the cluster name Links use):
                                      each cluster alone, then the fleet checks (LKD-MC-*: shared anchors, one issuer
                                      per cluster, Links, exported Services, cross-cluster calls); findings name the cluster
-  --format text|json|sarif|mermaid   Output format (default: text)
-  --fail-on error|warning            Lowest severity that makes the exit code 1 (default: error)
+  --format FORMAT                    Output format on stdout: text, json, sarif, mermaid, junit (a test case per rule
+                                     and object) or github (workflow commands GitHub shows on the diff) (default: text)
+  --output FORMAT=FILE               Also write a report in FORMAT to FILE (repeatable: SARIF, JUnit and text in one run)
+  --fail-on error|warning            Lowest severity that makes the exit code 1 (default: the config's failOn, else error)
+  --config FILE                      Settings file (default: the nearest .cdk8s-linkerd.yaml from here up to the
+                                     repository root): rules (off|info|warning|error per ID), failOn, exclude (globs of
+                                     files to skip), docsUrl and every option below under its flag name; flags win
+  --docs-url URL                     Base URL of the rule documentation findings link to (default: the config's
+                                     docsUrl, else the package's docs/rules.md)
+  --verbose                          Text format: print each finding's documentation link
   --crds DIR                         Also validate objects against the CRDs in DIR (repeatable; rule LKD-SCHEMA-001)
   --inventory PATH                   YAML of objects that exist in the cluster but not in PATH, e.g. pre-existing
                                      Services (repeatable; never reported on, only looked up)
@@ -43,6 +51,7 @@ sets these too; a flag wins):
 ${contextOptionsUsage()}
 
 Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).
+Files cdk8s writes beside the manifests (construct-metadata.json, validation reports) are skipped with a note.
 `;
 
 export const IMPORT_USAGE = `Usage: cdk8s-linkerd import [--out FILE] PATH...
@@ -72,6 +81,8 @@ Options:
                                      summary line, a table and a Mermaid graph of the changed part
   --fail-on allowed-to-denied|denied-to-allowed|any
                                      Exit 1 when a change matches (default: always exit 0)
+  --output FORMAT=FILE               Also write the diff in FORMAT to FILE (repeatable)
+  --config FILE                      Settings file (default: the nearest .cdk8s-linkerd.yaml): cluster options, exclude
 ${CLUSTER_OPTIONS}
   --help                             Show this help
 

@@ -11,6 +11,7 @@ import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
+import { CheckConfig, ConfigError, applyRuleLevels, mergeContext, resolveConfig } from '../../config';
 import { InputError } from '../cli/errors';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 import { schemaRule } from '../cli/schema-rule';
@@ -101,13 +102,17 @@ export class LinkerdValidation {
     const problems = this.settings ? missingPaths(this.settings) : [this.settingsProblem!];
     if (problems.length > 0) return this.refuse(ctx, problems);
     let result: PluginResult;
+    let config: CheckConfig;
     try {
-      result = this.analyze(loadSynthesized(ctx));
+      config = resolveConfig(process.cwd(), this.settings!.config);
+      result = applyRuleLevels(this.analyze(loadSynthesized(ctx), config), config.rules);
     } catch (e) {
-      if (e instanceof InputError) return this.refuse(ctx, [e.coded]);
+      if (e instanceof InputError || e instanceof ConfigError) return this.refuse(ctx, [e.coded]);
       throw e;
     }
-    const failing = findingsAtLeast(result.findings, this.settings!.failOn);
+    // The plugin's failOn property wins over the config file's.
+    const failOn = this.settings!.failOnGiven ? this.settings!.failOn : config.failOn ?? this.settings!.failOn;
+    const failing = findingsAtLeast(result.findings, failOn);
     for (const f of failing) ctx.report.addViolation(toViolation(f));
     // Findings below the threshold and suppressions are not violations, but the log keeps them visible.
     logBelowThreshold(ctx, result, failing);
@@ -124,21 +129,21 @@ export class LinkerdValidation {
     ctx.report.submit('failure', { errors: String(problems.length), analysed: 'nothing' });
   }
 
-  private options(): AnalyzeOptions {
+  private options(config: CheckConfig): AnalyzeOptions {
     const s = this.settings!;
     return {
-      ...s.context,
+      ...mergeContext(config, s.context),
       inventory: s.inventory.length > 0 ? loadManifests(s.inventory, process.cwd()).map((m) => m.object) : undefined,
       rules: s.crds.length > 0 ? [...ALL_RULES, schemaRule(s.crds)] : undefined,
     };
   }
 
-  private analyze(manifests: Manifest[]): PluginResult {
+  private analyze(manifests: Manifest[], config: CheckConfig): PluginResult {
     const clusters = this.settings!.clusters;
-    if (clusters.length === 0) return analyze(manifests, this.options());
+    if (clusters.length === 0) return analyze(manifests, this.options(config));
     // A fleet: each cluster's file alone, then the fleet rules; files of no cluster are analysed on their own.
     const clusterOf = (m: Manifest) => clusters.find((c) => path.basename(m.source?.file ?? '') === `${c}.k8s.yaml`);
-    const options = this.options();
+    const options = this.options(config);
     const fleet = analyzeFleet(clusters.map((name) => ({ name, manifests: manifests.filter((m) => clusterOf(m) === name) })), options);
     const rest = manifests.filter((m) => clusterOf(m) === undefined);
     const others = rest.length > 0 ? analyze(rest, options) : { findings: [], suppressed: [] };
