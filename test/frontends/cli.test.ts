@@ -163,7 +163,7 @@ describe('other commands', () => {
     const help = cli('--help');
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('Usage: cdk8s-linkerd <command>');
-    expect(cli('analyze', '--help').stdout).toContain('--format text|json|sarif|mermaid');
+    expect(cli('analyze', '--help').stdout).toContain('--format FORMAT');
     expect(cli('--version').stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
   });
 
@@ -188,7 +188,7 @@ describe('formats', () => {
     expect(Object.keys(report)).toEqual(['findings', 'summary']);
     expect(report.summary).toEqual({ errors: 1, warnings: 0 });
     const [finding] = report.findings;
-    expect(Object.keys(finding)).toEqual(['ruleId', 'severity', 'resource', 'message', 'file', 'line', 'fix']);
+    expect(Object.keys(finding)).toEqual(['ruleId', 'severity', 'resource', 'message', 'file', 'line', 'fix', 'helpUri']);
     expect(finding).toMatchObject({
       ruleId: 'LKD-ROUTE-001',
       severity: 'error',
