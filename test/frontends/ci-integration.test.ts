@@ -6,8 +6,8 @@
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import * as yaml from 'js-yaml';
 import { App } from 'cdk8s';
+import * as yaml from 'js-yaml';
 import { CLI_BIN, REPO_ROOT, assertBuilt, removeDir, tempDir, writeText } from './cli-harness';
 import { MeshLab } from '../../examples/mesh-lab/mesh-lab';
 
@@ -83,7 +83,9 @@ describe('the packed package', () => {
     try {
       execFileSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', tarball], { stdio: 'ignore', timeout: 240_000 });
       const route = {
-        apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r', namespace: 'n' },
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        metadata: { name: 'r', namespace: 'n' },
         spec: { parentRefs: [{ group: '', kind: 'Service', name: 's', port: 80 }], rules: [{ matches: [{ path: { type: 'Exact', value: 'no-slash' } }] }] },
       };
       writeText(dir, 'r.yaml', yaml.dump(route));

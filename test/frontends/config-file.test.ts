@@ -5,12 +5,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { removeDir, tempDir, writeText, writeYaml } from './cli-harness';
-import { DOCUMENTED_RULES } from '../../src/analysis/rule-docs';
 import { CONTEXT_OPTIONS } from '../../src/analysis/context-options';
-import { configSchemaDocument, configurableRuleIds, findConfigFile, globToRegExp } from '../../src/config';
 import { escapeData as reportEscapeData, escapeProperty } from '../../src/analysis/report/github';
-import { knownRules } from '../../src/frontends/cli/rule-list';
+import { DOCUMENTED_RULES } from '../../src/analysis/rule-docs';
+import { configSchemaDocument, configurableRuleIds, findConfigFile, globToRegExp } from '../../src/config';
 import { main } from '../../src/frontends/cli/main';
+import { knownRules } from '../../src/frontends/cli/rule-list';
 import { meshLab, pick } from '../support/mesh-fixture';
 
 let dir: string;

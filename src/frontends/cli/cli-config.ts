@@ -2,8 +2,7 @@
  * What every engine command takes from the config file and the flags that go with it: `--config FILE` (else the
  * nearest .cdk8s-linkerd.yaml), `--docs-url URL` and the documentation link of each rule. Flags win over the file.
  */
-import { ParsedArgs, optionValue } from './args';
-import { OptionSpec } from './args';
+import { OptionSpec, ParsedArgs, optionValue } from './args';
 import { UsageError } from './errors';
 import { packageInfo } from './package-info';
 import { HelpUri, helpUriFor } from '../../analysis/report';
