@@ -59,7 +59,10 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   gitignore: ['/cdk8s.out/', '/bench-out/', '/.fresh-check/', '/.jsii.tabl.json'],
   // docs/ ships: README links to docs/rules.md and docs/error-messages.md must work for npm users too
   // (test/package-contents.test.ts). The benchmark is a development tool and does not.
-  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/cdk8s.out/', '/bench/', '/bench-out/', '/.ci/', '/cdk8s.yaml'] },
+  // action.yml and .pre-commit-hooks.yaml are read from the repository by GitHub and pre-commit, never from the package.
+  npmIgnoreOptions: {
+    ignorePatterns: ['/examples/', '/scripts/', '/cdk8s.out/', '/bench/', '/bench-out/', '/.ci/', '/cdk8s.yaml', '/action.yml', '/.pre-commit-hooks.yaml'],
+  },
 });
 
 // The compile task keeps projen's `jsii --silence-warnings=reserved-word`: jsii silences a kind of warning, never one
