@@ -17,6 +17,7 @@ import { Finding } from '../../src/analysis/finding';
 import { FLEET_RULES, analyzeFleet } from '../../src/analysis/fleet';
 import { ALL_RULES } from '../../src/analysis/rules';
 import { compareStrings } from '../../src/core/compare';
+import { ConfigError, resolveConfig } from '../../src/config';
 import { MeshConfigError } from '../../src/core/errors';
 import { InputError } from '../../src/frontends/cli/errors';
 import { loadManifests, parseManifests } from '../../src/frontends/cli/load-manifests';
@@ -151,7 +152,7 @@ interface Refusal {
 }
 
 /** Input the CLI cannot use: each case is read in-process the way `analyze` reads it, and must throw an InputError. */
-const REFUSALS: { input: string; files: Record<string, string | Buffer>; paths?: string[]; crds?: string[]; observed?: string[] }[] = [
+const REFUSALS: { input: string; files: Record<string, string | Buffer>; paths?: string[]; crds?: string[]; observed?: string[]; config?: boolean }[] = [
   { input: 'a UTF-16 file', files: { 'win.yaml': Buffer.from('\uFEFFapiVersion: v1\nkind: ConfigMap\n', 'utf16le') } },
   { input: 'a Latin-1 file', files: { 'latin1.yaml': Buffer.from('apiVersion: v1\nkind: ConfigMap\ndata: {a: caf\xe9}\n', 'latin1') } },
   { input: 'an empty PATH (analyze \'\')', files: {}, paths: [''] },
@@ -163,6 +164,9 @@ const REFUSALS: { input: string; files: Record<string, string | Buffer>; paths?:
   { input: 'plan-deny --observed JSON that is not a list of viz edges', files: { 'edges.json': '{"a": 1}' }, observed: ['edges.json'] },
   { input: 'plan-deny --observed Prometheus text without the proxies\' authorization counters', files: { 'metrics.txt': 'process_cpu_seconds_total 12\n' }, observed: ['metrics.txt'] },
   { input: 'plan-deny --observed proxy metrics with a broken sample', files: { 'metrics.txt': 'inbound_http_authz_allow_total{tls="true" 3\n' }, observed: ['metrics.txt'] },
+  { input: '.cdk8s-linkerd.yaml with an unknown key', files: { '.cdk8s-linkerd.yaml': 'rule:\n  LKD-POL-011: "off"\n' }, config: true },
+  { input: '.cdk8s-linkerd.yaml naming an unknown rule', files: { '.cdk8s-linkerd.yaml': 'rules:\n  LKD-POL-999: "off"\n' }, config: true },
+  { input: '.cdk8s-linkerd.yaml with a bad cluster option', files: { '.cdk8s-linkerd.yaml': 'cluster-networks: [10.0.0.0/33]\n' }, config: true },
 ];
 
 function refusals(): Refusal[] {
@@ -175,10 +179,11 @@ function refusals(): Refusal[] {
       }
       try {
         if (c.crds) schemaRule(c.crds.map((d) => path.join(dir, d)));
-        if (c.observed) readObserved(c.observed, dir);
+        if (c.config) resolveConfig(dir);
+        else if (c.observed) readObserved(c.observed, dir);
         else loadManifests(c.paths ?? Object.keys(c.files), dir);
       } catch (e) {
-        if (e instanceof InputError) return { input: c.input, message: e.message.split(dir).join('<dir>') };
+        if (e instanceof InputError || e instanceof ConfigError) return { input: c.input, message: e.message.split(dir).join('<dir>') };
         throw e;
       }
       return { input: c.input, message: '(not refused)' };
