@@ -16,8 +16,8 @@ import { AnalyzeOptions, analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
 import { FLEET_RULES, analyzeFleet } from '../../src/analysis/fleet';
 import { ALL_RULES } from '../../src/analysis/rules';
-import { compareStrings } from '../../src/core/compare';
 import { ConfigError, resolveConfig } from '../../src/config';
+import { compareStrings } from '../../src/core/compare';
 import { MeshConfigError } from '../../src/core/errors';
 import { InputError } from '../../src/frontends/cli/errors';
 import { loadManifests, parseManifests } from '../../src/frontends/cli/load-manifests';
@@ -152,7 +152,17 @@ interface Refusal {
 }
 
 /** Input the CLI cannot use: each case is read in-process the way `analyze` reads it, and must throw an InputError. */
-const REFUSALS: { input: string; files: Record<string, string | Buffer>; paths?: string[]; crds?: string[]; observed?: string[]; config?: boolean }[] = [
+interface RefusalCase {
+  input: string;
+  files: Record<string, string | Buffer>;
+  paths?: string[];
+  crds?: string[];
+  observed?: string[];
+  /** Read the folder's .cdk8s-linkerd.yaml as every front-end does. */
+  config?: boolean;
+}
+
+const REFUSALS: RefusalCase[] = [
   { input: 'a UTF-16 file', files: { 'win.yaml': Buffer.from('\uFEFFapiVersion: v1\nkind: ConfigMap\n', 'utf16le') } },
   { input: 'a Latin-1 file', files: { 'latin1.yaml': Buffer.from('apiVersion: v1\nkind: ConfigMap\ndata: {a: caf\xe9}\n', 'latin1') } },
   { input: 'an empty PATH (analyze \'\')', files: {}, paths: [''] },
