@@ -9,7 +9,7 @@ import { CheckConfig, ConfigError, applyRuleLevels, resolveConfig } from '../con
 export class MeshChecksConfig {
   private cached?: { key: string; config: CheckConfig };
 
-  /** The config for `configFile` (relative to the working directory), else the one found from it. */
+  /** The config for `configFile` (relative to the working directory), else the one found from it; read once per App. */
   public read(configFile?: string, cwd: string = process.cwd()): CheckConfig {
     const key = `${cwd}\u0000${configFile ?? ''}`;
     if (this.cached?.key !== key) {
@@ -24,11 +24,6 @@ export class MeshChecksConfig {
     return this.cached.config;
   }
 
-  /** Forgets the file read, so the next synth reads it again (a test or watch mode may change it). */
-  public reset(): void {
-    this.cached = undefined;
-  }
-
   public levelled<T extends { readonly findings: Finding[]; readonly suppressed: SuppressedFinding[] }>(result: T, configFile?: string): T {
     return applyRuleLevels(result, this.read(configFile).rules);
   }
@@ -38,5 +33,3 @@ export class MeshChecksConfig {
     return failOnWarnings ?? this.read(configFile).failOn === Severity.WARNING;
   }
 }
-
-export { ConfigError };
