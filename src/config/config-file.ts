@@ -106,12 +106,19 @@ function readYaml(file: string, shown: string): { text: string; value: unknown }
 }
 
 /** Schema problems (unknown keys, wrong types, values outside an enum), each with its line. */
-function schemaProblems(value: unknown, text: string, shown: string): string[] {
+function schemaProblems(value: unknown, text: string, shown: string): RawIssue[] {
   const issues: RawIssue[] = [];
   const copy = cloneJson(value);
   pruneUnknownFields(copy, configSchema(), '', issues);
   validateSchema(copy, configSchema(), '', issues);
-  return issues.map((i) => `${shown}:${keyLine(text, i.path.split(/[.[]/)[0])}: ${i.path}: ${i.message}`);
+  return issues.map((i) => ({ ...i, message: `${shown}:${keyLine(text, i.path.split(/[.[]/)[0])}: ${i.path}: ${i.message}` }));
+}
+
+/** The fix for schema problems: an unknown key is answered with the keys there are. */
+function schemaFix(issues: readonly RawIssue[]): string | undefined {
+  if (!issues.some((i) => i.rule === 'unknown field')) return undefined;
+  const keys = Object.keys(configSchema().properties ?? {}).filter((k) => k !== '$schema');
+  return `Use only the keys of the schema (schemas/cdk8s-linkerd-config.schema.json in the package): ${keys.join(', ')}.`;
 }
 
 function ruleLevels(raw: unknown, text: string, shown: string): Map<string, RuleLevel> {
@@ -136,7 +143,7 @@ export function loadConfig(file: string, shown: string = file): CheckConfig {
   const { text, value } = readYaml(absolute, shown);
   if (!isJsonObject(value)) throw new ConfigError(`${shown}:1: the config file must be a mapping of settings.`);
   const problems = schemaProblems(value, text, shown);
-  if (problems.length > 0) throw new ConfigError(problems.join('; ') + '.');
+  if (problems.length > 0) throw new ConfigError(`${problems.map((p) => p.message).join('; ')}.`, schemaFix(problems));
   const raw = value as Record<string, unknown>;
   const own = (key: string) => (Object.prototype.hasOwnProperty.call(raw, key) ? raw[key] : undefined);
   const context = readContextOptions((o) => own(o.flag), (o, problem) => {

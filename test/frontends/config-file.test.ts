@@ -76,7 +76,7 @@ describe('the config file', () => {
   });
 
   test.each([
-    ['unknown key', 'bogus: 1\n', /bogus: unknown field "bogus"/],
+    ['unknown key', 'bogus: 1\n', /bogus: unknown field "bogus"\. Fix: Use only the keys of the schema .*: rules, failOn, exclude, docsUrl, kubernetes-version, /],
     ['bad level', 'rules:\n  LKD-POL-011: loud\n', /rules\[LKD-POL-011\]: Unsupported value: "loud"/],
     ['unknown rule', 'rules:\n  LKD-NOPE-001: "off"\n', /"LKD-NOPE-001" is not a rule ID/],
     ['the suppression rule', 'rules:\n  LKD-META-001: "off"\n', /LKD-META-001 cannot be tuned/],
