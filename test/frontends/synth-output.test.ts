@@ -160,3 +160,25 @@ test('synthYaml() checks once and writes nothing', () => {
   expect(out.stderr.match(/LKD-POL-011/g)).toHaveLength(1);
   expect(out.beside).toEqual([]);
 });
+
+test('a construct loads the check engine only when the App is validated', () => {
+  const probe = path.join(work, 'lazy.js');
+  fs.writeFileSync(probe, `
+const path = require('path');
+const LIB = ${JSON.stringify(LIB)};
+const modules = () => Object.keys(require.cache).filter((k) => k.startsWith(LIB + path.sep));
+const engineLoaded = () => modules().includes(path.join(LIB, 'analysis', 'engine.js'));
+const { App, Chart } = require(${JSON.stringify(path.join(NODE_MODULES, 'cdk8s'))});
+const { MeshedNamespace } = require(path.join(LIB, 'workloads', 'meshed-namespace'));
+const app = new App();
+new MeshedNamespace(new Chart(app, 'c'), 'ns', { name: 'demo' });
+const before = { engine: engineLoaded(), modules: modules().length };
+app.synthYaml();
+process.stdout.write(JSON.stringify({ before, after: { engine: engineLoaded(), modules: modules().length } }));
+`);
+  const out = spawnSync(process.execPath, [probe], { env: childEnv({}), encoding: 'utf8' });
+  const { before, after } = JSON.parse(out.stdout);
+  expect(before.engine).toBe(false);
+  expect(before.modules).toBeLessThan(20);
+  expect(after.engine).toBe(true);
+});
