@@ -447,6 +447,16 @@ describe('the secret scan reaches everything, or says where it stopped', () => {
     }
   });
 
+  test('Helm values of any size are looked into; values nested beyond the YAML reader\'s limit are reported as such', () => {
+    const app = (values: string) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: meta('big'), spec: { source: { helm: { values } } } });
+    const filler = Array.from({ length: 12_000 }, (_, i) => `  key${i}: value-${i}`).join('\n');
+    const big = both([app(`config:\n${filler}\nauth:\n  password: ${material.password}\n`)]);
+    expect(big.map((f) => f.message)).toEqual([expect.stringContaining('literal value for "password" at spec.source.helm.values.auth.password')]);
+    const deep = Array.from({ length: 150 }, (_, i) => `${'  '.repeat(i)}k:`).join('\n');
+    const tooDeep = both([app(`${deep} x\n`)]);
+    expect(tooDeep.map((f) => f.message)).toEqual([expect.stringMatching(/YAML document nested more than 100 levels deep .* at spec\.source\.helm\.values/)]);
+  });
+
   test('base64 of base64 of a certificate, and base64 text of ordinary words, are not secrets', () => {
     const objects = [
       secret('ca', { data: { 'ca.crt': times(2, certs.root.certPem) } }),

@@ -17,8 +17,23 @@ export interface SecretHit {
   readonly what: string;
 }
 
-/** Embedded Helm values are parsed only up to this size (a values string is a few KB; anything bigger is data). */
-const MAX_EMBEDDED_YAML = 256 * 1024;
+/**
+ * What the YAML reader for documents inside strings refuses to nest deeper than (js-yaml's maxDepth): such a document
+ * is not looked into, and that is reported (`YAML_TOO_DEEP`), not skipped in silence.
+ */
+const MAX_YAML_DEPTH = 100;
+const YAML_TOO_DEEP = `a YAML document nested more than ${MAX_YAML_DEPTH} levels deep (not looked into; no configuration needs this, `
+  + 'and it hides what it holds)';
+
+/** A YAML document in a string: the document, TOO_DEEP when the reader refused its nesting, else undefined. */
+const TOO_DEEP = Symbol('too deep');
+function loadYaml(value: string): unknown {
+  try {
+    return yaml.load(value, { schema: yaml.CORE_SCHEMA, maxDepth: MAX_YAML_DEPTH } as yaml.LoadOptions);
+  } catch (e) {
+    return e instanceof yaml.YAMLException && /maxDepth/.test(e.message) ? TOO_DEEP : undefined;
+  }
+}
 
 /**
  * A key, an array index, a decoding step (`\u0000JSON`, rendered ` (in the JSON) `) or a mapping key that is itself a
@@ -128,17 +143,17 @@ function visitDecoded(w: Walk, what: string, value: unknown, base64: boolean): v
 }
 
 /** A JSON or YAML document written into a string (last-applied-configuration, a kubeconfig in a ConfigMap). */
-function nestedDocument(value: string): { what: string; doc: unknown } | undefined {
-  if (value.length > MAX_EMBEDDED_YAML) return undefined;
+function nestedDocument(w: Walk, value: string): { what: string; doc: unknown } | undefined {
   const start = value.trimStart().charCodeAt(0);
   try {
     if (start === 0x7b || start === 0x5b) return { what: 'JSON', doc: JSON.parse(value) };
-    if (!value.includes('\n') || !value.includes(':')) return undefined;
-    const doc = yaml.load(value, { schema: yaml.CORE_SCHEMA });
-    return typeof doc === 'object' && doc !== null ? { what: 'YAML', doc } : undefined;
   } catch {
     return undefined;
   }
+  if (!value.includes('\n') || !value.includes(':')) return undefined;
+  const doc = loadYaml(value);
+  if (doc === TOO_DEEP) w.hits.push({ path: pathOf(here(w)), what: YAML_TOO_DEEP });
+  return typeof doc === 'object' && doc !== null ? { what: 'YAML', doc } : undefined;
 }
 
 /**
@@ -173,7 +188,7 @@ function visitEncodings(w: Walk, value: string, base64: boolean): boolean {
     if (visitBase64Again(w, text)) return true;
     // A document inside (a kubeconfig in a Secret) is looked into.
     if (mayHoldEncodedKey(text)) {
-      const nested = nestedDocument(text);
+      const nested = nestedDocument(w, text);
       if (nested) visitDecoded(w, `base64-decoded ${nested.what}`, nested.doc, false);
     }
     return false;
@@ -187,7 +202,7 @@ function visitEncodings(w: Walk, value: string, base64: boolean): boolean {
     return text !== undefined && visitBase64Again(w, text);
   }
   if (containsPrivateKey(value) || !mayHoldEncodedKey(value)) return false;
-  const nested = nestedDocument(value);
+  const nested = nestedDocument(w, value);
   if (nested) visitDecoded(w, nested.what, nested.doc, false);
   return false;
 }
@@ -206,14 +221,12 @@ function classify(value: string, key: string | undefined, base64: boolean, w: Wa
 }
 
 /** Helm values written as a YAML string (Argo CD `helm.values`, HelmChart `valuesContent`): look inside too. */
-function embeddedYaml(key: string | undefined, value: string): unknown {
+function embeddedYaml(w: Walk, key: string | undefined, value: string): unknown {
   // Cheapest tests first: this runs for every string of every object.
-  if (key === undefined || !value.includes('\n') || value.length > MAX_EMBEDDED_YAML || !/^values(content)?$/i.test(key)) return undefined;
-  try {
-    return yaml.load(value, { schema: yaml.CORE_SCHEMA });
-  } catch {
-    return undefined;
-  }
+  if (key === undefined || !value.includes('\n') || !/^values(content)?$/i.test(key)) return undefined;
+  const doc = loadYaml(value);
+  if (doc === TOO_DEEP) w.hits.push({ path: pathOf(here(w)), what: YAML_TOO_DEEP });
+  return doc === TOO_DEEP ? undefined : doc;
 }
 
 /** Most strings are names, images and labels: one native search rules them out before any pattern runs. */
@@ -231,7 +244,7 @@ function visitString(w: Walk, value: string, key: string | undefined, inBase64Se
   if (isKey && !w.frame.keyReported) w.privateKeys.push(pathOf(here(w)) + label);
   const what = classify(value, key, base64, w);
   if (what) w.hits.push({ path: pathOf(here(w)) + label, what });
-  const embedded = embeddedYaml(key, value);
+  const embedded = embeddedYaml(w, key, value);
   if (embedded !== undefined && typeof embedded === 'object' && embedded !== null) {
     // The values' keys continue the string's path (`spec.source.helm.values.auth.password`).
     const { decoded, keyReported } = w.frame;
