@@ -9,7 +9,9 @@
  *   from N = 1,000 to N = 4,000 (4× the objects);
  * - the secret scan (LKD-SEC-001) over a YAML alias bomb whose 9^9 paths lead to one credential: scanned once per
  *   shared node, within 2 s;
- * - the secret scan over one 20 MB base64-looking string: within 5 s.
+ * - the secret scan over one 20 MB base64-looking string: within 5 s;
+ * - the YAML 1.1 readings (LKD-MESH-013) of one document holding 10,000 and then 40,000 values that YAML 1.1 reads
+ *   differently (`1_0`, `0443`, `yes`, `+.2`): reading the text and collecting them grows at most 5× (4× the values).
  * Times are medians of fresh analyses in this process.
  */
 import { performance } from 'perf_hooks';
@@ -17,6 +19,7 @@ import * as yaml from 'js-yaml';
 import { analyze } from '../src/analysis/engine';
 import { Manifest } from '../src/analysis/model/manifest';
 import { secretsInOutput } from '../src/analysis/rules/secrets/secrets-in-output';
+import { parseManifests } from '../src/frontends/cli/load-manifests';
 
 /** The growth the bench exists to check, from the first size to the last. */
 export const GROWTH_BUDGET = 5;
@@ -111,6 +114,31 @@ export function measureScan(name: string, manifest: Manifest, budgetMs: number, 
   return { name, ms: median(times), findings, budgetMs };
 }
 
+/** One ConfigMap-like document whose `values` hold `n` scalars that YAML 1.1 reads differently. */
+export function yaml11Text(n: number): string {
+  const spellings = ['1_0', '0443', 'yes', '+.2', '1:30', 'off'];
+  const lines = Array.from({ length: n }, (_, i) => `  k${i}: ${spellings[i % spellings.length]}`);
+  return `apiVersion: example.com/v1\nkind: Values\nmetadata:\n  name: v\n  namespace: bench\nvalues:\n${lines.join('\n')}\n`;
+}
+
+export interface Yaml11Point {
+  readonly values: number;
+  readonly ms: number;
+  readonly readings: number;
+}
+
+export function measureYaml11(n: number, runs: number): Yaml11Point {
+  const text = yaml11Text(n);
+  const times: number[] = [];
+  let readings = 0;
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    readings = parseManifests(text, 'values.yaml')[0].source.yaml11Readings?.length ?? 0;
+    times.push(performance.now() - start);
+  }
+  return { values: n, ms: median(times), readings };
+}
+
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
 function main(): void {
@@ -128,7 +156,12 @@ function main(): void {
   for (const s of scans) {
     process.stdout.write(`${s.name}: ${s.ms.toFixed(0)} ms, ${s.findings} findings (target <= ${s.budgetMs} ms): ${verdict(s.ms <= s.budgetMs)}\n`);
   }
-  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ points, growth, met, scans })}\n`);
+  measureYaml11(2_000, 1); // warm: the first parse of a process compiles js-yaml's reader
+  const yaml11 = [measureYaml11(10_000, runs), measureYaml11(40_000, runs)];
+  for (const y of yaml11) process.stdout.write(`YAML 1.1 readings, ${y.values} values: ${y.ms.toFixed(0)} ms, ${y.readings} readings\n`);
+  const yaml11Growth = yaml11[1].ms / yaml11[0].ms;
+  process.stdout.write(`YAML 1.1 readings growth 10000 -> 40000: ${yaml11Growth.toFixed(2)}x (target <= ${GROWTH_BUDGET}x): ${verdict(yaml11Growth <= GROWTH_BUDGET)}\n`);
+  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ points, growth, met, scans, yaml11, yaml11Growth })}\n`);
 }
 
 if (require.main === module) main();

@@ -5,7 +5,7 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { MeshChecks } from './checks/mesh-checks';
+import { registerChecks } from './checks/register';
 import { validateLabelName, validateObjectName } from './core/names';
 import { requireStruct, validateAnnotations, validateLabels } from './core/runtime-checks';
 
@@ -45,7 +45,7 @@ export abstract class MeshResource extends Construct implements IMeshResource {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    MeshChecks.of(this);
+    registerChecks(this);
   }
 
   public get name(): string {

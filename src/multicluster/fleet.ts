@@ -6,7 +6,7 @@ import { App, Chart, ChartProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { MulticlusterLinkOptions } from './link';
 import { MulticlusterMode } from './mode';
-import { MeshChecks } from '../checks/mesh-checks';
+import { registerCluster } from '../checks/register';
 import { LinkerdIdentity } from '../control-plane/identity/identity';
 import { IssuerScheme, StaticIdentityProps } from '../control-plane/identity/static-identity';
 import { InputRule, MeshConfigError, check } from '../core/errors';
@@ -95,7 +95,7 @@ export class FleetCluster extends Chart {
       failOnExpiryWarning: props.identityOptions?.failOnExpiryWarning,
     };
     this.identity = LinkerdIdentity.fromCertificates(identity);
-    MeshChecks.of(this)._registerCluster(this, name, { trustDomain: this.trustDomain, controlPlaneNamespace: this.controlPlaneNamespace });
+    registerCluster(this, name, { trustDomain: this.trustDomain, controlPlaneNamespace: this.controlPlaneNamespace });
   }
 
   /**

@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 import { FleetCluster } from './fleet';
 import { MulticlusterLink, MulticlusterLinkOptions } from './link';
 import { MODES, MulticlusterMode } from './mode';
-import { MeshChecks } from '../checks/mesh-checks';
+import { registerChecks } from '../checks/register';
 import { LinkerdDelivery } from '../control-plane/delivery/delivery';
 import { InputRule, check } from '../core/errors';
 import { cloneValues, isPlainObject, mergeLayers, sortKeys, valueAt } from '../core/helm-values';
@@ -79,7 +79,7 @@ export class LinkerdMulticluster extends Construct {
 
   constructor(scope: Construct, id: string, props: LinkerdMulticlusterProps) {
     super(scope, id);
-    MeshChecks.of(this);
+    registerChecks(this);
     requireStruct(this, props, 'props');
     check(props.delivery instanceof LinkerdDelivery, this, InputRule.REQUIRED, 'delivery is required.',
       'Pass the control plane\'s form: LinkerdDelivery.argoCd(), .flux() or .helm().');

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
 import { claimImportedServiceAccount } from '../checks/claims';
-import { MeshChecks } from '../checks/mesh-checks';
+import { registerChecks } from '../checks/register';
 import { CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check, fail } from '../core/errors';
@@ -173,7 +173,7 @@ export class MeshedDeployment extends Construct {
 
   constructor(scope: Construct, id: string, props: MeshedDeploymentProps) {
     super(scope, id);
-    MeshChecks.of(this);
+    registerChecks(this);
     requireStruct(this, props, 'props');
     this.name = validateObjectName(this, props.name, 'Deployment name');
     this.app = validateLabelValue(this, props.app, 'app');

@@ -1,7 +1,7 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { MeshChecks } from '../checks/mesh-checks';
+import { registerChecks } from '../checks/register';
 import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { check } from '../core/errors';
 import { validateLabelName } from '../core/names';
@@ -36,7 +36,7 @@ export class MeshedNamespace extends Construct {
 
   constructor(scope: Construct, id: string, props: MeshedNamespaceProps) {
     super(scope, id);
-    MeshChecks.of(this);
+    registerChecks(this);
     requireStruct(this, props, 'props');
     this.name = validateLabelName(this, props.name, 'namespace name');
     const labels = validateLabels(this, props.labels, 'labels');

@@ -68,3 +68,9 @@ test('the worst-case bench builds its secret-scan cases and finds the one creden
   const { aliasBombManifest, measureScan } = require('../../bench/worst-cases') as typeof import('../../bench/worst-cases');
   expect(measureScan('bomb', aliasBombManifest(), 1, 1)).toMatchObject({ name: 'bomb', findings: 1, budgetMs: 1 });
 });
+
+test('the worst-case bench builds its YAML 1.1 case and collects one reading per value (no timing asserted)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { measureYaml11 } = require('../../bench/worst-cases') as typeof import('../../bench/worst-cases');
+  expect(measureYaml11(60, 1)).toMatchObject({ values: 60, readings: 60 });
+});

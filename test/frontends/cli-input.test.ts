@@ -183,8 +183,8 @@ describe('YAML 1.1 readings: LKD-MESH-013', () => {
   });
 
   test.each([
-    ['block YAML (the fast reader)', 'metadata:\n  name: w\n  namespace: lab\n'],
-    ['YAML with a flow mapping (js-yaml)', 'metadata: {name: w, namespace: lab}\n'],
+    ['block YAML', 'metadata:\n  name: w\n  namespace: lab\n'],
+    ['YAML with a flow mapping', 'metadata: {name: w, namespace: lab}\n'],
   ])('a scalar in a block sequence is one reading, in %s', (_name, metadata) => {
     writeText(dir, 'args.yaml', `apiVersion: v1\nkind: Pod\n${metadata}spec:\n  containers:\n  - name: app\n    image: app:1\n    args:\n      - yes\n      - 0443\n`);
     const f = analyzeJson(['args.yaml']).findings.filter((x) => x.ruleId === 'LKD-MESH-013');

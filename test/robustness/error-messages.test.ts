@@ -151,6 +151,12 @@ interface Refusal {
   readonly message: string;
 }
 
+/** A ConfigMap whose data nests `depth` block mappings. */
+function deepBlockYaml(depth: number): string {
+  const levels = Array.from({ length: depth }, (_, i) => `${'  '.repeat(i + 1)}k:`);
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n${levels.join('\n')} x\n`;
+}
+
 /** Input the CLI cannot use: each case is read in-process the way `analyze` reads it, and must throw an InputError. */
 interface RefusalCase {
   input: string;
@@ -169,6 +175,7 @@ const REFUSALS: RefusalCase[] = [
   { input: 'a folder without manifests', files: { 'docs/readme.txt': 'x' }, paths: ['docs'] },
   { input: 'a v1 List without items', files: { 'list.yaml': 'apiVersion: v1\nkind: List\n' } },
   { input: 'a typed List whose items is not a list', files: { 'list.yaml': 'apiVersion: policy.linkerd.io/v1beta3\nkind: ServerList\nitems: {a: 1}\n' } },
+  { input: 'YAML nested deeper than js-yaml reads (block style, as flow style)', files: { 'deep.yaml': deepBlockYaml(120) } },
   { input: 'a List item that is not an object', files: { 'list.yaml': 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items: [42]\n' } },
   { input: '--crds naming a folder without CRDs', files: { 'crds/readme.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' }, paths: [], crds: ['crds'] },
   { input: 'plan-deny --observed JSON that is not a list of viz edges', files: { 'edges.json': '{"a": 1}' }, observed: ['edges.json'] },

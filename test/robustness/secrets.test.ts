@@ -380,3 +380,88 @@ describe('private keys in what Kubernetes and kubeconfig encode are found', () =
     expect(keyFindings(objects)).toEqual([]);
   });
 });
+
+// ---- the scan is exhaustive, or says where it stopped ------------------------------------------
+
+describe('the secret scan reaches everything, or says where it stopped', () => {
+  const pem = material.privateKeyPem;
+  const der = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+  const both = (objects: any[]) => analyze(objects.map((object) => ({ object }))).findings.filter((f) => f.ruleId === SEC || f.ruleId === CERT);
+  const helmRelease = (values: unknown) => ({ apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease', metadata: meta('app'), spec: { values } });
+  const custom = (spec: unknown) => ({ apiVersion: 'example.com/v1', kind: 'AppConfig', metadata: meta('app'), spec });
+  const nested = (depth: number, leaf: unknown): unknown => {
+    let value = leaf;
+    for (let i = 0; i < depth; i++) value = { level: value };
+    return value;
+  };
+  const times = (n: number, text: string) => Array.from({ length: n }).reduce<string>((t) => b64(t), text);
+
+  test.each([70, 500, 20_000])('a password nested %i levels deep is found (no depth limit, no stack overflow)', (depth) => {
+    const findings = both([custom(nested(depth, { rootPassword: material.password }))]);
+    expect(findings.map((f) => f.ruleId)).toEqual([SEC]);
+    expect(findings[0].message).toMatch(/literal value for "rootPassword" at spec(\.level)+\.rootPassword/);
+  });
+
+  test('a PEM key used as a mapping key in Flux HelmRelease values: found, and the path does not spell the key', () => {
+    const findings = both([helmRelease({ tls: { [pem]: 'issuer' } })]);
+    expect(findings.map((f) => f.ruleId)).toEqual([CERT]);
+    expect(findings[0].message).toContain('spec.values.tls.<key 1> (the key itself)');
+    expect(findings[0].message).not.toContain(pem.split('\n')[1].slice(0, 24));
+  });
+
+  test('a PEM key as a key in Argo CD valuesObject; in helm.values (a YAML string) the string holds the key', () => {
+    const app = (helm: unknown) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: meta('cp'), spec: { source: { helm } } });
+    const object = both([app({ valuesObject: { identity: { [pem]: { usage: 'issuer' } } } })]);
+    expect(object.map((f) => f.ruleId)).toEqual([CERT]);
+    expect(object[0].message).toContain('spec.source.helm.valuesObject.identity.<key 1> (the key itself)');
+    const text = both([app({ values: `identity:\n  ${JSON.stringify(pem)}: {usage: issuer}\n` })]);
+    expect(text.map((f) => [f.ruleId, f.message])).toEqual([[CERT, expect.stringContaining('at spec.source.helm.values ')]]);
+  });
+
+  test('a token used as a key is found, and what sits under it is named without the token', () => {
+    const findings = both([helmRelease({ auth: { [material.github]: { password: material.password } } })]);
+    expect(findings.map((f) => f.ruleId)).toEqual([SEC]);
+    expect(findings[0].message).toContain('GitHub token at spec.values.auth.<key 1> (the key itself)');
+    expect(findings[0].message).toContain('spec.values.auth.<key 1>.password');
+    expect(findings[0].message).not.toContain(material.github);
+  });
+
+  test.each([
+    ['Secret data: base64 of base64 of a PEM key', () => secret('k', { data: { 'tls.key': times(2, pem) } }), /data\['tls\.key'\]/],
+    ['Secret data: base64 of base64 of base64 of a DER key', () => secret('k', { data: { key: times(2, der) } }), /data\.key/],
+    ['Secret stringData: base64 of base64 of a PEM key', () => secret('k', { stringData: { key: times(2, pem) } }), /stringData\.key/],
+    ['ConfigMap data: base64 of base64 of a PEM key', () => configMap('k', { key: times(2, pem) }), /data\.key/],
+    ['ConfigMap data: base64 of base64 of a DER key', () => configMap('k', { key: b64(der) }), /data\.key/],
+  ] as [string, () => any, RegExp][])('%s is found', (_, make, where) => {
+    const findings = both([make()]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0].message).toMatch(where);
+    expect(findings[0].message).toMatch(/private key/);
+  });
+
+  test('base64 nested beyond the bound is reported as such, in Secret data and stringData', () => {
+    for (const object of [secret('deep', { data: { key: times(6, pem) } }), secret('deep', { stringData: { key: times(5, pem) } })]) {
+      const findings = both([object]);
+      expect(findings.map((f) => f.ruleId)).toEqual([SEC]);
+      expect(findings[0].message).toMatch(/base64 nested more than 4 levels deep/);
+    }
+  });
+
+  test('Helm values of any size are looked into; values nested beyond the YAML reader\'s limit are reported as such', () => {
+    const app = (values: string) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: meta('big'), spec: { source: { helm: { values } } } });
+    const filler = Array.from({ length: 12_000 }, (_, i) => `  key${i}: value-${i}`).join('\n');
+    const big = both([app(`config:\n${filler}\nauth:\n  password: ${material.password}\n`)]);
+    expect(big.map((f) => f.message)).toEqual([expect.stringContaining('literal value for "password" at spec.source.helm.values.auth.password')]);
+    const deep = Array.from({ length: 150 }, (_, i) => `${'  '.repeat(i)}k:`).join('\n');
+    const tooDeep = both([app(`${deep} x\n`)]);
+    expect(tooDeep.map((f) => f.message)).toEqual([expect.stringMatching(/YAML document nested more than 100 levels deep .* at spec\.source\.helm\.values/)]);
+  });
+
+  test('base64 of base64 of a certificate, and base64 text of ordinary words, are not secrets', () => {
+    const objects = [
+      secret('ca', { data: { 'ca.crt': times(2, certs.root.certPem) } }),
+      configMap('ca', { bundle: times(3, certs.root.certPem), words: times(2, 'plain words, repeated. '.repeat(8)) }),
+    ];
+    expect(both(objects)).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease, ReleaseStage, releaseWave } from './releases';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { MeshChecks } from '../../checks/mesh-checks';
+import { suppressOn } from '../../checks/register';
 import { check } from '../../core/errors';
 import { IMAGE_DIGESTS_ANNOTATION } from '../../core/image-values';
 import { validateLabelName } from '../../core/names';
@@ -166,7 +166,7 @@ export function deliverWithArgoCd(scope: Construct, install: ResolvedInstall, op
   controlPlane.addDependency(crds);
   if (cni) controlPlane.addDependency(cni);
   if (install.writesPrivateKey) {
-    MeshChecks.suppress(controlPlane, 'LKD-CERT-005', 'the identity was created with writePrivateKey: true, so the issuer key is in these values by choice');
+    suppressOn(controlPlane, 'LKD-CERT-005', 'the identity was created with writePrivateKey: true, so the issuer key is in these values by choice');
   }
   return { crds, controlPlane };
 }

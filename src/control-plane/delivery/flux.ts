@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { DeliveryForm } from './form';
 import { ChartRelease, ReleaseStage } from './releases';
 import { DeliveredCharts, DeliverySteps, waitForControlPlane, waitForCrds } from './steps';
-import { MeshChecks } from '../../checks/mesh-checks';
+import { suppressOn } from '../../checks/register';
 import { InputRule, check } from '../../core/errors';
 import { IMAGE_DIGESTS_ANNOTATION } from '../../core/image-values';
 import { validateLabelName, validateObjectName } from '../../core/names';
@@ -212,7 +212,7 @@ export function deliverWithFlux(scope: Construct, install: ResolvedInstall, opti
     controlPlane.addDependency(cni);
   }
   if (install.writesPrivateKey) {
-    MeshChecks.suppress(controlPlane, 'LKD-CERT-005', 'the identity was created with writePrivateKey: true, so the issuer key is in these values by choice');
+    suppressOn(controlPlane, 'LKD-CERT-005', 'the identity was created with writePrivateKey: true, so the issuer key is in these values by choice');
   }
   return { crds, controlPlane };
 }

@@ -6,7 +6,7 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LinkerdViz } from './viz';
-import { MeshChecks } from '../../checks/mesh-checks';
+import { registerChecks } from '../../checks/register';
 import { InputRule, check } from '../../core/errors';
 import { validateLabelName } from '../../core/names';
 
@@ -38,7 +38,7 @@ export class VizScrapeAccess extends Construct {
 
   constructor(scope: Construct, id: string, props: VizScrapeAccessProps) {
     super(scope, id);
-    MeshChecks.of(this);
+    registerChecks(this);
     check(props.viz === undefined || props.viz instanceof LinkerdViz, this, InputRule.REQUIRED, 'viz is not a LinkerdViz.', 'Pass the LinkerdViz construct, or vizNamespace.');
     check(props.viz === undefined || props.vizNamespace === undefined, this, InputRule.CONFLICT, 'both viz and vizNamespace are given.', 'Pass one of them.');
     const ns = validateLabelName(this, props.namespace, 'namespace');

@@ -5,7 +5,7 @@
  */
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
-import { MeshChecks } from '../../checks/mesh-checks';
+import { registerChecks } from '../../checks/register';
 import { InputRule, check } from '../../core/errors';
 import { isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
 import { imageValueProblems } from '../../core/image-values';
@@ -82,7 +82,7 @@ export class LinkerdViz extends Construct {
 
   constructor(scope: Construct, id: string, props: LinkerdVizProps) {
     super(scope, id);
-    MeshChecks.of(this);
+    registerChecks(this);
     check(props.controlPlane instanceof LinkerdControlPlane, this, InputRule.REQUIRED, 'controlPlane is required.',
       'Pass the LinkerdControlPlane this extension belongs to.');
     const cp = props.controlPlane;

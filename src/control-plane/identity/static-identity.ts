@@ -7,7 +7,7 @@ import {
   requireIssuerChain, warnIfIssuerOutlivesAnchors,
 } from './checks';
 import { issuerDuration } from './go-duration';
-import { MeshChecks } from '../../checks/mesh-checks';
+import { suppressOn } from '../../checks/register';
 import { ISSUER_SECRET, ParsedCertificate, bundlePem, keyMismatchProblem } from '../../core/certificates';
 import { InputRule, check } from '../../core/errors';
 import { optionalBoolean, requireStruct } from '../../core/runtime-checks';
@@ -149,7 +149,7 @@ function issuerSecret(scope: Construct, namespace: string, certs: CheckedCertifi
       'ca.crt': base64(bundlePem(certs.anchors)),
     },
   } as any);
-  MeshChecks.suppress(secret, CertRule.PRIVATE_KEY, 'writePrivateKey: true was set explicitly on LinkerdIdentity.fromCertificates');
+  suppressOn(secret, CertRule.PRIVATE_KEY, 'writePrivateKey: true was set explicitly on LinkerdIdentity.fromCertificates');
   return secret;
 }
 

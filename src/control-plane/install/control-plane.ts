@@ -6,7 +6,7 @@ import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { LinkerdInstallOptions } from './options';
 import { RELEASE_NAMES, ResolvedInstall, copyValues, resolveInstall } from './values';
-import { MeshChecks } from '../../checks/mesh-checks';
+import { registerChecks, setClusterDefaults } from '../../checks/register';
 import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
 import { optionalList, optionalStruct, requireString, requireStruct } from '../../core/runtime-checks';
@@ -111,7 +111,7 @@ export class LinkerdControlPlane extends Construct {
 
   constructor(scope: Construct, id: string, props: LinkerdControlPlaneProps) {
     super(scope, id);
-    MeshChecks.of(this);
+    registerChecks(this);
     requireStruct(this, props, 'props');
     check(props.identity instanceof LinkerdIdentity, this, InputRule.REQUIRED, 'identity is required.',
       'Pass identity: LinkerdIdentity.fromCertManager() or LinkerdIdentity.fromCertificates({...}).');
@@ -119,7 +119,7 @@ export class LinkerdControlPlane extends Construct {
       'Pass delivery: LinkerdDelivery.argoCd(), LinkerdDelivery.flux() or LinkerdDelivery.helm().');
     const target = installTarget(this, props);
     // Told once: what this control plane installs is what the checks assume about the cluster.
-    MeshChecks.of(this)._setClusterDefaults({
+    setClusterDefaults(this, {
       kubernetesVersion: props.kubernetesVersion,
       gatewayApiVersion: props.gatewayApiVersion,
       trustDomain: props.trustDomain,

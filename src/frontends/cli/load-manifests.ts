@@ -7,16 +7,42 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { DocumentAliases, LoadedDocuments, readBlockYaml } from './block-yaml';
 import { InputError } from './errors';
 import { yaml11Reading } from './yaml11';
 import { KubeObject, Manifest, Yaml11Reading } from '../../analysis/model/manifest';
 import { compareStrings } from '../../core/compare';
 
-/** YAML 1.2 core types plus merge keys: timestamps stay strings, as the API server's JSON conversion leaves them. */
 // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them.
-const MERGE_TYPE = (yaml as unknown as { types: { merge: yaml.Type } }).types.merge;
-const SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [MERGE_TYPE] });
+const TYPES = (yaml as unknown as { types: { merge: yaml.Type; float: yaml.Type & JsYamlType } }).types;
+
+/** The parts of a js-yaml type that a replacement reuses. */
+interface JsYamlType {
+  readonly resolve: (data: string) => boolean;
+  readonly construct: (data: string) => unknown;
+  readonly predicate: (data: object) => boolean;
+  readonly represent: (data: object, style?: string) => string;
+  readonly defaultStyle: string;
+}
+
+/**
+ * Floats with a sign and a leading dot (`+.2`, `-.5e3`): YAML 1.2's core schema reads them as numbers (and so do
+ * kubectl and Helm), js-yaml as strings; without this `retryRatio: +.2` would be analysed as the string "+.2".
+ */
+const SIGNED_DOT_FLOAT = /^[-+]\.[0-9]+(?:[eE][-+]?[0-9]+)?$/;
+const FLOAT_12 = new yaml.Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (data: string) => TYPES.float.resolve(data) || SIGNED_DOT_FLOAT.test(data),
+  construct: (data: string) => (SIGNED_DOT_FLOAT.test(data) ? Number(data) : TYPES.float.construct(data)),
+  predicate: TYPES.float.predicate,
+  represent: TYPES.float.represent,
+  defaultStyle: TYPES.float.defaultStyle,
+});
+
+/**
+ * YAML 1.2 core types (floats as the 1.2 spec writes them) plus merge keys: timestamps stay strings, as the API
+ * server's JSON conversion leaves them.
+ */
+export const SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [FLOAT_12, TYPES.merge] });
 /** What a folder contributes (JSON is read by the same YAML 1.2 reader, which JSON is a subset of). */
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 export const STDIN = '-';
@@ -174,9 +200,20 @@ function present(doc: unknown): boolean {
   return doc !== null && doc !== undefined;
 }
 
+/** What one text holds: its documents, where each starts, and the scalars YAML 1.1 reads differently. */
+export interface LoadedDocuments {
+  /** The documents that hold something (empty ones, `---` alone or comments only, are left out). */
+  readonly docs: unknown[];
+  /** 1-based start line of each document. */
+  readonly lines: number[];
+  /** Scalars YAML 1.1 readers read differently, by document index. */
+  readonly readings: Map<number, Yaml11Reading[]>;
+}
+
 /**
  * Parses all documents with a listener: the 1-based line each starts on (counting top-level node opens, one per
- * document), and the scalars YAML 1.1 reads differently (a scalar has no children, so the last open is its own).
+ * document), and the scalars YAML 1.1 reads differently (a scalar has no children, so the last open is its own). Each
+ * reading is appended to its document's list: linear in the number of readings.
  */
 export function loadWithListener(text: string, file: string): LoadedDocuments {
   const opens: number[] = [];
@@ -192,7 +229,10 @@ export function loadWithListener(text: string, file: string): LoadedDocuments {
         const reading = yaml11Reading(state.input, lastOpen, state.position, state.result, state.line + 1);
         if (reading) {
           lastReadingEnd = state.position;
-          found.set(opens.length - 1, [...(found.get(opens.length - 1) ?? []), reading]);
+          const document = opens.length - 1;
+          const list = found.get(document);
+          if (list) list.push(reading);
+          else found.set(document, [reading]);
         }
       }
       return;
@@ -213,15 +253,6 @@ export function loadWithListener(text: string, file: string): LoadedDocuments {
     lines.push(opens[i] ?? 1);
   });
   return { docs, lines, readings };
-}
-
-/**
- * Parses all documents with their start lines and YAML 1.1 readings; a byte order mark may start any document. Block
- * YAML as tools write it takes the fast reader; anything else, and every error, is js-yaml's.
- */
-function loadWithLines(text: string, file: string): LoadedDocuments {
-  const unmarked = stripByteOrderMarks(text);
-  return readBlockYaml(unmarked) ?? loadWithListener(unmarked, file);
 }
 
 function describeValue(value: unknown): string {
@@ -320,34 +351,17 @@ export function walkedExpansion(doc: unknown): Expansion {
   return { expanded, distinct: sizes.distinct };
 }
 
-/**
- * A document the block reader read, from what it counted: every place holds one node, except that an alias's place
- * holds its target's whole expanded size; only the targets are walked. The same numbers as walkedExpansion.
- */
-export function countedExpansion(aliases: DocumentAliases): Expansion {
-  const sizes = new ExpandedSizes();
-  let expanded = 1 + aliases.positions - aliases.targets.length;
-  let objectAliases = 0;
-  for (const target of aliases.targets) {
-    expanded = Math.min(expanded + sizes.of(target), MAX_EXPANDED_VALUES * 10 + 1);
-    if (typeof target === 'object' && target !== null) objectAliases++;
-  }
-  return { expanded, distinct: 1 + aliases.positions - objectAliases };
-}
-
 /** Manifests of one YAML (or JSON) text; empty documents (`---` alone, comments only) are skipped. */
 export function parseManifests(text: string, file: string): Manifest[] {
-  const { docs, lines, readings, aliases } = loadWithLines(text, file);
-  // An alias needs an anchor (`&name`): a text without "&" cannot hold one, so the size walk is skipped. The block
-  // reader counted each document's aliases, so only js-yaml's documents are walked.
-  const walkForAliases = aliases === undefined && text.includes('&');
+  // A byte order mark may start any document (see stripByteOrderMarks).
+  const { docs, lines, readings } = loadWithListener(stripByteOrderMarks(text), file);
+  // An alias needs an anchor (`&name`): a text without "&" cannot hold one, so the size walk is skipped.
+  const walkForAliases = text.includes('&');
   const manifests: Manifest[] = [];
   docs.forEach((doc, i) => {
     const line = lines[i] ?? 1;
     const where = `${file}:${line}`;
-    const counted = aliases?.get(i);
-    const expansion = counted ? countedExpansion(counted) : walkForAliases ? walkedExpansion(doc) : undefined;
-    if (expansion) refuseAliasBomb(expansion, where);
+    if (walkForAliases) refuseAliasBomb(walkedExpansion(doc), where);
     const objects = expandList(asKubeObject(doc, where), where);
     // The document's readings go with its first object (a List's items share one document).
     const yaml11Readings = readings.get(i);

@@ -1,71 +1,144 @@
 /**
  * Where YAML 1.1 and YAML 1.2 read the same unquoted scalar differently. This tool reads YAML 1.2 (core schema);
- * kubectl and Helm read through sigs.k8s.io/yaml (go-yaml v2, YAML 1.1 rules), PyYAML-based tools through YAML 1.1 too.
- * So `port: 0443` is analysed as 443 here and applied as 291 (octal) by kubectl; `enabled: yes` is a string here and
- * the boolean true there. Each such scalar becomes a Yaml11Reading, reported by LKD-MESH-013.
+ * kubectl and Helm read through sigs.k8s.io/yaml (go-yaml v2, YAML 1.1 rules), PyYAML-based tools through YAML 1.1 too,
+ * each with its own resolver. So `port: 0443` is analysed as 443 here and applied as 291 (octal) by kubectl;
+ * `enabled: yes` is a string here and the boolean true there; `replicas: 1_0` is a string here and 10 there. Each such
+ * scalar becomes a Yaml11Reading, reported by LKD-MESH-013.
+ *
+ * The two YAML 1.1 resolvers below are written from their documented behaviour: go-yaml v2's `resolve()` (booleans
+ * y/yes/on/… and their negations; for a scalar starting with a digit or sign, underscores removed, then Go's ParseInt
+ * with base 0, then its YAML float pattern; timestamps stay strings when decoded into JSON) and PyYAML's implicit
+ * resolvers (yaml/resolver.py: bool, int with `_` and base 60, float with `_`, a dot required, a signed exponent).
  */
 import { Yaml11Reading } from '../../analysis/model/manifest';
 
-const KUBECTL = 'kubectl and Helm (go-yaml v2) and PyYAML';
+const GO_YAML = 'kubectl and Helm (go-yaml v2)';
 const PYYAML = 'PyYAML and other YAML 1.1 readers (not kubectl)';
+const BOTH = 'kubectl and Helm (go-yaml v2) and PyYAML';
 
-const YAML11_TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON']);
-const YAML11_FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF']);
-/** YAML 1.1 base-60 integers and floats (`1:30` is 90). */
-const SEXAGESIMAL = /^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$/;
-/** YAML 1.1 octal (`0443`), which YAML 1.2 reads as decimal. */
-const OCTAL_11 = /^[-+]?0[0-7_]+$/;
-/** YAML 1.2 octal (`0o17`), a string in YAML 1.1. */
-const OCTAL_12 = /^[-+]?0o[0-7]+$/;
-/** Digits with `_` separators: an integer in YAML 1.1, a string in YAML 1.2. */
-const UNDERSCORE_INT = /^[-+]?[0-9][0-9_]*_[0-9_]*$/;
+/** A YAML 1.1 reading: the value and how to describe it. */
+interface Reading {
+  readonly value: unknown;
+  readonly how: string;
+}
 
-function sexagesimalValue(text: string): number {
-  const negative = text.startsWith('-');
+const GO_TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON']);
+const GO_FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF']);
+const PY_TRUE = new Set(['yes', 'Yes', 'YES', 'on', 'On', 'ON']);
+const PY_FALSE = new Set(['no', 'No', 'NO', 'off', 'Off', 'OFF']);
+
+/** Go's integer literals with base 0 (after go-yaml removed underscores): 0x, 0b, 0o, a leading 0 for octal. */
+const GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO]?[0-7]+|0|[1-9][0-9]*)$/;
+/** go-yaml v2's float pattern (yamlStyleFloat), applied after underscores are removed. */
+const GO_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+
+/** Infinities and NaN, read alike by YAML 1.2, go-yaml and PyYAML. */
+const SPECIAL_FLOAT = /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/;
+
+const PY_INT = /^[-+]?(?:0b[01_]+|0x[0-9a-fA-F_]+|0[0-7_]+|0|[1-9][0-9_]*)$/;
+const PY_BASE60_INT = /^[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+$/;
+const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?)$/;
+const PY_BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/;
+
+function signOf(text: string): number {
+  return text.startsWith('-') ? -1 : 1;
+}
+
+function unsigned(text: string): string {
+  return text.replace(/^[-+]/, '');
+}
+
+/** An integer literal with a base prefix or a leading 0 (octal), or decimal. */
+function integerValue(text: string, leadingZeroIsOctal: boolean): number {
+  const digits = unsigned(text).toLowerCase();
+  let value: number;
+  if (digits.startsWith('0x')) value = parseInt(digits.slice(2), 16);
+  else if (digits.startsWith('0b')) value = parseInt(digits.slice(2), 2);
+  else if (digits.startsWith('0o')) value = parseInt(digits.slice(2), 8);
+  else if (leadingZeroIsOctal && digits.length > 1 && digits.startsWith('0')) value = parseInt(digits, 8);
+  else value = parseInt(digits, 10);
+  return signOf(text) * value;
+}
+
+function base60Value(text: string): number {
   let value = 0;
-  for (const part of text.replace(/^[-+]/, '').replace(/_/g, '').split(':')) value = value * 60 + Number(part);
-  return negative ? -value : value;
+  for (const part of unsigned(text).split(':')) value = value * 60 + Number(part);
+  return signOf(text) * value;
 }
 
-function octalValue(text: string): number {
-  const digits = text.replace(/_/g, '');
-  const value = parseInt(digits.replace(/^[-+]/, ''), 8);
-  return digits.startsWith('-') ? -value : value;
+function describeNumber(text: string, value: number): string {
+  const digits = unsigned(text).toLowerCase();
+  if (/^0[0-7]+$/.test(digits)) return `${value} (octal)`;
+  return `${value} (a number)`;
 }
 
-/** How YAML 1.1 reads a plain scalar that YAML 1.2 read as `value`, when the two differ. */
+/** How go-yaml v2 (kubectl, Helm) reads a plain scalar, where it could differ from YAML 1.2. */
+function goYamlReading(text: string): Reading | undefined {
+  if (GO_TRUE.has(text)) return { value: true, how: 'true (a boolean)' };
+  if (GO_FALSE.has(text)) return { value: false, how: 'false (a boolean)' };
+  // A leading dot: Go's ParseFloat, as YAML 1.2 reads it; infinities and NaN: go-yaml's table, as YAML 1.2 reads them.
+  if (!/^[-+0-9]/.test(text) || SPECIAL_FLOAT.test(text)) return undefined;
+  const plain = text.replace(/_/g, '');
+  if (GO_INT.test(plain)) {
+    const value = integerValue(plain, true);
+    return { value, how: describeNumber(plain, value) };
+  }
+  if (GO_FLOAT.test(plain)) return { value: Number(plain), how: `${Number(plain)} (a number)` };
+  return { value: text, how: `${JSON.stringify(text)} (a string)` };
+}
+
+/** How PyYAML reads a plain scalar, where it could differ from YAML 1.2. */
+function pyYamlReading(text: string): Reading | undefined {
+  if (PY_TRUE.has(text)) return { value: true, how: 'true (a boolean)' };
+  if (PY_FALSE.has(text)) return { value: false, how: 'false (a boolean)' };
+  if (!/^[-+.0-9]/.test(text) || SPECIAL_FLOAT.test(text)) return undefined;
+  const plain = text.replace(/_/g, '');
+  if (PY_INT.test(text)) {
+    const value = integerValue(plain, true);
+    return { value, how: describeNumber(plain, value) };
+  }
+  if (PY_BASE60_INT.test(text) || PY_BASE60_FLOAT.test(text)) return { value: base60Value(plain), how: `${base60Value(plain)} (base 60)` };
+  if (PY_FLOAT.test(text)) return { value: Number(plain), how: `${Number(plain)} (a number)` };
+  return { value: text, how: `${JSON.stringify(text)} (a string)` };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
+}
+
+/** How YAML 1.1 reads a plain scalar that YAML 1.2 read as `value`, when a YAML 1.1 reader differs. */
 function differentReading(text: string, value: unknown): { yaml11: string; readers: string } | undefined {
-  if (typeof value === 'string') {
-    if (YAML11_TRUE.has(text)) return { yaml11: 'true (a boolean)', readers: KUBECTL };
-    if (YAML11_FALSE.has(text)) return { yaml11: 'false (a boolean)', readers: KUBECTL };
-    if (UNDERSCORE_INT.test(text)) return { yaml11: `${Number(text.replace(/_/g, ''))} (a number)`, readers: KUBECTL };
-    if (SEXAGESIMAL.test(text)) return { yaml11: `${sexagesimalValue(text)} (base 60)`, readers: PYYAML };
-    return undefined;
-  }
-  if (typeof value === 'number') {
-    if (OCTAL_11.test(text)) {
-      const octal = octalValue(text);
-      return octal === value ? undefined : { yaml11: `${octal} (octal)`, readers: KUBECTL };
-    }
-    if (OCTAL_12.test(text)) return { yaml11: `"${text}" (a string)`, readers: KUBECTL };
-  }
+  const go = goYamlReading(text);
+  const py = pyYamlReading(text);
+  const goDiffers = go !== undefined && !sameValue(go.value, value);
+  const pyDiffers = py !== undefined && !sameValue(py.value, value);
+  if (goDiffers) return { yaml11: go.how, readers: pyDiffers && sameValue(go.value, py!.value) ? BOTH : GO_YAML };
+  if (pyDiffers) return { yaml11: py.how, readers: PYYAML };
   return undefined;
 }
 
-function isDigitOrSign(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d;
+/** The longest scalar that can read differently is a number; longer ones are not looked at (see yaml11Reading). */
+const LONGEST = 64;
+
+/** Booleans (`yes`, `off`, `y`): short words that YAML 1.2 reads as strings. */
+function mayBeBoolean(value: string): boolean {
+  return value.length <= 3 && (GO_TRUE.has(value) || GO_FALSE.has(value));
 }
 
-/** Whether a string value (as YAML 1.2 read it) could read differently in YAML 1.1, judged on the value alone. */
-function stringMayDiffer(value: string): boolean {
-  if (value.length <= 3) return YAML11_TRUE.has(value) || YAML11_FALSE.has(value);
-  if (value.length > 32 || !isDigitOrSign(value.charCodeAt(0))) return false;
-  return value.includes('_') || value.includes(':');
+function isDigitSignOrDot(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e;
 }
 
-function leadingZero(input: string, i: number): boolean {
-  const c = input.charCodeAt(i);
-  return c === 0x30 || ((c === 0x2b || c === 0x2d) && input.charCodeAt(i + 1) === 0x30);
+/**
+ * Whether a value (as YAML 1.2 read it) could read differently in YAML 1.1, judged on the value alone: a boolean word,
+ * or a string or number whose text starts like a number (digits with `_` or `:`, `0o17`, `+.2`, `1e3`, `010`).
+ */
+function mayDiffer(value: unknown): boolean {
+  if (typeof value === 'string') {
+    if (value.length === 0 || value.length > LONGEST) return false;
+    return mayBeBoolean(value) || isDigitSignOrDot(value.charCodeAt(0));
+  }
+  return typeof value === 'number';
 }
 
 /**
@@ -73,15 +146,19 @@ function leadingZero(input: string, i: number): boolean {
  * for the usual scalar. This runs on every scalar the reader closes, so the value decides first, the text only after.
  */
 export function yaml11Reading(input: string, start: number, end: number, value: unknown, line: number): Yaml11Reading | undefined {
-  const isString = typeof value === 'string';
-  if (isString ? !stringMayDiffer(value) : typeof value !== 'number') return undefined;
+  if (!mayDiffer(value)) return undefined;
   let i = start;
   while (i < end && (input.charCodeAt(i) === 0x20 || input.charCodeAt(i) === 0x09)) i++;
-  if (i >= end || end - i > 32) return undefined;
-  // Quoted, block, tagged or anchored scalars read alike in both: only plain ones, which begin with the value itself.
-  if (isString ? !input.startsWith(value, i) : !leadingZero(input, i)) return undefined;
+  if (i >= end || end - i > LONGEST + 8) return undefined;
+  // Quoted, block, tagged or anchored scalars read alike in both: only plain ones, which begin with a letter, digit,
+  // sign or dot (the value's own first character for a string).
+  const first = input.charCodeAt(i);
+  if (typeof value === 'string' ? first !== value.charCodeAt(0) : !isDigitSignOrDot(first)) return undefined;
   const text = input.slice(i, end).trimEnd();
-  if (isString && value !== text) return undefined;
+  if (typeof value === 'string' && value !== text) return undefined;
+  // The usual number (`8080`, `0.5`, `3`) reads alike everywhere: only texts with a sign, dot, exponent, `_` or a
+  // leading 0 can differ.
+  if (typeof value === 'number' && /^[1-9][0-9]*$/.test(text)) return undefined;
   const differs = differentReading(text, value);
   return differs && { line, text, yaml12: JSON.stringify(value), ...differs };
 }

@@ -15,8 +15,9 @@ export const yaml11ReadingsRule: Rule = {
     title: 'Unquoted scalars read the same in YAML 1.1 (kubectl, Helm) and YAML 1.2 (this analysis)',
     why: 'kubectl and Helm read YAML through go-yaml v2 with YAML 1.1 rules, this analysis (like most newer tools) with YAML '
       + '1.2: `port: 0443` is 443 here but octal 291 when applied, `enabled: yes` is a string here but the boolean true '
-      + '(refused in a ConfigMap or annotation), `0o17` and `1_000` change type. PyYAML also reads `1:30` as 90. What was '
-      + 'checked is then not what the cluster gets.',
+      + '(refused in a ConfigMap or annotation), `replicas: 1_0` is a string here but 10 (underscores are dropped from '
+      + 'numbers of any length). PyYAML also reads `1:30` as 90, and `0o17`, `+.2`, `1e3` and `08` as strings. What was '
+      + 'checked is then not what the cluster gets. (`+.2` and `-.5` are numbers here, as YAML 1.2 and kubectl read them.)',
     linkerdSource: 'not Linkerd: kubectl and Helm decode YAML with YAML 1.1 rules (sigs.k8s.io/yaml over go-yaml), this tool with YAML 1.2',
     fix: 'Quote the value ("0443", "yes") or write it the way both read alike (443, true).',
     badExample: 'ports:\n- port: 0443',

@@ -9,15 +9,13 @@ import { ENCODED_PEM_START } from './patterns';
 /** base64 of the smallest DER key (Ed25519 PKCS#8, 48 bytes) is 64 characters; RSA 8192 PKCS#8 is under 7,000. */
 const MIN_KEY_BASE64 = 60;
 export const MAX_KEY_BASE64 = 16 * 1024;
-/** base64 that may hold a document (a kubeconfig in a Secret) is decoded up to this size. */
-const MAX_BASE64 = 1024 * 1024;
 const BASE64_TEXT = /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/;
 /** A run of base64 long enough to be a key, or the markers of PEM text and of encoded PEM. */
 const MAY_HOLD_KEY = new RegExp(['PRIVATE KEY', ENCODED_PEM_START, '[A-Za-z0-9+/]{60}'].join('|'));
 
-/** Whether a string is (only) base64 of a size a key could have. */
+/** Whether a string is (only) base64, at least as long as the smallest key's. */
 export function looksBase64(value: string): boolean {
-  return value.length >= MIN_KEY_BASE64 && value.length <= MAX_BASE64 && BASE64_TEXT.test(value);
+  return value.length >= MIN_KEY_BASE64 && BASE64_TEXT.test(value);
 }
 
 /** Whether a string could hold key material in any encoding (the test before any decoding). */

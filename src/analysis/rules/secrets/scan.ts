@@ -17,23 +17,57 @@ export interface SecretHit {
   readonly what: string;
 }
 
-const MAX_DEPTH = 64;
-/** Embedded Helm values are parsed only up to this size (a values string is a few KB; anything bigger is data). */
-const MAX_EMBEDDED_YAML = 256 * 1024;
+/**
+ * What the YAML reader for documents inside strings refuses to nest deeper than (js-yaml's maxDepth): such a document
+ * is not looked into, and that is reported (`YAML_TOO_DEEP`), not skipped in silence.
+ */
+const MAX_YAML_DEPTH = 100;
+const YAML_TOO_DEEP = `a YAML document nested more than ${MAX_YAML_DEPTH} levels deep (not looked into; no configuration needs this, `
+  + 'and it hides what it holds)';
 
+/** A YAML document in a string: the document, TOO_DEEP when the reader refused its nesting, else undefined. */
+const TOO_DEEP = Symbol('too deep');
+function loadYaml(value: string): unknown {
+  try {
+    return yaml.load(value, { schema: yaml.CORE_SCHEMA, maxDepth: MAX_YAML_DEPTH } as yaml.LoadOptions);
+  } catch (e) {
+    return e instanceof yaml.YAMLException && /maxDepth/.test(e.message) ? TOO_DEEP : undefined;
+  }
+}
+
+/**
+ * A key, an array index, a decoding step (`\u0000JSON`, rendered ` (in the JSON) `) or a mapping key that is itself a
+ * secret (`\u0001N`, rendered `<key N>`: the key is never spelled out).
+ */
 type Segment = string | number;
+
+/** Where a value sits: a chain to the root, built only for containers and decodings (strings are judged in place). */
+interface PathNode {
+  readonly parent: PathNode | undefined;
+  readonly segment: Segment;
+}
+
+/** A container or a decoded value still to walk. The walk is iterative: no nesting depth stops it or overflows the stack. */
+interface Frame {
+  readonly value: unknown;
+  /** The key the value sits under, judged with it (a credential-named key makes a literal value a finding). */
+  readonly key: string | undefined;
+  /** Whether the value's strings are base64 (Secret data, ConfigMap binaryData, a base64 text decoded once more). */
+  readonly base64: boolean;
+  readonly path: PathNode | undefined;
+  /** How many decodings (base64, a JSON or YAML document in a string) lead here; bounded by MAX_DECODINGS. */
+  readonly decoded: number;
+  /** True inside a document parsed from a string that was itself reported as a private key (one mistake, one finding). */
+  readonly keyReported: boolean;
+}
 
 interface Walk {
   readonly hits: SecretHit[];
   /** Paths of PEM private keys (plain, or base64 in Secret data / ConfigMap binaryData): LKD-CERT-005's findings. */
   readonly privateKeys: string[];
-  /** Above 0 while inside Helm values parsed from a string: the string itself was already judged for keys. */
-  embedded: number;
-  /** How many decodings (base64, a JSON or YAML document in a string) lead to the current value; bounded. */
-  decoded: number;
   /** Shared (aliased) nodes are looked at once: a YAML alias bomb stays linear. */
   readonly visited: Set<object>;
-  readonly segments: Segment[];
+  readonly stack: Frame[];
   /**
    * True for External Secrets objects (their `secretKey` / `property` fields name where a secret goes or comes from) and
    * Sealed Secrets, so the key-name heuristic does not apply (token formats still do).
@@ -41,6 +75,11 @@ interface Walk {
   keyNamesAreReferences: boolean;
   /** The object's API group: some groups name Secret objects in fields that end like a credential (`namesSecretField`). */
   group: string;
+  /** The object's top-level field whose own strings are base64 (Secret `data`, ConfigMap `binaryData`). */
+  section: string | undefined;
+  /** The frame whose strings are being judged, and where the current string sits in it. */
+  frame: Frame;
+  segment: Segment;
 }
 
 /**
@@ -48,24 +87,43 @@ interface Walk {
  * and a Sealed Secret's `encryptedData` is ciphertext only its controller can open (bitnami.com SealedSecret).
  */
 const REFERENCE_GROUPS = new Set(['external-secrets.io', 'generators.external-secrets.io', 'bitnami.com']);
-/** Segments that stand for a decoding step (`\u0000JSON`), rendered as ` (in the JSON)`; the next key starts afresh. */
 const DECODED_MARK = '\u0000';
+const SECRET_KEY_MARK = '\u0001';
 
-function pathOf(segments: Segment[]): string {
+function segmentsOf(node: PathNode | undefined): Segment[] {
+  const segments: Segment[] = [];
+  for (let n = node; n !== undefined; n = n.parent) segments.push(n.segment);
+  return segments.reverse();
+}
+
+function pathOf(node: PathNode | undefined): string {
+  const segments = segmentsOf(node);
   return segments.map((s, i) => {
     if (typeof s === 'number') return `[${s}]`;
     if (s.startsWith(DECODED_MARK)) return ` (in the ${s.slice(1)}) `;
-    const first = i === 0 || (typeof segments[i - 1] === 'string' && (segments[i - 1] as string).startsWith(DECODED_MARK));
+    const previous = segments[i - 1];
+    const first = i === 0 || (typeof previous === 'string' && previous.startsWith(DECODED_MARK));
+    if (s.startsWith(SECRET_KEY_MARK)) return `${first ? '' : '.'}<key ${s.slice(1)}>`;
     return /^[A-Za-z_][\w]*$/.test(s) ? `${first ? '' : '.'}${s}` : `['${s}']`;
-  }).join('');
+  }).join('').trimEnd();
+}
+
+/** Where the string being judged sits. */
+function here(w: Walk): PathNode {
+  return { parent: w.frame.path, segment: w.segment };
 }
 
 function decodeBase64(value: string): string {
   return Buffer.from(value, 'base64').toString('utf8');
 }
 
-/** Decodings nest at most this deep (a kubeconfig in base64 in a last-applied annotation is three). */
-const MAX_DECODINGS = 4;
+/**
+ * Decodings nest at most this deep (a kubeconfig in base64 in a last-applied annotation is three). A value that would
+ * need a further decoding there is reported as such (`NESTED_TOO_DEEP`): the scan says where it stopped.
+ */
+export const MAX_DECODINGS = 4;
+const NESTED_TOO_DEEP = `base64 nested more than ${MAX_DECODINGS} levels deep (not decoded further; no configuration needs this, `
+  + 'and it hides what it holds)';
 /** kubeconfig fields holding base64 (`client-key-data`, `certificate-authority-data`) end so. */
 const BASE64_FIELD = '-data';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -78,61 +136,74 @@ function utf8OrUndefined(bytes: Buffer): string | undefined {
   }
 }
 
-/** Visits a value reached by one more decoding, under a path segment naming the decoding. */
-function visitDecoded(w: Walk, what: string, value: unknown, key: string | undefined, base64: boolean): void {
-  w.decoded++;
-  w.segments.push(DECODED_MARK + what);
-  if (typeof value === 'string') visitString(w, value, key, base64, '');
-  else visit(w, value, key, false);
-  w.segments.pop();
-  w.decoded--;
+/** Schedules a value reached by one more decoding, under a path segment naming the decoding. */
+function visitDecoded(w: Walk, what: string, value: unknown, base64: boolean): void {
+  const { decoded, keyReported } = w.frame;
+  w.stack.push({ value, key: undefined, base64, path: { parent: here(w), segment: DECODED_MARK + what }, decoded: decoded + 1, keyReported });
 }
 
 /** A JSON or YAML document written into a string (last-applied-configuration, a kubeconfig in a ConfigMap). */
-function nestedDocument(value: string): { what: string; doc: unknown } | undefined {
-  if (value.length > MAX_EMBEDDED_YAML) return undefined;
+function nestedDocument(w: Walk, value: string): { what: string; doc: unknown } | undefined {
   const start = value.trimStart().charCodeAt(0);
   try {
     if (start === 0x7b || start === 0x5b) return { what: 'JSON', doc: JSON.parse(value) };
-    if (!value.includes('\n') || !value.includes(':')) return undefined;
-    const doc = yaml.load(value, { schema: yaml.CORE_SCHEMA });
-    return typeof doc === 'object' && doc !== null ? { what: 'YAML', doc } : undefined;
   } catch {
     return undefined;
   }
+  if (!value.includes('\n') || !value.includes(':')) return undefined;
+  const doc = loadYaml(value);
+  if (doc === TOO_DEEP) w.hits.push({ path: pathOf(here(w)), what: YAML_TOO_DEEP });
+  return typeof doc === 'object' && doc !== null ? { what: 'YAML', doc } : undefined;
+}
+
+/**
+ * base64 whose text is base64 again (of a key, or of more base64): decoded once more, up to MAX_DECODINGS; past that,
+ * reported as hiding what it holds. True when handled (nothing else to judge in `text`).
+ */
+function visitBase64Again(w: Walk, text: string): boolean {
+  const inner = text.trim();
+  if (!looksBase64(inner)) return false;
+  if (w.frame.decoded + 1 >= MAX_DECODINGS) w.hits.push({ path: pathOf(here(w)), what: NESTED_TOO_DEEP });
+  else visitDecoded(w, 'base64-decoded text', inner, true);
+  return true;
 }
 
 /**
  * Private keys in what Kubernetes and kubeconfig encode: base64 (Secret data, `*-data` fields) of a PEM, of a DER key
- * without any header, or of a document holding one; a JSON or YAML document in a string. Only strings that could hold
- * key material are decoded, each at most MAX_DECODINGS deep, so the scan stays linear in the text.
+ * without any header, of base64 again, or of a document holding one; a JSON or YAML document in a string. Only strings
+ * that could hold key material are decoded, each at most MAX_DECODINGS deep, so the scan stays linear in the text.
  */
 function visitEncodings(w: Walk, value: string, base64: boolean): boolean {
-  if (w.decoded >= MAX_DECODINGS) return false;
+  if (w.frame.decoded >= MAX_DECODINGS) return false;
   if (base64) {
     if (!looksBase64(value)) return false;
     const bytes = Buffer.from(value, 'base64');
     const der = derPrivateKeyKind(bytes);
     if (der) {
-      w.privateKeys.push(`${pathOf(w.segments)} (base64 of a DER ${der} private key)`);
+      w.privateKeys.push(`${pathOf(here(w))} (base64 of a DER ${der} private key)`);
       return true;
     }
     const text = utf8OrUndefined(bytes);
-    // PEM text was judged by the caller; a document inside (a kubeconfig in a Secret) is looked into.
-    if (text !== undefined && !containsPrivateKey(text) && mayHoldEncodedKey(text)) {
-      const nested = nestedDocument(text);
-      if (nested) visitDecoded(w, `base64-decoded ${nested.what}`, nested.doc, undefined, false);
+    if (text === undefined || containsPrivateKey(text)) return false; // PEM text: judged by the caller
+    if (visitBase64Again(w, text)) return true;
+    // A document inside (a kubeconfig in a Secret) is looked into.
+    if (mayHoldEncodedKey(text)) {
+      const nested = nestedDocument(w, text);
+      if (nested) visitDecoded(w, `base64-decoded ${nested.what}`, nested.doc, false);
     }
     return false;
   }
   if (looksBase64(value)) {
-    const der = value.length <= MAX_KEY_BASE64 ? derPrivateKeyKind(Buffer.from(value, 'base64')) : undefined;
-    if (der) w.hits.push({ path: pathOf(w.segments), what: `a base64-encoded private key (DER ${der}, without PEM header)` });
-    return der !== undefined;
+    const bytes = Buffer.from(value, 'base64');
+    const der = value.length <= MAX_KEY_BASE64 ? derPrivateKeyKind(bytes) : undefined;
+    if (der) w.hits.push({ path: pathOf(here(w)), what: `a base64-encoded private key (DER ${der}, without PEM header)` });
+    if (der) return true;
+    const text = utf8OrUndefined(bytes);
+    return text !== undefined && visitBase64Again(w, text);
   }
   if (containsPrivateKey(value) || !mayHoldEncodedKey(value)) return false;
-  const nested = nestedDocument(value);
-  if (nested) visitDecoded(w, nested.what, nested.doc, undefined, false);
+  const nested = nestedDocument(w, value);
+  if (nested) visitDecoded(w, nested.what, nested.doc, false);
   return false;
 }
 
@@ -147,18 +218,15 @@ function classify(value: string, key: string | undefined, base64: boolean, w: Wa
   if (token) return token;
   if (key === undefined || w.keyNamesAreReferences || !isCredentialKey(key) || isReference(text)) return undefined;
   return namesSecretObject(key, text) || namesSecretField(w.group, key) ? undefined : `a literal value for ${JSON.stringify(key)}`;
-  return undefined;
 }
 
 /** Helm values written as a YAML string (Argo CD `helm.values`, HelmChart `valuesContent`): look inside too. */
-function embeddedYaml(key: string | undefined, value: string): unknown {
+function embeddedYaml(w: Walk, key: string | undefined, value: string): unknown {
   // Cheapest tests first: this runs for every string of every object.
-  if (key === undefined || !value.includes('\n') || value.length > MAX_EMBEDDED_YAML || !/^values(content)?$/i.test(key)) return undefined;
-  try {
-    return yaml.load(value, { schema: yaml.CORE_SCHEMA });
-  } catch {
-    return undefined;
-  }
+  if (key === undefined || !value.includes('\n') || !/^values(content)?$/i.test(key)) return undefined;
+  const doc = loadYaml(value);
+  if (doc === TOO_DEEP) w.hits.push({ path: pathOf(here(w)), what: YAML_TOO_DEEP });
+  return doc === TOO_DEEP ? undefined : doc;
 }
 
 /** Most strings are names, images and labels: one native search rules them out before any pattern runs. */
@@ -166,19 +234,21 @@ function cannotHoldSecret(value: string, key: string | undefined, base64: boolea
   return !base64 && !mayHoldSecret(value) && (key === undefined || !isCredentialKey(key));
 }
 
+/** Judges one string at `w.segment` of the current frame; what it holds in encoded form is scheduled on the stack. */
 function visitString(w: Walk, value: string, key: string | undefined, inBase64Section: boolean, label: string): void {
   const base64 = inBase64Section || (key !== undefined && key.endsWith(BASE64_FIELD) && looksBase64(value));
   if (!base64 && value.length >= 60 && mayHoldEncodedKey(value) && visitEncodings(w, value, false)) return;
   if (cannotHoldSecret(value, key, base64)) return;
   if (base64 && visitEncodings(w, value, true)) return;
-  if (w.embedded === 0 && (containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value))))) w.privateKeys.push(pathOf(w.segments));
+  const isKey = containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value)));
+  if (isKey && !w.frame.keyReported) w.privateKeys.push(pathOf(here(w)) + label);
   const what = classify(value, key, base64, w);
-  if (what) w.hits.push({ path: pathOf(w.segments) + label, what });
-  const embedded = embeddedYaml(key, value);
-  if (embedded !== undefined && typeof embedded === 'object') {
-    w.embedded++;
-    visit(w, embedded, undefined, false);
-    w.embedded--;
+  if (what) w.hits.push({ path: pathOf(here(w)) + label, what });
+  const embedded = embeddedYaml(w, key, value);
+  if (embedded !== undefined && typeof embedded === 'object' && embedded !== null) {
+    // The values' keys continue the string's path (`spec.source.helm.values.auth.password`).
+    const { decoded, keyReported } = w.frame;
+    w.stack.push({ value: embedded, key: undefined, base64: false, path: here(w), decoded, keyReported: keyReported || isKey });
   }
 }
 
@@ -187,34 +257,65 @@ function pairName(obj: Record<string, unknown>): string | undefined {
   return typeof obj.name === 'string' && typeof obj.value === 'string' ? obj.name : undefined;
 }
 
-function visitObject(w: Walk, obj: Record<string, unknown>, base64Children: boolean): void {
-  const pair = pairName(obj);
-  for (const k in obj) {
-    const child = obj[k];
-    w.segments.push(k);
-    if (pair !== undefined && k === 'value') visitString(w, child as string, pair, false, ` (${pair})`);
-    else visit(w, child, k, base64Children);
-    w.segments.pop();
-  }
+/**
+ * A mapping key is judged like a value without a key name (a PEM key or a token used as a key in Helm values). When it
+ * holds a secret, it is named `<key N>` in every path below it, so no report repeats it. Returns the segment to use.
+ */
+function visitKey(w: Walk, key: string, position: number): Segment {
+  if (key.length < 60 && !mayHoldSecret(key)) return key; // what visitString would rule out first, without the call
+  const found = w.hits.length + w.privateKeys.length;
+  w.segment = SECRET_KEY_MARK + String(position + 1);
+  visitString(w, key, undefined, false, ' (the key itself)');
+  return w.hits.length + w.privateKeys.length > found ? w.segment : key;
 }
 
-function visit(w: Walk, value: unknown, key: string | undefined, base64: boolean): void {
-  if (w.segments.length > MAX_DEPTH) return;
+/** Judges the strings of one container now and schedules its containers (in order) on the stack. */
+function visitContainer(w: Walk, frame: Frame): void {
+  const value = frame.value;
   if (typeof value === 'string') {
-    visitString(w, value, key, base64, '');
+    const at = frame.path!;
+    w.frame = { ...frame, path: at.parent };
+    w.segment = at.segment;
+    visitString(w, value, frame.key, frame.base64, '');
     return;
   }
   if (typeof value !== 'object' || value === null || w.visited.has(value)) return;
   w.visited.add(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      w.segments.push(i);
-      visit(w, value[i], key, false);
-      w.segments.pop();
+  w.frame = frame;
+  const children: Frame[] = [];
+  // At the top of an object, the base64 section's own strings are base64 (Kubernetes allows only strings there).
+  const section = frame.path === undefined && frame.decoded === 0 ? w.section : undefined;
+  const child = (item: unknown, segment: Segment, key: string | undefined, base64: boolean, label = ''): void => {
+    w.segment = segment;
+    if (typeof item === 'string') {
+      visitString(w, item, key, base64, label);
+    } else if (typeof item === 'object' && item !== null) {
+      const strings = section !== undefined && segment === section && !Array.isArray(item);
+      const { decoded, keyReported } = frame;
+      children.push({ value: item, key, base64: strings, path: { parent: frame.path, segment }, decoded, keyReported });
     }
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) child(value[i], i, frame.key, false);
   } else {
-    visitObject(w, value as Record<string, unknown>, false);
+    const obj = value as Record<string, unknown>;
+    const pair = pairName(obj);
+    let position = 0;
+    for (const k in obj) {
+      const segment = visitKey(w, k, position++);
+      // A key that is a secret says nothing about its value (a PEM key ends in "PRIVATE KEY-----", like a key name).
+      const name = segment === k ? k : undefined;
+      if (pair !== undefined && k === 'value') child(obj[k], segment, pair, false, ` (${pair})`);
+      else child(obj[k], segment, name, frame.base64);
+    }
   }
+  for (let i = children.length - 1; i >= 0; i--) w.stack.push(children[i]);
+}
+
+/** Walks everything reachable from `root`, however deep, until the stack is empty. */
+function walk(w: Walk, root: Frame): void {
+  w.stack.push(root);
+  for (let frame = w.stack.pop(); frame !== undefined; frame = w.stack.pop()) visitContainer(w, frame);
 }
 
 /** The sections whose values are base64 (Secret `data`, ConfigMap `binaryData`). */
@@ -240,7 +341,8 @@ export const scanIndex: (index: MeshIndex) => Map<IndexedObject, ScanResult> = p
 /** Objects of this output holding secrets or private keys, in index order, with what each holds. */
 function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
   const found = new Map<IndexedObject, ScanResult>();
-  const w: Walk = { hits: [], privateKeys: [], embedded: 0, decoded: 0, visited: new Set(), segments: [], keyNamesAreReferences: false, group: '' };
+  const root: Frame = { value: undefined, key: undefined, base64: false, path: undefined, decoded: 0, keyReported: false };
+  const w: Walk = { hits: [], privateKeys: [], visited: new Set(), stack: [], keyNamesAreReferences: false, group: '', section: undefined, frame: root, segment: '' };
   for (const entry of index.objects) {
     if (entry.inventory) continue;
     walkObject(w, entry);
@@ -258,17 +360,6 @@ function walkObject(w: Walk, entry: IndexedObject): void {
   w.group = entry.group;
   const root = entry.object;
   if (typeof root !== 'object' || root === null) return;
-  const section = base64Section(entry);
-  w.visited.add(root);
-  for (const k in root) {
-    const child = root[k];
-    w.segments.push(k);
-    if (k === section && typeof child === 'object' && child !== null && !Array.isArray(child)) {
-      w.visited.add(child);
-      visitObject(w, child as Record<string, unknown>, true);
-    } else {
-      visit(w, child, k, false);
-    }
-    w.segments.pop();
-  }
+  w.section = base64Section(entry);
+  walk(w, { value: root, key: undefined, base64: false, path: undefined, decoded: 0, keyReported: false });
 }

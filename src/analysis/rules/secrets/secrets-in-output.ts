@@ -30,7 +30,10 @@ export const secretsInOutput: Rule = {
       + '`existingSecret`-style keys, controller annotations ending in `-secret` (ingress-nginx `auth-secret`) holding an '
       + 'object name or `namespace/name`, a Traefik Middleware\'s `secret` fields, and the Vault Agent Injector\'s '
       + 'annotations (Vault paths). Ciphertext made to be committed is not a credential either: a SealedSecret\'s '
-      + '`encryptedData`, SOPS `ENC[...]` values.',
+      + '`encryptedData`, SOPS `ENC[...]` values. The scan reaches every value and every mapping key at any depth (a key '
+      + 'that is a secret is named `<key N>` in reports); base64 is decoded up to 4 levels (Secret `data` and `stringData` '
+      + 'alike), and base64 nested deeper is reported as hiding what it holds, as is a YAML document in a string (Helm '
+      + 'values) nested deeper than the YAML reader\'s 100 levels.',
     fix: 'Reference the credential instead of writing it: env valueFrom.secretKeyRef, a Secret created out of band '
       + '(External Secrets, Sealed Secrets, kubectl create secret), or a `${VAR}` placeholder resolved at deploy time. '
       + 'Rotate any credential that was committed. If this output is encrypted before it is stored, suppress LKD-SEC-001 on the object with that reason.',
