@@ -12,6 +12,7 @@ import { DIFF_USAGE } from './usage';
 import {
   DiffFailOn, MeshDiff, diffManifests, diffMatches, formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText,
 } from '../../analysis/reachability';
+import { printableText } from '../../core/terminal-text';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json', 'sarif'] as const;
 const FAIL_ON = [DiffFailOn.TO_DENIED, DiffFailOn.TO_ALLOWED, DiffFailOn.ANY];
@@ -45,7 +46,10 @@ export function diffCommand(argv: readonly string[], io: CliIo): number {
   const base = loadManifests([basePath], io.cwd);
   const head = loadManifests([headPath], io.cwd);
   const diff = diffManifests(base, head, options);
-  io.stdout(render(optionValue(args, 'format') ?? 'text', diff));
+  const format = optionValue(args, 'format') ?? 'text';
+  // Names in the text and markdown come from the input: no control character reaches the terminal raw.
+  const out = render(format, diff);
+  io.stdout(format === 'json' || format === 'sarif' ? out : printableText(out));
   const failOn = optionValue(args, 'fail-on') as DiffFailOn | undefined;
   return failOn !== undefined && diffMatches(diff, failOn) ? 1 : 0;
 }
