@@ -2,7 +2,7 @@
  * Machine-readable report. The shape is a contract for scripts, so every key is always present (null when unknown)
  * and keys are written in a fixed order.
  */
-import { Finding } from '../finding';
+import { Finding, SuppressedFinding } from '../finding';
 import { countFindings } from './summary';
 
 function findingJson(f: Finding, withCluster: boolean): Record<string, unknown> {
@@ -23,10 +23,18 @@ function findingJson(f: Finding, withCluster: boolean): Record<string, unknown> 
   };
 }
 
-export function formatJson(findings: readonly Finding[]): string {
+/**
+ * The report; `suppressed` lists every suppressed finding with the object it is on and the reason recorded there, so a
+ * script that gates on `findings` also sees what was waived.
+ */
+export function formatJson(findings: readonly Finding[], suppressed: readonly SuppressedFinding[] = []): string {
   const counts = countFindings(findings);
   // A fleet report names the cluster of every finding; a single-cluster report keeps its shape without the key.
-  const withCluster = findings.some((f) => f.cluster !== undefined);
-  const report = { findings: findings.map((f) => findingJson(f, withCluster)), summary: { errors: counts.errors, warnings: counts.warnings } };
+  const withCluster = [...findings, ...suppressed.map((s) => s.finding)].some((f) => f.cluster !== undefined);
+  const report = {
+    findings: findings.map((f) => findingJson(f, withCluster)),
+    suppressed: suppressed.map((s) => ({ ...findingJson(s.finding, withCluster), reason: s.reason })),
+    summary: { errors: counts.errors, warnings: counts.warnings },
+  };
   return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -81,7 +81,7 @@ function sarif(report: Report): string {
 
 function render(format: Format, report: Report): string {
   switch (format) {
-    case 'json': return formatJson(report.findings);
+    case 'json': return formatJson(report.findings, report.suppressed);
     case 'sarif': return sarif(report);
     case 'mermaid':
       if (!report.single) throw new UsageError('--format mermaid draws one cluster; it cannot be combined with --cluster');

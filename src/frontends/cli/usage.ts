@@ -42,7 +42,8 @@ What the checks know about the cluster (a control-plane install in PATH — Argo
 sets these too; a flag wins):
 ${contextOptionsUsage()}
 
-Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).
+Findings on an object annotated with analysis.cdk8s-linkerd.io/suppress (a JSON list) or
+ignore-check.cdk8s-linkerd.io/<RULE-ID>: "<reason>" are suppressed on that object only (listed with their reasons).
 `;
 
 export const IMPORT_USAGE = `Usage: cdk8s-linkerd import [--out FILE] PATH...

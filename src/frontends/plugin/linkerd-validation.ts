@@ -11,6 +11,7 @@ import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
+import { printableLine } from '../../core/terminal-text';
 import { InputError } from '../cli/errors';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 import { schemaRule } from '../cli/schema-rule';
@@ -63,7 +64,7 @@ function logBelowThreshold(ctx: ValidationContextLike, result: PluginResult, fai
     if (!failing.includes(f)) ctx.logger.log(`cdk8s-linkerd ${f.severity}: ${f.ruleId} ${clusterPrefix(f)}${toViolation(f).recommendation}`);
   }
   for (const s of result.suppressed) {
-    ctx.logger.log(`cdk8s-linkerd suppressed: ${s.finding.ruleId} on ${s.finding.resource.kind} ${s.finding.resource.name} (reason: ${s.reason})`);
+    ctx.logger.log(printableLine(`cdk8s-linkerd suppressed: ${s.finding.ruleId} on ${s.finding.resource.kind} ${s.finding.resource.name} (reason: ${s.reason})`));
   }
 }
 
