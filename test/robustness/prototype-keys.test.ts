@@ -13,6 +13,8 @@ import { analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
 import { parseLinkerdDuration } from '../../src/core/linkerd-grammar';
 import { assertBuilt, removeDir, runCli, tempDir, writeText } from '../frontends/cli-harness';
+import { conformanceIssues } from '../support/conformance';
+import { describeWithShared } from '../support/shared';
 import {
   PROTOTYPE_KEYS, cleanPrototype, hostileDottedPaths, pollutingPayload, prototypePollution, valuesCarriers, withKeyAtEveryLevel,
 } from '../support/fuzz/prototype-keys';
@@ -109,5 +111,20 @@ describe('units named like Object.prototype\'s properties', () => {
     const parsed = parseLinkerdDuration(text);
     expect(parsed.ok).toBe(false);
     expect(parsed.ok ? '' : parsed.reason).toMatch(/has unit/);
+  });
+});
+
+describeWithShared('the CRD schema check (--crds) on prototype keys', () => {
+  const server = (spec: string) => ({
+    apiVersion: 'policy.linkerd.io/v1beta3',
+    kind: 'Server',
+    metadata: { name: 's', namespace: 'shop' },
+    spec: JSON.parse(spec),
+  });
+
+  test.each(PROTOTYPE_KEYS)('an unknown field named %s is reported like any other, not read as a declared property', (key) => {
+    const issues = conformanceIssues([server(`{"port": 80, "podSelector": {}, "${key}": {"port": "not a port"}}`)]);
+    expect(issues).toEqual([expect.stringContaining(key)]);
+    expect(prototypePollution()).toEqual([]);
   });
 });
