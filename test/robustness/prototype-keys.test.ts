@@ -14,10 +14,10 @@ import { Finding } from '../../src/analysis/finding';
 import { parseLinkerdDuration } from '../../src/core/linkerd-grammar';
 import { assertBuilt, removeDir, runCli, tempDir, writeText } from '../frontends/cli-harness';
 import { conformanceIssues } from '../support/conformance';
-import { describeWithShared } from '../support/shared';
 import {
   PROTOTYPE_KEYS, cleanPrototype, hostileDottedPaths, pollutingPayload, prototypePollution, valuesCarriers, withKeyAtEveryLevel,
 } from '../support/fuzz/prototype-keys';
+import { describeWithShared } from '../support/shared';
 
 /** Another team's route: a Service parent without `group: core`, so LKD-ROUTE-001 must fire on it. */
 const PROBE_ROUTE = {
@@ -126,5 +126,13 @@ describeWithShared('the CRD schema check (--crds) on prototype keys', () => {
     const issues = conformanceIssues([server(`{"port": 80, "podSelector": {}, "${key}": {"port": "not a port"}}`)]);
     expect(issues).toEqual([expect.stringContaining(key)]);
     expect(prototypePollution()).toEqual([]);
+  });
+});
+
+describe('CLI options named like Object.prototype\'s properties', () => {
+  test.each(['--toString', '--constructor', '--__proto__', '--hasOwnProperty'])('%s is an unknown option (exit 2), not a flag', (flag) => {
+    assertBuilt();
+    const run = runCli(['analyze', flag, 'missing.yaml'], { cwd: __dirname });
+    expect([run.status, run.stderr]).toEqual([2, expect.stringContaining(`unknown option ${flag}`)]);
   });
 });
