@@ -6,6 +6,7 @@ import { analyze } from '../../src/analysis/engine';
 import { formatText } from '../../src/analysis/report';
 import { IGNORE_CHECK_ANNOTATION_PREFIX } from '../../src/analysis/suppressions';
 import { printableLine, printableText } from '../../src/core/terminal-text';
+import { LinkerdValidation } from '../../src/frontends/plugin';
 import { assertBuilt, removeDir, runCli, tempDir, writeYaml } from '../frontends/cli-harness';
 
 /** Every character that can move the cursor, erase, recolour or reorder what a terminal shows. */
@@ -57,6 +58,30 @@ describe('the text report', () => {
       const diff = runCli(['diff', 'base', 'head'], { cwd: dir });
       expect([0, 1]).toContain(diff.status);
       expect(diff.stdout).not.toMatch(RAW_CONTROL);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('the cdk8s-cli plugin', () => {
+  test('violations and log lines carry the escapes, not the control characters', async () => {
+    const dir = tempDir('terminal-plugin');
+    try {
+      writeYaml(dir, 'app.k8s.yaml', [route(HOSTILE_NAME), route('quiet', { [`${IGNORE_CHECK_ANNOTATION_PREFIX}LKD-ROUTE-001`]: 'ok\r\u001b[2Kreally' })]);
+      const violations: any[] = [];
+      const logs: string[] = [];
+      await new LinkerdValidation({}).validate({
+        manifests: [`${dir}/app.k8s.yaml`],
+        metadata: {},
+        report: { addViolation: (v: any) => violations.push(v), submit: () => undefined },
+        logger: { log: (m: string) => logs.push(m) },
+      });
+      expect(violations.map((v) => v.ruleName)).toContain('LKD-ROUTE-001');
+      const printed = JSON.stringify(violations.map((v) => [v.recommendation, v.violatingResources[0].resourceName])) + logs.join('\n');
+      expect(violations.map((v) => v.recommendation).join('\n')).not.toMatch(RAW_CONTROL);
+      expect(logs.join('')).not.toMatch(RAW_CONTROL);
+      expect(printed).toContain('orders\\\\r0 errors');
     } finally {
       removeDir(dir);
     }

@@ -47,9 +47,10 @@ function toViolation(f: Finding): Violation {
   const where = f.constructPath ?? (f.line ? `${f.file}:${f.line}` : f.file ?? '');
   return {
     ruleName: f.ruleId,
-    recommendation: `${clusterPrefix(f)}${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}: ${f.message}`,
+    // cdk8s-cli prints these on the terminal: names and messages from the input go with their control characters escaped.
+    recommendation: printableLine(`${clusterPrefix(f)}${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}: ${f.message}`),
     fix: f.fix,
-    violatingResources: [{ resourceName: f.resource.name, locations: [where], manifestPath: f.file ?? '' }],
+    violatingResources: [{ resourceName: printableLine(f.resource.name), locations: [printableLine(where)], manifestPath: f.file ?? '' }],
   };
 }
 
