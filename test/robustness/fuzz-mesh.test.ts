@@ -19,6 +19,7 @@ import { FUZZ_NAMESPACE } from '../support/fuzz/arbitraries';
 import { linkerdReadsProblems } from '../support/fuzz/invariants';
 import { ENTRY_POINTS, HOSTILE_VALUES, JsiiCase, describeCase, jsiiCases, runJsiiCase } from '../support/fuzz/jsii-inputs';
 import { MeshSpec } from '../support/fuzz/mesh-spec';
+import { cleanPrototype, prototypePollution } from '../support/fuzz/prototype-keys';
 import { runCase } from '../support/fuzz/oracle';
 import { describeStats, fuzzMeshes } from '../support/fuzz/property';
 import { describeWithShared } from '../support/shared';
@@ -59,6 +60,10 @@ describeWithShared(`jsii-user inputs at every public entry point (seed ${SEED}, 
         report.outcome.ruleIds.forEach((id) => ruleIds.add(id));
       }
       if (report.problems.length > 0) throw new Error(`${describeCase(c)}:\n  ${report.problems.join('\n  ')}`);
+      // A value like `{"__proto__": {...}}` or the name `__proto__.group` must never reach Object.prototype.
+      const leaked = prototypePollution();
+      cleanPrototype();
+      if (leaked.length > 0) throw new Error(`${describeCase(c)}: Object.prototype got ${leaked.join(', ')}`);
     }), { numRuns: JSII_RUNS, seed: SEED, includeErrorInReport: true });
     console.log(`jsii inputs: ${synthesized} synthesized, ${rejected} refused (${[...ruleIds].sort().join(', ')}); ${HOSTILE_VALUES.length} hostile values, ${ENTRY_POINTS.length} entry points`);
     // Most hostile values must be refused; the harmless ones (None for an optional field) still synthesize and are checked.
