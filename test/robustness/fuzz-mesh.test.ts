@@ -19,9 +19,9 @@ import { FUZZ_NAMESPACE } from '../support/fuzz/arbitraries';
 import { linkerdReadsProblems } from '../support/fuzz/invariants';
 import { ENTRY_POINTS, HOSTILE_VALUES, JsiiCase, describeCase, jsiiCases, runJsiiCase } from '../support/fuzz/jsii-inputs';
 import { MeshSpec } from '../support/fuzz/mesh-spec';
-import { cleanPrototype, prototypePollution } from '../support/fuzz/prototype-keys';
 import { runCase } from '../support/fuzz/oracle';
 import { describeStats, fuzzMeshes } from '../support/fuzz/property';
+import { cleanPrototype, prototypePollution } from '../support/fuzz/prototype-keys';
 import { describeWithShared } from '../support/shared';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_129);
