@@ -36,6 +36,8 @@ function onProbe(findings: readonly Finding[]): string[] {
   return findings.filter((f) => f.resource.name === 'probe').map((f) => `${f.severity} ${f.ruleId} ${f.message}`);
 }
 
+const findingKeys = (findings: readonly Finding[]) => findings.map((f) => `${f.severity} ${f.ruleId} ${f.resource.kind}/${f.resource.name}`).sort();
+
 const manifestsOf = (objects: any[]) => objects.map((object) => ({ object, source: {} }));
 
 afterEach(cleanPrototype);
@@ -89,18 +91,22 @@ describe('prototype keys at every level and in every dotted path', () => {
     expect(baseline.some((f) => f.startsWith('error LKD-ROUTE-001'))).toBe(true);
   });
 
-  test('nothing leaks into Object.prototype and the untouched object\'s findings stay the same', () => {
+  test('nothing leaks into Object.prototype, the untouched object\'s findings stay the same, and the key acts as an ordinary key', () => {
     fc.assert(fc.property(
       fc.constantFrom(...PROTOTYPE_KEYS),
       fc.array(hostileDottedPaths(), { minLength: 1, maxLength: 4 }),
       (key, paths) => {
-        const hostile = [...base, ...valuesCarriers(paths, 'mesh-lab')].map((o) => withKeyAtEveryLevel(o, key, pollutingPayload));
-        const result = analyze(manifestsOf([...hostile, PROBE_ROUTE]));
+        const withKey = (k: string, p: string[]) => [...base, ...valuesCarriers(p, 'mesh-lab')].map((o) => withKeyAtEveryLevel(o, k, pollutingPayload));
+        const result = analyze(manifestsOf([...withKey(key, paths), PROBE_ROUTE]));
         const leaked = prototypePollution();
         cleanPrototype();
         expect(leaked).toEqual([]);
         expect(onProbe(result.findings)).toEqual(baseline);
         expect(onProbe(result.suppressed.map((s) => s.finding))).toEqual([]);
+        // The prototype key is an ordinary key: the same findings (rule, severity, object) as a harmless key in its place.
+        const ordinaryPaths = paths.map((p) => p.split('.').map((part) => ((PROTOTYPE_KEYS as readonly string[]).includes(part) ? 'ordinary' : part)).join('.'));
+        const ordinary = analyze(manifestsOf([...withKey('ordinary', ordinaryPaths), PROBE_ROUTE]));
+        expect(findingKeys(result.findings)).toEqual(findingKeys(ordinary.findings));
       },
     ), { seed: 20_261_204, numRuns: 25 });
   }, 120_000);
