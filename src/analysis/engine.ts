@@ -64,12 +64,13 @@ function runRules(rules: Rule[], index: MeshIndex, context: AnalysisContext): Re
   return reported;
 }
 
-/** An LKD-META-001 finding about an object's suppression annotations. */
+/** What to do about a suppression that cannot be read, and about one that is not applied. */
 const UNREADABLE_FIX = 'Suppress with a rule ID and a reason, e.g. MeshChecks.suppress(construct, "LKD-POL-011", "why this is acceptable"), '
   + `or the annotation ${IGNORE_CHECK_ANNOTATION_PREFIX}LKD-POL-011: "why this is acceptable" on the object itself.`;
 const NOT_APPLIED_FIX = 'Fix what the finding reports (it stays in the report whatever the annotation says), then remove the suppression.';
 
-export function suppressionFinding(subject: IndexedObject, message: string, severity: Severity): Finding {
+/** An LKD-META-001 finding about an object's suppression annotations. */
+function suppressionFinding(subject: IndexedObject, message: string, severity: Severity): Finding {
   return {
     ruleId: SUPPRESSION_RULE_ID,
     severity,
