@@ -4,6 +4,7 @@
  * same name, the same validation and the same default (a test holds the three to this table).
  */
 import { AnalysisContextInput, DEFAULT_INBOUND_POLICIES, isServiceAccountRef } from './options';
+import { isRuleId } from './suppressions';
 import { parseCidr } from '../core/cidr';
 import { parseKubernetesVersion } from '../core/versions';
 
@@ -154,6 +155,18 @@ export const CONTEXT_OPTIONS: readonly ContextOption[] = [
     help: 'Whether the injector adds proxies as native sidecars (proxy.nativeSidecar; LKD-MESH-014)',
     defaultText: 'the install\'s proxy.nativeSidecar, else true',
     problem: () => undefined,
+  },
+  {
+    key: 'unsuppressible',
+    flag: 'unsuppressible',
+    kind: 'list',
+    placeholder: 'IDS',
+    help: 'Rule IDs no suppression annotation may silence, comma-separated (such suppressions are listed as not applied)',
+    defaultText: 'none (LKD-META-001 and LKD-MESH-009 never are)',
+    problem: (v: string[]) => {
+      const bad = v.filter((id) => !isRuleId(id));
+      return v.length === 0 || bad.length > 0 ? `must be rule IDs like LKD-ROUTE-001 (bad: ${bad.map((b) => JSON.stringify(b)).join(', ') || 'empty'})` : undefined;
+    },
   },
 ];
 

@@ -10,7 +10,7 @@ import { IndexedObject, MeshIndex } from './model/mesh-index';
 import { AnalysisContext, AnalysisContextInput, resolveContext } from './options';
 import { Rule, ReportOptions, RuleContext } from './rule';
 import { ALL_RULES } from './rules';
-import { parseSuppressions } from './suppressions';
+import { IGNORE_CHECK_ANNOTATION_PREFIX, ObjectSuppressions, SUPPRESSION_RULE_ID, objectSuppressions } from './suppressions';
 
 export interface AnalysisResult {
   readonly findings: Finding[];
@@ -24,7 +24,7 @@ export interface AnalyzeOptions extends AnalysisContextInput {
   readonly rules?: Rule[];
 }
 
-export const SUPPRESSION_RULE_ID = 'LKD-META-001';
+export { SUPPRESSION_RULE_ID };
 
 /** A finding of any rule (single-cluster or fleet) about one object. */
 export function toFinding(rule: Pick<Rule, 'id' | 'severity' | 'doc' | 'effects'>, subject: IndexedObject, message: string, options: ReportOptions = {}): Finding {
@@ -43,64 +43,93 @@ export function toFinding(rule: Pick<Rule, 'id' | 'severity' | 'doc' | 'effects'
   };
 }
 
-function runRules(rules: Rule[], index: MeshIndex, context: AnalysisContext): Finding[] {
-  const findings: Finding[] = [];
+/** A finding with the object it was reported on: suppressions are read from that object and no other. */
+interface Reported {
+  readonly finding: Finding;
+  readonly subject: IndexedObject;
+}
+
+function runRules(rules: Rule[], index: MeshIndex, context: AnalysisContext): Reported[] {
+  const reported: Reported[] = [];
   for (const rule of rules) {
     const ctx: RuleContext = {
       index,
       context,
       report: (subject, message, options) => {
-        if (!subject.inventory) findings.push(toFinding(rule, subject, message, options));
+        if (!subject.inventory) reported.push({ finding: toFinding(rule, subject, message, options), subject });
       },
     };
     rule.check(ctx);
   }
-  return findings;
+  return reported;
 }
 
-function resourceKey(f: Finding): string {
-  return `${f.resource.apiVersion}|${f.resource.kind}|${f.resource.namespace ?? ''}|${f.resource.name}`;
+/** What to do about a suppression that cannot be read, and about one that is not applied. */
+const UNREADABLE_FIX = 'Suppress with a rule ID and a reason, e.g. MeshChecks.suppress(construct, "LKD-POL-011", "why this is acceptable"), '
+  + `or the annotation ${IGNORE_CHECK_ANNOTATION_PREFIX}LKD-POL-011: "why this is acceptable" on the object itself.`;
+const NOT_APPLIED_FIX = 'Fix what the finding reports (it stays in the report whatever the annotation says), then remove the suppression.';
+
+/** An LKD-META-001 finding about an object's suppression annotations. */
+function suppressionFinding(subject: IndexedObject, message: string, severity: Severity): Finding {
+  return {
+    ruleId: SUPPRESSION_RULE_ID,
+    severity,
+    resource: subject.id,
+    message,
+    fix: severity === Severity.ERROR ? UNREADABLE_FIX : NOT_APPLIED_FIX,
+    constructPath: subject.source.constructPath,
+    file: subject.source.file,
+    line: subject.source.line,
+  };
 }
 
-interface SuppressionTable {
-  /** Rule ID → reason, per resource key. */
-  readonly reasons: Map<string, Map<string, string>>;
-  /** LKD-META-001 findings for annotations that cannot be used. */
-  readonly problems: Finding[];
-}
+/**
+ * Reads each object's suppressions once (by the object itself, never by its identity: another copy of it, or an object
+ * of the same name in another file, suppresses nothing here). Broken annotations are LKD-META-001 errors; suppressions
+ * that are not applied (a rule no one may suppress, or one made unsuppressible) are LKD-META-001 warnings.
+ */
+export class SuppressionReader {
+  private readonly byObject = new Map<object, ObjectSuppressions>();
+  private readonly unsuppressible: ReadonlySet<string>;
 
-/** Reads every object's suppression annotation once: the usable ones, and findings for the rest. */
-function readSuppressions(index: MeshIndex): SuppressionTable {
-  const reasons = new Map<string, Map<string, string>>();
-  const problems: Finding[] = [];
-  for (const entry of index.objects) {
-    if (entry.inventory) continue;
-    const parsed = parseSuppressions(entry.object);
-    if (parsed.suppressions.length > 0) {
-      reasons.set(resourceKey({ resource: entry.id } as Finding), new Map(parsed.suppressions.map((s) => [s.ruleId, s.reason])));
-    }
-    for (const problem of parsed.problems) {
-      problems.push({
-        ruleId: SUPPRESSION_RULE_ID,
-        severity: Severity.ERROR,
-        resource: entry.id,
-        message: problem,
-        fix: 'Suppress with a rule ID and a reason, e.g. Checks.suppress(construct, "LKD-POL-011", "why this is acceptable").',
-        constructPath: entry.source.constructPath,
-        file: entry.source.file,
-        line: entry.source.line,
-      });
-    }
+  constructor(unsuppressible: readonly string[] = []) {
+    this.unsuppressible = new Set(unsuppressible);
   }
-  return { reasons, problems };
+
+  public of(subject: IndexedObject): ObjectSuppressions {
+    let found = this.byObject.get(subject.object);
+    if (!found) {
+      found = objectSuppressions(subject.object, this.unsuppressible);
+      this.byObject.set(subject.object, found);
+    }
+    return found;
+  }
+
+  /** The findings about every object's suppressions: what could not be read (errors) and what is not applied (warnings). */
+  public findings(index: MeshIndex): Finding[] {
+    const out: Finding[] = [];
+    for (const entry of index.objects) {
+      if (entry.inventory) continue;
+      const own = this.of(entry);
+      for (const problem of own.problems) out.push(suppressionFinding(entry, problem, Severity.ERROR));
+      for (const refused of own.refused) out.push(suppressionFinding(entry, refused, Severity.WARNING));
+    }
+    return out;
+  }
+
+  /** The reason that suppresses this finding on this object, if one does. */
+  public reasonFor(finding: Finding, subject: IndexedObject): string | undefined {
+    if (finding.ruleId === SUPPRESSION_RULE_ID) return undefined;
+    return this.of(subject).reasons.get(finding.ruleId);
+  }
 }
 
-function applySuppressions(findings: Finding[], table: SuppressionTable): { kept: Finding[]; suppressed: SuppressedFinding[] } {
+function applySuppressions(reported: readonly Reported[], reader: SuppressionReader): { kept: Finding[]; suppressed: SuppressedFinding[] } {
   const kept: Finding[] = [];
   const suppressed: SuppressedFinding[] = [];
-  for (const finding of findings) {
-    const reason = table.reasons.get(resourceKey(finding))?.get(finding.ruleId);
-    if (reason !== undefined && finding.ruleId !== SUPPRESSION_RULE_ID) suppressed.push({ finding, reason });
+  for (const { finding, subject } of reported) {
+    const reason = reader.reasonFor(finding, subject);
+    if (reason !== undefined) suppressed.push({ finding, reason });
     else kept.push(finding);
   }
   return { kept, suppressed };
@@ -151,9 +180,9 @@ function withChartObjects(manifests: Manifest[], context: AnalysisContext, index
 /** Analyzes manifests and returns every finding, sorted. */
 export function analyze(manifests: Manifest[], options: AnalyzeOptions = {}): AnalysisResult {
   const { context, index } = contextAndIndex(manifests, options);
-  const table = readSuppressions(index);
-  const raw = [...runRules(options.rules ?? ALL_RULES, index, context), ...table.problems];
-  const { kept, suppressed } = applySuppressions(raw, table);
+  const reader = new SuppressionReader(context.unsuppressible);
+  const { kept, suppressed } = applySuppressions(runRules(options.rules ?? ALL_RULES, index, context), reader);
+  kept.push(...reader.findings(index));
   kept.sort(compareFindings);
   suppressed.sort((a, b) => compareFindings(a.finding, b.finding));
   return { findings: kept, suppressed, index, context };

@@ -63,6 +63,11 @@ export interface AnalysisContext {
    * trust domain and control-plane namespace): a policy here naming one admits their workloads.
    */
   readonly peerServiceAccounts: string[];
+  /**
+   * Rule IDs whose findings no suppression silences here: a suppression of one is listed as not applied (LKD-META-001),
+   * so the team that gates on the checks decides what app teams may waive.
+   */
+  readonly unsuppressible: string[];
   /** The moment certificates are judged against (tests pin it). */
   readonly now: Date;
 }
@@ -98,6 +103,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     zoneCount: input.zoneCount,
     peerIdentitySuffixes: input.peerIdentitySuffixes ?? [],
     peerServiceAccounts: input.peerServiceAccounts ?? [],
+    unsuppressible: input.unsuppressible ?? [],
     now: input.now ?? new Date(),
   };
 }

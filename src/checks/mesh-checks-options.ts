@@ -100,6 +100,12 @@ export interface MeshChecksOptions {
    */
   readonly nativeSidecar?: boolean;
   /**
+   * Rule IDs whose findings no suppression may silence (`MeshChecks.suppress`, the suppress or ignore-check
+   * annotations): such a suppression is reported as not applied. LKD-META-001 and LKD-MESH-009 never can be.
+   * @default - none beyond those two
+   */
+  readonly unsuppressible?: string[];
+  /**
    * Schedulable nodes in the cluster (LKD-CP-001 says which fault domains the control plane survives).
    * @default - counted from Nodes in the inventory, else unknown
    */

@@ -17,9 +17,10 @@ import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options
 import type { AnalyzeOptions } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
 import { Manifest } from '../analysis/model/manifest';
-import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions } from '../analysis/suppressions';
+import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions, isRuleId, reasonProblem } from '../analysis/suppressions';
 import { InputRule, MeshConfigError, check } from '../core/errors';
 import { isStruct, optionalBoolean, optionalList, requireAnyConstruct, requireStruct } from '../core/runtime-checks';
+import { printableLine } from '../core/terminal-text';
 
 export { ClusterCheckOptions, MeshChecksOptions } from './mesh-checks-options';
 
@@ -30,7 +31,8 @@ function describe(f: Finding): string {
   const where = f.constructPath ?? f.file ?? '';
   const resource = `${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}`;
   const cluster = f.cluster !== undefined ? ` [cluster ${f.cluster}]` : '';
-  return `${f.ruleId} at ${where}${cluster} (${resource}): ${f.message} Fix: ${f.fix}`;
+  // Printed on a terminal and in the synth error: names and messages from the input are printed with escapes.
+  return printableLine(`${f.ruleId} at ${where}${cluster} (${resource}): ${f.message} Fix: ${f.fix}`);
 }
 
 /**
@@ -96,11 +98,13 @@ export class MeshChecks {
    */
   public static suppress(construct: IConstruct, ruleId: string, reason: string): void {
     requireAnyConstruct(construct, 'MeshChecks.suppress()', 'Pass the construct whose objects the finding is on.');
-    if (typeof ruleId !== 'string' || !/^LKD-[A-Z]+-\d{3}$/.test(ruleId)) {
+    // The same ID and reason checks as the engine's reading of the annotations (analysis/suppressions.ts).
+    if (!isRuleId(ruleId)) {
       throw new MeshConfigError(construct, 'LKD-META-001', `${JSON.stringify(ruleId)} is not a rule ID.`, 'Pass an ID such as LKD-POL-011.');
     }
-    if (typeof reason !== 'string' || reason.trim().length < 3) {
-      throw new MeshConfigError(construct, 'LKD-META-001', `suppressing ${ruleId} needs a reason.`, 'Say why the finding is acceptable here.');
+    if (reasonProblem(ruleId, reason) !== undefined) {
+      throw new MeshConfigError(construct, 'LKD-META-001', `suppressing ${ruleId} needs a reason with letters or digits a reviewer can read.`,
+        'Say why the finding is acceptable here.');
     }
     const objects = apiObjectsUnder(construct);
     if (objects.length === 0) {

@@ -13,6 +13,7 @@ import { celEnv, celError, CelInput, isCelError, parse, plan } from '@bufbuild/c
 import { strings } from '@bufbuild/cel/ext';
 import { ConformanceHarnessError } from './issues';
 import { isJsonObject, JsonObject, JsonSchema, ValidationRule } from './schema';
+import { ownValue } from '../core/own-keys';
 
 type Bindings = Record<string, CelInput>;
 type Program = (bindings: Bindings) => unknown;
@@ -251,7 +252,7 @@ function objectToCel(value: JsonObject, schema: JsonSchema, memo: WeakMap<object
   const mapValues = isJsonObject(schema.additionalProperties) ? schema.additionalProperties as JsonSchema : undefined;
   const typed = schema.properties !== undefined && Object.keys(schema.properties).length > 0;
   for (const [key, child] of Object.entries(value)) {
-    const prop = schema.properties?.[key];
+    const prop = ownValue(schema.properties, key);
     if (prop) {
       const name = escapeCelPropertyName(key);
       if (name !== undefined) out.set(name, toCelValue(child, prop, memo));

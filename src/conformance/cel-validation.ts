@@ -7,6 +7,7 @@ import { CelInput } from '@bufbuild/cel';
 import { CelRuleCache, CompiledRule, evaluateRule, isHarnessGap, rootToCel, toCelValue } from './cel-engine';
 import { ConformanceHarnessError, fieldPath, indexPath, keyPath, RawIssue } from './issues';
 import { isJsonObject, JsonObject, JsonSchema } from './schema';
+import { ownValue } from '../core/own-keys';
 
 /** Compiled rules for every node of one schema tree, keyed by node identity. */
 export class SchemaRules {
@@ -76,7 +77,7 @@ function walk(value: unknown, schema: JsonSchema, path: string, ctx: WalkContext
   if (!isJsonObject(value)) return;
   const mapValues = isJsonObject(schema.additionalProperties) ? schema.additionalProperties as JsonSchema : undefined;
   for (const [key, child] of Object.entries(value)) {
-    const declared = schema.properties?.[key];
+    const declared = ownValue(schema.properties, key);
     if (declared) walk(child, declared, fieldPath(path, key), ctx);
     else if (mapValues) walk(child, mapValues, keyPath(path, key), ctx);
   }

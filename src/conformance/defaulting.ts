@@ -7,6 +7,7 @@
  */
 import { fieldPath, indexPath, keyPath, RawIssue } from './issues';
 import { cloneJson, isJsonObject, JsonObject, JsonSchema, keepsUnknownFields, propertySchema } from './schema';
+import { ownValue } from '../core/own-keys';
 
 const EMBEDDED_RESOURCE_FIELDS = ['apiVersion', 'kind', 'metadata'];
 
@@ -32,7 +33,7 @@ export function pruneUnknownFields(
   for (const key of Object.keys(value)) {
     if (keep.includes(key)) continue;
     const child = propertySchema(schema, key);
-    const childPath = schema.properties?.[key] ? fieldPath(path, key) : keyPath(path, key);
+    const childPath = ownValue(schema.properties, key) ? fieldPath(path, key) : keyPath(path, key);
     if (child) {
       pruneUnknownFields(value[key], child, childPath, issues);
     } else if (!keepsUnknownFields(schema)) {
@@ -84,6 +85,6 @@ function dropNullMapValues(value: JsonObject, schema: JsonSchema): void {
   const valueSchema = schema.additionalProperties;
   if (!isJsonObject(valueSchema) || (valueSchema as JsonSchema).nullable === true) return;
   for (const key of Object.keys(value)) {
-    if (value[key] === null && !schema.properties?.[key]) delete value[key];
+    if (value[key] === null && !ownValue(schema.properties, key)) delete value[key];
   }
 }

@@ -4,6 +4,7 @@
  * `spec.versions[].schema.openAPIV3Schema`; the hand-written core schemas in
  * `core-schemas.ts` use the very same shape so one validator serves both.
  */
+import { defineOwn, ownValue } from '../core/own-keys';
 
 /** One entry of `x-kubernetes-validations`. */
 export interface ValidationRule {
@@ -69,7 +70,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * objects accept any key, with no schema of their own.
  */
 export function propertySchema(schema: JsonSchema, key: string): JsonSchema | undefined {
-  const declared = schema.properties?.[key];
+  const declared = ownValue(schema.properties, key);
   if (declared) return declared;
   if (isJsonObject(schema.additionalProperties)) return schema.additionalProperties as JsonSchema;
   return undefined;
@@ -85,7 +86,8 @@ export function cloneJson<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneJson) as unknown as T;
   if (isJsonObject(value)) {
     const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
+    // Keys are the input's: `__proto__` is copied as an own key, never made the copy's prototype.
+    for (const [k, v] of Object.entries(value)) defineOwn(out, k, cloneJson(v));
     return out as T;
   }
   return value;

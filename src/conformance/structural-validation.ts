@@ -6,6 +6,7 @@
 import { formatProblems } from './formats';
 import { describeValue, fieldPath, indexPath, keyPath, RawIssue } from './issues';
 import { isJsonObject, JsonObject, jsonEqual, JsonSchema } from './schema';
+import { ownValue } from '../core/own-keys';
 
 /** Issue kinds after which the API server does not run CEL rules (the object shape is not trustworthy). */
 export const BLOCKING_KEYWORDS: ReadonlySet<string> = new Set(['type', 'enum']);
@@ -170,7 +171,7 @@ function checkObject(value: JsonObject, schema: JsonSchema, path: string, out: R
   }
   const mapValues = isJsonObject(schema.additionalProperties) ? schema.additionalProperties as JsonSchema : undefined;
   for (const [key, child] of Object.entries(value)) {
-    const declared = schema.properties?.[key];
+    const declared = ownValue(schema.properties, key);
     if (declared) validateSchema(child, declared, fieldPath(path, key), out);
     else if (mapValues) validateSchema(child, mapValues, keyPath(path, key), out);
   }

@@ -6,3 +6,12 @@
  * dependency unnoticed.
  */
 export const CALLS_ANNOTATION = 'analysis.cdk8s-linkerd.io/calls';
+
+/** On any object: a JSON list of `{"ruleId": "LKD-…", "reason": "…"}`, the findings of those rules on it suppressed. */
+export const SUPPRESS_ANNOTATION = 'analysis.cdk8s-linkerd.io/suppress';
+
+/**
+ * On any object, one per rule: `ignore-check.cdk8s-linkerd.io/<RULE-ID>: "<reason>"` suppresses that rule's findings on
+ * it, as kube-linter's `ignore-check.kube-linter.io/<check>` does.
+ */
+export const IGNORE_CHECK_ANNOTATION_PREFIX = 'ignore-check.cdk8s-linkerd.io/';

@@ -3,6 +3,8 @@
  * maps merge key by key, lists and scalars are replaced whole, and `null` removes a key.
  */
 
+import { defineOwn, ownValue } from './own-keys';
+
 /** True for plain objects (not arrays, not null). */
 export function isPlainObject(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -19,9 +21,10 @@ export function deepMerge(base: Record<string, any>, override: Record<string, an
   if (!override) return out;
   for (const [key, value] of Object.entries(override)) {
     if (value === undefined) continue;
+    // Keys are the input's (a values file may say `__proto__`): written and read as own properties only.
+    const current = ownValue(out, key);
     if (value === null) delete out[key];
-    else if (isPlainObject(value) && isPlainObject(out[key])) out[key] = deepMerge(out[key], value);
-    else out[key] = cloneValues(value);
+    else defineOwn(out, key, isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : cloneValues(value));
   }
   return out;
 }
@@ -36,7 +39,7 @@ export function sortKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => sortKeys(v)) as unknown as T;
   if (!isPlainObject(value)) return value;
   const out: Record<string, any> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
+  for (const key of Object.keys(value).sort()) defineOwn(out, key, sortKeys(value[key]));
   return out as T;
 }
 
@@ -45,7 +48,7 @@ export function valueAt(values: unknown, path: string): any {
   let current: any = values;
   for (const part of path.split('.')) {
     if (!isPlainObject(current)) return undefined;
-    current = current[part];
+    current = ownValue(current, part);
   }
   return current;
 }

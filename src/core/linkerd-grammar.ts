@@ -7,6 +7,8 @@
  * differ (e.g. the Gateway API CRD accepts `1m30s`, Linkerd does not), and that gap is what several rules report.
  */
 
+import { lookupTable } from './own-keys';
+
 /** The result of parsing: a value, or the reason it cannot be read. */
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
@@ -27,7 +29,8 @@ export const GRPC_RETRY_CODES = ['cancelled', 'deadline-exceeded', 'internal', '
 /** Largest value of a u16, the type Linkerd parses `retry.linkerd.io/limit` into. */
 export const MAX_RETRY_LIMIT = 65_535;
 
-const UNIT_MS: Record<string, bigint> = { ms: 1n, s: 1_000n, m: 60_000n, h: 3_600_000n, d: 86_400_000n };
+// Looked up with the unit as written (`5constructor` has the unit `constructor`): only these keys are units.
+const UNIT_MS = lookupTable<bigint>({ ms: 1n, s: 1_000n, m: 60_000n, h: 3_600_000n, d: 86_400_000n });
 const MAX_U64 = 2n ** 64n - 1n;
 
 export function ok<T>(value: T): Parsed<T> {

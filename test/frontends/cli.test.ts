@@ -185,7 +185,8 @@ describe('formats', () => {
     const run = cli('analyze', '--format', 'json', 'mesh.yaml');
     expect(run.status).toBe(1);
     const report = JSON.parse(run.stdout);
-    expect(Object.keys(report)).toEqual(['findings', 'summary']);
+    expect(Object.keys(report)).toEqual(['findings', 'suppressed', 'summary']);
+    expect(report.suppressed).toEqual([]);
     expect(report.summary).toEqual({ errors: 1, warnings: 0 });
     const [finding] = report.findings;
     expect(Object.keys(finding)).toEqual(['ruleId', 'severity', 'resource', 'message', 'file', 'line', 'fix', 'helpUri']);
@@ -277,7 +278,7 @@ describe('suppressions', () => {
     expect(run.stdout).toMatch(/^0 errors, 0 warnings, 1 suppressed\nsuppressed:\n {2}mesh\.yaml:\d+: error LKD-ROUTE-001 HTTPRoute mesh-lab\/orders-split: .+\(reason: attached by a mutating webhook\)\n$/);
     expect(JSON.parse(cli('analyze', '--format', 'json', 'mesh.yaml').stdout).findings).toEqual([]);
     const sarif = JSON.parse(cli('analyze', '--format', 'sarif', 'mesh.yaml').stdout);
-    expect(sarif.runs[0].results[0].suppressions).toEqual([{ kind: 'inSource', justification: 'attached by a mutating webhook' }]);
+    expect(sarif.runs[0].results[0].suppressions).toEqual([{ kind: 'inSource', status: 'accepted', justification: 'attached by a mutating webhook' }]);
   });
 });
 

@@ -17,6 +17,7 @@ import { Finding } from '../../src/analysis/finding';
 import { FLEET_RULES, analyzeFleet } from '../../src/analysis/fleet';
 import { ALL_RULES } from '../../src/analysis/rules';
 import { ConfigError, resolveConfig } from '../../src/config';
+import { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION } from '../../src/analysis/suppressions';
 import { compareStrings } from '../../src/core/compare';
 import { MeshConfigError } from '../../src/core/errors';
 import { InputError } from '../../src/frontends/cli/errors';
@@ -176,6 +177,7 @@ const REFUSALS: RefusalCase[] = [
   { input: 'a v1 List without items', files: { 'list.yaml': 'apiVersion: v1\nkind: List\n' } },
   { input: 'a typed List whose items is not a list', files: { 'list.yaml': 'apiVersion: policy.linkerd.io/v1beta3\nkind: ServerList\nitems: {a: 1}\n' } },
   { input: 'YAML nested deeper than js-yaml reads (block style, as flow style)', files: { 'deep.yaml': deepBlockYaml(120) } },
+  { input: 'a YAML alias used inside the node of its own anchor', files: { 'self.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: &a\n  x: *a\n' } },
   { input: 'a List item that is not an object', files: { 'list.yaml': 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items: [42]\n' } },
   { input: '--crds naming a folder without CRDs', files: { 'crds/readme.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n' }, paths: [], crds: ['crds'] },
   { input: 'plan-deny --observed JSON that is not a list of viz edges', files: { 'edges.json': '{"a": 1}' }, observed: ['edges.json'] },
@@ -259,6 +261,45 @@ function fleetExamples(): Map<string, EngineExample> {
   return examples;
 }
 
+// ---- suppression findings (LKD-META-001) -----------------------------------------------------
+
+/** Every kind of suppression the engine refuses or does not apply, on a route LKD-ROUTE-001 fires on. */
+const SUPPRESSION_CASES: Array<{ input: string; annotations: Record<string, string>; options?: AnalyzeOptions; copy?: boolean }> = [
+  { input: 'a suppress annotation that is not JSON', annotations: { [SUPPRESS_ANNOTATION]: '[{ruleId: LKD-ROUTE-001}' } },
+  { input: 'a suppress annotation that is not a list', annotations: { [SUPPRESS_ANNOTATION]: '{"ruleId": "LKD-ROUTE-001"}' } },
+  { input: 'an entry without a rule ID', annotations: { [SUPPRESS_ANNOTATION]: '[{"rule": "ROUTE-001", "reason": "intended"}]' } },
+  { input: 'an entry without a reason', annotations: { [SUPPRESS_ANNOTATION]: '[{"ruleId": "LKD-ROUTE-001"}]' } },
+  { input: 'a reason of three zero-width spaces', annotations: { [`${IGNORE_CHECK_ANNOTATION_PREFIX}LKD-ROUTE-001`]: '\u200b\u200b\u200b' } },
+  { input: 'an ignore-check key that does not end in a rule ID', annotations: { [`${IGNORE_CHECK_ANNOTATION_PREFIX}route-001`]: 'intended' } },
+  { input: 'a copy suppressing LKD-MESH-009', annotations: { [`${IGNORE_CHECK_ANNOTATION_PREFIX}LKD-MESH-009`]: 'this copy wins' }, copy: true },
+  {
+    input: 'a suppression of a rule made unsuppressible (--unsuppressible LKD-ROUTE-001)',
+    annotations: { [`${IGNORE_CHECK_ANNOTATION_PREFIX}LKD-ROUTE-001`]: 'routed by the ingress' },
+    options: { unsuppressible: ['LKD-ROUTE-001'] },
+  },
+];
+
+function suppressionFindings(): Array<{ input: string; finding: Finding }> {
+  return SUPPRESSION_CASES.flatMap((c) => {
+    const routeWith = (annotations: Record<string, string>, hostnames?: string[]) => ({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'web', namespace: 'review', annotations },
+      spec: { parentRefs: [{ kind: 'Service', name: 'web', port: 80 }], ...(hostnames ? { hostnames } : {}) },
+    });
+    const objects = c.copy ? [routeWith({}), routeWith(c.annotations, ['copy.example'])] : [routeWith(c.annotations)];
+    const text = objects.map((o) => yaml.dump(o, { noRefs: true, lineWidth: -1 })).join('---\n');
+    const findings = analyze(parseManifests(text, 'review/suppressions.yaml'), c.options).findings.filter((f) => f.ruleId === 'LKD-META-001');
+    return findings.map((finding) => ({ input: c.input, finding }));
+  });
+}
+
+function suppressionSection(list: Array<{ input: string; finding: Finding }>): string[] {
+  return list.flatMap(({ input, finding: f }) => [
+    `- ${input} (${f.severity}, at \`${f.file}:${f.line}\`)`, `  > ${f.message} Fix: ${f.fix}`,
+  ]);
+}
+
 // ---- the review file --------------------------------------------------------------------------
 
 /** Messages must not change between runs: certificate fingerprints and serials (from keys made at run time) are masked. */
@@ -291,6 +332,7 @@ function engineSection(examples: Map<string, EngineExample>): string[] {
 }
 
 function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample>, refused: Refusal[], fleet: Map<string, EngineExample>): string {
+  const suppressions = suppressionFindings();
   return [
     '# Error messages',
     '',
@@ -305,6 +347,12 @@ function renderDoc(errors: ConstructError[], examples: Map<string, EngineExample
     '',
     `## Engine findings (${examples.size} rules)`,
     ...engineSection(examples),
+    '',
+    `## Suppression findings (LKD-META-001) (${suppressions.length})`,
+    '',
+    'A suppression the engine cannot read is an error; one it does not apply (a rule no suppression silences) is a warning.',
+    '',
+    ...suppressionSection(suppressions),
     '',
     `## CLI refusals (exit 2, nothing on stdout) (${refused.length})`,
     '',

@@ -21,6 +21,7 @@ import { ENTRY_POINTS, HOSTILE_VALUES, JsiiCase, describeCase, jsiiCases, runJsi
 import { MeshSpec } from '../support/fuzz/mesh-spec';
 import { runCase } from '../support/fuzz/oracle';
 import { describeStats, fuzzMeshes } from '../support/fuzz/property';
+import { cleanPrototype, prototypePollution } from '../support/fuzz/prototype-keys';
 import { describeWithShared } from '../support/shared';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_129);
@@ -59,6 +60,10 @@ describeWithShared(`jsii-user inputs at every public entry point (seed ${SEED}, 
         report.outcome.ruleIds.forEach((id) => ruleIds.add(id));
       }
       if (report.problems.length > 0) throw new Error(`${describeCase(c)}:\n  ${report.problems.join('\n  ')}`);
+      // A value like `{"__proto__": {...}}` or the name `__proto__.group` must never reach Object.prototype.
+      const leaked = prototypePollution();
+      cleanPrototype();
+      if (leaked.length > 0) throw new Error(`${describeCase(c)}: Object.prototype got ${leaked.join(', ')}`);
     }), { numRuns: JSII_RUNS, seed: SEED, includeErrorInReport: true });
     console.log(`jsii inputs: ${synthesized} synthesized, ${rejected} refused (${[...ruleIds].sort().join(', ')}); ${HOSTILE_VALUES.length} hostile values, ${ENTRY_POINTS.length} entry points`);
     // Most hostile values must be refused; the harmless ones (None for an optional field) still synthesize and are checked.

@@ -5,10 +5,9 @@
  */
 import { FleetCluster, FleetRule, FleetRuleContext } from './fleet-rule';
 import { ClusterFacts, FleetClusterInput, clusterFacts, mirrorManifest, mirroredServices } from './model';
-import { AnalysisResult, AnalyzeOptions, analyze, toFinding } from '../engine';
+import { AnalysisResult, AnalyzeOptions, SuppressionReader, analyze, toFinding } from '../engine';
 import { Finding, SuppressedFinding, compareFindings } from '../finding';
 import { InboundPolicy, evaluateInboundPolicy } from '../policy';
-import { parseSuppressions } from '../suppressions';
 import { crossClusterCallsRule } from './rules/cross-cluster-calls';
 import { exportLabelRule } from './rules/export-label';
 import { linkTargetsRule } from './rules/link-targets';
@@ -76,7 +75,11 @@ function analyzeCluster(facts: ClusterFacts, all: ReadonlyMap<string, ClusterFac
   return { facts, result, mirrors, policy: () => (policy ??= evaluateInboundPolicy(result.index, result.context)) };
 }
 
-function runFleetRules(rules: FleetRule[], clusters: ReadonlyMap<string, FleetCluster>): { findings: Finding[]; suppressed: SuppressedFinding[] } {
+function runFleetRules(rules: FleetRule[], clusters: ReadonlyMap<string, FleetCluster>, unsuppressible: readonly string[] = []):
+{ findings: Finding[]; suppressed: SuppressedFinding[] } {
+  // The single-cluster engine's suppressions (the object's own, the same refusals); each cluster's analysis already
+  // reported the annotations it could not use.
+  const reader = new SuppressionReader(unsuppressible);
   const findings: Finding[] = [];
   const suppressed: SuppressedFinding[] = [];
   for (const rule of rules) {
@@ -85,7 +88,7 @@ function runFleetRules(rules: FleetRule[], clusters: ReadonlyMap<string, FleetCl
       report: (cluster, subject, message, options = {}) => {
         if (subject.inventory) return;
         const finding: Finding = { cluster: cluster.facts.name, ...toFinding(rule, subject, message, options) };
-        const reason = parseSuppressions(subject.object).suppressions.find((s) => s.ruleId === rule.id)?.reason;
+        const reason = reader.reasonFor(finding, subject);
         if (reason !== undefined) suppressed.push({ finding, reason });
         else findings.push(finding);
       },
@@ -105,7 +108,7 @@ export function analyzeFleet(clusters: readonly FleetClusterInput[], options: Fl
   if (problem) throw new Error(`analyzeFleet: ${problem}`);
   const facts = new Map(byName(clusters).map((c) => [c.name, clusterFacts(c, options)]));
   const analysed = new Map([...facts.values()].map((f) => [f.name, analyzeCluster(f, facts, options)]));
-  const fleet = runFleetRules(options.fleetRules ?? FLEET_RULES, analysed);
+  const fleet = runFleetRules(options.fleetRules ?? FLEET_RULES, analysed, options.unsuppressible);
   const perCluster = [...analysed.values()];
   const findings = [...perCluster.flatMap((c) => inCluster(c.facts.name, c.result.findings)), ...fleet.findings].sort(compareFindings);
   const suppressed = [

@@ -8,6 +8,7 @@ import { perIndex } from './memo';
 import { IndexedObject, MeshIndex } from './mesh-index';
 import { isPlainObject, mergeLayers } from '../../core/helm-values';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
+import { nullRecord, ownValue, setOwnPath } from '../../core/own-keys';
 
 export const CONTROL_PLANE_CHART = 'linkerd-control-plane';
 export const LINKERD_CONFIG_MAP = 'linkerd-config';
@@ -82,13 +83,11 @@ function setValue(value: unknown, forceString: boolean): unknown {
 /** `a.b.c=v` style Helm parameters (Argo CD passes them as --set, or --set-string with forceString) as nested values. */
 function parameterValues(parameters: unknown): Record<string, any> | undefined {
   if (!Array.isArray(parameters) || parameters.length === 0) return undefined;
-  const out: Record<string, any> = {};
+  // The names are the input's: `__proto__.group` is a key path like any other, never a way to Object.prototype.
+  const out = nullRecord();
   for (const p of parameters) {
     if (!p || typeof p.name !== 'string') continue;
-    const parts = p.name.split('.');
-    let node = out;
-    for (const part of parts.slice(0, -1)) node = (node[part] = isPlainObject(node[part]) ? node[part] : {});
-    node[parts[parts.length - 1]] = setValue(p.value, p.forceString === true);
+    setOwnPath(out, p.name.split('.'), setValue(p.value, p.forceString === true));
   }
   return out;
 }
@@ -142,7 +141,7 @@ function valuesFrom(index: MeshIndex, release: IndexedObject): Array<Record<stri
   if (!Array.isArray(refs)) return [];
   return refs.filter((ref) => ref?.kind === 'ConfigMap' && typeof ref.name === 'string').map((ref) => {
     const configMap = index.get('', 'ConfigMap', release.id.namespace, ref.name);
-    const text = configMap?.object.data?.[ref.valuesKey ?? 'values.yaml'];
+    const text = ownValue(configMap?.object.data, typeof ref.valuesKey === 'string' ? ref.valuesKey : 'values.yaml');
     if (ref.targetPath) return parameterValues([{ name: ref.targetPath, value: text }]);
     return parseYamlValues(text);
   });

@@ -1,5 +1,7 @@
 /** Kubernetes label selector semantics, shared by every rule that asks "what does this select?". */
 
+import { hasOwn, ownValue } from '../../core/own-keys';
+
 export interface LabelSelectorRequirement {
   readonly key: string;
   readonly operator: string;
@@ -43,7 +45,9 @@ export function selectorMatches(selector: LabelSelector | undefined, labels: Rec
   if (!selector) return true;
   const matchLabels = selector.matchLabels;
   for (const key in matchLabels) {
-    if (labels[key] !== matchLabels[key]) return false;
+    // Own properties only: a selector key `constructor` must not find Object.prototype's.
+    if (!hasOwn(matchLabels, key)) continue;
+    if (ownValue(labels, key) !== matchLabels[key]) return false;
   }
   const expressions = selector.matchExpressions;
   return expressions === undefined || expressions === null || expressions.every((req) => requirementHolds(req, labels));
@@ -59,7 +63,7 @@ export function mapSelectorMatches(selector: Record<string, string> | undefined,
 export function equalityPairsOf(selector: LabelSelector | undefined): [string, unknown][] {
   const pairs: [string, unknown][] = [];
   const matchLabels = selector?.matchLabels;
-  for (const key in matchLabels) pairs.push([key, matchLabels[key]]);
+  for (const key in matchLabels) if (hasOwn(matchLabels, key)) pairs.push([key, matchLabels[key]]);
   for (const req of selector?.matchExpressions ?? []) {
     if (req.operator === 'In' && req.values?.length === 1) pairs.push([req.key, req.values[0]]);
   }

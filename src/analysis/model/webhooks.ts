@@ -16,6 +16,7 @@ import { perIndex } from './memo';
 import type { IndexedObject, MeshIndex } from './mesh-index';
 import { LabelSelector, LabelSelectorRequirement, requirementHolds } from './selectors';
 import { isPlainObject, mergeLayers } from '../../core/helm-values';
+import { ownValue } from '../../core/own-keys';
 
 /** The label the API server sets on every Namespace to its name (Kubernetes ≥ 1.21); selectors may use it. */
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
@@ -127,7 +128,7 @@ function failedRequirement(selector: LabelSelector | undefined, labels: Record<s
   known?: ReadonlySet<string>): LabelSelectorRequirement | undefined {
   if (!selector) return undefined;
   for (const [key, value] of Object.entries(isPlainObject(selector.matchLabels) ? selector.matchLabels : {})) {
-    if ((known === undefined || known.has(key)) && labels[key] !== value) return { key, operator: 'In', values: [value] };
+    if ((known === undefined || known.has(key)) && ownValue(labels, key) !== value) return { key, operator: 'In', values: [value] };
   }
   const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
   return expressions.find((req) => (known === undefined || known.has(req.key)) && !requirementHolds(req, labels));

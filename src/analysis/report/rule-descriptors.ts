@@ -17,10 +17,14 @@ export const SUPPRESSION_RULE: RuleDescriptor = {
   severity: Severity.ERROR,
   doc: {
     title: 'Suppressions must name a rule ID and give a reason',
-    why: 'A suppression without a valid rule ID or a reason hides findings without an audit trail, so it is rejected '
-      + 'and cannot itself be suppressed.',
-    fix: 'Set the annotation to a JSON list of {"ruleId": "LKD-…", "reason": "why this is acceptable"} entries.',
-    linkerdSource: 'not Linkerd: suppression policy of this library (analysis.cdk8s-linkerd.io/suppress, MeshChecks.suppress)',
+    why: 'A suppression without a valid rule ID or a readable reason (letters or digits once invisible and space characters '
+      + 'are removed) hides findings without an audit trail, so it is rejected (an error) and cannot itself be suppressed. '
+      + 'A suppression of a rule that cannot be suppressed (LKD-MESH-009, which a copy would use to vouch for itself, or a '
+      + 'rule the analysis makes unsuppressible) is not applied and is listed as a warning.',
+    fix: 'Set the annotation to a JSON list of {"ruleId": "LKD-…", "reason": "why this is acceptable"} entries, or write '
+      + 'ignore-check.cdk8s-linkerd.io/<RULE-ID>: "why this is acceptable"; remove suppressions that are not applied.',
+    linkerdSource: 'not Linkerd: suppression policy of this library (analysis.cdk8s-linkerd.io/suppress, '
+      + 'ignore-check.cdk8s-linkerd.io/<RULE-ID>, MeshChecks.suppress, the unsuppressible option)',
   },
 };
 

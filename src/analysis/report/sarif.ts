@@ -76,7 +76,8 @@ function resultJson(f: Finding, ruleIndex: number, reason?: string): Record<stri
       ...(f.constructPath ? { logicalLocations: [{ fullyQualifiedName: f.constructPath, kind: 'resource' }] } : {}),
     }];
   }
-  if (reason !== undefined) result.suppressions = [{ kind: 'inSource', justification: reason }];
+  // The annotation on the object is the in-source suppression; its reason is the justification a reviewer reads.
+  if (reason !== undefined) result.suppressions = [{ kind: 'inSource', status: 'accepted', justification: reason }];
   return result;
 }
 

@@ -5,19 +5,21 @@
 import { Finding, SuppressedFinding } from '../finding';
 import { HelpUri } from './help-uri';
 import { countFindings, locationLabel, resourceLabel } from './summary';
+import { printableLine } from '../../core/terminal-text';
 
 /** In a fleet report every line starts with its cluster, so `grep '^\[cluster west\]'` gives one cluster's findings. */
 function clusterPrefix(f: Finding): string {
   return f.cluster !== undefined ? `[cluster ${f.cluster}] ` : '';
 }
 
+// Names, files, messages and reasons come from the input: control characters are printed as escapes, never raw.
 function findingLine(f: Finding): string {
-  return `${clusterPrefix(f)}${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (fix: ${f.fix})`;
+  return printableLine(`${clusterPrefix(f)}${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (fix: ${f.fix})`);
 }
 
 function suppressedLine(s: SuppressedFinding): string {
   const f = s.finding;
-  return `  ${clusterPrefix(f)}${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (reason: ${s.reason})`;
+  return `  ${printableLine(`${clusterPrefix(f)}${locationLabel(f)}: ${f.severity} ${f.ruleId} ${resourceLabel(f)}: ${f.message} (reason: ${s.reason})`)}`;
 }
 
 function summaryLine(findings: readonly Finding[], suppressed: readonly SuppressedFinding[]): string {

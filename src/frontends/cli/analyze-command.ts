@@ -95,7 +95,7 @@ function sarif(report: Report, helpUri: HelpUri): string {
 
 function render(format: Format, report: Report, options: RenderOptions): string {
   switch (format) {
-    case 'json': return formatJson(report.findings, options.helpUri);
+    case 'json': return formatJson(report.findings, report.suppressed, options.helpUri);
     case 'sarif': return sarif(report, options.helpUri);
     case 'junit': return formatJunit(report.findings, { rules: knownRules(), suppressed: report.suppressed, failOn: options.failOn, helpUri: options.helpUri });
     case 'github': return formatGithub(report.findings, report.suppressed, options.helpUri);

@@ -3,6 +3,7 @@
  * options, `--` to end options, and clear errors for unknown or incomplete options.
  */
 import { UsageError } from './errors';
+import { ownValue } from '../../core/own-keys';
 
 export interface OptionSpec {
   /** Takes a value (otherwise a boolean flag). */
@@ -47,7 +48,8 @@ export function parseArgs(argv: readonly string[], specs: Readonly<Record<string
       continue;
     }
     const [name, inline] = splitOption(arg);
-    const spec = specs[name];
+    // `--constructor` or `--toString` name no option: only the table's own keys do.
+    const spec: OptionSpec | undefined = ownValue(specs, name);
     if (!spec) throw new UsageError(`unknown option --${name}`);
     if (!spec.value) {
       if (inline !== undefined) throw new UsageError(`--${name} takes no value`);

@@ -12,6 +12,7 @@ import { DIFF_USAGE } from './usage';
 import {
   DiffFailOn, MeshDiff, diffManifests, diffMatches, formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText,
 } from '../../analysis/reachability';
+import { printableText } from '../../core/terminal-text';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json', 'sarif'] as const;
 const FAIL_ON = [DiffFailOn.TO_DENIED, DiffFailOn.TO_ALLOWED, DiffFailOn.ANY];
@@ -47,8 +48,11 @@ export function diffCommand(argv: readonly string[], io: CliIo): number {
   const base = diffSide(basePath, io, config);
   const head = diffSide(headPath, io, config);
   const diff = diffManifests(base, head, options);
-  const text = render(optionValue(args, 'format') ?? 'text', diff);
-  writeDiffOutputs(args, io, DIFF_FORMATS, (f) => render(f, diff));
+  const format = optionValue(args, 'format') ?? 'text';
+  // Names in the text and markdown come from the input: no control character reaches the terminal raw.
+  const printable = (f: string, out: string): string => (f === 'json' || f === 'sarif' ? out : printableText(out));
+  const text = printable(format, render(format, diff));
+  writeDiffOutputs(args, io, DIFF_FORMATS, (f) => printable(f, render(f, diff)));
   io.stdout(text);
   const failOn = optionValue(args, 'fail-on') as DiffFailOn | undefined;
   return failOn !== undefined && diffMatches(diff, failOn) ? 1 : 0;

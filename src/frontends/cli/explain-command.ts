@@ -8,6 +8,7 @@ import { EXPLAIN_USAGE } from './usage';
 import {
   explainPort, findPort, findServicePort, formatPortExplanation, formatServiceExplanation, meshModel,
 } from '../../analysis/reachability';
+import { printableText } from '../../core/terminal-text';
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,
@@ -44,13 +45,13 @@ export function explainCommand(argv: readonly string[], io: CliIo): number {
   if (toService !== undefined) {
     const service = findServicePort(model, toService);
     if (typeof service === 'string') throw new UsageError(service);
-    io.stdout(format === 'json' ? json(service) : formatServiceExplanation(service));
+    io.stdout(format === 'json' ? json(service) : printableText(formatServiceExplanation(service)));
     return 0;
   }
   const port = findPort(model, to!);
   if (typeof port === 'string') throw new UsageError(port);
   const explanation = explainPort(model, port, { from: optionValue(args, 'from'), method, path });
   if (typeof explanation === 'string') throw new UsageError(explanation);
-  io.stdout(format === 'json' ? json(explanation) : formatPortExplanation(explanation));
+  io.stdout(format === 'json' ? json(explanation) : printableText(formatPortExplanation(explanation)));
   return 0;
 }

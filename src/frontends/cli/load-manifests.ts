@@ -322,16 +322,28 @@ class ExpandedSizes {
   /** Nodes written once: each object, and each scalar at each place it is written (as walked, not expanded). */
   distinct = 0;
   private readonly sizes = new Map<object, number>();
+  /** The nodes on the path from the document to the node being walked: meeting one again is a cycle. */
+  private readonly walking = new Set<object>();
+
+  constructor(private readonly where: string) {}
 
   of(value: unknown): number {
     if (typeof value !== 'object' || value === null) return 1;
     const known = this.sizes.get(value);
     if (known !== undefined) return known;
+    // An alias inside its own anchor's node makes js-yaml return a node that contains itself; kubectl (go-yaml) refuses
+    // such a document, and every walk of it would never end.
+    if (this.walking.has(value)) {
+      throw new InputError(`${this.where}: a YAML alias is used inside the node of its own anchor, so the document contains itself; `
+        + 'kubectl refuses it too', 'Write the aliased value out, or anchor a node that does not contain the alias.');
+    }
+    this.walking.add(value);
     let total = 1;
     for (const child of Object.values(value)) {
       if (typeof child !== 'object' || child === null) this.distinct++;
       total = Math.min(total + this.of(child), MAX_EXPANDED_VALUES * 10 + 1);
     }
+    this.walking.delete(value);
     this.distinct++;
     this.sizes.set(value, total);
     return total;
@@ -345,8 +357,8 @@ export interface Expansion {
 }
 
 /** A document js-yaml read: walked whole, since nothing says which nodes are shared. */
-export function walkedExpansion(doc: unknown): Expansion {
-  const sizes = new ExpandedSizes();
+export function walkedExpansion(doc: unknown, where = 'the document'): Expansion {
+  const sizes = new ExpandedSizes(where);
   const expanded = sizes.of(doc);
   return { expanded, distinct: sizes.distinct };
 }
@@ -361,7 +373,7 @@ export function parseManifests(text: string, file: string): Manifest[] {
   docs.forEach((doc, i) => {
     const line = lines[i] ?? 1;
     const where = `${file}:${line}`;
-    if (walkForAliases) refuseAliasBomb(walkedExpansion(doc), where);
+    if (walkForAliases) refuseAliasBomb(walkedExpansion(doc, where), where);
     const objects = expandList(asKubeObject(doc, where), where);
     // The document's readings go with its first object (a List's items share one document).
     const yaml11Readings = readings.get(i);

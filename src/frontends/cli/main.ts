@@ -12,6 +12,7 @@ import { planDenyCommand } from './plan-deny-command';
 import { rulesCommand } from './rule-list';
 import { MAIN_USAGE } from './usage';
 import { ConfigError } from '../../config';
+import { printableText } from '../../core/terminal-text';
 
 export type { CliIo } from './io';
 
@@ -48,8 +49,9 @@ export function main(argv: readonly string[], io: CliIo): number {
   try {
     return dispatch(argv, io);
   } catch (e: any) {
-    if (e instanceof UsageError) io.stderr(`cdk8s-linkerd: ${e.message}\n`);
-    else if (e instanceof InputError || e instanceof ConfigError) io.stderr(`cdk8s-linkerd: error: ${e.coded}\n`);
+    // Messages quote file names and input: control characters are printed as escapes.
+    if (e instanceof UsageError) io.stderr(`cdk8s-linkerd: ${printableText(e.message)}\n`);
+    else if (e instanceof InputError || e instanceof ConfigError) io.stderr(`cdk8s-linkerd: error: ${printableText(e.coded)}\n`);
     // Anything else is a bug or a harness failure; still no partial report, and the stack helps the bug report.
     else io.stderr(`cdk8s-linkerd: internal error: ${e?.stack ?? e}\n`);
     return EXIT_USAGE;

@@ -9,6 +9,7 @@ import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { PLAN_DENY_USAGE } from './usage';
 import { AUDIT_NOTE, DenyTarget, Observed, RESTART_NOTE, formatDenyPlanText, parseObserved, planDenyManifests } from '../../analysis/reachability';
+import { printableText } from '../../core/terminal-text';
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,
@@ -60,6 +61,6 @@ export function planDenyCommand(argv: readonly string[], io: CliIo): number {
   const format = optionValue(args, 'format') ?? 'text';
   if (format === 'yaml') io.stdout(text);
   else if (format === 'json') io.stdout(`${JSON.stringify({ ...plan, note: AUDIT_NOTE, ...(plan.namespace !== undefined ? { restartNote: RESTART_NOTE } : {}) }, null, 2)}\n`);
-  else io.stdout(formatDenyPlanText(plan, text));
+  else io.stdout(printableText(formatDenyPlanText(plan, text)));
   return plan.refused.length > 0 ? 1 : 0;
 }

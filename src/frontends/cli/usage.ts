@@ -50,7 +50,8 @@ What the checks know about the cluster (a control-plane install in PATH — Argo
 sets these too; a flag wins):
 ${contextOptionsUsage()}
 
-Findings on objects annotated with analysis.cdk8s-linkerd.io/suppress are suppressed (listed with their reasons).
+Findings on an object annotated with analysis.cdk8s-linkerd.io/suppress (a JSON list) or
+ignore-check.cdk8s-linkerd.io/<RULE-ID>: "<reason>" are suppressed on that object only (listed with their reasons).
 Files cdk8s writes beside the manifests (construct-metadata.json, validation reports) are skipped with a note.
 `;
 

@@ -6,6 +6,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Expr, arr, call, lit, obj, ref } from './expr';
 import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION } from '../../core/default-inbound-policy';
+import { lookupTable } from '../../core/own-keys';
 import { MeshTlsAuthentication, Network, NetworkAuthentication } from '../../policy/authentication';
 import { Authentication, AuthorizationPolicy, AuthorizationTarget } from '../../policy/authorization-policy';
 import { PodSelection } from '../../policy/pod-selection';
@@ -198,11 +199,11 @@ function meshedNamespace(o: Obj): Recipe | undefined {
   };
 }
 
-const PATH_MATCHES: Record<string, [string, (value: string) => PathMatch]> = {
+const PATH_MATCHES = lookupTable<[string, (value: string) => PathMatch]>({
   Exact: ['PathMatch.exact', PathMatch.exact],
   PathPrefix: ['PathMatch.prefix', PathMatch.prefix],
   RegularExpression: ['PathMatch.regex', PathMatch.regex],
-};
+});
 
 function serviceReference(name: string, namespace: unknown): Expr {
   return namespace === undefined

@@ -12,6 +12,7 @@ import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
 import { CheckConfig, ConfigError, applyRuleLevels, mergeContext, resolveConfig } from '../../config';
+import { printableLine } from '../../core/terminal-text';
 import { InputError } from '../cli/errors';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 import { schemaRule } from '../cli/schema-rule';
@@ -47,9 +48,10 @@ function toViolation(f: Finding): Violation {
   const where = f.constructPath ?? (f.line ? `${f.file}:${f.line}` : f.file ?? '');
   return {
     ruleName: f.ruleId,
-    recommendation: `${clusterPrefix(f)}${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}: ${f.message}`,
+    // cdk8s-cli prints these on the terminal: names and messages from the input go with their control characters escaped.
+    recommendation: printableLine(`${clusterPrefix(f)}${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}: ${f.message}`),
     fix: f.fix,
-    violatingResources: [{ resourceName: f.resource.name, locations: [where], manifestPath: f.file ?? '' }],
+    violatingResources: [{ resourceName: printableLine(f.resource.name), locations: [printableLine(where)], manifestPath: f.file ?? '' }],
   };
 }
 
@@ -64,7 +66,7 @@ function logBelowThreshold(ctx: ValidationContextLike, result: PluginResult, fai
     if (!failing.includes(f)) ctx.logger.log(`cdk8s-linkerd ${f.severity}: ${f.ruleId} ${clusterPrefix(f)}${toViolation(f).recommendation}`);
   }
   for (const s of result.suppressed) {
-    ctx.logger.log(`cdk8s-linkerd suppressed: ${s.finding.ruleId} on ${s.finding.resource.kind} ${s.finding.resource.name} (reason: ${s.reason})`);
+    ctx.logger.log(printableLine(`cdk8s-linkerd suppressed: ${s.finding.ruleId} on ${s.finding.resource.kind} ${s.finding.resource.name} (reason: ${s.reason})`));
   }
 }
 

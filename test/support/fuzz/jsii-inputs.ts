@@ -30,6 +30,9 @@ export const HOSTILE_VALUES: ReadonlyArray<() => unknown> = [
   () => true, () => false, () => ({}), () => ({ name: 'x' }), () => ({ name: 42 }), () => [], () => [undefined], () => [null], () => ['a'], () => [1, 2],
   () => Duration.seconds(1), () => RetryStatus.SERVER_ERRORS, () => Network.cidr('10.0.0.0/8'), () => PathMatch.exact('/x'), () => ServerPort.number(8080),
   () => ServiceReference.fromName('orders'),
+  // Names that reach Object.prototype when a key or a dotted path is used as a property path (test/support/fuzz/prototype-keys.ts).
+  () => '__proto__', () => 'constructor', () => 'prototype', () => '__proto__.group', () => '5constructor',
+  () => JSON.parse('{"__proto__":{"group":"core","polluted":"yes"}}'), () => ({ constructor: { prototype: { group: 'core' } } }),
 ];
 
 /** What the entry points need around them: a coherent mesh where the valid arguments synthesize cleanly. */

@@ -7,6 +7,8 @@ import * as yaml from 'js-yaml';
 import {
   CertificateBundle, ISSUER_SECRET, ParsedCertificate, TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, parseCertificateBundle,
 } from '../../../core/certificates';
+import { deepMerge } from '../../../core/helm-values';
+import { setOwnPath } from '../../../core/own-keys';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 
@@ -76,21 +78,6 @@ function secretMaterial(index: MeshIndex, secret: IndexedObject): TrustMaterial 
   return { subject: secret, anchors, issuer };
 }
 
-function deepMerge(base: Record<string, any>, over: Record<string, any>): Record<string, any> {
-  const out: Record<string, any> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isRecord(v) && isRecord(out[k]) ? deepMerge(out[k], v) : v;
-  return out;
-}
-
-function setDotted(target: Record<string, any>, dotted: string, value: unknown): void {
-  const parts = dotted.split('.');
-  let node = target;
-  for (const part of parts.slice(0, -1)) {
-    if (!isRecord(node[part])) node[part] = {};
-    node = node[part];
-  }
-  node[parts[parts.length - 1]] = value;
-}
 
 function parseValuesString(text: unknown): Record<string, any> {
   if (isRecord(text)) return text;
@@ -106,10 +93,10 @@ function parseValuesString(text: unknown): Record<string, any> {
 /** Argo CD's precedence: `values` < `valuesObject` < `parameters`. */
 function argoHelmValues(helm: unknown): Record<string, any> {
   if (!isRecord(helm)) return {};
-  let values = parseValuesString(helm.values);
-  if (isRecord(helm.valuesObject)) values = deepMerge(values, helm.valuesObject);
+  // Keys and parameter names are the input's: merged and set as own properties only (no Object.prototype paths).
+  const values = deepMerge(parseValuesString(helm.values), isRecord(helm.valuesObject) ? helm.valuesObject : undefined);
   for (const p of Array.isArray(helm.parameters) ? helm.parameters : []) {
-    if (isRecord(p) && typeof p.name === 'string') setDotted(values, p.name, p.value);
+    if (isRecord(p) && typeof p.name === 'string') setOwnPath(values, p.name.split('.'), p.value);
   }
   return values;
 }

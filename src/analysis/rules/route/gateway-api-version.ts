@@ -1,3 +1,4 @@
+import { lookupTable } from '../../../core/own-keys';
 import { VersionTriple, compareVersions, parseBundleVersion } from '../../../core/versions';
 import { FindingEffect, Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
@@ -9,10 +10,10 @@ const LOWEST: VersionTriple = [1, 2, 1];
 const HIGHEST: VersionTriple = [1, 5, 1];
 
 /** Served API versions in the standard channel of every supported bundle. */
-const SERVED: Record<string, string[]> = {
+const SERVED = lookupTable<string[]>({
   HTTPRoute: [`${GATEWAY_GROUP}/v1`, `${GATEWAY_GROUP}/v1beta1`],
   GRPCRoute: [`${GATEWAY_GROUP}/v1`],
-};
+});
 
 function checkBundle(ctx: RuleContext, routes: readonly IndexedObject[]): void {
   const declared = ctx.context.gatewayApiVersion;

@@ -1,3 +1,4 @@
+import { lookupTable } from '../../../core/own-keys';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
 import {
@@ -23,11 +24,11 @@ function refusedByPolicyCrd(ctx: RuleContext, route: IndexedObject, type: unknow
 }
 
 /** The field each unsupported filter type needs, and what that field requires (Gateway API v1.2.1 CRD validations). */
-const FILTER_CONFIG: Record<string, { field: string; required: readonly string[] }> = {
+const FILTER_CONFIG = lookupTable<{ field: string; required: readonly string[] }>({
   RequestMirror: { field: 'requestMirror', required: ['backendRef'] },
   URLRewrite: { field: 'urlRewrite', required: [] },
   ExtensionRef: { field: 'extensionRef', required: ['group', 'kind', 'name'] },
-};
+});
 
 /** What the Gateway API CRD refuses in an unsupported filter before Linkerd ever sees it, or undefined. */
 function crdProblem(filter: Record<string, any>): string | undefined {
