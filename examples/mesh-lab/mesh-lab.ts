@@ -132,14 +132,23 @@ export class MeshLab extends Chart {
  * ServiceAccount, one with injection disabled (plaintext).
  */
 export class NegativeExperiment extends Chart {
+  public readonly wrongClient: MeshedDeployment;
+  public readonly plainClient: MeshedDeployment;
+
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
     super(scope, id, { labels: props.labels, disableResourceNameHashes: props.disableResourceNameHashes, namespace: NAMESPACE });
-    new MeshedDeployment(this, 'WrongClient', {
+    // Refusals as code: synth fails (LKD-POL-026) if the policy would ever let either of them reach orders.
+    const orders = ServiceReference.fromName('orders');
+    const refused = [{ service: orders, port: ORDERS_PORT, request: { method: 'GET', path: '/' } }];
+    this.wrongClient = new MeshedDeployment(this, 'WrongClient', {
       name: 'wrong-client',
       app: 'wrong-client',
       serviceAccount: kplus.ServiceAccount.fromServiceAccountName(this, 'DefaultIdentity', 'default'),
       containers: [curlContainer()],
+      refusedCalls: refused,
     });
-    new MeshedDeployment(this, 'PlainClient', { name: 'plain-client', app: 'plain-client', meshed: false, containers: [curlContainer()] });
+    this.plainClient = new MeshedDeployment(this, 'PlainClient', {
+      name: 'plain-client', app: 'plain-client', meshed: false, containers: [curlContainer()], refusedCalls: refused,
+    });
   }
 }

@@ -48,6 +48,7 @@ import { probesNeedAuthorizationRule } from './policy/probes-need-authorization'
 import { prometheusScrapesRule } from './policy/prometheus-scrapes';
 import { rateLimitRule } from './policy/rate-limit';
 import { rateLimitProtocol } from './policy/rate-limit-protocol';
+import { refusedCalls } from './policy/refused-calls';
 import { requireIdentityPortsRule } from './policy/require-identity-ports';
 import { routeAuthorizationWithoutServerRule } from './policy/route-authorization-without-server';
 import { serverAuthorizationConflictsRule } from './policy/server-authorization-conflicts';
@@ -95,7 +96,7 @@ import { pinnedVersions } from './version/pinned';
 import { proxyVersionSkew } from './version/proxy-skew';
 
 export const ALL_RULES: Rule[] = [
-  authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
+  authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls, refusedCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
   plaintextDefaultRule, requireIdentityPortsRule,
   prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, rateLimitProtocol, legacyKindsRule,
