@@ -9,6 +9,7 @@ export * from './core/default-inbound-policy';
 export * from './workloads/proxy-config';
 export * from './workloads/meshed-namespace';
 export * from './workloads/meshed-deployment';
+export { MeshVerification, MeshVerificationProps, VerificationProtocol } from './workloads/verification/mesh-verification';
 export * from './policy/pod-selection';
 export * from './policy/server';
 export * from './policy/authentication';

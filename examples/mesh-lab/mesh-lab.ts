@@ -6,7 +6,7 @@ import { Chart, ChartProps, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit,
+  MeshVerification, MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit,
 } from '../../src';
 
 export const NAMESPACE = 'mesh-lab';
@@ -150,5 +150,19 @@ export class NegativeExperiment extends Chart {
     this.plainClient = new MeshedDeployment(this, 'PlainClient', {
       name: 'plain-client', app: 'plain-client', meshed: false, containers: [curlContainer()], refusedCalls: refused,
     });
+  }
+}
+
+/**
+ * The evidence after apply (with the negative experiment): a Job per declared call and refusal — client allowed,
+ * wrong-client and plain-client refused on orders — each printing one verdict line. Create it last: it reads the
+ * calls and refusals the workloads of the app have declared.
+ */
+export class Verification extends Chart {
+  public readonly verification: MeshVerification;
+
+  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+    super(scope, id, { labels: props.labels, disableResourceNameHashes: props.disableResourceNameHashes, namespace: NAMESPACE });
+    this.verification = new MeshVerification(this, 'Verify');
   }
 }

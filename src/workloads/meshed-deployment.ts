@@ -28,6 +28,20 @@ export interface ServiceCall {
   readonly request?: CallRequest;
 }
 
+/** A declared call or refusal as MeshVerification reads it. @internal */
+export interface DeclaredRequest {
+  /** The entry as the annotation spells it. */
+  readonly text: string;
+  readonly service: string;
+  /** The Service's namespace; undefined: the workload's. */
+  readonly namespace?: string;
+  readonly port: number;
+  readonly method?: string;
+  readonly path?: string;
+  /** True for addRefusedCall. */
+  readonly refused: boolean;
+}
+
 /** An HTTP request a declared call makes. */
 export interface CallRequest {
   /**
@@ -177,6 +191,7 @@ export class MeshedDeployment extends Construct {
   public readonly meshed: boolean;
   private readonly calls: string[] = [];
   private readonly refusedCalls: string[] = [];
+  private readonly declared: DeclaredRequest[] = [];
 
   constructor(scope: Construct, id: string, props: MeshedDeploymentProps) {
     super(scope, id);
@@ -232,7 +247,7 @@ export class MeshedDeployment extends Construct {
    * and synth fails (LKD-POL-013) if the mesh's inbound policy would refuse the call — e.g. after a move to deny.
    */
   public addCall(service: ServiceReference, port: number, request?: CallRequest): void {
-    this.calls.push(this.callEntry('addCall', service, port, request));
+    this.calls.push(this.callEntry('addCall', service, port, request, false));
     this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
   }
 
@@ -242,12 +257,12 @@ export class MeshedDeployment extends Construct {
    * would let the request in — evidence that the wrong identity or a plaintext client is refused by the target's proxy.
    */
   public addRefusedCall(service: ServiceReference, port: number, request?: CallRequest): void {
-    this.refusedCalls.push(this.callEntry('addRefusedCall', service, port, request));
+    this.refusedCalls.push(this.callEntry('addRefusedCall', service, port, request, true));
     this.deployment.metadata.addAnnotation(REFUSED_CALLS_ANNOTATION, [...new Set(this.refusedCalls)].sort().join(','));
   }
 
   /** One entry of the calls grammar (`service[.namespace]:port [METHOD] [/path]`), validated. */
-  private callEntry(method: string, service: ServiceReference, port: number, request?: CallRequest): string {
+  private callEntry(method: string, service: ServiceReference, port: number, request: CallRequest | undefined, refused: boolean): string {
     check(service instanceof ServiceReference, this, InputRule.REQUIRED, `${method} needs a ServiceReference.`, 'Pass ServiceReference.fromService(svc).');
     service._validate(this, 'called');
     validatePortNumber(this, port, 'called port');
@@ -267,7 +282,16 @@ export class MeshedDeployment extends Construct {
     const namespace = service.namespace !== undefined && service.namespace !== this.deployment.metadata.namespace ? `.${service.namespace}` : '';
     const requestText = [verb, path].filter((x) => x !== undefined).join(' ');
     service._claim(this);
-    return `${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`;
+    const text = `${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`;
+    if (!this.declared.some((d) => d.text === text && d.refused === refused)) {
+      this.declared.push({ text, service: service.name, namespace: service.namespace, port, method: verb, path, refused });
+    }
+    return text;
+  }
+
+  /** The calls and refusals declared so far, in declaration order (what MeshVerification turns into Jobs). @internal */
+  public _declaredRequests(): readonly DeclaredRequest[] {
+    return [...this.declared];
   }
 
   /**

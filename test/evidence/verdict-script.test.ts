@@ -7,7 +7,7 @@ import * as http from 'http';
 import * as http2 from 'http2';
 import { AddressInfo } from 'net';
 import * as net from 'net';
-import { VERDICT_SCRIPT } from '../../src/verification/verdict-script';
+import { VERDICT_SCRIPT } from '../../src/workloads/verification/verdict-script';
 
 interface Run { readonly code: number; readonly stdout: string }
 
