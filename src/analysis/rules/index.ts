@@ -5,6 +5,7 @@ import { unknownAppProtocol } from './route/unknown-app-protocol';
 import { unservedProtocol } from './route/unserved-protocol';
 import { compareStrings } from '../../core/compare';
 import { Rule } from '../rule';
+import { retryAmplification } from './capacity/retry-amplification';
 import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
 import { certificateLifetimes } from './cert/lifetimes';
@@ -150,6 +151,7 @@ export const ALL_RULES: Rule[] = [
   pinnedVersions, proxyVersionSkew,
   controlPlaneHa, webhookFailurePolicyIgnore, controlPlaneChartValues, externalCaWithoutTrustRoots, identityValues, kubernetesVersion,
   controlPlaneGatewayApi,
+  retryAmplification,
 ].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {
