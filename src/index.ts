@@ -18,6 +18,7 @@ export * from './policy/server-access';
 export * from './policy/server-route';
 export * from './policy/probe-access';
 export * from './policy/rate-limit-policy';
+export * from './policy/rate-budget';
 export * from './policy/egress-network';
 export * from './routing/service-reference';
 export * from './routing/route-backend';

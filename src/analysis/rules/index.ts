@@ -5,6 +5,7 @@ import { unknownAppProtocol } from './route/unknown-app-protocol';
 import { unservedProtocol } from './route/unserved-protocol';
 import { compareStrings } from '../../core/compare';
 import { Rule } from '../rule';
+import { localRateLimits } from './capacity/local-rate-limits';
 import { retryAmplification } from './capacity/retry-amplification';
 import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
@@ -151,7 +152,7 @@ export const ALL_RULES: Rule[] = [
   pinnedVersions, proxyVersionSkew,
   controlPlaneHa, webhookFailurePolicyIgnore, controlPlaneChartValues, externalCaWithoutTrustRoots, identityValues, kubernetesVersion,
   controlPlaneGatewayApi,
-  retryAmplification,
+  retryAmplification, localRateLimits,
 ].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {
