@@ -9,6 +9,8 @@ import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { packageInfo } from './package-info';
 import { DIFF_USAGE } from './usage';
+import { analyze } from '../../analysis/engine';
+import { diffRefusals, formatRefusalChanges } from '../../analysis/evidence/refusal-diff';
 import {
   DiffFailOn, MeshDiff, diffManifests, diffMatches, formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText,
 } from '../../analysis/reachability';
@@ -45,7 +47,12 @@ export function diffCommand(argv: readonly string[], io: CliIo): number {
   const base = loadManifests([basePath], io.cwd);
   const head = loadManifests([headPath], io.cwd);
   const diff = diffManifests(base, head, options);
-  io.stdout(render(optionValue(args, 'format') ?? 'text', diff));
+  // Declared refusals whose verdict changes: additive to diff's own output (text), and a refusal now allowed is a
+  // change to allowed for --fail-on.
+  const refusals = diffRefusals(analyze(base, { ...options, rules: [] }), analyze(head, { ...options, rules: [] }));
+  const format = optionValue(args, 'format') ?? 'text';
+  io.stdout(render(format, diff) + (format === 'text' ? formatRefusalChanges(refusals) : ''));
   const failOn = optionValue(args, 'fail-on') as DiffFailOn | undefined;
-  return failOn !== undefined && diffMatches(diff, failOn) ? 1 : 0;
+  const refusalAllowed = refusals.some((r) => r.head === 'allowed') && (failOn === DiffFailOn.TO_ALLOWED || failOn === DiffFailOn.ANY);
+  return failOn !== undefined && (diffMatches(diff, failOn) || refusalAllowed) ? 1 : 0;
 }
