@@ -119,6 +119,10 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a total rate of 0', run: (e) => limit(e, { totalRequestsPerSecond: 0 }) },
   { name: 'a per-identity rate above the total', run: (e) => limit(e, { totalRequestsPerSecond: 100, identityRequestsPerSecond: 200 }) },
   { name: 'a rate limit without limits', run: (e) => limit(e, {}) },
+  { name: 'a per-proxy total and a cluster budget', run: (e) => limit(e, { totalRequestsPerSecond: 10, clusterBudget: { totalRequestsPerSecond: 20, workloads: [workload(e, {})] } }) },
+  { name: 'a cluster budget of 0', run: (e) => limit(e, { clusterBudget: { totalRequestsPerSecond: 0, workloads: [workload(e, {})] } }) },
+  { name: 'a cluster budget without workloads', run: (e) => limit(e, { clusterBudget: { totalRequestsPerSecond: 20, workloads: [] } }) },
+  { name: 'a cluster budget with an unknown autoscaled choice', run: (e) => limit(e, { clusterBudget: { totalRequestsPerSecond: 20, workloads: [workload(e, {})], autoscaled: 'avg' as Any } }) },
   {
     name: 'a rate limit in another namespace than its Server',
     run: (e) => new HttpLocalRateLimitPolicy(new Chart(e.chart.node.root as Construct, 'other', { namespace: 'other' }), 'Limit',
