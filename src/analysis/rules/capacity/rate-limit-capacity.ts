@@ -7,6 +7,7 @@ import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model
 import { asRef, isMeshed, isPolicyRef, refList, serverCoverage, specOf, workloadLabel } from '../../model/policy-view';
 import { ReplicaRange, replicasOf } from '../../model/replicas';
 import { AnalysisContext } from '../../options';
+import { compareStrings } from '../../../core/compare';
 
 export interface RateCapacity {
   /** `total`, `identity (per client identity)`, `overrides[0] (ServiceAccount shop/web)`. */
@@ -53,7 +54,9 @@ export function rateLimitCapacity(index: MeshIndex, context: AnalysisContext, po
   if (!server) return undefined;
   const seen = new Set<IndexedObject>();
   const workloads = serverCoverage(index).podsOf(server).filter((pod) => isMeshed(pod) && !seen.has(pod.owner) && seen.add(pod.owner))
-    .map((pod) => ({ pod, replicas: replicasOf(index, context, pod) }));
+    .map((pod) => ({ pod, replicas: replicasOf(index, context, pod) }))
+    // Input order must not change the message.
+    .sort((a, b) => compareStrings(workloadLabel(a.pod), workloadLabel(b.pod)));
   const rates = ratesOf(policy);
   if (workloads.length === 0 || rates.length === 0) return undefined;
   const min = workloads.reduce((n, w) => n + w.replicas.min, 0);

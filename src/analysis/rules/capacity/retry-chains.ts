@@ -14,6 +14,7 @@ import { OutboundProtocol, outboundPolicy, servedTo, servicePortProtocol } from 
 import { idLabel, workloadLabel } from '../../model/policy-view';
 import { RouteFamily, servicePorts } from '../../model/route-view';
 import { AnalysisContext } from '../../options';
+import { compareStrings } from '../../../core/compare';
 import { DeclaredCall, parseCalls } from '../policy/declared-calls';
 import { RetrySettings, annotationsRead, describeKeys, effectiveRetry, retryBlockKeys, retrySettingsOf } from '../retry/retry-config';
 
@@ -100,7 +101,8 @@ function hopsOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): C
     // Without a declared request, the worst class the call may use; a request no route matches is answered 404.
     const retry = call.request ? classes.pick(call.request) ?? { name: 'no route (404 from the client proxy)', factor: 1 }
       : classes.classes.reduce((a, b) => (b.factor > a.factor ? b : a));
-    return [{ caller: pod, call, retry, targets: index.podTemplatesForService(service).filter((p) => !p.owner.inventory) }];
+    const targets = index.podTemplatesForService(service).filter((p) => !p.owner.inventory).sort((a, b) => compareStrings(workloadLabel(a), workloadLabel(b)));
+    return [{ caller: pod, call, retry, targets }];
   });
 }
 
@@ -112,7 +114,8 @@ const MAX_DEPTH = 16;
  * with its worst-case factor. A cycle ends a chain at the hop that reaches a workload already on it.
  */
 export function retryChains(index: MeshIndex, context: AnalysisContext): RetryChain[] {
-  const own = index.podTemplates.filter((p) => !p.owner.inventory);
+  // Workload order, not input order: which workload of a cycle starts its chain must not depend on the input.
+  const own = index.podTemplates.filter((p) => !p.owner.inventory).sort((a, b) => compareStrings(workloadLabel(a), workloadLabel(b)));
   const hops = new Map<PodTemplate, ChainHop[]>(own.map((p) => [p, hopsOf(index, context, p)]));
   const called = new Set([...hops.values()].flatMap((list) => list.flatMap((h) => h.targets)));
   const chains: RetryChain[] = [];

@@ -7,6 +7,7 @@ import { idLabel, refList, specOf } from '../../model/policy-view';
 import { Decision, InboundPolicy, WorkloadRef, canReach, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea } from '../../rule';
 import { DeclaredCall, parseCalls } from './declared-calls';
+import { compareStrings } from '../../../core/compare';
 
 /** A declared refusal's verdict: proven (undefined), allowed by some workload behind the target, or undecidable. */
 export interface RefusalVerdict {
@@ -39,6 +40,8 @@ export function proveRefusal(policy: InboundPolicy, from: WorkloadRef, call: Dec
   const decisions = targets
     ? targets.map((t) => ({ workload: `${t.kind} ${call.namespace}/${t.workload}`, decision: canReach(policy, from, { namespace: call.namespace, workload: t.workload }, t.port, call.request) }))
     : [{ workload: `Service ${call.namespace}/${call.service}`, decision: canReach(policy, from, { namespace: call.namespace, service: call.service }, call.port, call.request) }];
+  // Workload order, not input order, so that the message does not depend on the input.
+  decisions.sort((a, b) => compareStrings(a.workload, b.workload));
   const allowedBy = decisions.filter((d) => d.decision.allowed);
   const undecided = decisions.find((d) => !d.decision.allowed && (d.decision.unseen === true || d.decision.uncertain === true));
   return { call, allowedBy, undecided: allowedBy.length === 0 && undecided ? undecided.decision : undefined };
