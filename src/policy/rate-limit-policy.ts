@@ -7,8 +7,8 @@ import { MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { claimServerReference } from '../checks/claims';
 import { check } from '../core/errors';
 import { isNamed, isStruct, namespaceOf, optionalList, optionalStruct, requireNamed, requireStruct } from '../core/runtime-checks';
-import { MeshedDeployment } from '../workloads/meshed-deployment';
 import * as l1 from '../imports/policy.linkerd.io';
+import { MeshedDeployment } from '../workloads/meshed-deployment';
 
 const U32_MAX = 4_294_967_295;
 

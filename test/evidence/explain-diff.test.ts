@@ -15,7 +15,9 @@ function withEvidence(open: boolean): any[] {
   wrong.spec.template.spec.serviceAccountName = 'default';
   pick(objects, 'Service', 'orders').metadata.annotations = { 'retry.linkerd.io/http': '5xx', 'retry.linkerd.io/limit': '2' };
   objects.push(wrong, {
-    apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'HTTPLocalRateLimitPolicy', metadata: { name: 'orders-limit', namespace: 'mesh-lab' },
+    apiVersion: 'policy.linkerd.io/v1alpha1',
+    kind: 'HTTPLocalRateLimitPolicy',
+    metadata: { name: 'orders-limit', namespace: 'mesh-lab' },
     spec: { targetRef: { group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }, total: { requestsPerSecond: 100 } },
   });
   if (open) pick(objects, 'Server', 'orders-http').spec.accessPolicy = 'all-unauthenticated';

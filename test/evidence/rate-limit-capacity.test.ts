@@ -11,19 +11,26 @@ import { asManifests, meshLab, pick } from '../support/mesh-fixture';
 import { find, labChart, synth, synthChecked } from '../support/synth';
 
 const policy = (spec: object) => ({
-  apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'HTTPLocalRateLimitPolicy', metadata: { name: 'orders-limit', namespace: 'mesh-lab' },
+  apiVersion: 'policy.linkerd.io/v1alpha1',
+  kind: 'HTTPLocalRateLimitPolicy',
+  metadata: { name: 'orders-limit', namespace: 'mesh-lab' },
   spec: { targetRef: { group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }, ...spec },
 });
 const hpa = (target: string, min: number | undefined, max: number) => ({
-  apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: target, namespace: 'mesh-lab' },
+  apiVersion: 'autoscaling/v2',
+  kind: 'HorizontalPodAutoscaler',
+  metadata: { name: target, namespace: 'mesh-lab' },
   spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, ...(min !== undefined ? { minReplicas: min } : {}), maxReplicas: max },
 });
 const findings = (objects: any[], options = {}) => analyze(asManifests(objects), options).findings.filter((f) => f.ruleId === 'LKD-CAP-002');
 
 describe('LKD-CAP-002 on plain YAML', () => {
   test('fixed replicas: information with total, identity and each override × the proxies', () => {
-    const objects = [...meshLab(), policy({ total: { requestsPerSecond: 100 }, identity: { requestsPerSecond: 20 },
-      overrides: [{ requestsPerSecond: 50, clientRefs: [{ kind: 'ServiceAccount', name: 'client' }] }] })];
+    const objects = [...meshLab(), policy({
+      total: { requestsPerSecond: 100 },
+      identity: { requestsPerSecond: 20 },
+      overrides: [{ requestsPerSecond: 50, clientRefs: [{ kind: 'ServiceAccount', name: 'client' }] }],
+    })];
     pick(objects, 'Deployment', 'orders-v1').spec.replicas = 3;
     expect(findings(objects).map((f) => [f.severity, f.message])).toEqual([['info',
       'limits each proxy, not the cluster: Server orders-http is served by Deployment mesh-lab/orders-v1 (3 replicas), Deployment mesh-lab/orders-v2 '

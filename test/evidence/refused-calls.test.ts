@@ -53,8 +53,12 @@ describe('LKD-POL-026 declared refusals on plain YAML', () => {
     const objects = withRefusingCaller('wrong-client', 'default', 'orders:8080');
     // orders-v2 gets its own, open Server (all-unauthenticated) on 8080.
     pick(objects, 'Server', 'orders-http').spec.podSelector.matchLabels['app.kubernetes.io/version'] = 'v1';
-    objects.push({ apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name: 'orders-v2-open', namespace: 'mesh-lab' },
-      spec: { podSelector: { matchLabels: { 'app.kubernetes.io/version': 'v2' } }, port: 8080, accessPolicy: 'all-unauthenticated' } });
+    objects.push({
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: { name: 'orders-v2-open', namespace: 'mesh-lab' },
+      spec: { podSelector: { matchLabels: { 'app.kubernetes.io/version': 'v2' } }, port: 8080, accessPolicy: 'all-unauthenticated' },
+    });
     const [f] = findings(objects);
     expect(f.message).toMatch(/orders-v2 lets it in/);
     expect(f.message).not.toMatch(/orders-v1 lets it in/);

@@ -13,7 +13,8 @@ const labels = (app: string) => ({ 'app.kubernetes.io/name': app });
 
 function workload(name: string, calls?: string): any {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name, namespace: NS, ...(calls ? { annotations: { [CALLS_ANNOTATION]: calls } } : {}) },
     spec: { selector: { matchLabels: labels(name) }, template: { metadata: { labels: labels(name) }, spec: { containers: [{ name: 'app', image: 'app:1', ports: [{ containerPort: 8080 }] }] } } },
   };
@@ -21,7 +22,8 @@ function workload(name: string, calls?: string): any {
 
 function service(name: string, retries?: Record<string, string>): any {
   return {
-    apiVersion: 'v1', kind: 'Service',
+    apiVersion: 'v1',
+    kind: 'Service',
     metadata: { name, namespace: NS, ...(retries ? { annotations: retries } : {}) },
     spec: { selector: labels(name), ports: [{ name: 'http', port: 8080, targetPort: 8080 }] },
   };
@@ -58,7 +60,8 @@ describe('LKD-CAP-001 retry amplification on plain YAML', () => {
 
   test('per request class: a route\'s own retries replace the Service\'s, and a declared request picks its route', () => {
     const route = (name: string, path: string, limit?: string) => ({
-      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute',
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
       metadata: { name, namespace: NS, ...(limit ? { annotations: retry(limit) } : {}) },
       spec: { parentRefs: [{ group: 'core', kind: 'Service', name: 'payments', port: 8080 }], rules: [{ matches: [{ path: { type: 'PathPrefix', value: path } }], backendRefs: [{ name: 'payments', port: 8080 }] }] },
     });

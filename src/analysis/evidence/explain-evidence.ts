@@ -69,7 +69,9 @@ export function serviceRefusals(result: AnalysisResult): RefusalView[] {
 }
 
 function rateLimitView(c: RateLimitCapacity): RateLimitView {
-  return { policy: idLabel(c.policy.id), server: idLabel(c.server.id), workloads: describeWorkloads(c), capacity: describeRates(c), varies: c.varies };
+  return {
+    policy: idLabel(c.policy.id), server: idLabel(c.server.id), workloads: describeWorkloads(c), capacity: describeRates(c), varies: c.varies,
+  };
 }
 
 /** The local rate limits whose Server claims `port` of one of `pods`. */
@@ -108,7 +110,8 @@ export function serviceEvidence(result: AnalysisResult, text: string): ExplainEv
   const service = serviceOf(result.index, target.namespace, target.name);
   const spec = service ? refList(specOf(service).ports).find((p: any) => p.port === target.port) as any : undefined;
   if (!service || !spec) return undefined;
-  const refusals = refusalsTo(result, (namespace, name, port) => namespace === target.namespace && name === target.name && (port === target.port || port === spec.name));
+  const refusals = refusalsTo(result, (namespace, name, port) =>
+    namespace === target.namespace && name === target.name && (port === target.port || port === spec.name));
   const targetPort = spec.targetPort ?? spec.port;
   const pods = result.index.podTemplatesForService(service).flatMap((pod) => (typeof targetPort === 'number' ? [{ pod, port: targetPort }] : []));
   return {

@@ -1,6 +1,6 @@
+import { describeChain, retryChains } from './retry-chains';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { describeChain, retryChains } from './retry-chains';
 
 /** Retries at every hop multiply: a chain of declared calls whose worst-case attempts exceed the bound. */
 export const retryAmplification: Rule = {

@@ -6,6 +6,7 @@
  * default route.
  */
 import { CALLS_ANNOTATION } from '../../../core/annotations';
+import { compareStrings } from '../../../core/compare';
 import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
 import { inboundRoutes, routeFor } from '../../model/inbound-routes';
 import { annotationsOf } from '../../model/manifest';
@@ -14,7 +15,6 @@ import { OutboundProtocol, outboundPolicy, servedTo, servicePortProtocol } from 
 import { idLabel, workloadLabel } from '../../model/policy-view';
 import { RouteFamily, servicePorts } from '../../model/route-view';
 import { AnalysisContext } from '../../options';
-import { compareStrings } from '../../../core/compare';
 import { DeclaredCall, parseCalls } from '../policy/declared-calls';
 import { RetrySettings, annotationsRead, describeKeys, effectiveRetry, retryBlockKeys, retrySettingsOf } from '../retry/retry-config';
 
@@ -59,7 +59,8 @@ function served(index: MeshIndex, context: AnalysisContext, service: IndexedObje
     const only = classOf('the default route', defaultRouteRetry(service));
     return { classes: [only], pick: () => only };
   }
-  const classes = new Map<IndexedObject, RetryClass>(routes.routes.map((r) => [r.route, classOf(idLabel(r.route.id), effectiveRetry(r.route, index))]));
+  const classes = new Map<IndexedObject, RetryClass>(
+    routes.routes.map((r) => [r.route, classOf(idLabel(r.route.id), effectiveRetry(r.route, index))]));
   const matchable = inboundRoutes(routes.routes.map((r) => r.route), routes.family === RouteFamily.GRPC ? 'grpc' : 'http', [], []);
   return {
     classes: [...classes.values()],
@@ -71,7 +72,9 @@ function served(index: MeshIndex, context: AnalysisContext, service: IndexedObje
 }
 
 /** The request classes of a Service port for clients in `clientNamespace` (explain shows them). */
-export function retryClasses(index: MeshIndex, context: AnalysisContext, service: IndexedObject, port: number, clientNamespace: string): RetryClass[] {
+export function retryClasses(
+  index: MeshIndex, context: AnalysisContext, service: IndexedObject, port: number, clientNamespace: string,
+): RetryClass[] {
   return served(index, context, service, port, clientNamespace).classes;
 }
 
@@ -101,7 +104,8 @@ function hopsOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): C
     // Without a declared request, the worst class the call may use; a request no route matches is answered 404.
     const retry = call.request ? classes.pick(call.request) ?? { name: 'no route (404 from the client proxy)', factor: 1 }
       : classes.classes.reduce((a, b) => (b.factor > a.factor ? b : a));
-    const targets = index.podTemplatesForService(service).filter((p) => !p.owner.inventory).sort((a, b) => compareStrings(workloadLabel(a), workloadLabel(b)));
+    const targets = index.podTemplatesForService(service).filter((p) => !p.owner.inventory)
+      .sort((a, b) => compareStrings(workloadLabel(a), workloadLabel(b)));
     return [{ caller: pod, call, retry, targets }];
   });
 }

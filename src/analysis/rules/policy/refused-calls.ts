@@ -1,4 +1,6 @@
+import { DeclaredCall, parseCalls } from './declared-calls';
 import { REFUSED_CALLS_ANNOTATION } from '../../../core/annotations';
+import { compareStrings } from '../../../core/compare';
 import { MIRRORED_SERVICE_LABEL } from '../../../core/multicluster';
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
@@ -6,8 +8,6 @@ import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { idLabel, refList, specOf } from '../../model/policy-view';
 import { Decision, InboundPolicy, WorkloadRef, canReach, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea } from '../../rule';
-import { DeclaredCall, parseCalls } from './declared-calls';
-import { compareStrings } from '../../../core/compare';
 
 /** A declared refusal's verdict: proven (undefined), allowed by some workload behind the target, or undecidable. */
 export interface RefusalVerdict {
