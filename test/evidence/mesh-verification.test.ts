@@ -55,6 +55,15 @@ describe('MeshVerification', () => {
     expect(env(job)).toMatchObject({ VERIFY_URL: 'http://orders.shop.svc.example.internal:9090/orders.Orders/Get', VERIFY_METHOD: 'POST', VERIFY_PROTOCOL: 'grpc', VERIFY_EXPECT: 'allowed' });
   });
 
+  test('a call declared after the MeshVerification fails synth instead of going unverified', () => {
+    const chart = labChart();
+    const a = new MeshedDeployment(chart, 'A', { name: 'a', app: 'a', containers: [container] });
+    a.addCall(ServiceReference.fromName('orders'), 8080);
+    new MeshVerification(chart, 'V', { workloads: [a] });
+    a.addRefusedCall(ServiceReference.fromName('orders'), 9090);
+    expect(() => synthChecked(chart)).toThrow(/LKD-INPUT-\d{3}: MeshVerification lab\/V has no Job for calls or refusals that a declared after it was created/);
+  });
+
   test('nothing declared, or bad input: a coded error naming the construct', () => {
     const chart = labChart();
     expect(() => new MeshVerification(chart, 'V')).toThrow(/\[lab\/V\] LKD-INPUT-\d{3}: MeshVerification found no declared call or refusal/);

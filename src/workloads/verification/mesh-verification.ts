@@ -82,9 +82,9 @@ const SMALL = {
  *
  * @exampleMetadata fixture=shop
  * @example
- * const client = new MeshedDeployment(chart, 'Client', { name: 'client', app: 'client', containers: [{ image: 'curlimages/curl:8.14.1', securityContext: { user: 100 } }] });
- * client.addCall(ServiceReference.fromName('orders'), 8080, { method: 'GET', path: '/' });
- * new MeshVerification(chart, 'Verify', { workloads: [client] });
+ * const web = new MeshedDeployment(chart, 'Web', { name: 'web', app: 'web', containers: [{ image: 'curlimages/curl:8.14.1', securityContext: { user: 100 } }] });
+ * web.addCall(ordersService, 8080, { method: 'GET', path: '/' });
+ * new MeshVerification(chart, 'Verify', { workloads: [web] });
  */
 export class MeshVerification extends Construct {
   /** The Jobs, one per declared call or refusal, in declaration order. */
@@ -108,6 +108,8 @@ export class MeshVerification extends Construct {
     check(this.checks.length > 0, this, InputRule.REQUIRED,
       'MeshVerification found no declared call or refusal to verify.',
       'Create it after the workloads call addCall / addRefusedCall, or pass workloads that declare some.');
+    // A call or refusal declared after this construct would go unverified without a word: synth says so instead.
+    this.node.addValidation({ validate: () => this.unverified(props.workloads) });
     const counts = new Map<MeshedDeployment, number>();
     for (const c of this.checks) {
       const n = (counts.get(c.workload) ?? 0) + 1;
@@ -121,6 +123,13 @@ export class MeshVerification extends Construct {
     requireString(this, manifestFile, 'manifestFile');
     const namespaces = [...new Set(this.checks.map((c) => c.workload.deployment.metadata.namespace ?? 'default'))].sort();
     return verificationRunbook({ manifestFile, namespaces, selector: `${COMPONENT_LABEL}=${VERIFICATION_COMPONENT}`, jobs: this.jobs.map((j) => j.name) });
+  }
+
+  private unverified(given: MeshedDeployment[] | undefined): string[] {
+    const workloads = given ?? this.node.root.node.findAll().filter((c): c is MeshedDeployment => c instanceof MeshedDeployment);
+    const late = workloads.filter((w) => w._declaredRequests().length !== this.checks.filter((c) => c.workload === w).length);
+    return late.length === 0 ? [] : [`${InputRule.REQUIRED}: MeshVerification ${this.node.path} has no Job for calls or refusals that `
+      + `${late.map((w) => w.name).join(', ')} declared after it was created. Fix: create the MeshVerification after the last addCall / addRefusedCall.`];
   }
 
   private job(c: Check, n: number, o: { protocol: VerificationProtocol; image: string; domain: string; timeout: number }): kplus.Job {
