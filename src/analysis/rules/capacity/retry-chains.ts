@@ -112,6 +112,8 @@ function hopsOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): C
 
 /** At most this many calls deep: a chain longer than any real request path is a cycle unrolled. */
 const MAX_DEPTH = 16;
+/** Chains are paths through a call graph, whose count can grow exponentially with fan-out: enough for any real mesh. */
+const MAX_CHAINS = 10_000;
 
 /**
  * Every maximal chain of declared calls from the workloads nobody calls (and from those only reached in a cycle),
@@ -126,6 +128,7 @@ export function retryChains(index: MeshIndex, context: AnalysisContext): RetryCh
   const visited = new Set<PodTemplate>();
   const walk = (pod: PodTemplate, path: ChainHop[], factor: number, onPath: Set<PodTemplate>) => {
     visited.add(pod);
+    if (chains.length >= MAX_CHAINS) return;
     const next = (hops.get(pod) ?? []).flatMap((hop) => hop.targets.map((t) => ({ hop, target: t })));
     if (next.length === 0 || path.length >= MAX_DEPTH) {
       if (path.length > 0) chains.push({ hops: path, factor });
