@@ -6,7 +6,7 @@ import { Chart, ChartProps, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit,
+  MeshVerification, MeshedDeployment, MeshedNamespace, PodSelection, ProxyProtocol, Server, ServerAccess, ServerPort, ServiceReference, TrafficSplit,
 } from '../../src';
 
 export const NAMESPACE = 'mesh-lab';
@@ -132,14 +132,37 @@ export class MeshLab extends Chart {
  * ServiceAccount, one with injection disabled (plaintext).
  */
 export class NegativeExperiment extends Chart {
+  public readonly wrongClient: MeshedDeployment;
+  public readonly plainClient: MeshedDeployment;
+
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
     super(scope, id, { labels: props.labels, disableResourceNameHashes: props.disableResourceNameHashes, namespace: NAMESPACE });
-    new MeshedDeployment(this, 'WrongClient', {
+    // Refusals as code: synth fails (LKD-POL-026) if the policy would ever let either of them reach orders.
+    const orders = ServiceReference.fromName('orders');
+    const refused = [{ service: orders, port: ORDERS_PORT, request: { method: 'GET', path: '/' } }];
+    this.wrongClient = new MeshedDeployment(this, 'WrongClient', {
       name: 'wrong-client',
       app: 'wrong-client',
       serviceAccount: kplus.ServiceAccount.fromServiceAccountName(this, 'DefaultIdentity', 'default'),
       containers: [curlContainer()],
+      refusedCalls: refused,
     });
-    new MeshedDeployment(this, 'PlainClient', { name: 'plain-client', app: 'plain-client', meshed: false, containers: [curlContainer()] });
+    this.plainClient = new MeshedDeployment(this, 'PlainClient', {
+      name: 'plain-client', app: 'plain-client', meshed: false, containers: [curlContainer()], refusedCalls: refused,
+    });
+  }
+}
+
+/**
+ * The evidence after apply (with the negative experiment): a Job per declared call and refusal — client allowed,
+ * wrong-client and plain-client refused on orders — each printing one verdict line. Create it last: it reads the
+ * calls and refusals the workloads of the app have declared.
+ */
+export class Verification extends Chart {
+  public readonly verification: MeshVerification;
+
+  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+    super(scope, id, { labels: props.labels, disableResourceNameHashes: props.disableResourceNameHashes, namespace: NAMESPACE });
+    this.verification = new MeshVerification(this, 'Verify');
   }
 }

@@ -139,6 +139,15 @@ export const CONTEXT_OPTIONS: readonly ContextOption[] = [
     problem: count,
   },
   {
+    key: 'maxRetryAmplification',
+    flag: 'max-retry-amplification',
+    kind: 'number',
+    placeholder: 'N',
+    help: 'Worst-case attempts per request at a hop of a chain of declared calls before LKD-CAP-001 warns',
+    defaultText: '10',
+    problem: count,
+  },
+  {
     key: 'cniEnabled',
     flag: 'cni',
     kind: 'boolean',

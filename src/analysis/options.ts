@@ -53,6 +53,8 @@ export interface AnalysisContext {
   readonly nodeCount?: number;
   /** Zones (`topology.kubernetes.io/zone`) with schedulable nodes, when known; else counted from the inventory's Node labels. */
   readonly zoneCount?: number;
+  /** Worst-case attempts one request may cause at a hop of a chain of declared calls before LKD-CAP-001 warns. */
+  readonly maxRetryAmplification: number;
   /**
    * Trust domains (with their control-plane namespaces, as `<control-plane-ns>.<trust-domain>`) of the other clusters
    * of a fleet that share this cluster's anchors: identities written for their workloads are valid here.
@@ -71,6 +73,9 @@ export interface AnalysisContext {
   /** The moment certificates are judged against (tests pin it). */
   readonly now: Date;
 }
+
+/** The default of maxRetryAmplification: one request may become ten at a hop before LKD-CAP-001 warns. */
+export const DEFAULT_MAX_RETRY_AMPLIFICATION = 10;
 
 export type AnalysisContextInput = Partial<AnalysisContext>;
 
@@ -101,6 +106,7 @@ export function resolveContext(input: AnalysisContextInput = {}): AnalysisContex
     nativeSidecar: input.nativeSidecar,
     nodeCount: input.nodeCount,
     zoneCount: input.zoneCount,
+    maxRetryAmplification: input.maxRetryAmplification ?? DEFAULT_MAX_RETRY_AMPLIFICATION,
     peerIdentitySuffixes: input.peerIdentitySuffixes ?? [],
     peerServiceAccounts: input.peerServiceAccounts ?? [],
     unsuppressible: input.unsuppressible ?? [],

@@ -19,6 +19,7 @@ export enum RuleArea {
   SECRET = 'SEC',
   META = 'META',
   MULTICLUSTER = 'MC',
+  CAPACITY = 'CAP',
 }
 
 export interface RuleDoc {

@@ -116,6 +116,12 @@ export interface MeshChecksOptions {
    */
   readonly zoneCount?: number;
   /**
+   * Worst-case attempts one request may cause at a hop of a chain of declared calls (the product of 1 + retry limit
+   * along it) before LKD-CAP-001 warns.
+   * @default 10
+   */
+  readonly maxRetryAmplification?: number;
+  /**
    * Print informational findings (what the checks could not know) to stderr during synth; they never fail it.
    * @default false
    */

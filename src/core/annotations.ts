@@ -15,3 +15,10 @@ export const SUPPRESS_ANNOTATION = 'analysis.cdk8s-linkerd.io/suppress';
  * it, as kube-linter's `ignore-check.kube-linter.io/<check>` does.
  */
 export const IGNORE_CHECK_ANNOTATION_PREFIX = 'ignore-check.cdk8s-linkerd.io/';
+
+/**
+ * On a workload: the Service ports (and requests) the mesh must refuse it, in the grammar of CALLS_ANNOTATION. The
+ * engine proves each refusal against the inbound policy (LKD-POL-026), so a release gate can rely on the wrong identity
+ * and the plaintext client being refused by the target's proxy.
+ */
+export const REFUSED_CALLS_ANNOTATION = 'analysis.cdk8s-linkerd.io/refused-calls';

@@ -1,12 +1,14 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { AutoscaledBudget, ClusterRateBudget, perProxyRate } from './rate-budget';
 import { IServer } from './server';
 import { MeshResource, MeshResourceProps, metadataFor } from '../base';
 import { claimServerReference } from '../checks/claims';
 import { check } from '../core/errors';
-import { isNamed, isStruct, namespaceOf, optionalList, requireNamed, requireStruct } from '../core/runtime-checks';
+import { isNamed, isStruct, namespaceOf, optionalList, optionalStruct, requireNamed, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/policy.linkerd.io';
+import { MeshedDeployment } from '../workloads/meshed-deployment';
 
 const U32_MAX = 4_294_967_295;
 
@@ -27,6 +29,12 @@ export interface HttpLocalRateLimitPolicyProps extends MeshResourceProps {
    * @default - no overall limit
    */
   readonly totalRequestsPerSecond?: number;
+  /**
+   * A cluster-wide budget for all clients together instead of totalRequestsPerSecond: each proxy enforces the limit on
+   * its own, so the policy's total is the budget divided by the replicas of the workloads behind the Server (LKD-CAP-002).
+   * @default - none: totalRequestsPerSecond, if given, applies per proxy
+   */
+  readonly clusterBudget?: ClusterRateBudget;
   /**
    * Requests per second for each client identity.
    * @default - no per-identity limit
@@ -49,6 +57,7 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
     requireNamed(this, props.server, 'server', 'Pass the Server construct, or Server.fromServerName("name").');
     claimServerReference(this, props.server);
     optionalList<RateLimitOverride>(this, props.overrides, 'overrides', isStruct, 'override objects ({ requestsPerSecond, clients })');
+    const budget = this.budget(props);
     const total = props.totalRequestsPerSecond;
     const rate = (value: number | undefined, what: string) => {
       if (value === undefined) return undefined;
@@ -57,7 +66,7 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
         `${what} ${value} exceeds totalRequestsPerSecond ${total}.`, 'Keep per-client limits at or below the total.');
       return { requestsPerSecond: value };
     };
-    check(total !== undefined || props.identityRequestsPerSecond !== undefined || (props.overrides?.length ?? 0) > 0, this, 'LKD-POL-014',
+    check(total !== undefined || budget !== undefined || props.identityRequestsPerSecond !== undefined || (props.overrides?.length ?? 0) > 0, this, 'LKD-POL-014',
       'the policy sets no limit at all.', 'Set totalRequestsPerSecond, identityRequestsPerSecond or overrides.');
     const metadata = metadataFor(this, props);
     // ratelimit_policy.rs target(LocalTargetRef): the Server is looked up in the policy's own namespace.
@@ -69,7 +78,7 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
       metadata,
       spec: {
         targetRef: { group: 'policy.linkerd.io', kind: 'Server', name: props.server.name },
-        total: rate(total, 'totalRequestsPerSecond'),
+        total: budget ? Lazy.any({ produce: () => (budget.rate() === undefined ? undefined : { requestsPerSecond: budget.rate() }) }) as any : rate(total, 'totalRequestsPerSecond'),
         identity: rate(props.identityRequestsPerSecond, 'identityRequestsPerSecond'),
         overrides: props.overrides?.map((o, i) => {
           optionalList(this, o.clients, `overrides[${i}].clients`, isNamed, 'ServiceAccounts');
@@ -82,5 +91,25 @@ export class HttpLocalRateLimitPolicy extends MeshResource {
         }),
       },
     });
+  }
+
+  /**
+   * The per-proxy total a cluster-wide budget gives, computed at synth (autoscalers may be added after the policy); a
+   * budget that cannot be divided as asked fails validation with a coded message.
+   */
+  private budget(props: HttpLocalRateLimitPolicyProps): { rate: () => number | undefined } | undefined {
+    if (props.clusterBudget === undefined) return undefined;
+    const budget = optionalStruct(this, props.clusterBudget, 'clusterBudget') as ClusterRateBudget;
+    check(props.totalRequestsPerSecond === undefined, this, 'LKD-POL-014', 'the policy sets both totalRequestsPerSecond and clusterBudget.',
+      'Set one: totalRequestsPerSecond is per proxy, clusterBudget the cluster-wide total divided by the replicas.');
+    check(Number.isInteger(budget.totalRequestsPerSecond) && budget.totalRequestsPerSecond > 0 && budget.totalRequestsPerSecond <= U32_MAX, this, 'LKD-POL-014',
+      `clusterBudget.totalRequestsPerSecond ${JSON.stringify(budget.totalRequestsPerSecond)} must be a positive integer.`, 'Use a whole number of requests per second above 0.');
+    optionalList(this, budget.workloads, 'clusterBudget.workloads', (w): w is MeshedDeployment => w instanceof MeshedDeployment, 'MeshedDeployment constructs');
+    check(Array.isArray(budget.workloads) && budget.workloads.length > 0, this, 'LKD-POL-014', 'clusterBudget names no workloads.', 'List the MeshedDeployments the Server selects.');
+    check(budget.autoscaled === undefined || Object.values(AutoscaledBudget).includes(budget.autoscaled), this, 'LKD-POL-014',
+      `clusterBudget.autoscaled ${JSON.stringify(budget.autoscaled)} is not an AutoscaledBudget.`, 'Use AutoscaledBudget.HOLD_AT_MAX_REPLICAS or REACH_AT_MIN_REPLICAS.');
+    const result = () => perProxyRate(this, budget);
+    this.node.addValidation({ validate: () => { const problem = result().problem; return problem ? [problem] : []; } });
+    return { rate: () => result().rate };
   }
 }

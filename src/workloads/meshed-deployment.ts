@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
 import { claimImportedServiceAccount } from '../checks/claims';
 import { registerChecks } from '../checks/register';
-import { CALLS_ANNOTATION } from '../core/annotations';
+import { CALLS_ANNOTATION, REFUSED_CALLS_ANNOTATION } from '../core/annotations';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check, fail } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortNumber, validateServicePortName } from '../core/names';
@@ -26,6 +26,20 @@ export interface ServiceCall {
    * @default any request (the call counts as allowed when some request gets through)
    */
   readonly request?: CallRequest;
+}
+
+/** A declared call or refusal as MeshVerification reads it. @internal */
+export interface DeclaredRequest {
+  /** The entry as the annotation spells it. */
+  readonly text: string;
+  readonly service: string;
+  /** The Service's namespace; undefined: the workload's. */
+  readonly namespace?: string;
+  readonly port: number;
+  readonly method?: string;
+  readonly path?: string;
+  /** True for addRefusedCall. */
+  readonly refused: boolean;
 }
 
 /** An HTTP request a declared call makes. */
@@ -139,6 +153,12 @@ export interface MeshedDeploymentProps {
    * @default - none declared
    */
   readonly calls?: ServiceCall[];
+  /**
+   * Service ports (and requests) the mesh must refuse this workload. Synth fails (LKD-POL-026) when the policy would
+   * let one in.
+   * @default - none declared
+   */
+  readonly refusedCalls?: ServiceCall[];
 }
 
 /**
@@ -170,6 +190,8 @@ export class MeshedDeployment extends Construct {
   /** Whether the pods are injected. */
   public readonly meshed: boolean;
   private readonly calls: string[] = [];
+  private readonly refusedCalls: string[] = [];
+  private readonly declared: DeclaredRequest[] = [];
 
   constructor(scope: Construct, id: string, props: MeshedDeploymentProps) {
     super(scope, id);
@@ -196,6 +218,7 @@ export class MeshedDeployment extends Construct {
     optionalBoolean(this, props.automountServiceAccountToken, 'automountServiceAccountToken');
     optionalStruct(this, props.proxy, 'proxy');
     optionalList(this, props.calls, 'calls', isStruct, 'calls ({ service, port })');
+    optionalList(this, props.refusedCalls, 'refusedCalls', isStruct, 'refused calls ({ service, port })');
     this.serviceAccount = props.serviceAccount ?? new kplus.ServiceAccount(this, 'ServiceAccount', {
       metadata: { name: this.name },
       automountToken: false,
@@ -216,6 +239,7 @@ export class MeshedDeployment extends Construct {
     if (!this.meshed) this.deployment.podMetadata.addAnnotation(INJECT_ANNOTATION, 'disabled');
     for (const [key, value] of Object.entries(proxyAnnotations(this, props.proxy))) this.deployment.podMetadata.addAnnotation(key, value);
     for (const call of props.calls ?? []) this.addCall(call.service, call.port, call.request);
+    for (const call of props.refusedCalls ?? []) this.addRefusedCall(call.service, call.port, call.request);
   }
 
   /**
@@ -223,27 +247,51 @@ export class MeshedDeployment extends Construct {
    * and synth fails (LKD-POL-013) if the mesh's inbound policy would refuse the call — e.g. after a move to deny.
    */
   public addCall(service: ServiceReference, port: number, request?: CallRequest): void {
-    check(service instanceof ServiceReference, this, InputRule.REQUIRED, 'addCall needs a ServiceReference.', 'Pass ServiceReference.fromService(svc).');
+    this.calls.push(this.callEntry('addCall', service, port, request, false));
+    this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
+  }
+
+  /**
+   * Declares that the mesh must refuse this workload's requests to a Service port (the mirror of addCall): written as
+   * the `analysis.cdk8s-linkerd.io/refused-calls` annotation, and synth fails (LKD-POL-026) when the inbound policy
+   * would let the request in — evidence that the wrong identity or a plaintext client is refused by the target's proxy.
+   */
+  public addRefusedCall(service: ServiceReference, port: number, request?: CallRequest): void {
+    this.refusedCalls.push(this.callEntry('addRefusedCall', service, port, request, true));
+    this.deployment.metadata.addAnnotation(REFUSED_CALLS_ANNOTATION, [...new Set(this.refusedCalls)].sort().join(','));
+  }
+
+  /** One entry of the calls grammar (`service[.namespace]:port [METHOD] [/path]`), validated. */
+  private callEntry(method: string, service: ServiceReference, port: number, request: CallRequest | undefined, refused: boolean): string {
+    check(service instanceof ServiceReference, this, InputRule.REQUIRED, `${method} needs a ServiceReference.`, 'Pass ServiceReference.fromService(svc).');
     service._validate(this, 'called');
     validatePortNumber(this, port, 'called port');
-    const method = request?.method;
+    const verb = request?.method;
     const path = request?.path;
-    if (!(method === undefined || (typeof method === 'string' && /^[A-Z]{1,20}$/.test(method)))) {
+    if (!(verb === undefined || (typeof verb === 'string' && /^[A-Z]{1,20}$/.test(verb)))) {
       fail(this, InputRule.REQUIRED,
-        `addCall: method ${JSON.stringify(method)} is not an HTTP method.`,
+        `${method}: method ${JSON.stringify(verb)} is not an HTTP method.`,
         'Pass an upper-case method such as "GET".');
     }
     if (!(path === undefined || (typeof path === 'string' && /^\/\S*$/.test(path) && !path.includes(',')))) {
       fail(this, InputRule.REQUIRED,
-        `addCall: path ${JSON.stringify(path)} is not an absolute request path.`,
+        `${method}: path ${JSON.stringify(path)} is not an absolute request path.`,
         'Pass a path that starts with "/" and has no spaces or commas.');
     }
     // Same-namespace calls are written without the namespace, as route refs are: the manifest stays portable.
     const namespace = service.namespace !== undefined && service.namespace !== this.deployment.metadata.namespace ? `.${service.namespace}` : '';
-    const requestText = [method, path].filter((x) => x !== undefined).join(' ');
+    const requestText = [verb, path].filter((x) => x !== undefined).join(' ');
     service._claim(this);
-    this.calls.push(`${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`);
-    this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
+    const text = `${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`;
+    if (!this.declared.some((d) => d.text === text && d.refused === refused)) {
+      this.declared.push({ text, service: service.name, namespace: service.namespace, port, method: verb, path, refused });
+    }
+    return text;
+  }
+
+  /** The calls and refusals declared so far, in declaration order (what MeshVerification turns into Jobs). @internal */
+  public _declaredRequests(): readonly DeclaredRequest[] {
+    return [...this.declared];
   }
 
   /**

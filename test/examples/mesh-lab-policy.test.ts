@@ -5,12 +5,15 @@ import { Testing } from 'cdk8s';
 import { MeshLab, NAMESPACE, NegativeExperiment } from '../../examples/mesh-lab/mesh-lab';
 import { analyze } from '../../src/analysis/engine';
 import { canReach, evaluateInboundPolicy, routeShares } from '../../src/analysis/policy';
-import { synthChecked } from '../support/synth';
+import { synth, synthChecked } from '../support/synth';
 
 function analyzed(withPolicy: boolean) {
   const app = Testing.app();
   const lab = new MeshLab(app, 'mesh-lab', { withPolicy });
-  const objects = [...synthChecked(lab), ...synthChecked(new NegativeExperiment(app, 'negative'))];
+  // Without the policy the negative experiment's declared refusals fail the app's synth (LKD-POL-026): read it unchecked.
+  const negative = new NegativeExperiment(app, 'negative');
+  const render = withPolicy ? synthChecked : synth;
+  const objects = [...render(lab), ...render(negative)];
   const result = analyze(objects.map((object) => ({ object })));
   return { result, policy: evaluateInboundPolicy(result.index, result.context) };
 }
@@ -71,6 +74,12 @@ describe('mesh-lab with the policy objects removed', () => {
     const decision = canReach(policy, caller('plain-client'), orders, 8080);
     expect(decision.allowed).toBe(true);
     expect(decision.reason).toMatch(/all-unauthenticated/);
+  });
+
+  test('the negative experiment\'s declared refusals fail its synth (LKD-POL-026)', () => {
+    const app = Testing.app();
+    new MeshLab(app, 'mesh-lab', { withPolicy: false });
+    expect(() => synthChecked(new NegativeExperiment(app, 'negative'))).toThrow(/LKD-POL-026 at negative\/PlainClient .*LKD-POL-026 at negative\/WrongClient/s);
   });
 
   test('and the engine warns about it on the orders workloads', () => {

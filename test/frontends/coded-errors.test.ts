@@ -167,12 +167,16 @@ describe('codedErrorLines', () => {
   });
 });
 
-test('MESH_LAB_NEGATIVE=1 keeps mesh-lab.k8s.yaml (the README\'s kubectl apply) and adds mesh-lab-negative.k8s.yaml', () => {
+test('MESH_LAB_NEGATIVE=1 keeps mesh-lab.k8s.yaml (the README\'s kubectl apply) and adds mesh-lab-negative.k8s.yaml and the verification Jobs', () => {
   const out = path.join(dir, 'out');
   const run = spawnSync(process.execPath, [TS_NODE, '-T', '-P', EXAMPLES_TSCONFIG, MESH_LAB_MAIN], {
     cwd: REPO_ROOT, env: childEnv({ CDK8S_OUTDIR: out, MESH_LAB_NEGATIVE: '1' }), encoding: 'utf8', timeout: 180_000,
   });
   expect(run.stderr).not.toMatch(/^error:/m);
   expect(run.status).toBe(0);
-  expect(fs.readdirSync(out).sort()).toEqual(['mesh-lab-negative.k8s.yaml', 'mesh-lab.k8s.yaml']);
+  expect(fs.readdirSync(out).sort()).toEqual(['mesh-lab-negative.k8s.yaml', 'mesh-lab-verify.k8s.yaml', 'mesh-lab.k8s.yaml']);
+  // client allowed; wrong-client and plain-client refused (test/evidence runs their scripts).
+  expect(fs.readFileSync(path.join(out, 'mesh-lab-verify.k8s.yaml'), 'utf8').match(/^  name: verify-.*$/gm)).toEqual([
+    '  name: verify-client-call-1', '  name: verify-wrong-client-refused-1', '  name: verify-plain-client-refused-1',
+  ]);
 });

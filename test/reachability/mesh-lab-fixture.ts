@@ -2,7 +2,7 @@
 import { Testing } from 'cdk8s';
 import { MeshLab, NegativeExperiment } from '../../examples/mesh-lab/mesh-lab';
 import { Manifest } from '../../src/analysis/model/manifest';
-import { synthChecked } from '../support/synth';
+import { synth, synthChecked } from '../support/synth';
 
 export interface LabOptions {
   readonly withPolicy?: boolean;
@@ -11,8 +11,14 @@ export interface LabOptions {
 
 export function meshLabObjects(options: LabOptions = {}): any[] {
   const app = Testing.app();
-  const objects = synthChecked(new MeshLab(app, 'mesh-lab', { withPolicy: options.withPolicy ?? true }));
-  if (options.negative) objects.push(...synthChecked(new NegativeExperiment(app, 'negative')));
+  const withPolicy = options.withPolicy ?? true;
+  const lab = new MeshLab(app, 'mesh-lab', { withPolicy });
+  const negative = options.negative ? new NegativeExperiment(app, 'negative') : undefined;
+  // The negative experiment declares its refusals (LKD-POL-026), which the lab without its policy breaks: that
+  // combination (plan-deny's input) is rendered without the app-wide checks.
+  const render = negative && !withPolicy ? synth : synthChecked;
+  const objects = render(lab);
+  if (negative) objects.push(...render(negative));
   return JSON.parse(JSON.stringify(objects));
 }
 

@@ -9,8 +9,8 @@ import { Construct } from 'constructs';
 import {
   Authentication, AuthorizationPolicy, AuthorizationTarget, DefaultInboundPolicy, EgressNetwork, GrpcRetryCode, GrpcRoute, HttpLocalRateLimitPolicy,
   HttpMethod, HttpRoute, IssuerScheme, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, MeshChecks, MeshTlsAuthentication, MeshedDeployment,
-  MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend, Server,
-  ServerAccess, ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference, TrafficSplit, UnmatchedRequests,
+  MeshVerification, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProbeAccess, ProxyProtocol, RetryStatus, RouteBackend,
+  Server, ServerAccess, ServerGrpcRoute, ServerHttpRoute, ServerPort, ServiceReference, TrafficSplit, UnmatchedRequests,
 } from '../../src';
 
 import { certs } from '../support/certs';
@@ -93,6 +93,15 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a timeout of half a millisecond', run: (e) => route(e, { timeouts: { request: Duration.millis(0.5) } }) },
   { name: 'a declared call without a ServiceReference', run: (e) => workload(e, {}).addCall('orders' as Any, 8080) },
   { name: 'a declared call to port 0', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 0) },
+  { name: 'a declared refusal with a relative path', run: (e) => workload(e, {}).addRefusedCall(ServiceReference.fromName('orders'), 8080, { path: 'orders' }) },
+  { name: 'a MeshVerification with nothing declared to verify', run: (e) => new MeshVerification(e.chart, 'Verify') },
+  {
+    name: 'a MeshVerification with a cluster domain that is no DNS name',
+    run: (e) => {
+      workload(e, {}).addCall(ServiceReference.fromName('orders'), 8080);
+      return new MeshVerification(e.chart, 'Verify', { clusterDomain: 'Cluster Local' });
+    },
+  },
   { name: 'a declared call with a lower-case method', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 8080, { method: 'get' }) },
   { name: 'a declared call with a relative path', run: (e) => workload(e, {}).addCall(ServiceReference.fromName('orders'), 8080, { path: 'orders' }) },
   { name: 'a rule timeout of 100000 seconds (no single Gateway API unit)', run: (e) => route(e, { rules: [{ requestTimeout: Duration.seconds(100_000) }] }) },
@@ -119,6 +128,10 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a total rate of 0', run: (e) => limit(e, { totalRequestsPerSecond: 0 }) },
   { name: 'a per-identity rate above the total', run: (e) => limit(e, { totalRequestsPerSecond: 100, identityRequestsPerSecond: 200 }) },
   { name: 'a rate limit without limits', run: (e) => limit(e, {}) },
+  { name: 'a per-proxy total and a cluster budget', run: (e) => limit(e, { totalRequestsPerSecond: 10, clusterBudget: { totalRequestsPerSecond: 20, workloads: [workload(e, {})] } }) },
+  { name: 'a cluster budget of 0', run: (e) => limit(e, { clusterBudget: { totalRequestsPerSecond: 0, workloads: [workload(e, {})] } }) },
+  { name: 'a cluster budget without workloads', run: (e) => limit(e, { clusterBudget: { totalRequestsPerSecond: 20, workloads: [] } }) },
+  { name: 'a cluster budget with an unknown autoscaled choice', run: (e) => limit(e, { clusterBudget: { totalRequestsPerSecond: 20, workloads: [workload(e, {})], autoscaled: 'avg' as Any } }) },
   {
     name: 'a rate limit in another namespace than its Server',
     run: (e) => new HttpLocalRateLimitPolicy(new Chart(e.chart.node.root as Construct, 'other', { namespace: 'other' }), 'Limit',

@@ -63,6 +63,16 @@ const copyOf = (o: any[], kind: string, name: string, change: (copy: any) => voi
 };
 
 export const RULE_TRIGGERS: RuleTrigger[] = [
+  // client is authorized on orders, yet declares that the mesh refuses it.
+  { ruleId: 'LKD-POL-026', objects: lab((o) => { annotate(find(o, 'Deployment', 'client').metadata, { 'analysis.cdk8s-linkerd.io/refused-calls': 'orders:8080 GET /' }); }) },
+  {
+    // client → orders (3 retries: ×4) → orders-v1 → orders-v2 (3 retries: ×4): 16 attempts.
+    ruleId: 'LKD-CAP-001',
+    objects: lab((o) => {
+      for (const name of ['orders', 'orders-v2']) annotate(find(o, 'Service', name).metadata, { 'retry.linkerd.io/http': '5xx', 'retry.linkerd.io/limit': '3' });
+      annotate(find(o, 'Deployment', 'orders-v1').metadata, { 'analysis.cdk8s-linkerd.io/calls': 'orders-v2:8080' });
+    }),
+  },
   { ruleId: 'LKD-MESH-001', objects: lab((o) => { for (const v of ['orders-v1', 'orders-v2']) annotate(podMeta(o, v), { 'linkerd.io/inject': 'disabled' }); }) },
   { ruleId: 'LKD-MESH-004', objects: lab((o) => { for (const v of ['orders-v1', 'orders-v2']) annotate(podMeta(o, v), { 'config.linkerd.io/opaque-ports': '8080' }); }) },
   { ruleId: 'LKD-POL-008', objects: lab((o) => copyOf(o, 'Server', 'orders-http', (s) => { s.metadata.name = 'orders-http-2'; })) },

@@ -5,6 +5,8 @@ import { unknownAppProtocol } from './route/unknown-app-protocol';
 import { unservedProtocol } from './route/unserved-protocol';
 import { compareStrings } from '../../core/compare';
 import { Rule } from '../rule';
+import { localRateLimits } from './capacity/local-rate-limits';
+import { retryAmplification } from './capacity/retry-amplification';
 import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';
 import { certificateLifetimes } from './cert/lifetimes';
@@ -48,6 +50,7 @@ import { probesNeedAuthorizationRule } from './policy/probes-need-authorization'
 import { prometheusScrapesRule } from './policy/prometheus-scrapes';
 import { rateLimitRule } from './policy/rate-limit';
 import { rateLimitProtocol } from './policy/rate-limit-protocol';
+import { refusedCalls } from './policy/refused-calls';
 import { requireIdentityPortsRule } from './policy/require-identity-ports';
 import { routeAuthorizationWithoutServerRule } from './policy/route-authorization-without-server';
 import { serverAuthorizationConflictsRule } from './policy/server-authorization-conflicts';
@@ -95,7 +98,7 @@ import { pinnedVersions } from './version/pinned';
 import { proxyVersionSkew } from './version/proxy-skew';
 
 export const ALL_RULES: Rule[] = [
-  authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls,
+  authorizationTargetRule, authenticationRefsRule, meshTlsIdentitiesRule, trustDomainRule, networksRule, declaredCalls, refusedCalls,
   serverSelectsNothingRule, serverPortRule, overlappingServersRule, serverDeniesAllRule, probesNeedAuthorizationRule,
   plaintextDefaultRule, requireIdentityPortsRule,
   prometheusScrapesRule, probePathExposure, egressScope, policyValuesRule, rateLimitRule, rateLimitProtocol, legacyKindsRule,
@@ -149,6 +152,7 @@ export const ALL_RULES: Rule[] = [
   pinnedVersions, proxyVersionSkew,
   controlPlaneHa, webhookFailurePolicyIgnore, controlPlaneChartValues, externalCaWithoutTrustRoots, identityValues, kubernetesVersion,
   controlPlaneGatewayApi,
+  retryAmplification, localRateLimits,
 ].sort((a, b) => compareStrings(a.id, b.id));
 
 export function ruleById(id: string): Rule | undefined {

@@ -9,6 +9,8 @@ import { UsageError } from './errors';
 import { CliIo } from './io';
 import { packageInfo } from './package-info';
 import { DIFF_USAGE } from './usage';
+import { analyze } from '../../analysis/engine';
+import { diffRefusals, formatRefusalChanges } from '../../analysis/evidence/refusal-diff';
 import {
   DiffFailOn, MeshDiff, diffManifests, diffMatches, formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText,
 } from '../../analysis/reachability';
@@ -48,12 +50,16 @@ export function diffCommand(argv: readonly string[], io: CliIo): number {
   const base = diffSide(basePath, io, config);
   const head = diffSide(headPath, io, config);
   const diff = diffManifests(base, head, options);
+  // Declared refusals whose verdict changes: additive to diff's own output (text), and a refusal now allowed is a
+  // change to allowed for --fail-on.
+  const refusals = diffRefusals(analyze(base, { ...options, rules: [] }), analyze(head, { ...options, rules: [] }));
   const format = optionValue(args, 'format') ?? 'text';
   // Names in the text and markdown come from the input: no control character reaches the terminal raw.
   const printable = (f: string, out: string): string => (f === 'json' || f === 'sarif' ? out : printableText(out));
-  const text = printable(format, render(format, diff));
-  writeDiffOutputs(args, io, DIFF_FORMATS, (f) => printable(f, render(f, diff)));
-  io.stdout(text);
+  const rendered = (f: string): string => printable(f, render(f, diff) + (f === 'text' ? formatRefusalChanges(refusals) : ''));
+  writeDiffOutputs(args, io, DIFF_FORMATS, rendered);
+  io.stdout(rendered(format));
   const failOn = optionValue(args, 'fail-on') as DiffFailOn | undefined;
-  return failOn !== undefined && diffMatches(diff, failOn) ? 1 : 0;
+  const refusalAllowed = refusals.some((r) => r.head === 'allowed') && (failOn === DiffFailOn.TO_ALLOWED || failOn === DiffFailOn.ANY);
+  return failOn !== undefined && (diffMatches(diff, failOn) || refusalAllowed) ? 1 : 0;
 }

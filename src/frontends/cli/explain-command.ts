@@ -5,6 +5,8 @@ import { UsageError } from './errors';
 import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { EXPLAIN_USAGE } from './usage';
+import { analyze } from '../../analysis/engine';
+import { formatEvidence, portEvidence, serviceEvidence } from '../../analysis/evidence/explain-evidence';
 import {
   explainPort, findPort, findServicePort, formatPortExplanation, formatServiceExplanation, meshModel,
 } from '../../analysis/reachability';
@@ -40,18 +42,23 @@ export function explainCommand(argv: readonly string[], io: CliIo): number {
   if (method !== undefined && path === undefined) throw new UsageError('--method needs --path');
   if (path !== undefined && !path.startsWith('/')) throw new UsageError('--path must start with /');
   const options = engineOptions(args, io.cwd);
-  const model = meshModel(loadManifests(args.positionals, io.cwd), options);
+  const manifests = loadManifests(args.positionals, io.cwd);
+  const model = meshModel(manifests, options);
+  // Declared refusals, retry factors and rate-limit capacity: additive to explain's own output (no rule runs for it).
+  const facts = analyze(manifests, { ...options, rules: [] });
   const format = optionValue(args, 'format') ?? 'text';
   if (toService !== undefined) {
     const service = findServicePort(model, toService);
     if (typeof service === 'string') throw new UsageError(service);
-    io.stdout(format === 'json' ? json(service) : printableText(formatServiceExplanation(service)));
+    const evidence = serviceEvidence(facts, toService);
+    io.stdout(format === 'json' ? json({ ...service, evidence }) : printableText(formatServiceExplanation(service) + (evidence ? formatEvidence(evidence) : '')));
     return 0;
   }
   const port = findPort(model, to!);
   if (typeof port === 'string') throw new UsageError(port);
   const explanation = explainPort(model, port, { from: optionValue(args, 'from'), method, path });
   if (typeof explanation === 'string') throw new UsageError(explanation);
-  io.stdout(format === 'json' ? json(explanation) : printableText(formatPortExplanation(explanation)));
+  const evidence = portEvidence(facts, to!);
+  io.stdout(format === 'json' ? json({ ...explanation, evidence }) : printableText(formatPortExplanation(explanation) + (evidence ? formatEvidence(evidence) : '')));
   return 0;
 }

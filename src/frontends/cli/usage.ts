@@ -75,7 +75,8 @@ export const DIFF_USAGE = `Usage: cdk8s-linkerd diff [options] BASE HEAD
 BASE and HEAD are YAML files or folders (two synth outputs, or the YAML of two commits). Prints the authorization
 edges that go allowed -> denied or denied -> allowed (caller -> namespace/workload:port and route), with the objects
 that made the difference; traffic shares that change per Service port and route; objects that become ignored or start
-to apply; retries and timeouts that change.
+to apply; retries and timeouts that change; declared refusals (analysis.cdk8s-linkerd.io/refused-calls) whose verdict
+changes, a refusal HEAD allows counting as denied-to-allowed.
 
 Options:
   --format text|markdown|json|sarif  Output format (default: text); markdown is a pull-request comment with a
@@ -100,7 +101,9 @@ export const EXPLAIN_USAGE = `Usage: cdk8s-linkerd explain [options] PATH... --t
 the authentications they require, the generated default and probe routes, the default policy and where it comes
 from), then for each caller the manifests know, allowed or refused per route, and why, naming the deciding objects.
 --to-service: what a meshed client's proxy does with requests to a Service port: protocol, routes, backends with
-their shares, retries, timeouts, the default route.
+their shares, retries, timeouts, the default route, and the attempts one request of each request class may make.
+Both add the local rate limits on the way with their cluster-wide capacity (rate x proxies), and the declared
+refusals that land there with their verdicts.
 
 Options:
   --from NS/SA|unauthenticated|external|kubelet|other-meshed   Only this caller

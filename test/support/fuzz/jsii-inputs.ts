@@ -17,7 +17,8 @@ import {
   HttpLocalRateLimitPolicy, HttpMethod, HttpRoute, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, LinkerdVersion, MeshChecks,
   MeshTlsAuthentication,
   MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProxyProtocol, RetryStatus, RouteBackend, Server,
-  RotationStep, ServerAccess, ServerPort, ServiceReference, TrafficSplit, TrustAnchorRotation, UnmatchedRequests,
+  RotationStep, ServerAccess, ServerPort, ServiceReference, TrafficSplit, TrustAnchorRotation, UnmatchedRequests, MeshVerification,
+  VerificationProtocol,
 } from '../../../src';
 import { certs } from '../certs';
 
@@ -252,6 +253,30 @@ export const ENTRY_POINTS: EntryPoint[] = [
       }));
       d.addCall(p<Any>(svc(e)), p(8080));
     },
+  },
+  {
+    name: 'MeshedDeployment.addRefusedCall, new MeshVerification',
+    build: (e, p) => {
+      const d = new MeshedDeployment(e.chart, 'D', { name: 'web', app: 'web', containers: [{ image: 'example/web:1.0.0', securityContext: { user: 1000 } }] });
+      d.addCall(svc(e), 8080);
+      // A Service outside the analysis: the refusal cannot be proved either way (a warning), so the baseline synthesizes.
+      d.addRefusedCall(p<Any>(ServiceReference.fromName(p('payments'), p<string | undefined>('billing'))), p(8080), p<Any>({ method: p<Any>('GET'), path: p<Any>('/') }));
+      new MeshVerification(e.chart, 'V', p<Any>({
+        workloads: p<Any>([d]),
+        protocol: p<Any>(VerificationProtocol.HTTP),
+        image: p<Any>('curlimages/curl:8.14.1'),
+        clusterDomain: p<Any>('cluster.local'),
+        timeoutSeconds: p<Any>(10),
+      }));
+    },
+  },
+  {
+    name: 'new HttpLocalRateLimitPolicy with clusterBudget',
+    build: (e, p) => new HttpLocalRateLimitPolicy(e.chart, 'B', p<Any>({
+      name: p('budget'),
+      server: p<Any>(e.server()),
+      clusterBudget: p<Any>({ totalRequestsPerSecond: p<Any>(100), workloads: p<Any>([e.orders]), autoscaled: p<Any>(undefined) }),
+    })),
   },
   {
     name: 'new MeshedNamespace',
