@@ -58,6 +58,46 @@ function allowed(fromArea: string, target: string): boolean {
   return ALLOWED[fromArea].some((a) => target === a || target.startsWith(`${a}/`) || `${target}.ts` === a || targetArea === a);
 }
 
+/** The source file a relative import names (`./x` → `x.ts` or `x/index.ts`), relative to src/; undefined for non-code. */
+function resolveModule(target: string): string | undefined {
+  return [`${target}.ts`, `${target}/index.ts`, target].find((f) => f.endsWith('.ts') && fs.existsSync(path.join(SRC, f)));
+}
+
+/** Every import cycle (strongly connected group of more than one file, or a file importing itself), by Tarjan's algorithm. */
+function importCycles(files: string[]): string[][] {
+  const edges = new Map(files.map((f) => [f, importsOf(path.join(SRC, f)).map(resolveModule).filter((t): t is string => t !== undefined)]));
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file)!, order.get(next)!));
+      }
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1 || (edges.get(file) ?? []).includes(file)) cycles.push(group.sort());
+  };
+  for (const file of files) if (!order.has(file)) visit(file);
+  return cycles;
+}
+
 describe('architecture', () => {
   const files = sourceFiles(SRC).map((f) => path.relative(SRC, f).replace(/\\/g, '/')).filter((f) => f !== 'index.ts');
 
@@ -71,6 +111,10 @@ describe('architecture', () => {
       return importsOf(path.join(SRC, file)).filter((target) => !allowed(area, target)).map((target) => `${file} → ${target}`);
     });
     expect(violations).toEqual([]);
+  });
+
+  test('no import cycle in src/ (type-only imports included: a cycle is a cycle to a reader)', () => {
+    expect(importCycles([...files, 'index.ts'])).toEqual([]);
   });
 
   test('the main entry point never loads cdktf', () => {

@@ -25,7 +25,7 @@ const ROUTE_KINDS: Array<[string, string]> = [
   [GATEWAY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'GRPCRoute'], [POLICY_GROUP, 'HTTPRoute'], [GATEWAY_GROUP, 'TLSRoute'], [GATEWAY_GROUP, 'TCPRoute'],
 ];
 
-const routeLists = perIndex((index): RouteLists => {
+const routeLists = perIndex((index: MeshIndex): RouteLists => {
   const all = [...index.own(GATEWAY_GROUP, 'HTTPRoute'), ...index.own(GATEWAY_GROUP, 'GRPCRoute'), ...index.own(POLICY_GROUP, 'HTTPRoute')];
   const layer4 = [...index.own(GATEWAY_GROUP, 'TLSRoute'), ...index.own(GATEWAY_GROUP, 'TCPRoute')];
   return {

@@ -246,7 +246,7 @@ function prefixedKeys(annotations: unknown): string[] | undefined {
  * Several retry rules look for these keys on every object and pod template, and almost none carry them: one scan per
  * index finds the few that do.
  */
-export const retryAnnotated = perIndex((index): RetryAnnotated => {
+export const retryAnnotated = perIndex((index: MeshIndex): RetryAnnotated => {
   const objects = new Map<IndexedObject, readonly string[]>();
   const services: IndexedObject[] = [];
   const egressNetworks: IndexedObject[] = [];
