@@ -10,29 +10,31 @@ const SRC = path.resolve(__dirname, '..', 'src');
 /** What each area may import from src/ (besides itself). Lower layers first. */
 const ALLOWED: Record<string, string[]> = {
   'imports': [],
-  'core': [],
-  'conformance': ['core'],
+  // No Linkerd knowledge at all: JSON guards, labels, text helpers. Every layer may use it.
+  'util': [],
+  'core': ['util'],
+  'conformance': ['core', 'util'],
   // Linkerd's semantics live in the model; everything else in the engine reads it, never the other way round.
-  'analysis/model': ['core', 'analysis/options.ts', 'analysis/finding.ts'],
-  'analysis/policy': ['core', 'analysis/model', 'analysis/options.ts'],
-  'analysis': ['core', 'analysis/model', 'analysis/policy'],
-  'frontends/cli': ['analysis', 'conformance', 'core', 'frontends/import'],
+  'analysis/model': ['core', 'analysis/options.ts', 'analysis/finding.ts', 'util'],
+  'analysis/policy': ['core', 'analysis/model', 'analysis/options.ts', 'util'],
+  'analysis': ['core', 'analysis/model', 'analysis/policy', 'util'],
+  'frontends/cli': ['analysis', 'conformance', 'core', 'frontends/import', 'util'],
   // The import generator builds constructs to check that they rebuild an object exactly: a front-end above them.
-  'frontends/import': ['core', 'policy', 'routing', 'workloads'],
-  'frontends/run-or-exit.ts': [],
+  'frontends/import': ['core', 'policy', 'routing', 'workloads', 'util'],
+  'frontends/run-or-exit.ts': ['util'],
   // The plugin reads its cdk8s.yaml settings with the same module the construct-side hook uses (checks/plugin-settings.ts).
-  'frontends/plugin': ['analysis', 'checks', 'conformance', 'core', 'frontends/cli'],
+  'frontends/plugin': ['analysis', 'checks', 'conformance', 'core', 'frontends/cli', 'util'],
   // The construct-side check hook: constructs reach the engine only through it, never through a front-end.
-  'checks': ['analysis', 'core'],
-  'base.ts': ['core', 'checks'],
-  'workloads': ['base.ts', 'core', 'checks', 'imports', 'routing'],
-  'routing': ['base.ts', 'core', 'checks', 'imports'],
-  'policy': ['base.ts', 'core', 'checks', 'imports', 'routing', 'workloads'],
+  'checks': ['analysis', 'core', 'util'],
+  'base.ts': ['core', 'checks', 'util'],
+  'workloads': ['base.ts', 'core', 'checks', 'imports', 'routing', 'util'],
+  'routing': ['base.ts', 'core', 'checks', 'imports', 'util'],
+  'policy': ['base.ts', 'core', 'checks', 'imports', 'routing', 'workloads', 'util'],
   // Delivery forms live inside the control-plane domain: one folder, no two-way allowance between domains.
-  'control-plane': ['base.ts', 'core', 'checks', 'imports'],
-  'cdktf': ['core', 'control-plane'],
-  'frontends/reachability.ts': ['analysis', 'core'],
-  'multicluster': ['base.ts', 'core', 'control-plane', 'checks', 'imports', 'routing'],
+  'control-plane': ['base.ts', 'core', 'checks', 'imports', 'util'],
+  'cdktf': ['core', 'control-plane', 'util'],
+  'frontends/reachability.ts': ['analysis', 'core', 'util'],
+  'multicluster': ['base.ts', 'core', 'control-plane', 'checks', 'imports', 'routing', 'util'],
 };
 
 function areaOf(rel: string): string | undefined {

@@ -16,9 +16,9 @@
  *   startup `httpGet` of containers and init containers; a named probe port resolves among that container's TCP ports.
  * - linkerd2-proxy `server-policy` `mk_routes` / `try_route`: a route's authorizations are its own plus the Server's.
  */
+import { routesForServer } from './inbound/servers';
 import { perKeyOfIndex } from './memo';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from './mesh-index';
-import { routesForServer } from './policy-view';
 
 /** What a request must look like to match one rule's match. Undefined fields match anything. */
 export interface RequestMatch {

@@ -3,9 +3,11 @@
  * This is the static counterpart of what the inbound proxy decides per connection.
  */
 import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
+import { serviceAccountIdentity } from '../model/identity/service-accounts';
 import { ResourceId } from '../model/manifest';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
-import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../model/policy-view';
+import { specOf } from '../model/objects';
+import { isCoreRef, isPolicyRef, kindIs, refList } from '../model/refs';
 import { AnalysisContext } from '../options';
 
 /** A client as the inbound proxy sees it. */

@@ -4,8 +4,9 @@
  */
 import { ResourceId, isCoreGroup } from '../model/manifest';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
-import { refList, specOf } from '../model/policy-view';
-import { backendNamespaces } from '../model/route-view';
+import { specOf } from '../model/objects';
+import { refList } from '../model/refs';
+import { backendNamespaces } from '../model/routes/backends';
 
 const MAX_WEIGHT = 1_000_000;
 

@@ -14,14 +14,16 @@ import {
   AuthorizationView, BackendView, CallVerdict, CallerKind, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView,
   RouteView, ServicePortView, ServiceRouteView, UnusedRouteView, compareText, idText,
 } from './views';
+import { authorizationTarget, authorizationTargets } from '../model/inbound/authorizations';
+import { resolveContainerPort } from '../model/inbound/servers';
 import { InboundRoute, routeFor } from '../model/inbound-routes';
+import { proxyAdminPort } from '../model/injector/proxy-ports';
 import { ResourceId, annotationsOf } from '../model/manifest';
 import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
+import { absentService } from '../model/missing-references';
+import { specOf } from '../model/objects';
 import { OutboundProtocol, PortRoute, ServicePortPolicy, outboundPolicy, servedTo, servedFamilies, servicePortProtocol } from '../model/outbound';
-import {
-  absentService, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef,
-  refList, resolveContainerPort, specOf,
-} from '../model/policy-view';
+import { isCoreRef, isPolicyRef, refList } from '../model/refs';
 import { AnalysisContext } from '../options';
 import {
   Caller, Decision, InboundPolicy, PortPolicy, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,

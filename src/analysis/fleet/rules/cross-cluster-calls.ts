@@ -4,7 +4,7 @@ import { GATEWAY_NAME, MULTICLUSTER_NAMESPACE } from '../../../core/multicluster
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { Injection, PodTemplate } from '../../model/mesh-index';
-import { workloadLabel } from '../../model/policy-view';
+import { workloadLabel } from '../../model/pod-templates';
 import { Caller, canReachAs } from '../../policy';
 import { RuleArea } from '../../rule';
 import { DeclaredCall, parseCalls } from '../../rules/policy/declared-calls';

@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { POLICY_GROUP } from '../../model/mesh-index';
-import { specOf } from '../../model/policy-view';
+import { specOf } from '../../model/objects';
 import { RuleArea } from '../../rule';
 import { FleetCluster, FleetRule, links } from '../fleet-rule';
 import { ExportMode, gatewayIdentityOf } from '../model';

@@ -1,7 +1,9 @@
+import { isRecord, listOf } from '../../../util/json';
+import { objectLabel } from '../../../util/labels';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
+import { externalWorkloadHasAddress, externalWorkloadListsPort, externalWorkloadServes } from '../../model/external-workloads';
 import { IndexedObject, WORKLOAD_GROUP } from '../../model/mesh-index';
-import { externalWorkloadHasAddress, externalWorkloadListsPort, externalWorkloadServes, listSome } from '../../model/policy-view';
-import { isRecord, listOf, objectLabel } from '../../model/route-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function portText(servicePort: Record<string, any>): string {

@@ -1,6 +1,8 @@
 import { Severity } from '../../finding';
+import { isMeshed } from '../../model/injector/injection';
+import { PROXY_UID } from '../../model/injector/proxy-ports';
 import { PodTemplate } from '../../model/mesh-index';
-import { PROXY_UID, containersOf, isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { containersOf, ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 

@@ -3,7 +3,7 @@ import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, chartDefault, isProxyConf
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { ownPodTemplates } from '../../model/policy-view';
+import { ownPodTemplates } from '../../model/pod-templates';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** The one config.linkerd.io key that is a label, not an annotation (the webhooks' namespaceSelector reads it). */

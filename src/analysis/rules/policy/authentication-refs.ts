@@ -1,6 +1,9 @@
 import { FindingEffect, Severity } from '../../finding';
+import { serviceAccountIdentityExists } from '../../model/identity/service-accounts';
 import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountIdentityExists, specOf } from '../../model/policy-view';
+import { missingReference } from '../../model/missing-references';
+import { specOf } from '../../model/objects';
+import { isCoreRef, isPolicyRef, kindIs, ObjectRef, refText } from '../../model/refs';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { reportRefusal } from '../refusal';
 

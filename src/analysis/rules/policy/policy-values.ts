@@ -1,7 +1,10 @@
 import { FindingEffect, Severity } from '../../finding';
+import { isKnownDefaultPolicy } from '../../model/inbound/default-policy';
+import { PROXY_PROTOCOLS } from '../../model/inbound/servers';
 import { annotationsOf } from '../../model/manifest';
 import { DEFAULT_POLICY_ANNOTATION, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { PROXY_PROTOCOLS, isKnownDefaultPolicy, ownPodTemplates, specOf } from '../../model/policy-view';
+import { specOf } from '../../model/objects';
+import { ownPodTemplates } from '../../model/pod-templates';
 import { DEFAULT_INBOUND_POLICIES } from '../../options';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 

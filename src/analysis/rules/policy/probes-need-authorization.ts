@@ -1,10 +1,11 @@
 import { Severity } from '../../finding';
+import { authorizationTargets } from '../../model/inbound/authorizations';
+import { resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort } from '../../model/inbound/servers';
 import { probePaths, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
+import { isMeshed } from '../../model/injector/injection';
 import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
-import {
-  authorizationTargets, containersOf, isMeshed, ownPodTemplates, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage,
-  serverPort, specOf, workloadLabel,
-} from '../../model/policy-view';
+import { specOf } from '../../model/objects';
+import { containersOf, ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';
 import { evaluateInboundPolicy } from '../../policy/evaluate';
 import { Rule, RuleContext, RuleArea } from '../../rule';

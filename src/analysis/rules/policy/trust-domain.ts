@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { specOf } from '../../model/policy-view';
+import { specOf } from '../../model/objects';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
 

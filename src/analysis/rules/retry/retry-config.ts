@@ -8,11 +8,11 @@ import {
   Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
   TIMEOUT_REQUEST_ANNOTATION, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
+import { annotationMap, hasAnnotation, hasOwn, isRecord } from '../../../util/json';
 import { perIndex, perKeyOfIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
-import {
-  annotationMap, egressNetworkParents, hasAnnotation, hasOwn, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord, rules, serviceParents,
-} from '../../model/route-view';
+import { isGatewayHttpRoute, isGrpcRoute, isHttpRoute, rules } from '../../model/routes/lists';
+import { egressNetworkParents, serviceParents } from '../../model/routes/parents';
 
 const GRPC_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
 const HTTP_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);

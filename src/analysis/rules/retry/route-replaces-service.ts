@@ -2,7 +2,7 @@ import { RetryParent, describeKeys, presentKeys, retryBlockKeys, retryKeysOf, re
 import { TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes } from '../../model/route-view';
+import { allRoutes } from '../../model/routes/lists';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function checkRetries(ctx: RuleContext, route: IndexedObject, parent: RetryParent, service: IndexedObject): void {

@@ -1,6 +1,9 @@
+import { isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import { backendNamespaces, backendRefs, everyRoute, isRecord, isServiceBackend, onlyServerParents, rules } from '../../model/route-view';
+import { backendNamespaces, isServiceBackend } from '../../model/routes/backends';
+import { backendRefs, everyRoute, rules } from '../../model/routes/lists';
+import { onlyServerParents } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** A backend two entries can repeat each other by: a named Service backend with a port. */

@@ -1,7 +1,9 @@
 import { compareVersions, parseBundleVersion } from '../../../core/versions';
+import { isRecord } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
 import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
-import { allRoutes, backendRefs, filtersOf, hasLinkerdParent, isGrpcRoute, isRecord, matchesOf, rules } from '../../model/route-view';
+import { allRoutes, backendRefs, filtersOf, isGrpcRoute, matchesOf, rules } from '../../model/routes/lists';
+import { hasLinkerdParent } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /**

@@ -1,7 +1,8 @@
 import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
 import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { ParentRef, everyRoute, parentRefs } from '../../model/route-view';
+import { everyRoute } from '../../model/routes/lists';
+import { ParentRef, parentRefs } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /**

@@ -1,7 +1,7 @@
 import { rulesCoverAll } from '../../../core/route-coverage';
 import { Severity } from '../../finding';
 import { OutboundParentKind, PortRoute, ServedRoutes, ServicePortPolicy, outboundPolicy, servedTo } from '../../model/outbound';
-import { RouteFamily } from '../../model/route-view';
+import { RouteFamily } from '../../model/routes/lists';
 import { Rule, RuleArea } from '../../rule';
 
 function coversAll(route: PortRoute): boolean {

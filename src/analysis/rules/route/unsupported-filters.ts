@@ -1,9 +1,9 @@
+import { isRecord } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import {
-  allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isOutboundRoute, isRecord, isServerParent, isServiceParent, isUnsupportedFilter,
-  parentRefs, rules,
-} from '../../model/route-view';
+import { isUnsupportedFilter } from '../../model/routes/conversion';
+import { allRoutes, backendRefs, filtersOf, rules } from '../../model/routes/lists';
+import { isEgressNetworkParent, isOutboundRoute, isServerParent, isServiceParent, parentRefs } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /**

@@ -1,5 +1,6 @@
 import { FindingEffect, Severity } from '../../finding';
-import { allRoutes, backendRefs, onlyServerParents, rules } from '../../model/route-view';
+import { allRoutes, backendRefs, rules } from '../../model/routes/lists';
+import { onlyServerParents } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 const MAX_WEIGHT = 1_000_000;
