@@ -15,6 +15,7 @@ import {
   RouteView, ServicePortView, ServiceRouteView, UnusedRouteView, compareText, idText,
 } from './views';
 import { authorizationTarget, authorizationTargets } from '../model/inbound/authorizations';
+import { httpProbes } from '../model/inbound/probes';
 import { resolveContainerPort } from '../model/inbound/servers';
 import { InboundRoute, routeFor } from '../model/inbound-routes';
 import { proxyAdminPort } from '../model/injector/proxy-ports';
@@ -29,7 +30,6 @@ import {
   Caller, Decision, InboundPolicy, PortPolicy, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
 } from '../policy';
 import { parseCalls } from '../rules/policy/declared-calls';
-import { httpProbes } from '../rules/policy/probes-need-authorization';
 
 /** The reserved names of the caller classes (none is a valid `namespace/serviceaccount`). */
 export const OTHER_MESHED = 'other-meshed';

@@ -1,6 +1,6 @@
 import { CALLS_ANNOTATION } from '../../../core/annotations';
 import { Severity } from '../../finding';
-import { probePaths } from '../../model/inbound-routes';
+import { probePaths } from '../../model/inbound/probes';
 import { isMeshed } from '../../model/injector/injection';
 import { annotationsOf } from '../../model/manifest';
 import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
