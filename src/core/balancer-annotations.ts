@@ -6,7 +6,7 @@
  * policy-controller/core/src/outbound.rs. Each parse either gives what the controller would configure or the reason
  * it gives up; the controller then logs a warning and configures none of that block.
  */
-import { Parsed, fail, ok, parseLinkerdDuration, parseUnsigned } from './linkerd-grammar';
+import { Parsed, fail, goBool, ok, parseLinkerdDuration, parseUnsigned } from './linkerd-grammar';
 
 export const FAILURE_ACCRUAL = 'balancer.linkerd.io/failure-accrual';
 const CONSECUTIVE = 'balancer.linkerd.io/failure-accrual-consecutive';
@@ -97,9 +97,8 @@ export function parseBalancerBool(annotations: Annotations, key: string): Parsed
   const raw = text(annotations, key);
   if (!raw.ok) return raw;
   if (raw.value === undefined) return ok(false);
-  const trimmed = raw.value.trim();
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(trimmed)) return ok(false);
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(trimmed)) return ok(true);
+  const parsed = goBool(raw.value.trim());
+  if (parsed !== undefined) return ok(parsed);
   return fail(`${key} is "${raw.value}", not a boolean such as "true" or "false"`);
 }
 

@@ -10,16 +10,13 @@
 /** The result of parsing: a value, or the reason it cannot be read. */
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
-export const RETRY_HTTP_ANNOTATION = 'retry.linkerd.io/http';
-export const RETRY_GRPC_ANNOTATION = 'retry.linkerd.io/grpc';
-export const RETRY_LIMIT_ANNOTATION = 'retry.linkerd.io/limit';
-export const RETRY_TIMEOUT_ANNOTATION = 'retry.linkerd.io/timeout';
-export const TIMEOUT_REQUEST_ANNOTATION = 'timeout.linkerd.io/request';
-export const TIMEOUT_RESPONSE_ANNOTATION = 'timeout.linkerd.io/response';
-export const TIMEOUT_IDLE_ANNOTATION = 'timeout.linkerd.io/idle';
-
-export const RETRY_ANNOTATIONS = [RETRY_HTTP_ANNOTATION, RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION] as const;
-export const TIMEOUT_ANNOTATIONS = [TIMEOUT_REQUEST_ANNOTATION, TIMEOUT_RESPONSE_ANNOTATION, TIMEOUT_IDLE_ANNOTATION] as const;
+/** Go's strconv.ParseBool: the one spelling of its tokens (the injector and the policy controller's annotations use it). */
+export function goBool(value: unknown): boolean | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return undefined;
+}
 
 /** gRPC status names `retry.linkerd.io/grpc` understands (compared case-insensitively). */
 export const GRPC_RETRY_CODES = ['cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable'] as const;

@@ -7,9 +7,10 @@
 import { claimOrder, serverPort } from './inbound/servers';
 import { labelsOf } from './manifest';
 import { perIndex } from './memo';
-import { IndexedObject, MeshIndex, POLICY_GROUP, WORKLOAD_GROUP } from './mesh-index';
+import { IndexedObject, MeshIndex } from './mesh-index';
 import { namespaceOf, specOf } from './objects';
 import { LabelSelector, selectorMatches } from './selectors';
+import { POLICY_GROUP, WORKLOAD_GROUP } from '../../core/vocabulary';
 
 /** `spec.externalWorkloadSelector` of a Server, when it is an object. */
 export function serverExternalSelector(server: IndexedObject): LabelSelector | undefined {

@@ -17,7 +17,8 @@
  * - linkerd2-proxy `server-policy` `mk_routes` / `try_route`: a route's authorizations are its own plus the Server's.
  */
 import { routesForServer } from './inbound/servers';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from './mesh-index';
+import { IndexedObject, MeshIndex } from './mesh-index';
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../core/vocabulary';
 
 /** What a request must look like to match one rule's match. Undefined fields match anything. */
 export interface RequestMatch {

@@ -7,10 +7,9 @@ import { IndexedObject, ObjectStore } from './object-store';
 import { LabelSelector, equalityPairsOf, mapSelectorMatches, selectorMatches } from './selectors';
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
-import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP, WORKLOAD_GROUP } from '../../core/vocabulary';
+import { INJECT_ANNOTATION, WORKLOAD_GROUP } from '../../core/vocabulary';
 
-// Re-exported so rules keep one import for the index, its objects and its vocabulary.
-export { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP, WORKLOAD_GROUP };
+// Re-exported so rules keep one import for the index and its objects.
 export type { IndexedObject };
 
 /** Whether the Linkerd proxy injector will inject a pod. */

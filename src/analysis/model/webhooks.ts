@@ -16,10 +16,11 @@ import { perIndex } from './memo';
 import type { IndexedObject, ObjectStore } from './object-store';
 import { LabelSelector, LabelSelectorRequirement, requirementHolds } from './selectors';
 import { isPlainObject, mergeLayers } from '../../core/helm-values';
+import { ADMISSION_WEBHOOKS_LABEL } from '../../core/vocabulary';
 
 /** The label the API server sets on every Namespace to its name (Kubernetes ≥ 1.21); selectors may use it. */
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
-const OPT_OUT = { key: 'config.linkerd.io/admission-webhooks', operator: 'NotIn', values: ['disabled'] };
+const OPT_OUT = { key: ADMISSION_WEBHOOKS_LABEL, operator: 'NotIn', values: ['disabled'] };
 
 /** One of Linkerd's admission webhooks, as the chart installs it. */
 interface WebhookSpec {

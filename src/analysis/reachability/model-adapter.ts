@@ -6,8 +6,8 @@
  * Linear in the objects: ports and Service ports are listed once; per port, only the callers its authorizations name
  * (plus the declared callers and a handful of caller classes) are decided, never every identity against every port.
  */
-import { CALLS_ANNOTATION } from '../../core/annotations';
 import { rulesCoverAll } from '../../core/route-coverage';
+import { CALLS_ANNOTATION, POLICY_GROUP } from '../../core/vocabulary';
 import { AnalysisResult } from '../engine';
 import { FindingEffect, Severity } from '../finding';
 import {
@@ -20,7 +20,7 @@ import { resolveContainerPort } from '../model/inbound/servers';
 import { InboundRoute, routeFor } from '../model/inbound-routes';
 import { proxyAdminPort } from '../model/injector/proxy-ports';
 import { ResourceId, annotationsOf } from '../model/manifest';
-import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
+import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
 import { absentService } from '../model/missing-references';
 import { specOf } from '../model/objects';
 import { OutboundProtocol, PortRoute, ServicePortPolicy, outboundPolicy, servedTo, servedFamilies, servicePortProtocol } from '../model/outbound';

@@ -5,7 +5,8 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Expr, arr, call, lit, obj, ref } from './expr';
-import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION } from '../../core/default-inbound-policy';
+import { DefaultInboundPolicy, INJECT_ANNOTATION } from '../../core/default-inbound-policy';
+import { DEFAULT_POLICY_ANNOTATION as DEFAULT_INBOUND_POLICY_ANNOTATION } from '../../core/vocabulary';
 import { MeshTlsAuthentication, Network, NetworkAuthentication } from '../../policy/authentication';
 import { Authentication, AuthorizationPolicy, AuthorizationTarget } from '../../policy/authorization-policy';
 import { PodSelection } from '../../policy/pod-selection';

@@ -1,6 +1,6 @@
-import { CALLS_ANNOTATION } from '../../../core/annotations';
 import { serviceAccountIdentity } from '../../../core/identity';
 import { GATEWAY_NAME, MULTICLUSTER_NAMESPACE } from '../../../core/multicluster';
+import { CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { Injection, PodTemplate } from '../../model/mesh-index';

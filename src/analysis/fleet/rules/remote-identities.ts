@@ -1,5 +1,5 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { RuleArea } from '../../rule';
 import { FleetCluster, FleetRule, links } from '../fleet-rule';

@@ -3,8 +3,9 @@
  * policy-controller/k8s/index/src/inbound/authorization_policy.rs (an AuthorizationPolicy's targetRef) and
  * inbound/server_authorization.rs (the legacy ServerAuthorization's server name or selector).
  */
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
 import { perIndex } from '../memo';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../mesh-index';
+import { IndexedObject, MeshIndex } from '../mesh-index';
 import { NamespacedLists } from '../namespaced-lists';
 import { namespaceOf, specOf } from '../objects';
 import { asRef, groupIs, isCoreRef, isPolicyRef, kindIs } from '../refs';

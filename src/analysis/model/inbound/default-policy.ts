@@ -4,10 +4,10 @@
  * `default_inbound_server` (required identity on listed ports).
  */
 import { controllerPortSet, portListHas } from '../../../core/port-lists';
-import { REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../../core/vocabulary';
+import { REQUIRE_IDENTITY_PORTS_ANNOTATION, DEFAULT_POLICY_ANNOTATION } from '../../../core/vocabulary';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../../options';
 import { annotationsOf } from '../manifest';
-import { DEFAULT_POLICY_ANNOTATION, MeshIndex, PodTemplate } from '../mesh-index';
+import { MeshIndex, PodTemplate } from '../mesh-index';
 import { workloadLabel } from '../pod-templates';
 import { podOrNamespaceAnnotation } from '../proxy-settings';
 

@@ -4,9 +4,10 @@
  * claim order among competing Servers, routes bound to a Server) and inbound/workload.rs (`pod_tcp_ports_by_name`).
  */
 import { compareStrings } from '../../../core/compare';
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
 import { proxyAdminPort, proxyInboundPort } from '../injector/proxy-ports';
 import { perIndex } from '../memo';
-import { GATEWAY_GROUP, IndexedObject, Injection, MeshIndex, PodTemplate, POLICY_GROUP } from '../mesh-index';
+import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../mesh-index';
 import { NamespacedLists } from '../namespaced-lists';
 import { namespaceOf, specOf } from '../objects';
 import { asRef } from '../refs';

@@ -2,8 +2,9 @@
  * Words and questions about the proxy injector's decision for a pod template (the decision itself is made while the
  * index is built: mesh-index.ts, after linkerd2 pkg/inject/report.go `Injectable`).
  */
+import { INJECT_ANNOTATION } from '../../../core/vocabulary';
 import { annotationsOf } from '../manifest';
-import { INJECT_ANNOTATION, Injection, MeshIndex, PodTemplate } from '../mesh-index';
+import { Injection, MeshIndex, PodTemplate } from '../mesh-index';
 
 /** Where a pod template's injection decision comes from, for messages. */
 export function injectionOrigin(index: MeshIndex, pod: PodTemplate): string {

@@ -5,9 +5,10 @@
  */
 import { backendRefs, rules } from './lists';
 import { outboundParentNamespaces } from './parents';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { isRecord } from '../../../util/json';
 import { perKeyOfIndex } from '../memo';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from '../mesh-index';
+import { IndexedObject, MeshIndex } from '../mesh-index';
 import { backendTargets } from '../refs';
 
 /** A backendRef Linkerd reads as a Service (see `isServiceBackend`) that has a string name, with the Service it names. */

@@ -3,9 +3,10 @@
  * and the route kinds Linkerd ranks on one port (linkerd2 policy-controller/k8s/index/src/outbound/index.rs: GRPCRoute
  * over HTTPRoute over TLSRoute over TCPRoute).
  */
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
 import { isRecord, listOf, NO_ITEMS } from '../../../util/json';
 import { perIndex } from '../memo';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../mesh-index';
+import { IndexedObject, MeshIndex } from '../mesh-index';
 
 /** The route lists of one index. About thirty rules walk them, so each list is built once per index. */
 interface RouteLists {

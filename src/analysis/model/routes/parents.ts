@@ -4,10 +4,11 @@
  * parents), each resolved once per index.
  */
 import { everyRouteWithInventory } from './lists';
+import { GATEWAY_GROUP } from '../../../core/vocabulary';
 import { pushTo } from '../../../util/json';
 import { egressNetworksIn } from '../egress';
 import { perIndex, perKeyOfIndex } from '../memo';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex } from '../mesh-index';
+import { IndexedObject, MeshIndex } from '../mesh-index';
 import { isEgressNetworkParentOf, isServerParentOf, isServiceParentOf, ObjectRef, parentTargets } from '../refs';
 
 /**

@@ -1,16 +1,17 @@
 import { PULL_POLICIES } from '../../../core/chart-values';
 import { goParsesCidr } from '../../../core/cidr';
 import { LABELS_GO, LABELS_GO_KEYS, LabelsGoName } from '../../../core/linkerd-annotations.generated';
-import { goParseInt32, parseGoDuration } from '../../../core/linkerd-grammar';
+import { goParseInt32, parseGoDuration, goBool } from '../../../core/linkerd-grammar';
 import { controllerPortSet, opaquePortsReadings, proxyInitPortList } from '../../../core/port-lists';
-import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
+import { isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, readProxyKeys, UNREAD_KEYS } from '../../../core/proxy-annotations';
+import { ADMISSION_WEBHOOKS_LABEL } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { isMeshed } from '../../model/injector/injection';
 import { controlPlaneInstalls } from '../../model/installs';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, Injection, PodTemplate, carriesLinkerdProxy } from '../../model/mesh-index';
 import { ownPodTemplates } from '../../model/pod-templates';
-import { cniEnabledOf, goBool, nativeSidecarOf, podOrNamespaceAnnotation, proxyInitRunsAsRoot } from '../../model/proxy-settings';
+import { cniEnabledOf, nativeSidecarOf, podOrNamespaceAnnotation, proxyInitRunsAsRoot } from '../../model/proxy-settings';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Returns why a value is wrong, or undefined. */

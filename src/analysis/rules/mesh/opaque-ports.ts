@@ -1,4 +1,4 @@
-import { OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS } from '../../../core/vocabulary';
+import { OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, POLICY_GROUP } from '../../../core/vocabulary';
 import { isRecord, listOf } from '../../../util/json';
 import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
@@ -6,7 +6,7 @@ import { resolveContainerPort, selectPorts, serverCoverage, serverPort } from '.
 import { serverProxyProtocol } from '../../model/inbound-routes';
 import { isMeshed } from '../../model/injector/injection';
 import { controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod } from '../../model/injector/opaque-ports';
-import { IndexedObject, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { appProtocolOverridesOpaque } from '../../model/outbound';
 import { workloadLabel } from '../../model/pod-templates';

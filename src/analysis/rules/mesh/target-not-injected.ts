@@ -1,9 +1,10 @@
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
 import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
 import { authorizationTarget, targetObject } from '../../model/inbound/authorizations';
 import { serverCoverage } from '../../model/inbound/servers';
 import { injectionOrigin } from '../../model/injector/injection';
-import { GATEWAY_GROUP, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { uninjectedNamespaces, workloadLabel } from '../../model/pod-templates';
 import { asRef, isPolicyRef, refList } from '../../model/refs';

@@ -1,6 +1,7 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
 import { serviceAccountIdentityExists } from '../../model/identity/service-accounts';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { missingReference } from '../../model/missing-references';
 import { specOf } from '../../model/objects';
 import { isCoreRef, isPolicyRef, kindIs, ObjectRef, refText } from '../../model/refs';

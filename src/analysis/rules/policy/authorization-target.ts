@@ -1,6 +1,6 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
 import { authorizationTarget, targetObject } from '../../model/inbound/authorizations';
-import { POLICY_GROUP } from '../../model/mesh-index';
 import { missingReference } from '../../model/missing-references';
 import { specOf } from '../../model/objects';
 import { asRef, kindIs, refText } from '../../model/refs';

@@ -1,7 +1,8 @@
 import { identityProblem } from '../../../core/identity';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
 import { serviceAccountIdentityExists } from '../../model/identity/service-accounts';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { missingReference } from '../../model/missing-references';
 import { specOf } from '../../model/objects';
 import { isCoreRef, kindIs, refList, refText } from '../../model/refs';

@@ -1,6 +1,7 @@
 import { Cidr, cidrContains, cidrsOverlap, parseCidr, parseExactCidr } from '../../../core/cidr';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 

@@ -1,5 +1,5 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { Rule, RuleArea } from '../../rule';
 

@@ -1,8 +1,9 @@
+import { WORKLOAD_GROUP } from '../../../core/vocabulary';
 import { listSome } from '../../../util/text';
 import { FindingEffect, Severity } from '../../finding';
 import { externalWorkloadCoverage } from '../../model/external-workloads';
 import { serverCoverage } from '../../model/inbound/servers';
-import { IndexedObject, PodTemplate, WORKLOAD_GROUP } from '../../model/mesh-index';
+import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { workloadLabel } from '../../model/pod-templates';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 

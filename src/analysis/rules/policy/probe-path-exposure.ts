@@ -1,4 +1,4 @@
-import { CALLS_ANNOTATION } from '../../../core/annotations';
+import { CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { probePaths } from '../../model/inbound/probes';
 import { isMeshed } from '../../model/injector/injection';

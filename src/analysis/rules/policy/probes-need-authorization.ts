@@ -1,10 +1,11 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { authorizationTargets } from '../../model/inbound/authorizations';
 import { HttpProbe, httpProbes, probePaths } from '../../model/inbound/probes';
 import { resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort } from '../../model/inbound/servers';
 import { routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
 import { isMeshed } from '../../model/injector/injection';
-import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, Injection, PodTemplate } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';

@@ -1,6 +1,7 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
 import { claimOrder } from '../../model/inbound/servers';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { missingReference } from '../../model/missing-references';
 import { specOf } from '../../model/objects';
 import { asRef, isCoreRef, isPolicyRef, refList, refText } from '../../model/refs';

@@ -1,6 +1,6 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { authorizationTarget, targetObject } from '../../model/inbound/authorizations';
-import { POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { refList } from '../../model/refs';
 import { isServerParent } from '../../model/routes/parents';

@@ -1,6 +1,6 @@
 import { checkNetworkList } from './networks';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { Rule, RuleArea } from '../../rule';
 

@@ -1,8 +1,8 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { authorizationTargets, serverAuthorizationsFor } from '../../model/inbound/authorizations';
 import { serverAccessPolicy, serverPort } from '../../model/inbound/servers';
 import { routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
-import { POLICY_GROUP } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { Rule, RuleArea } from '../../rule';
 

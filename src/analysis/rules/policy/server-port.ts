@@ -1,8 +1,9 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
 import { externalPortNames, externalWorkloadCoverage, serverExternalSelector } from '../../model/external-workloads';
 import { selectPorts, serverCoverage, serverPort } from '../../model/inbound/servers';
-import { IndexedObject, Injection, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject, Injection } from '../../model/mesh-index';
 import { workloadLabel } from '../../model/pod-templates';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 

@@ -1,5 +1,6 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';

@@ -3,9 +3,10 @@ import {
   parseFailureAccrual, parseLoadBiaser,
 } from '../../../core/balancer-annotations';
 import { Parsed } from '../../../core/linkerd-grammar';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The objects the outbound index reads these annotations from. */

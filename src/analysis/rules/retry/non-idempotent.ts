@@ -1,5 +1,5 @@
 import { RetrySettings, annotationsRead, describeKeys, effectiveRetry, presentKeys, retryAnnotated } from './retry-config';
-import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
+import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/vocabulary';
 import { isRecord } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';

@@ -1,10 +1,10 @@
 import {
   RequestTimeout, RetrySettings, effectiveRetry, presentKeys, requestTimeoutFor, retryAnnotated, retrySettingsOf, ruleIndexes,
 } from './retry-config';
+import { formatDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION,
-  formatDuration, parseLinkerdDuration,
-} from '../../../core/linkerd-grammar';
+} from '../../../core/vocabulary';
 import { annotationMap } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';

@@ -5,12 +5,15 @@
  * `apply`s), and the gRPC server hands either parent's settings to its routes (grpc/src/outbound/http.rs `protocol`).
  */
 import {
-  Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
-  TIMEOUT_REQUEST_ANNOTATION, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
+  Parsed, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
+import {
+  RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION,
+  POLICY_GROUP,
+} from '../../../core/vocabulary';
 import { annotationMap, hasAnnotation, hasOwn, isRecord } from '../../../util/json';
 import { perIndex, perKeyOfIndex } from '../../model/memo';
-import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { isGatewayHttpRoute, isGrpcRoute, isHttpRoute, rules } from '../../model/routes/lists';
 import { egressNetworkParents, serviceParents } from '../../model/routes/parents';
 

@@ -1,5 +1,5 @@
 import { RetryParent, describeKeys, presentKeys, retryBlockKeys, retryKeysOf, retryParents, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
-import { TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import { TIMEOUT_ANNOTATIONS } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes } from '../../model/routes/lists';

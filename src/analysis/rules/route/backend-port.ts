@@ -1,6 +1,7 @@
+import { GATEWAY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
-import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { isServiceBackend } from '../../model/routes/backends';
 import { backendRefs, everyRoute, rules } from '../../model/routes/lists';
 import { isOutboundRoute } from '../../model/routes/parents';

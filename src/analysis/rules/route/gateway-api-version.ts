@@ -1,6 +1,7 @@
 import { VersionTriple, compareVersions, parseBundleVersion } from '../../../core/versions';
+import { GATEWAY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { everyRoute } from '../../model/routes/lists';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 

@@ -1,4 +1,4 @@
-import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/linkerd-grammar';
+import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/vocabulary';
 import { hasAnnotation, isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';

@@ -1,5 +1,6 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { missingReference } from '../../model/missing-references';
 import { everyRoute } from '../../model/routes/lists';
 import {

@@ -1,7 +1,8 @@
 import { formatDuration, isOpenApiDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { isRecord } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, isGatewayHttpRoute, rules } from '../../model/routes/lists';
 import { isOutboundRoute, onlyServerParents } from '../../model/routes/parents';
 import { policyValidatorSkips } from '../../model/webhooks';

@@ -1,5 +1,4 @@
-import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
-import { SERVICE_PROFILE_GROUP } from '../../../core/vocabulary';
+import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS, SERVICE_PROFILE_GROUP } from '../../../core/vocabulary';
 import { hasAnnotation, pushTo } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
 import { FindingEffect, Severity } from '../../finding';

@@ -1,6 +1,7 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { isRecord } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { isUnsupportedFilter } from '../../model/routes/conversion';
 import { allRoutes, backendRefs, filtersOf, rules } from '../../model/routes/lists';
 import { isEgressNetworkParent, isOutboundRoute, isServerParent, isServiceParent, parentRefs } from '../../model/routes/parents';
