@@ -6,6 +6,7 @@ import { FindingEffect, Severity } from './finding';
 import { FLEET_RULES } from './fleet';
 import { RuleArea, RuleDoc } from './rule';
 import { ALL_RULES } from './rules';
+import { compareStrings } from '../util/compare';
 
 /** What the reference needs of a rule: single-cluster and fleet rules alike. */
 export interface DocumentedRule {
@@ -17,7 +18,7 @@ export interface DocumentedRule {
 }
 
 /** Every rule of the engine: the single-cluster pack and the fleet rules, in ID order. */
-export const DOCUMENTED_RULES: DocumentedRule[] = [...ALL_RULES, ...FLEET_RULES].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+export const DOCUMENTED_RULES: DocumentedRule[] = [...ALL_RULES, ...FLEET_RULES].sort((a, b) => compareStrings(a.id, b.id));
 
 const EFFECT_WORDS: Record<FindingEffect, string> = {
   [FindingEffect.REJECTED]: 'the webhook or the API server refuses it',
@@ -35,7 +36,7 @@ function fence(yaml: string | undefined): string[] {
 export function ruleFiles(base: string = __dirname): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (d: string, rel: string) => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => compareStrings(a.name, b.name))) {
       const full = path.join(d, entry.name);
       if (entry.isDirectory()) {walk(full, `${rel}${entry.name}/`);} else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         for (const m of fs.readFileSync(full, 'utf8').matchAll(/\bid: '(LKD-[A-Z]+-\d{3})'/g)) {

@@ -3,7 +3,7 @@
  * front-end (constructs, CLI, plugin) honours the same ones. A suppression without a reason is itself an error.
  */
 import { KubeObject, annotationsOf } from './model/manifest';
-import { compareStrings } from '../core/compare';
+import { compareStrings } from '../util/compare';
 
 export const SUPPRESS_ANNOTATION = 'analysis.cdk8s-linkerd.io/suppress';
 

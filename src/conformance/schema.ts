@@ -4,6 +4,7 @@
  * `spec.versions[].schema.openAPIV3Schema`; the hand-written core schemas in
  * `core-schemas.ts` use the very same shape so one validator serves both.
  */
+import { isRecord } from '../util/json';
 
 /** One entry of `x-kubernetes-validations`. */
 export interface ValidationRule {
@@ -60,7 +61,7 @@ export interface JsonSchema {
 export type JsonObject = Record<string, unknown>;
 
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 /**

@@ -2,11 +2,8 @@
  * Value layering with Helm's own semantics, so what users read about `helm install -f a.yaml -f b.yaml` holds here:
  * maps merge key by key, lists and scalars are replaced whole, and `null` removes a key.
  */
-
-/** True for plain objects (not arrays, not null). */
-export function isPlainObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { compareStrings } from '../util/compare';
+import { isRecord as isPlainObject } from '../util/json';
 
 /** A deep copy of JSON-like data. */
 export function cloneValues<T>(value: T): T {
@@ -36,7 +33,7 @@ export function sortKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => sortKeys(v)) as unknown as T;
   if (!isPlainObject(value)) return value;
   const out: Record<string, any> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
+  for (const key of Object.keys(value).sort(compareStrings)) out[key] = sortKeys(value[key]);
   return out as T;
 }
 

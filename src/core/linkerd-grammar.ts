@@ -195,14 +195,6 @@ export function parseRetryLimit(value: unknown): Parsed<number> {
   return ok(Number(n));
 }
 
-/** A millisecond count written the way a person would set it in an annotation. */
-export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
-    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
-}
-
 /** Go's time.ParseDuration units, in nanoseconds (µ is U+00B5, μ U+03BC). */
 const GO_UNIT_NS = new Map<string, number>([['ns', 1], ['us', 1e3], ['\u00b5s', 1e3], ['\u03bcs', 1e3], ['ms', 1e6], ['s', 1e9], ['m', 60e9], ['h', 3600e9]]);
 const GO_MAX_NS = 2 ** 63;

@@ -10,6 +10,7 @@ import { validateLabelValue, validateObjectName, validatePortNumber, validateSer
 import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalStruct, requireNamed, requireString, requireStruct } from '../core/runtime-checks';
 import { CALLS_ANNOTATION } from '../core/vocabulary';
 import { ServiceReference } from '../routing/service-reference';
+import { compareStrings } from '../util/compare';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';
 export const APP_VERSION_LABEL = 'app.kubernetes.io/version';
@@ -243,7 +244,7 @@ export class MeshedDeployment extends Construct {
     const requestText = [method, path].filter((x) => x !== undefined).join(' ');
     service._claim(this);
     this.calls.push(`${service.name}${namespace}:${port}${requestText ? ` ${requestText}` : ''}`);
-    this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort().join(','));
+    this.deployment.metadata.addAnnotation(CALLS_ANNOTATION, [...new Set(this.calls)].sort(compareStrings).join(','));
   }
 
   /**

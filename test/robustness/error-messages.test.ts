@@ -16,13 +16,13 @@ import { AnalyzeOptions, analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
 import { FLEET_RULES, analyzeFleet } from '../../src/analysis/fleet';
 import { ALL_RULES } from '../../src/analysis/rules';
-import { compareStrings } from '../../src/core/compare';
 import { MeshConfigError } from '../../src/core/errors';
 import { InputError } from '../../src/frontends/cli/errors';
 import { loadManifests, parseManifests } from '../../src/frontends/cli/load-manifests';
 import { readObserved } from '../../src/frontends/cli/plan-deny-command';
 import { schemaRule } from '../../src/frontends/cli/schema-rule';
 import { MulticlusterMode } from '../../src/multicluster/mode';
+import { compareStrings } from '../../src/util/compare';
 import { certs } from '../support/certs';
 import { FleetFixture, fleetFixture, objectsOf } from '../support/fleet-fixture';
 

@@ -15,6 +15,7 @@ import { linkTargetsRule } from './rules/link-targets';
 import { identitySuffix, remoteIdentitiesRule } from './rules/remote-identities';
 import { sharedAnchorsRule } from './rules/shared-anchors';
 import { sharedIssuerRule } from './rules/shared-issuer';
+import { compareStrings } from '../../util/compare';
 
 export { FleetClusterInput, ExportMode } from './model';
 export { FleetRule, FleetCluster } from './fleet-rule';
@@ -22,7 +23,7 @@ export { FleetRule, FleetCluster } from './fleet-rule';
 /** The fleet rules, in ID order. */
 export const FLEET_RULES: FleetRule[] = [
   sharedAnchorsRule, sharedIssuerRule, remoteIdentitiesRule, crossClusterCallsRule, linkTargetsRule, exportLabelRule,
-].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+].sort((a, b) => compareStrings(a.id, b.id));
 
 export interface FleetAnalysisResult {
   /** Every finding of every cluster and of the fleet rules, each naming its cluster, sorted. */
@@ -54,7 +55,7 @@ export function fleetInputProblem(clusters: readonly FleetClusterInput[]): strin
 }
 
 function byName<T extends { name: string }>(list: readonly T[]): T[] {
-  return [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...list].sort((a, b) => compareStrings(a.name, b.name));
 }
 
 function analyzeCluster(facts: ClusterFacts, all: ReadonlyMap<string, ClusterFacts>, options: AnalyzeOptions): FleetCluster {

@@ -19,6 +19,7 @@
 import { routesForServer } from './inbound/servers';
 import { IndexedObject, MeshIndex } from './mesh-index';
 import { GATEWAY_GROUP, POLICY_GROUP } from '../../core/vocabulary';
+import { isRecord, listOf } from '../../util/json';
 
 /** What a request must look like to match one rule's match. Undefined fields match anything. */
 export interface RequestMatch {
@@ -46,14 +47,6 @@ export interface InboundRoute {
 export interface InboundRequest {
   readonly method?: string;
   readonly path?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function listOf(value: unknown): any[] {
-  return Array.isArray(value) ? value : [];
 }
 
 function httpMatchesOf(rule: unknown): RequestMatch[] {

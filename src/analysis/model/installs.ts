@@ -6,8 +6,9 @@
 import * as yaml from 'js-yaml';
 import { perIndex } from './memo';
 import { IndexedObject, ObjectStore } from './object-store';
-import { isPlainObject, mergeLayers } from '../../core/helm-values';
+import { mergeLayers } from '../../core/helm-values';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
+import { isRecord as isPlainObject } from '../../util/json';
 
 export const CONTROL_PLANE_CHART = 'linkerd-control-plane';
 export const LINKERD_CONFIG_MAP = 'linkerd-config';

@@ -8,6 +8,7 @@ import { LabelSelector, equalityPairsOf, mapSelectorMatches, selectorMatches } f
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
 import { INJECT_ANNOTATION, WORKLOAD_GROUP } from '../../core/vocabulary';
+import { listOf } from '../../util/json';
 
 // Re-exported so rules keep one import for the index and its objects.
 export type { IndexedObject };
@@ -134,10 +135,6 @@ function podTemplateOf(obj: KubeObject): KubeObject | undefined {
     case 'CronJob': return obj.spec?.jobTemplate?.spec?.template;
     default: return obj.spec?.template;
   }
-}
-
-function listOf(value: unknown): any[] {
-  return Array.isArray(value) ? value : [];
 }
 
 function containerPorts(spec: KubeObject): ContainerPort[] {

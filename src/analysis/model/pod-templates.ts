@@ -1,6 +1,7 @@
 /** Pod templates as rules walk them: the output's own, the namespaces with uninjected pods, their containers. */
 import { perIndex } from './memo';
 import { Injection, MeshIndex, PodTemplate } from './mesh-index';
+import { objectLabel } from '../../util/labels';
 
 /** The tables this module builds for an index, each on first use. */
 interface Memo {
@@ -11,7 +12,7 @@ interface Memo {
 const memo = perIndex((_index: MeshIndex): Memo => ({}));
 
 export function workloadLabel(pod: PodTemplate): string {
-  return `${pod.owner.id.kind} ${pod.namespace}/${pod.owner.id.name}`;
+  return objectLabel(pod.owner);
 }
 
 /** Pod templates of workloads in this output (findings on inventory objects would be dropped anyway). Shared: do not modify. */

@@ -15,8 +15,9 @@ import { KubeObject, labelsOf } from './manifest';
 import { perIndex } from './memo';
 import type { IndexedObject, ObjectStore } from './object-store';
 import { LabelSelector, LabelSelectorRequirement, requirementHolds } from './selectors';
-import { isPlainObject, mergeLayers } from '../../core/helm-values';
+import { mergeLayers } from '../../core/helm-values';
 import { ADMISSION_WEBHOOKS_LABEL } from '../../core/vocabulary';
+import { isRecord as isPlainObject } from '../../util/json';
 
 /** The label the API server sets on every Namespace to its name (Kubernetes ≥ 1.21); selectors may use it. */
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';

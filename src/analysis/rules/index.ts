@@ -3,7 +3,7 @@
  */
 import { unknownAppProtocol } from './route/unknown-app-protocol';
 import { unservedProtocol } from './route/unserved-protocol';
-import { compareStrings } from '../../core/compare';
+import { compareStrings } from '../../util/compare';
 import { Rule } from '../rule';
 import { certificateAlgorithms } from './cert/algorithms';
 import { certificateChain } from './cert/chain';

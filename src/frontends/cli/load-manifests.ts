@@ -11,7 +11,7 @@ import { DocumentAliases, LoadedDocuments, readBlockYaml } from './block-yaml';
 import { InputError } from './errors';
 import { yaml11Reading } from './yaml11';
 import { KubeObject, Manifest, Yaml11Reading } from '../../analysis/model/manifest';
-import { compareStrings } from '../../core/compare';
+import { compareStrings } from '../../util/compare';
 
 /** YAML 1.2 core types plus merge keys: timestamps stay strings, as the API server's JSON conversion leaves them. */
 // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them.

@@ -16,6 +16,7 @@ import { HttpRoute } from '../../routing/http-route';
 import { HttpMethod, PathMatch } from '../../routing/matches';
 import { RouteBackend } from '../../routing/route-backend';
 import { ServiceReference } from '../../routing/service-reference';
+import { isRecord } from '../../util/json';
 import { MeshedNamespace } from '../../workloads/meshed-namespace';
 
 const POLICY = 'policy.linkerd.io';
@@ -38,7 +39,7 @@ export interface RecipeContext {
 }
 
 type Obj = Record<string, any>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Obj => isRecord(v);
 const keysWithin = (o: Obj, allowed: readonly string[]) => Object.keys(o).every((k) => allowed.includes(k));
 const isStringMap = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 

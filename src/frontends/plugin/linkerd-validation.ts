@@ -11,6 +11,7 @@ import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
+import { idLabel } from '../../util/labels';
 import { InputError } from '../cli/errors';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 import { schemaRule } from '../cli/schema-rule';
@@ -46,7 +47,7 @@ function toViolation(f: Finding): Violation {
   const where = f.constructPath ?? (f.line ? `${f.file}:${f.line}` : f.file ?? '');
   return {
     ruleName: f.ruleId,
-    recommendation: `${clusterPrefix(f)}${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}: ${f.message}`,
+    recommendation: `${clusterPrefix(f)}${idLabel(f.resource)}: ${f.message}`,
     fix: f.fix,
     violatingResources: [{ resourceName: f.resource.name, locations: [where], manifestPath: f.file ?? '' }],
   };

@@ -5,7 +5,7 @@
  * case; the path as `http::Uri::path` keeps it, without query or fragment). The one probe reader: the generated probe
  * routes (inbound-routes.ts, the policy evaluation) and the probe rules (LKD-POL-010) read the same probes.
  */
-import { compareStrings } from '../../../core/compare';
+import { compareStrings } from '../../../util/compare';
 import { isRecord, listOf } from '../../../util/json';
 import { perKeyOfIndex } from '../memo';
 import { MeshIndex, PodTemplate } from '../mesh-index';

@@ -3,8 +3,8 @@
  * policy-controller/k8s/index/src/inbound/server.rs (the Server spec), inbound/index.rs (`Pod::select_ports`, the
  * claim order among competing Servers, routes bound to a Server) and inbound/workload.rs (`pod_tcp_ports_by_name`).
  */
-import { compareStrings } from '../../../core/compare';
 import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
+import { compareStrings } from '../../../util/compare';
 import { proxyAdminPort, proxyInboundPort } from '../injector/proxy-ports';
 import { perIndex } from '../memo';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../mesh-index';
@@ -104,7 +104,7 @@ export interface ServerCoverage {
 /** Servers claim a numeric port even when no container declares it; a named port only when a container has it. */
 /** A selector as a key: Servers with the same one select the same pods, so the selection runs once for all of them. */
 function selectorKey(namespace: string, selector: LabelSelector): string {
-  const labels = Object.entries(selector.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const labels = Object.entries(selector.matchLabels ?? {}).sort(([a], [b]) => compareStrings(a, b));
   return JSON.stringify([namespace, labels, selector.matchExpressions ?? []]);
 }
 

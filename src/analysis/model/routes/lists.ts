@@ -5,6 +5,7 @@
  */
 import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
 import { isRecord, listOf, NO_ITEMS } from '../../../util/json';
+import { objectLabel } from '../../../util/labels';
 import { perIndex } from '../memo';
 import { IndexedObject, MeshIndex } from '../mesh-index';
 
@@ -46,7 +47,7 @@ export function backendRefs(rule: any): readonly any[] {
 }
 
 export function routeLabel(route: IndexedObject): string {
-  return `${route.id.kind} ${route.id.namespace ?? ''}/${route.id.name}`;
+  return objectLabel(route);
 }
 
 /** The route protocols Linkerd ranks when several kinds attach to one Service port: GRPC > HTTP > TLS > TCP. */

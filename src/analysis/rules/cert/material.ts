@@ -7,6 +7,7 @@ import * as yaml from 'js-yaml';
 import {
   CertificateBundle, ISSUER_SECRET, ParsedCertificate, TRUST_ROOTS_CONFIGMAP, TRUST_ROOTS_KEY, parseCertificateBundle,
 } from '../../../core/certificates';
+import { isRecord } from '../../../util/json';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 
@@ -36,10 +37,6 @@ export const FLUX_HELM_GROUP = 'helm.toolkit.fluxcd.io';
 
 function nonEmpty(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function decodeBase64(value: unknown): string | undefined {

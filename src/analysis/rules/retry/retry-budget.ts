@@ -1,7 +1,8 @@
 import {
   RequestTimeout, RetrySettings, effectiveRetry, presentKeys, requestTimeoutFor, retryAnnotated, retrySettingsOf, ruleIndexes,
 } from './retry-config';
-import { formatDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
+import { formatDuration } from '../../../core/duration-format';
+import { parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION,
 } from '../../../core/vocabulary';

@@ -1,4 +1,4 @@
-import { compareStrings } from '../../../core/compare';
+import { compareStrings } from '../../../util/compare';
 import { isRecord, pushTo } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
@@ -25,7 +25,7 @@ function pairs(list: unknown, lowerName: boolean): readonly string[] {
   if (!Array.isArray(list) || list.length === 0) return NO_PAIRS;
   return list.filter(isRecord)
     .map((p) => `${String(p.type ?? 'Exact')}:${lowerName ? String(p.name).toLowerCase() : String(p.name)}=${String(p.value)}`)
-    .sort();
+    .sort(compareStrings);
 }
 
 interface HttpParts {

@@ -1,3 +1,4 @@
+import { compareStrings } from '../../../util/compare';
 import { isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
@@ -27,7 +28,7 @@ function filtersKey(backend: Record<string, any>): string {
 /** JSON.stringify replacer that writes object keys in one order, so filters written in another key order compare equal. */
 function sortedKeys(_key: string, value: unknown): unknown {
   if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
+  return Object.fromEntries(Object.keys(value).sort(compareStrings).map((k) => [k, value[k]]));
 }
 
 function reportRepeat(ctx: RuleContext, route: IndexedObject, r: number, b: number, first: number, key: string): void {

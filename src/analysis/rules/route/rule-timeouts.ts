@@ -1,4 +1,5 @@
-import { formatDuration, isOpenApiDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
+import { formatDuration } from '../../../core/duration-format';
+import { isOpenApiDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { POLICY_GROUP } from '../../../core/vocabulary';
 import { isRecord } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
