@@ -14,10 +14,31 @@ const ALLOWED: Record<string, string[]> = {
   'util': [],
   'core': ['util'],
   'conformance': ['core', 'util'],
-  // Linkerd's semantics live in the model; everything else in the engine reads it, never the other way round.
-  'analysis/model': ['core', 'analysis/options.ts', 'analysis/finding.ts', 'util'],
-  'analysis/policy': ['core', 'analysis/model', 'analysis/options.ts', 'util'],
-  'analysis': ['core', 'analysis/model', 'analysis/policy', 'util'],
+  // The engine, one entry per folder (docs/architecture.md draws the same picture). Linkerd's semantics live in the
+  // model; everything else in the engine reads it, never the other way round.
+  'analysis/model': ['core', 'util', 'analysis/options.ts', 'analysis/finding.ts'],
+  // The inbound policy evaluation: per-port verdicts computed from the model.
+  'analysis/policy': ['core', 'util', 'analysis/model', 'analysis/options.ts'],
+  // Rules read the model and the evaluation and report through the contracts; fleet rules also read the fleet's model.
+  'analysis/rules': [
+    'core', 'util', 'analysis/model', 'analysis/policy', 'analysis/rules/schema', 'analysis/rule.ts', 'analysis/finding.ts',
+    'analysis/options.ts', 'analysis/fleet/fleet-rule.ts', 'analysis/fleet/model.ts',
+  ],
+  // LKD-SCHEMA-001 alone may load the conformance validator (lazily, when CRDs are given).
+  'analysis/rules/schema': ['core', 'analysis/model', 'analysis/rule.ts', 'analysis/finding.ts', 'conformance'],
+  // The fleet runner: each cluster through the engine, then the fleet rules through the same runner.
+  'analysis/fleet': [
+    'core', 'util', 'analysis/model', 'analysis/policy', 'analysis/rules', 'analysis/engine.ts', 'analysis/finding.ts',
+    'analysis/options.ts', 'analysis/result.ts', 'analysis/rule.ts', 'analysis/runner.ts', 'analysis/suppressions.ts',
+  ],
+  // explain, diff, plan-deny: read the model, the evaluation and the rules' effects; never the report.
+  'analysis/reachability': [
+    'core', 'util', 'analysis/model', 'analysis/policy', 'analysis/rules', 'analysis/engine.ts', 'analysis/finding.ts', 'analysis/options.ts',
+  ],
+  // Output formats: they read findings and reachability answers, never the model.
+  'analysis/report': ['util', 'analysis/reachability', 'analysis/engine.ts', 'analysis/finding.ts', 'analysis/rule.ts'],
+  // The contracts and the run (engine.ts, rule.ts, runner.ts, finding.ts, options, suppressions, the catalog and docs).
+  'analysis': ['core', 'util', 'analysis/model', 'analysis/policy', 'analysis/rules', 'analysis/fleet'],
   'frontends/cli': ['analysis', 'conformance', 'core', 'frontends/import', 'util'],
   // The import generator builds constructs to check that they rebuild an object exactly: a front-end above them.
   'frontends/import': ['core', 'policy', 'routing', 'workloads', 'util'],

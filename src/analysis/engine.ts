@@ -6,18 +6,15 @@ import { Finding, Severity, SuppressedFinding, compareFindings, severityAtLeast 
 import { impliedChartObjects } from './model/chart-objects';
 import { clusterFactsOf } from './model/cluster-facts';
 import { KubeObject, Manifest } from './model/manifest';
-import { IndexedObject, MeshIndex } from './model/mesh-index';
+import { MeshIndex } from './model/mesh-index';
 import { AnalysisContext, AnalysisContextInput, resolveContext } from './options';
-import { Rule, ReportOptions, RuleContext } from './rule';
+import { AnalysisResult } from './result';
+import { Rule } from './rule';
 import { ALL_RULES } from './rules';
+import { runRules as runEach } from './runner';
 import { parseSuppressions } from './suppressions';
 
-export interface AnalysisResult {
-  readonly findings: Finding[];
-  readonly suppressed: SuppressedFinding[];
-  readonly index: MeshIndex;
-  readonly context: AnalysisContext;
-}
+export type { AnalysisResult };
 
 export interface AnalyzeOptions extends AnalysisContextInput {
   /** The rules to run; defaults to every registered rule. */
@@ -26,35 +23,9 @@ export interface AnalyzeOptions extends AnalysisContextInput {
 
 export const SUPPRESSION_RULE_ID = 'LKD-META-001';
 
-/** A finding of any rule (single-cluster or fleet) about one object. */
-export function toFinding(rule: Pick<Rule, 'id' | 'severity' | 'doc' | 'effects'>, subject: IndexedObject, message: string, options: ReportOptions = {}): Finding {
-  // An effect the rule does not declare is dropped: what reachability lists as ignored comes only from declared rules.
-  const effect = options.effect !== undefined && rule.effects?.includes(options.effect) ? options.effect : undefined;
-  return {
-    ruleId: rule.id,
-    severity: options.severity ?? rule.severity,
-    resource: subject.id,
-    message,
-    fix: options.fix ?? rule.doc.fix,
-    constructPath: subject.source.constructPath,
-    file: subject.source.file,
-    line: subject.source.line,
-    ...(effect ? { effect } : {}),
-  };
-}
-
 function runRules(rules: Rule[], index: MeshIndex, context: AnalysisContext): Finding[] {
   const findings: Finding[] = [];
-  for (const rule of rules) {
-    const ctx: RuleContext = {
-      index,
-      context,
-      report: (subject, message, options) => {
-        if (!subject.inventory) findings.push(toFinding(rule, subject, message, options));
-      },
-    };
-    rule.check(ctx);
-  }
+  runEach(rules, (report) => ({ index, context, report }), (finding) => findings.push(finding));
   return findings;
 }
 

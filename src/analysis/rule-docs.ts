@@ -3,9 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { INPUT_CODES, RETIRED_IDS } from './catalog';
 import { FindingEffect, Severity } from './finding';
-import { FLEET_RULES } from './fleet';
 import { RuleArea, RuleDoc } from './rule';
-import { ALL_RULES } from './rules';
+import { ALL_RULES, FLEET_RULES } from './rules';
 import { compareStrings } from '../util/compare';
 
 /** What the reference needs of a rule: single-cluster and fleet rules alike. */
@@ -30,7 +29,7 @@ function fence(yaml: string | undefined): string[] {
 }
 
 /**
- * Rule ID → the file that defines it (`src/analysis/rules/<area>/<rule>.ts`, `src/analysis/fleet/rules/<rule>.ts`),
+ * Rule ID → the file that defines it (`src/analysis/rules/<area>/<rule>.ts`),
  * read from the rule files beside this module (the TypeScript sources, or the compiled library's JavaScript).
  */
 export function ruleFiles(base: string = __dirname): Map<string, string> {
@@ -45,7 +44,7 @@ export function ruleFiles(base: string = __dirname): Map<string, string> {
       }
     }
   };
-  for (const dir of ['rules', 'fleet/rules']) if (fs.existsSync(path.join(base, dir))) walk(path.join(base, dir), `${dir}/`);
+  for (const dir of ['rules']) if (fs.existsSync(path.join(base, dir))) walk(path.join(base, dir), `${dir}/`);
   return files;
 }
 

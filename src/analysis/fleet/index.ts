@@ -5,25 +5,17 @@
  */
 import { FleetCluster, FleetRule, FleetRuleContext } from './fleet-rule';
 import { ClusterFacts, FleetClusterInput, clusterFacts, mirrorManifest, mirroredServices } from './model';
-import { AnalysisResult, AnalyzeOptions, analyze, toFinding } from '../engine';
+import { compareStrings } from '../../util/compare';
+import { AnalysisResult, AnalyzeOptions, analyze } from '../engine';
 import { Finding, SuppressedFinding, compareFindings } from '../finding';
 import { InboundPolicy, evaluateInboundPolicy } from '../policy';
+import { FLEET_RULES } from '../rules';
+import { identitySuffix } from '../rules/multicluster/remote-identities';
+import { Reporter, runRules } from '../runner';
 import { parseSuppressions } from '../suppressions';
-import { crossClusterCallsRule } from './rules/cross-cluster-calls';
-import { exportLabelRule } from './rules/export-label';
-import { linkTargetsRule } from './rules/link-targets';
-import { identitySuffix, remoteIdentitiesRule } from './rules/remote-identities';
-import { sharedAnchorsRule } from './rules/shared-anchors';
-import { sharedIssuerRule } from './rules/shared-issuer';
-import { compareStrings } from '../../util/compare';
 
 export { FleetClusterInput, ExportMode } from './model';
 export { FleetRule, FleetCluster } from './fleet-rule';
-
-/** The fleet rules, in ID order. */
-export const FLEET_RULES: FleetRule[] = [
-  sharedAnchorsRule, sharedIssuerRule, remoteIdentitiesRule, crossClusterCallsRule, linkTargetsRule, exportLabelRule,
-].sort((a, b) => compareStrings(a.id, b.id));
 
 export interface FleetAnalysisResult {
   /** Every finding of every cluster and of the fleet rules, each naming its cluster, sorted. */
@@ -80,19 +72,15 @@ function analyzeCluster(facts: ClusterFacts, all: ReadonlyMap<string, ClusterFac
 function runFleetRules(rules: FleetRule[], clusters: ReadonlyMap<string, FleetCluster>): { findings: Finding[]; suppressed: SuppressedFinding[] } {
   const findings: Finding[] = [];
   const suppressed: SuppressedFinding[] = [];
-  for (const rule of rules) {
-    const ctx: FleetRuleContext = {
-      clusters,
-      report: (cluster, subject, message, options = {}) => {
-        if (subject.inventory) return;
-        const finding: Finding = { cluster: cluster.facts.name, ...toFinding(rule, subject, message, options) };
-        const reason = parseSuppressions(subject.object).suppressions.find((s) => s.ruleId === rule.id)?.reason;
-        if (reason !== undefined) suppressed.push({ finding, reason });
-        else findings.push(finding);
-      },
-    };
-    rule.check(ctx);
-  }
+  const contextFor = (report: Reporter): FleetRuleContext => ({
+    clusters,
+    report: (cluster, subject, message, options = {}) => report(subject, message, options, cluster.facts.name),
+  });
+  runRules(rules, contextFor, (finding, subject) => {
+    const reason = parseSuppressions(subject.object).suppressions.find((s) => s.ruleId === finding.ruleId)?.reason;
+    if (reason !== undefined) suppressed.push({ finding, reason });
+    else findings.push(finding);
+  });
   return { findings, suppressed };
 }
 

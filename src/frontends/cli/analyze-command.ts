@@ -9,7 +9,6 @@ import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { packageInfo } from './package-info';
 import { knownRules } from './rule-list';
-import { schemaRule } from './schema-rule';
 import { ANALYZE_USAGE } from './usage';
 import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
 import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
@@ -17,6 +16,7 @@ import { Finding, Severity, SuppressedFinding } from '../../analysis/finding';
 import { FleetClusterInput, analyzeFleet, fleetInputProblem } from '../../analysis/fleet';
 import { formatJson, formatMermaid, formatSarif, formatText } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
+import { schemaRule } from '../../analysis/rules/schema/crds';
 
 export const FORMATS = ['text', 'json', 'sarif', 'mermaid'] as const;
 export type Format = typeof FORMATS[number];

@@ -5,10 +5,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { OptionSpec, optionValue, parseArgs } from './args';
-import { InputError, UsageError } from './errors';
+import { UsageError } from './errors';
 import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { IMPORT_USAGE } from './usage';
+import { InputError } from '../../core/input-error';
 import { compareStrings } from '../../util/compare';
 import { generateImport } from '../import/generate';
 

@@ -8,9 +8,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { DocumentAliases, LoadedDocuments, readBlockYaml } from './block-yaml';
-import { InputError } from './errors';
 import { yaml11Reading } from './yaml11';
 import { KubeObject, Manifest, Yaml11Reading } from '../../analysis/model/manifest';
+import { InputError } from '../../core/input-error';
 import { compareStrings } from '../../util/compare';
 
 /** YAML 1.2 core types plus merge keys: timestamps stay strings, as the API server's JSON conversion leaves them. */

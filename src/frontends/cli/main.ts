@@ -4,13 +4,14 @@
  */
 import { analyzeCommand } from './analyze-command';
 import { diffCommand } from './diff-command';
-import { InputError, UsageError } from './errors';
+import { UsageError } from './errors';
 import { explainCommand } from './explain-command';
 import { CliIo } from './io';
 import { packageInfo } from './package-info';
 import { planDenyCommand } from './plan-deny-command';
 import { rulesCommand } from './rule-list';
 import { MAIN_USAGE } from './usage';
+import { InputError } from '../../core/input-error';
 
 export type { CliIo } from './io';
 

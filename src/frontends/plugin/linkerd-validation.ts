@@ -10,11 +10,11 @@ import { analyzeFleet } from '../../analysis/fleet';
 import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
+import { schemaRule } from '../../analysis/rules/schema/crds';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
+import { InputError } from '../../core/input-error';
 import { idLabel } from '../../util/labels';
-import { InputError } from '../cli/errors';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
-import { schemaRule } from '../cli/schema-rule';
 
 /** Construct paths by resource name; names used by more than one object are left out rather than guessed. */
 function constructPaths(manifests: Manifest[], metadata: ValidationContextLike['metadata']): Map<string, string> {
