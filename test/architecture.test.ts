@@ -148,6 +148,18 @@ describe('architecture', () => {
     expect(comparators).toEqual([]);
   });
 
+  test('no hand-written file in src/ is over 500 lines (the generated L1 classes and key table excepted)', () => {
+    const generated = (f: string) => f.startsWith('imports/') || f.endsWith('.generated.ts');
+    // TEMPORARY, for the lead to empty after merging: files other branches are splitting at the time of this test.
+    const beingSplitElsewhere = new Set([
+      'analysis/reachability/model-adapter.ts', 'analysis/policy/evaluate.ts', 'checks/mesh-checks.ts', 'frontends/cli/block-yaml.ts',
+    ]);
+    const long = files.filter((f) => !generated(f) && !beingSplitElsewhere.has(f))
+      .map((f) => `${f}: ${fs.readFileSync(path.join(SRC, f), 'utf8').split('\n').length - 1}`)
+      .filter((entry) => Number(entry.split(': ')[1]) > 500);
+    expect(long).toEqual([]);
+  });
+
   test('the main entry point never loads cdktf', () => {
     const text = fs.readFileSync(path.join(SRC, 'index.ts'), 'utf8');
     expect(text).not.toMatch(/cdktf/);
