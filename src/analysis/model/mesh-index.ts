@@ -349,7 +349,7 @@ export class MeshIndex extends ObjectStore {
     if (!Array.isArray(parents)) return;
     let seen: Set<string> | undefined;
     for (const parent of parents) {
-      // Kinds compare case-insensitively in Linkerd; which group spellings really attach is decided in route-view.
+      // Kinds compare case-insensitively in Linkerd; which group spellings really attach is decided in routes/parents.ts.
       if (typeof parent?.kind !== 'string' || parent.kind.toLowerCase() !== 'service' || typeof parent.name !== 'string') continue;
       const parentKey = `${parent.namespace ?? entry.id.namespace ?? ''}|${parent.name}`;
       if (seen?.has(parentKey)) continue;
