@@ -1,9 +1,6 @@
-import {
-  BALANCER_KEYS, FAILURE_ACCRUAL, HONOR_RETRY_AFTER, PENALIZE_FAILURES, SUCCESS_RATE_PREFIX, isBalancerKey, parseBalancerBool,
-  parseFailureAccrual, parseLoadBiaser,
-} from '../../../core/balancer-annotations';
+import { isBalancerKey, parseBalancerBool, parseFailureAccrual, parseLoadBiaser } from '../../../core/balancer-annotations';
 import { Parsed } from '../../../core/linkerd-grammar';
-import { POLICY_GROUP } from '../../../core/vocabulary';
+import { BALANCER_KEYS, FAILURE_ACCRUAL, HONOR_RETRY_AFTER, PENALIZE_FAILURES, SUCCESS_RATE_PREFIX, POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
