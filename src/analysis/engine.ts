@@ -8,16 +8,13 @@ import { clusterFactsOf } from './model/cluster-facts';
 import { KubeObject, Manifest } from './model/manifest';
 import { IndexedObject, MeshIndex } from './model/mesh-index';
 import { AnalysisContext, AnalysisContextInput, resolveContext } from './options';
-import { Rule, ReportOptions, RuleContext } from './rule';
+import { AnalysisResult } from './result';
+import { Rule } from './rule';
 import { ALL_RULES } from './rules';
 import { IGNORE_CHECK_ANNOTATION_PREFIX, ObjectSuppressions, SUPPRESSION_RULE_ID, objectSuppressions } from './suppressions';
+import { runRules as runEach } from './runner';
 
-export interface AnalysisResult {
-  readonly findings: Finding[];
-  readonly suppressed: SuppressedFinding[];
-  readonly index: MeshIndex;
-  readonly context: AnalysisContext;
-}
+export type { AnalysisResult };
 
 export interface AnalyzeOptions extends AnalysisContextInput {
   /** The rules to run; defaults to every registered rule. */
@@ -25,23 +22,6 @@ export interface AnalyzeOptions extends AnalysisContextInput {
 }
 
 export { SUPPRESSION_RULE_ID };
-
-/** A finding of any rule (single-cluster or fleet) about one object. */
-export function toFinding(rule: Pick<Rule, 'id' | 'severity' | 'doc' | 'effects'>, subject: IndexedObject, message: string, options: ReportOptions = {}): Finding {
-  // An effect the rule does not declare is dropped: what reachability lists as ignored comes only from declared rules.
-  const effect = options.effect !== undefined && rule.effects?.includes(options.effect) ? options.effect : undefined;
-  return {
-    ruleId: rule.id,
-    severity: options.severity ?? rule.severity,
-    resource: subject.id,
-    message,
-    fix: options.fix ?? rule.doc.fix,
-    constructPath: subject.source.constructPath,
-    file: subject.source.file,
-    line: subject.source.line,
-    ...(effect ? { effect } : {}),
-  };
-}
 
 /** A finding with the object it was reported on: suppressions are read from that object and no other. */
 interface Reported {
@@ -51,16 +31,7 @@ interface Reported {
 
 function runRules(rules: Rule[], index: MeshIndex, context: AnalysisContext): Reported[] {
   const reported: Reported[] = [];
-  for (const rule of rules) {
-    const ctx: RuleContext = {
-      index,
-      context,
-      report: (subject, message, options) => {
-        if (!subject.inventory) reported.push({ finding: toFinding(rule, subject, message, options), subject });
-      },
-    };
-    rule.check(ctx);
-  }
+  runEach(rules, (report) => ({ index, context, report }), (finding, subject) => reported.push({ finding, subject }));
   return reported;
 }
 

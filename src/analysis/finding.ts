@@ -1,5 +1,5 @@
 /** What the engine reports. These types are part of the public (jsii) API. */
-import { compareStrings } from '../core/compare';
+import { compareStrings } from '../util/compare';
 
 /** How bad a finding is. */
 export enum Severity {

@@ -1,11 +1,13 @@
 /** The context an analysis runs in: what the engine cannot read from the manifests themselves. */
+import { DefaultInboundPolicy } from '../core/default-inbound-policy';
 import { CHART_GLOBAL_EGRESS_NAMESPACE, CHART_OPAQUE_PORTS, CHART_PROBE_NETWORKS } from '../core/vocabulary';
 import { KubeObject } from './model/manifest';
 
-/** The six default inbound policies Linkerd knows (chart value `proxy.defaultInboundPolicy` and annotations). */
-export const DEFAULT_INBOUND_POLICIES = [
-  'all-unauthenticated', 'all-authenticated', 'cluster-unauthenticated', 'cluster-authenticated', 'deny', 'audit',
-] as const;
+/**
+ * The six default inbound policies Linkerd knows (chart value `proxy.defaultInboundPolicy` and annotations), in the
+ * order of the DefaultInboundPolicy enum, their one home.
+ */
+export const DEFAULT_INBOUND_POLICIES: readonly string[] = Object.values(DefaultInboundPolicy);
 
 /** The chart's default `clusterNetworks`. */
 export const DEFAULT_CLUSTER_NETWORKS = ['10.0.0.0/8', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16', 'fd00::/8'];

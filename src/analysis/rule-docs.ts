@@ -3,9 +3,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { INPUT_CODES, RETIRED_IDS } from './catalog';
 import { FindingEffect, Severity } from './finding';
-import { FLEET_RULES } from './fleet';
 import { RuleArea, RuleDoc } from './rule';
-import { ALL_RULES } from './rules';
+import { ALL_RULES, FLEET_RULES } from './rules';
+import { compareStrings } from '../util/compare';
 
 /** What the reference needs of a rule: single-cluster and fleet rules alike. */
 export interface DocumentedRule {
@@ -17,7 +17,7 @@ export interface DocumentedRule {
 }
 
 /** Every rule of the engine: the single-cluster pack and the fleet rules, in ID order. */
-export const DOCUMENTED_RULES: DocumentedRule[] = [...ALL_RULES, ...FLEET_RULES].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+export const DOCUMENTED_RULES: DocumentedRule[] = [...ALL_RULES, ...FLEET_RULES].sort((a, b) => compareStrings(a.id, b.id));
 
 const EFFECT_WORDS: Record<FindingEffect, string> = {
   [FindingEffect.REJECTED]: 'the webhook or the API server refuses it',
@@ -29,13 +29,13 @@ function fence(yaml: string | undefined): string[] {
 }
 
 /**
- * Rule ID → the file that defines it (`src/analysis/rules/<area>/<rule>.ts`, `src/analysis/fleet/rules/<rule>.ts`),
+ * Rule ID → the file that defines it (`src/analysis/rules/<area>/<rule>.ts`),
  * read from the rule files beside this module (the TypeScript sources, or the compiled library's JavaScript).
  */
 export function ruleFiles(base: string = __dirname): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (d: string, rel: string) => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => compareStrings(a.name, b.name))) {
       const full = path.join(d, entry.name);
       if (entry.isDirectory()) {walk(full, `${rel}${entry.name}/`);} else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         for (const m of fs.readFileSync(full, 'utf8').matchAll(/\bid: '(LKD-[A-Z]+-\d{3})'/g)) {
@@ -44,7 +44,7 @@ export function ruleFiles(base: string = __dirname): Map<string, string> {
       }
     }
   };
-  for (const dir of ['rules', 'fleet/rules']) if (fs.existsSync(path.join(base, dir))) walk(path.join(base, dir), `${dir}/`);
+  for (const dir of ['rules']) if (fs.existsSync(path.join(base, dir))) walk(path.join(base, dir), `${dir}/`);
   return files;
 }
 

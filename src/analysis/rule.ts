@@ -1,6 +1,7 @@
 /**
- * What a rule is. One rule per file under rules/<area>/, registered in rules/index.ts (the pack).
- * A rule reads the index and reports; it never changes objects and never throws for bad input.
+ * What a rule is. One rule per file under rules/<area>/, listed in rules/<area>/index.ts; rules/index.ts joins the
+ * lists (the pack) and runner.ts runs them. A rule reads the index (a fleet rule: every cluster's) and reports; it never
+ * changes objects and never throws for bad input. docs/architecture.md lists every step of adding one.
  */
 import { FindingEffect, Severity } from './finding';
 import { IndexedObject, MeshIndex } from './model/mesh-index';
@@ -60,7 +61,8 @@ export interface RuleContext {
   report(subject: IndexedObject, message: string, options?: ReportOptions): void;
 }
 
-export interface Rule {
+/** A rule over what its context `C` holds: one cluster's index (RuleContext), or a fleet's clusters. */
+export interface Rule<C = RuleContext> {
   /** Stable ID: `LKD-<AREA>-<NNN>`. Never reused for another meaning. */
   readonly id: string;
   readonly area: RuleArea;
@@ -71,5 +73,5 @@ export interface Rule {
    * drops, and reachability runs it to list them as ignored.
    */
   readonly effects?: readonly FindingEffect[];
-  check(ctx: RuleContext): void;
+  check(ctx: C): void;
 }

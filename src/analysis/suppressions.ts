@@ -5,8 +5,8 @@
  * needs a reason a reviewer can read, is listed in every report, and some rules cannot be suppressed at all.
  */
 import { KubeObject, annotationsOf } from './model/manifest';
-import { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION } from '../core/annotations';
-import { compareStrings } from '../core/compare';
+import { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION } from '../core/vocabulary';
+import { compareStrings } from '../util/compare';
 
 export { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION };
 

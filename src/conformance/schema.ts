@@ -5,6 +5,7 @@
  * `core-schemas.ts` use the very same shape so one validator serves both.
  */
 import { defineOwn, ownValue } from '../core/own-keys';
+import { isRecord } from '../util/json';
 
 /** One entry of `x-kubernetes-validations`. */
 export interface ValidationRule {
@@ -61,7 +62,7 @@ export interface JsonSchema {
 export type JsonObject = Record<string, unknown>;
 
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 /**

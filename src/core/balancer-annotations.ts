@@ -6,29 +6,11 @@
  * policy-controller/core/src/outbound.rs. Each parse either gives what the controller would configure or the reason
  * it gives up; the controller then logs a warning and configures none of that block.
  */
-import { Parsed, fail, ok, parseLinkerdDuration, parseUnsigned } from './linkerd-grammar';
-
-export const FAILURE_ACCRUAL = 'balancer.linkerd.io/failure-accrual';
-const CONSECUTIVE = 'balancer.linkerd.io/failure-accrual-consecutive';
-export const MAX_FAILURES = `${CONSECUTIVE}-max-failures`;
-export const MAX_PENALTY = `${CONSECUTIVE}-max-penalty`;
-export const MIN_PENALTY = `${CONSECUTIVE}-min-penalty`;
-export const JITTER_RATIO = `${CONSECUTIVE}-jitter-ratio`;
-/** The prefix of the success-rate keys (`success_rate_key!` in index.rs). */
-export const SUCCESS_RATE_PREFIX = 'balancer.alpha.linkerd.io/failure-accrual-success-rate';
-export const SUCCESS_RATE_THRESHOLD = `${SUCCESS_RATE_PREFIX}-threshold`;
-export const SUCCESS_RATE_WINDOW = `${SUCCESS_RATE_PREFIX}-window`;
-export const SUCCESS_RATE_MIN_REQUESTS = `${SUCCESS_RATE_PREFIX}-min-requests`;
-export const PENALIZE_FAILURES = 'balancer.alpha.linkerd.io/penalize-failures';
-export const LOAD_BIASER_PENALTY = 'balancer.alpha.linkerd.io/load-biaser-penalty';
-export const LOAD_BIASER_MAX_RETRY_AFTER = 'balancer.alpha.linkerd.io/load-biaser-max-retry-after';
-export const HONOR_RETRY_AFTER = 'balancer.alpha.linkerd.io/failure-accrual-honor-retry-after';
-
-/** Every key of the two balancer families that Linkerd 2.20 reads. */
-export const BALANCER_KEYS: readonly string[] = [
-  FAILURE_ACCRUAL, MAX_FAILURES, MAX_PENALTY, MIN_PENALTY, JITTER_RATIO, SUCCESS_RATE_THRESHOLD, SUCCESS_RATE_WINDOW,
-  SUCCESS_RATE_MIN_REQUESTS, PENALIZE_FAILURES, LOAD_BIASER_PENALTY, LOAD_BIASER_MAX_RETRY_AFTER, HONOR_RETRY_AFTER,
-];
+import { Parsed, fail, goBool, ok, parseLinkerdDuration, parseUnsigned } from './linkerd-grammar';
+import {
+  FAILURE_ACCRUAL, JITTER_RATIO, LOAD_BIASER_MAX_RETRY_AFTER, LOAD_BIASER_PENALTY, MAX_FAILURES, MAX_PENALTY, MIN_PENALTY, PENALIZE_FAILURES,
+  SUCCESS_RATE_MIN_REQUESTS, SUCCESS_RATE_THRESHOLD, SUCCESS_RATE_WINDOW,
+} from './vocabulary';
 
 /** Whether a key is in one of the families (`balancer.linkerd.io/`, `balancer.alpha.linkerd.io/`). */
 export function isBalancerKey(key: string): boolean {
@@ -97,9 +79,8 @@ export function parseBalancerBool(annotations: Annotations, key: string): Parsed
   const raw = text(annotations, key);
   if (!raw.ok) return raw;
   if (raw.value === undefined) return ok(false);
-  const trimmed = raw.value.trim();
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(trimmed)) return ok(false);
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(trimmed)) return ok(true);
+  const parsed = goBool(raw.value.trim());
+  if (parsed !== undefined) return ok(parsed);
   return fail(`${key} is "${raw.value}", not a boolean such as "true" or "false"`);
 }
 

@@ -14,8 +14,8 @@ export enum DefaultInboundPolicy {
   AUDIT = 'audit',
 }
 
-export const DEFAULT_INBOUND_POLICY_ANNOTATION = 'config.linkerd.io/default-inbound-policy';
-export { INJECT_ANNOTATION } from './vocabulary';
+// The keys, exported here for the public TypeScript API; their home is vocabulary.ts.
+export { DEFAULT_POLICY_ANNOTATION as DEFAULT_INBOUND_POLICY_ANNOTATION, INJECT_ANNOTATION } from './vocabulary';
 
 const VALUES = new Set<string>(Object.values(DefaultInboundPolicy));
 

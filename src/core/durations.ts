@@ -5,24 +5,12 @@
  */
 import { Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { ANNOTATION_UNITS, formatInOneUnit as render } from './duration-format';
 import { InputRule, check } from './errors';
 
-interface Unit { readonly suffix: string; readonly ms: number }
-
-const ANNOTATION_UNITS: Unit[] = [
-  { suffix: 'd', ms: 86_400_000 }, { suffix: 'h', ms: 3_600_000 }, { suffix: 'm', ms: 60_000 }, { suffix: 's', ms: 1000 }, { suffix: 'ms', ms: 1 },
-];
 /** Gateway API durations know no days, and allow at most 5 digits. */
 const GATEWAY_UNITS = ANNOTATION_UNITS.slice(1);
 const GATEWAY_MAX_DIGITS = 99_999;
-
-function render(ms: number, units: Unit[], maxAmount: number): string | undefined {
-  if (ms === 0) return '0s';
-  for (const unit of units) {
-    if (ms % unit.ms === 0 && ms / unit.ms <= maxAmount) return `${ms / unit.ms}${unit.suffix}`;
-  }
-  return undefined;
-}
 
 /** Whole milliseconds of a Duration, refusing negative or fractional values. */
 export function wholeMillis(scope: IConstruct, duration: Duration, what: string): number {

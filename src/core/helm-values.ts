@@ -4,11 +4,8 @@
  */
 
 import { defineOwn, ownValue } from './own-keys';
-
-/** True for plain objects (not arrays, not null). */
-export function isPlainObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { compareStrings } from '../util/compare';
+import { isRecord as isPlainObject } from '../util/json';
 
 /** A deep copy of JSON-like data. */
 export function cloneValues<T>(value: T): T {
@@ -39,7 +36,7 @@ export function sortKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => sortKeys(v)) as unknown as T;
   if (!isPlainObject(value)) return value;
   const out: Record<string, any> = {};
-  for (const key of Object.keys(value).sort()) defineOwn(out, key, sortKeys(value[key]));
+  for (const key of Object.keys(value).sort(compareStrings)) defineOwn(out, key, sortKeys(value[key]));
   return out as T;
 }
 

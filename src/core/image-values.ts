@@ -4,8 +4,9 @@
  * pinned chart version already fixes. A digest rides in the version value (`edge-26.6.3@sha256:...`), because every
  * template appends `:<version>` and a reference may carry both a tag and a digest (the digest wins).
  */
-import { isPlainObject, valueAt } from './helm-values';
+import { valueAt } from './helm-values';
 import { imageTagProblem } from './versions';
+import { isRecord as isPlainObject } from '../util/json';
 
 /** How a chart assembles one image from its values. */
 export enum ImageLayout {

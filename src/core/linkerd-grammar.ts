@@ -12,16 +12,13 @@ import { lookupTable } from './own-keys';
 /** The result of parsing: a value, or the reason it cannot be read. */
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
-export const RETRY_HTTP_ANNOTATION = 'retry.linkerd.io/http';
-export const RETRY_GRPC_ANNOTATION = 'retry.linkerd.io/grpc';
-export const RETRY_LIMIT_ANNOTATION = 'retry.linkerd.io/limit';
-export const RETRY_TIMEOUT_ANNOTATION = 'retry.linkerd.io/timeout';
-export const TIMEOUT_REQUEST_ANNOTATION = 'timeout.linkerd.io/request';
-export const TIMEOUT_RESPONSE_ANNOTATION = 'timeout.linkerd.io/response';
-export const TIMEOUT_IDLE_ANNOTATION = 'timeout.linkerd.io/idle';
-
-export const RETRY_ANNOTATIONS = [RETRY_HTTP_ANNOTATION, RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION] as const;
-export const TIMEOUT_ANNOTATIONS = [TIMEOUT_REQUEST_ANNOTATION, TIMEOUT_RESPONSE_ANNOTATION, TIMEOUT_IDLE_ANNOTATION] as const;
+/** Go's strconv.ParseBool: the one spelling of its tokens (the injector and the policy controller's annotations use it). */
+export function goBool(value: unknown): boolean | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return undefined;
+}
 
 /** gRPC status names `retry.linkerd.io/grpc` understands (compared case-insensitively). */
 export const GRPC_RETRY_CODES = ['cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable'] as const;
@@ -199,14 +196,6 @@ export function parseRetryLimit(value: unknown): Parsed<number> {
   if (n === undefined) return fail(`"${str.value}" is not a whole number`);
   if (n > BigInt(MAX_RETRY_LIMIT)) return fail(`"${str.value}" is larger than ${MAX_RETRY_LIMIT}`);
   return ok(Number(n));
-}
-
-/** A millisecond count written the way a person would set it in an annotation. */
-export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
-    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
 }
 
 /** Go's time.ParseDuration units, in nanoseconds (µ is U+00B5, μ U+03BC). */

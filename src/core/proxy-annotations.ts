@@ -10,6 +10,8 @@
  * is never part of the admission request for a pod, so nothing there is read.
  */
 import { LABELS_GO, LABELS_GO_KEYS, LABELS_GO_PREFIXES, LabelsGoName } from './linkerd-annotations.generated';
+import { goBool } from './linkerd-grammar';
+import { REMOVED_KEYS } from './vocabulary';
 
 /** The objects a key is read from. */
 export enum KeySite {
@@ -155,25 +157,6 @@ export const NOT_METADATA_KEYS: readonly LabelsGoName[] = [
   'MirrorSecretType', // a Secret type (multicluster/cmd/link.go)
 ];
 
-/**
- * config.linkerd.io keys that existed in earlier linkerd2 releases and are gone from 2.20's labels.go (found with
- * `git log -S` on pkg/k8s/labels.go), with what to do instead.
- */
-export const REMOVED_KEYS: Readonly<Record<string, string>> = {
-  'config.linkerd.io/init-image': 'proxy-init ships inside the proxy image since 2.20 (removed from labels.go in 0e9a38d7d); remove it',
-  'config.linkerd.io/init-image-version': 'proxy-init ships inside the proxy image since 2.20 (removed from labels.go in 0e9a38d7d); remove it',
-  'config.linkerd.io/disable-identity': 'identity can no longer be disabled (removed in 68b63269d); remove it',
-  'config.linkerd.io/disable-tap': 'tap moved to the viz extension: use viz.linkerd.io/disable-tap',
-  'config.linkerd.io/trace-collector': 'the proxy tracing annotations were removed (cdc57d1af); configure tracing in the chart values (proxy.tracing)',
-  'config.alpha.linkerd.io/trace-collector-service-account': 'the proxy tracing annotations were removed (cdc57d1af); configure tracing in the chart values (proxy.tracing)',
-};
-
-/**
- * config.linkerd.io/admission-webhooks is no labels.go constant: the chart's webhook namespaceSelector matches it as a
- * Namespace LABEL (charts/linkerd-control-plane/values.yaml proxyInjector/profileValidator/policyValidator.namespaceSelector).
- */
-export const ADMISSION_WEBHOOKS_LABEL = 'config.linkerd.io/admission-webhooks';
-
 const BY_KEY = new Map(READ_KEYS.map((k) => [k.key, k]));
 const GO_BY_KEY = new Map(LABELS_GO_KEYS.map((k) => [k.key, k]));
 
@@ -246,14 +229,11 @@ export const CHART_DEFAULTS: Readonly<Partial<Record<LabelsGoName, string>>> = {
   ProxyWaitBeforeExitSecondsAnnotation: '0', // proxy.waitBeforeExitSeconds: 0
 };
 
-/** Go's strconv.ParseBool spellings, which inject.go uses for the boolean keys. */
-const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
-
-/** True when two values of one key mean the same to Linkerd (booleans compared as strconv.ParseBool reads them). */
+/** True when two values of one key mean the same to Linkerd (booleans compared as strconv.ParseBool reads them, as inject.go does). */
 export function sameKeyValue(a: string, b: string): boolean {
   if (a === b) return true;
-  return (GO_TRUE.has(a) && GO_TRUE.has(b)) || (GO_FALSE.has(a) && GO_FALSE.has(b));
+  const boolA = goBool(a);
+  return boolA !== undefined && boolA === goBool(b);
 }
 
 /** The chart default of a key, by key string; undefined when it has none listed. */

@@ -5,10 +5,7 @@
  * k8s/index/src/inbound/index.rs `http_routes` / `grpc_routes`. One pure check, used by the route constructs at
  * synth and by the engine (LKD-ROUTE-025) on YAML.
  */
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../util/json';
 
 /**
  * Path regexes every request path matches, whichever way the proxy anchors them (every path starts with "/"): the

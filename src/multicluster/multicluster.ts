@@ -10,11 +10,12 @@ import { MODES, MulticlusterMode } from './mode';
 import { registerChecks } from '../checks/register';
 import { LinkerdDelivery } from '../control-plane/delivery/delivery';
 import { InputRule, check } from '../core/errors';
-import { cloneValues, isPlainObject, mergeLayers, sortKeys, valueAt } from '../core/helm-values';
+import { cloneValues, mergeLayers, sortKeys, valueAt } from '../core/helm-values';
 import { MULTICLUSTER_CHART, MULTICLUSTER_NAMESPACE } from '../core/multicluster';
 import { isDnsSubdomain, validateLabelName } from '../core/names';
 import { requireStruct } from '../core/runtime-checks';
 import { LinkerdVersion, VersionRule, imageTagProblem } from '../core/versions';
+import { isRecord as isPlainObject } from '../util/json';
 
 /** The chart's image tags (empty or unset = the chart's own pinned linkerdVersion). */
 const IMAGE_VERSION_KEYS = ['localServiceMirror.image.version', 'controllerDefaults.image.version', 'namespaceMetadata.image.tag'];

@@ -6,6 +6,7 @@ import { ServerHttpRoute } from './server-route';
 import { InputRule, check } from '../core/errors';
 import { HttpMethod, PathMatch } from '../routing/matches';
 import { UnmatchedRequests } from '../routing/unmatched';
+import { compareStrings } from '../util/compare';
 import { MeshedDeployment } from '../workloads/meshed-deployment';
 
 /** Props for ProbeAccess. */
@@ -64,7 +65,7 @@ function probePaths(containers: Container[], port: number | string): string[] {
       paths.add((get.path || '/').split('?')[0]);
     }
   }
-  return [...paths].sort();
+  return [...paths].sort(compareStrings);
 }
 
 /**

@@ -3,6 +3,10 @@ import { IConstruct } from 'constructs';
 import { annotationDuration } from '../core/durations';
 import { InputRule, check } from '../core/errors';
 import { optionalStruct, requireList } from '../core/runtime-checks';
+import {
+  RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_IDLE_ANNOTATION,
+  TIMEOUT_REQUEST_ANNOTATION, TIMEOUT_RESPONSE_ANNOTATION,
+} from '../core/vocabulary';
 
 /** An HTTP response status (or class) that is retried. */
 export class RetryStatus {
@@ -109,9 +113,9 @@ function limitAndTimeout(scope: IConstruct, limit: number | undefined, timeout: 
   if (limit !== undefined) {
     check(Number.isInteger(limit) && limit >= 1 && limit <= 65535, scope, 'LKD-RETRY-002', `retry limit ${JSON.stringify(limit)} is outside 1..65535.`,
       'Use a small positive integer (retries multiply load).');
-    out['retry.linkerd.io/limit'] = String(limit);
+    out[RETRY_LIMIT_ANNOTATION] = String(limit);
   }
-  if (timeout !== undefined) out['retry.linkerd.io/timeout'] = annotationDuration(scope, timeout, 'retry timeout');
+  if (timeout !== undefined) out[RETRY_TIMEOUT_ANNOTATION] = annotationDuration(scope, timeout, 'retry timeout');
   return out;
 }
 
@@ -122,7 +126,7 @@ export function httpRetryAnnotations(scope: IConstruct, retry: HttpRetry | undef
   check(Array.isArray(retry.statuses) && retry.statuses.length > 0, scope, InputRule.REQUIRED, 'retry.statuses is empty.', 'List the statuses to retry, e.g. [RetryStatus.GATEWAY_ERRORS].');
   // Items are joined without spaces: Linkerd does not trim them, so "5xx, 429" would be rejected.
   const statuses = retry.statuses.map((s) => s._render(scope)).join(',');
-  return { 'retry.linkerd.io/http': statuses, ...limitAndTimeout(scope, retry.limit, retry.timeout) };
+  return { [RETRY_HTTP_ANNOTATION]: statuses, ...limitAndTimeout(scope, retry.limit, retry.timeout) };
 }
 
 export function grpcRetryAnnotations(scope: IConstruct, retry: GrpcRetry | undefined): Record<string, string> {
@@ -131,14 +135,14 @@ export function grpcRetryAnnotations(scope: IConstruct, retry: GrpcRetry | undef
   const known = new Set<string>(Object.values(GrpcRetryCode));
   check(Array.isArray(retry.codes) && retry.codes.length > 0 && retry.codes.every((c) => known.has(c)), scope, 'LKD-RETRY-002',
     'retry.codes must list GrpcRetryCode values.', 'Use e.g. [GrpcRetryCode.UNAVAILABLE].');
-  return { 'retry.linkerd.io/grpc': [...new Set(retry.codes)].join(','), ...limitAndTimeout(scope, retry.limit, retry.timeout) };
+  return { [RETRY_GRPC_ANNOTATION]: [...new Set(retry.codes)].join(','), ...limitAndTimeout(scope, retry.limit, retry.timeout) };
 }
 
 export function timeoutAnnotations(scope: IConstruct, timeouts: RouteTimeouts | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   optionalStruct(scope, timeouts, 'timeouts');
-  if (timeouts?.request) out['timeout.linkerd.io/request'] = annotationDuration(scope, timeouts.request, 'request timeout');
-  if (timeouts?.response) out['timeout.linkerd.io/response'] = annotationDuration(scope, timeouts.response, 'response timeout');
-  if (timeouts?.idle) out['timeout.linkerd.io/idle'] = annotationDuration(scope, timeouts.idle, 'idle timeout');
+  if (timeouts?.request) out[TIMEOUT_REQUEST_ANNOTATION] = annotationDuration(scope, timeouts.request, 'request timeout');
+  if (timeouts?.response) out[TIMEOUT_RESPONSE_ANNOTATION] = annotationDuration(scope, timeouts.response, 'response timeout');
+  if (timeouts?.idle) out[TIMEOUT_IDLE_ANNOTATION] = annotationDuration(scope, timeouts.idle, 'idle timeout');
   return out;
 }

@@ -1,10 +1,12 @@
 import { IConstruct } from 'constructs';
 import { ServiceReference } from './service-reference';
+import { MAX_WEIGHT, forwardsNothing, isValidWeight } from '../core/backend-weights';
 import { fail } from '../core/errors';
 import { validatePortNumber } from '../core/names';
 import { isStruct, requireInstance } from '../core/runtime-checks';
 
-export const MAX_WEIGHT = 1_000_000;
+// Part of the public TypeScript API since the first release; its home is core/backend-weights.ts.
+export { MAX_WEIGHT };
 
 /** Options for a Service backend. */
 export interface BackendOptions {
@@ -47,7 +49,7 @@ export class RouteBackend {
         'Use one of the Service\'s ports (the Service port, not the targetPort).');
     }
     if (this.weight !== undefined) {
-      if (!(Number.isInteger(this.weight) && this.weight >= 0 && this.weight <= MAX_WEIGHT)) {
+      if (!isValidWeight(this.weight)) {
         fail(scope, 'LKD-ROUTE-009',
           `${where} weight ${JSON.stringify(this.weight)} is outside 0..${MAX_WEIGHT}.`,
           'Use an integer weight between 0 and 1000000.');
@@ -65,9 +67,8 @@ export function checkRuleWeights(scope: IConstruct, backends: RouteBackend[], wh
       `${where} has ${backends.length} backends; Gateway API allows 16.`,
       'Split the rule.');
   }
-  if (backends.length === 0) return;
-  const total = backends.reduce((sum, b) => sum + (b.weight ?? 1), 0);
-  if (total <= 0) {
+  // Each weight is valid by now (RouteBackend._toKube checked it).
+  if (forwardsNothing(backends.map((b) => b.weight))) {
     fail(scope, 'LKD-ROUTE-009',
       `every backend of ${where} has weight 0, so no request can be forwarded.`,
       'Give at least one backend a positive weight.');

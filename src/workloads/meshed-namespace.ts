@@ -2,10 +2,11 @@ import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { registerChecks } from '../checks/register';
-import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from '../core/default-inbound-policy';
+import { DefaultInboundPolicy, INJECT_ANNOTATION, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { check } from '../core/errors';
 import { validateLabelName } from '../core/names';
 import { requireStruct, validateLabels } from '../core/runtime-checks';
+import { DEFAULT_POLICY_ANNOTATION as DEFAULT_INBOUND_POLICY_ANNOTATION } from '../core/vocabulary';
 
 /** Props for a MeshedNamespace. */
 export interface MeshedNamespaceProps {

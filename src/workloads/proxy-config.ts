@@ -3,9 +3,10 @@
  * this module only ever writes them there.
  */
 import { IConstruct } from 'constructs';
-import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, isDefaultInboundPolicy } from '../core/default-inbound-policy';
+import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../core/default-inbound-policy';
 import { InputRule, check, fail } from '../core/errors';
 import { validatePortNumber } from '../core/names';
+import { DEFAULT_POLICY_ANNOTATION as DEFAULT_INBOUND_POLICY_ANNOTATION, NATIVE_SIDECAR_ANNOTATION, OPAQUE_PORTS_ANNOTATION, SKIP_INBOUND_PORTS_ANNOTATION, SKIP_OUTBOUND_PORTS_ANNOTATION } from '../core/vocabulary';
 
 /** Proxy settings for one workload's pods. */
 export interface ProxyConfig {
@@ -56,12 +57,12 @@ function portList(scope: IConstruct, ports: number[], what: string): string {
 export function proxyAnnotations(scope: IConstruct, config: ProxyConfig | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!config) return out;
-  if (config.opaquePorts !== undefined) out['config.linkerd.io/opaque-ports'] = portList(scope, config.opaquePorts, 'opaquePorts');
-  if (config.skipInboundPorts !== undefined) out['config.linkerd.io/skip-inbound-ports'] = portList(scope, config.skipInboundPorts, 'skipInboundPorts');
-  if (config.skipOutboundPorts !== undefined) out['config.linkerd.io/skip-outbound-ports'] = portList(scope, config.skipOutboundPorts, 'skipOutboundPorts');
+  if (config.opaquePorts !== undefined) out[OPAQUE_PORTS_ANNOTATION] = portList(scope, config.opaquePorts, 'opaquePorts');
+  if (config.skipInboundPorts !== undefined) out[SKIP_INBOUND_PORTS_ANNOTATION] = portList(scope, config.skipInboundPorts, 'skipInboundPorts');
+  if (config.skipOutboundPorts !== undefined) out[SKIP_OUTBOUND_PORTS_ANNOTATION] = portList(scope, config.skipOutboundPorts, 'skipOutboundPorts');
   if (config.nativeSidecar !== undefined) {
     check(typeof config.nativeSidecar === 'boolean', scope, InputRule.REQUIRED, 'nativeSidecar must be true or false.', 'Pass a boolean.');
-    out['config.linkerd.io/proxy-enable-native-sidecar'] = String(config.nativeSidecar);
+    out[NATIVE_SIDECAR_ANNOTATION] = String(config.nativeSidecar);
   }
   if (config.defaultInboundPolicy !== undefined) {
     if (!isDefaultInboundPolicy(config.defaultInboundPolicy)) {

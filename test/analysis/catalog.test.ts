@@ -5,9 +5,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { INPUT_CODES, RETIRED_IDS } from '../../src/analysis/catalog';
-import { FLEET_RULES } from '../../src/analysis/fleet';
 import { ruleFiles } from '../../src/analysis/rule-docs';
-import { ALL_RULES } from '../../src/analysis/rules';
+import { ALL_RULES, FLEET_RULES } from '../../src/analysis/rules';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const files = ruleFiles(path.join(ROOT, 'src', 'analysis'));

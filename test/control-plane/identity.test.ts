@@ -1,6 +1,6 @@
 import { Chart, Duration, Testing } from 'cdk8s';
 import { IssuerScheme, LinkerdIdentity, StaticIdentityProps } from '../../src/control-plane/identity';
-import { formatGoDuration } from '../../src/control-plane/identity/go-duration';
+import { formatGoDuration } from '../../src/core/duration-format';
 import { MeshConfigError } from '../../src/core/errors';
 import { certs } from '../support/certs';
 import { find, synth } from '../support/synth';

@@ -2,7 +2,7 @@
  * explain and diff show the evidence (additive to their own output): declared refusals and their verdicts, the retry
  * factor per request class of a Service port, and the cluster-wide capacity of local rate limits.
  */
-import { REFUSED_CALLS_ANNOTATION } from '../../src/core/annotations';
+import { REFUSED_CALLS_ANNOTATION } from '../../src/core/vocabulary';
 import { assertBuilt, removeDir, runCli, tempDir, writeYaml } from '../frontends/cli-harness';
 import { meshLab, pick } from '../support/mesh-fixture';
 

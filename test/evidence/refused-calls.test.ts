@@ -6,7 +6,7 @@ import { Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { MeshLab, NegativeExperiment } from '../../examples/mesh-lab/mesh-lab';
 import { analyze } from '../../src/analysis/engine';
-import { REFUSED_CALLS_ANNOTATION } from '../../src/core/annotations';
+import { REFUSED_CALLS_ANNOTATION } from '../../src/core/vocabulary';
 import { DefaultInboundPolicy, MeshedDeployment, MeshedNamespace, ServiceReference } from '../../src/index';
 import { assertBuilt, removeDir, runCli, tempDir, writeYaml } from '../frontends/cli-harness';
 import { asManifests, meshLab, pick } from '../support/mesh-fixture';

@@ -3,7 +3,7 @@
  * class; above maxRetryAmplification (default 10) a warning naming the chain, the factor and where retries are set.
  */
 import { analyze } from '../../src/analysis/engine';
-import { CALLS_ANNOTATION } from '../../src/core/annotations';
+import { CALLS_ANNOTATION } from '../../src/core/vocabulary';
 import { HttpRoute, MeshChecks, MeshedDeployment, RetryStatus } from '../../src/index';
 import { asManifests } from '../support/mesh-fixture';
 import { labChart, synthChecked } from '../support/synth';

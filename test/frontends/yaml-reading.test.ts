@@ -5,7 +5,7 @@
 import * as yaml from 'js-yaml';
 import { assertBuilt, removeDir, runCli, tempDir, writeText } from './cli-harness';
 import { Yaml11Reading } from '../../src/analysis/model/manifest';
-import { InputError } from '../../src/frontends/cli/errors';
+import { InputError } from '../../src/core/input-error';
 import { SCHEMA, parseManifests } from '../../src/frontends/cli/load-manifests';
 import { LINKERD_CRDS, describeWithShared } from '../support/shared';
 

@@ -23,7 +23,7 @@ import * as path from 'path';
 import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
 import { MeshReachability } from '../../src';
 import { DenyTarget, parseObserved, parseObservedMetrics, planDenyManifests, workloadOfPod } from '../../src/analysis/reachability';
-import { InputError } from '../../src/frontends/cli/errors';
+import { InputError } from '../../src/core/input-error';
 import { readObserved } from '../../src/frontends/cli/plan-deny-command';
 
 const ID = (sa: string) => `${sa}.mesh-lab.serviceaccount.identity.linkerd.cluster.local`;

@@ -7,7 +7,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { compareStrings } from '../../src/core/compare';
+import { compareStrings } from '../../src/util/compare';
 import { CLI_BIN, REPO_ROOT, assertBuilt, childEnv, removeDir, tempDir, writeText } from '../frontends/cli-harness';
 
 const LOCALES = ['C', 'et_EE.UTF-8'];

@@ -5,12 +5,15 @@
  */
 import { AnalysisResult } from '../engine';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
-import { idLabel, refList, serverCoverage, specOf } from '../model/policy-view';
 import { evaluateInboundPolicy } from '../policy';
 import { parseTarget } from '../reachability/explain';
 import { RateLimitCapacity, describeRates, describeWorkloads, rateLimitCapacities } from '../rules/capacity/rate-limit-capacity';
 import { RetryClass, retryClasses } from '../rules/capacity/retry-chains';
 import { proveRefusal, refusalsOf, requestText } from '../rules/policy/refused-calls';
+import { specOf } from '../model/objects';
+import { serverCoverage } from '../model/inbound/servers';
+import { refList } from '../model/refs';
+import { idLabel } from '../../util/labels';
 
 /** A declared refusal and what the policy says of it. */
 export interface RefusalView {

@@ -4,7 +4,7 @@
  */
 import { AnalysisResult } from '../engine';
 import { RefusalView, serviceRefusals } from './explain-evidence';
-import { compareStrings } from '../../core/compare';
+import { compareStrings } from '../../util/compare';
 
 export interface RefusalChange {
   readonly caller: string;

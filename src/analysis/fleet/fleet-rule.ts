@@ -1,13 +1,12 @@
 /**
  * A fleet rule reads the facts and single-cluster analyses of every cluster at once, and reports on an object of one
- * cluster. Same shape as a single-cluster rule otherwise (stable ID, doc, severity), so docs and reports treat both alike.
+ * cluster. It is a Rule over a fleet's context, run by the same runner (runner.ts) as every other rule.
  */
 import { ClusterFacts, MirroredService } from './model';
-import { AnalysisResult } from '../engine';
-import { Severity } from '../finding';
 import { IndexedObject } from '../model/mesh-index';
 import { InboundPolicy } from '../policy';
-import { ReportOptions, RuleArea, RuleDoc } from '../rule';
+import { AnalysisResult } from '../result';
+import { ReportOptions, Rule } from '../rule';
 
 /** One cluster, analysed alone and then placed in its fleet. */
 export interface FleetCluster {
@@ -26,14 +25,8 @@ export interface FleetRuleContext {
   report(cluster: FleetCluster, subject: IndexedObject, message: string, options?: ReportOptions): void;
 }
 
-export interface FleetRule {
-  /** Stable ID: `LKD-MC-<NNN>`. */
-  readonly id: string;
-  readonly area: RuleArea;
-  readonly severity: Severity;
-  readonly doc: RuleDoc;
-  check(ctx: FleetRuleContext): void;
-}
+/** A rule over every cluster of a fleet; its ID is `LKD-MC-<NNN>`. */
+export type FleetRule = Rule<FleetRuleContext>;
 
 /** Whether `from` has a Link to `to` (the direction in which `from`'s clients can call `to`'s Services). */
 export function links(from: FleetCluster, to: FleetCluster): boolean {

@@ -5,23 +5,16 @@
  */
 import { FleetCluster, FleetRule, FleetRuleContext } from './fleet-rule';
 import { ClusterFacts, FleetClusterInput, clusterFacts, mirrorManifest, mirroredServices } from './model';
-import { AnalysisResult, AnalyzeOptions, SuppressionReader, analyze, toFinding } from '../engine';
+import { compareStrings } from '../../util/compare';
+import { AnalysisResult, AnalyzeOptions, SuppressionReader, analyze } from '../engine';
 import { Finding, SuppressedFinding, compareFindings } from '../finding';
 import { InboundPolicy, evaluateInboundPolicy } from '../policy';
-import { crossClusterCallsRule } from './rules/cross-cluster-calls';
-import { exportLabelRule } from './rules/export-label';
-import { linkTargetsRule } from './rules/link-targets';
-import { identitySuffix, remoteIdentitiesRule } from './rules/remote-identities';
-import { sharedAnchorsRule } from './rules/shared-anchors';
-import { sharedIssuerRule } from './rules/shared-issuer';
+import { FLEET_RULES } from '../rules';
+import { identitySuffix } from '../rules/multicluster/remote-identities';
+import { Reporter, runRules } from '../runner';
 
 export { FleetClusterInput, ExportMode } from './model';
 export { FleetRule, FleetCluster } from './fleet-rule';
-
-/** The fleet rules, in ID order. */
-export const FLEET_RULES: FleetRule[] = [
-  sharedAnchorsRule, sharedIssuerRule, remoteIdentitiesRule, crossClusterCallsRule, linkTargetsRule, exportLabelRule,
-].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 export interface FleetAnalysisResult {
   /** Every finding of every cluster and of the fleet rules, each naming its cluster, sorted. */
@@ -53,7 +46,7 @@ export function fleetInputProblem(clusters: readonly FleetClusterInput[]): strin
 }
 
 function byName<T extends { name: string }>(list: readonly T[]): T[] {
-  return [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...list].sort((a, b) => compareStrings(a.name, b.name));
 }
 
 function analyzeCluster(facts: ClusterFacts, all: ReadonlyMap<string, ClusterFacts>, options: AnalyzeOptions): FleetCluster {
@@ -82,19 +75,15 @@ function runFleetRules(rules: FleetRule[], clusters: ReadonlyMap<string, FleetCl
   const reader = new SuppressionReader(unsuppressible);
   const findings: Finding[] = [];
   const suppressed: SuppressedFinding[] = [];
-  for (const rule of rules) {
-    const ctx: FleetRuleContext = {
-      clusters,
-      report: (cluster, subject, message, options = {}) => {
-        if (subject.inventory) return;
-        const finding: Finding = { cluster: cluster.facts.name, ...toFinding(rule, subject, message, options) };
-        const reason = reader.reasonFor(finding, subject);
-        if (reason !== undefined) suppressed.push({ finding, reason });
-        else findings.push(finding);
-      },
-    };
-    rule.check(ctx);
-  }
+  const contextFor = (report: Reporter): FleetRuleContext => ({
+    clusters,
+    report: (cluster, subject, message, options = {}) => report(subject, message, options, cluster.facts.name),
+  });
+  runRules(rules, contextFor, (finding, subject) => {
+    const reason = reader.reasonFor(finding, subject);
+    if (reason !== undefined) suppressed.push({ finding, reason });
+    else findings.push(finding);
+  });
   return { findings, suppressed };
 }
 

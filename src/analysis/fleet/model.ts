@@ -8,6 +8,7 @@ import {
   EXPORTED_GATEWAY, EXPORTED_LABEL, EXPORTED_REMOTE_DISCOVERY, LINK_GROUP, MIRRORED_SERVICE_LABEL, MULTICLUSTER_NAMESPACE,
   REMOTE_CLUSTER_LABEL, gatewayIdentity, mirroredServiceName,
 } from '../../core/multicluster';
+import { isRecord } from '../../util/json';
 import { clusterFactsOf } from '../model/cluster-facts';
 import { KubeObject, Manifest, labelsOf } from '../model/manifest';
 import { IndexedObject, MeshIndex } from '../model/mesh-index';
@@ -72,10 +73,6 @@ export interface ClusterFacts {
   readonly issuers: Array<{ readonly subject: IndexedObject; readonly certificate: ParsedCertificate }>;
   readonly links: LinkFacts[];
   readonly exported: ExportedServiceFacts[];
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function selectorOf(value: unknown): LabelSelector | undefined {

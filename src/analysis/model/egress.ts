@@ -8,7 +8,8 @@
  */
 import { AnalysisContext } from '../options';
 import { perIndex } from './memo';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from './mesh-index';
+import { IndexedObject, MeshIndex } from './mesh-index';
+import { POLICY_GROUP } from '../../core/vocabulary';
 
 export interface EgressScope {
   /** The EgressNetworks clients of the namespace resolve against. */

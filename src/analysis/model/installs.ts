@@ -5,10 +5,11 @@
  */
 import * as yaml from 'js-yaml';
 import { perIndex } from './memo';
-import { IndexedObject, MeshIndex } from './mesh-index';
-import { isPlainObject, mergeLayers } from '../../core/helm-values';
+import { IndexedObject, ObjectStore } from './object-store';
+import { mergeLayers } from '../../core/helm-values';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
 import { nullRecord, ownValue, setOwnPath } from '../../core/own-keys';
+import { isRecord as isPlainObject } from '../../util/json';
 
 export const CONTROL_PLANE_CHART = 'linkerd-control-plane';
 export const LINKERD_CONFIG_MAP = 'linkerd-config';
@@ -127,7 +128,7 @@ function unseenValueFiles(files: unknown, field: string): string[] {
 }
 
 /** The valuesFrom entries of a HelmRelease the analysis cannot read: Secrets, and ConfigMaps it does not have. */
-function unseenValuesFrom(index: MeshIndex, release: IndexedObject): string[] {
+function unseenValuesFrom(index: ObjectStore, release: IndexedObject): string[] {
   const refs = release.object.spec?.valuesFrom;
   if (!Array.isArray(refs)) return [];
   return refs.filter((ref) => isPlainObject(ref) && !(ref.kind === 'ConfigMap' && typeof ref.name === 'string'
@@ -136,7 +137,7 @@ function unseenValuesFrom(index: MeshIndex, release: IndexedObject): string[] {
 }
 
 /** Values a HelmRelease pulls from ConfigMaps in the output or inventory (Secrets are not read). */
-function valuesFrom(index: MeshIndex, release: IndexedObject): Array<Record<string, any> | undefined> {
+function valuesFrom(index: ObjectStore, release: IndexedObject): Array<Record<string, any> | undefined> {
   const refs = release.object.spec?.valuesFrom;
   if (!Array.isArray(refs)) return [];
   return refs.filter((ref) => ref?.kind === 'ConfigMap' && typeof ref.name === 'string').map((ref) => {
@@ -178,7 +179,7 @@ interface FluxChart {
  * A chart from a GitRepository or Bucket: Flux ignores spec.chart.spec.version for these (HelmChartTemplateSpec
  * `version`), and the source's revision is what is installed.
  */
-function fluxSourceChart(index: MeshIndex, release: IndexedObject, chartSpec: any): FluxChart | undefined {
+function fluxSourceChart(index: ObjectStore, release: IndexedObject, chartSpec: any): FluxChart | undefined {
   const source = chartSpec.sourceRef;
   if (source?.kind !== 'GitRepository' && source?.kind !== 'Bucket') return undefined;
   const namespace = source.namespace ?? release.id.namespace;
@@ -191,7 +192,7 @@ function fluxSourceChart(index: MeshIndex, release: IndexedObject, chartSpec: an
  * The chart and version a HelmRelease points at: `spec.chart.spec` (from a GitRepository or Bucket: `fluxSourceChart`),
  * or an OCIRepository / HelmChart via `spec.chartRef`.
  */
-function fluxChart(index: MeshIndex, release: IndexedObject): FluxChart {
+function fluxChart(index: ObjectStore, release: IndexedObject): FluxChart {
   const chartSpec = release.object.spec?.chart?.spec;
   if (isPlainObject(chartSpec)) {
     return fluxSourceChart(index, release, chartSpec) ?? { chart: chartSpec.chart, version: chartSpec.version, field: 'spec.chart.spec.version' };
@@ -213,7 +214,7 @@ function fluxChart(index: MeshIndex, release: IndexedObject): FluxChart {
 }
 
 /** Flux merges valuesFrom in order, then spec.values on top. */
-function fluxInstall(index: MeshIndex, entry: IndexedObject): ChartInstall {
+function fluxInstall(index: ObjectStore, entry: IndexedObject): ChartInstall {
   const spec = entry.object.spec;
   const chart = fluxChart(index, entry);
   return {
@@ -249,9 +250,9 @@ export function isInstallOf(install: ChartInstall, chart: string): boolean {
 }
 
 /** Every Linkerd chart install in this output (not the inventory), in input order; once per index (shared: do not modify). */
-export const linkerdInstalls: (index: MeshIndex) => ChartInstall[] = perIndex(findLinkerdInstalls);
+export const linkerdInstalls: (index: ObjectStore) => ChartInstall[] = perIndex(findLinkerdInstalls);
 
-function findLinkerdInstalls(index: MeshIndex): ChartInstall[] {
+function findLinkerdInstalls(index: ObjectStore): ChartInstall[] {
   const installs: ChartInstall[] = [];
   for (const app of index.own('argoproj.io', 'Application')) installs.push(...argoInstalls(app));
   for (const release of index.own('helm.toolkit.fluxcd.io', 'HelmRelease')) installs.push(fluxInstall(index, release));
@@ -264,7 +265,7 @@ function findLinkerdInstalls(index: MeshIndex): ChartInstall[] {
 }
 
 /** Installs of linkerd-control-plane whose values could be read; once per index (shared: do not modify). */
-export const controlPlaneInstalls: (index: MeshIndex) => Array<ChartInstall & { values: Record<string, any> }> = perIndex((index) =>
+export const controlPlaneInstalls: (index: ObjectStore) => Array<ChartInstall & { values: Record<string, any> }> = perIndex((index) =>
   linkerdInstalls(index).filter((i): i is ChartInstall & { values: Record<string, any> } =>
     isInstallOf(i, CONTROL_PLANE_CHART) && i.values !== undefined));
 
@@ -281,6 +282,6 @@ export function renderedByLinkerdChart(entry: IndexedObject): string | undefined
 }
 
 /** The object to report a cluster-wide problem on: the first Linkerd install, else the first object of the output. */
-export function clusterSubject(index: MeshIndex): IndexedObject | undefined {
+export function clusterSubject(index: ObjectStore): IndexedObject | undefined {
   return linkerdInstalls(index)[0]?.subject ?? index.objects.find((o) => !o.inventory);
 }

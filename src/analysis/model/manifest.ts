@@ -2,6 +2,7 @@
  * The engine's input: resolved manifests as plain objects, each with where it came from.
  * Nothing here knows about constructs; front-ends fill in `source`.
  */
+import { isRecord as isPlainObject } from '../../util/json';
 
 /** A resolved Kubernetes object (parsed YAML or `ApiObject.toJson()`). */
 export type KubeObject = Record<string, any>;
@@ -109,10 +110,6 @@ export function resourceIdOf(obj: KubeObject, defaultNamespace = 'default'): Res
     namespace: isClusterScoped(apiVersion, kind) ? undefined : given ?? defaultNamespace,
     name: String(obj.metadata?.name ?? ''),
   };
-}
-
-function isPlainObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -2,11 +2,12 @@
  * Derived data that several rules share (route parents, retry settings, trust material, …). Computed on first use,
  * once per index, and dropped with the index: rules stay independent of each other and of their order.
  */
-import { MeshIndex } from './mesh-index';
-
-/** `build(index)`, computed once per index. */
-export function perIndex<T>(build: (index: MeshIndex) => T): (index: MeshIndex) => T {
-  const cache = new WeakMap<MeshIndex, { readonly value: T }>();
+/**
+ * `build(index)`, computed once per index. Generic in the index so that this module imports none: the stages of the
+ * index (the object store, then the MeshIndex built on it) memoise through it alike.
+ */
+export function perIndex<I extends object, T>(build: (index: I) => T): (index: I) => T {
+  const cache = new WeakMap<I, { readonly value: T }>();
   return (index) => {
     let cached = cache.get(index);
     if (!cached) {
@@ -18,8 +19,8 @@ export function perIndex<T>(build: (index: MeshIndex) => T): (index: MeshIndex) 
 }
 
 /** `build(key, index)`, computed once per key (an object, pod template, …) of an index. */
-export function perKeyOfIndex<K, T>(build: (key: K, index: MeshIndex) => T): (key: K, index: MeshIndex) => T {
-  const maps = perIndex(() => new Map<K, T>());
+export function perKeyOfIndex<K, T, I extends object = object>(build: (key: K, index: I) => T): (key: K, index: I) => T {
+  const maps = perIndex((_index: I) => new Map<K, T>());
   return (key, index) => {
     const byKey = maps(index);
     let value = byKey.get(key);

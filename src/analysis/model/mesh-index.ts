@@ -2,25 +2,16 @@
  * One index over every object of an analysis run. Rules ask it questions instead of scanning the object list,
  * so that cross-object rules stay linear in the number of objects.
  */
-import { ExistingObjectClaim, KubeObject, Manifest, ResourceId, SourceLocation, annotationsOf, groupOf, labelsOf, resourceIdOf } from './manifest';
-import { NamespacedLists } from './namespaced-lists';
+import { KubeObject, Manifest, annotationsOf, labelsOf } from './manifest';
+import { IndexedObject, ObjectStore } from './object-store';
 import { LabelSelector, equalityPairsOf, mapSelectorMatches, selectorMatches } from './selectors';
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
-import { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP, WORKLOAD_GROUP } from '../../core/vocabulary';
+import { INJECT_ANNOTATION, WORKLOAD_GROUP } from '../../core/vocabulary';
+import { listOf } from '../../util/json';
 
-// Re-exported so rules keep one import for the index and its vocabulary.
-export { DEFAULT_POLICY_ANNOTATION, GATEWAY_GROUP, INJECT_ANNOTATION, POLICY_GROUP, WORKLOAD_GROUP };
-
-/** An object as the index holds it. */
-export interface IndexedObject {
-  readonly object: KubeObject;
-  readonly id: ResourceId;
-  readonly group: string;
-  readonly source: SourceLocation;
-  /** True for objects that exist in the cluster but are not part of this output (never reported on). */
-  readonly inventory: boolean;
-}
+// Re-exported so rules keep one import for the index and its objects.
+export type { IndexedObject };
 
 /** Whether the Linkerd proxy injector will inject a pod. */
 export enum Injection {
@@ -146,10 +137,6 @@ function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   }
 }
 
-function listOf(value: unknown): any[] {
-  return Array.isArray(value) ? value : [];
-}
-
 function containerPorts(spec: KubeObject): ContainerPort[] {
   const ports: ContainerPort[] = [];
   for (const container of listOf(spec.containers)) addPortsOf(container, ports);
@@ -164,25 +151,20 @@ function addPortsOf(container: any, ports: ContainerPort[]): void {
   }
 }
 
-export class MeshIndex {
-  /** Every object, in input order (inventory objects last). */
-  public readonly objects: IndexedObject[] = [];
+/**
+ * The index in its stages: the objects (ObjectStore, built by `super`), then what the objects say of the injector
+ * webhook (webhooks.ts, which reads installs.ts; both see only the store), then the pod templates the injector
+ * decides for, and the routes by parent Service. Each stage reads only the finished stages before it.
+ */
+export class MeshIndex extends ObjectStore {
   public readonly podTemplates: PodTemplate[] = [];
-  /** group → kind → namespace and name → definitions in input order (own objects before the inventory). */
-  private readonly byName = new Map<string, Map<string, NamespacedLists<IndexedObject>>>();
-  private readonly byKind = new Map<string, IndexedObject[]>();
   private readonly podsByNamespace = new Map<string, PodTemplate[]>();
   /** namespace → label key → label value → pod templates; nested so that lookups build no key strings. */
   private readonly podsByLabel = new Map<string, Map<string, Map<unknown, PodTemplate[]>>>();
   private readonly routesByParent = new Map<string, IndexedObject[]>();
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
   private readonly externalWorkloadsByService = new Map<IndexedObject, IndexedObject[]>();
-  private readonly ownByKind = new Map<string, IndexedObject[]>();
-  /** `group|kind|namespace` of every inventory object: the kinds the inventory lists in full for a namespace. */
-  private readonly inventoryNamespaces = new Set<string>();
-  /** `group|kind|namespace|name` → what the app says exists in the cluster without writing it (the first claim). */
-  private readonly claims = new Map<string, ExistingObjectClaim>();
-  /** The injector webhook's selectors, read before any pod is judged (the objects are all added by then). */
+  /** The injector webhook's selectors, read from the finished object store before any pod is judged. */
   private readonly injectorWebhook: WebhookSelectors;
   /** Its namespaceSelector's verdict per namespace: every pod and Service of a namespace asks the same question. */
   private readonly injectorNamespaceSkips = new Map<string, string | undefined>();
@@ -190,71 +172,21 @@ export class MeshIndex {
   /**
    * @param inventory objects that exist in the cluster but are not part of this output
    * @param controlPlaneNamespace where Linkerd runs: the injector writes it into injected pods' labels
-   */
-  /**
    * @param defaultNamespace where objects without metadata.namespace are (kubectl's `default`, or `--namespace`)
-   */
-  /**
    * @param serviceAccountTokenProjection the control plane's `identity.serviceAccountTokenProjection`: without it the
    * injector skips pods that mount no ServiceAccount token
    */
   constructor(manifests: Manifest[], inventory: KubeObject[] = [], private readonly controlPlaneNamespace = 'linkerd',
-    private readonly defaultNamespace = 'default', private readonly serviceAccountTokenProjection = true) {
-    for (const m of manifests) this.add(m.object, m.source ?? {}, false);
-    for (const obj of inventory) this.add(obj, {}, true);
+    defaultNamespace = 'default', private readonly serviceAccountTokenProjection = true) {
+    super(manifests, inventory, defaultNamespace);
     this.injectorWebhook = injectorWebhookOf(this);
     for (const entry of this.objects) this.indexWorkload(entry);
     for (const entry of this.objects) this.indexRouteParents(entry);
   }
 
-  /** Objects of one kind in one API group, in input order. */
-  public list(group: string, kind: string): IndexedObject[] {
-    return this.byKind.get(`${group}|${kind}`) ?? [];
-  }
-
-  /** Objects of one kind that belong to this output (not the inventory). Shared: callers must not modify the list. */
-  public own(group: string, kind: string): IndexedObject[] {
-    // Rules ask for the same kinds over and over; filtering tens of thousands of entries each time adds up.
-    const kindKey = `${group}|${kind}`;
-    let own = this.ownByKind.get(kindKey);
-    if (!own) {
-      own = this.list(group, kind).filter((o) => !o.inventory);
-      this.ownByKind.set(kindKey, own);
-    }
-    return own;
-  }
-
-  public get(group: string, kind: string, namespace: string | undefined, name: string): IndexedObject | undefined {
-    // The first definition wins; an own object shadows an inventory object of the same name.
-    return this.byName.get(group)?.get(kind)?.get(namespace ?? '', name)?.[0];
-  }
-
-  /**
-   * Whether this analysis sees a namespace's objects of one kind in full, so that a missing reference proves a mistake:
-   * the Namespace itself is in the output or the inventory (whoever writes a namespace writes what runs in it), or the
-   * inventory, a record of what the cluster holds, has objects of that kind there. Objects of the kind in the output
-   * alone do not say so: a repository often adds a route, a Server or one more Service beside an app that a Helm chart
-   * or another repository installs. Otherwise the object may well exist in the cluster, and a finding can only say so.
-   */
-  public sees(group: string, kind: string, namespace: string): boolean {
-    return this.namespace(namespace) !== undefined || this.inventoryNamespaces.has(`${group}|${kind}|${namespace}`);
-  }
-
-  /**
-   * The claim that an object this analysis does not have exists in the cluster anyway (a `fromName` reference of the
-   * app), if the app makes one.
-   */
-  public claimOf(group: string, kind: string, namespace: string, name: string): ExistingObjectClaim | undefined {
-    return this.claims.size === 0 ? undefined : this.claims.get(`${group}|${kind}|${namespace}|${name}`);
-  }
-
   /** The same question for pod templates: the Namespace is known, or the inventory has workloads there. */
   public seesPodTemplates(namespace: string): boolean {
     return this.namespace(namespace) !== undefined || this.podTemplatesIn(namespace).some((pod) => pod.owner.inventory);
-  }
-
-  public namespace(name: string): IndexedObject | undefined {
-    return this.get('', 'Namespace', undefined, name);
   }
 
   /**
@@ -268,14 +200,6 @@ export class MeshIndex {
       this.injectorNamespaceSkips.set(namespace, byNamespace);
     }
     return byNamespace ?? objectSkipReason(this.injectorWebhook, labels);
-  }
-
-  public service(namespace: string, name: string): IndexedObject | undefined {
-    return this.get('', 'Service', namespace, name);
-  }
-
-  public serviceAccount(namespace: string, name: string): IndexedObject | undefined {
-    return this.get('', 'ServiceAccount', namespace, name);
   }
 
   public podTemplatesIn(namespace: string): PodTemplate[] {
@@ -326,35 +250,6 @@ export class MeshIndex {
   /** HTTPRoutes and GRPCRoutes (either group) whose parentRefs name this Service (in any group spelling). */
   public routesForService(namespace: string, name: string): IndexedObject[] {
     return this.routesByParent.get(`${namespace}|${name}`) ?? [];
-  }
-
-  private add(object: KubeObject, source: SourceLocation, inventory: boolean): void {
-    if (!object || typeof object !== 'object' || typeof object.kind !== 'string') return;
-    const id = resourceIdOf(object, this.defaultNamespace);
-    const entry: IndexedObject = { object, id, group: groupOf(id.apiVersion), source, inventory };
-    this.objects.push(entry);
-    const kindKey = `${entry.group}|${id.kind}`;
-    const sameKind = this.byKind.get(kindKey);
-    if (sameKind) sameKind.push(entry); else this.byKind.set(kindKey, [entry]);
-    this.namesOf(entry.group, id.kind).add(id.namespace ?? '', id.name, entry);
-    if (inventory) this.inventoryNamespaces.add(`${entry.group}|${id.kind}|${id.namespace ?? ''}`);
-    else if (source.claims) this.addClaims(source.claims, id.namespace ?? '');
-  }
-
-  private addClaims(claims: readonly ExistingObjectClaim[], namespaceOfCarrier: string): void {
-    for (const claim of claims) {
-      const namespace = claim.namespace ?? namespaceOfCarrier;
-      const key = `${claim.group}|${claim.kind}|${namespace}|${claim.name}`;
-      if (!this.claims.has(key)) this.claims.set(key, { ...claim, namespace });
-    }
-  }
-
-  private namesOf(group: string, kind: string): NamespacedLists<IndexedObject> {
-    let kinds = this.byName.get(group);
-    if (!kinds) this.byName.set(group, kinds = new Map());
-    let names = kinds.get(kind);
-    if (!names) kinds.set(kind, names = new NamespacedLists());
-    return names;
   }
 
   private indexWorkload(entry: IndexedObject): void {
@@ -454,7 +349,7 @@ export class MeshIndex {
     if (!Array.isArray(parents)) return;
     let seen: Set<string> | undefined;
     for (const parent of parents) {
-      // Kinds compare case-insensitively in Linkerd; which group spellings really attach is decided in route-view.
+      // Kinds compare case-insensitively in Linkerd; which group spellings really attach is decided in routes/parents.ts.
       if (typeof parent?.kind !== 'string' || parent.kind.toLowerCase() !== 'service' || typeof parent.name !== 'string') continue;
       const parentKey = `${parent.namespace ?? entry.id.namespace ?? ''}|${parent.name}`;
       if (seen?.has(parentKey)) continue;

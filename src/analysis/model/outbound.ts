@@ -23,14 +23,16 @@
  */
 import { OPAQUE_PORTS_ANNOTATION } from '../../core/vocabulary';
 import { AnalysisContext } from '../options';
+import { controllerOpaqueOnService, writtenServiceOpaquePorts } from './injector/opaque-ports';
 import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
 import { IndexedObject, MeshIndex } from './mesh-index';
-import { controllerOpaqueOnService, portListHas, writtenServiceOpaquePorts } from './policy-view';
-import {
-  RouteFamily, egressNetworkParents, everyRouteWithInventory, familyRank, isValidPort, pushTo, routeFamily, serviceParents, servicePorts,
-  noClusterIpReason, unconvertibleRoute,
-} from './route-view';
+import { unconvertibleRoute } from './routes/conversion';
+import { everyRouteWithInventory, familyRank, RouteFamily, routeFamily } from './routes/lists';
+import { egressNetworkParents, serviceParents } from './routes/parents';
+import { isValidPort, noClusterIpReason, servicePorts } from './service-ports';
+import { portListHas } from '../../core/port-lists';
+import { pushTo } from '../../util/json';
 
 export enum OutboundProtocol {
   HTTP1 = 'HTTP/1',

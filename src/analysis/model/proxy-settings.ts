@@ -8,6 +8,7 @@ import { controlPlaneInstalls, isInstallOf, linkerdInstalls } from './installs';
 import { perIndex } from './memo';
 import { MeshIndex, PodTemplate } from './mesh-index';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
+import { goBool } from '../../core/linkerd-grammar';
 import { AnalysisContext } from '../options';
 
 const STABLE = LABELS_GO.ProxyEnableNativeSidecarAnnotation;
@@ -21,14 +22,6 @@ const ALPHA = LABELS_GO.ProxyEnableNativeSidecarAnnotationAlpha;
  */
 export function podOrNamespaceAnnotation(pod: PodTemplate, key: string): string | undefined {
   return pod.annotations[key] ?? pod.namespaceAnnotations[key];
-}
-
-/** Go's strconv.ParseBool. */
-export function goBool(value: unknown): boolean | undefined {
-  if (typeof value !== 'string') return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  return undefined;
 }
 
 export interface NativeSidecar {

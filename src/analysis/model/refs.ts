@@ -64,3 +64,37 @@ export function isEgressNetworkParentOf(routeGroup: string, ref: ObjectRef): boo
 export function backendTargets(ref: ObjectRef, wantGroup: string, wantKind: string): boolean {
   return refTargets(ref.group, typeof ref.kind === 'string' ? ref.kind : 'Service', wantGroup, wantKind);
 }
+
+/** The object-shaped entries of a list field; anything else (malformed input) is dropped. */
+export function refList(value: unknown): ObjectRef[] {
+  return Array.isArray(value) ? value.filter((r) => r !== null && typeof r === 'object' && !Array.isArray(r)) : [];
+}
+
+export function asRef(value: unknown): ObjectRef | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as ObjectRef : undefined;
+}
+
+/** Linkerd compares kinds ASCII-case-insensitively (`targets_kind`). `kind` is one of the kind names, e.g. 'Server'. */
+export function kindIs(ref: ObjectRef | undefined, kind: string): boolean {
+  const actual = ref?.kind;
+  return typeof actual === 'string' && actual.length === kind.length && actual.toLowerCase() === kind.toLowerCase();
+}
+
+export function groupIs(ref: ObjectRef | undefined, group: string): boolean {
+  return typeof ref?.group === 'string' && ref.group.toLowerCase() === group;
+}
+
+/** A reference to a Linkerd kind: the group must be spelled out, since a missing group means core. */
+export function isPolicyRef(ref: ObjectRef | undefined, kind: string): boolean {
+  return refTargets(ref?.group, ref?.kind, POLICY_GROUP, kind);
+}
+
+export function isCoreRef(ref: ObjectRef | undefined, kind: string): boolean {
+  return refTargets(ref?.group, ref?.kind, '', kind);
+}
+
+export function refText(ref: ObjectRef | undefined): string {
+  if (!ref) return '(missing)';
+  const group = ref.group === undefined ? 'no group' : `group ${JSON.stringify(ref.group)}`;
+  return `${String(ref.kind ?? '(no kind)')} "${String(ref.name ?? '')}" (${group})`;
+}

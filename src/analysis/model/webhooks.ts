@@ -13,14 +13,16 @@
 import { controlPlaneInstalls } from './installs';
 import { KubeObject, labelsOf } from './manifest';
 import { perIndex } from './memo';
-import type { IndexedObject, MeshIndex } from './mesh-index';
+import type { IndexedObject, ObjectStore } from './object-store';
 import { LabelSelector, LabelSelectorRequirement, requirementHolds } from './selectors';
-import { isPlainObject, mergeLayers } from '../../core/helm-values';
+import { mergeLayers } from '../../core/helm-values';
 import { ownValue } from '../../core/own-keys';
+import { ADMISSION_WEBHOOKS_LABEL } from '../../core/vocabulary';
+import { isRecord as isPlainObject } from '../../util/json';
 
 /** The label the API server sets on every Namespace to its name (Kubernetes ≥ 1.21); selectors may use it. */
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
-const OPT_OUT = { key: 'config.linkerd.io/admission-webhooks', operator: 'NotIn', values: ['disabled'] };
+const OPT_OUT = { key: ADMISSION_WEBHOOKS_LABEL, operator: 'NotIn', values: ['disabled'] };
 
 /** One of Linkerd's admission webhooks, as the chart installs it. */
 interface WebhookSpec {
@@ -81,7 +83,7 @@ function webhookEntry(config: IndexedObject, spec: WebhookSpec): KubeObject | un
   return Array.isArray(webhooks) ? webhooks.find((w) => isPlainObject(w) && w.name === spec.name) : undefined;
 }
 
-function fromWebhookConfigurations(index: MeshIndex, spec: WebhookSpec): WebhookSelectors | undefined {
+function fromWebhookConfigurations(index: ObjectStore, spec: WebhookSpec): WebhookSelectors | undefined {
   for (const config of index.list('admissionregistration.k8s.io', spec.configKind)) {
     const entry = webhookEntry(config, spec);
     if (entry === undefined) continue;
@@ -95,7 +97,7 @@ function fromWebhookConfigurations(index: MeshIndex, spec: WebhookSpec): Webhook
   return undefined;
 }
 
-function fromInstall(index: MeshIndex, spec: WebhookSpec): WebhookSelectors | undefined {
+function fromInstall(index: ObjectStore, spec: WebhookSpec): WebhookSelectors | undefined {
   const [install] = controlPlaneInstalls(index);
   const given = install?.values[spec.valuesKey];
   if (!isPlainObject(given) || !('namespaceSelector' in given || 'objectSelector' in given)) return undefined;
@@ -108,17 +110,17 @@ function fromInstall(index: MeshIndex, spec: WebhookSpec): WebhookSelectors | un
   };
 }
 
-function selectorsOf(index: MeshIndex, spec: WebhookSpec): WebhookSelectors {
+function selectorsOf(index: ObjectStore, spec: WebhookSpec): WebhookSelectors {
   return fromWebhookConfigurations(index, spec) ?? fromInstall(index, spec) ?? { label: spec.label, ...spec.chart };
 }
 
-/** The proxy injector webhook's selectors as this analysis can know them (MeshIndex reads them while it is built). */
-export function injectorWebhookOf(index: MeshIndex): WebhookSelectors {
+/** The proxy injector webhook's selectors as this analysis can know them (ObjectStore reads them while it is built). */
+export function injectorWebhookOf(index: ObjectStore): WebhookSelectors {
   return selectorsOf(index, PROXY_INJECTOR);
 }
 
 /** The policy validator webhook's selectors (policy-controller/runtime/src/admission.rs is what it calls). */
-export const policyValidatorOf: (index: MeshIndex) => WebhookSelectors = perIndex((index) => selectorsOf(index, POLICY_VALIDATOR));
+export const policyValidatorOf: (index: ObjectStore) => WebhookSelectors = perIndex((index) => selectorsOf(index, POLICY_VALIDATOR));
 
 /** Only this label is known of a Namespace the analysis does not have. */
 const NAME_ONLY = new Set([NAMESPACE_NAME_LABEL]);
@@ -170,7 +172,7 @@ export function objectSkipReason(webhook: WebhookSelectors, labels: Record<strin
  * Why the policy validator never sees this object (its namespaceSelector or objectSelector), or undefined when it
  * does: there an object the webhook would refuse is applied, and the policy controller meets it as it is.
  */
-export function policyValidatorSkips(index: MeshIndex, entry: IndexedObject): string | undefined {
+export function policyValidatorSkips(index: ObjectStore, entry: IndexedObject): string | undefined {
   const namespace = entry.id.namespace ?? '';
   const validator = policyValidatorOf(index);
   return namespaceSkipReason(validator, namespace, index.namespace(namespace)) ?? objectSkipReason(validator, labelsOf(entry.object));

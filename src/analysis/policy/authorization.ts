@@ -3,9 +3,12 @@
  * This is the static counterpart of what the inbound proxy decides per connection.
  */
 import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
+import { POLICY_GROUP } from '../../core/vocabulary';
+import { serviceAccountIdentity } from '../model/identity/service-accounts';
 import { ResourceId } from '../model/manifest';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
-import { isCoreRef, isPolicyRef, kindIs, refList, serviceAccountIdentity, specOf } from '../model/policy-view';
+import { IndexedObject, MeshIndex } from '../model/mesh-index';
+import { specOf } from '../model/objects';
+import { isCoreRef, isPolicyRef, kindIs, refList } from '../model/refs';
 import { AnalysisContext } from '../options';
 
 /** A client as the inbound proxy sees it. */

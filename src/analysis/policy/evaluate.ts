@@ -4,21 +4,28 @@
  * Mirrors the policy controller's inbound index closely enough to explain decisions; it is not a proof of runtime
  * behaviour (route status, creation order and live inventory can differ).
  */
-import { InboundRequest, InboundRoute, inboundRoutes, probePaths, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes, serverProxyProtocol } from '../model/inbound-routes';
-import { ResourceId } from '../model/manifest';
-import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
-import {
-  EffectiveDefault, authorizationTargets, controllerOpaqueOnPod, effectiveDefaultPolicy, idLabel, isMeshed, portListHas, portNameOf,
-  refList, requiresIdentityOn, withRequiredIdentity,
-  resolveContainerPort, routesForServer, serverAccessPolicy, serverAuthorizationsFor, serverCoverage, skippedInboundPorts, skippedInboundSource,
-  inboundRedirector, absentService, specOf, workloadLabel,
-} from '../model/policy-view';
-import { AnalysisContext } from '../options';
 import {
   Caller, Decision, NetworkVerdict, PolicyMatch, authenticationsOf, authorizationAdmits, authorizedNetworks, callerIdentity, callerLabel,
   defaultPolicyAllows,
 } from './authorization';
 import { parseCidr, cidrContains } from '../../core/cidr';
+import { portListHas } from '../../core/port-lists';
+import { idLabel } from '../../util/labels';
+import { authorizationTargets, serverAuthorizationsFor } from '../model/inbound/authorizations';
+import { EffectiveDefault, effectiveDefaultPolicy, requiresIdentityOn, withRequiredIdentity } from '../model/inbound/default-policy';
+import { probePaths } from '../model/inbound/probes';
+import { portNameOf, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage } from '../model/inbound/servers';
+import { InboundRequest, InboundRoute, inboundRoutes, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes, serverProxyProtocol } from '../model/inbound-routes';
+import { isMeshed } from '../model/injector/injection';
+import { controllerOpaqueOnPod } from '../model/injector/opaque-ports';
+import { inboundRedirector, skippedInboundPorts, skippedInboundSource } from '../model/injector/skipped-ports';
+import { ResourceId } from '../model/manifest';
+import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
+import { absentService } from '../model/missing-references';
+import { specOf } from '../model/objects';
+import { workloadLabel } from '../model/pod-templates';
+import { refList } from '../model/refs';
+import { AnalysisContext } from '../options';
 
 export type { Caller, Decision } from './authorization';
 

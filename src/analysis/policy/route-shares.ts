@@ -2,12 +2,13 @@
  * Traffic shares per route rule, as the outbound proxy splits them: weight ÷ sum of the rule's weights.
  * A rule without backendRefs sends everything to its parent Service, which Linkerd uses as the default backend.
  */
+import { MAX_WEIGHT } from '../../core/backend-weights';
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../core/vocabulary';
 import { ResourceId, isCoreGroup } from '../model/manifest';
-import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP } from '../model/mesh-index';
-import { refList, specOf } from '../model/policy-view';
-import { backendNamespaces } from '../model/route-view';
-
-const MAX_WEIGHT = 1_000_000;
+import { IndexedObject, MeshIndex } from '../model/mesh-index';
+import { specOf } from '../model/objects';
+import { refList } from '../model/refs';
+import { backendNamespaces } from '../model/routes/backends';
 
 export interface BackendShare {
   readonly kind: string;

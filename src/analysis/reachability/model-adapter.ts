@@ -6,28 +6,30 @@
  * Linear in the objects: ports and Service ports are listed once; per port, only the callers its authorizations name
  * (plus the declared callers and a handful of caller classes) are decided, never every identity against every port.
  */
-import { CALLS_ANNOTATION } from '../../core/annotations';
 import { rulesCoverAll } from '../../core/route-coverage';
+import { CALLS_ANNOTATION, POLICY_GROUP } from '../../core/vocabulary';
 import { AnalysisResult } from '../engine';
 import { FindingEffect, Severity } from '../finding';
 import {
   AuthorizationView, BackendView, CallVerdict, CallerKind, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView,
   RouteView, ServicePortView, ServiceRouteView, UnusedRouteView, compareText, idText,
 } from './views';
+import { authorizationTarget, authorizationTargets } from '../model/inbound/authorizations';
+import { httpProbes } from '../model/inbound/probes';
+import { resolveContainerPort } from '../model/inbound/servers';
 import { InboundRoute, routeFor } from '../model/inbound-routes';
+import { proxyAdminPort } from '../model/injector/proxy-ports';
 import { ResourceId, annotationsOf } from '../model/manifest';
-import { IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../model/mesh-index';
+import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
+import { absentService } from '../model/missing-references';
+import { specOf } from '../model/objects';
 import { OutboundProtocol, PortRoute, ServicePortPolicy, outboundPolicy, servedTo, servedFamilies, servicePortProtocol } from '../model/outbound';
-import {
-  absentService, authorizationTarget, proxyAdminPort, authorizationTargets, isCoreRef, isPolicyRef,
-  refList, resolveContainerPort, specOf,
-} from '../model/policy-view';
+import { isCoreRef, isPolicyRef, refList } from '../model/refs';
 import { AnalysisContext } from '../options';
 import {
   Caller, Decision, InboundPolicy, PortPolicy, declaredPorts, evaluateInboundPolicy, routeShares, RuleShares,
 } from '../policy';
 import { parseCalls } from '../rules/policy/declared-calls';
-import { httpProbes } from '../rules/policy/probes-need-authorization';
 
 /** The reserved names of the caller classes (none is a valid `namespace/serviceaccount`). */
 export const OTHER_MESHED = 'other-meshed';

@@ -2,6 +2,7 @@
  * The documentation of every rule a report can mention. The engine's pack is not the whole list: the engine itself
  * reports malformed suppressions (LKD-META-001) and front-ends add schema findings, so reports take a catalog.
  */
+import { compareStrings } from '../../util/compare';
 import { SUPPRESSION_RULE_ID } from '../engine';
 import { Severity } from '../finding';
 import { RuleDoc } from '../rule';
@@ -34,7 +35,7 @@ export function ruleCatalog(...groups: ReadonlyArray<readonly RuleDescriptor[]>)
   for (const group of groups) {
     for (const rule of group) if (!byId.has(rule.id)) byId.set(rule.id, { id: rule.id, severity: rule.severity, doc: rule.doc });
   }
-  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...byId.values()].sort((a, b) => compareStrings(a.id, b.id));
 }
 
 /** A readable identifier from a title, as SARIF's `name` wants (`Service parentRef must …` → `ServiceParentRefMust…`). */

@@ -1,4 +1,5 @@
 /** Counting findings by severity, shared by every report format so their summaries always agree. */
+import { idLabel } from '../../util/labels';
 import { Finding, Severity } from '../finding';
 
 export interface FindingCounts {
@@ -21,8 +22,7 @@ export function countFindings(findings: readonly Finding[]): FindingCounts {
 
 /** `Kind ns/name`, or `Kind name` for cluster-scoped objects. */
 export function resourceLabel(f: Finding): string {
-  const ns = f.resource.namespace ? `${f.resource.namespace}/` : '';
-  return `${f.resource.kind} ${ns}${f.resource.name}`;
+  return idLabel(f.resource);
 }
 
 /** Where a finding points: `file:line`, else the construct path, else a placeholder so columns stay parseable. */

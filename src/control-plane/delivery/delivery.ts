@@ -10,9 +10,9 @@ import { DeliveryForm } from './form';
 import { HelmDeliveryOptions, deliverReleaseWithHelm, deliverWithHelm, helmSteps } from './helm';
 import { ChartRelease } from './releases';
 import { DeliveredCharts, DeliverySteps } from './steps';
-import { compareStrings } from '../../core/compare';
 import { InputRule, check } from '../../core/errors';
 import { describeValue, isStruct, optionalBoolean, optionalList, optionalString } from '../../core/runtime-checks';
+import { compareStrings } from '../../util/compare';
 import { ResolvedInstall } from '../install/values';
 
 /** The field types of each form's options, checked when the control plane delivers (a jsii user's wrong types). */

@@ -4,32 +4,9 @@
  */
 import { Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { formatGoDuration } from '../../core/duration-format';
 import { wholeMillis } from '../../core/durations';
 import { InputRule, check } from '../../core/errors';
-
-const MS_PER_SECOND = 1000;
-const MS_PER_MINUTE = 60 * MS_PER_SECOND;
-const MS_PER_HOUR = 60 * MS_PER_MINUTE;
-
-/** Seconds with Go's formatting: trailing zeros of the fraction dropped (`1.5s`, `20s`). */
-function seconds(ms: number): string {
-  const whole = Math.floor(ms / MS_PER_SECOND);
-  const fraction = ms % MS_PER_SECOND;
-  if (fraction === 0) return `${whole}s`;
-  return `${whole}.${String(fraction).padStart(3, '0').replace(/0+$/, '')}s`;
-}
-
-/** Formats milliseconds like Go's `time.Duration.String()`: `24h0m0s`, `1m30s`, `20s`, `500ms`. */
-export function formatGoDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < MS_PER_SECOND) return `${ms}ms`;
-  const hours = Math.floor(ms / MS_PER_HOUR);
-  const minutes = Math.floor((ms % MS_PER_HOUR) / MS_PER_MINUTE);
-  const rest = ms % MS_PER_MINUTE;
-  if (hours > 0) return `${hours}h${minutes}m${seconds(rest)}`;
-  if (minutes > 0) return `${minutes}m${seconds(rest)}`;
-  return seconds(rest);
-}
 
 /** A cdk8s Duration as a Go duration string for chart values and cert-manager specs. */
 export function goDuration(scope: IConstruct, duration: Duration, what: string): string {

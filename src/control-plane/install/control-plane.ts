@@ -11,6 +11,7 @@ import { InputRule, check } from '../../core/errors';
 import { isDnsSubdomain, validateLabelName } from '../../core/names';
 import { optionalList, optionalStruct, requireString, requireStruct } from '../../core/runtime-checks';
 import { LinkerdVersion } from '../../core/versions';
+import { ADMISSION_WEBHOOKS_LABEL } from '../../core/vocabulary';
 import { LinkerdDelivery } from '../delivery/delivery';
 import { DeliveryForm } from '../delivery/form';
 import { ChartRelease } from '../delivery/releases';
@@ -58,7 +59,7 @@ export function namespaceManifest(name: string, form: DeliveryForm): any {
     kind: 'Namespace',
     metadata: {
       name,
-      labels: { 'linkerd.io/is-control-plane': 'true', 'config.linkerd.io/admission-webhooks': 'disabled', 'linkerd.io/control-plane-ns': name },
+      labels: { 'linkerd.io/is-control-plane': 'true', [ADMISSION_WEBHOOKS_LABEL]: 'disabled', 'linkerd.io/control-plane-ns': name },
       // Argo CD applies the namespace before wave 0 (the CRDs) when a parent Application syncs this output.
       annotations: { 'linkerd.io/inject': 'disabled', ...(form === DeliveryForm.ARGO_CD ? { 'argocd.argoproj.io/sync-wave': '-1' } : {}) },
     },
@@ -72,7 +73,7 @@ export function cniNamespaceManifest(name: string, form: DeliveryForm): any {
     kind: 'Namespace',
     metadata: {
       name,
-      labels: { 'linkerd.io/cni-resource': 'true', 'config.linkerd.io/admission-webhooks': 'disabled', 'pod-security.kubernetes.io/enforce': 'privileged' },
+      labels: { 'linkerd.io/cni-resource': 'true', [ADMISSION_WEBHOOKS_LABEL]: 'disabled', 'pod-security.kubernetes.io/enforce': 'privileged' },
       ...(form === DeliveryForm.ARGO_CD ? { annotations: { 'argocd.argoproj.io/sync-wave': '-1' } } : {}),
     },
   };

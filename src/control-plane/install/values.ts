@@ -12,11 +12,12 @@ import { isReplicaCount } from '../../core/chart-values';
 import { parseExactCidr } from '../../core/cidr';
 import { DefaultInboundPolicy, isDefaultInboundPolicy } from '../../core/default-inbound-policy';
 import { InputRule, check } from '../../core/errors';
-import { cloneValues, isPlainObject, mergeLayers, sortKeys } from '../../core/helm-values';
+import { cloneValues, mergeLayers, sortKeys } from '../../core/helm-values';
 import { imageValueProblems } from '../../core/image-values';
 import { validateLabelName, validatePortNumber } from '../../core/names';
 import { optionalStruct } from '../../core/runtime-checks';
 import { LinkerdVersion, VersionRule } from '../../core/versions';
+import { isRecord as isPlainObject } from '../../util/json';
 
 /** The chart's defaults for the keys the typed options govern; written explicitly so a chart change cannot move them. */
 export const CHART_DEFAULTS = {

@@ -12,7 +12,6 @@ import { loadManifests } from './load-manifests';
 import { packageInfo } from './package-info';
 import { outputTargets, writeOutputs } from './report-outputs';
 import { knownRules } from './rule-list';
-import { schemaRule } from './schema-rule';
 import { ANALYZE_USAGE } from './usage';
 import { CONTEXT_OPTIONS, readContextOptions } from '../../analysis/context-options';
 import { AnalysisResult, AnalyzeOptions, analyze, findingsAtLeast } from '../../analysis/engine';
@@ -21,6 +20,7 @@ import { FleetClusterInput, analyzeFleet, fleetInputProblem } from '../../analys
 import { HelpUri, formatGithub, formatJson, formatJunit, formatMermaid, formatSarif, formatText } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { CheckConfig, EMPTY_CONFIG, applyRuleLevels, mergeContext } from '../../config';
+import { schemaRule } from '../../analysis/rules/schema/crds';
 
 export const FORMATS = ['text', 'json', 'sarif', 'mermaid', 'junit', 'github'] as const;
 export type Format = typeof FORMATS[number];

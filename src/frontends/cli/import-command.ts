@@ -5,10 +5,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { OptionSpec, optionValue, parseArgs } from './args';
-import { InputError, UsageError } from './errors';
+import { UsageError } from './errors';
 import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { IMPORT_USAGE } from './usage';
+import { InputError } from '../../core/input-error';
+import { compareStrings } from '../../util/compare';
 import { generateImport } from '../import/generate';
 
 const SPECS: Record<string, OptionSpec> = {
@@ -37,7 +39,7 @@ export function importCommand(argv: readonly string[], io: CliIo): number {
   } catch (e: any) {
     throw new InputError(`${out}: cannot write (${e?.code ?? e?.message ?? e})`, 'Pass --out a file in a folder that exists and is writable.');
   }
-  const constructs = Object.entries(result.constructs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, n]) => `${n} ${k}`);
+  const constructs = Object.entries(result.constructs).sort(([a], [b]) => compareStrings(a, b)).map(([k, n]) => `${n} ${k}`);
   io.stdout(`${out}: ${manifests.length} objects (${[...constructs, `${result.apiObjects} ApiObject`].join(', ')})\n`);
   return 0;
 }

@@ -7,10 +7,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { InputError } from './errors';
 import { yaml11Reading } from './yaml11';
 import { KubeObject, Manifest, Yaml11Reading } from '../../analysis/model/manifest';
-import { compareStrings } from '../../core/compare';
+import { InputError } from '../../core/input-error';
+import { compareStrings } from '../../util/compare';
 
 // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them.
 const TYPES = (yaml as unknown as { types: { merge: yaml.Type; float: yaml.Type & JsYamlType } }).types;

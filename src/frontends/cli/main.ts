@@ -4,7 +4,7 @@
  */
 import { analyzeCommand } from './analyze-command';
 import { diffCommand } from './diff-command';
-import { InputError, UsageError } from './errors';
+import { UsageError } from './errors';
 import { explainCommand } from './explain-command';
 import { CliIo } from './io';
 import { packageInfo } from './package-info';
@@ -13,6 +13,7 @@ import { rulesCommand } from './rule-list';
 import { MAIN_USAGE } from './usage';
 import { ConfigError } from '../../config';
 import { printableText } from '../../core/terminal-text';
+import { InputError } from '../../core/input-error';
 
 export type { CliIo } from './io';
 

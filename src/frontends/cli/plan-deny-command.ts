@@ -4,12 +4,13 @@ import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { ENGINE_SPECS, engineOptions } from './analyze-command';
 import { OptionSpec, optionValue, parseArgs } from './args';
-import { InputError, UsageError } from './errors';
+import { UsageError } from './errors';
 import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { PLAN_DENY_USAGE } from './usage';
 import { AUDIT_NOTE, DenyTarget, Observed, RESTART_NOTE, formatDenyPlanText, parseObserved, planDenyManifests } from '../../analysis/reachability';
 import { printableText } from '../../core/terminal-text';
+import { InputError } from '../../core/input-error';
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,

@@ -1,10 +1,9 @@
 /** `cdk8s-linkerd rules` and the rule catalog every report uses: the engine's pack plus the rules front-ends add. */
 import { OptionSpec, optionValue, parseArgs } from './args';
 import { CliIo } from './io';
-import { SCHEMA_RULE_DESCRIPTOR } from './schema-rule';
-import { FLEET_RULES } from '../../analysis/fleet';
 import { RuleDescriptor, SUPPRESSION_RULE, ruleCatalog } from '../../analysis/report';
-import { ALL_RULES } from '../../analysis/rules';
+import { ALL_RULES, FLEET_RULES } from '../../analysis/rules';
+import { SCHEMA_RULE_DESCRIPTOR } from '../../analysis/rules/schema/crds';
 
 export function knownRules(): RuleDescriptor[] {
   return ruleCatalog(ALL_RULES, FLEET_RULES, [SUPPRESSION_RULE, SCHEMA_RULE_DESCRIPTOR]);

@@ -1,4 +1,5 @@
 /** Equality modulo key order, and the JSON patch that turns what cdk8s renders into what the input says. */
+import { isRecord as isPlainObject } from '../../util/json';
 
 export interface PatchOp {
   readonly op: 'add' | 'replace' | 'remove';
@@ -6,7 +7,6 @@ export interface PatchOp {
   readonly value?: unknown;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -5,7 +5,8 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Expr, arr, call, lit, obj, ref } from './expr';
-import { DEFAULT_INBOUND_POLICY_ANNOTATION, DefaultInboundPolicy, INJECT_ANNOTATION } from '../../core/default-inbound-policy';
+import { DefaultInboundPolicy, INJECT_ANNOTATION } from '../../core/default-inbound-policy';
+import { DEFAULT_POLICY_ANNOTATION as DEFAULT_INBOUND_POLICY_ANNOTATION } from '../../core/vocabulary';
 import { lookupTable } from '../../core/own-keys';
 import { MeshTlsAuthentication, Network, NetworkAuthentication } from '../../policy/authentication';
 import { Authentication, AuthorizationPolicy, AuthorizationTarget } from '../../policy/authorization-policy';
@@ -16,6 +17,7 @@ import { HttpRoute } from '../../routing/http-route';
 import { HttpMethod, PathMatch } from '../../routing/matches';
 import { RouteBackend } from '../../routing/route-backend';
 import { ServiceReference } from '../../routing/service-reference';
+import { isRecord } from '../../util/json';
 import { MeshedNamespace } from '../../workloads/meshed-namespace';
 
 const POLICY = 'policy.linkerd.io';
@@ -38,7 +40,7 @@ export interface RecipeContext {
 }
 
 type Obj = Record<string, any>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Obj => isRecord(v);
 const keysWithin = (o: Obj, allowed: readonly string[]) => Object.keys(o).every((k) => allowed.includes(k));
 const isStringMap = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 

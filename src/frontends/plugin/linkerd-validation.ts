@@ -10,12 +10,13 @@ import { analyzeFleet } from '../../analysis/fleet';
 import { Manifest } from '../../analysis/model/manifest';
 import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
+import { schemaRule } from '../../analysis/rules/schema/crds';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
 import { CheckConfig, ConfigError, applyRuleLevels, mergeContext, resolveConfig } from '../../config';
+import { InputError } from '../../core/input-error';
 import { printableLine } from '../../core/terminal-text';
-import { InputError } from '../cli/errors';
+import { idLabel } from '../../util/labels';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
-import { schemaRule } from '../cli/schema-rule';
 
 /** Construct paths by resource name; names used by more than one object are left out rather than guessed. */
 function constructPaths(manifests: Manifest[], metadata: ValidationContextLike['metadata']): Map<string, string> {
@@ -49,7 +50,7 @@ function toViolation(f: Finding): Violation {
   return {
     ruleName: f.ruleId,
     // cdk8s-cli prints these on the terminal: names and messages from the input go with their control characters escaped.
-    recommendation: printableLine(`${clusterPrefix(f)}${f.resource.kind} ${f.resource.namespace ? `${f.resource.namespace}/` : ''}${f.resource.name}: ${f.message}`),
+    recommendation: printableLine(`${clusterPrefix(f)}${idLabel(f.resource)}: ${f.message}`),
     fix: f.fix,
     violatingResources: [{ resourceName: printableLine(f.resource.name), locations: [printableLine(where)], manifestPath: f.file ?? '' }],
   };

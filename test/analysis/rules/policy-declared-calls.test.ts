@@ -1,5 +1,5 @@
 import { analyze } from '../../../src/analysis/engine';
-import { CALLS_ANNOTATION } from '../../../src/core/annotations';
+import { CALLS_ANNOTATION } from '../../../src/core/vocabulary';
 import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
 function withCaller(name: string, serviceAccountName: string, calls: string): any[] {

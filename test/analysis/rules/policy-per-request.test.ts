@@ -4,7 +4,7 @@
  */
 import { analyze } from '../../../src/analysis/engine';
 import { canReach, evaluateInboundPolicy } from '../../../src/analysis/policy';
-import { CALLS_ANNOTATION } from '../../../src/core/annotations';
+import { CALLS_ANNOTATION } from '../../../src/core/vocabulary';
 import { asManifests, meshLab, pick } from '../../support/mesh-fixture';
 
 const orders = { namespace: 'mesh-lab', service: 'orders' };

@@ -1,6 +1,7 @@
+import { formatDuration } from '../../../src/core/duration-format';
 import {
-  formatDuration, isOpenApiDuration, parseGatewayDuration, parseGoDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration,
-  parseLinkerdDuration, parseRetryLimit,
+  isOpenApiDuration, parseGatewayDuration, parseGoDuration, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration,
+  parseRetryLimit,
 } from '../../../src/core/linkerd-grammar';
 
 const value = (parsed: { ok: boolean; value?: unknown }) => (parsed.ok ? parsed.value : undefined);

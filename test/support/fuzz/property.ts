@@ -6,7 +6,7 @@
 import * as fc from 'fast-check';
 import { Hostility, meshes } from './arbitraries';
 import { CaseReport, ConformanceCheck, runCase } from './oracle';
-import { compareStrings } from '../../../src/core/compare';
+import { compareStrings } from '../../../src/util/compare';
 
 export interface FuzzOptions {
   readonly runs: number;

@@ -9,6 +9,7 @@ import {
 } from '../../../core/certificates';
 import { deepMerge } from '../../../core/helm-values';
 import { setOwnPath } from '../../../core/own-keys';
+import { isRecord } from '../../../util/json';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 
@@ -38,10 +39,6 @@ export const FLUX_HELM_GROUP = 'helm.toolkit.fluxcd.io';
 
 function nonEmpty(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function decodeBase64(value: unknown): string | undefined {

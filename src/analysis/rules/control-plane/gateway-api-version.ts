@@ -1,7 +1,7 @@
 import { LinkerdVersion } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { linkerdInstalls } from '../../model/installs';
-import { everyRoute } from '../../model/route-view';
+import { everyRoute } from '../../model/routes/lists';
 import { Rule, RuleArea } from '../../rule';
 
 /**

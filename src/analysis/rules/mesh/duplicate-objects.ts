@@ -1,3 +1,4 @@
+import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
 import { isToolConfigGroup } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
@@ -65,12 +66,12 @@ export const duplicateObjectsRule: Rule = {
       const earlier = first.earlierThan(entry);
       if (!earlier) continue;
       if (sameContent(entry.object, earlier.object)) {
-        ctx.report(entry, `${entry.id.kind} ${entry.id.namespace ? `${entry.id.namespace}/` : ''}${entry.id.name} is defined again, identically, by `
+        ctx.report(entry, `${objectLabel(entry)} is defined again, identically, by `
           + `${describe(earlier)}: kubectl applies the same object twice without a change, but kustomize and Flux refuse duplicate resources. `
           + 'Remove one copy.', { severity: Severity.WARNING });
         continue;
       }
-      ctx.report(entry, `${entry.id.kind} ${entry.id.namespace ? `${entry.id.namespace}/` : ''}${entry.id.name} is already defined by `
+      ctx.report(entry, `${objectLabel(entry)} is already defined by `
         + `${describe(earlier)}; applying both leaves only one of them. Rename one of the two objects.`);
     }
   },

@@ -1,7 +1,10 @@
+import { WORKLOAD_GROUP } from '../../../core/vocabulary';
+import { isRecord, listOf } from '../../../util/json';
+import { objectLabel } from '../../../util/labels';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
-import { IndexedObject, WORKLOAD_GROUP } from '../../model/mesh-index';
-import { externalWorkloadHasAddress, externalWorkloadListsPort, externalWorkloadServes, listSome } from '../../model/policy-view';
-import { isRecord, listOf, objectLabel } from '../../model/route-view';
+import { externalWorkloadHasAddress, externalWorkloadListsPort, externalWorkloadServes } from '../../model/external-workloads';
+import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function portText(servicePort: Record<string, any>): string {

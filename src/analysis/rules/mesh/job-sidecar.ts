@@ -1,11 +1,13 @@
+import { ADMIN_SHUTDOWN_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
+import { isMeshed } from '../../model/injector/injection';
 import { PodTemplate } from '../../model/mesh-index';
-import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { nativeSidecarOf, podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const RUN_TO_COMPLETION = new Set(['Job', 'CronJob']);
-const ADMIN_SHUTDOWN = 'config.linkerd.io/proxy-admin-shutdown';
+const ADMIN_SHUTDOWN = ADMIN_SHUTDOWN_ANNOTATION;
 
 /** Whether the pods are meant to finish: those of Jobs and CronJobs, and bare Pods that never restart. */
 function runsToCompletion(pod: PodTemplate): boolean {

@@ -1,5 +1,6 @@
 import { Severity } from '../../finding';
-import { missingReference, serviceAccountExists } from '../../model/policy-view';
+import { serviceAccountExists } from '../../model/identity/service-accounts';
+import { missingReference } from '../../model/missing-references';
 import { Rule, RuleArea } from '../../rule';
 
 /**

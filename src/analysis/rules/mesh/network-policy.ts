@@ -1,6 +1,10 @@
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
+import { isMeshed } from '../../model/injector/injection';
+import { proxyInboundPort } from '../../model/injector/proxy-ports';
 import { IndexedObject } from '../../model/mesh-index';
-import { isMeshed, listSome, proxyInboundPort, specOf, workloadLabel } from '../../model/policy-view';
+import { specOf } from '../../model/objects';
+import { workloadLabel } from '../../model/pod-templates';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const NETWORKING_GROUP = 'networking.k8s.io';

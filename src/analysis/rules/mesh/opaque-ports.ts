@@ -1,12 +1,17 @@
+import { OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, POLICY_GROUP } from '../../../core/vocabulary';
+import { isRecord, listOf } from '../../../util/json';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
+import { resolveContainerPort, selectPorts, serverCoverage, serverPort } from '../../model/inbound/servers';
 import { serverProxyProtocol } from '../../model/inbound-routes';
-import { IndexedObject, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
+import { isMeshed } from '../../model/injector/injection';
+import { controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod } from '../../model/injector/opaque-ports';
+import { IndexedObject, PodTemplate } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
 import { appProtocolOverridesOpaque } from '../../model/outbound';
-import {
-  OPAQUE_PORTS, controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod, isMeshed, listSome, refList,
-  resolveContainerPort, selectPorts, serverCoverage, serverPort, specOf, workloadLabel,
-} from '../../model/policy-view';
-import { isRecord, listOf, servicePorts } from '../../model/route-view';
+import { workloadLabel } from '../../model/pod-templates';
+import { refList } from '../../model/refs';
+import { servicePorts } from '../../model/service-ports';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function checkServicePort(ctx: RuleContext, service: IndexedObject, servicePort: any, pods: PodTemplate[]): void {

@@ -1,12 +1,14 @@
+import { CHART_PROXY_UID as PROXY_UID, PROXY_UID_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
+import { isMeshed } from '../../model/injector/injection';
 import { PodTemplate } from '../../model/mesh-index';
-import { PROXY_UID, containersOf, isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { containersOf, ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** The proxy's UID, which proxy-init exempts from redirection: the pod's or its namespace's proxy-uid, else the chart's. */
 function proxyUid(pod: PodTemplate): number {
-  const value = podOrNamespaceAnnotation(pod, 'config.linkerd.io/proxy-uid');
+  const value = podOrNamespaceAnnotation(pod, PROXY_UID_ANNOTATION);
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : PROXY_UID;
 }
 

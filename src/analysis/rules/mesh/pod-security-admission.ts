@@ -1,6 +1,7 @@
 import { Severity } from '../../finding';
+import { isMeshed } from '../../model/injector/injection';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
-import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { CniFact, cniEnabledOf } from '../../model/proxy-settings';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 

@@ -1,14 +1,18 @@
+import {
+  ADMIN_PORT_ANNOTATION, CHART_PROXY_PORTS, CONTROL_PORT_ANNOTATION, INBOUND_PORT_ANNOTATION, OUTBOUND_PORT_ANNOTATION,
+} from '../../../core/vocabulary';
 import { Severity } from '../../finding';
+import { isMeshed } from '../../model/injector/injection';
 import { ContainerPort, PodTemplate } from '../../model/mesh-index';
-import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Rule, RuleArea } from '../../rule';
 
 const PROXY_PORTS: Array<{ key: string; role: string; port: number }> = [
-  { key: 'config.linkerd.io/inbound-port', role: 'inbound', port: 4143 },
-  { key: 'config.linkerd.io/outbound-port', role: 'outbound', port: 4140 },
-  { key: 'config.linkerd.io/admin-port', role: 'admin', port: 4191 },
-  { key: 'config.linkerd.io/control-port', role: 'control', port: 4190 },
+  { key: INBOUND_PORT_ANNOTATION, role: 'inbound', port: CHART_PROXY_PORTS.inbound },
+  { key: OUTBOUND_PORT_ANNOTATION, role: 'outbound', port: CHART_PROXY_PORTS.outbound },
+  { key: ADMIN_PORT_ANNOTATION, role: 'admin', port: CHART_PROXY_PORTS.admin },
+  { key: CONTROL_PORT_ANNOTATION, role: 'control', port: CHART_PROXY_PORTS.control },
 ];
 
 /**

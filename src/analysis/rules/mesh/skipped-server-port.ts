@@ -1,10 +1,13 @@
+import { portListHas } from '../../../core/port-lists';
+import { POLICY_GROUP } from '../../../core/vocabulary';
+import { pushTo } from '../../../util/json';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
-import { MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import {
-  inboundRedirector, isMeshed, listSome, portListHas, resolveContainerPort, serverCoverage, serverPort, skippedInboundPorts,
-  skippedInboundSource, workloadLabel,
-} from '../../model/policy-view';
-import { pushTo } from '../../model/route-view';
+import { resolveContainerPort, serverCoverage, serverPort } from '../../model/inbound/servers';
+import { isMeshed } from '../../model/injector/injection';
+import { inboundRedirector, skippedInboundPorts, skippedInboundSource } from '../../model/injector/skipped-ports';
+import { MeshIndex } from '../../model/mesh-index';
+import { workloadLabel } from '../../model/pod-templates';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
 

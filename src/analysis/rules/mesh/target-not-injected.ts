@@ -1,9 +1,14 @@
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
-import { GATEWAY_GROUP, IndexedObject, Injection, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
-import {
-  asRef, authorizationTarget, injectionOrigin, isPolicyRef, isServerParent, listSome, refList, serverCoverage, specOf,
-  targetObject, uninjectedNamespaces, workloadLabel,
-} from '../../model/policy-view';
+import { authorizationTarget, targetObject } from '../../model/inbound/authorizations';
+import { serverCoverage } from '../../model/inbound/servers';
+import { injectionOrigin } from '../../model/injector/injection';
+import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
+import { uninjectedNamespaces, workloadLabel } from '../../model/pod-templates';
+import { asRef, isPolicyRef, refList } from '../../model/refs';
+import { isServerParent } from '../../model/routes/parents';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** Pods a Server governs whose injection is known to be disabled (unknown injection is not reported). */

@@ -1,9 +1,10 @@
 import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
-import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, chartDefault, isProxyConfigKey, proxyKeyStatus, sameKeyValue } from '../../../core/proxy-annotations';
+import { chartDefault, isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, sameKeyValue } from '../../../core/proxy-annotations';
+import { ADMISSION_WEBHOOKS_LABEL, POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { ownPodTemplates } from '../../model/policy-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { ownPodTemplates } from '../../model/pod-templates';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** The one config.linkerd.io key that is a label, not an annotation (the webhooks' namespaceSelector reads it). */

@@ -1,6 +1,10 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { ObjectRef, isCoreRef, isPolicyRef, kindIs, refText, missingReference, serviceAccountIdentityExists, specOf } from '../../model/policy-view';
+import { serviceAccountIdentityExists } from '../../model/identity/service-accounts';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import { missingReference } from '../../model/missing-references';
+import { specOf } from '../../model/objects';
+import { isCoreRef, isPolicyRef, kindIs, ObjectRef, refText } from '../../model/refs';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 import { reportRefusal } from '../refusal';
 

@@ -1,6 +1,9 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
-import { asRef, authorizationTarget, kindIs, refText, missingReference, specOf, targetObject } from '../../model/policy-view';
+import { authorizationTarget, targetObject } from '../../model/inbound/authorizations';
+import { missingReference } from '../../model/missing-references';
+import { specOf } from '../../model/objects';
+import { asRef, kindIs, refText } from '../../model/refs';
 import { Rule, RuleArea } from '../../rule';
 
 function unsupportedHint(kind: unknown): string {

@@ -1,5 +1,5 @@
-import { CALLS_ANNOTATION } from '../../../core/annotations';
 import { MIRRORED_SERVICE_LABEL } from '../../../core/multicluster';
+import { CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { InboundRequest } from '../../model/inbound-routes';
 import { annotationsOf, labelsOf } from '../../model/manifest';

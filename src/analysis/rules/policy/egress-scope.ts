@@ -1,7 +1,7 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
 import { egressNetworksIn } from '../../model/egress';
-import { POLICY_GROUP } from '../../model/mesh-index';
-import { listSome } from '../../model/policy-view';
 import { Rule, RuleArea } from '../../rule';
 
 /** A namespace's own EgressNetworks replace the global ones for its clients, entirely. */

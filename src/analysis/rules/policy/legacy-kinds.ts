@@ -1,5 +1,5 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
 
 const SERVER_CURRENT = 'policy.linkerd.io/v1beta3';

@@ -1,7 +1,11 @@
 import { identityProblem } from '../../../core/identity';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { isCoreRef, kindIs, missingReference, refList, refText, serviceAccountIdentityExists, specOf } from '../../model/policy-view';
+import { serviceAccountIdentityExists } from '../../model/identity/service-accounts';
+import { IndexedObject } from '../../model/mesh-index';
+import { missingReference } from '../../model/missing-references';
+import { specOf } from '../../model/objects';
+import { isCoreRef, kindIs, refList, refText } from '../../model/refs';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function checkIdentities(ctx: RuleContext, authn: IndexedObject, identities: unknown): void {

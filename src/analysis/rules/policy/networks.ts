@@ -1,7 +1,8 @@
 import { Cidr, cidrContains, cidrsOverlap, parseCidr, parseExactCidr } from '../../../core/cidr';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { specOf } from '../../model/policy-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 /** One entry of a `networks` list as read: its cidr and the exceptions that parsed. */

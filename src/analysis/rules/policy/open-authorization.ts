@@ -1,6 +1,6 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
-import { specOf } from '../../model/policy-view';
+import { specOf } from '../../model/objects';
 import { Rule, RuleArea } from '../../rule';
 
 /** An empty requiredAuthenticationRefs list is valid and means "everyone, from everywhere, plaintext included". */

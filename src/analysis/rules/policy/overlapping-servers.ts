@@ -1,6 +1,10 @@
+import { WORKLOAD_GROUP } from '../../../core/vocabulary';
+import { listSome } from '../../../util/text';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, PodTemplate, WORKLOAD_GROUP } from '../../model/mesh-index';
-import { externalWorkloadCoverage, listSome, serverCoverage, workloadLabel } from '../../model/policy-view';
+import { externalWorkloadCoverage } from '../../model/external-workloads';
+import { serverCoverage } from '../../model/inbound/servers';
+import { IndexedObject, PodTemplate } from '../../model/mesh-index';
+import { workloadLabel } from '../../model/pod-templates';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 interface Overlap {

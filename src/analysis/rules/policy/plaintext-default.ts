@@ -1,9 +1,12 @@
+import { portListHas } from '../../../core/port-lists';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
+import { effectiveDefaultPolicy, requiresIdentityOn } from '../../model/inbound/default-policy';
+import { portNameOf, serverCoverage } from '../../model/inbound/servers';
+import { isMeshed } from '../../model/injector/injection';
+import { skippedInboundPorts } from '../../model/injector/skipped-ports';
 import { PodTemplate } from '../../model/mesh-index';
-import {
-  effectiveDefaultPolicy, isMeshed, listSome, requiresIdentityOn, ownPodTemplates, portListHas, portNameOf, serverCoverage,
-  skippedInboundPorts, workloadLabel,
-} from '../../model/policy-view';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { declaredPorts } from '../../policy/evaluate';
 import { Rule, RuleArea } from '../../rule';
 

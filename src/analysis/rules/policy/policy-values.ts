@@ -1,7 +1,11 @@
+import { DEFAULT_POLICY_ANNOTATION, POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
+import { isKnownDefaultPolicy } from '../../model/inbound/default-policy';
+import { PROXY_PROTOCOLS } from '../../model/inbound/servers';
 import { annotationsOf } from '../../model/manifest';
-import { DEFAULT_POLICY_ANNOTATION, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { PROXY_PROTOCOLS, isKnownDefaultPolicy, ownPodTemplates, specOf } from '../../model/policy-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
+import { ownPodTemplates } from '../../model/pod-templates';
 import { DEFAULT_INBOUND_POLICIES } from '../../options';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 

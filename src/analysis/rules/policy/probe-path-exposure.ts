@@ -1,8 +1,9 @@
-import { CALLS_ANNOTATION } from '../../../core/annotations';
+import { CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { probePaths } from '../../model/inbound-routes';
+import { probePaths } from '../../model/inbound/probes';
+import { isMeshed } from '../../model/injector/injection';
 import { annotationsOf } from '../../model/manifest';
-import { isMeshed, ownPodTemplates, workloadLabel } from '../../model/policy-view';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { Caller, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea } from '../../rule';
 

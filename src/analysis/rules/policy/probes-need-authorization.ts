@@ -1,49 +1,19 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { probePaths, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
-import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
-import {
-  authorizationTargets, containersOf, isMeshed, ownPodTemplates, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage,
-  serverPort, specOf, workloadLabel,
-} from '../../model/policy-view';
+import { authorizationTargets } from '../../model/inbound/authorizations';
+import { HttpProbe, httpProbes, probePaths } from '../../model/inbound/probes';
+import { resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage, serverPort } from '../../model/inbound/servers';
+import { routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
+import { isMeshed } from '../../model/injector/injection';
+import { IndexedObject, Injection, PodTemplate } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';
 import { evaluateInboundPolicy } from '../../policy/evaluate';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
-const PROBE_KINDS = ['livenessProbe', 'readinessProbe', 'startupProbe'];
-
 /** Kubelet probes arrive without an mTLS identity; node addresses are assumed to be inside the cluster networks. */
 const KUBELET: Caller = { meshed: false, inCluster: true, label: 'the kubelet (unauthenticated)' };
-
-interface HttpProbe {
-  readonly kind: string;
-  readonly container: string;
-  readonly port: number;
-  readonly path: string;
-  readonly query: URLSearchParams;
-  readonly headers: Array<{ name: string; value: string }>;
-}
-
-function probePort(container: any, port: unknown): number | undefined {
-  if (typeof port === 'number') return port;
-  const named = (Array.isArray(container?.ports) ? container.ports : []).find((p: any) => p?.name === port);
-  return typeof named?.containerPort === 'number' ? named.containerPort : undefined;
-}
-
-export function httpProbes(pod: PodTemplate): HttpProbe[] {
-  const probes: HttpProbe[] = [];
-  for (const container of containersOf(pod)) {
-    for (const kind of PROBE_KINDS) {
-      const get = container?.[kind]?.httpGet;
-      if (!get || typeof get !== 'object') continue;
-      const port = probePort(container, get.port);
-      if (port === undefined) continue;
-      const [path, query] = String(typeof get.path === 'string' && get.path ? get.path : '/').split('?');
-      const headers = (Array.isArray(get.httpHeaders) ? get.httpHeaders : []).map((h: any) => ({ name: String(h?.name ?? ''), value: String(h?.value ?? '') }));
-      probes.push({ kind, container: String(container?.name ?? ''), port, path, query: new URLSearchParams(query ?? ''), headers });
-    }
-  }
-  return probes;
-}
 
 function pathMatches(path: any, probePath: string): boolean {
   const type = path?.type ?? 'PathPrefix';

@@ -1,7 +1,8 @@
 import { Severity } from '../../finding';
 import { vizPrometheusNamespaces } from '../../model/chart-objects';
+import { proxyAdminPort } from '../../model/injector/proxy-ports';
 import { Injection, MeshIndex, PodTemplate } from '../../model/mesh-index';
-import { proxyAdminPort, workloadLabel } from '../../model/policy-view';
+import { workloadLabel } from '../../model/pod-templates';
 import { Caller, InboundPolicy, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 

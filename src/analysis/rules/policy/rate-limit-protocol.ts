@@ -1,6 +1,7 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
-import { asRef, isPolicyRef, specOf } from '../../model/policy-view';
+import { specOf } from '../../model/objects';
+import { asRef, isPolicyRef } from '../../model/refs';
 import { Rule, RuleArea } from '../../rule';
 
 /** The Server protocols whose inbound policy carries a local rate limit: HTTP/1, HTTP/2 and detected. */

@@ -1,6 +1,10 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { asRef, claimOrder, isCoreRef, isPolicyRef, missingReference, refList, refText, specOf } from '../../model/policy-view';
+import { claimOrder } from '../../model/inbound/servers';
+import { IndexedObject } from '../../model/mesh-index';
+import { missingReference } from '../../model/missing-references';
+import { specOf } from '../../model/objects';
+import { asRef, isCoreRef, isPolicyRef, refList, refText } from '../../model/refs';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function rps(value: any): unknown {

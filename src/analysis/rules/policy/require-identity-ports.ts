@@ -1,7 +1,11 @@
 import { REQUIRE_IDENTITY_PORTS_ANNOTATION } from '../../../core/vocabulary';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
+import { requiresIdentityOn } from '../../model/inbound/default-policy';
+import { serverCoverage } from '../../model/inbound/servers';
+import { isMeshed } from '../../model/injector/injection';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
-import { isMeshed, listSome, ownPodTemplates, requiresIdentityOn, serverCoverage, workloadLabel } from '../../model/policy-view';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { Caller } from '../../policy/authorization';
 import { evaluateInboundPolicy } from '../../policy/evaluate';

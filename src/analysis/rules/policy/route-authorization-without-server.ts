@@ -1,6 +1,9 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
-import { authorizationTarget, isServerParent, refList, specOf, targetObject } from '../../model/policy-view';
+import { authorizationTarget, targetObject } from '../../model/inbound/authorizations';
+import { specOf } from '../../model/objects';
+import { refList } from '../../model/refs';
+import { isServerParent } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /** Inbound authorization reads routes attached to Servers; a policy on a Service-parented route authorizes nothing. */

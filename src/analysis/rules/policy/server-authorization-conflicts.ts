@@ -1,7 +1,7 @@
 import { checkNetworkList } from './networks';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
-import { specOf } from '../../model/policy-view';
+import { specOf } from '../../model/objects';
 import { Rule, RuleArea } from '../../rule';
 
 /** Legacy ServerAuthorization combinations the webhook rejects, or the index drops. */

@@ -1,9 +1,9 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
+import { authorizationTargets, serverAuthorizationsFor } from '../../model/inbound/authorizations';
+import { serverAccessPolicy, serverPort } from '../../model/inbound/servers';
 import { routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
-import { POLICY_GROUP } from '../../model/mesh-index';
-import {
-  authorizationTargets, serverAccessPolicy, serverAuthorizationsFor, serverPort, specOf,
-} from '../../model/policy-view';
+import { specOf } from '../../model/objects';
 import { Rule, RuleArea } from '../../rule';
 
 /** A Server defaults to deny; without any authorization its port refuses every connection. */

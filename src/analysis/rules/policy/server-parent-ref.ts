@@ -1,6 +1,8 @@
 import { FindingEffect, Severity } from '../../finding';
-import { isServerParent, kindIs, refList, specOf } from '../../model/policy-view';
-import { allRoutes } from '../../model/route-view';
+import { specOf } from '../../model/objects';
+import { kindIs, refList } from '../../model/refs';
+import { allRoutes } from '../../model/routes/lists';
+import { isServerParent } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /** The Server analogue of the omitted-group trap: `kind: Server` without the policy group never attaches. */

@@ -1,8 +1,10 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
-import { IndexedObject, Injection, POLICY_GROUP } from '../../model/mesh-index';
-import {
-  externalPortNames, externalWorkloadCoverage, listSome, selectPorts, serverCoverage, serverExternalSelector, serverPort, workloadLabel,
-} from '../../model/policy-view';
+import { externalPortNames, externalWorkloadCoverage, serverExternalSelector } from '../../model/external-workloads';
+import { selectPorts, serverCoverage, serverPort } from '../../model/inbound/servers';
+import { IndexedObject, Injection } from '../../model/mesh-index';
+import { workloadLabel } from '../../model/pod-templates';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/;

@@ -1,6 +1,7 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { specOf } from '../../model/policy-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];

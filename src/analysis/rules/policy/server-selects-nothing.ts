@@ -1,7 +1,10 @@
+import { POLICY_GROUP, WORKLOAD_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
+import { externalWorkloadCoverage, serverExternalSelector } from '../../model/external-workloads';
+import { serverCoverage, serverSelector } from '../../model/inbound/servers';
 import { renderedByLinkerdChart } from '../../model/installs';
-import { IndexedObject, MeshIndex, POLICY_GROUP, WORKLOAD_GROUP } from '../../model/mesh-index';
-import { externalWorkloadCoverage, serverCoverage, serverExternalSelector, serverSelector, specOf } from '../../model/policy-view';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
 import { LabelSelector, LabelSelectorRequirement, describeSelector, illegalRequirement, withoutControllerSetLabels } from '../../model/selectors';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 

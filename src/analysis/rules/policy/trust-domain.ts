@@ -1,6 +1,7 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { specOf } from '../../model/policy-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
 

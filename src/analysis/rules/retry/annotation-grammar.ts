@@ -1,8 +1,12 @@
 import { ANNOTATION_PARSERS, retryAnnotated } from './retry-config';
-import { RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import {
+  RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
+} from '../../../core/vocabulary';
+import { annotationMap } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes, annotationMap, isGrpcRoute, isHttpRoute, isOutboundRoute } from '../../model/route-view';
+import { allRoutes, isGrpcRoute, isHttpRoute } from '../../model/routes/lists';
+import { isOutboundRoute } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { reportRefusal } from '../refusal';
 

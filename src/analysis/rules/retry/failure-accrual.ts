@@ -1,11 +1,9 @@
-import {
-  BALANCER_KEYS, FAILURE_ACCRUAL, HONOR_RETRY_AFTER, PENALIZE_FAILURES, SUCCESS_RATE_PREFIX, isBalancerKey, parseBalancerBool,
-  parseFailureAccrual, parseLoadBiaser,
-} from '../../../core/balancer-annotations';
+import { isBalancerKey, parseBalancerBool, parseFailureAccrual, parseLoadBiaser } from '../../../core/balancer-annotations';
 import { Parsed } from '../../../core/linkerd-grammar';
+import { BALANCER_KEYS, FAILURE_ACCRUAL, HONOR_RETRY_AFTER, PENALIZE_FAILURES, SUCCESS_RATE_PREFIX, POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The objects the outbound index reads these annotations from. */

@@ -1,9 +1,11 @@
 import { presentKeys, retryAnnotated } from './retry-config';
-import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS, GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
+import { hasAnnotation } from '../../../util/json';
 import { Severity } from '../../finding';
-import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { PortRetryUse, RetryFamily, serviceRetryUse } from '../../model/outbound';
-import { allRoutes, hasAnnotation, isGrpcRoute, isOutboundRoute, isServerParent, parentRefs } from '../../model/route-view';
+import { allRoutes, isGrpcRoute } from '../../model/routes/lists';
+import { isOutboundRoute, isServerParent, parentRefs } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const ROUTE_KEYS = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS];

@@ -1,9 +1,12 @@
 import { RetrySettings, annotationsRead, describeKeys, effectiveRetry, presentKeys, retryAnnotated } from './retry-config';
-import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/linkerd-grammar';
+import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/vocabulary';
+import { isRecord } from '../../../util/json';
+import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { RetryFamily, serviceRetryUse } from '../../model/outbound';
-import { allRoutes, isGrpcRoute, isRecord, matchesOf, objectLabel, routesAttachedTo, routesAttachedToEgressNetwork, rules } from '../../model/route-view';
+import { allRoutes, isGrpcRoute, matchesOf, rules } from '../../model/routes/lists';
+import { routesAttachedTo, routesAttachedToEgressNetwork } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const NON_IDEMPOTENT = new Set(['POST', 'PATCH']);

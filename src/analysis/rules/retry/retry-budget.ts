@@ -1,13 +1,16 @@
 import {
   RequestTimeout, RetrySettings, effectiveRetry, presentKeys, requestTimeoutFor, retryAnnotated, retrySettingsOf, ruleIndexes,
 } from './retry-config';
+import { formatDuration } from '../../../core/duration-format';
+import { parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION,
-  formatDuration, parseLinkerdDuration,
-} from '../../../core/linkerd-grammar';
+} from '../../../core/vocabulary';
+import { annotationMap } from '../../../util/json';
+import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes, annotationMap, objectLabel } from '../../model/route-view';
+import { allRoutes } from '../../model/routes/lists';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The problem with this retry/timeout pair, or undefined when every allowed attempt fits in the request timeout. */

@@ -5,14 +5,17 @@
  * `apply`s), and the gRPC server hands either parent's settings to its routes (grpc/src/outbound/http.rs `protocol`).
  */
 import {
-  Parsed, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
-  TIMEOUT_REQUEST_ANNOTATION, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
+  Parsed, parseGrpcRetryCodes, parseHttpRetryConditions, parseK8sDuration, parseLinkerdDuration, parseRetryLimit,
 } from '../../../core/linkerd-grammar';
-import { perIndex, perKeyOfIndex } from '../../model/memo';
-import { IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import {
-  annotationMap, egressNetworkParents, hasAnnotation, hasOwn, isGatewayHttpRoute, isGrpcRoute, isHttpRoute, isRecord, rules, serviceParents,
-} from '../../model/route-view';
+  RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION,
+  POLICY_GROUP,
+} from '../../../core/vocabulary';
+import { annotationMap, hasAnnotation, hasOwn, isRecord } from '../../../util/json';
+import { perIndex, perKeyOfIndex } from '../../model/memo';
+import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { isGatewayHttpRoute, isGrpcRoute, isHttpRoute, rules } from '../../model/routes/lists';
+import { egressNetworkParents, serviceParents } from '../../model/routes/parents';
 
 const GRPC_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
 const HTTP_RETRY_KEYS: readonly string[] = Object.freeze([RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION]);
@@ -246,7 +249,7 @@ function prefixedKeys(annotations: unknown): string[] | undefined {
  * Several retry rules look for these keys on every object and pod template, and almost none carry them: one scan per
  * index finds the few that do.
  */
-export const retryAnnotated = perIndex((index): RetryAnnotated => {
+export const retryAnnotated = perIndex((index: MeshIndex): RetryAnnotated => {
   const objects = new Map<IndexedObject, readonly string[]>();
   const services: IndexedObject[] = [];
   const egressNetworks: IndexedObject[] = [];

@@ -1,8 +1,8 @@
 import { RetryParent, describeKeys, presentKeys, retryBlockKeys, retryKeysOf, retryParents, ruleHasOwnTimeout, ruleIndexes } from './retry-config';
-import { TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import { TIMEOUT_ANNOTATIONS } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes } from '../../model/route-view';
+import { allRoutes } from '../../model/routes/lists';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function checkRetries(ctx: RuleContext, route: IndexedObject, parent: RetryParent, service: IndexedObject): void {

@@ -1,5 +1,5 @@
 import { retryAnnotated } from './retry-config';
-import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';

@@ -1,6 +1,6 @@
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
 import { admissionRejections } from '../../model/admission';
-import { GATEWAY_GROUP, POLICY_GROUP } from '../../model/mesh-index';
 import { Rule, RuleArea } from '../../rule';
 import { reportRefusal } from '../refusal';
 

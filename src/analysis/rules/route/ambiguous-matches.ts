@@ -1,9 +1,11 @@
-import { compareStrings } from '../../../core/compare';
+import { compareStrings } from '../../../util/compare';
+import { isRecord, pushTo } from '../../../util/json';
+import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import {
-  RouteFamily, attachedPorts, everyRouteWithInventory, isRecord, matchesOf, objectLabel, pushTo, routeFamily, rules, serviceParents,
-} from '../../model/route-view';
+import { everyRouteWithInventory, matchesOf, RouteFamily, routeFamily, rules } from '../../model/routes/lists';
+import { serviceParents } from '../../model/routes/parents';
+import { attachedPorts } from '../../model/service-ports';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** A match in canonical form: defaults filled in, header names lower-cased, lists sorted. */
@@ -23,7 +25,7 @@ function pairs(list: unknown, lowerName: boolean): readonly string[] {
   if (!Array.isArray(list) || list.length === 0) return NO_PAIRS;
   return list.filter(isRecord)
     .map((p) => `${String(p.type ?? 'Exact')}:${lowerName ? String(p.name).toLowerCase() : String(p.name)}=${String(p.value)}`)
-    .sort();
+    .sort(compareStrings);
 }
 
 interface HttpParts {

@@ -1,9 +1,10 @@
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { missingReference } from '../../model/policy-view';
-import {
-  ServiceBackend, describePorts, everyRoute, hasServicePort, isOutboundRoute, isValidPort, serviceBackends, servicePorts,
-} from '../../model/route-view';
+import { missingReference } from '../../model/missing-references';
+import { ServiceBackend, serviceBackends } from '../../model/routes/backends';
+import { everyRoute } from '../../model/routes/lists';
+import { isOutboundRoute } from '../../model/routes/parents';
+import { describePorts, hasServicePort, isValidPort, servicePorts } from '../../model/service-ports';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** Where the backend is, for messages; built only when there is one to write. */

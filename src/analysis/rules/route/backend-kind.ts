@@ -1,8 +1,9 @@
+import { isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import {
-  backendRefs, egressNetworkParents, everyRoute, isEgressNetworkBackend, isOutboundRoute, isRecord, isServiceBackend, rules, serviceParents,
-} from '../../model/route-view';
+import { isEgressNetworkBackend, isServiceBackend } from '../../model/routes/backends';
+import { backendRefs, everyRoute, rules } from '../../model/routes/lists';
+import { egressNetworkParents, isOutboundRoute, serviceParents } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function describeKind(backend: Record<string, any>): string {

@@ -1,7 +1,11 @@
+import { GATEWAY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
-import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
-import { backendRefs, everyRoute, isOutboundRoute, isServiceBackend, isValidPort, rules } from '../../model/route-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { isServiceBackend } from '../../model/routes/backends';
+import { backendRefs, everyRoute, rules } from '../../model/routes/lists';
+import { isOutboundRoute } from '../../model/routes/parents';
+import { isValidPort } from '../../model/service-ports';
 import { Rule, RuleArea } from '../../rule';
 
 function describeRef(backend: Record<string, any>): string {

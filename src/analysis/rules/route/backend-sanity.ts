@@ -1,6 +1,10 @@
+import { compareStrings } from '../../../util/compare';
+import { isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import { backendNamespaces, backendRefs, everyRoute, isRecord, isServiceBackend, onlyServerParents, rules } from '../../model/route-view';
+import { backendNamespaces, isServiceBackend } from '../../model/routes/backends';
+import { backendRefs, everyRoute, rules } from '../../model/routes/lists';
+import { onlyServerParents } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** A backend two entries can repeat each other by: a named Service backend with a port. */
@@ -24,7 +28,7 @@ function filtersKey(backend: Record<string, any>): string {
 /** JSON.stringify replacer that writes object keys in one order, so filters written in another key order compare equal. */
 function sortedKeys(_key: string, value: unknown): unknown {
   if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
+  return Object.fromEntries(Object.keys(value).sort(compareStrings).map((k) => [k, value[k]]));
 }
 
 function reportRepeat(ctx: RuleContext, route: IndexedObject, r: number, b: number, first: number, key: string): void {

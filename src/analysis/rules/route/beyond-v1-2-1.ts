@@ -1,7 +1,10 @@
 import { compareVersions, parseBundleVersion } from '../../../core/versions';
+import { GATEWAY_GROUP } from '../../../core/vocabulary';
+import { isRecord } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
-import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
-import { allRoutes, backendRefs, filtersOf, hasLinkerdParent, isGrpcRoute, isRecord, matchesOf, rules } from '../../model/route-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { allRoutes, backendRefs, filtersOf, isGrpcRoute, matchesOf, rules } from '../../model/routes/lists';
+import { hasLinkerdParent } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /**

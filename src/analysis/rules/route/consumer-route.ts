@@ -1,5 +1,6 @@
 import { Severity } from '../../finding';
-import { everyRoute, serviceParents } from '../../model/route-view';
+import { everyRoute } from '../../model/routes/lists';
+import { serviceParents } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /** Producer vs consumer routes: the namespace of the route, not of the Service, decides who is affected. */

@@ -1,8 +1,9 @@
 import { lookupTable } from '../../../core/own-keys';
 import { VersionTriple, compareVersions, parseBundleVersion } from '../../../core/versions';
+import { GATEWAY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { GATEWAY_GROUP, IndexedObject } from '../../model/mesh-index';
-import { everyRoute } from '../../model/route-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { everyRoute } from '../../model/routes/lists';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The Gateway API bundles Linkerd 2.20 supports (its docs: 1.2.1 recommended, up to 1.5.1). */

@@ -1,7 +1,9 @@
-import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/linkerd-grammar';
+import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/vocabulary';
+import { hasAnnotation, isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes, hasAnnotation, isGrpcRoute, isOutboundRoute, isRecord, rules } from '../../model/route-view';
+import { allRoutes, isGrpcRoute, rules } from '../../model/routes/lists';
+import { isOutboundRoute } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 import { describeKeys, presentKeys, retryParents, ruleRequestIsZero } from '../retry/retry-config';
 

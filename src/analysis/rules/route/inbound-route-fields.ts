@@ -1,6 +1,8 @@
+import { isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { allRoutes, backendRefs, isGrpcRoute, isRecord, onlyServerParents, rules } from '../../model/route-view';
+import { allRoutes, backendRefs, isGrpcRoute, rules } from '../../model/routes/lists';
+import { onlyServerParents } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /**

@@ -1,9 +1,11 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
+import { listOf } from '../../../util/json';
+import { objectLabel } from '../../../util/labels';
 import { FindingEffect, Severity } from '../../finding';
 import { conflictedServerRoutes } from '../../model/inbound-routes';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { OutboundRef, PortRoute, ServicePortPolicy, acceptedAt, allOutboundRefs, outboundPolicy, servedFamilies, servedTo } from '../../model/outbound';
-import { isServerParent } from '../../model/policy-view';
-import { listOf, objectLabel } from '../../model/route-view';
+import { isServerParent } from '../../model/routes/parents';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 

@@ -1,5 +1,7 @@
 import { FindingEffect, Severity } from '../../finding';
-import { everyRoute, isEgressNetworkParent, isValidPort, layer4Routes, parentRefs, rules } from '../../model/route-view';
+import { everyRoute, layer4Routes, rules } from '../../model/routes/lists';
+import { isEgressNetworkParent, parentRefs } from '../../model/routes/parents';
+import { isValidPort } from '../../model/service-ports';
 import { Rule, RuleArea } from '../../rule';
 import { reportRefusal } from '../refusal';
 

@@ -1,5 +1,7 @@
+import { listOf } from '../../../util/json';
 import { Severity } from '../../finding';
-import { allRoutes, listOf, serviceParents } from '../../model/route-view';
+import { allRoutes } from '../../model/routes/lists';
+import { serviceParents } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /** GAMMA routes match on the Service, not the Host header; hostnames only add a way to miss. */

@@ -1,5 +1,6 @@
 import { FindingEffect, Severity } from '../../finding';
-import { everyRoute, parentRefs } from '../../model/route-view';
+import { everyRoute } from '../../model/routes/lists';
+import { parentRefs } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /** Without parentRefs a route belongs to nothing: no Service, no Server, no Gateway ever reads it. */

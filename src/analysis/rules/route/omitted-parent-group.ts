@@ -1,7 +1,9 @@
+import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
 import { isCoreGroup } from '../../model/manifest';
-import { GATEWAY_GROUP, IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { ParentRef, everyRoute, parentRefs } from '../../model/route-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { everyRoute } from '../../model/routes/lists';
+import { ParentRef, parentRefs } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /**

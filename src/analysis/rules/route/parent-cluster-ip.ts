@@ -1,5 +1,7 @@
 import { FindingEffect, Severity } from '../../finding';
-import { everyRoute, noClusterIpReason, serviceParents } from '../../model/route-view';
+import { everyRoute } from '../../model/routes/lists';
+import { serviceParents } from '../../model/routes/parents';
+import { noClusterIpReason } from '../../model/service-ports';
 import { Rule, RuleArea } from '../../rule';
 
 /** Outbound policy hangs off a Service's cluster IP; a Service without one can never carry a route. */

@@ -1,10 +1,11 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, MeshIndex, POLICY_GROUP } from '../../model/mesh-index';
-import { missingReference } from '../../model/policy-view';
+import { IndexedObject, MeshIndex } from '../../model/mesh-index';
+import { missingReference } from '../../model/missing-references';
+import { everyRoute } from '../../model/routes/lists';
 import {
-  ParentRef, everyRoute, isEgressNetworkParent, isServerParent, isServiceParent, parentNamespace, parentRefs, refName,
-  serviceParents,
-} from '../../model/route-view';
+  isEgressNetworkParent, isServerParent, isServiceParent, parentNamespace, ParentRef, parentRefs, refName, serviceParents,
+} from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 interface ParentTarget {

@@ -1,8 +1,8 @@
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import {
-  ServiceParent, ServicePortSpec, describePorts, everyRoute, hasServicePort, isValidPort, serviceParents, servicePorts,
-} from '../../model/route-view';
+import { everyRoute } from '../../model/routes/lists';
+import { ServiceParent, serviceParents } from '../../model/routes/parents';
+import { describePorts, hasServicePort, isValidPort, servicePorts, ServicePortSpec } from '../../model/service-ports';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /** The parent and its ports, for messages; built only when there is one to write. */

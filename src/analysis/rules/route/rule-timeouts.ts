@@ -1,7 +1,11 @@
-import { formatDuration, isOpenApiDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
+import { formatDuration } from '../../../core/duration-format';
+import { isOpenApiDuration, parseGatewayDuration, parseK8sDuration, parseLinkerdDuration } from '../../../core/linkerd-grammar';
+import { POLICY_GROUP } from '../../../core/vocabulary';
+import { isRecord } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import { allRoutes, isGatewayHttpRoute, isOutboundRoute, isRecord, onlyServerParents, rules } from '../../model/route-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { allRoutes, isGatewayHttpRoute, rules } from '../../model/routes/lists';
+import { isOutboundRoute, onlyServerParents } from '../../model/routes/parents';
 import { policyValidatorSkips } from '../../model/webhooks';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 

@@ -1,5 +1,7 @@
 import { FindingEffect, Severity } from '../../finding';
-import { everyRoute, isServerParent, parentRefs, serverParentProblems } from '../../model/route-view';
+import { serverParentProblems } from '../../model/routes/conversion';
+import { everyRoute } from '../../model/routes/lists';
+import { isServerParent, parentRefs } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
 
 /** Linkerd's inbound index drops Server parentRefs that carry a port, a sectionName, or point across namespaces. */

@@ -1,7 +1,10 @@
-import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/linkerd-grammar';
+import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS, SERVICE_PROFILE_GROUP } from '../../../core/vocabulary';
+import { hasAnnotation, pushTo } from '../../../util/json';
+import { objectLabel } from '../../../util/labels';
 import { FindingEffect, Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
-import { SERVICE_PROFILE_GROUP, allRoutes, hasAnnotation, objectLabel, pushTo, serviceParents } from '../../model/route-view';
+import { allRoutes } from '../../model/routes/lists';
+import { serviceParents } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /**

@@ -1,6 +1,9 @@
+import { hasOwnKeys } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { everyRoute, hasOwnKeys, serviceBackends, serviceParents } from '../../model/route-view';
+import { serviceBackends } from '../../model/routes/backends';
+import { everyRoute } from '../../model/routes/lists';
+import { serviceParents } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 interface Use {

@@ -1,7 +1,9 @@
+import { isRecord, listOf } from '../../../util/json';
 import { Severity } from '../../finding';
 import { Injection } from '../../model/mesh-index';
 import { OutboundProtocol, servicePortProtocol } from '../../model/outbound';
-import { isRecord, listOf, routesAttachedTo, servicePorts } from '../../model/route-view';
+import { routesAttachedTo } from '../../model/routes/parents';
+import { servicePorts } from '../../model/service-ports';
 import { Rule, RuleArea } from '../../rule';
 
 /**

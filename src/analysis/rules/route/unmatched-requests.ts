@@ -1,7 +1,8 @@
 import { rulesCoverAll } from '../../../core/route-coverage';
+import { compareStrings } from '../../../util/compare';
 import { Severity } from '../../finding';
 import { OutboundParentKind, PortRoute, ServedRoutes, ServicePortPolicy, outboundPolicy, servedTo } from '../../model/outbound';
-import { RouteFamily } from '../../model/route-view';
+import { RouteFamily } from '../../model/routes/lists';
 import { Rule, RuleArea } from '../../rule';
 
 function coversAll(route: PortRoute): boolean {
@@ -11,7 +12,7 @@ function coversAll(route: PortRoute): boolean {
 /** The client groups of a port: everyone (producer routes), and each consumer namespace (its routes plus the producer's). */
 function clientGroups(view: ServicePortPolicy): Array<{ label: string; served: ServedRoutes }> {
   const groups = [{ label: 'every client', served: servedTo(view) }];
-  const consumers = [...new Set(view.attached.filter((r) => !r.producer).map((r) => r.clients))].sort();
+  const consumers = [...new Set(view.attached.filter((r) => !r.producer).map((r) => r.clients))].sort(compareStrings);
   for (const ns of consumers) groups.push({ label: `clients in namespace ${ns}`, served: servedTo(view, ns) });
   return groups;
 }

@@ -1,8 +1,9 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { FindingEffect, Severity } from '../../finding';
+import { routesForServer } from '../../model/inbound/servers';
 import { InboundProtocolFamily, conflictedServerRoutes, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
+import { IndexedObject } from '../../model/mesh-index';
 import { OutboundParentKind, OutboundProtocol, servedFamilies, outboundPolicy } from '../../model/outbound';
-import { routesForServer } from '../../model/policy-view';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 function advice(protocol: OutboundProtocol, kind: string, parentKind: OutboundParentKind): string {

@@ -1,10 +1,11 @@
 import { lookupTable } from '../../../core/own-keys';
+import { POLICY_GROUP } from '../../../core/vocabulary';
+import { isRecord } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
-import { IndexedObject, POLICY_GROUP } from '../../model/mesh-index';
-import {
-  allRoutes, backendRefs, filtersOf, isEgressNetworkParent, isOutboundRoute, isRecord, isServerParent, isServiceParent, isUnsupportedFilter,
-  parentRefs, rules,
-} from '../../model/route-view';
+import { IndexedObject } from '../../model/mesh-index';
+import { isUnsupportedFilter } from '../../model/routes/conversion';
+import { allRoutes, backendRefs, filtersOf, rules } from '../../model/routes/lists';
+import { isEgressNetworkParent, isOutboundRoute, isServerParent, isServiceParent, parentRefs } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 /**

@@ -1,13 +1,8 @@
+import { MAX_WEIGHT, forwardsNothing, isValidWeight, weightOrDefault } from '../../../core/backend-weights';
 import { FindingEffect, Severity } from '../../finding';
-import { allRoutes, backendRefs, onlyServerParents, rules } from '../../model/route-view';
+import { allRoutes, backendRefs, rules } from '../../model/routes/lists';
+import { onlyServerParents } from '../../model/routes/parents';
 import { Rule, RuleArea } from '../../rule';
-
-const MAX_WEIGHT = 1_000_000;
-
-/** A backend's weight; 1 when it sets none. */
-function weightOf(backend: any): any {
-  return backend?.weight === undefined ? 1 : backend.weight;
-}
 
 /** Weights a proxy can act on: each in range, and not all zero in a rule. */
 export const backendWeights: Rule = {
@@ -33,15 +28,13 @@ export const backendWeights: Rule = {
       for (let r = 0; r < list.length; r++) {
         const backends = backendRefs(list[r]);
         if (backends.length === 0) continue;
-        let allZero = true;
         backends.forEach((backend, b) => {
-          const w = weightOf(backend);
-          if (w !== 0) allZero = false;
-          if (!Number.isInteger(w) || w < 0 || w > MAX_WEIGHT) {
+          const w = weightOrDefault(backend?.weight);
+          if (!isValidWeight(w)) {
             ctx.report(route, `rules[${r}].backendRefs[${b}] has weight ${JSON.stringify(w)}; it must be an integer 0..${MAX_WEIGHT}.`, { effect: FindingEffect.REJECTED });
           }
         });
-        if (allZero && !onlyServerParents(route)) {
+        if (forwardsNothing(backends.map((backend) => backend?.weight)) && !onlyServerParents(route)) {
           ctx.report(route, `every backend of rules[${r}] has weight 0, so no request matching that rule can be forwarded.`);
         }
       }

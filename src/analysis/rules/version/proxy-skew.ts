@@ -1,13 +1,13 @@
 import { valueAt } from '../../../core/helm-values';
 import { PROXY_VERSION_KEY } from '../../../core/image-values';
 import { LinkerdVersion, chartVersionProblem, edgeAppVersion } from '../../../core/versions';
+import { PROXY_VERSION_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { ChartInstall, controlPlaneInstalls } from '../../model/installs';
 import { annotationsOf } from '../../model/manifest';
 import { cniEnabledOf } from '../../model/proxy-settings';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
-export const PROXY_VERSION_ANNOTATION = 'config.linkerd.io/proxy-version';
 
 interface ControlPlaneVersion {
   readonly version: string;

@@ -1,8 +1,8 @@
 import { EXPORTED_LABEL } from '../../../core/multicluster';
 import { Severity } from '../../finding';
+import { FleetRule } from '../../fleet/fleet-rule';
+import { EXPORT_VALUES } from '../../fleet/model';
 import { RuleArea } from '../../rule';
-import { FleetRule } from '../fleet-rule';
-import { EXPORT_VALUES } from '../model';
 
 /** The exported label's value decides the mode; any other value is selected by no default Link. */
 export const exportLabelRule: FleetRule = {

@@ -1,15 +1,15 @@
 /**
- * Adapter from the CRD conformance validator to the engine: `--crds DIR` (CLI) or `crds` (plugin) turns into one more
- * rule, LKD-SCHEMA-001, so schema findings get the engine's suppressions, sorting and inventory handling for free.
+ * LKD-SCHEMA-001, the adapter from the CRD conformance validator to the engine: `--crds DIR` (CLI) or `crds` (plugin)
+ * turns into one more rule, so schema findings get the engine's suppressions, sorting and inventory handling for free.
  * This is the only file that knows the conformance API.
  */
-import { InputError } from './errors';
-import { Severity } from '../../analysis/finding';
-import { IndexedObject } from '../../analysis/model/mesh-index';
-import { Rule, RuleArea, RuleContext } from '../../analysis/rule';
-import type { ConformanceValidator, CrdCatalog } from '../../conformance';
+import type { ConformanceValidator, CrdCatalog } from '../../../conformance';
+import { InputError } from '../../../core/input-error';
+import { Severity } from '../../finding';
+import { IndexedObject } from '../../model/mesh-index';
+import { Rule, RuleArea, RuleContext } from '../../rule';
 
-type Conformance = typeof import('../../conformance');
+type Conformance = typeof import('../../../conformance');
 
 /**
  * The CEL engine and CRD schemas cost time and memory at load; only `--crds` / `crds` needs them, so they are loaded
@@ -17,7 +17,7 @@ type Conformance = typeof import('../../conformance');
  */
 function conformance(): Conformance {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('../../conformance');
+  return require('../../../conformance');
 }
 
 export const SCHEMA_RULE_ID = 'LKD-SCHEMA-001';

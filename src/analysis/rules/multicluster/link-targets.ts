@@ -1,6 +1,6 @@
 import { Severity } from '../../finding';
+import { FleetRule } from '../../fleet/fleet-rule';
 import { RuleArea } from '../../rule';
-import { FleetRule } from '../fleet-rule';
 
 /** A Link must point at a cluster of the fleet that exports something it selects. */
 export const linkTargetsRule: FleetRule = {

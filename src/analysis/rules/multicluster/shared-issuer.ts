@@ -1,7 +1,7 @@
 import { ParsedCertificate } from '../../../core/certificates';
 import { Severity } from '../../finding';
+import { FleetCluster, FleetRule } from '../../fleet/fleet-rule';
 import { RuleArea } from '../../rule';
-import { FleetCluster, FleetRule } from '../fleet-rule';
 
 function publicKeyOf(cert: ParsedCertificate): string {
   return cert.x509.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');

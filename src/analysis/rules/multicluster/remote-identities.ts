@@ -1,9 +1,9 @@
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { POLICY_GROUP } from '../../model/mesh-index';
-import { specOf } from '../../model/policy-view';
+import { FleetCluster, FleetRule, links } from '../../fleet/fleet-rule';
+import { ExportMode, gatewayIdentityOf } from '../../fleet/model';
+import { specOf } from '../../model/objects';
 import { RuleArea } from '../../rule';
-import { FleetCluster, FleetRule, links } from '../fleet-rule';
-import { ExportMode, gatewayIdentityOf } from '../model';
 
 const SA_MARKER = '.serviceaccount.identity.';
 

@@ -1,10 +1,11 @@
 import { ParsedCertificate, sameSigner, signersOf } from '../../../core/certificates';
+import { compareStrings } from '../../../util/compare';
 import { Severity } from '../../finding';
+import { FleetCluster, FleetRule, FleetRuleContext, links } from '../../fleet/fleet-rule';
 import { RuleArea } from '../../rule';
-import { FleetCluster, FleetRule, FleetRuleContext, links } from '../fleet-rule';
 
 function fingerprints(certificates: ParsedCertificate[]): string[] {
-  return [...new Set(certificates.map((c) => c.x509.fingerprint256))].sort();
+  return [...new Set(certificates.map((c) => c.x509.fingerprint256))].sort(compareStrings);
 }
 
 function describe(certificates: ParsedCertificate[]): string {

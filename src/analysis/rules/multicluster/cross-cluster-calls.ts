@@ -1,15 +1,15 @@
-import { CALLS_ANNOTATION } from '../../../core/annotations';
 import { serviceAccountIdentity } from '../../../core/identity';
 import { GATEWAY_NAME, MULTICLUSTER_NAMESPACE } from '../../../core/multicluster';
+import { CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
+import { FleetCluster, FleetRule, FleetRuleContext } from '../../fleet/fleet-rule';
+import { ExportMode, MirroredService, gatewayIdentityOf } from '../../fleet/model';
 import { annotationsOf } from '../../model/manifest';
 import { Injection, PodTemplate } from '../../model/mesh-index';
-import { workloadLabel } from '../../model/policy-view';
+import { workloadLabel } from '../../model/pod-templates';
 import { Caller, canReachAs } from '../../policy';
 import { RuleArea } from '../../rule';
-import { DeclaredCall, parseCalls } from '../../rules/policy/declared-calls';
-import { FleetCluster, FleetRule, FleetRuleContext } from '../fleet-rule';
-import { ExportMode, MirroredService, gatewayIdentityOf } from '../model';
+import { DeclaredCall, parseCalls } from '../policy/declared-calls';
 
 /** Who the exported workload sees: the remote client itself (pod to pod), or the target cluster's gateway. */
 function arrivingCaller(source: FleetCluster, target: FleetCluster, pod: PodTemplate, mirror: MirroredService): Caller {

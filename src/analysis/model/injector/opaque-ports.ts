@@ -1,0 +1,156 @@
+/**
+ * Opaque ports as the injector leaves them on pods and Services and as the policy controller then reads them: linkerd2
+ * pkg/inject/inject.go (`FilterPodOpaquePorts`, `CreateOpaquePortsPatch`), controller/proxy-injector/webhook.go (a
+ * namespace's annotation copied to its pods and Services), and policy-controller/k8s/index/src/inbound/workload.rs and
+ * outbound/index.rs (the annotation read with parse_portset, the cluster default without one).
+ */
+import { controllerPortSet, PortList, portListHas } from '../../../core/port-lists';
+import { OPAQUE_PORTS_ANNOTATION } from '../../../core/vocabulary';
+import { AnalysisContext } from '../../options';
+import { annotationsOf, labelsOf } from '../manifest';
+import { perIndex } from '../memo';
+import { IndexedObject, MeshIndex, PodTemplate } from '../mesh-index';
+
+/** The tables this module builds for an index, each on first use. */
+interface Memo {
+  /** Each pod's opaque ports as the policy controller reads them, for the context they were read under. */
+  podOpaque?: { readonly context: AnalysisContext; readonly byPod: Map<PodTemplate, PortList | undefined> };
+}
+
+const memo = perIndex((_index: MeshIndex): Memo => ({}));
+
+/** An object's own `config.linkerd.io/opaque-ports`, as text. */
+function opaquePortsAnnotation(entry: IndexedObject | undefined): string | undefined {
+  const value = entry ? annotationsOf(entry.object)[OPAQUE_PORTS_ANNOTATION] : undefined;
+  return value === undefined ? undefined : String(value);
+}
+
+/** A namespace's own list, which the injector copies to its pods and Services. */
+function namespaceOpaquePorts(index: MeshIndex, namespace: string): string | undefined {
+  return opaquePortsAnnotation(index.namespace(namespace));
+}
+
+/** The chart's proxy.opaquePorts split as the injector splits it (`strings.Split`, no trimming); one list per value. */
+const splitDefaults = new Map<string, string[]>();
+
+function defaultEntries(context: AnalysisContext): string[] {
+  let entries = splitDefaults.get(context.defaultOpaquePorts);
+  if (!entries) splitDefaults.set(context.defaultOpaquePorts, entries = context.defaultOpaquePorts.split(','));
+  return entries;
+}
+
+/** The cluster default's entries among `ports`, compared as text (`util.ContainsString`: a range entry matches nothing). */
+function defaultsAmong(context: AnalysisContext, ports: string[]): string | undefined {
+  const defaults = defaultEntries(context);
+  const listed = ports.filter((port) => defaults.includes(port));
+  return listed.length > 0 ? listed.join(',') : undefined;
+}
+
+/**
+ * What the policy controller reads as a pod's opaque-ports: what the injector left on it (its own value, else its
+ * namespace's, else the defaults it exposes as container ports: webhook.go and inject.go `FilterPodOpaquePorts`).
+ */
+function podOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string | undefined {
+  const own = pod.annotations[OPAQUE_PORTS_ANNOTATION];
+  if (own !== undefined) return String(own);
+  return namespaceOpaquePorts(index, pod.namespace) ?? defaultsAmong(context, pod.ports.map((p) => String(p.containerPort)));
+}
+
+/**
+ * Whether the policy controller serves a pod port without a Server as opaque (inbound/index.rs
+ * `default_inbound_server`): the port is in the pod's opaque-ports as parse_portset reads it. This side has no cluster
+ * default of its own, only what the injector wrote onto the pod.
+ */
+export function controllerOpaqueOnPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate, port: number): boolean {
+  const set = controllerOpaquePortsOfPod(index, context, pod);
+  return set !== undefined && portListHas(set, port);
+}
+
+/**
+ * A pod's opaque ports as the policy controller reads them (undefined: none), once per pod: rules ask for every pod
+ * port and every Service port in front of it.
+ */
+export function controllerOpaquePortsOfPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): PortList | undefined {
+  const m = memo(index);
+  if (m.podOpaque?.context !== context) m.podOpaque = { context, byPod: new Map() };
+  const byPod = m.podOpaque.byPod;
+  if (byPod.has(pod)) return byPod.get(pod);
+  const value = podOpaquePortsAsInjected(index, context, pod);
+  const set = value === undefined ? undefined : controllerPortSet(value);
+  byPod.set(pod, set);
+  return set;
+}
+
+/**
+ * Whether the proxy injector's webhook is called for the object: its namespaceSelector and objectSelector, as the
+ * cluster sets them (model/webhooks.ts), let it through.
+ */
+function injectorSees(index: MeshIndex, entry: IndexedObject): boolean {
+  const namespace = entry.id.namespace ?? '';
+  return index.injectorWebhookSkips(namespace, labelsOf(entry.object)) === undefined;
+}
+
+/** Where a Service's opaque-ports annotation comes from: written on it, copied from its namespace, or made from the defaults. */
+enum OpaqueSource {
+  OWN = 'own',
+  NAMESPACE = 'namespace',
+  DEFAULTS = 'defaults',
+}
+
+/** An opaque-ports annotation of a Service, as the injector's patch leaves it, and its source. */
+interface InjectedOpaquePorts {
+  readonly value: string;
+  readonly source: OpaqueSource;
+}
+
+/**
+ * A Service's opaque-ports as the injector's patch leaves it (inject.go `CreateOpaquePortsPatch`): its own, else its
+ * namespace's, else the ports whose targetPort (the port itself when unset, as the API server defaults it) is a
+ * default opaque port; undefined when it gets none, or when the webhook never sees it.
+ */
+function serviceOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, service: IndexedObject): InjectedOpaquePorts | undefined {
+  const own = opaquePortsAnnotation(service);
+  if (own !== undefined) return { value: own, source: OpaqueSource.OWN };
+  if (!injectorSees(index, service)) return undefined;
+  const nsValue = namespaceOpaquePorts(index, service.id.namespace ?? '');
+  if (nsValue !== undefined) return { value: nsValue, source: OpaqueSource.NAMESPACE };
+  const ports = (Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : []).filter((p: any) => typeof p?.port === 'number');
+  const defaults = defaultEntries(context);
+  // A named targetPort's number is 0 to the injector (IntVal), so it never matches a default.
+  const target = (p: any) => String(p.targetPort === undefined ? p.port : typeof p.targetPort === 'number' ? p.targetPort : 0);
+  const listed = ports.filter((p: any) => defaults.includes(target(p))).map((p: any) => String(p.port));
+  return listed.length > 0 ? { value: listed.join(','), source: OpaqueSource.DEFAULTS } : undefined;
+}
+
+/** An opaque-ports list someone wrote for a Service, and where: its own annotation, or its namespace's (copied by the injector). */
+export interface WrittenOpaquePorts {
+  readonly ports: PortList;
+  readonly origin: string;
+}
+
+/**
+ * The opaque ports a Service gets from an annotation someone wrote (its own, else its namespace's where the injector
+ * copies it), not from the cluster defaults; undefined when there is none or the policy controller cannot read it.
+ */
+export function writtenServiceOpaquePorts(index: MeshIndex, context: AnalysisContext, service: IndexedObject): WrittenOpaquePorts | undefined {
+  const injected = serviceOpaquePortsAsInjected(index, context, service);
+  if (!injected || injected.source === OpaqueSource.DEFAULTS) return undefined;
+  const ports = controllerPortSet(injected.value);
+  if (!ports) return undefined;
+  return {
+    ports,
+    origin: injected.source === OpaqueSource.OWN ? `the Service's ${OPAQUE_PORTS_ANNOTATION}`
+      : `Namespace ${service.id.namespace ?? ''}'s ${OPAQUE_PORTS_ANNOTATION} (copied by the injector)`,
+  };
+}
+
+/**
+ * Whether the policy controller's outbound index reads a Service port as opaque (outbound/index.rs, Service and
+ * EgressNetwork alike): the annotation as the injector left it, parsed by parse_portset; without one, the cluster
+ * default; an unreadable one gives no opaque port at all, defaults included.
+ */
+export function controllerOpaqueOnService(index: MeshIndex, context: AnalysisContext, service: IndexedObject, port: number): boolean {
+  const value = service.id.kind === 'Service' ? serviceOpaquePortsAsInjected(index, context, service)?.value : opaquePortsAnnotation(service);
+  const set = controllerPortSet(value ?? context.defaultOpaquePorts);
+  return set !== undefined && portListHas(set, port);
+}
