@@ -35,6 +35,10 @@ const ALLOWED: Record<string, string[]> = {
   'analysis/reachability': [
     'core', 'util', 'analysis/model', 'analysis/policy', 'analysis/rules', 'analysis/engine.ts', 'analysis/finding.ts', 'analysis/options.ts',
   ],
+  // Evidence beside explain and diff: declared refusals, retry factors and rate-limit capacity, from the rules' model.
+  'analysis/evidence': [
+    'core', 'util', 'analysis/model', 'analysis/policy', 'analysis/reachability', 'analysis/rules', 'analysis/engine.ts',
+  ],
   // Output formats: they read findings and reachability answers, never the model.
   'analysis/report': ['util', 'analysis/reachability', 'analysis/engine.ts', 'analysis/finding.ts', 'analysis/rule.ts'],
   // The contracts and the run (engine.ts, rule.ts, runner.ts, finding.ts, options, suppressions, the catalog and docs).
@@ -154,7 +158,7 @@ describe('architecture', () => {
     const generated = (f: string) => f.startsWith('imports/') || f.endsWith('.generated.ts');
     // TEMPORARY, for the lead to empty after merging: files other branches are splitting at the time of this test.
     const beingSplitElsewhere = new Set([
-      'analysis/reachability/model-adapter.ts', 'analysis/policy/evaluate.ts', 'checks/mesh-checks.ts', 'frontends/cli/block-yaml.ts',
+      'analysis/reachability/model-adapter.ts', 'analysis/policy/evaluate.ts',
     ]);
     const long = files.filter((f) => !generated(f) && !beingSplitElsewhere.has(f))
       .map((f) => `${f}: ${fs.readFileSync(path.join(SRC, f), 'utf8').split('\n').length - 1}`)

@@ -3,7 +3,7 @@
  * the rest of the App (if any) is one more single-cluster analysis. Loaded with the engine, on first use.
  */
 import { ApiObject } from 'cdk8s';
-import { RegisteredCluster } from './register';
+import { RegisteredCluster } from './registration';
 import { AnalysisResult, AnalyzeOptions, analyze } from '../analysis/engine';
 import { FleetClusterInput, analyzeFleet } from '../analysis/fleet';
 import { Manifest } from '../analysis/model/manifest';

@@ -12,7 +12,7 @@ import type { Verdict } from './fleet-partition';
 import { ClusterCheckOptions, MeshChecksOptions } from './mesh-checks-options';
 import { linkerdPluginEntries } from './plugin-config';
 import { pluginFailures } from './plugin-preflight';
-import { ChecksRegistration, registerChecks, registerCluster, setClusterDefaults } from './register';
+import { ChecksRegistration, addClusterDefaults, registrationOf } from './registration';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
 import type { AnalyzeOptions } from '../analysis/engine';
 import { Finding, Severity, SuppressedFinding } from '../analysis/finding';
@@ -20,7 +20,7 @@ import { Manifest } from '../analysis/model/manifest';
 import { SUPPRESS_ANNOTATION, Suppression, formatSuppressions, isRuleId, reasonProblem } from '../analysis/suppressions';
 import { InputRule, MeshConfigError, check } from '../core/errors';
 import { isStruct, optionalBoolean, optionalList, requireAnyConstruct, requireStruct } from '../core/runtime-checks';
-import { printableLine } from '../core/terminal-text';
+import { printableLine } from '../util/terminal-text';
 
 export { ClusterCheckOptions, MeshChecksOptions } from './mesh-checks-options';
 
@@ -83,7 +83,7 @@ export class MeshChecks {
   /** The checks of the App that `scope` belongs to; created and registered on first use. */
   public static of(scope: IConstruct): MeshChecks {
     requireAnyConstruct(scope, 'MeshChecks.of()', 'Pass the App, a Chart or any construct of the app.');
-    const registration = registerChecks(scope);
+    const registration = registrationOf(scope, (root) => MeshChecks.of(root));
     let checks = registration.checks as MeshChecks | undefined;
     if (!checks) {
       checks = new MeshChecks(registration);
@@ -163,7 +163,7 @@ export class MeshChecks {
    * @internal
    */
   public _registerCluster(scope: IConstruct, name: string, options: ClusterCheckOptions): void {
-    registerCluster(scope, name, options);
+    registrationOf(scope, (root) => MeshChecks.of(root)).clusters.push({ scope, name, options });
   }
 
   /** Runs the engine over every object of the App now and returns the findings (suppressed ones excluded). */
@@ -177,7 +177,7 @@ export class MeshChecks {
    * @internal
    */
   public _setClusterDefaults(defaults: MeshChecksOptions): void {
-    setClusterDefaults(this.root, { ...defaults });
+    addClusterDefaults(this.registration, { ...defaults });
   }
 
   private engineOptions(): AnalyzeOptions {

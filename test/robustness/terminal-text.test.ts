@@ -5,7 +5,7 @@
 import { analyze } from '../../src/analysis/engine';
 import { formatText } from '../../src/analysis/report';
 import { IGNORE_CHECK_ANNOTATION_PREFIX } from '../../src/analysis/suppressions';
-import { printableLine, printableText } from '../../src/core/terminal-text';
+import { printableLine, printableText } from '../../src/util/terminal-text';
 import { LinkerdValidation } from '../../src/frontends/plugin';
 import { assertBuilt, removeDir, runCli, tempDir, writeYaml } from '../frontends/cli-harness';
 

@@ -7,6 +7,7 @@ import { Finding, Severity, SuppressedFinding, severityAtLeast } from '../findin
 import { HelpUri } from './help-uri';
 import { RuleDescriptor } from './rule-descriptors';
 import { locationLabel, resourceLabel } from './summary';
+import { compareStrings } from '../../util/compare';
 
 export interface JunitOptions {
   readonly rules: readonly RuleDescriptor[];
@@ -73,12 +74,12 @@ function casesByRule(findings: readonly Finding[], suppressed: readonly Suppress
 export function formatJunit(findings: readonly Finding[], options: JunitOptions): string {
   const failOn = options.failOn ?? Severity.ERROR;
   const byRule = casesByRule(findings, options.suppressed ?? []);
-  const ids = [...new Set([...options.rules.map((r) => r.id), ...byRule.keys()])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ids = [...new Set([...options.rules.map((r) => r.id), ...byRule.keys()])].sort(compareStrings);
   let tests = 0;
   let failures = 0;
   let skipped = 0;
   const suites = ids.map((id) => {
-    const cases = [...(byRule.get(id)?.values() ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const cases = [...(byRule.get(id)?.values() ?? [])].sort((a, b) => compareStrings(a.name, b.name));
     const xml = cases.length > 0 ? cases.map((c) => caseXml(id, c, failOn, options.helpUri)) : [`    <testcase classname="${xmlText(id)}" name="no findings"/>`];
     const suiteFailures = cases.filter((c) => c.findings.some((f) => severityAtLeast(f.severity, failOn))).length;
     const suiteSkipped = cases.filter((c) => c.findings.length === 0 && c.reasons.length > 0).length;

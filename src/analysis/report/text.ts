@@ -5,7 +5,7 @@
 import { Finding, SuppressedFinding } from '../finding';
 import { HelpUri } from './help-uri';
 import { countFindings, locationLabel, resourceLabel } from './summary';
-import { printableLine } from '../../core/terminal-text';
+import { printableLine } from '../../util/terminal-text';
 
 /** In a fleet report every line starts with its cluster, so `grep '^\[cluster west\]'` gives one cluster's findings. */
 function clusterPrefix(f: Finding): string {

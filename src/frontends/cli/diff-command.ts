@@ -14,7 +14,7 @@ import { diffRefusals, formatRefusalChanges } from '../../analysis/evidence/refu
 import {
   DiffFailOn, MeshDiff, diffManifests, diffMatches, formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText,
 } from '../../analysis/reachability';
-import { printableText } from '../../core/terminal-text';
+import { printableText } from '../../util/terminal-text';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json', 'sarif'] as const;
 const FAIL_ON = [DiffFailOn.TO_DENIED, DiffFailOn.TO_ALLOWED, DiffFailOn.ANY];

@@ -10,7 +10,7 @@ import { formatEvidence, portEvidence, serviceEvidence } from '../../analysis/ev
 import {
   explainPort, findPort, findServicePort, formatPortExplanation, formatServiceExplanation, meshModel,
 } from '../../analysis/reachability';
-import { printableText } from '../../core/terminal-text';
+import { printableText } from '../../util/terminal-text';
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,

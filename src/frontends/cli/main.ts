@@ -12,7 +12,7 @@ import { planDenyCommand } from './plan-deny-command';
 import { rulesCommand } from './rule-list';
 import { MAIN_USAGE } from './usage';
 import { ConfigError } from '../../config';
-import { printableText } from '../../core/terminal-text';
+import { printableText } from '../../util/terminal-text';
 import { InputError } from '../../core/input-error';
 
 export type { CliIo } from './io';

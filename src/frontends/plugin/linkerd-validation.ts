@@ -14,7 +14,7 @@ import { schemaRule } from '../../analysis/rules/schema/crds';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
 import { CheckConfig, ConfigError, applyRuleLevels, mergeContext, resolveConfig } from '../../config';
 import { InputError } from '../../core/input-error';
-import { printableLine } from '../../core/terminal-text';
+import { printableLine } from '../../util/terminal-text';
 import { idLabel } from '../../util/labels';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 
