@@ -93,6 +93,8 @@ export const certificateLifetimes: Rule = {
   area: RuleArea.CERT,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: when the rotation tooling runs and what it writes next; the chain is valid today '
+      + '(pkg/identity/service.go loadCredentials accepts it), the breakage comes later.',
     title: 'The issuer does not outlive its trust anchor, rotations are finished, and renewal windows make sense',
     why: 'When the anchor expires before the issuer, linkerd-identity keeps signing certificates no proxy trusts. A bundle '
       + 'whose newest anchor did not sign the issuer is a rotation left half-way. cert-manager cannot renew a Certificate '

@@ -3,6 +3,7 @@ import { goParsesCidr } from '../../../core/cidr';
 import { LABELS_GO, LABELS_GO_KEYS, LabelsGoName } from '../../../core/linkerd-annotations.generated';
 import { goParseInt32, parseGoDuration } from '../../../core/linkerd-grammar';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
+import { editDistance } from '../../../core/edit-distance';
 import { Severity } from '../../finding';
 import { controlPlaneInstalls } from '../../model/installs';
 import { annotationsOf } from '../../model/manifest';
@@ -419,20 +420,6 @@ function opaquePortsProblem(value: string, site: OpaqueSite): string | undefined
     + `controller's answers leave ${one ? 'that range' : 'those ranges'} out; write ${quoted(skippedByGo.map((e) => e.replace(/\s+/g, '')))}.`;
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = current;
-    }
-  }
-  return row[b.length];
-}
-
 /** The same setting under another family or with/without the proxy- prefix (proxy-enable-gateway is enable-gateway). */
 function sameSetting(key: string, known: string): boolean {
   const name = (k: string) => k.slice(k.indexOf('/') + 1).replace(/^proxy-/, '');
@@ -478,6 +465,16 @@ function keyProblem(key: string, namespace: boolean): string | undefined {
 }
 
 /**
+ * How sure a key finding is: the injector certainly ignores a key it does not read there (an error), a deprecated key
+ * it still reads is advice, and on a pod the injector leaves alone nothing reads any key now (a warning).
+ */
+function keySeverity(key: string, uninjected: boolean): Severity {
+  const status = proxyKeyStatus(key);
+  if (status.kind === 'read' && status.entry.replacedBy) return Severity.INFO;
+  return uninjected ? Severity.WARNING : Severity.ERROR;
+}
+
+/**
  * `uninjected`: the annotations of a pod the injector leaves alone. Nothing acts on its values now, so what would stop
  * an injected pod is only a warning there.
  */
@@ -489,13 +486,13 @@ function checkAnnotations(
   for (const key of Object.keys(annotations)) {
     if (key === ADMISSION_WEBHOOKS_LABEL || !isProxyConfigKey(key)) continue;
     const problem = keyProblem(key, namespace);
-    if (problem) ctx.report(subject, `${where} ${problem}`);
+    if (problem) ctx.report(subject, `${where} ${problem}`, { severity: keySeverity(key, uninjected) });
     const status = proxyKeyStatus(key);
     if (status.kind !== 'read') continue;
     const value = annotations[key];
     if (key === OPAQUE_PORTS) {
       const misread = opaquePortsProblem(String(value), POD_SITE);
-      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`);
+      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`, { severity: Severity.WARNING });
       continue;
     }
     const reader = OTHER_READERS[status.entry.goName];
@@ -505,11 +502,14 @@ function checkAnnotations(
       if (!misread) continue;
       const idle = uninjected && misread.severity === Severity.ERROR;
       ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}${idle ? ' (This pod is not injected, so nothing reads it now.)' : ''}`,
-        misread.severity && !idle ? { severity: misread.severity } : undefined);
+        { severity: misread.severity && !idle ? misread.severity : Severity.WARNING });
       continue;
     }
     const invalid = VALIDATORS[status.entry.goName]?.(String(value));
-    if (invalid) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${invalid}; the injector logs and ignores it.`);
+    if (invalid) {
+      ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${invalid}; the injector logs and ignores it.`,
+        { severity: uninjected ? Severity.WARNING : Severity.ERROR });
+    }
   }
 }
 
@@ -568,13 +568,13 @@ function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, podWhere: strin
     // _proxy.tpl adds the preStop sleep only to a proxy that is an ordinary container.
     ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} has no effect: the proxy runs as a native sidecar (${native.origin}), which `
       + 'Kubernetes stops only after the app containers, and the injector adds the wait (a preStop sleep) only to a proxy that is an '
-      + 'ordinary container. Remove it.');
+      + 'ordinary container. Remove it.', { severity: Severity.WARNING });
     return;
   }
   const grace = typeof pod.spec.terminationGracePeriodSeconds === 'number' ? pod.spec.terminationGracePeriodSeconds : 30;
   if (Number(value) >= grace) {
     ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} is ${value} s, not less than the pod's terminationGracePeriodSeconds (${grace}); `
-      + 'the kubelet kills the proxy before the wait ends. Raise terminationGracePeriodSeconds or lower the wait.');
+      + 'the kubelet kills the proxy before the wait ends. Raise terminationGracePeriodSeconds or lower the wait.', { severity: Severity.WARNING });
   }
 }
 
@@ -603,13 +603,13 @@ function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void
   const opaque = annotations[OPAQUE_PORTS];
   if (opaque !== undefined) {
     const problem = opaquePortsProblem(String(opaque), SERVICE_SITE);
-    if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}: ${problem}`);
+    if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}: ${problem}`, { severity: Severity.WARNING });
   }
   let others: string[] | undefined;
   for (const k of Object.keys(annotations)) if (k.startsWith('config') && isProxyConfigKey(k) && !readOnService(k) && k !== ADMISSION_WEBHOOKS_LABEL) (others ??= []).push(k);
   if (others) {
     ctx.report(service, `annotation(s) ${others.join(', ')} have no effect on a Service; only ${OPAQUE_PORTS} is read there. `
-      + 'Put proxy settings on the pod template.');
+      + 'Put proxy settings on the pod template.', { severity: Severity.ERROR });
   }
 }
 
@@ -634,10 +634,13 @@ function misplacedKey(key: string): string | undefined {
   return meant !== undefined && meant !== key ? meant : undefined;
 }
 
-function checkMisplacedKeys(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string): void {
+function checkMisplacedKeys(
+  ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string, uninjected = false,
+): void {
   for (const key of Object.keys(annotations)) {
     const meant = misplacedKey(key);
-    if (meant) ctx.report(subject, `${where} ${key} is not a key Linkerd reads, so the injector ignores it; the key is ${meant}.`);
+    if (meant) ctx.report(subject, `${where} ${key} is not a key Linkerd reads, so the injector ignores it; the key is ${meant}.`,
+      { severity: uninjected ? Severity.WARNING : Severity.ERROR });
   }
 }
 
@@ -645,7 +648,8 @@ function checkMisplacedKeys(ctx: RuleContext, subject: IndexedObject, annotation
 function checkUnreadKeys(ctx: RuleContext, entry: IndexedObject): void {
   for (const key of Object.keys(annotationsOf(entry.object))) {
     if (UNREAD_KEYS.has(key) && !isProxyConfigKey(key)) {
-      ctx.report(entry, `annotation ${key} is defined in linkerd2 pkg/k8s/labels.go but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.`);
+      ctx.report(entry, `annotation ${key} is defined in linkerd2 pkg/k8s/labels.go but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.`,
+        { severity: Severity.ERROR });
     }
   }
 }
@@ -654,8 +658,12 @@ function checkUnreadKeys(ctx: RuleContext, entry: IndexedObject): void {
 export const configAnnotationsRule: Rule = {
   id: 'LKD-MESH-003',
   area: RuleArea.MESH,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: the injector drops keys it does not read there and values it cannot parse (pkg/inject/inject.go '
+      + 'ApplyAnnotationOverrides); values that stop the pod are errors too (Rejected, Fails to start). Deprecated '
+      + 'keys still read are info; keys on a pod the injector leaves alone, and values whose effect depends on the '
+      + 'traffic, are warnings.',
     title: 'config.linkerd.io annotations are Linkerd 2.20 keys, read where they are set, with valid values',
     why: 'The vocabulary is linkerd2 pkg/k8s/labels.go at version-2.20 (generated into src/core/linkerd-annotations.generated.ts); '
       + 'which keys are read, and from which object, is src/core/proxy-annotations.ts, citing pkg/inject/inject.go. The injector '
@@ -716,7 +724,7 @@ export const configAnnotationsRule: Rule = {
     for (const pod of ownPodTemplates(ctx.index)) {
       const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
       checkAnnotations(ctx, pod.owner, pod.annotations, where, cni, pod.injection === Injection.DISABLED);
-      checkMisplacedKeys(ctx, pod.owner, pod.annotations, where);
+      checkMisplacedKeys(ctx, pod.owner, pod.annotations, where, pod.injection === Injection.DISABLED);
       checkWaitBeforeExit(ctx, pod, where);
       if (isMeshed(pod)) {
         checkResourcePairs(ctx, pod, where);

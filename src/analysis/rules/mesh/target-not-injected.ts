@@ -55,6 +55,9 @@ export const targetNotInjectedRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether the selected pods run with a proxy in the cluster, which the analysis knows only for the'
+      + ' pod templates it has; nothing enforces the object on pods without one (pkg/inject/report.go '
+      + 'disabledByAnnotation).',
     title: 'Servers, inbound routes and policies target injected workloads',
     why: 'Servers, AuthorizationPolicies, inbound (Server-parented) routes and rate limits are enforced by the proxy of the '
       + 'pods they select. When those pods are not injected (linkerd.io/inject: disabled on the pod template or namespace), '

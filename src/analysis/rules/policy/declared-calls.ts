@@ -79,6 +79,9 @@ export const declaredCalls: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Refused: the inbound policy the manifests describe refuses a call the workload declares (policy-'
+      + 'controller/k8s/index/src/inbound/index.rs PolicyIndex::client_authzs, route_client_authzs). Calls decided by'
+      + ' facts outside the manifests (a caller\'s address, objects the analysis cannot see) are warnings.',
     title: 'Every call a workload declares is allowed by the mesh\'s inbound policy',
     why: 'Moving to authenticated or deny policies is where outages come from (linkerd2#7154, #10691): a caller that '
       + 'nobody listed in an AuthorizationPolicy gets 403s, or connection resets, only after the rollout. Declaring the calls '

@@ -18,8 +18,10 @@ function portText(pod: PodTemplate, port: number): string {
 export const plaintextDefaultRule: Rule = {
   id: 'LKD-POL-011',
   area: RuleArea.POLICY,
-  severity: Severity.WARNING,
+  severity: Severity.INFO,
   doc: {
+    certainty: 'Advice: ports without a Server get the default inbound policy by design (index.rs Pod::set_default_server); '
+      + 'that it admits unauthenticated clients is what the defaults say, not a mistake.',
     title: 'Meshed ports without a Server do not fall back to an unauthenticated default policy',
     why: 'Ports that no Server selects use the default inbound policy: the pod annotation config.linkerd.io/default-inbound-policy, '
       + 'else the namespace annotation, else the chart value proxy.defaultInboundPolicy, which is all-unauthenticated. '

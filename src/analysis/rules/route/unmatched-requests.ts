@@ -25,6 +25,9 @@ export const unmatchedRequests: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether clients send requests outside the matches; those get 404 (policy-'
+      + 'controller/grpc/src/outbound/http.rs base_http_routes), which a construct\'s `unmatched` choice can declare '
+      + 'intended.',
     title: 'Routes on a Service port match every request, or the rest is meant to get 404',
     why: 'The policy controller gives a Service port its default route (every request to the Service) only while no route is '
       + 'served there (linkerd2 policy-controller/grpc/src/outbound/http.rs base_http_routes, grpc.rs alike). Once an '
