@@ -31,7 +31,9 @@ const annotate = (objects: any[], name: string, key: string, value: string) => {
 const server = (name: string, spec: any) => ({ apiVersion: `${POLICY}/v1beta3`, kind: 'Server', metadata: { name, namespace: NS }, spec });
 const authors = { matchLabels: { app: 'authors', project: 'booksapp' } };
 const route = (name: string, parent: any, rules: any[], annotations?: Record<string, string>) => ({
-  apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name, namespace: NS, ...(annotations ? { annotations } : {}) },
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'HTTPRoute',
+  metadata: { name, namespace: NS, ...(annotations ? { annotations } : {}) },
   spec: { parentRefs: [parent], rules },
 });
 const serverParent = (name: string) => ({ group: POLICY, kind: 'Server', name });
@@ -40,7 +42,9 @@ const meshTls = (name: string, identities: string[]) => ({
   apiVersion: `${POLICY}/v1alpha1`, kind: 'MeshTLSAuthentication', metadata: { name, namespace: NS }, spec: { identities },
 });
 const authorization = (name: string, targetRef: any, authn: string) => ({
-  apiVersion: `${POLICY}/v1alpha1`, kind: 'AuthorizationPolicy', metadata: { name, namespace: NS },
+  apiVersion: `${POLICY}/v1alpha1`,
+  kind: 'AuthorizationPolicy',
+  metadata: { name, namespace: NS },
   spec: { targetRef, requiredAuthenticationRefs: [{ group: POLICY, kind: 'MeshTLSAuthentication', name: authn }] },
 });
 const webappOnly = () => meshTls('webapp-only', ['webapp.booksapp.serviceaccount.identity.linkerd.cluster.local']);

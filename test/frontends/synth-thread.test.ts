@@ -13,7 +13,7 @@ import { THREAD_MIN_OBJECTS } from '../../src/checks/analysis-thread';
 const LIB = path.join(REPO_ROOT, 'lib');
 
 /**
- * The app: a meshed Deployment and its Service (one warning: LKD-POL-011), plus on demand an HTTPRoute whose
+ * The app: a meshed Deployment, its Service and a Server that denies everyone (one warning: LKD-POL-009), plus on demand an HTTPRoute whose
  * Service parent lacks `group: core` (LKD-ROUTE-001, an error) and a construct whose own validation fails. ConfigMaps
  * make it large enough for the thread (smaller apps are analysed inline).
  */
@@ -44,6 +44,8 @@ const chart = new Chart(app, 'demo', { namespace: 'demo' });
 new lib.MeshedNamespace(chart, 'ns', { name: 'demo' });
 new lib.MeshedDeployment(chart, 'web', { name: 'web', app: 'web', containers: [{ image: 'nginx:1.27', ports: [{ number: 8080 }] }] });
 new ApiObject(chart, 'svc', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { 'app.kubernetes.io/name': 'web' }, ports: [{ port: 8080 }] } });
+new ApiObject(chart, 'server', { apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name: 'web-http' },
+  spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'web' } }, port: 8080, proxyProtocol: 'HTTP/1' } });
 if (mode.includes('route')) {
   new ApiObject(chart, 'route', { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r' },
     spec: { parentRefs: [{ kind: 'Service', name: 'web', port: 8080 }], rules: [{ backendRefs: [{ name: 'web', port: 8080 }] }] } });
@@ -128,7 +130,7 @@ test('a passing synth writes the same bytes and prints the same warnings with th
   expect([threaded.threads, inline.threads]).toEqual([1, 0]);
   expect(threaded.status).toBe(0);
   expect(Object.keys(threaded.files)).toEqual(['demo.k8s.yaml']);
-  expect(threaded.stderr).toMatch(/^warning: LKD-POL-011 at demo\/web /);
+  expect(threaded.stderr).toMatch(/^warning: LKD-POL-009 at demo\/server /);
 });
 
 test('a failing synth throws the same coded error and writes no manifest', () => {

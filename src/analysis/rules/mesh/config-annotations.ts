@@ -1,9 +1,9 @@
 import { PULL_POLICIES } from '../../../core/chart-values';
 import { goParsesCidr } from '../../../core/cidr';
+import { editDistance } from '../../../core/edit-distance';
 import { LABELS_GO, LABELS_GO_KEYS, LabelsGoName } from '../../../core/linkerd-annotations.generated';
 import { goParseInt32, parseGoDuration } from '../../../core/linkerd-grammar';
 import { ADMISSION_WEBHOOKS_LABEL, KeySite, READ_KEYS, UNREAD_KEYS, isProxyConfigKey, proxyKeyStatus, readProxyKeys } from '../../../core/proxy-annotations';
-import { editDistance } from '../../../core/edit-distance';
 import { Severity } from '../../finding';
 import { controlPlaneInstalls } from '../../model/installs';
 import { annotationsOf } from '../../model/manifest';
@@ -316,7 +316,8 @@ const proxyImageName: Validator = (v) => {
 
 /** Keys whose wrong values do more than the injector's log line: what is wrong is what the component that reads them does. */
 const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
-  ProxyInjectAnnotation: warning(injectValueProblem),
+  // A pod that asks for a proxy gets none: certain (report.go disabledByAnnotation).
+  ProxyInjectAnnotation: error(injectValueProblem),
   ProxyImagePullPolicyAnnotation: error(pullPolicyWritten),
   ProxyAccessLogAnnotation: warning(accessLogProblem),
   // GetPodPatch sets PodInboundPorts from the pod's container ports after the overrides: the annotation never counts.
@@ -500,7 +501,8 @@ function checkAnnotations(
     if (reader || cniReader) {
       const misread = cniReader?.(String(value)) ?? reader?.(String(value));
       if (!misread) continue;
-      const idle = uninjected && misread.severity === Severity.ERROR;
+      // An invalid linkerd.io/inject is why the pod is uninjected: never idle.
+      const idle = uninjected && misread.severity === Severity.ERROR && key !== LABELS_GO.ProxyInjectAnnotation;
       ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}${idle ? ' (This pod is not injected, so nothing reads it now.)' : ''}`,
         { severity: misread.severity && !idle ? misread.severity : Severity.WARNING });
       continue;
@@ -639,8 +641,10 @@ function checkMisplacedKeys(
 ): void {
   for (const key of Object.keys(annotations)) {
     const meant = misplacedKey(key);
-    if (meant) ctx.report(subject, `${where} ${key} is not a key Linkerd reads, so the injector ignores it; the key is ${meant}.`,
-      { severity: uninjected ? Severity.WARNING : Severity.ERROR });
+    if (meant) {
+      ctx.report(subject, `${where} ${key} is not a key Linkerd reads, so the injector ignores it; the key is ${meant}.`,
+        { severity: uninjected ? Severity.WARNING : Severity.ERROR });
+    }
   }
 }
 

@@ -26,8 +26,13 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
       + `${base}.request / the retry.linkerd.io/timeout annotation for per-attempt limits.`, moot ? { severity: Severity.INFO } : undefined);
   }
   if (timeouts.request !== undefined && hasAnnotation(route.object, TIMEOUT_REQUEST_ANNOTATION)) {
+    // The same duration in both changes nothing: advice only.
+    const rule = parseLinkerdDuration(timeouts.request);
+    const annotation = parseLinkerdDuration(route.object.metadata?.annotations?.[TIMEOUT_REQUEST_ANNOTATION]);
+    const same = rule.ok && annotation.ok && rule.value === annotation.value;
     ctx.report(route, `${base}.request is set, but the route's ${TIMEOUT_REQUEST_ANNOTATION} annotation takes precedence, so `
-      + `${base}.request is ignored. Keep one of the two.`);
+      + `${base}.request is ignored${same ? ' (both say the same, so nothing changes)' : ''}. Keep one of the two.`,
+    same ? { severity: Severity.INFO } : undefined);
     return;
   }
   checkZeroRequest(ctx, route, r);

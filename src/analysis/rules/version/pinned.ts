@@ -51,8 +51,11 @@ function checkContainerImages(ctx: RuleContext, pod: PodTemplate, containers: un
   for (const container of containers) {
     if (!container || typeof container !== 'object') continue;
     const problem = imageProblem(container.image);
-    // What a floating image runs depends on what the registry serves at the next pull: a warning, Linkerd's images too.
-    if (problem) ctx.report(pod.owner, `container ${JSON.stringify(container.name ?? '')}: ${problem}; every restart may run different code.`);
+    // What a floating image runs depends on what the registry serves at the next pull. For Linkerd's own images that is
+    // the mesh changing outside its release (a warning); for an application's it is supply-chain advice (info), as
+    // Linkerd's own test manifests show (curlimages/curl, nginx).
+    const severity = typeof container.image === 'string' && container.image.startsWith('cr.l5d.io/linkerd/') ? Severity.WARNING : Severity.INFO;
+    if (problem) ctx.report(pod.owner, `container ${JSON.stringify(container.name ?? '')}: ${problem}; every restart may run different code.`, { severity });
   }
 }
 
@@ -68,7 +71,8 @@ export const pinnedVersions: Rule = {
   severity: Severity.WARNING,
   doc: {
     certainty: 'Depends on: what the chart repository or registry serves when the object is next reconciled or the pod '
-      + 'restarts; the version is not pinned, so it can change without a code change.',
+      + 'restarts; the version is not pinned, so it can change without a code change. A floating application image is info: '
+      + 'supply-chain advice, the mesh does not change with it.',
     title: 'Linkerd charts and all images are pinned to exact versions',
     why: 'A Helm chart without an exact version (empty, "latest", or a range such as ^2026.6.0) installs whatever is newest when '
       + 'Argo CD or Flux next reconciles, so the control plane upgrades itself out of order (CRDs and control plane separately). '
