@@ -12,8 +12,8 @@ export enum UnmatchedRequests {
    */
   ROUTE_TO_SERVICE = 'RouteToService',
   /**
-   * They get 404 (outbound; a gRPC call fails with UNIMPLEMENTED) or are refused (inbound), as Linkerd does once any
-   * route attaches. Choose this when
+   * They get 404 outbound (gRPC calls fail with UNIMPLEMENTED) or are refused inbound, as Linkerd does once any route
+   * attaches. Choose this when
    * another route (e.g. one that exists only in the cluster) matches the rest, or when the 404 is intended.
    */
   NOT_FOUND = 'NotFound',
