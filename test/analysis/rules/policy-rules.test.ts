@@ -646,7 +646,8 @@ describe('LKD-POL-014 rate limits', () => {
 
 describe('LKD-POL-015 legacy kinds', () => {
   // CHANGES.md stable-2.11: TrafficSplit moved to the linkerd-smi extension; nothing in linkerd2 version-2.20 reads it.
-  test('warns on an SMI TrafficSplit, which only the linkerd-smi extension reads', () => {
+  // Linkerd's own guides (tasks/automatic-failover, tasks/multicluster) apply TrafficSplits with linkerd-smi installed: info.
+  test('advises on an SMI TrafficSplit, which only the linkerd-smi extension reads', () => {
     const split = {
       apiVersion: 'split.smi-spec.io/v1alpha2',
       kind: 'TrafficSplit',
@@ -654,7 +655,7 @@ describe('LKD-POL-015 legacy kinds', () => {
       spec: { service: 'orders', backends: [{ service: 'orders-v1', weight: 900 }, { service: 'orders-v2', weight: 100 }] },
     };
     expect(ruleFindings([...meshLab(), split], 'LKD-POL-015').map((f) => [f.severity, f.message])).toEqual([
-      [Severity.WARNING, expect.stringMatching(/^TrafficSplit \(SMI\) is read by no part of Linkerd 2.20 itself: only the separate linkerd-smi extension/)],
+      [Severity.INFO, expect.stringMatching(/^TrafficSplit \(SMI\) is read by no part of Linkerd 2.20 itself: only the separate linkerd-smi extension/)],
     ]);
   });
   test('fires on an old Server version and a ServerAuthorization', () => {

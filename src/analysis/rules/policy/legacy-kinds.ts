@@ -27,8 +27,8 @@ export const legacyKindsRule: Rule = {
   doc: {
     certainty: 'Deprecated: Linkerd 2.20 still serves and reads these kinds and versions (server_authorization.rs '
       + 'ServerAuthz::from_resource); the 2.20 CRDs flag Server v1alpha1 and v1beta1 and ServerAuthorization v1alpha1'
-      + ' deprecated. An SMI TrafficSplit is a warning: whether the linkerd-smi extension is installed is outside the'
-      + ' manifests.',
+      + ' deprecated. An SMI TrafficSplit is info too: Linkerd\'s own guides (automatic-failover, multicluster) apply '
+      + 'it with the linkerd-smi extension installed, and what it needs is that extension, outside the manifests.',
     title: 'No legacy policy kinds or versions (ServerAuthorization, old Server/HTTPRoute versions, ServiceProfile, SMI TrafficSplit)',
     why: 'ServerAuthorization is superseded by AuthorizationPolicy with MeshTLSAuthentication/NetworkAuthentication; Server '
       + 'before v1beta3 has no accessPolicy; policy.linkerd.io HTTPRoute before v1beta3 and ServiceProfile are legacy. A '
@@ -64,7 +64,7 @@ export const legacyKindsRule: Rule = {
     for (const split of ctx.index.own('split.smi-spec.io', 'TrafficSplit')) {
       ctx.report(split, 'TrafficSplit (SMI) is read by no part of Linkerd 2.20 itself: only the separate linkerd-smi extension installs '
         + 'its CRD and acts on it. Without that extension the apply fails; express the split as an HTTPRoute with weighted backendRefs '
-        + '(the TrafficSplit construct writes one).', { severity: Severity.WARNING });
+        + '(the TrafficSplit construct writes one).');
     }
     for (const profile of ctx.index.own('linkerd.io', 'ServiceProfile')) {
       ctx.report(profile, 'ServiceProfile is the legacy way to configure routes, retries and timeouts; use HTTPRoute/GRPCRoute with '
