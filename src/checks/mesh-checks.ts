@@ -9,6 +9,7 @@ import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { PendingAnalysis, THREAD_MIN_OBJECTS, ThreadVerdict, analysisThreadAvailable, exactJson } from './analysis-thread';
 import { claimsAbove } from './claims';
+import { withoutConstructDuplicates } from './construct-duplicates';
 import { linkerdPluginEntries } from './plugin-config';
 import { SettingError, missingPaths, readProperties } from './plugin-settings';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
@@ -516,7 +517,7 @@ export class MeshChecks {
 
   /** What fails the synth (errors, warnings under failOnWarnings, and with `plugin` the plugin's settings); prints the rest. */
   private report(all: Finding[], plugin: boolean): string[] {
-    const findings = this.withoutConstructDuplicates(all);
+    const findings = withoutConstructDuplicates(this.root, all);
     const failing = findings.filter((f) => f.severity === Severity.ERROR || (this.options.failOnWarnings && f.severity === Severity.WARNING));
     // cdk8s.yaml is read once per report: it says whether the plugin runs and what its settings are.
     const plugins = linkerdPluginEntries();
@@ -527,25 +528,6 @@ export class MeshChecks {
     // Information never fails synth, whatever failOnWarnings says.
     if (this.options.printInfo === true) this.printWarnings(findings.filter((f) => f.severity === Severity.INFO), 'info');
     return [...failing.map(describe), ...(plugin ? pluginFailures(plugins) : [])];
-  }
-
-  /**
-   * The findings no construct already reports on itself: a construct whose own validation names the same rule (a route
-   * construct's LKD-ROUTE-025) says it once, at its path, in its words; the engine's copy would repeat it.
-   */
-  private withoutConstructDuplicates(findings: Finding[]): Finding[] {
-    let byPath: Map<string, IConstruct> | undefined;
-    const own = new Map<string, string[]>();
-    return findings.filter((f) => {
-      if (f.constructPath === undefined) return true;
-      byPath ??= new Map(this.root.node.findAll().map((c) => [c.node.path, c]));
-      let messages = own.get(f.constructPath);
-      if (messages === undefined) {
-        messages = byPath.get(f.constructPath)?.node.validate() ?? [];
-        own.set(f.constructPath, messages);
-      }
-      return !messages.some((m) => m.startsWith(`${f.ruleId}:`));
-    });
   }
 
   private printWarnings(warnings: Finding[], label = 'warning'): void {

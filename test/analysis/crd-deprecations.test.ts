@@ -22,7 +22,9 @@ describeWithShared('API versions the 2.20 CRDs mark deprecated', () => {
 
   test('Server v1beta2 is older but not deprecated; v1beta1 is deprecated; both are info', () => {
     const server = (version: string, name: string) => ({
-      apiVersion: `policy.linkerd.io/${version}`, kind: 'Server', metadata: { name, namespace: 'ns' },
+      apiVersion: `policy.linkerd.io/${version}`,
+      kind: 'Server',
+      metadata: { name, namespace: 'ns' },
       spec: { podSelector: { matchLabels: { app: 'a' } }, port: 8080 },
     });
     const found = analyze(asManifests([server('v1beta1', 'old'), server('v1beta2', 'older')])).findings.filter((f) => f.ruleId === 'LKD-POL-015');

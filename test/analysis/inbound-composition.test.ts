@@ -31,7 +31,9 @@ describe('inbound policy composition (inbound/index.rs)', () => {
   test('with a Server on the port, the Namespace policy applies and the call is allowed', () => {
     const objects = namespacePolicyOnly();
     objects.push({
-      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name: 'orders-http', namespace: NS },
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'Server',
+      metadata: { name: 'orders-http', namespace: NS },
       spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'orders' } }, port: 8080, proxyProtocol: 'HTTP/1' },
     });
     expect(declared(objects)).toEqual([]);
