@@ -6,6 +6,7 @@ import { FindingEffect, Severity } from './finding';
 import { RuleArea, RuleDoc } from './rule';
 import { ALL_RULES, FLEET_RULES } from './rules';
 import { compareStrings } from '../util/compare';
+import { contractText } from './severity-contract';
 
 /** What the reference needs of a rule: single-cluster and fleet rules alike. */
 export interface DocumentedRule {
@@ -54,6 +55,7 @@ function ruleSection(rule: DocumentedRule, file: string | undefined): string {
     `**${rule.doc.title}** — severity: ${rule.severity}, area: ${rule.area}${file ? `, rule: \`${file}\`` : ''}`, '',
     `Why: ${rule.doc.why}`, '',
   ];
+  if (rule.doc.certainty) lines.push(`Severity because: ${rule.doc.certainty}`, '');
   if (rule.doc.linkerdSource) lines.push(`Mirrors (linkerd2 at version-2.20): ${rule.doc.linkerdSource}`, '');
   if (rule.effects && rule.effects.length > 0) {
     const meaning = rule.effects.map((e) => `\`${e}\` (${EFFECT_WORDS[e]})`).join(' or ');
@@ -77,6 +79,8 @@ export function renderRuleDocs(rules: DocumentedRule[] = DOCUMENTED_RULES, files
     'that carries it; `--unsuppressible` (the `unsuppressible` option) keeps chosen rules from being suppressed.', '',
     'Linkerd\'s code is the specification: each rule names the linkerd2 file and function (tag version-2.20) whose',
     'behaviour it predicts. Where Linkerd\'s documentation disagrees with the code, the rule follows the code and says so.', '',
+    ...contractText(),
+    '## Reference', '',
     'Checks that constructs make at once use the same IDs where the mistake is the same, plus `LKD-INPUT-00x` for',
     'input formats:', '',
     ...Object.entries(INPUT_CODES).map(([id, what]) => `- \`${id}\`: ${what}`), '',

@@ -36,6 +36,12 @@ export interface RuleDoc {
    * rule follows the code and `why` says so.
    */
   readonly linkerdSource?: string;
+  /**
+   * Why the rule's severity holds under the severity contract (src/analysis/severity-contract.ts): opens with a ground
+   * of its severity ("Ignored: ", "Depends on: ", "Advice: "), then the linkerd2 code (or the API server's rule) that
+   * makes an error's effect certain, and which of its findings it grades otherwise. Required for every rule (a test).
+   */
+  readonly certainty?: string;
   /** A YAML snippet that triggers the rule. */
   readonly badExample?: string;
   /** The same snippet, fixed. */

@@ -10,6 +10,7 @@ import { MeshChecksConfig } from './check-config';
 import { claimsAbove } from './claims';
 import type { Verdict } from './fleet-partition';
 import { ClusterCheckOptions, MeshChecksOptions } from './mesh-checks-options';
+import { withoutConstructDuplicates } from './construct-duplicates';
 import { linkerdPluginEntries } from './plugin-config';
 import { pluginFailures } from './plugin-preflight';
 import { ChecksRegistration, addClusterDefaults, registrationOf } from './registration';
@@ -222,7 +223,8 @@ export class MeshChecks {
   }
 
   /** What fails the synth (errors, warnings under failOnWarnings, the plugin's settings); prints the rest. */
-  private report(findings: Finding[]): string[] {
+  private report(all: Finding[]): string[] {
+    const findings = withoutConstructDuplicates(this.root, all);
     const failOnWarnings = this.config.failsOnWarnings(this.options.failOnWarnings, this.options.configFile);
     const failing = findings.filter((f) => f.severity === Severity.ERROR || (failOnWarnings && f.severity === Severity.WARNING));
     // cdk8s.yaml is read once per report: it says whether the plugin runs and what its settings are.

@@ -91,6 +91,11 @@ export class ProbeAccess extends Construct {
       'ProbeAccess needs a Server and a MeshedDeployment.', 'Pass server: the Server and workload: the MeshedDeployment it selects.');
     const containers: Container[] = props.workload.deployment.containers.map((c) => c._toKube() as Container);
     const port = serverPortNumber(containers, props.server.port._value());
+    // A name no container declares selects no port of these pods (Pod::select_ports): that, not the probes, is the problem.
+    check(typeof port === 'number', this, 'LKD-POL-007',
+      `Server ${props.server.name} names port ${JSON.stringify(port)}, which no container of workload ${props.workload.name} declares, `
+        + 'so the Server selects no port of its pods and there is no probe to allow.',
+      `Name the container port ${JSON.stringify(port)} (ports: [{ name: ${JSON.stringify(port)}, number }]), or give the Server the port number.`);
     this.paths = probePaths(containers, port);
     check(this.paths.length > 0, this, InputRule.REQUIRED,
       `workload ${props.workload.name} has no HTTP probe on port ${port} of Server ${props.server.name}, so there is nothing to allow.`,

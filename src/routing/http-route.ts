@@ -7,7 +7,7 @@ import { ServiceRoute, ServiceRouteProps, renderBackends, renderServiceParent, u
 import { UnmatchedRequests } from './unmatched';
 import { MeshResourceProps, metadataFor } from '../base';
 import { gatewayDuration } from '../core/durations';
-import { fail } from '../core/errors';
+import { check, fail } from '../core/errors';
 import { isStruct, optionalList, requireStruct } from '../core/runtime-checks';
 import * as l1 from '../imports/gateway.networking.k8s.io';
 
@@ -72,6 +72,8 @@ export class HttpRoute extends ServiceRoute {
   private readonly rules: Record<string, any>[] = [];
   /** The parent Service's namespace, when not the route's: where Linkerd looks up backends written without one. */
   private readonly parentNamespace?: string;
+  /** The route's `timeouts.request` (the timeout.linkerd.io/request annotation), in ms: it hides every rule's. */
+  private readonly routeRequestTimeout?: number;
 
   constructor(scope: Construct, id: string, props: HttpRouteProps) {
     super(scope, id);
@@ -79,6 +81,7 @@ export class HttpRoute extends ServiceRoute {
     const annotations = { ...props.annotations, ...httpRetryAnnotations(this, props.retry), ...timeoutAnnotations(this, props.timeouts) };
     const parentRef = renderServiceParent(this, props, metadata.namespace);
     this.parentNamespace = props.service.namespace;
+    this.routeRequestTimeout = props.timeouts?.request?.toMilliseconds();
     this.apiObject = new l1.HttpRoute(this, 'Resource', {
       metadata: { ...metadata, annotations: Object.keys(annotations).length ? annotations : undefined },
       spec: Lazy.any({ produce: () => ({ parentRefs: [parentRef], rules: this.rules.length ? [...this.rules] : undefined }) }) as any,
@@ -111,6 +114,13 @@ export class HttpRoute extends ServiceRoute {
       matches: matches.length ? matches.map((m, i) => renderHttpMatch(this, m, `${where}.matches[${i}]`)) : undefined,
       backendRefs: renderBackends(this, rule.backends, where, this.namespace, this.parentNamespace),
     };
+    // Linkerd reads the annotation before rules[].timeouts.request (outbound/index/http.rs convert_gateway_rule): LKD-ROUTE-018.
+    const hidden = rule.requestTimeout !== undefined && this.routeRequestTimeout !== undefined
+      && rule.requestTimeout.toMilliseconds() !== this.routeRequestTimeout;
+    check(!hidden, this, 'LKD-ROUTE-018',
+      `${where} sets requestTimeout, but the route's timeouts.request writes timeout.linkerd.io/request, which Linkerd reads instead, so `
+        + 'the rule\'s timeout would be ignored.',
+      'Set the request timeout on the rules or on the route, not both.');
     if (rule.requestTimeout) rendered.timeouts = { request: gatewayDuration(this, rule.requestTimeout, `${where} request timeout`) };
     this.rules.push(rendered);
   }

@@ -7,6 +7,7 @@ import { MeshResource } from '../base';
 import { check, fail } from '../core/errors';
 import { validatePortNumber } from '../core/names';
 import { requireList } from '../core/runtime-checks';
+import { UNMATCHED_ANNOTATION } from '../core/unmatched-requests';
 
 export const MAX_RULES = 16;
 
@@ -115,9 +116,12 @@ export abstract class ServiceRoute extends MeshResource {
     const clients = serviceNamespace === (this.namespace ?? '') ? '' : this.namespace ?? '';
     const ownCoversAll = () => rulesCoverAll(rules, family);
     registerCoverage(this, key, clients, ownCoversAll);
+    // The choice reaches the engine through the manifest: its LKD-ROUTE-025 stays silent on a route whose 404 is intended.
+    if (props.unmatched === UnmatchedRequests.NOT_FOUND) this.apiObject.metadata.addAnnotation(UNMATCHED_ANNOTATION, props.unmatched);
+    const outcome = family === 'grpc' ? 'fails with gRPC status UNIMPLEMENTED' : 'gets 404';
     this.node.addValidation({
       validate: () => (rules.length === 0 ? [] : validateUnmatched(this, {
-        unmatched: props.unmatched, what: `${kind} ${this.name}`, parent: `Service ${props.service.name} port ${props.port}`, key, clients, ownCoversAll, outcome: 'gets 404',
+        unmatched: props.unmatched, what: `${kind} ${this.name}`, parent: `Service ${props.service.name} port ${props.port}`, key, clients, ownCoversAll, outcome,
       })),
     });
   }

@@ -138,8 +138,12 @@ function checkShares(scope: Construct, backends: SplitBackend[]): void {
   requireList(scope, backends, 'backends', (b) => isStruct(b) && b.service instanceof ServiceReference, 'split backends ({ service: ServiceReference, percent })');
   check(Array.isArray(backends) && backends.length > 0, scope, 'LKD-ROUTE-009', 'a split needs backends.', 'List the Services and their percents.');
   backends.forEach((b, i) => {
-    if (!(Number.isInteger(b.percent) && b.percent >= 0 && b.percent <= 100)) {
-      fail(scope, 'LKD-ROUTE-009', `backends[${i}] percent ${JSON.stringify(b.percent)} is not an integer 0..100.`, 'Use whole percents.');
+    if (typeof b.percent !== 'number' || !Number.isInteger(b.percent)) {
+      fail(scope, 'LKD-ROUTE-009', `backends[${i}] percent ${JSON.stringify(b.percent)} is not a whole number.`, 'Use whole percents.');
+    }
+    if (b.percent < 0 || b.percent > 100) {
+      fail(scope, 'LKD-ROUTE-009', `backends[${i}] percent ${b.percent} is outside 0..100: a share is a percent of the split's requests.`,
+        'Give each backend a share from 0 to 100, the shares adding up to 100.');
     }
   });
   const total = backends.reduce((sum, b) => sum + b.percent, 0);
@@ -184,13 +188,17 @@ function splitBackends(props: SplitBaseProps): RouteBackend[] {
 }
 
 /** Whether the split writes its match-all route. */
-/** The route of one split rule: its matches at the split's shares, its own retries and timeouts, no catch-all of its own. */
-function ruleRouteProps<M, R>(rule: { name: string; matches: M; retry?: R; timeouts?: RouteTimeouts }, backends: RouteBackend[]) {
+/**
+ * The route of one split rule: its matches at the split's shares, its own retries and timeouts, no catch-all of its own.
+ * The split's NOT_FOUND is the author's and is written on the rule routes; otherwise the split's catch-all covers the rest.
+ */
+function ruleRouteProps<M, R>(rule: { name: string; matches: M; retry?: R; timeouts?: RouteTimeouts }, backends: RouteBackend[],
+  unmatched: UnmatchedRequests | undefined) {
   return {
     name: rule.name,
     retry: rule.retry,
     timeouts: rule.timeouts,
-    unmatched: UnmatchedRequests.NOT_FOUND,
+    unmatched: unmatched === UnmatchedRequests.NOT_FOUND ? unmatched : undefined,
     rules: [{ matches: rule.matches, backends }],
   };
 }
@@ -232,7 +240,7 @@ export class TrafficSplit extends Construct {
     checkRules(this, props, rules, props.httpRetry !== undefined || props.timeouts !== undefined);
     const backends = splitBackends(props);
     const common = { namespace: props.namespace, service: props.service, port: props.port };
-    this.routes.push(...rules.map((rule) => new HttpRoute(this, `Rule-${rule.name}`, { ...common, ...ruleRouteProps(rule, backends) })));
+    this.routes.push(...rules.map((rule) => new HttpRoute(this, `Rule-${rule.name}`, { ...common, ...ruleRouteProps(rule, backends, props.unmatched) })));
     if (writesCatchAll(props, rules.length)) {
       const all = { ...common, name: props.name, timeouts: props.timeouts, rules: [{ backends }] };
       this.routes.push(props.grpc
@@ -261,7 +269,7 @@ export class GrpcTrafficSplit extends Construct {
     checkRules(this, props, rules, props.retry !== undefined || props.timeouts !== undefined);
     const backends = splitBackends(props);
     const common = { namespace: props.namespace, service: props.service, port: props.port };
-    this.routes.push(...rules.map((rule) => new GrpcRoute(this, `Rule-${rule.name}`, { ...common, ...ruleRouteProps(rule, backends) })));
+    this.routes.push(...rules.map((rule) => new GrpcRoute(this, `Rule-${rule.name}`, { ...common, ...ruleRouteProps(rule, backends, props.unmatched) })));
     if (writesCatchAll(props, rules.length)) {
       this.routes.push(new GrpcRoute(this, 'Route', { ...common, name: props.name, retry: props.retry, timeouts: props.timeouts, rules: [{ backends }] }));
     }

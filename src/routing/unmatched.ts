@@ -10,21 +10,9 @@
 import { IConstruct } from 'constructs';
 import { fail } from '../core/errors';
 import { rulesCoverAll as coreRulesCoverAll } from '../core/route-coverage';
+import { UnmatchedRequests } from '../core/unmatched-requests';
 
-/** What happens to requests that no rule of a route matches. */
-export enum UnmatchedRequests {
-  /**
-   * They go on as if no route were attached: a match-all companion route without this route's retries, timeouts or
-   * route-level authorizations is written beside it (to the parent Service outbound, to the Server inbound; for a
-   * split, to the split's backends with the same shares).
-   */
-  ROUTE_TO_SERVICE = 'RouteToService',
-  /**
-   * They get 404 (outbound) or are refused (inbound), as Linkerd does once any route attaches. Choose this when
-   * another route (e.g. one that exists only in the cluster) matches the rest, or when the 404 is intended.
-   */
-  NOT_FOUND = 'NotFound',
-}
+export { UnmatchedRequests };
 
 /** The two kinds of route families Linkerd keeps apart: HTTPRoutes and GRPCRoutes never complete one another. */
 export type RouteFamily = 'http' | 'grpc';

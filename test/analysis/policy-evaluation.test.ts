@@ -90,10 +90,10 @@ describe('without Server and policies, under the cluster default', () => {
     expect(decision.reason).toMatch(/no Server selects .* default inbound policy from the cluster default .* is all-unauthenticated/);
   });
 
-  test('and the engine warns with LKD-POL-011 for each orders workload', () => {
+  test('and the engine advises with LKD-POL-011 (info) for each orders workload', () => {
     const found = analyze(asManifests(open())).findings.filter((f) => f.ruleId === 'LKD-POL-011');
     expect(found.map((f) => f.resource.name).sort()).toEqual(['orders-v1', 'orders-v2']);
-    expect(found[0]).toMatchObject({ severity: 'warning', message: expect.stringMatching(/port\(s\) 8080 \(http\) have no Server/) });
+    expect(found[0]).toMatchObject({ severity: 'info', message: expect.stringMatching(/port\(s\) 8080 \(http\) have no Server/) });
   });
 
   test('a cluster default of all-authenticated denies plain-client but not client', () => {

@@ -117,6 +117,13 @@ describeWithMirror('rule sources against the linkerd2 mirror at version-2.20', (
     expect(absent).toEqual([]);
   });
 
+  test('every file a severity reason (doc.certainty) cites exists at the tag', () => {
+    const absent = ALL_RULES.flatMap((r) => citations(r.doc.certainty ?? '')
+      .filter((c) => checkable(c) && read(c) === undefined)
+      .map((c) => `${r.id}: ${c.repo} ${c.path}`));
+    expect(absent).toEqual([]);
+  });
+
   test('every cited function occurs in its file', () => {
     const unknown = ALL_RULES.flatMap((r) => citations(r.doc.linkerdSource ?? '').flatMap((c) => {
       const text = checkable(c) ? read(c) : undefined;

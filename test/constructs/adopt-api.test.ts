@@ -371,6 +371,59 @@ describe('routes on a Server (5)', () => {
   });
 });
 
+describe('construct choices reach the engine; messages name the real cause, once (issue: what a construct states)', () => {
+  const reads = { matches: [{ method: HttpMethod.GET }] };
+
+  test('unmatched: NOT_FOUND is written into the manifest, and the engine\'s LKD-ROUTE-025 stays silent, even with failOnWarnings', () => {
+    const { app, chart, stable } = ordersApp();
+    MeshChecks.of(app).configure({ failOnWarnings: true });
+    new HttpRoute(chart, 'Reads', { name: 'reads', service: stable, port: 8080, unmatched: UnmatchedRequests.NOT_FOUND, rules: [reads] });
+    expect(find(synth(chart), 'HTTPRoute', 'reads').metadata.annotations).toEqual({ 'analysis.cdk8s-linkerd.io/unmatched': 'NotFound' });
+    expect(idsOf(chart)).not.toContain('LKD-ROUTE-025');
+    expect(() => Testing.synth(chart)).not.toThrow(/LKD-ROUTE-025/);
+  });
+
+  test('LKD-ROUTE-025 is printed once, by the construct at its path; a gRPC call fails with UNIMPLEMENTED, not 404', () => {
+    const { app, chart, stable } = ordersApp(9090, AppProtocol.HTTP2);
+    MeshChecks.of(app).configure({ failOnWarnings: true });
+    new GrpcRoute(chart, 'Reads', { name: 'reads', service: stable, port: 9090, rules: [{ matches: [{ method: 'GetOrder' }] }] });
+    expect(idsOf(chart)).toContain('LKD-ROUTE-025');
+    let message = '';
+    try {
+      Testing.synth(chart);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message.match(/LKD-ROUTE-025/g)).toHaveLength(1);
+    expect(message).toMatch(/\[lab\/Reads\] LKD-ROUTE-025: every rule of GRPCRoute reads .*fails with gRPC status UNIMPLEMENTED/);
+    expect(message).not.toMatch(/404/);
+  });
+
+  test('ProbeAccess on a Server whose port name no container declares names the port, not the probes (LKD-POL-007)', () => {
+    const chart = labChart();
+    const workload = new MeshedDeployment(chart, 'W', {
+      name: 'w',
+      app: 'w',
+      containers: [{ image: 'example/w:1.0.0', ports: [{ name: 'web', number: 8080 }], securityContext: { user: 1000 }, readiness: kplus.Probe.fromHttpGet('/ready', { port: 8080 }) }],
+    });
+    const server = new Server(chart, 'S', { name: 's', selector: PodSelection.workload(workload), port: ServerPort.name('http') });
+    expect(() => new ProbeAccess(chart, 'P', { server, workload }))
+      .toThrow(/LKD-POL-007: Server s names port "http", which no container of workload w declares.*Fix: Name the container port "http"/);
+  });
+
+  test('a percent of 110 is a range problem, 12.5 a whole-number one', () => {
+    const split = (percent: number) => () => new TrafficSplit(labChart(), 'S', {
+      name: 's',
+      service: ServiceReference.fromName('orders'),
+      port: 8080,
+      backends: [{ service: ServiceReference.fromName('orders-v1'), percent }, { service: ServiceReference.fromName('orders-v2'), percent: 100 - percent }],
+    });
+    expect(split(110)).toThrow(/LKD-ROUTE-009: backends\[0\] percent 110 is outside 0\.\.100.*Fix: Give each backend a share from 0 to 100/);
+    expect(split(110)).not.toThrow(/integer|whole/);
+    expect(split(12.5)).toThrow(/LKD-ROUTE-009: backends\[0\] percent 12\.5 is not a whole number/);
+  });
+});
+
 describeWithShared('the new constructs against the real CRDs', () => {
   test('splits with rules, companions, exposed Services, Server routes and probe routes conform (schema, defaults, CEL)', () => {
     const { chart, versions, stable, workloads } = ordersApp(8080, AppProtocol.HTTP1);

@@ -82,6 +82,16 @@ describe('HttpRoute', () => {
     });
   });
 
+  // Linkerd reads timeout.linkerd.io/request before rules[].timeouts.request (outbound/index/http.rs convert_gateway_rule).
+  test('a rule request timeout that the route\'s own would hide is refused (LKD-ROUTE-018)', () => {
+    const chart = labChart();
+    const s = services(chart);
+    const route = new HttpRoute(chart, 'R', { name: 'r', service: ServiceReference.fromService(s.orders), port: 8080, timeouts: { request: Duration.seconds(10) } });
+    expect(() => route.addRule({ requestTimeout: Duration.seconds(5) }))
+      .toThrow(/\[lab\/R\] LKD-ROUTE-018: rules\[0\] sets requestTimeout, but the route's timeouts.request writes timeout.linkerd.io\/request/);
+    expect(() => route.addRule({ requestTimeout: Duration.seconds(10) })).not.toThrow();
+  });
+
   test('durations that Linkerd cannot read in one unit are refused', () => {
     const chart = labChart();
     const s = services(chart);

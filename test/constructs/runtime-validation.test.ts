@@ -267,7 +267,8 @@ describe('warnings are printed per App', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'lab', { namespace: 'mesh-lab' });
     new MeshedNamespace(chart, 'Ns', { name: 'mesh-lab' });
-    // orders:8080 under the cluster default all-unauthenticated: LKD-POL-011 warns.
+    // A Server denying everyone with no authorization: whether that is meant depends on what is outside, so LKD-POL-009 warns.
+    new Server(chart, 'Srv', { name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(8080) });
     new MeshedDeployment(chart, 'Orders', { name: 'orders', app: 'orders', containers: [{ image: 'hashicorp/http-echo:1.0.0', ports: [{ name: 'http', number: 8080 }], securityContext: { user: 65532 } }] });
     return app;
   }
@@ -280,7 +281,7 @@ describe('warnings are printed per App', () => {
       Testing.synth(first.node.findChild('lab') as Chart);
     });
     const again = captureStderr(() => Testing.synth(second.node.findChild('lab') as Chart));
-    expect(once.match(/warning: LKD-POL-011/g)).toHaveLength(1);
-    expect(again.match(/warning: LKD-POL-011/g)).toHaveLength(1);
+    expect(once.match(/warning: LKD-POL-009/g)).toHaveLength(1);
+    expect(again.match(/warning: LKD-POL-009/g)).toHaveLength(1);
   });
 });

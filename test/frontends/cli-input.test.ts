@@ -102,7 +102,8 @@ describe('Lists and JSON files are read as kubectl reads them', () => {
     writeText(dir, 'manifests/README.md', '# not a manifest');
     const out = analyzeJson(['manifests']);
     expect(out.status).toBe(0);
-    expect(out.findings.find((f) => f.resource.name === 'web-http')).toMatchObject({ ruleId: 'LKD-POL-006', file: path.join('manifests', 'server.json'), line: 1 });
+    expect(out.findings.find((f) => f.resource.name === 'web-http' && f.ruleId === 'LKD-POL-006'))
+      .toMatchObject({ file: path.join('manifests', 'server.json'), line: 1 });
   });
 
   test('a folder of only .json files is not "no files"', () => {

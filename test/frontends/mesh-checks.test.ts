@@ -43,13 +43,19 @@ describe('MeshChecks (the construct front-end)', () => {
     for (const obj of objects) expect(Object.prototype.hasOwnProperty.call(obj, 'toJson')).toBe(false);
   });
 
-  test('warnings pass by default and fail with failOnWarnings', () => {
+  test('warnings pass by default and fail with failOnWarnings; info never fails', () => {
     const { app, chart } = appWithOrders();
-    // orders:8080 has no Server under the cluster default all-unauthenticated: LKD-POL-011 warns.
-    expect(() => Testing.synth(chart)).not.toThrow();
-    expect(MeshChecks.of(app).findings.map((f) => f.ruleId)).toContain('LKD-POL-011');
+    // orders:8080 has no Server under the cluster default all-unauthenticated: LKD-POL-011 advises (info).
     MeshChecks.of(app).configure({ failOnWarnings: true, printWarnings: false });
-    expect(() => Testing.synth(chart)).toThrow(/LKD-POL-011/);
+    expect(MeshChecks.of(app).findings.filter((f) => f.ruleId === 'LKD-POL-011').map((f) => f.severity)).toEqual(['info']);
+    expect(() => Testing.synth(chart)).not.toThrow();
+    // A Server denying everyone with no authorization: whether that is meant depends on what is outside, so LKD-POL-009 warns.
+    MeshChecks.of(app).configure({ failOnWarnings: false });
+    new Server(chart, 'Srv', { name: 'orders-http', selector: PodSelection.app('orders'), port: ServerPort.number(8080), proxyProtocol: ProxyProtocol.HTTP1 });
+    expect(() => Testing.synth(chart)).not.toThrow();
+    expect(MeshChecks.of(app).findings.map((f) => f.ruleId)).toContain('LKD-POL-009');
+    MeshChecks.of(app).configure({ failOnWarnings: true });
+    expect(() => Testing.synth(chart)).toThrow(/LKD-POL-009/);
   });
 
   test('suppression needs a reason, is written into the YAML and moves the finding to the audit trail', () => {

@@ -65,9 +65,10 @@ describeWithShared('real-world manifests (../shared/realworld/expected.json)', (
     [['derived/03-booksapp-app.injected.yaml', 'derived/05-booksapp-fault-injection.injected.yaml']],
     [['12b-timeouts-reference.yaml']],
     [['16-linkerd-viz-install.yaml', '18-linkerd2-grafana-authzpolicy.yaml']],
-  ])('no errors on manifests that work on Linkerd 2.20: %j', (files) => {
+  ])('no errors and no warnings on manifests that work on Linkerd 2.20: %j', (files) => {
+    // A warning on a manifest that works as its authors intend is a false warning: it blocks a team using --fail-on warning.
     const result = runCli(['analyze', '--format', 'json', ...files.map((f) => path.join(REALWORLD, f))], { cwd: REALWORLD });
-    const errors = JSON.parse(result.stdout).findings.filter((f: any) => f.severity === 'error');
-    expect(errors.map((f: any) => `${f.ruleId} ${f.message}`)).toEqual([]);
+    const loud = JSON.parse(result.stdout).findings.filter((f: any) => f.severity !== 'info');
+    expect(loud.map((f: any) => `${f.severity} ${f.ruleId} ${f.message}`)).toEqual([]);
   });
 });

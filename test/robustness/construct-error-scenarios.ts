@@ -158,6 +158,13 @@ export const SCENARIOS: Scenario[] = [
   // policy/probe-access.ts
   { name: 'ProbeAccess without a workload', run: (e) => new ProbeAccess(e.chart, 'Probes', { server: e.server(), workload: undefined as Any }) },
   { name: 'ProbeAccess for a workload with no HTTP probe on the Server port', run: (e) => new ProbeAccess(e.chart, 'Probes', { server: e.server(), workload: workload(e, {}) }) },
+  {
+    name: 'ProbeAccess on a Server whose port name no container declares',
+    run: (e) => new ProbeAccess(e.chart, 'Probes', {
+      server: new Server(e.chart, 'Named', { name: 'orders-named', selector: PodSelection.app('orders'), port: ServerPort.name('http') }),
+      workload: workload(e, {}),
+    }),
+  },
   // policy/server-route.ts
   { name: 'a Server route without a Server', run: (e) => serverRoute(e, { server: undefined }) },
   { name: 'a Server route in another namespace than its Server', run: (e) => serverRoute(e, { namespace: 'elsewhere' }) },
@@ -183,6 +190,10 @@ export const SCENARIOS: Scenario[] = [
   { name: 'a GRPCRoute without rules', run: (e) => grpcRoute(e, { rules: [] }), atSynth: true },
   { name: 'a GRPCRoute rule with 9 matches', run: (e) => grpcRoute(e, { rules: [{ matches: repeat(9, () => ({ method: 'Get' })) }] }) },
   { name: 'an HTTPRoute without rules', run: (e) => route(e, { rules: [] }), atSynth: true },
+  {
+    name: 'an HTTPRoute rule request timeout hidden by the route\'s',
+    run: (e) => route(e, { timeouts: { request: Duration.seconds(10) }, rules: [{ requestTimeout: Duration.seconds(5) }] }),
+  },
   { name: 'an HTTPRoute rule with 65 matches', run: (e) => route(e, { rules: [{ matches: repeat(65, (i) => ({ path: PathMatch.exact(`/p${i}`) })) }] }) },
   { name: 'a route with 17 rules', run: (e) => route(e, { rules: repeat(17, () => ({})) }) },
   // routing/matches.ts

@@ -5,11 +5,13 @@
 import { ExistingObjectClaim } from './manifest';
 import { MeshIndex } from './mesh-index';
 import { Severity } from '../finding';
+import { editDistance } from '../../util/edit-distance';
 
 /**
  * How sure a "does not exist" finding can be: an error when the analysis sees that namespace's objects of the kind
- * in full (MeshIndex.sees: the Namespace, or the inventory's record of the kind there), else a warning that says how to
- * tell the analysis about the cluster. A warning too where the app itself says the object exists outside it (a
+ * in full (MeshIndex.sees: the Namespace, or the inventory's record of the kind there), else a warning where the name is
+ * close to one of its kind there (a likely typo) and info otherwise, saying how to tell the analysis about the cluster.
+ * A warning too where the app itself says the object exists outside it (a
  * `fromName` reference): the author knows what another tool installs there, and the hint names that claim.
  */
 export function missingReference(
@@ -18,8 +20,12 @@ export function missingReference(
   const claim = name === undefined ? undefined : index.claimOf(group, kind, namespace, name);
   if (claim) return { severity: Severity.WARNING, hint: claimedHint(claim) };
   if (index.sees(group, kind, namespace)) return { severity: Severity.ERROR, hint: '' };
+  // The analysis sees only part of the namespace: a name close to one of its kind there is likely a typo (a warning);
+  // any other may be deployed separately, so the reference is merely unchecked (info).
+  const nearMiss = name !== undefined && index.list(group, kind)
+    .some((o) => (o.id.namespace ?? '') === namespace && editDistance(o.id.name, name) <= 2);
   return {
-    severity: Severity.WARNING,
+    severity: nearMiss ? Severity.WARNING : Severity.INFO,
     hint: ` (namespace ${namespace} is not part of this analysis: it has neither the Namespace nor an inventory of its ${kind}s, and `
       + `objects deployed separately may be there; if the ${kind} exists in the cluster, pass it with --inventory or MeshChecks' inventory)`,
   };

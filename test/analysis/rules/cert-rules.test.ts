@@ -218,6 +218,13 @@ describe('LKD-CERT-004 lifetimes and rotation', () => {
     expect(rekey.fix).toMatch(/rotationPolicy: Never/);
     expect(findings([anchor({ rotationPolicy: 'Always' }), clusterIssuer, issuer], 'LKD-CERT-004')[0].message).toMatch(/rotationPolicy: Always/);
     expect(findings([anchor({ rotationPolicy: 'Never' }), clusterIssuer, issuer], 'LKD-CERT-004')).toEqual([]);
+    // Linkerd's guide (tasks/automatically-rotating-control-plane-tls-credentials) keeps the previous anchor in the
+    // trust-manager Bundle beside the rotating one: a planned rotation, not a false warning.
+    const bundle = (sources: any[]) => ({ apiVersion: 'trust.cert-manager.io/v1alpha1', kind: 'Bundle', metadata: { name: 'linkerd-identity-trust-roots' }, spec: { sources } });
+    const planned = bundle([{ secret: { name: 'anchor', key: 'tls.crt' } }, { secret: { name: 'linkerd-previous-anchor', key: 'tls.crt' } }]);
+    expect(findings([anchor({ rotationPolicy: 'Always' }), clusterIssuer, issuer, planned], 'LKD-CERT-004')).toEqual([]);
+    const alone = bundle([{ secret: { name: 'anchor', key: 'tls.crt' } }]);
+    expect(findings([anchor({ rotationPolicy: 'Always' }), clusterIssuer, issuer, alone], 'LKD-CERT-004')).toHaveLength(1);
   });
 
   test('the cert-manager identity passes every certificate rule', () => {

@@ -24,12 +24,17 @@ describe('LKD-MESH-010 missing ServiceAccount', () => {
   });
 
   // linkerd2's cli/cmd/testdata/inject_tap_deployment.input.yml: a Deployment alone, its namespace deployed elsewhere.
-  test('a workload alone in a namespace the analysis does not see: a warning naming the inventory', () => {
+  // Nothing of the kind in that namespace to compare with: unchecked, so info; a near-miss of one that is there: a warning.
+  test('a workload alone in a namespace the analysis does not see: info naming the inventory', () => {
     const deployment = pick(meshLab(), 'Deployment', 'client');
     const alone = { ...deployment, metadata: { ...deployment.metadata, namespace: 'linkerd' } };
     const [finding] = findings([alone]);
-    expect(finding.severity).toBe('warning');
+    expect(finding.severity).toBe('info');
     expect(finding.message).toMatch(/namespace linkerd is not part of this analysis.*--inventory/);
     expect(findings([alone, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'linkerd' } }])[0].severity).toBe('error');
+    const near = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `${alone.spec.template.spec.serviceAccountName}s`, namespace: 'linkerd' } };
+    expect(findings([alone, near])[0].severity).toBe('warning');
+    const unrelated = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'prometheus-server', namespace: 'linkerd' } };
+    expect(findings([alone, unrelated])[0].severity).toBe('info');
   });
 });

@@ -26,6 +26,16 @@ describe('LKD-POL-013 declared calls', () => {
     expect(f.message).toMatch(/declares that it calls orders\.mesh-lab:8080, but the mesh would refuse it: /);
   });
 
+  // The narrowest fix: the caller's identity on the route it uses, not ServerAccess.allow (which opens every route);
+  // or the ServiceAccount another workload of the namespace already runs as and the policy admits.
+  test('the fix names the route-level authorization and the ServiceAccount the workload was meant to share', () => {
+    const [f] = findings(withCaller('wrong-client', 'default', 'orders.mesh-lab:8080 GET /orders'));
+    expect(f.fix).toMatch(/^Authorize ServiceAccount mesh-lab\/default on the route that serves GET \/orders on orders\.mesh-lab:8080: an AuthorizationPolicy targeting that route/);
+    expect(f.fix).toMatch(/ServerAccess\.allow would open every route of the Server\./);
+    expect(f.fix).toMatch(/if Deployment wrong-client was meant to run as ServiceAccount client, which the policy already admits for this call, set its serviceAccountName to that/);
+    expect(f.fix).not.toMatch(/^Authorize the caller \(e\.g\. ServerAccess\.allow/);
+  });
+
   // The caller's pod address is not in the manifests: a NetworkAuthentication over part of the cluster networks
   // admits it or not depending on where the CNI puts the pod.
   test('a refusal that hangs on the caller\'s unknown pod address is a warning; declared cluster networks decide it', () => {

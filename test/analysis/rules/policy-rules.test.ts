@@ -166,14 +166,14 @@ describe('LKD-POL-003 MeshTLSAuthentication', () => {
     expect(ids.filter((id) => id === 'LKD-POL-003' || id === 'LKD-POL-002')).toEqual([]);
   });
   // Linkerd's docs (authorization-policy) show a MeshTLSAuthentication alone, its workloads deployed separately.
-  test('a missing ServiceAccount is an error where the analysis sees the namespace, a warning naming the inventory where not', () => {
+  test('a missing ServiceAccount is an error where the analysis sees the namespace, info naming the inventory where not', () => {
     const alone = {
       apiVersion: `${POLICY}/v1alpha1`,
       kind: 'MeshTLSAuthentication',
       metadata: { name: 'authors-get-authn', namespace: 'booksapp' },
       spec: { identityRefs: [{ kind: 'ServiceAccount', name: 'books' }] },
     };
-    expect(only([alone], 'LKD-POL-003')).toMatchObject({ severity: Severity.WARNING, message: expect.stringMatching(/namespace booksapp is not part of this analysis.*--inventory/) });
+    expect(only([alone], 'LKD-POL-003')).toMatchObject({ severity: Severity.INFO, message: expect.stringMatching(/namespace booksapp is not part of this analysis.*--inventory/) });
     const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'booksapp' } };
     expect(only([alone, namespace], 'LKD-POL-003').severity).toBe(Severity.ERROR);
   });
@@ -265,10 +265,10 @@ describe('LKD-POL-006 Server selects nothing', () => {
     expect(f.resource.name).toBe('orders-http');
     expect(f.message).toMatch(/app.kubernetes.io\/name=order\) selects none of the 3 pod template/);
   });
-  test('a namespace with no pod template here is a warning naming the inventory: its workloads may be deployed separately', () => {
+  test('a namespace with no pod template here is info naming the inventory: its workloads may be deployed separately', () => {
     const serverOnly = meshLab().filter((o) => o.kind === 'Server' || o.kind === 'Namespace');
     const [f] = ruleFindings(serverOnly, 'LKD-POL-006');
-    expect(f.severity).toBe(Severity.WARNING);
+    expect(f.severity).toBe(Severity.INFO);
     expect(f.message).toMatch(/selects no pod template here: this analysis has none in namespace mesh-lab\. If its workloads are deployed separately, declare them in the inventory/);
     // Declared in the inventory, the pods are judged again: a typo is an error.
     pick(serverOnly, 'Server', 'orders-http').spec.podSelector.matchLabels['app.kubernetes.io/name'] = 'order';
@@ -556,7 +556,7 @@ describe('LKD-POL-025 require-identity ports a Server selects', () => {
   test('fires when the Server admits unauthenticated clients on a listed port', () => {
     const objects = listed('pod');
     pick(objects, 'Server', 'orders-http').spec.accessPolicy = 'all-unauthenticated';
-    expect(ruleFindings(objects, 'LKD-POL-025').map((f) => [f.severity, f.resource.name, f.message])).toEqual([[Severity.WARNING, 'orders-v1',
+    expect(ruleFindings(objects, 'LKD-POL-025').map((f) => [f.severity, f.resource.name, f.message])).toEqual([[Severity.ERROR, 'orders-v1',
       expect.stringMatching(/^port\(s\) 8080 of Deployment mesh-lab\/orders-v1 are listed in config.linkerd.io\/proxy-require-identity-inbound-ports \(from the pod template\), but Server orders-http selects them.*: an unmeshed client in the cluster is admitted \(Server orders-http accessPolicy is all-unauthenticated/)]]);
   });
   test('names the namespace when the list is the namespace\'s, for every pod it reaches', () => {
@@ -635,9 +635,9 @@ describe('LKD-POL-014 rate limits', () => {
   test('fires on a missing Server target', () => {
     expect(only([...meshLab(), limit('x', { targetRef: { ...target, name: 'nope' }, total: { requestsPerSecond: 1 } })], 'LKD-POL-014').message).toMatch(/NoMatchingTarget/);
   });
-  test('a policy alone (its Server deployed separately): a warning naming the inventory', () => {
+  test('a policy alone (its Server deployed separately): info naming the inventory', () => {
     const alone = { ...limit('web-rl', { targetRef: { ...target, name: 'web-http' }, total: { requestsPerSecond: 100 } }), metadata: { name: 'web-rl', namespace: 'emojivoto' } };
-    expect(only([alone], 'LKD-POL-014')).toMatchObject({ severity: Severity.WARNING, message: expect.stringMatching(/namespace emojivoto is not part of this analysis/) });
+    expect(only([alone], 'LKD-POL-014')).toMatchObject({ severity: Severity.INFO, message: expect.stringMatching(/namespace emojivoto is not part of this analysis/) });
   });
   test('passes for one valid policy', () => {
     expect(ruleFindings([...meshLab(), limit('ok', { targetRef: target, total: { requestsPerSecond: 100 }, identity: { requestsPerSecond: 10 } })], 'LKD-POL-014')).toEqual([]);
@@ -646,7 +646,8 @@ describe('LKD-POL-014 rate limits', () => {
 
 describe('LKD-POL-015 legacy kinds', () => {
   // CHANGES.md stable-2.11: TrafficSplit moved to the linkerd-smi extension; nothing in linkerd2 version-2.20 reads it.
-  test('warns on an SMI TrafficSplit, which only the linkerd-smi extension reads', () => {
+  // Linkerd's own guides (tasks/automatic-failover, tasks/multicluster) apply TrafficSplits with linkerd-smi installed: info.
+  test('advises on an SMI TrafficSplit, which only the linkerd-smi extension reads', () => {
     const split = {
       apiVersion: 'split.smi-spec.io/v1alpha2',
       kind: 'TrafficSplit',
@@ -654,7 +655,7 @@ describe('LKD-POL-015 legacy kinds', () => {
       spec: { service: 'orders', backends: [{ service: 'orders-v1', weight: 900 }, { service: 'orders-v2', weight: 100 }] },
     };
     expect(ruleFindings([...meshLab(), split], 'LKD-POL-015').map((f) => [f.severity, f.message])).toEqual([
-      [Severity.WARNING, expect.stringMatching(/^TrafficSplit \(SMI\) is read by no part of Linkerd 2.20 itself: only the separate linkerd-smi extension/)],
+      [Severity.INFO, expect.stringMatching(/^TrafficSplit \(SMI\) is read by no part of Linkerd 2.20 itself: only the separate linkerd-smi extension/)],
     ]);
   });
   test('fires on an old Server version and a ServerAuthorization', () => {
@@ -826,7 +827,7 @@ describe('LKD-POL-010 probes on a port the proxy treats as opaque', () => {
   };
   test('an opaque Server that authorizes only meshed clients refuses the kubelet: the pods never become ready', () => {
     const found = withProbe((o) => { pick(o, 'Server', 'orders-http').spec.proxyProtocol = 'opaque'; });
-    expect(found.map((f) => [f.severity, f.resource.name])).toEqual([['warning', 'orders-v1'], ['warning', 'orders-v2']]);
+    expect(found.map((f) => [f.severity, f.resource.name])).toEqual([['error', 'orders-v1'], ['error', 'orders-v2']]);
     expect(found[0].message).toMatch(/^the readinessProbe of container main in Deployment mesh-lab\/orders-v1 \(GET \/ready on port 8080\) reaches a port the proxy treats as opaque \(Server orders-http has proxyProtocol opaque\): there is no probe route there.*the pod never becomes ready\.$/);
   });
   test('an opaque port no Server selects, under an all-authenticated default, refuses the kubelet too', () => {

@@ -95,7 +95,7 @@ describe('LKD-ROUTE-028 a Server\'s route carries no timeouts or backends', () =
   });
   const found = (route: any, id = 'LKD-ROUTE-028') => ruleFindings([...meshLab(), route], id).filter((f) => f.resource.name === 'orders-in');
   test('timeouts and backends on a Server-only route do nothing', () => {
-    expect(found(serverRoute('HTTPRoute', { timeouts: { request: '5s' } })).map((f) => [f.severity, f.message])).toEqual([['warning',
+    expect(found(serverRoute('HTTPRoute', { timeouts: { request: '5s' } })).map((f) => [f.severity, f.message])).toEqual([['error',
       'rules[0].timeouts is set, but every parent of this route is a Server: the inbound policy index keeps only its matches and filters, so no timeout applies. Move it to a route whose parent is the Service.']]);
     expect(found(serverRoute('GRPCRoute', { backendRefs: [{ name: 'orders', port: 8080, weight: 10 }] })).map((f) => f.message)).toEqual([
       expect.stringMatching(/^rules\[0\]\.backendRefs is set, .*so no request goes to these backends \(the selected pods serve what the route matches\)\. Move it/),

@@ -38,11 +38,11 @@ describe('LKD-ROUTE-014 rule timeouts', () => {
     expect(ruleFindings(gatewayOnly({ request: '1s', backendRequest: '1500ms' }), 'LKD-ROUTE-014').map((f) => f.effect)).toEqual([FindingEffect.REJECTED]);
   });
   // index/http.rs convert_gateway_rule maps zero to unset; grpc/src/outbound/http.rs convert_outbound_route then takes the Service's.
-  test('a zero request timeout ("no timeout") keeps the parent Service\'s timeouts: a warning naming them', () => {
+  test('a zero request timeout ("no timeout") keeps the parent Service\'s timeouts: an error naming them', () => {
     const objects = timeouts({ request: '0s' });
     pick(objects, 'Service', 'orders').metadata.annotations = { 'timeout.linkerd.io/request': '10s' };
     const [finding] = ruleFindings(objects, 'LKD-ROUTE-018');
-    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
     expect(finding.message).toMatch(/rules\[0\]\.timeouts\.request is zero, .* Linkerd reads it as unset, so the rule takes the timeouts of .*timeout.linkerd.io\/request="10s"/);
     // A timeout of the route's own hides the Service's: nothing to say. Nor without a Service timeout.
     pick(objects, 'HTTPRoute', 'orders-split').metadata.annotations = { 'timeout.linkerd.io/idle': '5m' };
@@ -84,7 +84,8 @@ describe('LKD-ROUTE-014 on policy.linkerd.io HTTPRoutes: the webhook\'s check (a
     const objects = policyTimeouts({ request: '1s', backendRequest: '1500ms' });
     pick(objects, 'Namespace', 'mesh-lab').metadata.labels = { 'config.linkerd.io/admission-webhooks': 'disabled' };
     expect(ruleFindings(objects, 'LKD-ROUTE-014')).toEqual([]);
-    expect(ruleFindings(objects, 'LKD-ROUTE-018').map((f) => f.severity)).toEqual([Severity.WARNING]);
+    // Not below the request timeout, it would never fire first: ignoring it changes nothing (info).
+    expect(ruleFindings(objects, 'LKD-ROUTE-018').map((f) => f.severity)).toEqual([Severity.INFO]);
   });
 
   test('what K8sDuration cannot read, and negative values, are rejected', () => {
@@ -126,9 +127,9 @@ describe('LKD-ROUTE-018 timeout fields Linkerd does not apply', () => {
   test('passes for a plain request timeout', () => {
     expect(ruleFindings(timeouts({ request: '10s' }), 'LKD-ROUTE-018')).toEqual([]);
   });
-  test('warns that backendRequest is not applied', () => {
+  test('a backendRequest below the request timeout is not applied: an error', () => {
     const [finding] = ruleFindings(timeouts({ request: '10s', backendRequest: '2s' }), 'LKD-ROUTE-018');
-    expect(finding).toMatchObject({ severity: Severity.WARNING, resource: { name: 'orders-split' } });
+    expect(finding).toMatchObject({ severity: Severity.ERROR, resource: { name: 'orders-split' } });
     expect(finding.message).toMatch(/rules\[0\]\.timeouts\.backendRequest is set, but Linkerd 2\.20 never reads it/);
   });
   test('warns when the request annotation shadows rules[].timeouts.request', () => {

@@ -17,7 +17,7 @@ import {
   HttpLocalRateLimitPolicy, HttpMethod, HttpRoute, LinkerdControlPlane, LinkerdDelivery, LinkerdIdentity, LinkerdVersion, MeshChecks,
   MeshTlsAuthentication,
   MeshedDeployment, MeshedNamespace, Network, NetworkAuthentication, PathMatch, PodSelection, ProxyProtocol, RetryStatus, RouteBackend, Server,
-  RotationStep, ServerAccess, ServerPort, ServiceReference, TrafficSplit, TrustAnchorRotation, UnmatchedRequests, MeshVerification,
+  RotationStep, ServerAccess, ServerHttpRoute, ServerPort, ServiceReference, TrafficSplit, TrustAnchorRotation, UnmatchedRequests, MeshVerification,
   VerificationProtocol,
 } from '../../../src';
 import { certs } from '../certs';
@@ -149,7 +149,8 @@ export const ENTRY_POINTS: EntryPoint[] = [
     name: 'AuthorizationTarget.namespace / httpRoute / grpcRoute',
     build: (e, p) => {
       e.server();
-      const route = new HttpRoute(e.chart, 'R', { name: 'r', service: svc(e), port: 8080, rules: [{}] });
+      // Route-level authorization applies to routes attached to a Server (LKD-POL-017).
+      const route = new ServerHttpRoute(e.chart, 'R', { name: 'r', server: e.server(), rules: [{}] });
       new AuthorizationPolicy(e.chart, 'P1', { name: 'p1', target: AuthorizationTarget.namespace(p('fuzz')), requiredAuthentications: [Authentication.serviceAccount(e.client)] });
       new AuthorizationPolicy(e.chart, 'P2', { name: 'p2', target: AuthorizationTarget.httpRoute(p<Any>(route)), requiredAuthentications: [Authentication.serviceAccount(e.client)] });
     },
@@ -196,7 +197,8 @@ export const ENTRY_POINTS: EntryPoint[] = [
           limit: p<number | undefined>(2),
           timeout: p<Any>(Duration.millis(500)),
         }),
-        timeouts: p<Any>({ request: p<Any>(Duration.seconds(10)), response: p<Any>(undefined), idle: p<Any>(undefined) }),
+        // The rule sets requestTimeout: a route-level request timeout would hide it (LKD-ROUTE-018).
+        timeouts: p<Any>({ request: p<Any>(undefined), response: p<Any>(undefined), idle: p<Any>(Duration.seconds(30)) }),
         unmatched: p<Any>(UnmatchedRequests.ROUTE_TO_SERVICE),
       }));
       route.addRule(p<Any>({ matches: [{ path: PathMatch.exact(p('/health')) }, { path: PathMatch.regex(p('^/v[0-9]+$')) }] }));

@@ -9,6 +9,8 @@ export const certificateAlgorithms: Rule = {
   area: RuleArea.CERT,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Fails to start: pkg/issuercerts/issuercerts.go CheckIssuerCertAlgoRequirements refuses any other issuer key,'
+      + ' so the identity service gets no usable issuer.',
     title: 'The issuer uses ECDSA P-256 (signed with SHA-256); trust anchors use ECDSA P-256 or RSA 2048/4096',
     why: 'linkerd-identity signs workload certificates with the issuer key and proxies only validate the algorithms '
       + 'Linkerd supports; `linkerd check` fails "certificate config is valid" for any other key.',

@@ -9,6 +9,9 @@ export const certificateChain: Rule = {
   area: RuleArea.CERT,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Fails to start: linkerd-identity refuses credentials whose issuer does not verify against the anchors or is '
+      + 'no CA (pkg/identity/service.go loadCredentials, pkg/issuercerts/issuercerts.go VerifyAndBuildCreds), so no '
+      + 'proxy gets a certificate.',
     title: 'Trust anchors and issuer parse, the issuer is a CA, and it verifies against the anchor bundle',
     why: 'linkerd-identity refuses to start when the trust-roots file has text after its last certificate, or when the issuer does not verify against the trust anchors or is not an '
       + 'intermediate CA, and then no proxy gets a certificate; `linkerd check` reports "issuer cert is issued by the trust anchor".',

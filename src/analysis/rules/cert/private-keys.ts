@@ -10,6 +10,8 @@ export const privateKeyInOutput: Rule = {
   area: RuleArea.CERT,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Leaked: a private key written into the output is readable by everyone who reads the output; nothing outside '
+      + 'the manifests can undo that.',
     title: 'No private key in the synthesized output',
     why: 'Manifests end up in Git, CI artifacts and GitOps controllers. Whoever reads the Linkerd issuer key can mint '
       + 'any mesh identity and pass every AuthorizationPolicy. Keys are found as PEM text and in what Kubernetes and '

@@ -9,6 +9,9 @@ export const certificateValidity: Rule = {
   area: RuleArea.CERT,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Fails to start: an expired or not yet valid certificate fails pkg/issuercerts/issuercerts.go '
+      + 'CheckCertValidityPeriod, and mTLS stops. One still valid but inside the warning window is a warning: whether'
+      + ' it is renewed in time is outside the manifests.',
     title: 'Certificates are inside their validity window and not about to expire',
     why: 'An expired or not-yet-valid anchor or issuer stops mesh identity: new pods get no certificate and mTLS fails. '
       + '`linkerd check` only warns when fewer than 60 days are left, and exits 0.',

@@ -9,6 +9,8 @@ export const controlPlaneChartValues: Rule = {
   area: RuleArea.CONTROL_PLANE,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Rejected: the chart\'s templates fail on these values (charts/partials/templates/_proxy.tpl, _proxy-init.tpl '
+      + '`fail`), so the release never renders. Values that render but may not suit the cluster are warnings.',
     title: 'linkerd-control-plane values are ones the chart and its components can use',
     why: 'The chart renders whatever values it is given, and some it cannot use fail only when Flux or Argo CD reconciles them, '
       + 'or later: proxy.logHTTPHeaders, proxyInit.iptablesMode, tracing without its collector and closeWaitTimeoutSecs '

@@ -21,6 +21,8 @@ export const externalCaWithoutTrustRoots: Rule = {
   area: RuleArea.CONTROL_PLANE,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Fails to start: charts/linkerd-control-plane/templates/identity.yaml renders no trust-roots ConfigMap under '
+      + 'externalCA, and charts/partials/templates/_proxy.tpl mounts it in every proxy.',
     title: 'identity.externalCA has a source for the linkerd-identity-trust-roots ConfigMap',
     why: 'With identity.externalCA: true the chart does not create ConfigMap linkerd-identity-trust-roots, yet the proxy injector '
       + 'mounts it for every injection and the control-plane proxies read it. Without it, the control plane and every meshed pod '

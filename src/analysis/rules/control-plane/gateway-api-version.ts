@@ -13,6 +13,8 @@ export const controlPlaneGatewayApi: Rule = {
   area: RuleArea.CONTROL_PLANE,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Rejected: cli/cmd/install.go checkGatewayAPICRDs refuses a bundle without the v1 routes, and the policy '
+      + 'controller cannot read routes of a bundle outside the range it is built for.',
     title: 'A Linkerd install targets a cluster whose Gateway API bundle is v1.2.1 to v1.5.1',
     why: 'Linkerd does not install the Gateway API (installGatewayAPI is false) but its policy controller reads HTTPRoute and GRPCRoute '
       + 'v1. v1.2.1 to v1.5.1 is the range Linkerd documents for 2.20: older bundles lack what 2.20 expects (`linkerd install` '

@@ -150,6 +150,8 @@ export const controlPlaneHa: Rule = {
   area: RuleArea.CONTROL_PLANE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: how many nodes and zones the cluster has and which failures happen; where the node and zone '
+      + 'counts are unknown the finding is info.',
     title: 'An HA control plane has 3 replicas, PodDisruptionBudgets and anti-affinity, and the nodes and zones they need',
     why: 'The chart\'s HA profile runs 3 replicas of each controller with PodDisruptionBudgets (maxUnavailable 1), required pod '
       + 'anti-affinity on kubernetes.io/hostname and a preferred (weight 100) anti-affinity on topology.kubernetes.io/zone. Partial HA (2 '

@@ -53,6 +53,8 @@ export const identityValues: Rule = {
   area: RuleArea.CONTROL_PLANE,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Rejected: charts/linkerd-control-plane/templates/identity.yaml `required`s the issuer certificate and key, '
+      + 'so the release does not render.',
     title: 'A control-plane release gives the identity issuer and trust anchors the chart requires',
     why: 'With identity.issuer.scheme linkerd.io/tls (the default) the chart writes the issuer Secret itself and `required`s '
       + 'identity.issuer.tls.crtPEM and keyPEM: without them the release does not render, and Argo CD or Flux never sync it. '

@@ -9,6 +9,8 @@ export const kubernetesVersion: Rule = {
   area: RuleArea.CONTROL_PLANE,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Rejected: Helm refuses the charts on an older cluster (kubeVersion in charts/linkerd-control-'
+      + 'plane/Chart.yaml).',
     title: 'The target cluster runs a Kubernetes version Linkerd 2.20 supports (1.31 or later)',
     why: 'The linkerd-crds and linkerd-control-plane charts declare kubeVersion ">=1.31.0-0", so Helm, Argo CD and Flux refuse to '
       + 'install them on older clusters, and linkerd check fails its kubernetes-version check.',

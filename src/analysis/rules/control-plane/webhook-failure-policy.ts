@@ -8,6 +8,8 @@ export const webhookFailurePolicyIgnore: Rule = {
   area: RuleArea.CONTROL_PLANE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether the webhooks are ever unavailable while objects are applied; with Ignore nothing fails '
+      + 'until then.',
     title: 'webhookFailurePolicy is Fail, so policy validation cannot be skipped',
     why: 'The chart\'s default webhookFailurePolicy Ignore applies to the proxy injector, the ServiceProfile validator and the policy '
       + 'validator. While the destination controller is unavailable, invalid Servers, AuthorizationPolicies and routes are admitted '

@@ -16,6 +16,17 @@ import { IndexedObject, Injection } from '../../model/mesh-index';
 import { ownPodTemplates } from '../../model/pod-templates';
 import { cniEnabledOf } from '../../model/proxy-settings';
 import { Rule, RuleArea, RuleContext } from '../../rule';
+import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
+
+/**
+ * How sure a key finding is: the injector certainly ignores a key it does not read there (an error), a deprecated key
+ * it still reads is advice, and on a pod the injector leaves alone nothing reads any key now (a warning).
+ */
+function keySeverity(key: string, uninjected: boolean): Severity {
+  const status = proxyKeyStatus(key);
+  if (status.kind === 'read' && status.entry.replacedBy) return Severity.INFO;
+  return uninjected ? Severity.WARNING : Severity.ERROR;
+}
 
 /**
  * `uninjected`: the annotations of a pod the injector leaves alone. Nothing acts on its values now, so what would stop
@@ -29,13 +40,13 @@ function checkAnnotations(
   for (const key of Object.keys(annotations)) {
     if (key === ADMISSION_WEBHOOKS_LABEL || !isProxyConfigKey(key)) continue;
     const problem = keyProblem(key, namespace);
-    if (problem) ctx.report(subject, `${where} ${problem}`);
+    if (problem) ctx.report(subject, `${where} ${problem}`, { severity: keySeverity(key, uninjected) });
     const status = proxyKeyStatus(key);
     if (status.kind !== 'read') continue;
     const value = annotations[key];
     if (key === OPAQUE_PORTS) {
       const misread = opaquePortsProblem(String(value), POD_SITE);
-      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`);
+      if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`, { severity: Severity.WARNING });
       continue;
     }
     const reader = OTHER_READERS[status.entry.goName];
@@ -43,13 +54,17 @@ function checkAnnotations(
     if (reader || cniReader) {
       const misread = cniReader?.(String(value)) ?? reader?.(String(value));
       if (!misread) continue;
-      const idle = uninjected && misread.severity === Severity.ERROR;
+      // An invalid linkerd.io/inject is why the pod is uninjected: never idle.
+      const idle = uninjected && misread.severity === Severity.ERROR && key !== LABELS_GO.ProxyInjectAnnotation;
       ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread.text}${idle ? ' (This pod is not injected, so nothing reads it now.)' : ''}`,
-        misread.severity && !idle ? { severity: misread.severity } : undefined);
+        { severity: misread.severity && !idle ? misread.severity : Severity.WARNING });
       continue;
     }
     const invalid = VALIDATORS[status.entry.goName]?.(String(value));
-    if (invalid) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${invalid}; the injector logs and ignores it.`);
+    if (invalid) {
+      ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${invalid}; the injector logs and ignores it.`,
+        { severity: uninjected ? Severity.WARNING : Severity.ERROR });
+    }
   }
 }
 
@@ -63,13 +78,13 @@ function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void
   const opaque = annotations[OPAQUE_PORTS];
   if (opaque !== undefined) {
     const problem = opaquePortsProblem(String(opaque), SERVICE_SITE);
-    if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}: ${problem}`);
+    if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}: ${problem}`, { severity: Severity.WARNING });
   }
   let others: string[] | undefined;
   for (const k of Object.keys(annotations)) if (k.startsWith('config') && isProxyConfigKey(k) && !readOnService(k) && k !== ADMISSION_WEBHOOKS_LABEL) (others ??= []).push(k);
   if (others) {
     ctx.report(service, `annotation(s) ${others.join(', ')} have no effect on a Service; only ${OPAQUE_PORTS} is read there. `
-      + 'Put proxy settings on the pod template.');
+      + 'Put proxy settings on the pod template.', { severity: Severity.ERROR });
   }
 }
 
@@ -77,8 +92,12 @@ function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void
 export const configAnnotationsRule: Rule = {
   id: 'LKD-MESH-003',
   area: RuleArea.MESH,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: the injector drops keys it does not read there and values it cannot parse (pkg/inject/inject.go '
+      + 'ApplyAnnotationOverrides); values that stop the pod are errors too (Rejected, Fails to start). Deprecated '
+      + 'keys still read are info; keys on a pod the injector leaves alone, and values whose effect depends on the '
+      + 'traffic, are warnings.',
     title: 'config.linkerd.io annotations are Linkerd 2.20 keys, read where they are set, with valid values',
     why: 'The vocabulary is linkerd2 pkg/k8s/labels.go at version-2.20 (generated into src/core/linkerd-annotations.generated.ts); '
       + 'which keys are read, and from which object, is src/core/proxy-annotations.ts, citing pkg/inject/inject.go. The injector '
@@ -139,7 +158,7 @@ export const configAnnotationsRule: Rule = {
     for (const pod of ownPodTemplates(ctx.index)) {
       const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
       checkAnnotations(ctx, pod.owner, pod.annotations, where, cni, pod.injection === Injection.DISABLED);
-      checkMisplacedKeys(ctx, pod.owner, pod.annotations, where);
+      checkMisplacedKeys(ctx, pod.owner, pod.annotations, where, pod.injection === Injection.DISABLED);
       checkWaitBeforeExit(ctx, pod, where);
       if (isMeshed(pod)) {
         checkResourcePairs(ctx, pod, where);

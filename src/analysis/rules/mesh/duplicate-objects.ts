@@ -48,6 +48,8 @@ export const duplicateObjectsRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: the Kubernetes API server keeps one object per group, kind, namespace and name, so one definition '
+      + 'silently replaces the other. Identical copies lose nothing and are warnings.',
     title: 'Each object (group, kind, namespace, name) is defined once',
     why: 'The API server keeps one object per group, kind, namespace and name. A second definition in the same output is '
       + 'not an error anywhere: kubectl and GitOps tools apply both and the later silently replaces the earlier, so one of '

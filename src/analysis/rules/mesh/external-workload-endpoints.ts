@@ -53,6 +53,8 @@ export const externalWorkloadEndpointsRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether the ExternalWorkload\'s address and ports are filled in by the tooling that registers the'
+      + ' workload.',
     title: 'An ExternalWorkload a Service selects has an address and declares the Service\'s target ports',
     why: 'For a Service whose selector matches ExternalWorkloads, Linkerd\'s external workload controller writes the endpoints. It '
       + 'skips a workload without spec.workloadIPs, and, unlike the Kubernetes controller for pods, it makes a workload an endpoint of '

@@ -32,6 +32,8 @@ export const jobSidecarRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether the install\'s proxy.nativeSidecar is on where the pod\'s and namespace\'s annotations '
+      + 'leave it unset; a Job whose own annotation turns it off never completes.',
     title: 'Meshed Jobs run their proxy as a native sidecar',
     why: 'With proxy.nativeSidecar (true by default in 2.20) the injector adds the proxy as an init container with '
       + 'restartPolicy Always, which Kubernetes stops once the app containers end. With it off (the annotation '

@@ -12,6 +12,9 @@ export const missingServiceAccount: Rule = {
   area: RuleArea.MESH,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Fails to start: Kubernetes\' ServiceAccount admission refuses every pod of the workload while the '
+      + 'ServiceAccount is missing. Where the analysis does not see the namespace\'s ServiceAccounts it is a warning '
+      + '(a near-miss name) or info.',
     title: 'A workload\'s ServiceAccount (its mesh identity) exists',
     why: 'The API server accepts a Deployment whose serviceAccountName does not exist, but no pod is ever created for it '
       + '(the ReplicaSet fails with "serviceaccount not found"), so the workload and its identity silently never appear.',

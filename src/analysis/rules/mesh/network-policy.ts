@@ -59,6 +59,7 @@ export const networkPolicyRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether the cluster\'s CNI enforces NetworkPolicies and where meshed clients run.',
     title: 'NetworkPolicies on meshed pods account for the proxy\'s inbound port 4143',
     why: 'Meshed clients do not connect to the application port: they connect to the server proxy\'s inbound port 4143 and '
       + 'name the real port in a transport header. A NetworkPolicy that only allows application ports therefore drops meshed '

@@ -102,6 +102,8 @@ export const opaquePortsRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: what clients send on the port (protocol detection decides what the disagreement breaks) and '
+      + 'which clients are meshed.',
     title: 'Opaque ports agree between a Service and the pods it selects',
     why: 'Clients learn whether a port is opaque from the Service: its config.linkerd.io/opaque-ports as the proxy injector '
       + 'leaves it (the Service\'s own, else the namespace\'s, else the ports whose targetPort is a default opaque port, of '

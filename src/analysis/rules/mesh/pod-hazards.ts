@@ -26,7 +26,8 @@ function checkUid(ctx: RuleContext, pod: PodTemplate): void {
   }
   if (offenders) {
     ctx.report(pod.owner, `container(s) ${offenders.join(', ')} of ${workloadLabel(pod)} run as UID ${uid}, the proxy's UID; the proxy's `
-      + 'iptables rules exempt that UID, so their outbound traffic bypasses the proxy (no mTLS, no policy). Use another runAsUser.');
+      + 'iptables rules exempt that UID, so their outbound traffic bypasses the proxy (no mTLS, no policy). Use another runAsUser.',
+    { severity: Severity.WARNING });
   }
 }
 
@@ -36,15 +37,23 @@ function udpPorts(pod: PodTemplate): string[] | undefined {
   return udp;
 }
 
-/** Marked for injection, yet the injector leaves it alone (the index says why): it runs without a proxy. */
+/**
+ * Marked for injection, yet the injector leaves it alone (the index says why): it runs without a proxy. Certain for
+ * hostNetwork, another sidecar and the webhook's selectors; a skip for want of token projection rests on the install's
+ * identity.serviceAccountTokenProjection, which the manifests rarely hold (a warning).
+ */
 function checkSkipped(ctx: RuleContext, pod: PodTemplate, why: string): void {
-  ctx.report(pod.owner, `${workloadLabel(pod)} is marked for injection, but the injector skips it: ${why}; so it runs without a proxy.`);
+  const byInstall = !ctx.context.serviceAccountTokenProjection && pod.spec.hostNetwork !== true
+    && ctx.index.injectorWebhookSkips(pod.namespace, pod.labels) === undefined;
+  ctx.report(pod.owner, `${workloadLabel(pod)} is marked for injection, but the injector skips it: ${why}; so it runs without a proxy.`,
+    byInstall ? { severity: Severity.WARNING } : undefined);
 }
 
 function checkPod(ctx: RuleContext, pod: PodTemplate): void {
   const udp = udpPorts(pod);
   if (udp) {
-    ctx.report(pod.owner, `${workloadLabel(pod)} declares ${udp.join(', ')}; Linkerd proxies TCP only, so UDP traffic gets no mTLS and no policy.`);
+    ctx.report(pod.owner, `${workloadLabel(pod)} declares ${udp.join(', ')}; Linkerd proxies TCP only, so UDP traffic gets no mTLS and no policy.`,
+      { severity: Severity.WARNING });
   }
   checkUid(ctx, pod);
 }
@@ -53,8 +62,11 @@ function checkPod(ctx: RuleContext, pod: PodTemplate): void {
 export const podHazardsRule: Rule = {
   id: 'LKD-MESH-005',
   area: RuleArea.MESH,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'No proxy: a pod marked for injection that the injector skips (pkg/inject/report.go Injectable: hostNetwork, '
+      + 'another sidecar, the webhook\'s selectors) runs without one. UDP ports and the proxy\'s UID are warnings: what'
+      + ' they break depends on the traffic.',
     title: 'Injected pods avoid hostNetwork, UDP, token opt-outs without projection, and the proxy UID',
     why: 'The injector does not inject hostNetwork pods, pods that carry another mesh\'s sidecar, or pods its webhook\'s '
       + 'selectors leave out (by the chart\'s defaults kube-system, cert-manager, namespaces labelled '

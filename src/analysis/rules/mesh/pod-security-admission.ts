@@ -34,6 +34,9 @@ export const podSecurityAdmissionRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Rejected: Pod Security admission refuses the NET_ADMIN and NET_RAW capabilities '
+      + 'charts/partials/templates/_proxy-init.tpl gives linkerd-init. Unless the analysis knows whether the CNI '
+      + 'plugin is installed, a warning.',
     title: 'Meshed pods in a namespace enforcing Pod Security baseline or restricted need the CNI plugin',
     why: 'Without linkerd2-cni (cniEnabled: false, the chart default) the proxy injector adds the linkerd-init init container (in 2.20 it runs '
       + 'from the proxy image, with a native-sidecar proxy or not), which adds the NET_ADMIN and NET_RAW capabilities to set up iptables '

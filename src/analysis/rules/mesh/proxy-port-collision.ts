@@ -54,6 +54,8 @@ export const proxyPortCollisionRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Fails to start: the proxy binds these ports in the pod\'s network namespace (charts/linkerd-control-'
+      + 'plane/values.yaml proxy.ports), so one of the two cannot bind.',
     title: 'Application containers do not use the proxy\'s ports (4143, 4140, 4191, 4190)',
     why: 'The proxy shares the pod\'s network namespace and binds its inbound (4143), outbound (4140), admin (4191) and control '
       + '(4190) ports. An application port with the same number fails to bind or steals the proxy\'s traffic, and proxy-init '

@@ -1,15 +1,16 @@
-import { portListHas } from '../../../core/port-lists';
-import { POLICY_GROUP } from '../../../core/vocabulary';
-import { pushTo } from '../../../util/json';
-import { listSome } from '../../../util/text';
+import { POLICY_GROUP, SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
-import { resolveContainerPort, serverCoverage, serverPort } from '../../model/inbound/servers';
-import { isMeshed } from '../../model/injector/injection';
-import { inboundRedirector, skippedInboundPorts, skippedInboundSource } from '../../model/injector/skipped-ports';
-import { MeshIndex } from '../../model/mesh-index';
-import { workloadLabel } from '../../model/pod-templates';
+import { MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
+import { pushTo } from '../../../util/json';
+import { workloadLabel } from '../../model/pod-templates';
+import { resolveContainerPort, serverCoverage, serverPort } from '../../model/inbound/servers';
+import { portListHas, proxyInitPortList } from '../../../core/port-lists';
+import { listSome } from '../../../util/text';
+import { isMeshed } from '../../model/injector/injection';
+import { inboundRedirector, skippedInboundPorts, skippedInboundSource } from '../../model/injector/skipped-ports';
 
 function namespacesSkippingPorts(index: MeshIndex, context: AnalysisContext): Set<string> {
   const namespaces = new Set<string>();
@@ -19,12 +20,25 @@ function namespacesSkippingPorts(index: MeshIndex, context: AnalysisContext): Se
   return namespaces;
 }
 
+/**
+ * Whether the manifests themselves skip the port: the pod's (or its namespace's) skip-inbound-ports lists it. Ports
+ * skipped only by the install's list (proxyInit.ignoreInboundPorts, the CNI plugin's) depend on how the cluster was set up.
+ */
+function skippedByManifest(pod: PodTemplate, port: number): boolean {
+  const own = podOrNamespaceAnnotation(pod, SKIP_INBOUND_PORTS);
+  return own !== undefined && portListHas(proxyInitPortList(String(own)), port);
+}
+
 /** skip-inbound-ports sends a port around the proxy; a Server on that port protects nothing. */
 export const skippedServerPortRule: Rule = {
   id: 'LKD-MESH-008',
   area: RuleArea.MESH,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Open wider: proxy-init never redirects a port in the pod\'s or namespace\'s skip-inbound-ports '
+      + '(charts/partials/templates/_proxy-init.tpl --inbound-ports-to-ignore), so the Server\'s policy never applies.'
+      + ' A port skipped only by the install\'s list (proxyInit.ignoreInboundPorts, the CNI plugin\'s) is a warning: '
+      + 'the install is outside the manifests.',
     title: 'A Server does not select a port that skips the proxy',
     why: 'Ports listed in config.linkerd.io/skip-inbound-ports (the pod\'s, else its namespace\'s, else the cluster\'s '
       + 'proxyInit.ignoreInboundPorts, "4567,4568" by default, when proxy-init sets up iptables; with the CNI plugin, the '
@@ -50,16 +64,20 @@ export const skippedServerPortRule: Rule = {
       if (!skipping.has(server.id.namespace ?? '')) continue;
       const port = serverPort(server);
       if (port === undefined) continue;
+      let certain = false;
       const skipped = coverage.podsOf(server).filter((pod) => {
         const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
-        return isMeshed(pod) && number !== undefined && portListHas(skippedInboundPorts(ctx.index, ctx.context, pod), number);
+        const skips = isMeshed(pod) && number !== undefined && portListHas(skippedInboundPorts(ctx.index, ctx.context, pod), number);
+        if (skips && skippedByManifest(pod, number!)) certain = true;
+        return skips;
       });
       if (skipped.length > 0) {
         const bySource = new Map<string, string[]>();
         for (const pod of skipped) pushTo(bySource, skippedInboundSource(ctx.index, ctx.context, pod), workloadLabel(pod));
         const where = [...bySource].map(([source, pods]) => `${listSome(pods)} (${source})`).join(', and ');
         ctx.report(server, `port ${JSON.stringify(port)} is skipped by ${inboundRedirector(ctx.index, ctx.context)} for ${where}; `
-          + 'that traffic bypasses the proxy, so this Server and its AuthorizationPolicies never apply there.');
+          + 'that traffic bypasses the proxy, so this Server and its AuthorizationPolicies never apply there.',
+        certain ? undefined : { severity: Severity.WARNING });
       }
     }
   },

@@ -16,11 +16,16 @@ function uninjectedPods(index: MeshIndex, server: IndexedObject): PodTemplate[] 
   return serverCoverage(index).podsOf(server).filter((pod) => pod.injection === Injection.DISABLED);
 }
 
+/**
+ * Certain (an error) where every pod the Server selects is uninjected and the analysis sees all pods of the namespace;
+ * where pods deployed elsewhere may be selected too, with a proxy, a warning.
+ */
 function reportServerPods(ctx: RuleContext, subject: IndexedObject, server: IndexedObject, via: string): void {
   const pods = uninjectedPods(ctx.index, server);
   if (pods.length === 0) return;
+  const certain = pods.length === serverCoverage(ctx.index).podsOf(server).length && ctx.index.seesPodTemplates(server.id.namespace ?? '');
   ctx.report(subject, `${via} applies to ${listSome(pods.map((p) => `${workloadLabel(p)} (${injectionOrigin(ctx.index, p)})`))}, `
-    + 'which Linkerd does not inject; without a proxy nothing enforces it.');
+    + 'which Linkerd does not inject; without a proxy nothing enforces it.', certain ? undefined : { severity: Severity.WARNING });
 }
 
 function serverByName(index: MeshIndex, namespace: string | undefined, name: unknown): IndexedObject | undefined {
@@ -41,7 +46,8 @@ function checkAuthorizationPolicy(ctx: RuleContext, policy: IndexedObject): void
     const pods = ctx.index.podTemplatesIn(target.name);
     if (pods.length > 0 && pods.every((p) => p.injection === Injection.DISABLED)) {
       ctx.report(policy, `AuthorizationPolicy ${policy.id.name} targets Namespace ${target.name}, where no workload is injected `
-        + `(${injectionOrigin(ctx.index, pods[0])}); nothing enforces it.`);
+        + `(${injectionOrigin(ctx.index, pods[0])}); nothing enforces it.`,
+      ctx.index.seesPodTemplates(target.name) ? undefined : { severity: Severity.WARNING });
     }
     return;
   }
@@ -58,8 +64,12 @@ const ROUTE_KINDS: Array<[string, string]> = [[POLICY_GROUP, 'HTTPRoute'], [GATE
 export const targetNotInjectedRule: Rule = {
   id: 'LKD-MESH-001',
   area: RuleArea.MESH,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Never applies: the injector leaves these pods without a proxy (pkg/inject/report.go disabledByAnnotation, '
+      + 'Injectable), and policy is served only to a pod\'s own proxy (policy-controller/grpc/src/inbound.rs '
+      + 'InboundPolicyServer::watch_port). Where the analysis does not see every pod of the namespace, pods deployed '
+      + 'elsewhere may carry one: a warning.',
     title: 'Servers, inbound routes and policies target injected workloads',
     why: 'Servers, AuthorizationPolicies, inbound (Server-parented) routes and rate limits are enforced by the proxy of the '
       + 'pods they select. When those pods are not injected (linkerd.io/inject: disabled on the pod template or namespace), '

@@ -72,6 +72,8 @@ export const unknownKindsRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Rejected: the Kubernetes API server answers "no matches for kind" for a kind or version the CRDs '
+      + '(charts/linkerd-crds/templates) do not serve.',
     title: 'Objects of the Linkerd and Gateway API groups are kinds and versions the cluster serves',
     why: 'The API server serves a group\'s kinds only as their CRDs define them, and kinds are case-sensitive: `kind: HttpRoute` '
       + '(the cdk8s class spelling), `kind: server`, `apiVersion: policy.linkerd.io` without a version or an unknown '

@@ -188,6 +188,9 @@ export const wrongMetadataRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: the injector reads linkerd.io/inject and config.linkerd.io/* only from the pod\'s and the '
+      + 'namespace\'s annotations (pkg/inject/inject.go GetAnnotationOverrides, AppendNamespaceAnnotations), so keys '
+      + 'elsewhere do nothing. Cases where another object\'s copy may still reach the pod are warnings.',
     title: 'Linkerd keys are on the metadata Linkerd reads (annotations on the pod template or namespace)',
     why: 'The proxy injector is a webhook on Pod and Service creation (controller/proxy-injector/webhook.go Inject): it reads '
       + 'linkerd.io/inject and config.linkerd.io/* from the POD\'s annotations (pkg/inject/inject.go GetAnnotationOverrides, '

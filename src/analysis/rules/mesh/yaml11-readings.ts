@@ -12,6 +12,7 @@ export const yaml11ReadingsRule: Rule = {
   area: RuleArea.MESH,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: which tool applies the YAML (YAML 1.1 in kubectl and Helm, 1.2 elsewhere).',
     title: 'Unquoted scalars read the same in YAML 1.1 (kubectl, Helm) and YAML 1.2 (this analysis)',
     why: 'kubectl and Helm read YAML through go-yaml v2 with YAML 1.1 rules, this analysis (like most newer tools) with YAML '
       + '1.2: `port: 0443` is 443 here but octal 291 when applied, `enabled: yes` is a string here but the boolean true '

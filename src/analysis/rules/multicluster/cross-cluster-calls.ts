@@ -91,6 +91,9 @@ export const crossClusterCallsRule: FleetRule = {
   area: RuleArea.MULTICLUSTER,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Refused: the serving cluster\'s inbound policy refuses the identity the call arrives with '
+      + '(multicluster/service-mirror/cluster_watcher.go isExported decides the path). Calls whose identity or path '
+      + 'the analysis cannot pin down are warnings.',
     title: 'Every declared call to a mirrored Service is allowed by the serving cluster\'s policy',
     why: 'A call to orders-west is served by cluster west, whose Servers and AuthorizationPolicies decide it. Through a gateway '
       + 'the workload sees west\'s linkerd-gateway identity; pod to pod (remote-discovery) it sees the client\'s own identity '

@@ -10,6 +10,7 @@ export const exportLabelRule: FleetRule = {
   area: RuleArea.MULTICLUSTER,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: the selectors of Links created elsewhere; a custom Link selector may well use the value.',
     title: 'mirror.linkerd.io/exported is "true" (gateway) or "remote-discovery" (flat network)',
     why: 'Links made by linkerd multicluster link / link-gen select mirror.linkerd.io/exported=true for gateway mirroring and '
       + '=remote-discovery for pod-to-pod mirroring (newLinkGenOptionsWithDefault in multicluster/cmd/link-gen.go). Any other '

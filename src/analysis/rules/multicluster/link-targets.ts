@@ -8,6 +8,8 @@ export const linkTargetsRule: FleetRule = {
   area: RuleArea.MULTICLUSTER,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: which Services the target cluster exports when the Link is applied; a Link to a cluster the '
+      + 'fleet analysed and that exports nothing it selects is an error.',
     title: 'Every Link targets a cluster of the fleet that exports a Service the Link selects',
     why: 'The service mirror of a Link mirrors only the Services of the target cluster that its selector (gateway) or '
       + 'remoteDiscoverySelector (flat network) matches; an empty selector matches nothing (isExported / isRemoteDiscovery in '

@@ -37,6 +37,8 @@ export const remoteIdentitiesRule: FleetRule = {
   area: RuleArea.MULTICLUSTER,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether callers reach the Service through the gateway or pod to pod, which the Link\'s mode in '
+      + 'the other cluster decides.',
     title: 'Identities authorized for callers of another cluster are ones those callers can present',
     why: 'A remote client presents its own cluster\'s identity (<sa>.<ns>.serviceaccount.identity.<control-plane-ns>.<its trust '
       + 'domain>) only on a direct, pod-to-pod connection (a Service exported as remote-discovery on a flat network). Through a '

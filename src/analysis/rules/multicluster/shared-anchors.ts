@@ -64,6 +64,9 @@ export const sharedAnchorsRule: FleetRule = {
   area: RuleArea.MULTICLUSTER,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Refused: each side verifies the peer against its own anchors (multicluster/cmd/check.go '
+      + 'checkRemoteClusterAnchors), so every cross-cluster connection fails. A cluster whose anchors the analysis '
+      + 'does not have is a warning.',
     title: 'Linked clusters trust the identical trust-anchor bundle',
     why: 'A cross-cluster call is one mTLS connection (client proxy to the remote gateway or pod): each side verifies the '
       + "other's certificate against its own anchors. Linkerd's own `linkerd multicluster check` (checkRemoteClusterAnchors in "

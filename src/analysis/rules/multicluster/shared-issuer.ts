@@ -18,6 +18,7 @@ export const sharedIssuerRule: FleetRule = {
   area: RuleArea.MULTICLUSTER,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: how the issuer key is protected and rotated in each cluster; Linkerd works with a shared issuer.',
     title: 'Each cluster of a fleet has an issuer of its own',
     why: 'Copying the issuer Secret (certificate and key) into another cluster does not create trust: trust comes from a shared '
       + 'anchor. A shared issuer key means one leaked cluster can mint identities for every cluster, its rotation must happen '

@@ -84,6 +84,9 @@ export const authenticationRefsRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Rejected: admission.rs Validate<AuthorizationPolicySpec> refuses invalid authentication refs; Never applies:'
+      + ' policy-controller/k8s/index/src/inbound/index.rs policy_client_authz skips a policy whose authentication is'
+      + ' missing. Refs the analysis cannot see are warnings or info.',
     title: 'AuthorizationPolicy requiredAuthenticationRefs are valid and exist',
     why: 'The webhook allows at most one MeshTLSAuthentication, at most one ServiceAccount (never both) and at most one '
       + 'NetworkAuthentication, and rejects any other kind. Linkerd kinds must carry group policy.linkerd.io because a missing '

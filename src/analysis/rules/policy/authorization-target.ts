@@ -21,6 +21,9 @@ export const authorizationTargetRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs Validate<AuthorizationPolicySpec> refuses other target '
+      + 'kinds; Never applies: a missing target makes the policy authorize nothing (authorization_policy.rs target). '
+      + 'A target the analysis cannot see is a warning (a near-miss name) or info.',
     title: 'AuthorizationPolicy targetRef is a supported kind and names an existing object',
     why: 'The policy webhook accepts only Server (policy.linkerd.io), HTTPRoute (policy.linkerd.io or gateway.networking.k8s.io), '
       + 'GRPCRoute (gateway.networking.k8s.io) and the policy\'s own Namespace (core). Anything else is rejected at apply time. '

@@ -41,6 +41,34 @@ function isMirrored(index: MeshIndex, call: DeclaredCall): boolean {
   return service !== undefined && labelsOf(service.object)[MIRRORED_SERVICE_LABEL] === 'true';
 }
 
+/**
+ * The ServiceAccounts of the caller's namespace that the policy already admits for this call (another workload there
+ * runs as one): the workload may have been meant to share it. At most a few workloads are tried.
+ */
+function admittedAccounts(ctx: RuleContext, pod: PodTemplate, call: DeclaredCall, policy: InboundPolicy): string[] {
+  const others = ctx.index.podTemplatesIn(pod.namespace).filter((p) => p.serviceAccountName !== pod.serviceAccountName).slice(0, 8);
+  const admitted = others.filter((p) => canReach(policy, { namespace: p.namespace, name: p.owner.id.name, kind: p.owner.id.kind },
+    { namespace: call.namespace, service: call.service }, call.port, call.request).allowed);
+  return [...new Set(admitted.map((p) => p.serviceAccountName))].sort();
+}
+
+/**
+ * The narrowest fix for a refused call: an authorization for the caller's identity on the route the call uses (a
+ * ServerAccess.allow would open every route of the Server to it), or the ServiceAccount that is already admitted.
+ */
+function narrowestFix(ctx: RuleContext, pod: PodTemplate, call: DeclaredCall, policy: InboundPolicy): string {
+  const who = `ServiceAccount ${pod.namespace}/${pod.serviceAccountName}`;
+  const what = call.request ? `the route that serves ${[call.request.method, call.request.path].filter(Boolean).join(' ')} on ` : 'the route the call uses on ';
+  const shared = admittedAccounts(ctx, pod, call, policy);
+  const share = shared.length > 0
+    ? ` Or, if ${pod.owner.id.kind} ${pod.owner.id.name} was meant to run as ${shared.map((s) => `ServiceAccount ${s}`).join(' or ')}, which the `
+      + 'policy already admits for this call, set its serviceAccountName to that.'
+    : '';
+  return `Authorize ${who} on ${what}${call.service}.${call.namespace}:${call.port}: an AuthorizationPolicy targeting that route `
+    + '(AuthorizationTarget.httpRoute / grpcRoute) with a MeshTLSAuthentication naming the ServiceAccount, or on the Server where no route '
+    + `is attached; ServerAccess.allow would open every route of the Server.${share} Drop the declared call if it is gone.`;
+}
+
 function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => InboundPolicy): void {
   const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
   if (typeof value !== 'string') return;
@@ -68,7 +96,8 @@ function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => Inbound
         { severity: Severity.WARNING });
         continue;
       }
-      ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}${request}, but the mesh would refuse it: ${decision.reason}.`);
+      ctx.report(pod.owner, `declares that it calls ${call.service}.${call.namespace}:${call.port}${request}, but the mesh would refuse it: ${decision.reason}.`,
+        { fix: narrowestFix(ctx, pod, call, policy()) });
     }
   }
 }
@@ -79,6 +108,9 @@ export const declaredCalls: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Refused: the inbound policy the manifests describe refuses a call the workload declares (policy-'
+      + 'controller/k8s/index/src/inbound/index.rs PolicyIndex::client_authzs, route_client_authzs). Calls decided by'
+      + ' facts outside the manifests (a caller\'s address, objects the analysis cannot see) are warnings.',
     title: 'Every call a workload declares is allowed by the mesh\'s inbound policy',
     why: 'Moving to authenticated or deny policies is where outages come from (linkerd2#7154, #10691): a caller that '
       + 'nobody listed in an AuthorizationPolicy gets 403s, or connection resets, only after the rollout. Declaring the calls '
@@ -88,7 +120,9 @@ export const declaredCalls: Rule = {
       + '(`orders:8080 GET /orders`); without them the call counts as allowed when some request gets through. A call to a '
       + 'Service, or to workloads, that the analysis does not see (another namespace, another tool\'s chart, a '
       + '`ServiceReference.fromName`) cannot be proved either way: a warning until the inventory declares them.',
-    fix: 'Authorize the caller (e.g. ServerAccess.allow with its ServiceAccount), or drop the declared call if it is gone.',
+    fix: 'Authorize the caller\'s ServiceAccount on the narrowest object that decides the call: an AuthorizationPolicy on the route it '
+      + 'uses (ServerAccess.allow opens every route of the Server), or run the workload as the ServiceAccount it was meant to share; '
+      + 'drop the declared call if it is gone.',
     linkerdSource: 'policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::http_routes, '
       + 'PolicyIndex::route_client_authzs, PolicyIndex::client_authzs, ClusterInfo::default_inbound_http_routes',
     badExample: 'kind: Deployment\nmetadata:\n  name: wrong-client\n  annotations:\n    analysis.cdk8s-linkerd.io/calls: orders:8080   # runs as SA default',

@@ -10,6 +10,8 @@ export const egressScope: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: which EgressNetworks the global egress namespace holds, usually installed separately '
+      + '(egress_network.rs resolve_egress_network).',
     title: 'A namespace\'s own EgressNetworks do not silently hide the global ones',
     why: 'Clients resolve egress traffic against the EgressNetworks of their own namespace if it has any, and only otherwise '
       + 'against those of the global egress namespace (egress.globalEgressNetworkNamespace, linkerd-egress by default). One '

@@ -54,6 +54,8 @@ export const meshTlsIdentitiesRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs validate_identity_ref and validation.rs '
+      + 'validate_identity refuse the identities; ServiceAccounts the analysis cannot see are warnings or info.',
     title: 'MeshTLSAuthentication lists valid identities or existing ServiceAccount/Namespace refs',
     why: 'The CRD requires exactly one of identities and identityRefs. The webhook rejects identities that are neither DNS-like '
       + 'names (with an optional leading "*" label) nor SPIFFE IDs, and identityRefs of any kind but ServiceAccount or Namespace '

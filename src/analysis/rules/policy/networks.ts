@@ -79,6 +79,8 @@ export const networksRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs validate_networks refuses the networks; an '
+      + 'EgressNetwork over the cluster networks is admitted but never accepted (status index.rs network_condition).',
     title: 'NetworkAuthentication / EgressNetwork networks are valid',
     why: 'The webhook rejects an empty networks list, a CIDR that does not parse, an except outside its cidr and an except that '
       + 'negates the whole cidr. An EgressNetwork whose networks overlap the cluster networks (one contains the other, and no '

@@ -9,6 +9,8 @@ export const openAuthorizationRule: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: the intent, which the manifests do not state; an empty requiredAuthenticationRefs admits '
+      + 'everyone (index.rs policy_client_authz) and may be meant.',
     title: 'AuthorizationPolicy with no required authentication opens its target to everyone',
     why: 'requiredAuthenticationRefs: [] passes validation and admits unauthenticated clients from every network. It is easy '
       + 'to write while scaffolding and then forget, leaving a Server as open as the all-unauthenticated default.',

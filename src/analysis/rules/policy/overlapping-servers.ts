@@ -42,6 +42,8 @@ export const overlappingServersRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Ignored: policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers keeps the first Server per '
+      + 'port and skips the others.',
     title: 'At most one Server selects each pod (or ExternalWorkload) port',
     why: 'Overlapping Servers are no longer rejected at admission (linkerd2 #13676). The inbound index orders Servers by '
       + 'creation time, then name; the first to claim a pod port wins and the others are skipped with only a log line, so '

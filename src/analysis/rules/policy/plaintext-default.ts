@@ -1,14 +1,15 @@
-import { portListHas } from '../../../core/port-lists';
-import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
-import { effectiveDefaultPolicy, requiresIdentityOn } from '../../model/inbound/default-policy';
-import { portNameOf, serverCoverage } from '../../model/inbound/servers';
-import { isMeshed } from '../../model/injector/injection';
-import { skippedInboundPorts } from '../../model/injector/skipped-ports';
 import { PodTemplate } from '../../model/mesh-index';
-import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { declaredPorts } from '../../policy/evaluate';
 import { Rule, RuleArea } from '../../rule';
+import { skippedInboundPorts } from '../../model/injector/skipped-ports';
+import { portNameOf, serverCoverage } from '../../model/inbound/servers';
+import { portListHas } from '../../../core/port-lists';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
+import { listSome } from '../../../util/text';
+import { isMeshed } from '../../model/injector/injection';
+import { effectiveDefaultPolicy, requiresIdentityOn } from '../../model/inbound/default-policy';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 
 const OPEN_DEFAULTS = new Set(['all-unauthenticated', 'cluster-unauthenticated']);
 
@@ -21,8 +22,12 @@ function portText(pod: PodTemplate, port: number): string {
 export const plaintextDefaultRule: Rule = {
   id: 'LKD-POL-011',
   area: RuleArea.POLICY,
-  severity: Severity.WARNING,
+  severity: Severity.INFO,
   doc: {
+    certainty: 'Advice: ports without a Server get the default inbound policy by design (index.rs Pod::set_default_server); '
+      + 'that it admits unauthenticated clients is what the defaults say, not a mistake. Where a Server selects the workload '
+      + 'but none of its ports (a renamed or moved port), the port is open wider than that Server says, on a default the '
+      + 'cluster may set: a warning.',
     title: 'Meshed ports without a Server do not fall back to an unauthenticated default policy',
     why: 'Ports that no Server selects use the default inbound policy: the pod annotation config.linkerd.io/default-inbound-policy, '
       + 'else the namespace annotation, else the chart value proxy.defaultInboundPolicy, which is all-unauthenticated. '
@@ -54,8 +59,15 @@ export const plaintextDefaultRule: Rule = {
       // The same for every port of the pod, so only read once some port falls back to it.
       const { policy, origin } = effectiveDefaultPolicy(ctx.index, pod, ctx.context);
       if (!OPEN_DEFAULTS.has(policy)) continue;
+      // A Server that selects the workload yet claims none of its ports was meant for it and misses (a renamed or moved
+      // port): the port is open wider than that Server says, a warning. Otherwise the defaults are as written: advice.
+      const missed = ctx.index.own(POLICY_GROUP, 'Server')
+        .filter((s) => s.id.namespace === pod.namespace && coverage.podsOf(s).includes(pod))
+        .filter(() => declaredPorts(pod).every((port) => coverage.claims(pod, port).length === 0));
+      const aimed = missed.length > 0 ? ` Server ${listSome(missed.map((s) => s.id.name))} selects it but none of its ports.` : '';
       ctx.report(pod.owner, `${workloadLabel(pod)} is meshed but port(s) ${listSome(unserved.map((port) => portText(pod, port)))} have no Server, `
-        + `and the effective default inbound policy is ${policy} (from ${origin}); the proxy accepts unauthenticated plaintext connections on them.`);
+        + `and the effective default inbound policy is ${policy} (from ${origin}); the proxy accepts unauthenticated plaintext connections on them.${aimed}`,
+      missed.length > 0 ? { severity: Severity.WARNING } : undefined);
     }
   },
 };

@@ -40,6 +40,8 @@ export const policyValuesRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs Validate<ServerSpec> refuses the value; Ignored: a bad '
+      + 'default-inbound-policy annotation is only logged (defaults.rs DefaultPolicy::from_str).',
     title: 'Default-policy, accessPolicy, proxyProtocol and trafficPolicy values are in their allowed sets',
     why: 'Server.accessPolicy and proxyProtocol and EgressNetwork.trafficPolicy outside their enums are rejected by the webhook. '
       + 'A bad config.linkerd.io/default-inbound-policy annotation is worse: the policy controller only logs it, so the workload silently '

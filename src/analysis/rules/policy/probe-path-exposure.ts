@@ -27,8 +27,11 @@ function declaredPaths(pods: readonly { owner: { object: Record<string, any> } }
 export const probePathExposure: Rule = {
   id: 'LKD-POL-022',
   area: RuleArea.POLICY,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Open wider: the generated probe route (policy-controller/k8s/index/src/inbound/index.rs '
+      + 'ClusterInfo::default_inbound_http_routes) admits unauthenticated GETs of the probe path from the probe '
+      + 'networks, although the port\'s policy refuses them.',
     title: 'No application path is open to unauthenticated callers only because it is also a probe path',
     why: 'When no HTTPRoute is attached to a port, the policy controller generates a probe route: GET with an Exact match on '
       + 'each HTTP probe path of the pod on that port, authorized for unauthenticated clients from the probe networks '

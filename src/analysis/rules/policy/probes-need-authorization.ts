@@ -134,8 +134,12 @@ function checkConnectionProbes(ctx: RuleContext): void {
 export const probesNeedAuthorizationRule: Rule = {
   id: 'LKD-POL-010',
   area: RuleArea.POLICY,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Never ready: once a route is attached, the probe must match a route and be authorized for unauthenticated '
+      + 'callers (policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::http_routes, linkerd2-proxy '
+      + 'check_authorized); otherwise the kubelet is refused. A NetworkAuthentication that may cover the nodes counts'
+      + ' as admitting them, so only certain refusals are reported.',
     title: 'Probes on a Server port with routes are matched and authorized',
     why: 'Linkerd authorizes kubelet probe paths by itself only while a port has no Server, or a Server with no routes '
       + '(linkerd2 #9008). As soon as an HTTPRoute attaches to the Server, probe requests must match a route and be admitted '

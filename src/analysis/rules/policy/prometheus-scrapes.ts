@@ -44,6 +44,7 @@ export const prometheusScrapesRule: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: where Prometheus runs and with which identity, usually deployed outside the app\'s manifests.',
     title: 'Prometheus may scrape the proxies\' admin port',
     why: 'Prometheus reads each proxy\'s metrics from its admin port (4191, named linkerd-admin). That port gets the pod\'s default '
       + 'inbound policy, or a Server\'s when one selects it: under deny, or a Server without an authorization for Prometheus, scrapes '

@@ -14,6 +14,8 @@ export const rateLimitProtocol: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Ignored: policy-controller/grpc/src/inbound.rs to_server sends rate limits only for detected, HTTP/1 and '
+      + 'HTTP/2 Servers.',
     title: 'An HTTPLocalRateLimitPolicy targets a Server whose protocol carries rate limits',
     why: 'The policy controller sends a Server\'s local rate limit to the proxy only inside the HTTP protocols of the inbound '
       + 'policy: detected (proxyProtocol unknown or unset), HTTP/1 and HTTP/2. The gRPC, opaque and TLS protocols have no '

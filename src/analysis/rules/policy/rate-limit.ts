@@ -69,6 +69,9 @@ export const rateLimitRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs Validate<RateLimitPolicySpec> refuses it; Ignored: only'
+      + ' the oldest policy per Server is used (status index.rs update_ratelimit). A target the analysis cannot see '
+      + 'is a warning or info.',
     title: 'HTTPLocalRateLimitPolicy targets an existing Server with valid rates, one per Server',
     why: 'The webhook requires a Server target, total.requestsPerSecond > 0, identity and override rates > 0 and not above '
       + 'the total, and ServiceAccount clientRefs; rates are u32, so one above 4294967295 fails to parse and is refused. Only '

@@ -52,8 +52,11 @@ function supersededPorts(ctx: RuleContext, pod: PodTemplate): Superseded[] {
 export const requireIdentityPortsRule: Rule = {
   id: 'LKD-POL-025',
   area: RuleArea.POLICY,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Open wider: policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::default_inbound_server is the only'
+      + ' reader of the list, so a Server that admits unauthenticated callers opens the port. Where the caller\'s '
+      + 'address decides (a NetworkAuthentication over part of the networks) it is a warning.',
     title: 'A port listed to require identity is not opened again by a Server',
     why: 'The policy controller reads config.linkerd.io/proxy-require-identity-inbound-ports (the pod\'s, or the namespace\'s '
       + 'that the injector copies) only when it builds the default policy of a port no Server selects. Once a Server selects the '
@@ -76,9 +79,11 @@ export const requireIdentityPortsRule: Rule = {
       // Few pods list such ports: the rest are ruled out before any policy is evaluated.
       if (!isMeshed(pod) || podOrNamespaceAnnotation(pod, REQUIRE_IDENTITY_PORTS_ANNOTATION) === undefined) continue;
       for (const { server, ports, reason, maybe } of supersededPorts(ctx, pod)) {
+        // Open wider than the list says for certain unless the caller's address decides it.
         ctx.report(pod.owner, `port(s) ${listSome(ports.map(String))} of ${workloadLabel(pod)} are listed in ${REQUIRE_IDENTITY_PORTS_ANNOTATION} `
           + `(from ${listOrigin(pod)}), but Server ${server.id.name} selects them, and the policy controller applies that list only to ports `
           + `no Server selects: ${UNAUTHENTICATED.label} ${maybe ? 'may be admitted, depending on its address' : 'is admitted'} (${reason}).`, {
+          severity: maybe ? Severity.WARNING : Severity.ERROR,
           fix: `Require identity in Server ${server.id.name}'s policy (accessPolicy all-authenticated, or AuthorizationPolicies with `
             + 'MeshTLSAuthentications only), or remove the port from the list if unauthenticated clients are meant to reach it.',
         });

@@ -10,8 +10,10 @@ import { Rule, RuleArea } from '../../rule';
 export const routeAuthorizationWithoutServerRule: Rule = {
   id: 'LKD-POL-017',
   area: RuleArea.POLICY,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Never applies: policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::route_client_authzs reads only '
+      + 'routes whose parent is a Server.',
     title: 'An AuthorizationPolicy on a route targets a route attached to a Server',
     why: 'Route-level authorization is part of inbound policy: it only applies to routes whose parentRef is a Server. '
       + 'A route attached to a Service configures the clients\' outbound routing; an AuthorizationPolicy targeting it is '

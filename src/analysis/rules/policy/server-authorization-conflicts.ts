@@ -11,6 +11,7 @@ export const serverAuthorizationConflictsRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs Validate<ServerAuthorizationSpec> refuses it.',
     title: 'ServerAuthorization names its Server, and its client settings do not contradict each other',
     why: 'The webhook rejects a ServerAuthorization without a spec.server object ({name} or {selector}; a bare Server name as '
       + 'a string does not deserialize), one whose client is both meshTLS and unauthenticated, whose meshTLS is '

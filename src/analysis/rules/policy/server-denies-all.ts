@@ -12,6 +12,8 @@ export const serverDeniesAllRule: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether authorizations exist outside the manifests, and whether denying everything is the '
+      + 'intent.',
     title: 'A Server with accessPolicy deny has at least one authorization',
     why: 'Creating a Server switches its port from the default inbound policy to the Server\'s accessPolicy, which defaults to '
       + 'deny in v1beta3. With no AuthorizationPolicy on the Server, its routes or its namespace, every connection is refused '

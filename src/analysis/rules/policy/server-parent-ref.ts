@@ -12,6 +12,8 @@ export const serverParentGroupRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Never applies: policy-controller/k8s/index/src/inbound/routes.rs ParentRef::from_http_parent_ref ignores a '
+      + 'Server parentRef outside group policy.linkerd.io.',
     title: 'A Server parentRef carries group policy.linkerd.io',
     why: 'Gateway API route parentRefs default an omitted group to gateway.networking.k8s.io, so on a gateway.networking.k8s.io '
       + 'HTTPRoute or GRPCRoute `kind: Server` without a group (or with another group) names a kind that does not exist. The '

@@ -52,6 +52,8 @@ export const serverPortRule: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: the containers of pods deployed outside the manifests; a named port matches only where a pod '
+      + 'declares it (index.rs Pod::select_ports). A port number out of range is an error (Rejected by the CRD).',
     title: 'Server port is a valid port, and a port name exists on at least one selected pod or ExternalWorkload',
     why: 'A Server names a port by number or by container port name (linkerd2 policy-controller/k8s/index/src/inbound/index.rs, '
       + 'Pod::select_ports; workload.rs pod_tcp_ports_by_name). A number selects that port whether or not a container declares '

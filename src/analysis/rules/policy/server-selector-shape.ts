@@ -41,6 +41,9 @@ export const serverSelectorShapeRule: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED],
   doc: {
+    certainty: 'Rejected: the Server CRD\'s oneOf refuses both selectors or neither; Never applies: policy-'
+      + 'controller/k8s/api/src/labels.rs Expression::matches treats a malformed expression as matching nothing. A '
+      + 'harmless variant is a warning.',
     title: 'Server sets exactly one of podSelector and externalWorkloadSelector',
     why: 'The Server CRD requires exactly one selector (oneOf); the API server rejects both or neither. Selector operators '
       + 'are limited to In, NotIn, Exists and DoesNotExist. The policy controller (labels.rs Expression::matches) treats In or '

@@ -39,7 +39,8 @@ function whyUnsure(index: MeshIndex, server: IndexedObject, selector: LabelSelec
     return {
       text: `${here}. If its workloads are deployed separately, declare them in the inventory so the selector is checked; if there `
         + 'are none, the Server governs nothing.',
-      severity: Severity.WARNING,
+      // No pod template of the namespace here at all: nothing to compare the selector with, so the Server is unchecked.
+      severity: known === 0 ? Severity.INFO : Severity.WARNING,
     };
   }
   const relaxed = withoutControllerSetLabels(selector);
@@ -84,6 +85,9 @@ export const serverSelectsNothingRule: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Never applies: policy-controller/k8s/index/src/inbound/index.rs Pod::reindex_servers matches no pod, so the '
+      + 'Server and its policies govern nothing. Where the analysis sees only part of the namespace\'s pods it is a '
+      + 'warning; where it sees none, info.',
     title: 'Server podSelector (externalWorkloadSelector) selects at least one pod template (ExternalWorkload) in its namespace',
     why: 'A Server applies only to pods its podSelector matches in its own namespace. When it matches none (a label typo, '
       + 'a selector copied from another app), the ports you meant to protect keep the default inbound policy, and the '

@@ -41,6 +41,8 @@ export const trustDomainRule: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: the cluster\'s trust domain and control-plane namespace, which only the install in the input or '
+      + 'the flags state.',
     title: 'Identity strings use the cluster\'s trust domain',
     why: 'Linkerd identities look like <sa>.<ns>.serviceaccount.identity.<control-plane-ns>.<trust-domain>. An identity written '
       + 'for another trust domain or control-plane namespace (copied from another cluster, or "cluster.local" left in) is '

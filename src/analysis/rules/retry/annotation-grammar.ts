@@ -72,6 +72,8 @@ export const annotationGrammar: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Ignored: policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry and index.rs parse_timeouts'
+      + ' drop values they cannot parse; Rejected where the webhook parses them.',
     title: 'retry.linkerd.io/* and timeout.linkerd.io/* annotations parse',
     why: '`retry.linkerd.io/http` is a comma list of 5xx, gateway-error, a code 100-599 or a range a-b (no spaces); '
       + '`retry.linkerd.io/grpc` a comma list of cancelled, deadline-exceeded, internal, resource-exhausted, unavailable; '

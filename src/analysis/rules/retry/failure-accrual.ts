@@ -71,6 +71,8 @@ export const failureAccrual: Rule = {
   area: RuleArea.RETRY,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: policy-controller/k8s/index/src/outbound/index.rs parse_accrual_config drops a block it cannot '
+      + 'parse. Keys on objects that may be read by other tooling are warnings.',
     title: 'balancer.linkerd.io and balancer.alpha.linkerd.io annotations parse, on the objects that read them',
     why: 'Linkerd 2.20 reads failure accrual (circuit breaking: `balancer.linkerd.io/failure-accrual` consecutive or unified, '
       + 'with its consecutive and success-rate parameters), the load biaser (`penalize-failures`) and the Retry-After opt-in '

@@ -73,6 +73,8 @@ function checkServiceFamilies(ctx: RuleContext, service: IndexedObject): void {
   ctx.report(service, `annotations ${unused.join(', ')} are never applied: ${describeUse(uses)}. The client proxy passes a Service's `
     + 'gRPC retry only where GRPCRoutes are served and its HTTP retry elsewhere, and an opaque port (or an appProtocol Linkerd does '
     + 'not know) gets neither retries nor timeouts.', {
+    // A detected protocol depends on what clients send, so which family a port uses is not certain here.
+    severity: Severity.WARNING,
     fix: 'Use retry.linkerd.io/grpc for ports that serve GRPCRoutes and retry.linkerd.io/http for the others; on an opaque port '
       + 'retry in the application, or give the port an appProtocol Linkerd reads (http, kubernetes.io/h2c).',
   });
@@ -82,8 +84,13 @@ function checkServiceFamilies(ctx: RuleContext, service: IndexedObject): void {
 export const misplacedAnnotations: Rule = {
   id: 'LKD-RETRY-004',
   area: RuleArea.RETRY,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: the outbound index reads retry and timeout annotations only from Services, EgressNetworks and their'
+      + ' routes, in the family of the route (policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry, '
+      + 'grpc.rs parse_grpc_retry). A '
+      + 'Service family unused on a port whose protocol is detected is a warning: detection depends on what clients '
+      + 'send.',
     title: 'Retry/timeout annotations sit where Linkerd reads them, in the right family',
     why: 'An HTTPRoute reads only retry.linkerd.io/http, a GRPCRoute only retry.linkerd.io/grpc; the other is ignored. '
       + 'Retries and timeouts are outbound (client-side) behaviour, read from Services, EgressNetworks and HTTPRoutes or '

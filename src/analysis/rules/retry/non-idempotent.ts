@@ -88,6 +88,8 @@ export const nonIdempotentRetries: Rule = {
   area: RuleArea.RETRY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether the application\'s non-idempotent methods are safe to repeat, which the manifests do not '
+      + 'say (http.rs parse_http_retry retries any method).',
     title: 'Retries are limited to requests that are safe to repeat',
     why: 'Linkerd retries any request up to 64 KiB of body, whatever its method. A POST or PATCH whose response was a 5xx '
       + 'or timed out may already have been applied, so a retry can create a second order or charge twice. A rule with no '

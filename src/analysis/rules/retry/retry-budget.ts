@@ -63,6 +63,7 @@ export const retryBudget: Rule = {
   area: RuleArea.RETRY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: how long the backend takes to answer; the attempts that get cut off are those that run long.',
     title: 'All retry attempts fit inside the request timeout',
     why: 'The request timeout bounds the whole call, retries included. If `retry.linkerd.io/timeout` is not shorter than '
       + 'the request timeout, the request expires before any attempt times out and nothing is retried; if timeout x '

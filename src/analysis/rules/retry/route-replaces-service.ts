@@ -35,6 +35,8 @@ export const routeReplacesService: Rule = {
   area: RuleArea.RETRY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether the author meant the route to replace the Service\'s settings entirely (policy-'
+      + 'controller/grpc/src/outbound/http.rs convert_outbound_route does exactly that).',
     title: 'Route retry/timeout settings replace the Service\'s entirely (no per-key merge)',
     why: 'If a route has any retry annotation of its kind, Linkerd uses the route\'s retry settings and none of the '
       + 'Service\'s (or EgressNetwork\'s); if a rule ends up with any timeout, all the parent\'s timeouts are ignored for it. Setting only '

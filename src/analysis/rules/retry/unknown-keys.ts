@@ -1,26 +1,14 @@
 import { retryAnnotated } from './retry-config';
 import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS } from '../../../core/vocabulary';
+import { editDistance } from '../../../util/edit-distance';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
 const KNOWN = [...RETRY_ANNOTATIONS, ...TIMEOUT_ANNOTATIONS] as string[];
 
-/** Edit distance, to suggest the key the author most likely meant. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-
 function closest(key: string): string {
-  return KNOWN.reduce((best, k) => (distance(key, k) < distance(key, best) ? k : best));
+  return KNOWN.reduce((best, k) => (editDistance(key, k) < editDistance(key, best) ? k : best));
 }
 
 /** `prefixed`: the object's retry.linkerd.io/* and timeout.linkerd.io/* keys. */
@@ -36,8 +24,10 @@ function report(ctx: RuleContext, subject: IndexedObject, prefixed: readonly str
 export const unknownRetryKeys: Rule = {
   id: 'LKD-RETRY-006',
   area: RuleArea.RETRY,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: policy-controller/k8s/index/src/outbound/index/http.rs parse_http_retry and index.rs parse_timeouts'
+      + ' read only the keys they know; a misspelt key is stored and never read.',
     title: 'Every retry.linkerd.io/* and timeout.linkerd.io/* annotation key is one Linkerd knows',
     why: 'Annotations are free-form, so `retry.linkerd.io/codes` or `timeout.linkerd.io/requests` are stored without '
       + 'complaint and never read. The retry or timeout the author configured does not exist.',

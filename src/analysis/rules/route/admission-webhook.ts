@@ -15,6 +15,8 @@ export const admissionWebhook: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs Validate<gateway::HTTPRouteSpec> refuses the matches or'
+      + ' filters; where the webhook does not run the indexer drops the route (Ignored).',
     title: 'The policy controller\'s admission webhook accepts the route\'s matches and filters',
     why: 'Linkerd\'s policy validator (policy-controller/runtime/src/admission.rs, Validate<HttpRouteSpec>, '
       + 'Validate<gateway::HTTPRouteSpec>, Validate<gateway::GRPCRouteSpec>) intercepts every HTTPRoute and GRPCRoute in '

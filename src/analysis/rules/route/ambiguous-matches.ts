@@ -233,6 +233,7 @@ export const ambiguousMatches: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: the order in which the routes were created, which the manifests do not show.',
     title: 'No two routes on one Service port share an identical match, and no route repeats a match',
     why: 'When two routes attached to the same Service port have the same match, the older route wins (ties by name). '
       + 'Creation order is not visible in the manifests and changes on re-creation, so traffic can move between the two '

@@ -68,6 +68,9 @@ export const backendExists: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Refused: requests sent to a missing backend fail (policy-controller/grpc/src/outbound/http.rs '
+      + 'invalid_backend). A backend the analysis cannot see is a warning or info; a port the pods may still serve is'
+      + ' a warning.',
     title: 'A Service backendRef names an existing Service and one of its ports',
     why: 'References are not checked at admission. A missing backend Service keeps its weight and its share of requests '
       + 'fails (Linkerd sets ResolvedRefs=False/BackendNotFound). A port the Service does not expose is taken as the pods\' '

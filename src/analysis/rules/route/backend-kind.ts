@@ -57,6 +57,8 @@ export const backendKind: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Refused: policy-controller/grpc/src/outbound/http.rs invalid_backend fails the requests of a backend kind '
+      + 'Linkerd cannot forward to.',
     title: 'A backendRef is a core Service or an EgressNetwork under the same EgressNetwork parent',
     why: 'The webhook admits other backend kinds (Gateway API allows implementation-specific ones), but Linkerd can only '
       + 'forward to Services and EgressNetworks. Any other kind, or a Service with a non-core group, becomes an invalid '

@@ -43,6 +43,8 @@ export const backendPort: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs validate_http_backend_if_service refuses a Service '
+      + 'backend without a port.',
     title: 'A Service backendRef has a port (1-65535)',
     why: 'Gateway API needs a port to address a Service. Linkerd\'s admission webhook rejects a gateway.networking.k8s.io '
       + 'HTTPRoute or GRPCRoute with a Service backendRef (group omitted, "" or core) without a port or with port 0 '

@@ -62,6 +62,7 @@ export const backendSanity: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: which split the author meant; the weights Linkerd applies are certain, the intent is not.',
     title: 'A rule lists each backend once, and a lone backend carries no weight',
     why: 'The same Service and port twice in one rule, with the same filters, is accepted and its weights add up, so the split '
       + 'differs from what either line says (with other filters, each entry is a backend of its own: a deliberate split). A single backend with a weight gets 100% of the traffic: usually a canary whose second '

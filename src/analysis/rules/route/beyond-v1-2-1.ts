@@ -145,6 +145,9 @@ export const beyondGatewayV121: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED, FindingEffect.REJECTED],
   doc: {
+    certainty: 'Ignored: the policy controller reads routes with the gateway-api 0.16 types (policy-'
+      + 'controller/k8s/api/src/lib.rs) and drops a route it cannot read; Rejected where a supported bundle\'s CRD '
+      + 'refuses the field. A field only some bundles serve is a warning.',
     title: 'Routes use only fields and values of Gateway API v1.2.1 that every supported bundle accepts',
     why: 'Linkerd 2.20 supports bundles v1.2.1-v1.5.1 and reads routes with the gateway-api crate 0.16 experimental types: it '
       + 'ignores fields it does not know, but a filter type newer than v1.2.1 (CORS, ExternalAuth) makes the route unreadable, '

@@ -9,6 +9,8 @@ export const consumerRoute: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: where the route\'s intended clients run; a consumer route in the clients\' namespace is correct '
+      + 'Linkerd usage.',
     title: 'A route in another namespace than its parent Service only affects clients in the route\'s namespace',
     why: 'A route in the Service\'s namespace is a producer route and applies to every client. A route in any other '
       + 'namespace is a consumer route: Linkerd applies it only to clients running in the route\'s own namespace '

@@ -44,6 +44,9 @@ export const gatewayApiVersion: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED],
   doc: {
+    certainty: 'Rejected: cli/cmd/install.go checkGatewayAPICRDs and the API server refuse routes of a version the bundle '
+      + 'does not serve. A kind only the experimental channel serves is a warning: which channel is installed is '
+      + 'outside the manifests.',
     title: 'The declared Gateway API bundle is v1.2.1-v1.5.1 and serves every route kind and version emitted',
     why: 'Linkerd 2.20 works with Gateway API v1.2.1 through v1.5.1 and needs the v1 HTTPRoute and GRPCRoute. `linkerd install` '
       + 'refuses a bundle whose HTTPRoute or GRPCRoute CRD lacks v1 (before v1.1; v1.1.x is outside the documented range '

@@ -1,5 +1,6 @@
 import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/vocabulary';
 import { hasAnnotation, isRecord } from '../../../util/json';
+import { parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, isGrpcRoute, rules } from '../../model/routes/lists';
@@ -17,13 +18,24 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   // What Linkerd does not apply matters only on a route whose timeouts Linkerd reads: a Gateway's implementation may honour
   // both, and a Server's route keeps no timeouts at all (LKD-ROUTE-028).
   if (!isOutboundRoute(route, ctx.index)) return;
-  if (timeouts.backendRequest !== undefined) {
+  const backend = parseLinkerdDuration(timeouts.backendRequest);
+  // One Linkerd cannot read is LKD-ROUTE-014's. One not below a (non-zero) request timeout would never fire before it, so
+  // ignoring it changes nothing (advice only).
+  if (timeouts.backendRequest !== undefined && backend.ok) {
+    const request = parseLinkerdDuration(timeouts.request);
+    const moot = request.ok && request.value > 0 && backend.value >= request.value;
     ctx.report(route, `${base}.backendRequest is set, but Linkerd 2.20 never reads it (only admission checks it) and never sends it to proxies, so no `
-      + `per-backend timeout applies. Remove it, or use ${base}.request / the retry.linkerd.io/timeout annotation for per-attempt limits.`);
+      + `per-backend timeout applies${moot ? ' (it is not below the request timeout, so nothing changes)' : ''}. Remove it, or use `
+      + `${base}.request / the retry.linkerd.io/timeout annotation for per-attempt limits.`, moot ? { severity: Severity.INFO } : undefined);
   }
   if (timeouts.request !== undefined && hasAnnotation(route.object, TIMEOUT_REQUEST_ANNOTATION)) {
+    // The same duration in both changes nothing: advice only.
+    const rule = parseLinkerdDuration(timeouts.request);
+    const annotation = parseLinkerdDuration(route.object.metadata?.annotations?.[TIMEOUT_REQUEST_ANNOTATION]);
+    const same = rule.ok && annotation.ok && rule.value === annotation.value;
     ctx.report(route, `${base}.request is set, but the route's ${TIMEOUT_REQUEST_ANNOTATION} annotation takes precedence, so `
-      + `${base}.request is ignored. Keep one of the two.`);
+      + `${base}.request is ignored${same ? ' (both say the same, so nothing changes)' : ''}. Keep one of the two.`,
+    same ? { severity: Severity.INFO } : undefined);
     return;
   }
   checkZeroRequest(ctx, route, r);
@@ -48,8 +60,10 @@ function checkZeroRequest(ctx: RuleContext, route: IndexedObject, r: number): vo
 export const ignoredTimeouts: Rule = {
   id: 'LKD-ROUTE-018',
   area: RuleArea.ROUTE,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_rule reads only '
+      + 'timeouts.request, after the annotation; GRPCRoute has no timeouts field.',
     title: 'Route timeout fields that Linkerd 2.20 does not apply',
     why: 'Linkerd 2.20 reads only `timeouts.request` of a rule: `timeouts.backendRequest` is checked at admission (by the '
       + 'Gateway API CRD, and by Linkerd\'s webhook on policy.linkerd.io HTTPRoutes) but never sent to proxies (the docs say otherwise). '

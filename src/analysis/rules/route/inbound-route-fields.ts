@@ -27,8 +27,11 @@ function droppedFields(route: IndexedObject): string[] {
 export const inboundRouteFields: Rule = {
   id: 'LKD-ROUTE-028',
   area: RuleArea.ROUTE,
-  severity: Severity.WARNING,
+  severity: Severity.ERROR,
   doc: {
+    certainty: 'Ignored: the inbound index keeps only hostnames, matches and filters of a Server\'s route (policy-'
+      + 'controller/k8s/index/src/inbound/index/http.rs TryFrom<gateway::HTTPRoute>), so its timeouts and backends do'
+      + ' nothing.',
     title: 'A Server\'s (inbound) route carries no timeouts or backends',
     why: 'A route whose parentRefs are all Servers reaches only the inbound policy index, which reads its hostnames, matches and '
       + 'filters and drops the rest: `rules[].timeouts` sets no server-side timeout, and `rules[].backendRefs` sends nothing '

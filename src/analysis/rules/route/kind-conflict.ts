@@ -108,6 +108,8 @@ export const kindConflict: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Ignored: policy-controller/k8s/status/src/index.rs parent_has_conflicting_routes marks the lower-ranked kind'
+      + ' Conflicted and it is not served.',
     title: 'Only one route kind (GRPCRoute, HTTPRoute, TLSRoute, TCPRoute) attaches to a Service or EgressNetwork port, or to a Server',
     why: 'A client proxy is served one route kind per parent port. When parentRefs of different kinds are identical (same '
       + 'Service or EgressNetwork, and the same port or both without one), the status controller marks the lower-ranked ones '

@@ -12,6 +12,8 @@ export const layer4AndEgress: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Rejected: policy-controller/runtime/src/admission.rs Validate<gateway::TLSRouteSpec> and the EgressNetwork '
+      + 'port check refuse the route.',
     title: 'TLSRoute/TCPRoute have exactly one rule; an EgressNetwork parentRef sets a port',
     why: 'Linkerd\'s webhook rejects a TLSRoute or TCPRoute with zero or several rules (it cannot split by rule at layer 4), '
       + 'and any route whose EgressNetwork parent has no port (an EgressNetwork covers many destinations, so the port is '

@@ -10,6 +10,8 @@ export const meshHostnames: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: the authority clients send (policy-controller/k8s/index/src/routes.rs host_match matches it '
+      + 'against the hostnames).',
     title: 'A route attached to a Service sets no hostnames',
     why: 'For mesh (GAMMA) routes the Service itself selects the traffic; GEP-1294 says meshes should not interpret '
       + '`hostnames`. Linkerd still hands them to the proxy as host matches, so a request whose authority differs from the '

@@ -10,6 +10,8 @@ export const missingParents: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Never applies: a route is indexed only under its parentRefs (policy-'
+      + 'controller/k8s/index/src/outbound/index.rs Namespace::apply_http_route).',
     title: 'A route has at least one parentRef',
     why: 'parentRefs is optional in the schema, so a route without it is accepted, but Linkerd (like every Gateway API '
       + 'implementation) only acts on routes attached to a parent. Such a route is dead configuration that looks live.',

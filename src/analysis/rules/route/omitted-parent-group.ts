@@ -26,6 +26,8 @@ export const omittedParentGroup: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Never applies: with the group defaulted by the CRD, policy-controller/k8s/index/src/outbound/index.rs '
+      + 'is_parent_service does not see a Service parent, so the route is never attached.',
     title: 'A Service parentRef sets group "core" (or "") explicitly; an EgressNetwork one is in policy.linkerd.io',
     why: 'The Gateway API CRD defaults an omitted parentRef group to gateway.networking.k8s.io (the policy.linkerd.io '
       + 'HTTPRoute CRD to policy.linkerd.io), so `kind: Service` without a group names a kind that does not exist. Linkerd '

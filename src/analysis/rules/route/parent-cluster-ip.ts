@@ -11,6 +11,8 @@ export const parentClusterIp: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Never applies: policy-controller/k8s/status/src/service.rs valid_parent_service refuses a parent without a '
+      + 'cluster IP.',
     title: 'A parent Service has a cluster IP (not headless, not ExternalName)',
     why: 'Clients\' proxies look routes up by the Service\'s cluster IP. Linkerd rejects a headless or ExternalName parent '
       + 'with NoMatchingParent ("parent service must have a ClusterIP"), and calls made to pod IPs or to an external '

@@ -60,6 +60,9 @@ export const parentExists: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Never applies: a route whose parent is missing gets NoMatchingParent (policy-'
+      + 'controller/k8s/status/src/index.rs parent_condition_service) and is not indexed. A parent the analysis '
+      + 'cannot see is a warning (a near-miss name) or info.',
     title: 'Every parentRef Linkerd reads names an existing Service, Server or EgressNetwork',
     why: 'Nothing checks references at admission. Linkerd\'s status controller marks a route whose parent is missing '
       + 'NoMatchingParent and its indexes skip it, so traffic keeps flowing as if the route did not exist, and a typo in '

@@ -54,6 +54,8 @@ export const parentPort: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Never applies: policy-controller/k8s/index/src/outbound/index.rs Namespace::apply_http_route binds the route'
+      + ' to a port the Service does not have.',
     title: 'A Service parentRef\'s port / sectionName exists on the Service',
     why: 'A route binds to the Service port named in the parentRef. A port the Service does not expose (often the '
       + 'container targetPort by mistake) matches no client connection, so the route silently does nothing. Linkerd never '

@@ -120,6 +120,8 @@ export const ruleTimeouts: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED, FindingEffect.IGNORED],
   doc: {
+    certainty: 'Ignored: policy-controller/k8s/index/src/outbound/index.rs parse_duration cannot read a compound duration '
+      + 'and the rule has no timeout; Rejected: the CRD\'s CEL rule refuses backendRequest above request.',
     title: 'rules[].timeouts are valid Gateway durations that Linkerd can read, with backendRequest <= request',
     why: 'The HTTPRoute CRD accepts compound durations such as `1m30s`, but Linkerd\'s parser takes one integer and one unit '
       + '(ms, s, m, h, d) and silently drops anything else, so the rule has no timeout at all. A backendRequest longer '

@@ -11,6 +11,8 @@ export const serverParentScope: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Never applies: policy-controller/k8s/index/src/inbound/routes.rs ParentRef::from_http_parent_ref refuses the'
+      + ' parentRef and the whole route with it.',
     title: 'A Server parentRef sets no port or sectionName and stays in the route\'s namespace',
     why: 'A Server already names its port. Linkerd\'s inbound index refuses a Server parentRef that sets `port` or '
       + '`sectionName`, or whose `namespace` differs from the route\'s, and with it the whole route, on every Server it names: '

@@ -81,6 +81,8 @@ export const serviceProfileWins: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Ignored: with a ServiceProfile the destination controller serves the profile '
+      + '(controller/api/destination/server.go GetProfile) and the proxy ignores the routes.',
     title: 'No ServiceProfile exists for a Service that has routes or retry/timeout annotations',
     why: 'When a ServiceProfile (linkerd.io/v1alpha2, named <service>.<namespace>.svc.<cluster-domain>) with routes or '
       + 'dstOverrides exists for a Service, proxies use it and ignore HTTPRoute/GRPCRoute routing, retries and timeouts, '

@@ -82,6 +82,8 @@ export const serviceSelectsPods: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: pods deployed outside the manifests; a Service with no endpoints fails its share only if no such'
+      + ' pods exist.',
     title: 'A Service that routes use as parent or backend selects at least one pod',
     why: 'A backend Service whose selector matches no pod has no endpoints: its share of a split fails with 503s, and '
       + 'a parent Service with no pods serves nothing to unmeshed clients or to rules without backends. Neither the API '

@@ -16,6 +16,9 @@ export const unknownAppProtocol: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: what the port carries; an unknown appProtocol is served as opaque (policy-'
+      + 'controller/core/src/outbound.rs AppProtocol::from_str), which costs per-request balancing only for '
+      + 'multiplexed traffic.',
     title: 'A Service port\'s appProtocol is one Linkerd reads',
     why: 'The client proxy reads a Service port\'s appProtocol: http is HTTP/1, kubernetes.io/h2c HTTP/2, linkerd.io/tcp and '
       + 'linkerd.io/opaque opaque TCP. Any other value (grpc, http2, h2c, https …) is served like opaque TCP, with only a debug '

@@ -1,6 +1,8 @@
 import { rulesCoverAll } from '../../../core/route-coverage';
 import { compareStrings } from '../../../util/compare';
+import { UNMATCHED_ANNOTATION, UnmatchedRequests } from '../../../core/unmatched-requests';
 import { Severity } from '../../finding';
+import { annotationsOf } from '../../model/manifest';
 import { OutboundParentKind, PortRoute, ServedRoutes, ServicePortPolicy, outboundPolicy, servedTo } from '../../model/outbound';
 import { RouteFamily } from '../../model/routes/lists';
 import { Rule, RuleArea } from '../../rule';
@@ -26,6 +28,9 @@ export const unmatchedRequests: Rule = {
   area: RuleArea.ROUTE,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: whether clients send requests outside the matches; those get 404 (policy-'
+      + 'controller/grpc/src/outbound/http.rs base_http_routes), which a construct\'s `unmatched` choice can declare '
+      + 'intended.',
     title: 'Routes on a Service port match every request, or the rest is meant to get 404',
     why: 'The policy controller gives a Service port its default route (every request to the Service) only while no route is '
       + 'served there (linkerd2 policy-controller/grpc/src/outbound/http.rs base_http_routes, grpc.rs alike). Once an '
@@ -33,7 +38,8 @@ export const unmatchedRequests: Rule = {
       + 'UNIMPLEMENTED), with nothing in the manifests saying so. Routes in the Service\'s namespace serve every client; a '
       + 'route in another namespace adds to them for its own namespace\'s clients (k8s/index/src/outbound/index.rs).',
     fix: 'Add a rule without matches (or a PathPrefix "/" match) that sends the rest to the Service, e.g. '
-      + 'unmatched: UnmatchedRequests.ROUTE_TO_SERVICE on the route construct; or suppress with a reason when the 404 is intended.',
+      + 'unmatched: UnmatchedRequests.ROUTE_TO_SERVICE on the route construct; when the 404 is intended, say so: '
+      + 'unmatched: UnmatchedRequests.NOT_FOUND on the construct, or the annotation analysis.cdk8s-linkerd.io/unmatched: NotFound.',
     linkerdSource: 'policy-controller/grpc/src/outbound/http.rs base_http_routes, default_outbound_service_route; '
       + 'policy-controller/k8s/index/src/outbound/index.rs Namespace::resource_routes_or_default',
     badExample: 'rules:\n- matches: [{path: {type: PathPrefix, value: /orders}, method: GET}]\n  backendRefs: [{name: orders, port: 8080}]',
@@ -49,9 +55,12 @@ export const unmatchedRequests: Rule = {
           const where = `Service ${view.service.id.namespace}/${view.service.id.name} port ${view.port}`;
           const what = family === RouteFamily.GRPC ? 'a call no rule matches fails with UNIMPLEMENTED' : 'a request no rule matches gets 404';
           for (const route of routes) {
+            // The author said the rest is meant to get 404 (a route construct's unmatched: NOT_FOUND writes this).
+            if (annotationsOf(route.route.object)[UNMATCHED_ANNOTATION] === UnmatchedRequests.NOT_FOUND) continue;
             ctx.report(route.route, `every rule of ${route.route.id.kind} ${route.route.id.name} has matches, and no route served on ${where} `
               + `matches the rest for ${label}; Linkerd drops the default route once a route is served, so ${what}. Add a rule `
-              + 'without matches (UnmatchedRequests.ROUTE_TO_SERVICE on the route construct), or suppress with a reason if that is intended.');
+              + 'without matches (UnmatchedRequests.ROUTE_TO_SERVICE on the route construct), or, if that is intended, say so with '
+              + `unmatched: UnmatchedRequests.NOT_FOUND (the annotation ${UNMATCHED_ANNOTATION}: ${UnmatchedRequests.NOT_FOUND}).`);
           }
         }
       }

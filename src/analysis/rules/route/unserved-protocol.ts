@@ -49,6 +49,7 @@ export const unservedProtocol: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED],
   doc: {
+    certainty: 'Ignored: policy-controller/grpc/src/outbound.rs to_proto serves only the route kinds of the port\'s protocol.',
     title: 'A route\'s kind is one its parent\'s protocol serves (a Service or EgressNetwork port, or a Server)',
     why: 'The client proxy gets routes for a Service port by its protocol (linkerd2 policy-controller/grpc/src/outbound.rs '
       + 'to_proto): appProtocol http serves HTTPRoutes only; kubernetes.io/h2c GRPCRoutes, else HTTPRoutes; linkerd.io/opaque, '

@@ -89,6 +89,8 @@ export const unsupportedFilters: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.IGNORED, FindingEffect.REJECTED],
   doc: {
+    certainty: 'Ignored: policy-controller/k8s/index/src/outbound/index/http.rs convert_gateway_filter cannot convert the '
+      + 'filter and the route is dropped; Rejected where the CRD\'s filter enum refuses it.',
     title: 'Routes use only filters Linkerd supports (header modifiers; RequestRedirect on HTTPRoute)',
     why: 'Linkerd\'s webhook admits RequestMirror, URLRewrite and ExtensionRef, then its indexer cannot convert them. On a rule '
       + 'the whole route is dropped (for inbound and outbound use) with only a log warning; on a backendRef that backend '

@@ -11,6 +11,8 @@ export const backendWeights: Rule = {
   severity: Severity.ERROR,
   effects: [FindingEffect.REJECTED],
   doc: {
+    certainty: 'Rejected: the Gateway API CRD limits weights to 0..1000000; Refused: a rule whose backends all weigh 0 '
+      + 'forwards nothing (convert_outbound_route).',
     title: 'Backend weights are integers 0..1,000,000 and not all zero in a rule',
     why: 'A weight outside the range is rejected by the API server. When every backend of a rule weighs 0 the schema '
       + 'accepts the route but no request can be forwarded; the failure shows only as errors at runtime. (A route whose '

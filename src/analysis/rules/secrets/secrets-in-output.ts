@@ -23,6 +23,7 @@ export const secretsInOutput: Rule = {
   area: RuleArea.SECRET,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Leaked: a credential written into the output is readable by everyone who reads the output.',
     title: 'No credentials (tokens, passwords, encoded private keys) in the manifests',
     why: 'Synthesized manifests are committed to Git, uploaded as CI artifacts and read by GitOps controllers; a token or '
       + 'password written into them is readable by everyone who can read any of those, for as long as the history exists. '

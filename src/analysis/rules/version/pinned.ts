@@ -41,7 +41,6 @@ function checkDigests(ctx: RuleContext, install: ChartInstall): void {
   const keys = [...new Set(missing.map((i) => `${i.image} (${i.layout === ImageLayout.REFERENCE ? i.nameKey : i.versionKey})`))];
   ctx.report(install.subject, `${install.source} for chart ${install.chart} asks for images pinned by digest (${IMAGE_DIGESTS_ANNOTATION}: required), `
     + `but ${keys.join(', ')} ${keys.length === 1 ? 'has' : 'have'} none, so a re-pushed tag changes what runs.`, {
-    severity: Severity.WARNING,
     fix: `Add the digests: ImageDistribution.mirror(registry, { digests: { ${[...new Set(missing.map((i) => i.image))].map((i) => `'${i}': 'sha256:...'`).join(', ')} } }).`,
   });
 }
@@ -52,9 +51,10 @@ function checkContainerImages(ctx: RuleContext, pod: PodTemplate, containers: un
   for (const container of containers) {
     if (!container || typeof container !== 'object') continue;
     const problem = imageProblem(container.image);
-    // A floating application image still runs on Linkerd: a supply-chain warning. A floating Linkerd image is an
-    // upgrade of the mesh outside the pinned release, so it stays an error.
-    const severity = typeof container.image === 'string' && container.image.startsWith('cr.l5d.io/linkerd/') ? Severity.ERROR : Severity.WARNING;
+    // What a floating image runs depends on what the registry serves at the next pull. For Linkerd's own images that is
+    // the mesh changing outside its release (a warning); for an application's it is supply-chain advice (info), as
+    // Linkerd's own test manifests show (curlimages/curl, nginx).
+    const severity = typeof container.image === 'string' && container.image.startsWith('cr.l5d.io/linkerd/') ? Severity.WARNING : Severity.INFO;
     if (problem) ctx.report(pod.owner, `container ${JSON.stringify(container.name ?? '')}: ${problem}; every restart may run different code.`, { severity });
   }
 }
@@ -68,8 +68,11 @@ function checkPodImages(ctx: RuleContext, pod: PodTemplate): void {
 export const pinnedVersions: Rule = {
   id: 'LKD-VER-001',
   area: RuleArea.VERSION,
-  severity: Severity.ERROR,
+  severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: what the chart repository or registry serves when the object is next reconciled or the pod '
+      + 'restarts; the version is not pinned, so it can change without a code change. A floating application image is info: '
+      + 'supply-chain advice, the mesh does not change with it.',
     title: 'Linkerd charts and all images are pinned to exact versions',
     why: 'A Helm chart without an exact version (empty, "latest", or a range such as ^2026.6.0) installs whatever is newest when '
       + 'Argo CD or Flux next reconciles, so the control plane upgrades itself out of order (CRDs and control plane separately). '

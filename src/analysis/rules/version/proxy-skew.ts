@@ -90,6 +90,8 @@ export const proxyVersionSkew: Rule = {
   area: RuleArea.VERSION,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: the control-plane version the cluster actually runs, and whether the skew is deliberate during '
+      + 'an upgrade (pkg/healthcheck/healthcheck.go CheckProxyVersionsUpToDate).',
     title: 'Proxy version overrides match the control-plane version',
     why: 'The injector normally gives every pod the control plane\'s proxy. A config.linkerd.io/proxy-version annotation or a '
       + 'proxy.image.version value pins another one; linkerd check reports the skew, and the combination is untested, so upgrades '

@@ -8,6 +8,7 @@ import { editDistance } from '../../../../util/edit-distance';
 import { annotationsOf } from '../../../model/manifest';
 import { IndexedObject } from '../../../model/mesh-index';
 import { RuleContext } from '../../../rule';
+import { Severity } from '../../../finding';
 
 /** The same setting under another family or with/without the proxy- prefix (proxy-enable-gateway is enable-gateway). */
 function sameSetting(key: string, known: string): boolean {
@@ -75,10 +76,15 @@ function misplacedKey(key: string): string | undefined {
   return meant !== undefined && meant !== key ? meant : undefined;
 }
 
-export function checkMisplacedKeys(ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string): void {
+export function checkMisplacedKeys(
+  ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string, uninjected = false,
+): void {
   for (const key of Object.keys(annotations)) {
     const meant = misplacedKey(key);
-    if (meant) ctx.report(subject, `${where} ${key} is not a key Linkerd reads, so the injector ignores it; the key is ${meant}.`);
+    if (meant) {
+      ctx.report(subject, `${where} ${key} is not a key Linkerd reads, so the injector ignores it; the key is ${meant}.`,
+        { severity: uninjected ? Severity.WARNING : Severity.ERROR });
+    }
   }
 }
 
@@ -86,7 +92,8 @@ export function checkMisplacedKeys(ctx: RuleContext, subject: IndexedObject, ann
 export function checkUnreadKeys(ctx: RuleContext, entry: IndexedObject): void {
   for (const key of Object.keys(annotationsOf(entry.object))) {
     if (UNREAD_KEYS.has(key) && !isProxyConfigKey(key)) {
-      ctx.report(entry, `annotation ${key} is defined in linkerd2 pkg/k8s/labels.go but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.`);
+      ctx.report(entry, `annotation ${key} is defined in linkerd2 pkg/k8s/labels.go but nothing in Linkerd 2.20 reads it, so it has no effect; remove it.`,
+        { severity: Severity.ERROR });
     }
   }
 }

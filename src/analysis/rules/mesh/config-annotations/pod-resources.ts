@@ -72,13 +72,13 @@ export function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, podWhere
     // _proxy.tpl adds the preStop sleep only to a proxy that is an ordinary container.
     ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} has no effect: the proxy runs as a native sidecar (${native.origin}), which `
       + 'Kubernetes stops only after the app containers, and the injector adds the wait (a preStop sleep) only to a proxy that is an '
-      + 'ordinary container. Remove it.');
+      + 'ordinary container. Remove it.', { severity: Severity.WARNING });
     return;
   }
   const grace = typeof pod.spec.terminationGracePeriodSeconds === 'number' ? pod.spec.terminationGracePeriodSeconds : 30;
   if (Number(value) >= grace) {
     ctx.report(pod.owner, `${where} ${WAIT_BEFORE_EXIT} is ${value} s, not less than the pod's terminationGracePeriodSeconds (${grace}); `
-      + 'the kubelet kills the proxy before the wait ends. Raise terminationGracePeriodSeconds or lower the wait.');
+      + 'the kubelet kills the proxy before the wait ends. Raise terminationGracePeriodSeconds or lower the wait.', { severity: Severity.WARNING });
   }
 }
 

@@ -266,7 +266,8 @@ const proxyImageName: Validator = (v) => {
 
 /** Keys whose wrong values do more than the injector's log line: what is wrong is what the component that reads them does. */
 export const OTHER_READERS: Partial<Record<LabelsGoName, Reader>> = {
-  ProxyInjectAnnotation: warning(injectValueProblem),
+  // A pod that asks for a proxy gets none: certain (report.go disabledByAnnotation).
+  ProxyInjectAnnotation: error(injectValueProblem),
   ProxyImagePullPolicyAnnotation: error(pullPolicyWritten),
   ProxyAccessLogAnnotation: warning(accessLogProblem),
   // GetPodPatch sets PodInboundPorts from the pod's container ports after the overrides: the annotation never counts.
