@@ -9,6 +9,8 @@ export const localRateLimits: Rule = {
   area: RuleArea.CAPACITY,
   severity: Severity.INFO,
   doc: {
+    certainty: 'Advice: the limit counts per proxy, so its cluster-wide capacity is the rate times the replicas; a warning when '
+      + 'an autoscaler makes the replicas, and so the capacity, vary.',
     title: 'A local rate limit\'s cluster-wide capacity is its rate × the replicas behind the Server',
     why: 'HTTPLocalRateLimitPolicy is enforced by each proxy on its own: every pod behind the Server keeps its own token '
       + 'buckets (total, per identity, per override), so the cluster accepts rate × replicas, not the rate — it is no '

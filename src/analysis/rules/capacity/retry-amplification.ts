@@ -8,6 +8,7 @@ export const retryAmplification: Rule = {
   area: RuleArea.CAPACITY,
   severity: Severity.WARNING,
   doc: {
+    certainty: 'Depends on: how many requests fail and are retried at each hop; the limits only bound the worst case.',
     title: 'Retries along a chain of declared calls stay within maxRetryAmplification',
     why: 'Each client proxy retries a failed request up to its retry limit (retry.linkerd.io/limit on the route, else on '
       + 'its parent Service; 1 when only conditions are set), so one request becomes up to 1 + limit attempts at that hop; '

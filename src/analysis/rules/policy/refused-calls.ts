@@ -76,6 +76,9 @@ export const refusedCalls: Rule = {
   area: RuleArea.POLICY,
   severity: Severity.ERROR,
   doc: {
+    certainty: 'Open wider: the inbound policy the manifests describe admits a request the workload declares must be refused '
+      + '(policy-controller/k8s/index/src/inbound/index.rs PolicyIndex::client_authzs). A refusal that rests on callers or '
+      + 'networks outside the manifests is a warning.',
     title: 'Every refusal a workload declares is refused by the mesh\'s inbound policy',
     why: 'mTLS between meshed pods does not mean the target refuses the wrong identity or a plaintext client: the '
       + 'default policy (all-unauthenticated), an audit Server, a generated probe route or a broad AuthorizationPolicy '
