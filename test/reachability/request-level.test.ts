@@ -1,0 +1,111 @@
+/**
+ * Request-level reachability on a booksapp-like mesh: the four edits of a review that `diff` used to pass in silence,
+ * and `explain` agreeing with the generated probe route (inbound/index.rs ClusterInfo::default_inbound_http_routes).
+ */
+import { EDITS, booksappManifests, booksappObjects } from './booksapp-fixture';
+import { DiffFailOn, MeshDiff, diffManifests, diffMatches, explainPort, findPort, formatDiffText, meshModel } from '../../src/analysis/reachability';
+
+function diffOf(edit: (objects: any[]) => void): MeshDiff {
+  const head = booksappObjects();
+  edit(head);
+  return diffManifests(booksappManifests(booksappObjects()), booksappManifests(head));
+}
+
+function rows(d: MeshDiff): string[] {
+  return d.changes.map((c) => `${c.kind} ${c.change}: ${c.source} → ${c.target}${c.request !== undefined ? ` [${c.request}]` : ''}`);
+}
+
+describe('diff at request level on booksapp', () => {
+  test('no edit, no change', () => {
+    expect(diffOf(() => undefined).changes).toEqual([]);
+  });
+
+  // The probe route admits unauthenticated GET <probe path> from the probe networks while no route is attached.
+  test('readiness probe moved to /: GET / opens to every caller Server webapp-server refused, GET /ping closes', () => {
+    const d = diffOf(EDITS.probeToRoot);
+    const lines = rows(d);
+    for (const caller of ['unauthenticated', 'external', 'other-meshed', 'kubelet']) {
+      expect(lines).toContain(`authorization denied-to-allowed: ${caller} → booksapp/webapp:7000 [GET /]`);
+      expect(lines).toContain(`authorization allowed-to-denied: ${caller} → booksapp/webapp:7000 [GET /ping]`);
+    }
+    const opened = d.changes.find((c) => c.source === 'unauthenticated' && c.request === 'GET /')!;
+    expect(opened.because).toMatch(/^now: GET \/ is a probe path, and the probe route Linkerd generates/);
+    // traffic is allowed on every request before and after.
+    expect(d.changes.some((c) => c.source === 'booksapp/traffic')).toBe(false);
+    expect(diffMatches(d, DiffFailOn.TO_ALLOWED)).toBe(true);
+  });
+
+  test('the canary moved to its own ServiceAccount: its reads of authors are now refused', () => {
+    const d = diffOf(EDITS.canaryOwnServiceAccount);
+    expect(rows(d)).toEqual([
+      'authorization allowed-to-denied: Deployment booksapp/books-canary (booksapp/books → booksapp/books-canary) → booksapp/authors:7001 '
+        + '[GET /authors.json, HEAD /authors.json, GET /authors/…]',
+    ]);
+    expect(d.changes[0].because).toMatch(/before: GET \/authors.json lands on HTTPRoute authors-get-route; AuthorizationPolicy authors-get-policy admits meshed booksapp\/books/);
+    expect(diffMatches(d, DiffFailOn.TO_DENIED)).toBe(true);
+  });
+
+  test('POST added to the matches of a rule that retries: POST /books is now retried, on another route', () => {
+    const d = diffOf(EDITS.postRetried);
+    expect(rows(d)).toEqual([
+      'route changed: meshed clients → booksapp/books:7002 [POST /books…]',
+      'retry now-retried: meshed clients → booksapp/books:7002 [POST /books…]',
+    ]);
+    expect(d.changes[1].because).toBe('now retried (5xx, limit 2 (on the route)) on HTTPRoute books-reads rule 0; before: not retried on HTTPRoute books-rest rule 0');
+    expect(diffMatches(d, DiffFailOn.RETRY)).toBe(true);
+    expect(diffMatches(d, DiffFailOn.ROUTE)).toBe(true);
+    expect(diffMatches(d, DiffFailOn.SHARE)).toBe(false);
+  });
+
+  test('HEAD removed from a route\'s matches: its callers\' HEAD requests get no route and are refused', () => {
+    const d = diffOf(EDITS.headRemoved);
+    expect(rows(d)).toEqual([
+      'authorization allowed-to-denied: booksapp/books → booksapp/authors:7001 [HEAD /authors.json]',
+      'authorization allowed-to-denied: booksapp/webapp → booksapp/authors:7001 [HEAD /authors.json]',
+    ]);
+    expect(d.changes[0].because).toMatch(/^now: HEAD \/authors.json matches none of the routes attached to Server authors-server/);
+    expect(d.changes[0].because).toMatch(/\[AuthorizationPolicy booksapp\/authors-get-policy, MeshTLSAuthentication booksapp\/authors-get-authn\]$/);
+  });
+
+  test('text output groups caller → target → request class', () => {
+    const text = formatDiffText(diffOf(EDITS.headRemoved));
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      '2 calls allowed → denied.',
+      'booksapp/books:',
+      '  authorization allowed-to-denied: → booksapp/authors:7001 [HEAD /authors.json]',
+    ]);
+  });
+});
+
+describe('explain agrees with the generated probe route', () => {
+  test('GET / from unauthenticated on webapp:7000 with the probe on /: ALLOW through the probe route', () => {
+    const head = booksappObjects();
+    EDITS.probeToRoot(head);
+    const model = meshModel(booksappManifests(head));
+    const port = findPort(model, 'booksapp/webapp:7000');
+    if (typeof port === 'string') throw new Error(port);
+    const e = explainPort(model, port, { from: 'unauthenticated', method: 'GET', path: '/' });
+    if (typeof e === 'string') throw new Error(e);
+    expect(e.verdicts.map((v) => [v.source, v.request, v.allowed])).toEqual([['unauthenticated', 'probe GET /', true]]);
+    const other = explainPort(model, port, { from: 'unauthenticated', method: 'POST', path: '/' });
+    if (typeof other === 'string') throw new Error(other);
+    expect(other.verdicts.map((v) => [v.request, v.allowed])).toEqual([['*', false]]);
+  });
+
+  test('without --path: every caller has a verdict per request class, the probe path among them', () => {
+    const model = meshModel(booksappManifests(booksappObjects()));
+    const port = findPort(model, 'booksapp/webapp:7000');
+    if (typeof port === 'string') throw new Error(port);
+    const e = explainPort(model, port);
+    if (typeof e === 'string') throw new Error(e);
+    const table = Object.fromEntries(e.verdicts.map((v) => [`${v.source} ${v.request}`, v.allowed]));
+    expect(table).toMatchObject({
+      'booksapp/traffic *': true,
+      'booksapp/traffic probe GET /ping': true,
+      'unauthenticated *': false,
+      'unauthenticated probe GET /ping': true,
+      'external *': false,
+      'external probe GET /ping': true,
+    });
+  });
+});
