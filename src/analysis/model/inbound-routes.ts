@@ -126,6 +126,11 @@ function grpcMatchesOf(rule: unknown): RequestMatch[] {
   });
 }
 
+/** The matches of one rule of an HTTPRoute or GRPCRoute (one empty match when it has none: every request). */
+export function ruleRequestMatches(rule: unknown, grpc: boolean): RequestMatch[] {
+  return grpc ? grpcMatchesOf(rule) : httpMatchesOf(rule);
+}
+
 function routeMatches(route: IndexedObject, grpc: boolean): RequestMatch[] {
   const rules = listOf(route.object.spec?.rules);
   if (rules.length === 0) return [{}];

@@ -17,6 +17,7 @@ const SPECS: Record<string, OptionSpec> = {
   'from': { value: true },
   'method': { value: true },
   'path': { value: true },
+  'verbose': { value: false },
   'format': { value: true, choices: ['text', 'json'] },
 };
 
@@ -51,6 +52,6 @@ export function explainCommand(argv: readonly string[], io: CliIo): number {
   if (typeof port === 'string') throw new UsageError(port);
   const explanation = explainPort(model, port, { from: optionValue(args, 'from'), method, path });
   if (typeof explanation === 'string') throw new UsageError(explanation);
-  io.stdout(format === 'json' ? json(explanation) : formatPortExplanation(explanation));
+  io.stdout(format === 'json' ? json(explanation) : formatPortExplanation(explanation, args.flags.has('verbose')));
   return 0;
 }

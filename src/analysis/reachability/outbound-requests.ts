@@ -1,0 +1,132 @@
+/**
+ * Outbound, per Service port (read with the retry and timeout readers the LKD-RETRY rules use): what a meshed client's proxy does with each request class — the route (and rule) that
+ * takes it, that rule's backends and shares, its retry conditions and limit, its request timeout — or the 404 /
+ * UNIMPLEMENTED that requests no rule matches get once a route is served.
+ *
+ * Mirrors linkerd2 at version-2.20:
+ * - `policy-controller/grpc/src/outbound.rs` `to_proto`: the routes served for the port's protocol, sorted by
+ *   `timestamp_then_name` (the outbound model's `served` list, model/outbound.ts);
+ * - `policy-controller/grpc/src/outbound/http.rs` `protocol` / `base_http_routes`: without a served route the default
+ *   route sends every request to the Service with the Service's retry and timeouts; once one is served, the default
+ *   route is gone (`default_outbound_service_route` only when the list is empty) and unmatched requests get 404;
+ *   `convert_outbound_route`: a route's retry and timeouts replace the Service's, `convert_retry` the conditions and limit;
+ * - linkerd2-proxy `http-route` `find`: the most specific match over every rule of every route wins (Gateway API
+ *   precedence), ties keep route order — the same selection as the inbound side (model/inbound-routes.ts `routeFor`).
+ */
+import {
+  RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION,
+} from '../../core/linkerd-grammar';
+import { InboundRoute, RequestMatch, routeFor, ruleRequestMatches } from '../model/inbound-routes';
+import { annotationsOf } from '../model/manifest';
+import { perIndex } from '../model/memo';
+import { IndexedObject, MeshIndex } from '../model/mesh-index';
+import { ServicePortPolicy } from '../model/outbound';
+import { specOf } from '../model/policy-view';
+import { BackendShare, RequestSample, RuleShares, routeShares } from '../policy';
+import { annotationsRead, effectiveRetry, requestTimeoutFor, retryBlockKeys, retrySettingsOf } from '../rules/retry/retry-config';
+
+/** What the client proxy does with one request class. Equal texts mean equal treatment (a diff compares them). */
+export interface OutboundOutcome {
+  /** `HTTPRoute books-reads rule 0`, `the default route`, or `none` (the request gets `status`). */
+  readonly route: string;
+  /** `booksapp/books:7002 90%, booksapp/books-canary:7002 10%`; empty when no route takes the request. */
+  readonly backends: string;
+  /** `5xx, limit 2` (plus the per-try timeout) and where it is set; empty when the request is not retried. */
+  readonly retry: string;
+  /** `request 10s (rules[0].timeouts.request)`; empty when none applies. */
+  readonly timeout: string;
+  /** `HTTP 404` / `gRPC UNIMPLEMENTED` when no route takes the request. */
+  readonly status?: string;
+}
+
+interface RuleEntry extends InboundRoute {
+  readonly ruleIndex: number;
+}
+
+/** One Service port's routes as the client proxy matches them. */
+export interface OutboundRequests {
+  readonly grpc: boolean;
+  /** Every match of every served rule (for the request classes). */
+  readonly matches: readonly RequestMatch[];
+  outcome(sample: RequestSample): OutboundOutcome;
+}
+
+const HTTP_KEYS = [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
+const GRPC_KEYS = [RETRY_GRPC_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
+
+const sharesByRule = perIndex((index: MeshIndex) => {
+  const out = new Map<string, RuleShares>();
+  for (const rule of routeShares(index)) out.set(`${rule.route.kind}|${rule.route.namespace}|${rule.route.name}#${rule.ruleIndex}`, rule);
+  return out;
+});
+
+function shareText(b: BackendShare): string {
+  return `${b.namespace}/${b.name}${b.port === undefined ? '' : `:${b.port}`} ${b.percent}%`;
+}
+
+function label(route: IndexedObject): string {
+  return `${route.id.kind} ${route.id.name}`;
+}
+
+/** Conditions, limit and per-try timeout of a retry block, as `convert_retry` sends them. */
+function retryText(source: IndexedObject, keys: readonly string[], grpc: boolean, own: boolean): string {
+  const settings = retrySettingsOf(source, keys);
+  const conditions = annotationsOf(source.object)[grpc ? RETRY_GRPC_ANNOTATION : RETRY_HTTP_ANNOTATION];
+  const parts = [conditions !== undefined ? String(conditions) : 'no conditions', `limit ${settings.limit}`];
+  if (settings.timeoutMs !== undefined) parts.push(`per try ${settings.timeoutMs}ms`);
+  return `${parts.join(', ')} (${own ? 'on the route' : `from ${label(source)}`})`;
+}
+
+function serviceRetry(service: IndexedObject, grpc: boolean): string {
+  const keys = retryBlockKeys(service, grpc ? GRPC_KEYS : HTTP_KEYS);
+  if (keys.length === 0 || !annotationsRead(service, keys)) return '';
+  return retryText(service, keys, grpc, false);
+}
+
+function serviceTimeout(service: IndexedObject): string {
+  const value = annotationsOf(service.object)[TIMEOUT_REQUEST_ANNOTATION];
+  return value === undefined ? '' : `request ${String(value)} (${TIMEOUT_REQUEST_ANNOTATION} on ${label(service)})`;
+}
+
+function ruleOutcome(index: MeshIndex, entry: RuleEntry, grpc: boolean): OutboundOutcome {
+  const route = entry.route!;
+  const shares = sharesByRule(index).get(`${route.id.kind}|${route.id.namespace}|${route.id.name}#${entry.ruleIndex}`);
+  const retry = effectiveRetry(route, index);
+  const timeout = requestTimeoutFor(route, entry.ruleIndex, index);
+  return {
+    route: `${label(route)} rule ${entry.ruleIndex}`,
+    backends: (shares?.backends ?? []).map(shareText).join(', '),
+    retry: retry ? retryText(retry.source, retry.keys, grpc, retry.source === route) : '',
+    timeout: timeout && timeout.ms > 0 ? `request ${timeout.ms}ms (${timeout.source})` : '',
+  };
+}
+
+function ruleEntries(routes: readonly IndexedObject[], grpc: boolean): RuleEntry[] {
+  return routes.flatMap((route) => {
+    const rules = Array.isArray(specOf(route).rules) ? specOf(route).rules as unknown[] : [];
+    return (rules.length === 0 ? [undefined] : rules).map((rule, ruleIndex) => ({ route, ruleIndex, matches: ruleRequestMatches(rule, grpc) }));
+  });
+}
+
+/** The request-level outbound view of one Service port (`view` undefined: no route names the port). */
+export function outboundRequests(index: MeshIndex, service: IndexedObject, port: number, view: ServicePortPolicy | undefined): OutboundRequests {
+  const grpc = view?.servedFamily === 'GRPCRoute';
+  const served = view?.served.map((r) => r.route) ?? [];
+  const entries = ruleEntries(served, grpc);
+  const name = `${service.id.namespace}/${service.id.name}:${port}`;
+  const fallback: OutboundOutcome = served.length === 0
+    ? { route: 'the default route', backends: `${name} 100%`, retry: serviceRetry(service, grpc), timeout: serviceTimeout(service) }
+    : { route: 'none', backends: '', retry: '', timeout: '', status: grpc ? 'gRPC UNIMPLEMENTED' : 'HTTP 404' };
+  const outcomes = new Map<RuleEntry, OutboundOutcome>();
+  return {
+    grpc,
+    matches: entries.flatMap((e) => e.matches),
+    outcome(sample) {
+      const entry = routeFor(entries, sample) as RuleEntry | undefined;
+      if (!entry) return fallback;
+      let outcome = outcomes.get(entry);
+      if (!outcome) outcomes.set(entry, outcome = ruleOutcome(index, entry, grpc));
+      return outcome;
+    },
+  };
+}
