@@ -16,6 +16,7 @@
  *   startup `httpGet` of containers and init containers; a named probe port resolves among that container's TCP ports.
  * - linkerd2-proxy `server-policy` `mk_routes` / `try_route`: a route's authorizations are its own plus the Server's.
  */
+import { podHttpProbes } from './http-probes';
 import { perKeyOfIndex } from './memo';
 import { GATEWAY_GROUP, IndexedObject, MeshIndex, POLICY_GROUP, PodTemplate } from './mesh-index';
 import { routesForServer } from './policy-view';
@@ -56,39 +57,13 @@ function listOf(value: unknown): any[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** The path of a probe's URI as the controller keeps it (`http::Uri::path`: no query, no fragment). */
-function uriPath(path: unknown): string {
-  const text = typeof path === 'string' && path.length > 0 ? path : '/';
-  const cut = text.search(/[?#]/);
-  const bare = cut >= 0 ? text.slice(0, cut) : text;
-  return bare.startsWith('/') ? bare : `/${bare}`;
-}
-
-function probePort(port: unknown, container: any): number | undefined {
-  if (Number.isInteger(port)) return (port as number) >= 1 && (port as number) <= 65535 ? port as number : undefined;
-  if (typeof port !== 'string') return undefined;
-  const wanted = port.toLowerCase();
-  for (const p of listOf(container?.ports)) {
-    const tcp = p?.protocol === undefined || String(p.protocol).toUpperCase() === 'TCP';
-    if (tcp && typeof p?.name === 'string' && p.name.toLowerCase() === wanted && Number.isInteger(p.containerPort)) return p.containerPort;
-  }
-  return undefined;
-}
-
-/** Port → sorted probe paths of one pod template (`pod_http_probes`). */
+/** Port → sorted probe paths of one pod template (`pod_http_probes`, read by http-probes.ts). */
 export const probePaths: (pod: PodTemplate, index: MeshIndex) => ReadonlyMap<number, readonly string[]> = perKeyOfIndex((pod) => {
   const byPort = new Map<number, string[]>();
-  for (const container of [...listOf(pod.spec.containers), ...listOf(pod.spec.initContainers)]) {
-    for (const probe of [container?.livenessProbe, container?.readinessProbe, container?.startupProbe]) {
-      const get = isRecord(probe) ? probe.httpGet : undefined;
-      if (!isRecord(get)) continue;
-      const port = probePort(get.port, container);
-      if (port === undefined) continue;
-      const path = uriPath(get.path);
-      const list = byPort.get(port) ?? [];
-      if (!list.includes(path)) list.push(path);
-      byPort.set(port, list);
-    }
+  for (const { port, path } of podHttpProbes(pod)) {
+    const list = byPort.get(port) ?? [];
+    if (!list.includes(path)) list.push(path);
+    byPort.set(port, list);
   }
   // Byte order, as the controller's BTreeSet keeps them.
   for (const list of byPort.values()) list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,49 +1,17 @@
 import { Severity } from '../../finding';
+import { HttpProbe, podHttpProbes } from '../../model/http-probes';
 import { probePaths, routeFamilyOf, servedServerRoutes, serverProxyProtocol } from '../../model/inbound-routes';
 import { IndexedObject, Injection, POLICY_GROUP, PodTemplate } from '../../model/mesh-index';
 import {
-  authorizationTargets, containersOf, isMeshed, ownPodTemplates, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage,
+  authorizationTargets, isMeshed, ownPodTemplates, resolveContainerPort, routesForServer, serverAccessPolicy, serverCoverage,
   serverPort, specOf, workloadLabel,
 } from '../../model/policy-view';
 import { Caller, authorizationAdmits, defaultPolicyAllows } from '../../policy/authorization';
 import { evaluateInboundPolicy } from '../../policy/evaluate';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
-const PROBE_KINDS = ['livenessProbe', 'readinessProbe', 'startupProbe'];
-
 /** Kubelet probes arrive without an mTLS identity; node addresses are assumed to be inside the cluster networks. */
 const KUBELET: Caller = { meshed: false, inCluster: true, label: 'the kubelet (unauthenticated)' };
-
-interface HttpProbe {
-  readonly kind: string;
-  readonly container: string;
-  readonly port: number;
-  readonly path: string;
-  readonly query: URLSearchParams;
-  readonly headers: Array<{ name: string; value: string }>;
-}
-
-function probePort(container: any, port: unknown): number | undefined {
-  if (typeof port === 'number') return port;
-  const named = (Array.isArray(container?.ports) ? container.ports : []).find((p: any) => p?.name === port);
-  return typeof named?.containerPort === 'number' ? named.containerPort : undefined;
-}
-
-export function httpProbes(pod: PodTemplate): HttpProbe[] {
-  const probes: HttpProbe[] = [];
-  for (const container of containersOf(pod)) {
-    for (const kind of PROBE_KINDS) {
-      const get = container?.[kind]?.httpGet;
-      if (!get || typeof get !== 'object') continue;
-      const port = probePort(container, get.port);
-      if (port === undefined) continue;
-      const [path, query] = String(typeof get.path === 'string' && get.path ? get.path : '/').split('?');
-      const headers = (Array.isArray(get.httpHeaders) ? get.httpHeaders : []).map((h: any) => ({ name: String(h?.name ?? ''), value: String(h?.value ?? '') }));
-      probes.push({ kind, container: String(container?.name ?? ''), port, path, query: new URLSearchParams(query ?? ''), headers });
-    }
-  }
-  return probes;
-}
 
 function pathMatches(path: any, probePath: string): boolean {
   const type = path?.type ?? 'PathPrefix';
@@ -105,7 +73,7 @@ function failingProbe(kind: string): string {
 function checkPod(ctx: RuleContext, server: IndexedObject, routes: IndexedObject[], pod: PodTemplate): void {
   const port = serverPort(server);
   const number = port === undefined ? undefined : typeof port === 'number' ? port : resolveContainerPort(pod, port);
-  for (const probe of httpProbes(pod).filter((p) => p.port === number)) {
+  for (const probe of podHttpProbes(pod).filter((p) => p.port === number)) {
     const where = `${probe.kind} of container ${probe.container} in ${workloadLabel(pod)} (GET ${probe.path} on port ${probe.port})`;
     const matching = routes.filter((r) => routeMatchesProbe(r, probe));
     if (matching.length === 0) {
@@ -146,7 +114,7 @@ function checkConnectionProbes(ctx: RuleContext): void {
   if (pods.length === 0) return;
   const policy = evaluateInboundPolicy(ctx.index, ctx.context);
   for (const pod of pods) {
-    for (const probe of httpProbes(pod)) {
+    for (const probe of podHttpProbes(pod)) {
       const port = policy.portPolicy(pod, probe.port);
       if (!port || port.skipsProxy || routeFamilyOf(port.protocol) !== 'none') continue;
       const decision = port.allows(KUBELET);
