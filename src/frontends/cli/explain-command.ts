@@ -6,7 +6,7 @@ import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { EXPLAIN_USAGE } from './usage';
 import {
-  explainPort, findPort, findServicePort, formatPortExplanation, formatServiceExplanation, meshModel,
+  explainModel, explainPort, findPort, findServicePort, formatPortExplanation, formatServiceExplanation,
 } from '../../analysis/reachability';
 
 const SPECS: Record<string, OptionSpec> = {
@@ -40,7 +40,7 @@ export function explainCommand(argv: readonly string[], io: CliIo): number {
   if (method !== undefined && path === undefined) throw new UsageError('--method needs --path');
   if (path !== undefined && !path.startsWith('/')) throw new UsageError('--path must start with /');
   const options = engineOptions(args, io.cwd);
-  const model = meshModel(loadManifests(args.positionals, io.cwd), options);
+  const model = explainModel(loadManifests(args.positionals, io.cwd), options);
   const format = optionValue(args, 'format') ?? 'text';
   if (toService !== undefined) {
     const service = findServicePort(model, toService);
