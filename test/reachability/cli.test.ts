@@ -25,8 +25,12 @@ describe('diff', () => {
     const out = JSON.parse(run.stdout);
     expect(Object.keys(out)).toEqual(['changes']);
     expect(out.changes[0]).toEqual({
-      kind: 'authorization', change: 'allowed-to-denied', source: 'mesh-lab/client', target: 'mesh-lab/orders-v1:8080',
-      request: 'every request but GET /health', because: expect.any(String),
+      kind: 'authorization',
+      change: 'allowed-to-denied',
+      source: 'mesh-lab/client',
+      target: 'mesh-lab/orders-v1:8080',
+      request: 'every request but GET /health',
+      because: expect.any(String),
     });
     expect(cli('diff', 'base', 'head', '--fail-on', 'allowed-to-denied').status).toBe(1);
     expect(cli('diff', 'base', 'head', '--fail-on', 'denied-to-allowed').status).toBe(0);
