@@ -109,3 +109,34 @@ describe('explain agrees with the generated probe route', () => {
     });
   });
 });
+
+describe('header matches cut request classes of their own', () => {
+  // linkerd2-proxy http-route: a match's headers must all be present; more header matches take precedence.
+  test('a route for requests carrying x-canary: 1 that admits traffic: diff names that class, not every request', () => {
+    const head = booksappObjects();
+    head.push({
+      apiVersion: 'policy.linkerd.io/v1beta3',
+      kind: 'HTTPRoute',
+      metadata: { name: 'authors-canary-route', namespace: 'booksapp' },
+      spec: {
+        parentRefs: [{ name: 'authors-server', kind: 'Server', group: 'policy.linkerd.io' }],
+        rules: [{ matches: [{ method: 'GET', path: { type: 'Exact', value: '/authors.json' }, headers: [{ name: 'X-Canary', value: '1' }] }] }],
+      },
+    }, {
+      apiVersion: 'policy.linkerd.io/v1alpha1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name: 'authors-canary-policy', namespace: 'booksapp' },
+      spec: {
+        targetRef: { group: 'policy.linkerd.io', kind: 'HTTPRoute', name: 'authors-canary-route' },
+        requiredAuthenticationRefs: [{ group: 'policy.linkerd.io', kind: 'MeshTLSAuthentication', name: 'webapp-callers' }],
+      },
+    });
+    const d = diffManifests(booksappManifests(booksappObjects()), booksappManifests(head));
+    // traffic gains GET /authors.json with the header; books and webapp lose it (the more specific route does not name them).
+    expect(rows(d)).toEqual([
+      'authorization allowed-to-denied: booksapp/books → booksapp/authors:7001 [GET /authors.json with x-canary: 1]',
+      'authorization denied-to-allowed: booksapp/traffic → booksapp/authors:7001 [GET /authors.json with x-canary: 1]',
+      'authorization allowed-to-denied: booksapp/webapp → booksapp/authors:7001 [GET /authors.json with x-canary: 1]',
+    ]);
+  });
+});

@@ -8,17 +8,21 @@
  * request that a class stands for is routed exactly as its representative, since route selection
  * (linkerd2-proxy `http-route` `find`, Gateway API precedence) only looks at those values.
  *
- * Header and query-param conditions are not partitioned: a match that needs them is never taken by a representative
- * (it stands for requests without those headers), which is the conservative reading for authorization.
+ * A match with header or query-param conditions adds one class more: the requests of its method and path that carry
+ * those headers and params (a regular expression's literal source stands for a value it matches; a match whose
+ * expression is not a literal adds no class). Every other class stands for requests carrying none of them.
  */
-import { RequestMatch } from '../model/inbound-routes';
+import { RequestMatch, ValueMatch } from '../model/inbound-routes';
 
 /** One representative request and the class it stands for, in words. */
 export interface RequestSample {
   readonly method: string;
   readonly path: string;
-  /** `GET /authors.json`, `HEAD /books/…`, `other methods /`, `GET other paths`, `books.Books/List`. */
+  /** `GET /authors.json`, `HEAD /books/…`, `other methods /`, `GET other paths`, `books.Books/List`, `GET / with x-canary: 1`. */
   readonly label: string;
+  /** Headers it carries (lower-cased names), for a class a header match cuts. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
 }
 
 /** Methods tried, in order, for "a method no match names". */
@@ -50,13 +54,43 @@ function httpPaths(matches: readonly RequestMatch[]): PathValue[] {
   return [...paths.values()].sort((a, b) => byText(a.path, b.path));
 }
 
+const LITERAL = /^[A-Za-z0-9 _./:=~+-]*$/;
+
+/** The values a request must carry to meet conditions, or undefined when an expression has no literal stand-in. */
+function carried(conditions: readonly ValueMatch[] | undefined): Record<string, string> | undefined {
+  const out: Record<string, string> = Object.create(null);
+  for (const c of conditions ?? []) {
+    if (c.regex && !LITERAL.test(c.value)) return undefined;
+    out[c.name] = c.value;
+  }
+  return out;
+}
+
+/** One class per match with header or query conditions: its method and path, carrying what they ask for. */
+function conditionSamples(matches: readonly RequestMatch[], grpcPath?: (m: RequestMatch) => string): RequestSample[] {
+  const out = new Map<string, RequestSample>();
+  for (const m of matches) {
+    if ((m.headers ?? []).length === 0 && (m.queryParams ?? []).length === 0) continue;
+    const headers = carried(m.headers);
+    const query = carried(m.queryParams);
+    if (!headers || !query) continue;
+    const method = grpcPath ? 'POST' : m.method ?? 'GET';
+    const path = grpcPath ? grpcPath(m) : m.pathExact ?? m.pathPrefix ?? (m.pathRegex !== undefined && LITERAL.test(m.pathRegex) ? m.pathRegex : '/');
+    const words = [...(m.headers ?? []).map((h) => `${h.name}: ${h.value}`), ...(m.queryParams ?? []).map((q) => `?${q.name}=${q.value}`)];
+    const label = `${grpcPath ? path.slice(1) : `${method} ${path}`} with ${words.join(', ')}`;
+    out.set(label, { method, path, label, headers, query });
+  }
+  return [...out.values()];
+}
+
 function httpSamples(matches: readonly RequestMatch[]): RequestSample[] {
   const named = new Set<string>(['GET']);
   for (const m of matches) if (m.method !== undefined) named.add(m.method);
   const methods = [...named].sort(byText).map((method) => ({ method, label: method }));
   const spare = SPARE_METHODS.find((m) => !named.has(m));
   if (spare) methods.push({ method: spare, label: 'other methods' });
-  return httpPaths(matches).flatMap((p) => methods.map((m) => ({ method: m.method, path: p.path, label: `${m.label} ${p.label}` })));
+  const plain = httpPaths(matches).flatMap((p) => methods.map((m) => ({ method: m.method, path: p.path, label: `${m.label} ${p.label}` })));
+  return [...plain, ...conditionSamples(matches)];
 }
 
 function grpcSamples(matches: readonly RequestMatch[]): RequestSample[] {
@@ -69,7 +103,8 @@ function grpcSamples(matches: readonly RequestMatch[]): RequestSample[] {
     out.set(label, { method: 'POST', path: `/${service}/${method}`, label });
   }
   out.set('other', { method: 'POST', path: SPARE_GRPC, label: 'other gRPC methods' });
-  return [...out.values()].sort((a, b) => byText(a.path, b.path));
+  const grpcPath = (m: RequestMatch) => `/${m.grpcService ?? 'unmatched.Service'}/${m.grpcMethod ?? 'Unmatched'}`;
+  return [...[...out.values()].sort((a, b) => byText(a.path, b.path)), ...conditionSamples(matches, grpcPath)];
 }
 
 /**
