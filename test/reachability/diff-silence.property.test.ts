@@ -34,6 +34,10 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     ([r, m, p, type]): Edit => (o) => {
       rule(o, r).matches.push({ method: m, path: { type, value: p } });
     }),
+  fc.tuple(fc.constantFrom(...ROUTES), fc.constantFrom(...METHODS), fc.constantFrom(...PATHS), fc.constantFrom('1', '2')).map(
+    ([r, m, p, v]): Edit => (o) => {
+      rule(o, r).matches.push({ method: m, path: { type: 'Exact', value: p }, headers: [{ name: 'X-Canary', value: v }] });
+    }),
   fc.tuple(fc.constantFrom(...DEPLOYMENTS), fc.constantFrom(...PATHS)).map(([d, p]): Edit => (o) => {
     findBooksObject(o, 'Deployment', d).spec.template.spec.containers[0].readinessProbe.httpGet.path = p;
   }),
@@ -71,7 +75,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 /** Every answer explain gives on a model: per workload port, caller and request; per Service port and request. */
 function answers(model: MeshModel, callerKeys: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
-  const requests = METHODS.flatMap((method) => PATHS.map((path) => ({ method, path, label: `${method} ${path}` })));
+  const plain = METHODS.flatMap((method) => PATHS.map((path) => ({ method, path, label: `${method} ${path}` })));
+  const requests = [...plain, ...plain.map((r) => ({ ...r, label: `${r.label} x-canary: 1`, headers: { 'x-canary': '1' } }))];
   for (const port of model.ports) {
     for (const [who, key] of callerKeys) {
       for (const r of requests) {
