@@ -137,7 +137,11 @@ export function inboundMatches(entry: PortEntry): { readonly grpc: boolean; read
   return { grpc: entry.policy.protocol === 'gRPC', matches: entry.policy.routes.flatMap((r) => r.matches) };
 }
 
-/** One request of one caller: the route it lands on (or none: refused), then that route's authorizations. */
+/**
+ * One request of one caller: the route it lands on (or none: refused), then that route's authorizations with the
+ * Server's (linkerd2-proxy `server-policy` `http::Routes` / `try_route`, via policy/evaluate.ts `allowsRequest`); a
+ * port the proxy does not route (opaque, TLS, skipped, unmeshed) is decided per connection.
+ */
 export function decideRequest(entry: PortEntry, callerView: CallerView, sample: RequestSample): CallVerdict {
   const caller: Caller = toCaller(callerView);
   if (!entry.policy) {
@@ -184,7 +188,7 @@ export function decidePort(entry: PortEntry, callerView: CallerView, connections
   return out;
 }
 
-/** The request class a request lands in, as the proxy routes it (the most specific match of the port's routes). */
+/** The request class a request lands in, as the proxy routes it (`http-route` `find`: the most specific match of the port's routes). */
 export function requestClassOf(entry: PortEntry, method: string, path: string): string {
   if (!routed(entry)) return '*';
   const route = routeFor(entry.policy.routes, { method, path });

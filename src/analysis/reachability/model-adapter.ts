@@ -80,8 +80,20 @@ function ignoredObjects(result: AnalysisResult): IgnoredView[] {
 // ---------------------------------------------------------------------------------------------------------------
 // The model
 
-/** The model reachability reads, from one analysis (its index, context and findings). */
+/** Models already built: every reader of one analysis (explain, diff, plan-deny, the picture) shares one. */
+const models = new WeakMap<AnalysisResult, MeshModel>();
+
+/**
+ * The model reachability reads, from one analysis (its index, context and findings): built once per analysis, on the
+ * inbound evaluation memoized on its index (policy/evaluate.ts `evaluateInboundPolicy`, the one the policy rules read).
+ */
 export function buildMeshModel(result: AnalysisResult): MeshModel {
+  let model = models.get(result);
+  if (!model) models.set(result, model = build(result));
+  return model;
+}
+
+function build(result: AnalysisResult): MeshModel {
   const index = result.index;
   const inbound = evaluateInboundPolicy(index, result.context);
   const byPod = new Map<PodTemplate, Map<number, PortEntry>>();
