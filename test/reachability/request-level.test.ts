@@ -140,3 +140,23 @@ describe('header matches cut request classes of their own', () => {
     ]);
   });
 });
+
+describe('outbound per group of clients', () => {
+  // outbound/index.rs: a route in the client's namespace (a consumer route) adds to the producer routes for its clients.
+  test('a consumer route in namespace shop changes what shop\'s clients get, and nobody else\'s', () => {
+    const head = booksappObjects();
+    head.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }, {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'shop-writes', namespace: 'shop' },
+      spec: {
+        parentRefs: [{ group: 'core', kind: 'Service', name: 'books', namespace: 'booksapp', port: 7002 }],
+        rules: [{ matches: [{ method: 'POST', path: { type: 'PathPrefix', value: '/books' } }], backendRefs: [{ name: 'books-canary', namespace: 'booksapp', port: 7002 }] }],
+      },
+    });
+    const d = diffManifests(booksappManifests(booksappObjects()), booksappManifests(head));
+    expect(rows(d).filter((r) => r.startsWith('route '))).toEqual(['route changed: meshed clients in namespace shop → booksapp/books:7002 [POST /books…]']);
+    expect(d.changes.find((c) => c.kind === 'route')!.because).toBe(
+      'now: HTTPRoute shop-writes rule 0 → booksapp/books-canary:7002 100%; before: HTTPRoute books-rest rule 0 → booksapp/books:7002 100%');
+  });
+});

@@ -20,8 +20,9 @@ import { InboundRoute, RequestMatch, routeFor, ruleRequestMatches } from '../mod
 import { annotationsOf } from '../model/manifest';
 import { perIndex } from '../model/memo';
 import { IndexedObject, MeshIndex } from '../model/mesh-index';
-import { ServicePortPolicy } from '../model/outbound';
+import { ServicePortPolicy, servedTo } from '../model/outbound';
 import { specOf } from '../model/policy-view';
+import { RouteFamily } from '../model/route-view';
 import { BackendShare, RequestSample, RuleShares, routeShares } from '../policy';
 import { annotationsRead, effectiveRetry, requestTimeoutFor, retryBlockKeys, retrySettingsOf } from '../rules/retry/retry-config';
 
@@ -43,12 +44,21 @@ interface RuleEntry extends InboundRoute {
   readonly ruleIndex: number;
 }
 
-/** One Service port's routes as the client proxy matches them. */
-export interface OutboundRequests {
+/** The routes one group of clients' proxies match a Service port's requests with. */
+export interface OutboundScope {
   readonly grpc: boolean;
   /** Every match of every served rule (for the request classes). */
   readonly matches: readonly RequestMatch[];
   outcome(sample: RequestSample): OutboundOutcome;
+}
+
+/**
+ * One Service port's routes as the client proxy matches them: for every client (the producer routes), and for the
+ * clients of each namespace with consumer routes of its own (outbound/index.rs watches per client namespace).
+ */
+export interface OutboundRequests extends OutboundScope {
+  /** Client namespace → its scope, for the namespaces with consumer routes on this port. */
+  readonly consumers: ReadonlyMap<string, OutboundScope>;
 }
 
 const HTTP_KEYS = [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
@@ -108,10 +118,7 @@ function ruleEntries(routes: readonly IndexedObject[], grpc: boolean): RuleEntry
   });
 }
 
-/** The request-level outbound view of one Service port (`view` undefined: no route names the port). */
-export function outboundRequests(index: MeshIndex, service: IndexedObject, port: number, view: ServicePortPolicy | undefined): OutboundRequests {
-  const grpc = view?.servedFamily === 'GRPCRoute';
-  const served = view?.served.map((r) => r.route) ?? [];
+function scopeOf(index: MeshIndex, service: IndexedObject, port: number, served: readonly IndexedObject[], grpc: boolean): OutboundScope {
   const entries = ruleEntries(served, grpc);
   const name = `${service.id.namespace}/${service.id.name}:${port}`;
   const fallback: OutboundOutcome = served.length === 0
@@ -129,4 +136,15 @@ export function outboundRequests(index: MeshIndex, service: IndexedObject, port:
       return outcome;
     },
   };
+}
+
+/** The request-level outbound view of one Service port (`view` undefined: no route names the port). */
+export function outboundRequests(index: MeshIndex, service: IndexedObject, port: number, view: ServicePortPolicy | undefined): OutboundRequests {
+  const every = scopeOf(index, service, port, view?.served.map((r) => r.route) ?? [], view?.servedFamily === RouteFamily.GRPC);
+  const consumers = new Map<string, OutboundScope>();
+  for (const namespace of new Set((view?.attached ?? []).filter((r) => !r.producer).map((r) => r.clients))) {
+    const served = servedTo(view!, namespace);
+    consumers.set(namespace, scopeOf(index, service, port, served.routes.map((r) => r.route), served.family === RouteFamily.GRPC));
+  }
+  return { ...every, outcome: every.outcome, consumers };
 }

@@ -8,6 +8,7 @@
 import { RequestSample, requestSamples } from '../policy';
 import { KUBELET } from './adapter-callers';
 import { PROBE_PREFIX } from './adapter-inbound';
+import { OutboundScope } from './outbound-requests';
 import { CallVerdict, MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
 
 /** The kinds of change (`diff --fail-on` takes each as well). */
@@ -173,13 +174,22 @@ function outcomeWords(o: { route: string; backends: string; retry: string; timeo
 }
 
 /**
- * Per Service port on both sides, the request classes another route (or none) now takes, and those whose retrying
- * starts or stops. Changes of a route's own shares, retry values and timeouts are the per-object rows of diff.ts.
+ * Per Service port on both sides and per group of clients (every client, and each namespace with consumer routes on
+ * either side), the request classes another route (or none) now takes, and those whose retrying starts or stops.
+ * Changes of a route's own shares, retry values and timeouts are the per-object rows of diff.ts.
  */
 export function outboundRequestChanges(before: ServicePortView, after: ServicePortView, base: MeshModel, head: MeshModel): MeshChange[] {
   const a = base.outboundRequests(before);
   const b = head.outboundRequests(after);
   if (!a || !b) return [];
+  const namespaces = [...new Set([...a.consumers.keys(), ...b.consumers.keys()])].sort(compareText);
+  return [
+    ...scopeChanges('meshed clients', after.target, a, b),
+    ...namespaces.flatMap((ns) => scopeChanges(`meshed clients in namespace ${ns}`, after.target, a.consumers.get(ns) ?? a, b.consumers.get(ns) ?? b)),
+  ];
+}
+
+function scopeChanges(source: string, target: string, a: OutboundScope, b: OutboundScope): MeshChange[] {
   const all = requestSamples([...a.matches, ...b.matches], a.grpc || b.grpc);
   const rows = all.flatMap((sample) => {
     const was = a.outcome(sample);
@@ -203,14 +213,7 @@ export function outboundRequestChanges(before: ServicePortView, after: ServicePo
   const groups = grouped(rows, (r) => `${r.kind}|${r.change}|${r.because}`);
   return [...groups.values()].map((group) => {
     const request = requestWords(group.map((r) => r.sample), all);
-    return {
-      kind: group[0].kind,
-      change: group[0].change,
-      source: 'meshed clients',
-      target: after.target,
-      ...(request !== undefined ? { request } : {}),
-      because: group[0].because,
-    };
+    return { kind: group[0].kind, change: group[0].change, source, target, ...(request !== undefined ? { request } : {}), because: group[0].because };
   });
 }
 
