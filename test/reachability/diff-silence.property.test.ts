@@ -38,6 +38,19 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     ([r, m, p, v]): Edit => (o) => {
       rule(o, r).matches.push({ method: m, path: { type: 'Exact', value: p }, headers: [{ name: 'X-Canary', value: v }] });
     }),
+  // A consumer route: what the clients in namespace shop (only) get.
+  fc.tuple(fc.constantFrom(...METHODS), fc.constantFrom(...PATHS)).map(([m, p]): Edit => (o) => {
+    if (!o.some((x) => x.kind === 'Namespace' && x.metadata.name === 'shop')) o.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+    o.push({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: `shop-${o.length}`, namespace: 'shop' },
+      spec: {
+        parentRefs: [{ group: 'core', kind: 'Service', name: 'books', namespace: 'booksapp', port: 7002 }],
+        rules: [{ matches: [{ method: m, path: { type: 'PathPrefix', value: p } }], backendRefs: [{ name: 'books-canary', namespace: 'booksapp', port: 7002 }] }],
+      },
+    });
+  }),
   fc.tuple(fc.constantFrom(...DEPLOYMENTS), fc.constantFrom(...PATHS)).map(([d, p]): Edit => (o) => {
     findBooksObject(o, 'Deployment', d).spec.template.spec.containers[0].readinessProbe.httpGet.path = p;
   }),
@@ -88,7 +101,11 @@ function answers(model: MeshModel, callerKeys: Map<string, string>): Map<string,
   }
   for (const service of model.services) {
     const outbound = model.outboundRequests(service)!;
-    for (const r of requests) out.set(`${service.target}|${r.label}`, JSON.stringify(outbound.outcome(r)));
+    const shop = outbound.consumers.get('shop') ?? outbound;
+    for (const r of requests) {
+      out.set(`${service.target}|${r.label}`, JSON.stringify(outbound.outcome(r)));
+      out.set(`${service.target}|shop|${r.label}`, JSON.stringify(shop.outcome(r)));
+    }
   }
   return out;
 }
