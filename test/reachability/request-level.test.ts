@@ -2,7 +2,7 @@
  * Request-level reachability on a booksapp-like mesh: the four edits of a review that `diff` used to pass in silence,
  * and `explain` agreeing with the generated probe route (inbound/index.rs ClusterInfo::default_inbound_http_routes).
  */
-import { EDITS, booksappManifests, booksappObjects } from './booksapp-fixture';
+import { EDITS, booksappManifests, booksappObjects, findBooksObject } from './booksapp-fixture';
 import { DiffFailOn, MeshDiff, diffManifests, diffMatches, explainPort, findPort, formatDiffText, meshModel } from '../../src/analysis/reachability';
 
 function diffOf(edit: (objects: any[]) => void): MeshDiff {
@@ -158,5 +158,24 @@ describe('outbound per group of clients', () => {
     expect(rows(d).filter((r) => r.startsWith('route '))).toEqual(['route changed: meshed clients in namespace shop → booksapp/books:7002 [POST /books…]']);
     expect(d.changes.find((c) => c.kind === 'route')!.because).toBe(
       'now: HTTPRoute shop-writes rule 0 → booksapp/books-canary:7002 100%; before: HTTPRoute books-rest rule 0 → booksapp/books:7002 100%');
+  });
+});
+
+describe('a workload that changes the caller it presents', () => {
+  test('injection turned off on webapp: its calls to authors and books are now refused, as an unauthenticated caller', () => {
+    const withCall = (objects: any[]) => {
+      const webapp = findBooksObject(objects, 'Deployment', 'webapp');
+      webapp.metadata.annotations = { 'analysis.cdk8s-linkerd.io/calls': 'authors:7001 GET /authors.json' };
+      return objects;
+    };
+    const head = withCall(booksappObjects());
+    findBooksObject(head, 'Deployment', 'webapp').spec.template.metadata.annotations = { 'linkerd.io/inject': 'disabled' };
+    const d = diffManifests(booksappManifests(withCall(booksappObjects())), booksappManifests(head));
+    expect(rows(d).filter((r) => r.includes('(booksapp/webapp → unauthenticated)'))).toEqual([
+      'authorization allowed-to-denied: Deployment booksapp/webapp (booksapp/webapp → unauthenticated) → booksapp/authors:7001 '
+        + '[GET /authors.json, HEAD /authors.json, GET /authors/…]',
+      // books-callers names webapp; as an unmeshed client only the probe path stays open.
+      'authorization allowed-to-denied: Deployment booksapp/webapp (booksapp/webapp → unauthenticated) → booksapp/books:7002 [every request but GET /ping]',
+    ]);
   });
 });

@@ -128,8 +128,9 @@ export function inboundRequestChanges(
 
 /** Whether a caller key is decided on its own on a port (named by an authorization, directly or by namespace). */
 function namedOn(port: PortPolicyView, key: string): boolean {
-  const ns = key.slice(0, key.indexOf('/'));
-  return port.namedCallers.includes(key) || port.namedNamespaces.includes(ns);
+  const slash = key.indexOf('/');
+  // A caller class (`unauthenticated`) is no identity: only `namespace/serviceaccount` keys are named.
+  return slash > 0 && (port.namedCallers.includes(key) || port.namedNamespaces.includes(key.slice(0, slash)));
 }
 
 /**
