@@ -3,7 +3,10 @@
  * and `explain` agreeing with the generated probe route (inbound/index.rs ClusterInfo::default_inbound_http_routes).
  */
 import { EDITS, booksappManifests, booksappObjects, findBooksObject } from './booksapp-fixture';
-import { DiffFailOn, MeshDiff, diffManifests, diffMatches, explainPort, findPort, formatDiffText, meshModel } from '../../src/analysis/reachability';
+import {
+  DiffFailOn, MeshDiff, diffManifests, diffMatches, explainModel, explainPort, findPort, findServicePort, formatDiffText, formatServiceExplanation,
+  meshModel,
+} from '../../src/analysis/reachability';
 
 function diffOf(edit: (objects: any[]) => void): MeshDiff {
   const head = booksappObjects();
@@ -176,6 +179,23 @@ describe('a workload that changes the caller it presents', () => {
         + '[GET /authors.json, HEAD /authors.json, GET /authors/…]',
       // books-callers names webapp; as an unmeshed client only the probe path stays open.
       'authorization allowed-to-denied: Deployment booksapp/webapp (booksapp/webapp → unauthenticated) → booksapp/books:7002 [every request but GET /ping]',
+    ]);
+  });
+});
+
+describe('explain --to-service per request class', () => {
+  test('books:7002 with POST added to the retried rule: which requests are retried, and where they go', () => {
+    const objects = booksappObjects();
+    EDITS.postRetried(objects);
+    const model = explainModel(booksappManifests(objects));
+    const service = findServicePort(model, 'booksapp/books:7002');
+    if (typeof service === 'string') throw new Error(service);
+    const text = formatServiceExplanation(service, model.outboundRequests(service));
+    expect(text.split('\n').slice(-4, -1)).toEqual([
+      '  requests (every client):',
+      '    every request but GET /books…, HEAD /books…, POST /books…: HTTPRoute books-rest rule 0 → booksapp/books:7002 100%',
+      '    GET /books…, HEAD /books…, POST /books…: HTTPRoute books-reads rule 0 → booksapp/books:7002 90%, booksapp/books-canary:7002 10%; '
+        + 'retried: 5xx, limit 2 (on the route)',
     ]);
   });
 });

@@ -2,7 +2,10 @@
  * explain — the offline `linkerd authz`: the resolved inbound policy of one workload port and, for each caller the
  * manifests know, allowed or refused per request class and why; or what a Service port does with requests.
  */
+import { OutboundRequests } from './outbound-requests';
+import { requestWords } from './request-diff';
 import { CallVerdict, CallerView, MeshModel, PortPolicyView, ServicePortView, idText } from './views';
+import { RequestSample, requestSamples } from '../policy';
 
 export interface ExplainRequest {
   /** One caller (`namespace/serviceaccount`, `unauthenticated`, `external`, `kubelet`, `other-meshed`); default every known caller. */
@@ -128,7 +131,23 @@ function verdictWord(v: CallVerdict): string {
   return v.uncertain ? 'UNSURE ' : 'DENY   ';
 }
 
-export function formatServiceExplanation(s: ServicePortView): string {
+/** The request classes of a Service port, grouped by what the client proxy does with them. */
+function requestLines(requests: OutboundRequests): string[] {
+  const samples = requestSamples(requests.matches, requests.grpc);
+  const byOutcome = new Map<string, RequestSample[]>();
+  for (const sample of samples) {
+    const o = requests.outcome(sample);
+    const words = o.status ? `${o.status} (no route)` : [`${o.route} → ${o.backends || 'no backend'}`,
+      ...(o.retry ? [`retried: ${o.retry}`] : []), ...(o.timeout ? [`timeout: ${o.timeout}`] : [])].join('; ');
+    byOutcome.set(words, [...(byOutcome.get(words) ?? []), sample]);
+  }
+  const lines = ['  requests (every client):'];
+  for (const [words, group] of byOutcome) lines.push(`    ${requestWords(group, samples) ?? 'every request'}: ${words}`);
+  return lines;
+}
+
+/** What a meshed client's proxy does with requests to a Service port; with `requests`, per request class too. */
+export function formatServiceExplanation(s: ServicePortView, requests?: OutboundRequests): string {
   const lines = [`${s.target} — Service ${s.namespace}/${s.name} port ${s.port}`, `  protocol: ${s.protocol}`];
   lines.push(`  endpoints: ${s.endpoints.join(', ') || 'none (the selector matches no workload port)'}`);
   if (s.defaultRoute) lines.push(`  default route: ${s.defaultRoute}`);
@@ -144,5 +163,6 @@ export function formatServiceExplanation(s: ServicePortView): string {
   }
   for (const u of s.unusedRoutes ?? []) lines.push(`  not served to every client: ${u.name}: ${u.reason}`);
   lines.push(...mapLines('  Service retries', s.retries), ...mapLines('  Service timeouts', s.timeouts));
+  if (requests) lines.push(...requestLines(requests));
   return `${lines.join('\n')}\n`;
 }

@@ -52,7 +52,7 @@ function samplesOf(a: InboundMatches, b: InboundMatches): RequestSample[] {
  * The request classes of a group in words: none (every request), "every request but …" when the rest is smaller,
  * else the list.
  */
-function requestWords(group: readonly RequestSample[], all: readonly RequestSample[]): string | undefined {
+export function requestWords(group: readonly RequestSample[], all: readonly RequestSample[]): string | undefined {
   if (group.length === all.length) return undefined;
   const rest = all.filter((s) => !group.includes(s));
   if (rest.length < group.length) return `every request but ${rest.map((s) => s.label).join(', ')}`;

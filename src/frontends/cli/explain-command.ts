@@ -45,7 +45,7 @@ export function explainCommand(argv: readonly string[], io: CliIo): number {
   if (toService !== undefined) {
     const service = findServicePort(model, toService);
     if (typeof service === 'string') throw new UsageError(service);
-    io.stdout(format === 'json' ? json(service) : formatServiceExplanation(service));
+    io.stdout(format === 'json' ? json(service) : formatServiceExplanation(service, model.outboundRequests(service)));
     return 0;
   }
   const port = findPort(model, to!);
