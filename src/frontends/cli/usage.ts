@@ -93,7 +93,8 @@ the authentications they require, the generated default and probe routes, the de
 from), then a verdict table: for each caller the manifests know and each request class (each route, each generated
 probe path, and the requests no route matches), ALLOW, DENY or UNSURE. --verbose adds why, naming the deciding objects.
 --to-service: what a meshed client's proxy does with requests to a Service port: protocol, routes, backends with
-their shares, retries, timeouts, the default route.
+their shares, retries, timeouts, the default route; then each request class and what it gets (route, backends,
+retry, timeout, or 404).
 
 Options:
   --from NS/SA|unauthenticated|external|kubelet|other-meshed   Only this caller
