@@ -55,10 +55,12 @@ function requestText(c: MeshChange): string {
 /** Grouped caller → target → request class, so that a change reads as the calls it changes. */
 export function formatDiffText(diff: MeshDiff): string {
   const lines = [diffSummary(diff)];
-  let source: string | undefined;
-  for (const c of diff.changes) {
-    if (c.source !== source) lines.push(`${source = c.source}:`);
-    lines.push(`  ${c.kind} ${c.change}: → ${c.target}${requestText(c)}`, `      because ${c.because}`);
+  // One block per caller (or Service port, or object), in the order its first change comes.
+  const bySource = new Map<string, MeshChange[]>();
+  for (const c of diff.changes) bySource.set(c.source, [...(bySource.get(c.source) ?? []), c]);
+  for (const [source, changes] of bySource) {
+    lines.push(`${source}:`);
+    for (const c of changes) lines.push(`  ${c.kind} ${c.change}: → ${c.target}${requestText(c)}`, `      because ${c.because}`);
   }
   return `${lines.join('\n')}\n`;
 }
