@@ -199,3 +199,28 @@ describe('explain --to-service per request class', () => {
     ]);
   });
 });
+
+describe('EgressNetwork ports', () => {
+  // grpc/src/outbound/http.rs default_outbound_egress_route: the fallback stays whatever is served; Deny answers 403.
+  function egress(trafficPolicy: string): any[] {
+    return [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'egress-test', annotations: { 'linkerd.io/inject': 'enabled' } } },
+      { apiVersion: 'policy.linkerd.io/v1alpha1', kind: 'EgressNetwork', metadata: { namespace: 'egress-test', name: 'all-egress-traffic' }, spec: { trafficPolicy } },
+      {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        metadata: { name: 'httpbin-get', namespace: 'egress-test' },
+        spec: {
+          parentRefs: [{ name: 'all-egress-traffic', kind: 'EgressNetwork', group: 'policy.linkerd.io', namespace: 'egress-test', port: 80 }],
+          rules: [{ matches: [{ path: { value: '/get' } }] }],
+        },
+      },
+    ];
+  }
+
+  test('trafficPolicy Allow → Deny: every request but /get now gets 403 from the fallback route', () => {
+    const d = diffManifests(booksappManifests(egress('Allow')), booksappManifests(egress('Deny')));
+    expect(rows(d)).toEqual(['route changed: meshed clients → EgressNetwork egress-test/all-egress-traffic:80 [every request but GET /get…, other methods /get…]']);
+    expect(d.changes[0].because).toMatch(/^now: no route: HTTP 403 \(traffic not allowed\); before: the egress fallback route \(trafficPolicy Allow\) → the original destination, port 80 100%$/);
+  });
+});

@@ -114,6 +114,8 @@ function portRoutes(view: ServicePortPolicy | undefined): { served: IndexedObjec
 export interface ServicePorts {
   readonly views: ServicePortView[];
   readonly requests: Map<string, OutboundRequests>;
+  /** `EgressNetwork ns/name:port` → the request-level evaluation of each EgressNetwork port some route names. */
+  readonly egress: Map<string, OutboundRequests>;
 }
 
 export function servicePorts(index: MeshIndex, context: AnalysisContext, entries: EntryOf): ServicePorts {
@@ -153,5 +155,10 @@ export function servicePorts(index: MeshIndex, context: AnalysisContext, entries
       });
     }
   }
-  return { views: out, requests };
+  const egress = new Map<string, OutboundRequests>();
+  for (const [parent, ports] of outbound) {
+    if (parent.id.kind !== 'EgressNetwork') continue;
+    for (const [port, view] of ports) egress.set(`EgressNetwork ${parent.id.namespace}/${parent.id.name}:${port}`, outboundRequests(index, parent, port, view));
+  }
+  return { views: out, requests, egress };
 }

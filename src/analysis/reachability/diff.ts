@@ -8,7 +8,7 @@
  */
 import { KUBELET } from './adapter-callers';
 import {
-  ChangeKind, MeshChange, compareRequests, identityChanges, inboundRequestChanges, outboundRequestChanges,
+  ChangeKind, MeshChange, compareRequests, egressRequestChanges, identityChanges, inboundRequestChanges, outboundRequestChanges,
 } from './request-diff';
 import { MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
 
@@ -103,10 +103,10 @@ function keyedChanges<T>(
 
 /** Request classes another route now takes, or whose retrying starts or stops (request-diff.ts). */
 function requestChanges(base: MeshModel, head: MeshModel): MeshChange[] {
-  return head.services.flatMap((after) => {
+  return [...head.services.flatMap((after) => {
     const before = base.service(after.target);
     return before ? outboundRequestChanges(before, after, base, head) : [];
-  });
+  }), ...egressRequestChanges(base, head)];
 }
 
 function shareChanges(base: MeshModel, head: MeshModel): MeshChange[] {

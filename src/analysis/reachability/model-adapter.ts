@@ -114,7 +114,7 @@ function build(result: AnalysisResult): MeshModel {
     if (pod.owner.inventory) continue;
     for (const port of declaredPorts(pod)) entries.push(entryOf(pod, port)!);
   }
-  const { views: services, requests: outbound } = servicePorts(index, result.context, entryOf);
+  const { views: services, requests: outbound, egress: egressPorts } = servicePorts(index, result.context, entryOf);
   const adminPorts = index.podTemplates
     .filter((pod) => !pod.owner.inventory && pod.injection === Injection.ENABLED)
     .map((pod) => {
@@ -188,6 +188,7 @@ function build(result: AnalysisResult): MeshModel {
       return [...named, ...CLASS_CALLERS.filter((c) => !keys.has(c.key))];
     },
     workloadCallers,
+    egressPorts,
     inboundRequests(port) {
       const entry = byTarget.get(port.target);
       return entry ? inboundMatches(entry) : { grpc: false, matches: [] };

@@ -20,7 +20,7 @@ import { InboundRoute, RequestMatch, routeFor, ruleRequestMatches } from '../mod
 import { annotationsOf } from '../model/manifest';
 import { perIndex } from '../model/memo';
 import { IndexedObject, MeshIndex } from '../model/mesh-index';
-import { ServicePortPolicy, servedTo } from '../model/outbound';
+import { OutboundParentKind, ServicePortPolicy, servedTo } from '../model/outbound';
 import { specOf } from '../model/policy-view';
 import { RouteFamily } from '../model/route-view';
 import { BackendShare, RequestSample, RuleShares, routeShares } from '../policy';
@@ -118,12 +118,29 @@ function ruleEntries(routes: readonly IndexedObject[], grpc: boolean): RuleEntry
   });
 }
 
-function scopeOf(index: MeshIndex, service: IndexedObject, port: number, served: readonly IndexedObject[], grpc: boolean): OutboundScope {
+/**
+ * What requests no served rule matches get: the Service's default route while no route is served, else 404 /
+ * UNIMPLEMENTED; an EgressNetwork keeps its fallback route whatever is served (`default_outbound_egress_route`), which
+ * forwards to the original destination under `trafficPolicy: Allow` and answers 403 under `Deny`.
+ */
+function fallbackOf(
+  parent: IndexedObject, kind: OutboundParentKind | undefined, port: number, served: readonly IndexedObject[], grpc: boolean,
+): OutboundOutcome {
+  const settings = { retry: serviceRetry(parent, grpc), timeout: serviceTimeout(parent) };
+  if (kind === OutboundParentKind.EGRESS_NETWORK) {
+    return parent.object.spec?.trafficPolicy === 'Allow'
+      ? { route: 'the egress fallback route (trafficPolicy Allow)', backends: `the original destination, port ${port} 100%`, ...settings }
+      : { route: 'the egress fallback route (trafficPolicy Deny)', backends: '', ...settings, status: 'HTTP 403 (traffic not allowed)' };
+  }
+  if (served.length === 0) return { route: 'the default route', backends: `${parent.id.namespace}/${parent.id.name}:${port} 100%`, ...settings };
+  return { route: 'none', backends: '', retry: '', timeout: '', status: grpc ? 'gRPC UNIMPLEMENTED' : 'HTTP 404' };
+}
+
+function scopeOf(
+  index: MeshIndex, service: IndexedObject, kind: OutboundParentKind | undefined, port: number, served: readonly IndexedObject[], grpc: boolean,
+): OutboundScope {
   const entries = ruleEntries(served, grpc);
-  const name = `${service.id.namespace}/${service.id.name}:${port}`;
-  const fallback: OutboundOutcome = served.length === 0
-    ? { route: 'the default route', backends: `${name} 100%`, retry: serviceRetry(service, grpc), timeout: serviceTimeout(service) }
-    : { route: 'none', backends: '', retry: '', timeout: '', status: grpc ? 'gRPC UNIMPLEMENTED' : 'HTTP 404' };
+  const fallback = fallbackOf(service, kind, port, served, grpc);
   const outcomes = new Map<RuleEntry, OutboundOutcome>();
   return {
     grpc,
@@ -138,13 +155,13 @@ function scopeOf(index: MeshIndex, service: IndexedObject, port: number, served:
   };
 }
 
-/** The request-level outbound view of one Service port (`view` undefined: no route names the port). */
+/** The request-level outbound view of one Service or EgressNetwork port (`view` undefined: no route names the port). */
 export function outboundRequests(index: MeshIndex, service: IndexedObject, port: number, view: ServicePortPolicy | undefined): OutboundRequests {
-  const every = scopeOf(index, service, port, view?.served.map((r) => r.route) ?? [], view?.servedFamily === RouteFamily.GRPC);
+  const every = scopeOf(index, service, view?.parentKind, port, view?.served.map((r) => r.route) ?? [], view?.servedFamily === RouteFamily.GRPC);
   const consumers = new Map<string, OutboundScope>();
   for (const namespace of new Set((view?.attached ?? []).filter((r) => !r.producer).map((r) => r.clients))) {
     const served = servedTo(view!, namespace);
-    consumers.set(namespace, scopeOf(index, service, port, served.routes.map((r) => r.route), served.family === RouteFamily.GRPC));
+    consumers.set(namespace, scopeOf(index, service, view!.parentKind, port, served.routes.map((r) => r.route), served.family === RouteFamily.GRPC));
   }
   return { ...every, outcome: every.outcome, consumers };
 }

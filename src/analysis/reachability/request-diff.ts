@@ -8,7 +8,7 @@
 import { RequestSample, requestSamples } from '../policy';
 import { KUBELET } from './adapter-callers';
 import { PROBE_PREFIX } from './adapter-inbound';
-import { OutboundScope } from './outbound-requests';
+import { OutboundRequests, OutboundScope } from './outbound-requests';
 import { CallVerdict, MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
 
 /** The kinds of change (`diff --fail-on` takes each as well). */
@@ -180,13 +180,20 @@ function outcomeWords(o: { route: string; backends: string; retry: string; timeo
  * Changes of a route's own shares, retry values and timeouts are the per-object rows of diff.ts.
  */
 export function outboundRequestChanges(before: ServicePortView, after: ServicePortView, base: MeshModel, head: MeshModel): MeshChange[] {
-  const a = base.outboundRequests(before);
-  const b = head.outboundRequests(after);
+  return portScopes(after.target, base.outboundRequests(before), head.outboundRequests(after));
+}
+
+/** EgressNetwork ports some route names on both sides, compared as Service ports are. */
+export function egressRequestChanges(base: MeshModel, head: MeshModel): MeshChange[] {
+  return [...head.egressPorts].flatMap(([target, b]) => portScopes(target, base.egressPorts.get(target), b));
+}
+
+function portScopes(target: string, a: OutboundRequests | undefined, b: OutboundRequests | undefined): MeshChange[] {
   if (!a || !b) return [];
   const namespaces = [...new Set([...a.consumers.keys(), ...b.consumers.keys()])].sort(compareText);
   return [
-    ...scopeChanges('meshed clients', after.target, a, b),
-    ...namespaces.flatMap((ns) => scopeChanges(`meshed clients in namespace ${ns}`, after.target, a.consumers.get(ns) ?? a, b.consumers.get(ns) ?? b)),
+    ...scopeChanges('meshed clients', target, a, b),
+    ...namespaces.flatMap((ns) => scopeChanges(`meshed clients in namespace ${ns}`, target, a.consumers.get(ns) ?? a, b.consumers.get(ns) ?? b)),
   ];
 }
 

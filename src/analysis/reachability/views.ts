@@ -211,6 +211,8 @@ export interface MeshModel {
   readonly clusterNetworks: string[];
   /** Workload (`Deployment ns/name`) → the caller its pods present (`ns/serviceaccount`, or `unauthenticated`). */
   readonly workloadCallers: ReadonlyMap<string, string>;
+  /** `EgressNetwork ns/name:port` → what a meshed client's proxy does with each request to it. */
+  readonly egressPorts: ReadonlyMap<string, OutboundRequests>;
   port(target: string): PortPolicyView | undefined;
   service(target: string): ServicePortView | undefined;
   caller(key: string): CallerView;
