@@ -9,7 +9,7 @@ import { readContextOptions } from '../analysis/context-options';
 import { AnalyzeOptions } from '../analysis/engine';
 import { Manifest } from '../analysis/model/manifest';
 import {
-  DenyTarget, MeshModel, diffModels, explainPort, findPort, idText, meshModel, parseObservedMetrics, planDenyManifests,
+  DenyTarget, MeshModel, diffModels, explainModel, explainPort, findPort, idText, meshModel, parseObservedMetrics, planDenyManifests,
 } from '../analysis/reachability';
 
 /** What the analysis needs to know about the cluster. */
@@ -65,7 +65,10 @@ export interface ExplainPortOptions extends ReachabilityOptions {
 export interface ReachabilityVerdict {
   /** The caller, e.g. `mesh-lab/client` or `unauthenticated`. */
   readonly source: string;
-  /** `*` for every request, else the route. */
+  /**
+   * The request class: `*` for every request (the default route), a route (`HTTPRoute x`), a generated probe path
+   * (`probe GET /health`, admitted by network for every caller), or `(no route)`.
+   */
   readonly request: string;
   readonly allowed: boolean;
   /** Allowed only because the policy is `audit` (not a security boundary). */
@@ -102,12 +105,17 @@ export interface PortReachability {
 
 /** One change between two versions of the mesh. */
 export interface ReachabilityChange {
-  /** `authorization`, `share`, `ignored`, `retry` or `timeout`. */
+  /** `authorization`, `route`, `share`, `ignored`, `retry` or `timeout`. */
   readonly kind: string;
-  /** E.g. `allowed-to-denied`, `denied-to-allowed`, `changed`, `now-ignored`. */
+  /** E.g. `allowed-to-denied`, `denied-to-allowed`, `changed`, `now-ignored`, `now-retried`. */
   readonly change: string;
   readonly source: string;
   readonly target: string;
+  /**
+   * The request classes concerned, e.g. `GET /authors.json, HEAD /authors.json` or `every request but GET /health`.
+   * @default - every request
+   */
+  readonly request?: string;
   readonly because: string;
 }
 
@@ -203,7 +211,7 @@ export class MeshReachability {
    * per route, and why. Like `linkerd authz`, from the manifests instead of a live cluster.
    */
   public static explain(manifests: any[], target: string, options: ExplainPortOptions = {}): PortReachability {
-    const model = modelOf(manifests, options, 'manifests');
+    const model = explainModel(toManifests(manifests, 'manifests'), analyzeOptions(options));
     const port = findPort(model, target);
     if (typeof port === 'string') throw new Error(`MeshReachability.explain: ${port}`);
     const e = explainPort(model, port, { from: options.caller, method: options.method, path: options.path });
@@ -233,10 +241,22 @@ export class MeshReachability {
     };
   }
 
-  /** What `head` changes against `base`: calls allowed → denied and back, shares, ignored objects, retries, timeouts. */
+  /**
+   * What `head` changes against `base`, per caller, target and request class: requests allowed → denied and back,
+   * routes, retried requests, shares, ignored objects, retry and timeout settings.
+   */
   public static diff(base: any[], head: any[], options: ReachabilityOptions = {}): ReachabilityDiff {
     const changes = diffModels(modelOf(base, options, 'base'), modelOf(head, options, 'head')).changes;
-    return { changes: changes.map((c) => ({ kind: c.kind, change: c.change, source: c.source, target: c.target, because: c.because })) };
+    return {
+      changes: changes.map((c) => ({
+        kind: c.kind,
+        change: c.change,
+        source: c.source,
+        target: c.target,
+        ...(c.request !== undefined ? { request: c.request } : {}),
+        because: c.because,
+      })),
+    };
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import { analyze } from '../../src/analysis/engine';
 import { Severity } from '../../src/analysis/finding';
-import { CALLS_ANNOTATION } from '../../src/core/annotations';
+import { CALLS_ANNOTATION } from '../../src/core/vocabulary';
 import { NS, asManifests, meshLab, pick } from '../support/mesh-fixture';
 
 const declared = (objects: any[]) => analyze(asManifests(objects)).findings.filter((f) => f.ruleId === 'LKD-POL-013');

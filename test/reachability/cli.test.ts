@@ -25,7 +25,12 @@ describe('diff', () => {
     const out = JSON.parse(run.stdout);
     expect(Object.keys(out)).toEqual(['changes']);
     expect(out.changes[0]).toEqual({
-      kind: 'authorization', change: 'allowed-to-denied', source: 'mesh-lab/client', target: 'mesh-lab/orders-v1:8080', because: expect.any(String),
+      kind: 'authorization',
+      change: 'allowed-to-denied',
+      source: 'mesh-lab/client',
+      target: 'mesh-lab/orders-v1:8080',
+      request: 'every request but GET /health',
+      because: expect.any(String),
     });
     expect(cli('diff', 'base', 'head', '--fail-on', 'allowed-to-denied').status).toBe(1);
     expect(cli('diff', 'base', 'head', '--fail-on', 'denied-to-allowed').status).toBe(0);
@@ -53,10 +58,14 @@ describe('explain', () => {
   test('--to in json and text, --to-service', () => {
     const json = JSON.parse(cli('explain', 'base', '--to', 'mesh-lab/orders-v1:8080', '--from', 'mesh-lab/client', '--format', 'json').stdout);
     expect(json.port.server.id.name).toBe('orders-http');
-    expect(json.verdicts.map((v: any) => [v.source, v.allowed])).toEqual([['mesh-lab/client', true]]);
+    expect(json.verdicts.map((v: any) => [v.source, v.request, v.allowed])).toEqual([['mesh-lab/client', '*', true], ['mesh-lab/client', 'probe GET /health', true]]);
     const text = cli('explain', 'base', '--to', 'mesh-lab/orders-v1:8080').stdout;
     expect(text).toContain('  Server: Server mesh-lab/orders-http (accessPolicy deny)');
-    expect(text).toContain('    DENY   unauthenticated:');
+    expect(text).toMatch(/\n {4}unauthenticated +\| DENY +\| ALLOW\n/);
+    expect(text).not.toContain('why:');
+    const verbose = cli('explain', 'base', '--to', 'mesh-lab/orders-v1:8080', '--verbose').stdout;
+    expect(verbose).toContain('    DENY   unauthenticated:');
+    expect(verbose).toContain('    ALLOW  unauthenticated [probe GET /health]: GET /health is a probe path');
     expect(cli('explain', 'base', '--to-service', 'mesh-lab/orders:8080').stdout).toContain('mesh-lab/orders-v1:8080 90% (weight 90)');
   });
 

@@ -32,7 +32,9 @@ describe('diff on mesh-lab', () => {
       ['ignored', 'now-ignored', 'MeshTLSAuthentication mesh-lab/client-sa', 'mesh-lab'],
     ]);
     expect(d.changes[0].because).toMatch(/MeshTLSAuthentication client-sa does not match/);
-    expect(d.changes[0].because).toMatch(/before: AuthorizationPolicy client-to-orders admits/);
+    expect(d.changes[0].because).toMatch(/before: GET \/ lands on the default route Linkerd generates; AuthorizationPolicy client-to-orders admits/);
+    // GET /health stays allowed: the generated probe route admits it from the probe networks, whoever asks.
+    expect(d.changes[0].request).toBe('every request but GET /health');
     expect(d.changes[0].because).toMatch(/AuthorizationPolicy mesh-lab\/client-to-orders/);
     expect(diffMatches(d, DiffFailOn.TO_DENIED)).toBe(true);
     expect(diffMatches(d, DiffFailOn.TO_ALLOWED)).toBe(false);
@@ -61,10 +63,10 @@ describe('diff on mesh-lab', () => {
       spec: { parentRefs: [{ group: 'policy.linkerd.io', kind: 'Server', name: 'orders-http' }], rules: [{ matches: [{ path: { value: '/api' } }] }] },
     });
     const probes = diff(base, head).changes.filter((c) => c.source === 'kubelet');
-    expect(probes.map((c) => [c.change, c.target])).toEqual([
-      ['allowed-to-denied', 'mesh-lab/orders-v1:8080 probe GET /health'], ['allowed-to-denied', 'mesh-lab/orders-v2:8080 probe GET /health'],
+    expect(probes.map((c) => [c.change, c.target, c.request])).toEqual([
+      ['allowed-to-denied', 'mesh-lab/orders-v1:8080', 'GET /health'], ['allowed-to-denied', 'mesh-lab/orders-v2:8080', 'GET /health'],
     ]);
-    expect(probes[0].because).toMatch(/^now: no route attached to mesh-lab\/orders-v1:8080 matches probe GET \/health; before: GET \/health is a probe path/);
+    expect(probes[0].because).toMatch(/^now: GET \/health matches none of the routes attached to Server orders-http; .*before: GET \/health is a probe path/);
   });
 
   test('adding wrong-client (ServiceAccount default) to client-sa: it goes denied → allowed on both versions', () => {
@@ -114,6 +116,7 @@ describe('diff on mesh-lab', () => {
     const head = meshLabObjects();
     delete findObject(head, 'HTTPRoute', 'orders-split').spec.parentRefs[0].group;
     expect(brief(diff(meshLabObjects(), head))).toEqual([
+      ['route', 'changed', 'meshed clients', 'mesh-lab/orders:8080'],
       ['share', 'removed', 'mesh-lab/orders:8080', 'mesh-lab/orders-v1:8080'],
       ['share', 'removed', 'mesh-lab/orders:8080', 'mesh-lab/orders-v2:8080'],
       ['share', 'added', 'mesh-lab/orders:8080', 'mesh-lab/orders:8080'],

@@ -18,7 +18,7 @@ describe('explain a workload port', () => {
       defaultPolicy: 'all-unauthenticated',
       routes: ['default', 'probe GET /health'],
       authorizations: ['AuthorizationPolicy mesh-lab/client-to-orders'],
-      probes: ['readinessProbe GET /health', 'startupProbe GET /health'],
+      probes: ['GET /health'],
     });
     const verdicts = Object.fromEntries(result.verdicts.map((v) => [`${v.source} ${v.request}`, v.allowed]));
     expect(verdicts).toEqual({
@@ -29,7 +29,9 @@ describe('explain a workload port', () => {
       'unauthenticated *': false,
       'external *': false,
       'kubelet *': false,
-      'kubelet probe GET /health': true,
+      // The generated probe route admits GET /health from the probe networks whoever sends it (not the kubelet alone).
+      ...Object.fromEntries(['mesh-lab/client', 'mesh-lab/default', 'mesh-lab/orders', 'other-meshed', 'unauthenticated', 'external', 'kubelet']
+        .map((caller) => [`${caller} probe GET /health`, true])),
     });
     const client = result.verdicts.find((v) => v.source === 'mesh-lab/client')!;
     expect(client.deciders).toEqual(['AuthorizationPolicy mesh-lab/client-to-orders', 'MeshTLSAuthentication mesh-lab/client-sa']);
@@ -46,7 +48,8 @@ describe('explain a workload port', () => {
     const probe = result.verdicts.find((v) => v.request === 'probe GET /health')!;
     expect(probe).toMatchObject({ allowed: false, uncertain: true });
     expect(probe.because).toMatch(/depends on its address \(the kubelet's is its node's\)/);
-    expect(formatPortExplanation(result)).toMatch(/UNSURE kubelet \[probe GET \/health\]/);
+    expect(formatPortExplanation(result, true)).toMatch(/UNSURE kubelet \[probe GET \/health\]/);
+    expect(formatPortExplanation(result)).toMatch(/\n {4}kubelet \| DENY {14}\| UNSURE\n/);
     const everywhere = explainPort(meshModel(manifests(objects)), port, { from: 'kubelet' });
     if (typeof everywhere === 'string') throw new Error(everywhere);
     expect(everywhere.verdicts.find((v) => v.request === 'probe GET /health')).toMatchObject({ allowed: true });
@@ -87,7 +90,7 @@ describe('explain a workload port', () => {
     const e = explainPort(model, port, { from: 'mesh-lab/client', path: '/other' });
     if (typeof e === 'string') throw new Error(e);
     expect(e.verdicts.map((v) => [v.request, v.allowed])).toEqual([['(no route)', false]]);
-    expect(formatPortExplanation(e)).toContain('DENY   mesh-lab/client [(no route)]');
+    expect(formatPortExplanation(e, true)).toContain('DENY   mesh-lab/client [(no route)]');
   });
 
   test('bad targets are clear errors', () => {

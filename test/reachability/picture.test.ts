@@ -3,6 +3,7 @@
  */
 import { spawnSync } from 'child_process';
 import * as path from 'path';
+import { EDITS, booksappObjects } from './booksapp-fixture';
 import { findObject, manifests, meshLabObjects } from './mesh-lab-fixture';
 import { analyze } from '../../src/analysis/engine';
 import { diffManifests, diffMermaid, meshModel, meshPicture } from '../../src/analysis/reachability';
@@ -69,10 +70,16 @@ describe('the mesh picture', () => {
       formatMermaid(analyze(manifests(withRefusedCall()))),
       meshPicture(meshModel(manifests(withRefusedCall())), 2),
       diffMermaid(diffManifests(manifests(meshLabObjects()), manifests(head))),
+      // Request-level rows: request classes (…, ?, :) and workloads whose identity changed in the edge labels.
+      ...Object.values(EDITS).map((edit) => {
+        const edited = booksappObjects();
+        edit(edited);
+        return diffMermaid(diffManifests(manifests(booksappObjects()), manifests(edited)));
+      }),
       'flowchart LR\n  a -->',
     ];
     const results = mermaidParse(texts);
-    expect(results.slice(0, 4)).toEqual([null, null, null, null]);
-    expect(results[4]).toMatch(/Parse error/);
+    expect(results.slice(0, -1)).toEqual(texts.slice(0, -1).map(() => null));
+    expect(results[results.length - 1]).toMatch(/Parse error/);
   });
 });

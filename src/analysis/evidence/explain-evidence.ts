@@ -3,7 +3,6 @@
  * Service and whether the policy proves them, the retry factor of each request class of a Service port (LKD-CAP-001),
  * and the cluster-wide capacity of the local rate limits on the way (LKD-CAP-002).
  */
-import { AnalysisResult } from '../engine';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
 import { evaluateInboundPolicy } from '../policy';
 import { parseTarget } from '../reachability/explain';
@@ -14,6 +13,7 @@ import { specOf } from '../model/objects';
 import { serverCoverage } from '../model/inbound/servers';
 import { refList } from '../model/refs';
 import { idLabel } from '../../util/labels';
+import { AnalysisResult } from '../result';
 
 /** A declared refusal and what the policy says of it. */
 export interface RefusalView {

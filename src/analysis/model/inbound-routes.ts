@@ -29,6 +29,10 @@ export interface RequestMatch {
   readonly pathRegex?: string;
   /** Header or query-param conditions exist: a request given without headers is not assumed to meet them. */
   readonly needsMoreThanPath?: boolean;
+  /** The header conditions (names lower-cased: HTTP header names are case-insensitive). */
+  readonly headers?: readonly ValueMatch[];
+  /** The query-param conditions (names as written: Gateway API compares them exactly). */
+  readonly queryParams?: readonly ValueMatch[];
   /** gRPC: `service` and `method` of the match (either may be omitted). */
   readonly grpcService?: string;
   readonly grpcMethod?: string;
@@ -43,10 +47,29 @@ export interface InboundRoute {
   readonly matches: readonly RequestMatch[];
 }
 
+/** One header or query-param condition of a match: `Exact` (the default) or `RegularExpression`. */
+export interface ValueMatch {
+  readonly name: string;
+  readonly value: string;
+  readonly regex: boolean;
+}
+
 /** A request, as far as a declaration or a question names it. */
 export interface InboundRequest {
   readonly method?: string;
   readonly path?: string;
+  /** Headers it carries (names lower-cased); none when unset. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Query params it carries; none when unset. */
+  readonly query?: Readonly<Record<string, string>>;
+}
+
+function valueMatches(list: unknown, lower: boolean): ValueMatch[] {
+  return listOf(list).filter(isRecord).map((h) => ({
+    name: lower ? String(h.name ?? '').toLowerCase() : String(h.name ?? ''),
+    value: String(h.value ?? ''),
+    regex: h.type === 'RegularExpression',
+  }));
 }
 
 function httpMatchesOf(rule: unknown): RequestMatch[] {
@@ -63,6 +86,8 @@ function httpMatchesOf(rule: unknown): RequestMatch[] {
       pathPrefix: type === 'PathPrefix' ? value : undefined,
       pathRegex: type === 'RegularExpression' ? value : undefined,
       needsMoreThanPath: listOf(m.headers).length > 0 || listOf(m.queryParams).length > 0,
+      headers: valueMatches(m.headers, true),
+      queryParams: valueMatches(m.queryParams, false),
     };
   });
 }
@@ -76,8 +101,14 @@ function grpcMatchesOf(rule: unknown): RequestMatch[] {
       grpcService: typeof method?.service === 'string' ? method.service : undefined,
       grpcMethod: typeof method?.method === 'string' ? method.method : undefined,
       needsMoreThanPath: listOf(m.headers).length > 0,
+      headers: valueMatches(m.headers, true),
     };
   });
+}
+
+/** The matches of one rule of an HTTPRoute or GRPCRoute (one empty match when it has none: every request). */
+export function ruleRequestMatches(rule: unknown, grpc: boolean): RequestMatch[] {
+  return grpc ? grpcMatchesOf(rule) : httpMatchesOf(rule);
 }
 
 function routeMatches(route: IndexedObject, grpc: boolean): RequestMatch[] {
@@ -159,9 +190,25 @@ function safeRegex(source: string): RegExp | undefined {
   }
 }
 
+function valueMet(want: ValueMatch, have: Readonly<Record<string, string>> | undefined): boolean {
+  // A name from a manifest is looked up as an own key only (never `constructor` of a plain object).
+  if (!have || !Object.prototype.hasOwnProperty.call(have, want.name)) return false;
+  const value = have[want.name];
+  return want.regex ? safeRegex(want.value)?.test(value) === true : value === want.value;
+}
+
+/** Whether the request meets the match's header and query conditions, and how much they add to its precedence. */
+function conditionsScore(match: RequestMatch, request: InboundRequest): number | undefined {
+  const headers = match.headers ?? [];
+  const query = match.queryParams ?? [];
+  if (!headers.every((h) => valueMet(h, request.headers)) || !query.every((q) => valueMet(q, request.query))) return undefined;
+  return Math.min(headers.length, 9) * 10 + Math.min(query.length, 9);
+}
+
 /** How specific a match is when it applies (Gateway API precedence: exact path, longer prefix, method, then order). */
 function matchScore(match: RequestMatch, request: InboundRequest): number | undefined {
-  if (match.needsMoreThanPath) return undefined;
+  const conditions = conditionsScore(match, request);
+  if (conditions === undefined) return undefined;
   const method = request.method?.toUpperCase();
   if (match.method !== undefined && method !== undefined && match.method !== method) return undefined;
   if (match.method !== undefined && method === undefined) return undefined;
@@ -185,7 +232,8 @@ function matchScore(match: RequestMatch, request: InboundRequest): number | unde
     if (!inside) return undefined;
     score = 1_000 * trimmed.length;
   }
-  return score + (match.method !== undefined ? 10 : 0);
+  // Gateway API precedence after the path: a method, then more header matches, then more query-param matches.
+  return score + (match.method !== undefined ? 100 : 0) + conditions;
 }
 
 /** The route a request lands on (most specific match wins; ties keep the controller's order), or undefined: HTTP 404. */

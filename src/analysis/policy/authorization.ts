@@ -6,10 +6,11 @@ import { Cidr, cidrContains, cidrsOverlap, parseCidr } from '../../core/cidr';
 import { POLICY_GROUP } from '../../core/vocabulary';
 import { serviceAccountIdentity } from '../model/identity/service-accounts';
 import { ResourceId } from '../model/manifest';
-import { IndexedObject, MeshIndex } from '../model/mesh-index';
+import { MeshIndex } from '../model/mesh-index';
 import { specOf } from '../model/objects';
 import { isCoreRef, isPolicyRef, kindIs, refList } from '../model/refs';
 import { AnalysisContext } from '../options';
+import { IndexedObject } from '../model/object-store';
 
 /** A client as the inbound proxy sees it. */
 export interface Caller {

@@ -2,3 +2,5 @@
 export * from './authorization';
 export * from './evaluate';
 export * from './route-shares';
+export * from './request-samples';
+export * from './reach';

@@ -12,7 +12,10 @@ function plural(n: number, word: string): string {
 
 /** One line a reviewer reads first. */
 export function diffSummary(diff: MeshDiff): string {
-  if (diff.changes.length === 0) return 'No change to who may call whom, traffic shares, ignored objects, retries or timeouts.';
+  if (diff.changes.length === 0) {
+    return 'No request of any caller is treated differently: no change to who may send which request, routes, traffic shares, '
+      + 'ignored objects, retries or timeouts.';
+  }
   const parts: string[] = [];
   const denied = count(diff, ChangeKind.AUTHORIZATION, ALLOWED_TO_DENIED);
   const allowed = count(diff, ChangeKind.AUTHORIZATION, DENIED_TO_ALLOWED);
@@ -24,19 +27,41 @@ export function diffSummary(diff: MeshDiff): string {
   const applies = count(diff, ChangeKind.IGNORED, 'no-longer-ignored');
   if (ignored > 0) parts.push(`${plural(ignored, 'object')} now ignored by Linkerd`);
   if (applies > 0) parts.push(`${plural(applies, 'object')} no longer ignored`);
-  const settings = count(diff, ChangeKind.RETRY) + count(diff, ChangeKind.TIMEOUT);
+  const routes = count(diff, ChangeKind.ROUTE);
+  if (routes > 0) parts.push(`${plural(routes, 'request class')} routed differently`);
+  const retried = count(diff, ChangeKind.RETRY, 'now-retried') + count(diff, ChangeKind.RETRY, 'no-longer-retried');
+  if (retried > 0) parts.push(`${plural(retried, 'request class')} retried differently`);
+  const settings = count(diff, ChangeKind.RETRY) - retried + count(diff, ChangeKind.TIMEOUT);
   if (settings > 0) parts.push(`${plural(settings, 'retry/timeout setting')} changed`);
   return `${parts.join(', ')}.`;
 }
 
 export function formatDiffJson(diff: MeshDiff): string {
-  const changes = diff.changes.map((c) => ({ kind: c.kind, change: c.change, source: c.source, target: c.target, because: c.because }));
+  const changes = diff.changes.map((c) => ({
+    kind: c.kind,
+    change: c.change,
+    source: c.source,
+    target: c.target,
+    ...(c.request !== undefined ? { request: c.request } : {}),
+    because: c.because,
+  }));
   return `${JSON.stringify({ changes }, null, 2)}\n`;
 }
 
+function requestText(c: MeshChange): string {
+  return c.request !== undefined ? ` [${c.request}]` : '';
+}
+
+/** Grouped caller → target → request class, so that a change reads as the calls it changes. */
 export function formatDiffText(diff: MeshDiff): string {
   const lines = [diffSummary(diff)];
-  for (const c of diff.changes) lines.push(`${c.kind} ${c.change}: ${c.source} → ${c.target}`, `    because ${c.because}`);
+  // One block per caller (or Service port, or object), in the order its first change comes.
+  const bySource = new Map<string, MeshChange[]>();
+  for (const c of diff.changes) bySource.set(c.source, [...(bySource.get(c.source) ?? []), c]);
+  for (const [source, changes] of bySource) {
+    lines.push(`${source}:`);
+    for (const c of changes) lines.push(`  ${c.kind} ${c.change}: → ${c.target}${requestText(c)}`, `      because ${c.because}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -64,7 +89,7 @@ export function diffMermaid(diff: MeshDiff): string {
   changes.forEach((c: MeshChange) => {
     const from = node(c.source);
     const to = node(c.target);
-    const label = c.kind === ChangeKind.AUTHORIZATION ? c.change : `${c.kind} ${c.change}: ${c.because.split(': ').pop()}`;
+    const label = c.kind === ChangeKind.AUTHORIZATION ? `${c.change}${requestText(c)}` : `${c.kind} ${c.change}${requestText(c)}`;
     edges.push(`  ${from} -->|${mermaidLabel(label)}| ${to}`);
     const style = EDGE_STYLE[c.change];
     if (style) styles.push(`  linkStyle ${edges.length - 1} ${style}`);
@@ -79,14 +104,17 @@ export function diffMermaid(diff: MeshDiff): string {
 export function formatDiffMarkdown(diff: MeshDiff): string {
   const out = [`**Mesh change:** ${diffSummary(diff)}`, ''];
   if (diff.changes.length === 0) return `${out.join('\n')}\n`;
-  out.push('| kind | change | source | target | because |', '| --- | --- | --- | --- | --- |');
-  for (const c of diff.changes) out.push(`| ${c.kind} | ${c.change} | ${cell(c.source)} | ${cell(c.target)} | ${cell(c.because)} |`);
+  out.push('| kind | change | source | target | request | because |', '| --- | --- | --- | --- | --- | --- |');
+  for (const c of diff.changes) {
+    out.push(`| ${c.kind} | ${c.change} | ${cell(c.source)} | ${cell(c.target)} | ${cell(c.request ?? 'every request')} | ${cell(c.because)} |`);
+  }
   out.push('', '```mermaid', diffMermaid(diff).trimEnd(), '```', '');
   return out.join('\n');
 }
 
 const SARIF_RULES: Record<ChangeKind, string> = {
   [ChangeKind.AUTHORIZATION]: 'A call between workloads changes from allowed to denied or back',
+  [ChangeKind.ROUTE]: 'Requests to a Service port are taken by another route, or by none',
   [ChangeKind.SHARE]: 'A traffic share of a Service port changes',
   [ChangeKind.IGNORED]: 'An object becomes ignored by Linkerd, or starts to apply',
   [ChangeKind.RETRY]: 'A retry setting changes',
@@ -107,9 +135,9 @@ export function formatDiffSarif(diff: MeshDiff, tool: { version: string; informa
   const results = diff.changes.map((c) => ({
     ruleId: sarifRuleId(c.kind),
     level: sarifLevel(c),
-    message: { text: `${c.change}: ${c.source} → ${c.target}; ${c.because}` },
+    message: { text: `${c.change}: ${c.source} → ${c.target}${requestText(c)}; ${c.because}` },
     locations: [{ logicalLocations: [{ fullyQualifiedName: c.target || c.source, kind: 'resource' }] }],
-    properties: { kind: c.kind, change: c.change, source: c.source, target: c.target },
+    properties: { kind: c.kind, change: c.change, source: c.source, target: c.target, ...(c.request !== undefined ? { request: c.request } : {}) },
   }));
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',

@@ -1,55 +1,25 @@
 /**
- * What a change does to the mesh: the authorization edges whose verdict flips, the traffic shares that move, the
- * objects that become ignored or start to apply, and the retries and timeouts that change, between two models.
+ * What a change does to the mesh, between two models: per caller, target and request class, the requests whose
+ * verdict flips (request-diff.ts), the requests another route takes or that start or stop being retried; the traffic
+ * shares that move, the objects that become ignored or start to apply, and the retry and timeout settings that change.
  *
  * Linear: each side's ports are matched by name through a map, and per port only the callers either side names
- * (plus the declared callers and the caller classes) are decided.
+ * (plus the declared callers and the caller classes) are decided, and only where something a verdict depends on differs.
  */
-import { KUBELET } from './model-adapter';
-import { CallVerdict, MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
+import { KUBELET } from './adapter-callers';
+import { ChangeKind, MeshChange, compareRequests, egressRequestChanges, identityChanges, inboundRequestChanges, outboundRequestChanges } from './request-diff';
+import { MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
 
-export enum ChangeKind {
-  AUTHORIZATION = 'authorization',
-  SHARE = 'share',
-  IGNORED = 'ignored',
-  RETRY = 'retry',
-  TIMEOUT = 'timeout',
-}
-
-export const ALLOWED_TO_DENIED = 'allowed-to-denied';
-export const DENIED_TO_ALLOWED = 'denied-to-allowed';
-
-export interface MeshChange {
-  readonly kind: ChangeKind;
-  /** `allowed-to-denied`, `denied-to-allowed`, `changed`, `added`, `removed`, `now-ignored`, `no-longer-ignored`. */
-  readonly change: string;
-  /** The caller (`mesh-lab/client`, `unauthenticated`), the Service port of a share, or the ignored object. */
-  readonly source: string;
-  /** The workload port and request class (`mesh-lab/orders-v1:8080`), the backend, or where a retry/timeout sits. */
-  readonly target: string;
-  readonly because: string;
-}
+export { ALLOWED_TO_DENIED, ChangeKind, DENIED_TO_ALLOWED, MeshChange } from './request-diff';
 
 export interface MeshDiff {
   readonly changes: MeshChange[];
 }
 
-const KIND_ORDER = [ChangeKind.AUTHORIZATION, ChangeKind.SHARE, ChangeKind.IGNORED, ChangeKind.RETRY, ChangeKind.TIMEOUT];
+const KIND_ORDER = [ChangeKind.AUTHORIZATION, ChangeKind.ROUTE, ChangeKind.SHARE, ChangeKind.IGNORED, ChangeKind.RETRY, ChangeKind.TIMEOUT];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Authorization
-
-function byRequest(verdicts: CallVerdict[]): Map<string, CallVerdict> {
-  return new Map(verdicts.map((v) => [v.request, v]));
-}
-
-/** A request class one side does not have is decided there by its `*` verdict, else refused: no route matches it. */
-function counterpart(side: Map<string, CallVerdict>, request: string, like: CallVerdict): CallVerdict {
-  const because = request === '*'
-    ? `requests that no route attached to ${like.target} matches are refused (once a route is attached, the default route is gone)`
-    : `no route attached to ${like.target} matches ${request}`;
-  return side.get(request) ?? side.get('*') ?? { ...like, allowed: false, audited: false, because, deciders: [] };
-}
 
 /**
  * The callers to compare on a port: those worth deciding on either side, and the kubelet where either side has probes
@@ -61,32 +31,15 @@ function callersToCompare(basePort: PortPolicyView, headPort: PortPolicyView, ba
   return keys;
 }
 
-function targetText(v: CallVerdict): string {
-  return v.request === '*' ? v.target : `${v.target} ${v.request}`;
-}
-
-function authorizationChange(before: CallVerdict, after: CallVerdict): MeshChange | undefined {
-  if (before.allowed === after.allowed) return undefined;
-  const objects = [...new Set([...after.deciders, ...before.deciders].map(idText))];
-  const deciding = objects.length > 0 ? ` [${objects.join(', ')}]` : '';
-  return {
-    kind: ChangeKind.AUTHORIZATION,
-    change: after.allowed ? DENIED_TO_ALLOWED : ALLOWED_TO_DENIED,
-    source: after.source,
-    target: targetText(after),
-    because: `now: ${after.because}; before: ${before.because}${deciding}`,
-  };
-}
-
 /**
- * Everything a port's verdicts depend on: the Server, its routes, the authorizations with what they require (resolved
+ * Everything a port's verdicts depend on: the Server, its routes (generated default and probe routes included), the authorizations with what they require (resolved
  * authentications included), the default policy and its origin, and the callers worth deciding. Ports equal in this
  * are decided alike on both sides, so most of an unchanged mesh is compared without deciding anything.
  */
 function signature(port: PortPolicyView, callers: string[]): string {
   return JSON.stringify([
-    port.meshed, port.skipsProxy, port.server ?? null, port.shadowedServers, port.routes, port.authorizations,
-    port.defaultPolicy, port.defaultPolicyOrigin, callers,
+    port.meshed, port.skipsProxy, port.server ?? null, port.shadowedServers, port.protocol, port.routes, port.generatedRoutes, port.probes,
+    port.authorizations, port.defaultPolicy, port.defaultPolicyOrigin, callers,
   ]);
 }
 
@@ -94,21 +47,7 @@ function portChanges(base: MeshModel, head: MeshModel, basePort: PortPolicyView,
   const baseCallers = base.relevantCallers(basePort).map((c) => c.key);
   const headCallers = head.relevantCallers(headPort).map((c) => c.key);
   if (signature(basePort, baseCallers) === signature(headPort, headCallers)) return [];
-  const keys = callersToCompare(basePort, headPort, baseCallers, headCallers);
-  const changes: MeshChange[] = [];
-  for (const key of keys) {
-    const before = byRequest(base.decide(basePort, base.caller(key)));
-    const after = byRequest(head.decide(headPort, head.caller(key)));
-    // The kubelet matters for its probes; what else it might send is the unauthenticated caller's to report.
-    const requests = [...new Set([...before.keys(), ...after.keys()])].filter((r) => key !== KUBELET || r.startsWith('probe '));
-    for (const request of requests) {
-      const a = after.get(request);
-      const b = before.get(request);
-      const change = a ? authorizationChange(counterpart(before, request, a), a) : authorizationChange(b!, counterpart(after, request, b!));
-      if (change) changes.push(change);
-    }
-  }
-  return changes;
+  return inboundRequestChanges(base, head, basePort, headPort, callersToCompare(basePort, headPort, baseCallers, headCallers));
 }
 
 function authorizationChanges(base: MeshModel, head: MeshModel): MeshChange[] {
@@ -158,6 +97,14 @@ function keyedChanges<T>(
     }
   }
   return changes;
+}
+
+/** Request classes another route now takes, or whose retrying starts or stops (request-diff.ts). */
+function requestChanges(base: MeshModel, head: MeshModel): MeshChange[] {
+  return [...head.services.flatMap((after) => {
+    const before = base.service(after.target);
+    return before ? outboundRequestChanges(before, after, base, head) : [];
+  }), ...egressRequestChanges(base, head)];
 }
 
 function shareChanges(base: MeshModel, head: MeshModel): MeshChange[] {
@@ -221,12 +168,15 @@ function ignoredChanges(base: MeshModel, head: MeshModel): MeshChange[] {
 
 function compareChanges(a: MeshChange, b: MeshChange): number {
   return KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind)
-    || compareText(a.target, b.target) || compareText(a.source, b.source) || compareText(a.change, b.change) || compareText(a.because, b.because);
+    || compareText(a.source, b.source) || compareText(a.target, b.target) || compareRequests(a, b) || compareText(a.change, b.change)
+    || compareText(a.because, b.because);
 }
 
 export function diffModels(base: MeshModel, head: MeshModel): MeshDiff {
   const changes = [
     ...authorizationChanges(base, head),
+    ...identityChanges(base, head),
+    ...requestChanges(base, head),
     ...shareChanges(base, head),
     ...ignoredChanges(base, head),
     ...settingChanges(base, head, ChangeKind.RETRY),
@@ -235,14 +185,23 @@ export function diffModels(base: MeshModel, head: MeshModel): MeshDiff {
   return { changes: changes.sort(compareChanges) };
 }
 
-/** Which changes make `diff --fail-on` exit 1. */
+/** Which changes make `diff --fail-on` exit 1: a direction of authorization change, any change of one kind, or any. */
 export enum DiffFailOn {
   TO_DENIED = 'allowed-to-denied',
   TO_ALLOWED = 'denied-to-allowed',
+  AUTHORIZATION = 'authorization',
+  ROUTE = 'route',
+  SHARE = 'share',
+  RETRY = 'retry',
+  TIMEOUT = 'timeout',
+  IGNORED = 'ignored',
   ANY = 'any',
 }
 
 export function diffMatches(diff: MeshDiff, failOn: DiffFailOn): boolean {
   if (failOn === DiffFailOn.ANY) return diff.changes.length > 0;
-  return diff.changes.some((c) => c.kind === ChangeKind.AUTHORIZATION && c.change === failOn);
+  if (failOn === DiffFailOn.TO_DENIED || failOn === DiffFailOn.TO_ALLOWED) {
+    return diff.changes.some((c) => c.kind === ChangeKind.AUTHORIZATION && c.change === (failOn as string));
+  }
+  return diff.changes.some((c) => c.kind === (failOn as string));
 }

@@ -2,12 +2,15 @@
  * explain — the offline `linkerd authz`: the resolved inbound policy of one workload port and, for each caller the
  * manifests know, allowed or refused per request class and why; or what a Service port does with requests.
  */
+import { OutboundRequests } from './outbound-requests';
+import { requestWords } from './request-diff';
 import { CallVerdict, CallerView, MeshModel, PortPolicyView, ServicePortView, idText } from './views';
+import { RequestSample, requestSamples } from '../policy';
 
 export interface ExplainRequest {
   /** One caller (`namespace/serviceaccount`, `unauthenticated`, `external`, `kubelet`, `other-meshed`); default every known caller. */
   readonly from?: string;
-  /** With `path`: only the request class this request falls in. */
+  /** With `path`: only this request (the request class it falls in). */
   readonly method?: string;
   readonly path?: string;
 }
@@ -57,16 +60,15 @@ function callersFor(model: MeshModel, from: string | undefined): CallerView[] | 
 export function explainPort(model: MeshModel, port: PortPolicyView, request: ExplainRequest = {}): PortExplanation | string {
   const callers = callersFor(model, request.from);
   if (typeof callers === 'string') return callers;
-  const asked = request.path !== undefined ? model.requestClass(port, request.method ?? 'GET', request.path) : undefined;
-  const verdicts = callers.flatMap((caller) => {
-    const all = model.decide(port, caller);
-    if (asked === undefined) return all;
-    const chosen = all.find((v) => v.request === asked) ?? all.find((v) => v.request === '*');
-    if (chosen) return [chosen];
-    // Requests that match no attached route are refused before any authorization is looked at.
-    return [{ ...all[0], request: asked, allowed: false, audited: false, because: `no route attached to ${port.target} matches ${request.method ?? 'GET'} ${request.path}`, deciders: [] }];
+  if (request.path === undefined) return { port, verdicts: callers.flatMap((caller) => model.decideClasses(port, caller)) };
+  // One request: the route it lands on (the generated probe route included), then that route's authorizations.
+  const method = (request.method ?? 'GET').toUpperCase();
+  const sample = { method, path: request.path, label: `${method} ${request.path}` };
+  const verdicts = callers.map((caller) => {
+    const v = model.decideRequest(port, caller, sample);
+    return { ...v, request: v.route ?? '*' };
   });
-  return { port, request: asked, verdicts };
+  return { port, request: model.requestClass(port, method, request.path), verdicts };
 }
 
 function mapLines(title: string, values: Record<string, string>): string[] {
@@ -74,7 +76,25 @@ function mapLines(title: string, values: Record<string, string>): string[] {
   return entries.length === 0 ? [] : [`${title}: ${entries.map(([k, v]) => `${k}=${v}`).join(', ')}`];
 }
 
-export function formatPortExplanation(e: PortExplanation): string {
+/** One row per caller, one column per request class: the verdict of each. */
+function verdictTable(verdicts: readonly CallVerdict[]): string[] {
+  const classes: string[] = [];
+  const rows = new Map<string, Map<string, string>>();
+  for (const v of verdicts) {
+    if (!classes.includes(v.request)) classes.push(v.request);
+    const row = rows.get(v.source) ?? new Map<string, string>();
+    row.set(v.request, verdictWord(v).trim());
+    rows.set(v.source, row);
+  }
+  const header = ['caller', ...classes.map((c) => (c === '*' ? '* (every request)' : c))];
+  const body = [...rows].map(([source, row]) => [source, ...classes.map((c) => row.get(c) ?? '-')]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (cells: string[]) => `    ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')}`.trimEnd();
+  return [line(header), ...body.map(line)];
+}
+
+/** The port, then one verdict table (callers × request classes); `verbose` adds each verdict's reason and deciding objects. */
+export function formatPortExplanation(e: PortExplanation, verbose = false): string {
   const p = e.port;
   const lines = [`${p.target}${p.portName ? ` (${p.portName})` : ''} — ${idText(p.workload)}`];
   if (!p.meshed) lines.push('  not meshed: no proxy, so no inbound policy applies');
@@ -92,11 +112,15 @@ export function formatPortExplanation(e: PortExplanation): string {
   if (p.authorizations.length > 0) lines.push('  authorizations:');
   for (const a of p.authorizations) lines.push(`    ${idText(a.id)} → ${a.target}; requires ${a.requires.join(' and ') || 'nothing (everyone)'}`);
   if (p.probes.length > 0) lines.push(`  probes: ${p.probes.join(', ')}`);
-  lines.push(e.request ? `  callers, for requests in ${e.request}:` : '  callers:');
+  lines.push(e.request ? `  verdicts, for requests in ${e.request}:` : '  verdicts:');
+  lines.push(...verdictTable(e.verdicts));
+  if (e.verdicts.some((v) => v.audited)) lines.push('  AUDIT: allowed and logged as a would-be denial (audit policy), not a security boundary');
+  if (!verbose) return `${lines.join('\n')}\n`;
+  lines.push('  why:');
   for (const v of e.verdicts) {
     const request = v.request === '*' ? '' : ` [${v.request}]`;
-    const audit = v.audited ? ' (audit: allowed and logged, not a security boundary)' : '';
-    lines.push(`    ${verdictWord(v)}${v.source}${request}: ${v.because}${audit}`);
+    const deciders = v.deciders.length > 0 ? ` [${v.deciders.map(idText).join(', ')}]` : '';
+    lines.push(`    ${verdictWord(v)}${v.source}${request}: ${v.because}${deciders}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -107,7 +131,23 @@ function verdictWord(v: CallVerdict): string {
   return v.uncertain ? 'UNSURE ' : 'DENY   ';
 }
 
-export function formatServiceExplanation(s: ServicePortView): string {
+/** The request classes of a Service port, grouped by what the client proxy does with them. */
+function requestLines(requests: OutboundRequests): string[] {
+  const samples = requestSamples(requests.matches, requests.grpc);
+  const byOutcome = new Map<string, RequestSample[]>();
+  for (const sample of samples) {
+    const o = requests.outcome(sample);
+    const words = o.status ? `${o.status} (no route)` : [`${o.route} → ${o.backends || 'no backend'}`,
+      ...(o.retry ? [`retried: ${o.retry}`] : []), ...(o.timeout ? [`timeout: ${o.timeout}`] : [])].join('; ');
+    byOutcome.set(words, [...(byOutcome.get(words) ?? []), sample]);
+  }
+  const lines = ['  requests (every client):'];
+  for (const [words, group] of byOutcome) lines.push(`    ${requestWords(group, samples) ?? 'every request'}: ${words}`);
+  return lines;
+}
+
+/** What a meshed client's proxy does with requests to a Service port; with `requests`, per request class too. */
+export function formatServiceExplanation(s: ServicePortView, requests?: OutboundRequests): string {
   const lines = [`${s.target} — Service ${s.namespace}/${s.name} port ${s.port}`, `  protocol: ${s.protocol}`];
   lines.push(`  endpoints: ${s.endpoints.join(', ') || 'none (the selector matches no workload port)'}`);
   if (s.defaultRoute) lines.push(`  default route: ${s.defaultRoute}`);
@@ -123,5 +163,6 @@ export function formatServiceExplanation(s: ServicePortView): string {
   }
   for (const u of s.unusedRoutes ?? []) lines.push(`  not served to every client: ${u.name}: ${u.reason}`);
   lines.push(...mapLines('  Service retries', s.retries), ...mapLines('  Service timeouts', s.timeouts));
+  if (requests) lines.push(...requestLines(requests));
   return `${lines.join('\n')}\n`;
 }

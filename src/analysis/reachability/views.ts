@@ -4,7 +4,10 @@
  * change (per-request inbound model, outbound model per Service port) by re-pointing the adapter alone.
  */
 import { FindingEffect } from '../finding';
+import { RequestMatch } from '../model/inbound-routes';
 import { ResourceId } from '../model/manifest';
+import { RequestSample } from '../policy';
+import { OutboundRequests } from './outbound-requests';
 
 /** Who calls: a mesh identity, every other identity of a namespace, or a class of callers. */
 export enum CallerKind {
@@ -107,6 +110,8 @@ export interface CallVerdict {
   readonly uncertain?: boolean;
   /** The objects that decide (the admitting policy and its authentications, or the Server, Namespace or workload). */
   readonly deciders: ResourceId[];
+  /** For one request: the route it lands on (`HTTPRoute x`, `*` for the default route, `probe GET /p`, `(no route)`). */
+  readonly route?: string;
 }
 
 export interface BackendView {
@@ -204,15 +209,33 @@ export interface MeshModel {
   /** The Prometheus that scrapes the proxies (`namespace/serviceaccount`), when configured or linkerd-viz's is present. */
   readonly prometheus?: string;
   readonly clusterNetworks: string[];
+  /** Workload (`Deployment ns/name`) → the caller its pods present (`ns/serviceaccount`, or `unauthenticated`). */
+  readonly workloadCallers: ReadonlyMap<string, string>;
+  /** `EgressNetwork ns/name:port` → what a meshed client's proxy does with each request to it. */
+  readonly egressPorts: ReadonlyMap<string, OutboundRequests>;
   port(target: string): PortPolicyView | undefined;
   service(target: string): ServicePortView | undefined;
   caller(key: string): CallerView;
   /** The callers worth a line per port: named ones, declared callers, and the classes. Linear in what the port names. */
   relevantCallers(port: PortPolicyView): CallerView[];
-  /** Verdicts of one caller on one port, one per request class. */
+  /**
+   * Whether a caller gets anywhere on a port: one verdict per attached route, else the Server's for every request (and
+   * the probe classes for the kubelet). What the picture and plan-deny read.
+   */
   decide(port: PortPolicyView, caller: CallerView): CallVerdict[];
+  /**
+   * Verdicts of one caller on one port, one per request class: each route, each generated probe path (for every
+   * caller: the probe route admits by network, not identity), and `(no route)`. What explain prints.
+   */
+  decideClasses(port: PortPolicyView, caller: CallerView): CallVerdict[];
   /** The request class a request falls in on a port: `*`, a route's name, a probe route, or `(no route)`. */
   requestClass(port: PortPolicyView, method: string, path: string): string;
+  /** The matches of the routes the port's proxy gets (request classes are cut from them); empty when none routes. */
+  inboundRequests(port: PortPolicyView): { readonly grpc: boolean; readonly matches: readonly RequestMatch[] };
+  /** One request of one caller on a port: allowed, refused, or refused for want of a route. */
+  decideRequest(port: PortPolicyView, caller: CallerView, request: RequestSample): CallVerdict;
+  /** What a meshed client's proxy does with each request to a Service port (route, backends, retry, timeout). */
+  outboundRequests(service: ServicePortView): OutboundRequests | undefined;
 }
 
 export function idText(id: ResourceId): string {

@@ -1,6 +1,6 @@
 /**
- * `cdk8s-linkerd diff BASE HEAD`: what HEAD changes against BASE in who may call whom, traffic shares, ignored
- * objects, retries and timeouts. Both sides are read (and refused on bad input) before anything is written.
+ * `cdk8s-linkerd diff BASE HEAD`: what HEAD changes against BASE, per caller, target and request class: who may send
+ * which request, which route takes it, traffic shares, ignored objects, retries and timeouts. Both sides are read (and refused on bad input) before anything is written.
  */
 import { ENGINE_SPECS, engineOptions } from './analyze-command';
 import { OptionSpec, optionValue, parseArgs } from './args';
@@ -17,7 +17,7 @@ import {
 import { printableText } from '../../util/terminal-text';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json', 'sarif'] as const;
-const FAIL_ON = [DiffFailOn.TO_DENIED, DiffFailOn.TO_ALLOWED, DiffFailOn.ANY];
+const FAIL_ON = Object.values(DiffFailOn);
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,

@@ -8,7 +8,7 @@ import { EXPLAIN_USAGE } from './usage';
 import { analyze } from '../../analysis/engine';
 import { formatEvidence, portEvidence, serviceEvidence } from '../../analysis/evidence/explain-evidence';
 import {
-  explainPort, findPort, findServicePort, formatPortExplanation, formatServiceExplanation, meshModel,
+  explainModel, explainPort, findPort, findServicePort, formatPortExplanation, formatServiceExplanation,
 } from '../../analysis/reachability';
 import { printableText } from '../../util/terminal-text';
 
@@ -20,6 +20,7 @@ const SPECS: Record<string, OptionSpec> = {
   'from': { value: true },
   'method': { value: true },
   'path': { value: true },
+  'verbose': { value: false },
   'format': { value: true, choices: ['text', 'json'] },
 };
 
@@ -43,7 +44,7 @@ export function explainCommand(argv: readonly string[], io: CliIo): number {
   if (path !== undefined && !path.startsWith('/')) throw new UsageError('--path must start with /');
   const options = engineOptions(args, io.cwd);
   const manifests = loadManifests(args.positionals, io.cwd);
-  const model = meshModel(manifests, options);
+  const model = explainModel(manifests, options);
   // Declared refusals, retry factors and rate-limit capacity: additive to explain's own output (no rule runs for it).
   const facts = analyze(manifests, { ...options, rules: [] });
   const format = optionValue(args, 'format') ?? 'text';
@@ -51,7 +52,8 @@ export function explainCommand(argv: readonly string[], io: CliIo): number {
     const service = findServicePort(model, toService);
     if (typeof service === 'string') throw new UsageError(service);
     const evidence = serviceEvidence(facts, toService);
-    io.stdout(format === 'json' ? json({ ...service, evidence }) : printableText(formatServiceExplanation(service) + (evidence ? formatEvidence(evidence) : '')));
+    const text = formatServiceExplanation(service, model.outboundRequests(service)) + (evidence ? formatEvidence(evidence) : '');
+    io.stdout(format === 'json' ? json({ ...service, evidence }) : printableText(text));
     return 0;
   }
   const port = findPort(model, to!);
@@ -59,6 +61,7 @@ export function explainCommand(argv: readonly string[], io: CliIo): number {
   const explanation = explainPort(model, port, { from: optionValue(args, 'from'), method, path });
   if (typeof explanation === 'string') throw new UsageError(explanation);
   const evidence = portEvidence(facts, to!);
-  io.stdout(format === 'json' ? json({ ...explanation, evidence }) : printableText(formatPortExplanation(explanation) + (evidence ? formatEvidence(evidence) : '')));
+  const text = formatPortExplanation(explanation, args.flags.has('verbose')) + (evidence ? formatEvidence(evidence) : '');
+  io.stdout(format === 'json' ? json({ ...explanation, evidence }) : printableText(text));
   return 0;
 }

@@ -72,17 +72,21 @@ ${contextOptionsUsage()}`;
 
 export const DIFF_USAGE = `Usage: cdk8s-linkerd diff [options] BASE HEAD
 
-BASE and HEAD are YAML files or folders (two synth outputs, or the YAML of two commits). Prints the authorization
-edges that go allowed -> denied or denied -> allowed (caller -> namespace/workload:port and route), with the objects
-that made the difference; traffic shares that change per Service port and route; objects that become ignored or start
-to apply; retries and timeouts that change; declared refusals (analysis.cdk8s-linkerd.io/refused-calls) whose verdict
-changes, a refusal HEAD allows counting as denied-to-allowed.
+BASE and HEAD are YAML files or folders (two synth outputs, or the YAML of two commits). Compares the two, request
+class by request class, grouped caller -> target -> request class: the requests that go allowed -> denied or
+denied -> allowed (a refusal for want of a route included), with the objects that made the difference; a workload
+whose ServiceAccount changes shows as the calls that change; the requests to a Service port another route (or a 404)
+now takes, or that start or stop being retried; traffic shares that change per route; objects that become ignored or
+start to apply; retry and timeout settings that change. No output means no request of any caller is treated
+differently. Declared refusals (analysis.cdk8s-linkerd.io/refused-calls) whose verdict
+changes are listed too, a refusal HEAD allows counting as denied-to-allowed.
 
 Options:
   --format text|markdown|json|sarif  Output format (default: text); markdown is a pull-request comment with a
                                      summary line, a table and a Mermaid graph of the changed part
-  --fail-on allowed-to-denied|denied-to-allowed|any
-                                     Exit 1 when a change matches (default: always exit 0)
+  --fail-on allowed-to-denied|denied-to-allowed|authorization|route|share|retry|timeout|ignored|any
+                                     Exit 1 when a change matches: a direction, a kind of change, or any
+                                     (default: always exit 0)
   --output FORMAT=FILE               Also write the diff in FORMAT to FILE (repeatable)
   --config FILE                      Settings file (default: the nearest .cdk8s-linkerd.yaml): cluster options, exclude
 ${CLUSTER_OPTIONS}
@@ -99,15 +103,18 @@ export const EXPLAIN_USAGE = `Usage: cdk8s-linkerd explain [options] PATH... --t
 
 --to: the resolved inbound policy of a workload's port (Server, protocol, routes and their matches, authorizations and
 the authentications they require, the generated default and probe routes, the default policy and where it comes
-from), then for each caller the manifests know, allowed or refused per route, and why, naming the deciding objects.
+from), then a verdict table: for each caller the manifests know and each request class (each route, each generated
+probe path, and the requests no route matches), ALLOW, DENY or UNSURE. --verbose adds why, naming the deciding objects.
 --to-service: what a meshed client's proxy does with requests to a Service port: protocol, routes, backends with
-their shares, retries, timeouts, the default route, and the attempts one request of each request class may make.
-Both add the local rate limits on the way with their cluster-wide capacity (rate x proxies), and the declared
-refusals that land there with their verdicts.
+their shares, retries, timeouts, the default route; then each request class and what it gets (route, backends,
+retry, timeout, or 404), and the attempts one request of each request class may make. Both add the local rate
+limits on the way with their cluster-wide capacity (rate x proxies), and the declared refusals that land there with
+their verdicts.
 
 Options:
   --from NS/SA|unauthenticated|external|kubelet|other-meshed   Only this caller
   --method M --path P                Only the request class this request falls in (method defaults to GET)
+  --verbose                          Add the deciding objects and the reasons of each verdict
   --format text|json                 Output format (default: text)
 ${CLUSTER_OPTIONS}
   --help                             Show this help
