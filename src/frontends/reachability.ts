@@ -8,9 +8,8 @@ import { IConstruct } from 'constructs';
 import { readContextOptions } from '../analysis/context-options';
 import { AnalyzeOptions } from '../analysis/engine';
 import { Manifest } from '../analysis/model/manifest';
-import {
-  DenyTarget, MeshModel, diffModels, explainModel, explainPort, findPort, idText, meshModel, parseObservedMetrics, planDenyManifests,
-} from '../analysis/reachability';
+import { DenyTarget, MeshModel, diffModels, explainModel, explainPort, findPort, meshModel, parseObservedMetrics, planDenyManifests } from '../analysis/reachability';
+import { idLabel } from '../util/labels';
 
 /** What the analysis needs to know about the cluster. */
 export interface ReachabilityOptions {
@@ -219,15 +218,15 @@ export class MeshReachability {
     const routes = port.routes.length > 0 ? port.routes : port.generatedRoutes;
     return {
       target: port.target,
-      workload: idText(port.workload),
+      workload: idLabel(port.workload),
       meshed: port.meshed,
       protocol: port.protocol,
-      server: port.server ? idText(port.server.id) : undefined,
+      server: port.server ? idLabel(port.server.id) : undefined,
       accessPolicy: port.server?.accessPolicy,
       defaultPolicy: port.defaultPolicy,
       defaultPolicyOrigin: port.defaultPolicyOrigin,
       routes: routes.map((r) => r.name),
-      authorizations: port.authorizations.map((a) => idText(a.id)),
+      authorizations: port.authorizations.map((a) => idLabel(a.id)),
       probes: port.probes,
       verdicts: e.verdicts.map((v) => ({
         source: v.source,
@@ -236,7 +235,7 @@ export class MeshReachability {
         audited: v.audited,
         because: v.because,
         ...(v.uncertain ? { uncertain: true } : {}),
-        deciders: v.deciders.map(idText),
+        deciders: v.deciders.map(idLabel),
       })),
     };
   }

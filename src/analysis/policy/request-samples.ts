@@ -13,6 +13,7 @@
  * expression is not a literal adds no class). Every other class stands for requests carrying none of them.
  */
 import { RequestMatch, ValueMatch } from '../model/inbound-routes';
+import { compareStrings } from '../../util/compare';
 
 /** One representative request and the class it stands for, in words. */
 export interface RequestSample {
@@ -31,9 +32,6 @@ const SPARE_METHODS = ['PATCH', 'OPTIONS', 'TRACE', 'PUT', 'DELETE', 'POST', 'HE
 const SPARE_PATH = '/.unmatched';
 const SPARE_GRPC = '/unmatched.Service/Unmatched';
 
-function byText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 interface PathValue {
   readonly path: string;
@@ -51,7 +49,7 @@ function httpPaths(matches: readonly RequestMatch[]): PathValue[] {
     if (m.pathRegex !== undefined && /^\/[A-Za-z0-9/_.~-]*$/.test(m.pathRegex)) paths.set(m.pathRegex, { path: m.pathRegex, label: m.pathRegex });
   }
   paths.set(SPARE_PATH, { path: SPARE_PATH, label: 'other paths' });
-  return [...paths.values()].sort((a, b) => byText(a.path, b.path));
+  return [...paths.values()].sort((a, b) => compareStrings(a.path, b.path));
 }
 
 const LITERAL = /^[A-Za-z0-9 _./:=~+-]*$/;
@@ -86,7 +84,7 @@ function conditionSamples(matches: readonly RequestMatch[], grpcPath?: (m: Reque
 function httpSamples(matches: readonly RequestMatch[]): RequestSample[] {
   const named = new Set<string>(['GET']);
   for (const m of matches) if (m.method !== undefined) named.add(m.method);
-  const methods = [...named].sort(byText).map((method) => ({ method, label: method }));
+  const methods = [...named].sort(compareStrings).map((method) => ({ method, label: method }));
   const spare = SPARE_METHODS.find((m) => !named.has(m));
   if (spare) methods.push({ method: spare, label: 'other methods' });
   const plain = httpPaths(matches).flatMap((p) => methods.map((m) => ({ method: m.method, path: p.path, label: `${m.label} ${p.label}` })));
@@ -104,7 +102,7 @@ function grpcSamples(matches: readonly RequestMatch[]): RequestSample[] {
   }
   out.set('other', { method: 'POST', path: SPARE_GRPC, label: 'other gRPC methods' });
   const grpcPath = (m: RequestMatch) => `/${m.grpcService ?? 'unmatched.Service'}/${m.grpcMethod ?? 'Unmatched'}`;
-  return [...[...out.values()].sort((a, b) => byText(a.path, b.path)), ...conditionSamples(matches, grpcPath)];
+  return [...[...out.values()].sort((a, b) => compareStrings(a.path, b.path)), ...conditionSamples(matches, grpcPath)];
 }
 
 /**

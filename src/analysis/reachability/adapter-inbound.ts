@@ -9,9 +9,11 @@ import { MeshIndex, PodTemplate } from '../model/mesh-index';
 import { Caller, Decision, InboundPolicy, PortPolicy, RequestSample, requestSamples } from '../policy';
 import { toCaller } from './adapter-callers';
 import { Named, portTarget, readAuthorization, routeMatchTexts } from './adapter-words';
-import { AuthorizationView, CallVerdict, CallerKind, CallerView, PortPolicyView, RouteView, compareText, idText } from './views';
+import { AuthorizationView, CallVerdict, CallerKind, CallerView, PortPolicyView, RouteView } from './views';
 import { authorizationTargets } from '../model/inbound/authorizations';
 import { IndexedObject } from '../model/object-store';
+import { idLabel } from '../../util/labels';
+import { compareStrings } from '../../util/compare';
 
 function lookup(index: MeshIndex, id: ResourceId): IndexedObject | undefined {
   const group = id.apiVersion.includes('/') ? id.apiVersion.slice(0, id.apiVersion.indexOf('/')) : '';
@@ -95,8 +97,8 @@ export function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemp
     defaultPolicySource: defaultPolicy?.source === 'namespace' ? index.namespace(pod.namespace)?.id
       : defaultPolicy?.source === 'pod' ? pod.owner.id : undefined,
     probes: (policy?.probePaths ?? []).map((path) => `GET ${path}`),
-    namedCallers: [...named.identities].sort(compareText),
-    namedNamespaces: [...named.namespaces].sort(compareText),
+    namedCallers: [...named.identities].sort(compareStrings),
+    namedNamespaces: [...named.namespaces].sort(compareStrings),
     podLabels: pod.labels,
     admin,
   };
@@ -146,7 +148,7 @@ export function inboundMatches(entry: PortEntry): { readonly grpc: boolean; read
 export function decideRequest(entry: PortEntry, callerView: CallerView, sample: RequestSample): CallVerdict {
   const caller: Caller = toCaller(callerView);
   if (!entry.policy) {
-    return verdict(entry, callerView, sample.label, { allowed: true, reason: `${idText(entry.pod.owner.id)} is not meshed, so no inbound policy applies` }, [entry.pod.owner.id]);
+    return verdict(entry, callerView, sample.label, { allowed: true, reason: `${idLabel(entry.pod.owner.id)} is not meshed, so no inbound policy applies` }, [entry.pod.owner.id]);
   }
   if (!routed(entry)) {
     const d = entry.policy.allows(caller);

@@ -11,15 +11,17 @@ import { OutboundProtocol, PortRoute, ServicePortPolicy, outboundPolicy, servedT
 import { AnalysisContext } from '../options';
 import { RuleShares, routeShares } from '../policy';
 import { OutboundRequests, outboundRequests } from './outbound-requests';
-import { BackendView, PortPolicyView, ServicePortView, ServiceRouteView, UnusedRouteView, compareText, idText } from './views';
+import { BackendView, PortPolicyView, ServicePortView, ServiceRouteView, UnusedRouteView } from './views';
 import { specOf } from '../model/objects';
 import { resolveContainerPort } from '../model/inbound/servers';
 import { refList } from '../model/refs';
 import { IndexedObject } from '../model/object-store';
+import { idLabel } from '../../util/labels';
+import { compareStrings } from '../../util/compare';
 
 export function prefixed(annotations: Record<string, string>, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of Object.keys(annotations).sort(compareText)) if (key.startsWith(prefix)) out[key] = String(annotations[key]);
+  for (const key of Object.keys(annotations).sort(compareStrings)) if (key.startsWith(prefix)) out[key] = String(annotations[key]);
   return out;
 }
 
@@ -55,7 +57,7 @@ function serviceRouteView(index: MeshIndex, route: IndexedObject, shares: Map<st
     id: route.id,
     name: `${route.id.kind} ${route.id.name}`,
     rules: rules.map((rule: any, i: number) => ({
-      index: i, matches: ruleMatches(rule), backends: backendViews(index, shares.get(`${idText(route.id)}#${i}`)), timeouts: timeoutsOf(rule),
+      index: i, matches: ruleMatches(rule), backends: backendViews(index, shares.get(`${idLabel(route.id)}#${i}`)), timeouts: timeoutsOf(rule),
     })),
     retries: prefixed(annotations, 'retry.linkerd.io/'),
     timeouts: prefixed(annotations, 'timeout.linkerd.io/'),
@@ -89,7 +91,7 @@ function unmatchedOf(served: readonly IndexedObject[]): { unmatched?: string } {
 function unusedReason(view: ServicePortPolicy, r: PortRoute): string {
   if (r.unconvertible !== undefined) return `${r.unconvertible}, so the whole route fails conversion: Linkerd never uses it`;
   if (!r.accepted) {
-    const by = r.conflictedBy.map((c) => idText(c.id)).join(', ');
+    const by = r.conflictedBy.map((c) => idLabel(c.id)).join(', ');
     return `its status is conflicted${by ? ` by ${by}` : ''} (an identical parentRef of a higher-ranked route kind): Linkerd never uses it here`;
   }
   if (!servedFamilies(view.protocol.protocol).includes(r.family)) {
@@ -123,7 +125,7 @@ export interface ServicePorts {
 
 export function servicePorts(index: MeshIndex, context: AnalysisContext, entries: EntryOf): ServicePorts {
   const shares = new Map<string, RuleShares>();
-  for (const rule of routeShares(index)) shares.set(`${idText(rule.route)}#${rule.ruleIndex}`, rule);
+  for (const rule of routeShares(index)) shares.set(`${idLabel(rule.route)}#${rule.ruleIndex}`, rule);
   const outbound = outboundPolicy(index, context);
   const out: ServicePortView[] = [];
   const requests = new Map<string, OutboundRequests>();

@@ -8,7 +8,9 @@
  */
 import { KUBELET } from './adapter-callers';
 import { ChangeKind, MeshChange, compareRequests, egressRequestChanges, identityChanges, inboundRequestChanges, outboundRequestChanges } from './request-diff';
-import { MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
+import { MeshModel, PortPolicyView, ServicePortView } from './views';
+import { idLabel } from '../../util/labels';
+import { compareStrings } from '../../util/compare';
 
 export { ALLOWED_TO_DENIED, ChangeKind, DENIED_TO_ALLOWED, MeshChange } from './request-diff';
 
@@ -149,16 +151,16 @@ function settingChanges(base: MeshModel, head: MeshModel, kind: ChangeKind): Mes
 // Ignored objects
 
 function ignoredChanges(base: MeshModel, head: MeshModel): MeshChange[] {
-  const key = (o: { object: { apiVersion: string } }) => `${o.object.apiVersion}|${idText(o.object as any)}`;
+  const key = (o: { object: { apiVersion: string } }) => `${o.object.apiVersion}|${idLabel(o.object as any)}`;
   const before = new Map(base.ignored.map((o) => [key(o), o]));
   const after = new Map(head.ignored.map((o) => [key(o), o]));
   const changes: MeshChange[] = [];
   for (const [k, o] of after) {
-    if (!before.has(k)) changes.push({ kind: ChangeKind.IGNORED, change: 'now-ignored', source: idText(o.object), target: o.object.namespace ?? '', because: o.reason });
+    if (!before.has(k)) changes.push({ kind: ChangeKind.IGNORED, change: 'now-ignored', source: idLabel(o.object), target: o.object.namespace ?? '', because: o.reason });
   }
   for (const [k, o] of before) {
     if (!after.has(k)) {
-      changes.push({ kind: ChangeKind.IGNORED, change: 'no-longer-ignored', source: idText(o.object), target: o.object.namespace ?? '', because: `was: ${o.reason}` });
+      changes.push({ kind: ChangeKind.IGNORED, change: 'no-longer-ignored', source: idLabel(o.object), target: o.object.namespace ?? '', because: `was: ${o.reason}` });
     }
   }
   return changes;
@@ -168,8 +170,8 @@ function ignoredChanges(base: MeshModel, head: MeshModel): MeshChange[] {
 
 function compareChanges(a: MeshChange, b: MeshChange): number {
   return KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind)
-    || compareText(a.source, b.source) || compareText(a.target, b.target) || compareRequests(a, b) || compareText(a.change, b.change)
-    || compareText(a.because, b.because);
+    || compareStrings(a.source, b.source) || compareStrings(a.target, b.target) || compareRequests(a, b) || compareStrings(a.change, b.change)
+    || compareStrings(a.because, b.because);
 }
 
 export function diffModels(base: MeshModel, head: MeshModel): MeshDiff {

@@ -4,8 +4,9 @@
  */
 import { OutboundRequests } from './outbound-requests';
 import { requestWords } from './request-diff';
-import { CallVerdict, CallerView, MeshModel, PortPolicyView, ServicePortView, idText } from './views';
+import { CallVerdict, CallerView, MeshModel, PortPolicyView, ServicePortView } from './views';
 import { RequestSample, requestSamples } from '../policy';
+import { idLabel } from '../../util/labels';
 
 export interface ExplainRequest {
   /** One caller (`namespace/serviceaccount`, `unauthenticated`, `external`, `kubelet`, `other-meshed`); default every known caller. */
@@ -96,21 +97,21 @@ function verdictTable(verdicts: readonly CallVerdict[]): string[] {
 /** The port, then one verdict table (callers × request classes); `verbose` adds each verdict's reason and deciding objects. */
 export function formatPortExplanation(e: PortExplanation, verbose = false): string {
   const p = e.port;
-  const lines = [`${p.target}${p.portName ? ` (${p.portName})` : ''} — ${idText(p.workload)}`];
+  const lines = [`${p.target}${p.portName ? ` (${p.portName})` : ''} — ${idLabel(p.workload)}`];
   if (!p.meshed) lines.push('  not meshed: no proxy, so no inbound policy applies');
   if (p.skipsProxy) lines.push('  skipped by proxy-init or the CNI plugin (skip-inbound-ports, or the cluster\'s ignoreInboundPorts): traffic bypasses the proxy');
   lines.push(`  protocol: ${p.protocol}`);
-  lines.push(p.server ? `  Server: ${idText(p.server.id)} (accessPolicy ${p.server.accessPolicy})` : '  Server: none selects this port');
-  for (const s of p.shadowedServers) lines.push(`  also selected, skipped by Linkerd: ${idText(s)}`);
+  lines.push(p.server ? `  Server: ${idLabel(p.server.id)} (accessPolicy ${p.server.accessPolicy})` : '  Server: none selects this port');
+  for (const s of p.shadowedServers) lines.push(`  also selected, skipped by Linkerd: ${idLabel(s)}`);
   lines.push(`  default inbound policy: ${p.defaultPolicy} (from ${p.defaultPolicyOrigin})`);
   const routes = p.routes.length > 0 ? p.routes : p.generatedRoutes;
   if (routes.length > 0) lines.push(p.routes.length > 0 ? '  routes:' : '  routes (generated while no route is attached):');
   for (const r of routes) {
-    const auth = r.authorizations.length > 0 ? `; authorized by ${r.authorizations.map(idText).join(', ')}` : '';
+    const auth = r.authorizations.length > 0 ? `; authorized by ${r.authorizations.map(idLabel).join(', ')}` : '';
     lines.push(`    ${r.name}: ${r.matches.length > 0 ? r.matches.join(' | ') : 'every request'}${auth}`);
   }
   if (p.authorizations.length > 0) lines.push('  authorizations:');
-  for (const a of p.authorizations) lines.push(`    ${idText(a.id)} → ${a.target}; requires ${a.requires.join(' and ') || 'nothing (everyone)'}`);
+  for (const a of p.authorizations) lines.push(`    ${idLabel(a.id)} → ${a.target}; requires ${a.requires.join(' and ') || 'nothing (everyone)'}`);
   if (p.probes.length > 0) lines.push(`  probes: ${p.probes.join(', ')}`);
   lines.push(e.request ? `  verdicts, for requests in ${e.request}:` : '  verdicts:');
   lines.push(...verdictTable(e.verdicts));
@@ -119,7 +120,7 @@ export function formatPortExplanation(e: PortExplanation, verbose = false): stri
   lines.push('  why:');
   for (const v of e.verdicts) {
     const request = v.request === '*' ? '' : ` [${v.request}]`;
-    const deciders = v.deciders.length > 0 ? ` [${v.deciders.map(idText).join(', ')}]` : '';
+    const deciders = v.deciders.length > 0 ? ` [${v.deciders.map(idLabel).join(', ')}]` : '';
     lines.push(`    ${verdictWord(v)}${v.source}${request}: ${v.because}${deciders}`);
   }
   return `${lines.join('\n')}\n`;

@@ -12,7 +12,7 @@ import { FindingEffect, Severity } from '../finding';
 import { CLASS_CALLERS, KUBELET, KUBELET_CALLER, NOWHERE, VIZ_PROMETHEUS, callerKeyOf, identityCaller } from './adapter-callers';
 import { PortEntry, decidePort, decideRequest, inboundMatches, portEntry, requestClassOf } from './adapter-inbound';
 import { servicePorts } from './adapter-services';
-import { CallVerdict, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
+import { CallVerdict, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView, ServicePortView } from './views';
 import { annotationsOf } from '../model/manifest';
 import { Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
 import { declaredPorts, evaluateInboundPolicy } from '../policy';
@@ -23,6 +23,8 @@ import { proxyAdminPort } from '../model/injector/proxy-ports';
 import { absentService } from '../model/missing-references';
 import { AnalysisResult } from '../result';
 import { CALLS_ANNOTATION } from '../../core/vocabulary';
+import { idLabel } from '../../util/labels';
+import { compareStrings } from '../../util/compare';
 
 export { OTHER_MESHED, UNAUTHENTICATED, EXTERNAL, KUBELET } from './adapter-callers';
 export { NO_ROUTE, PROBE_PREFIX } from './adapter-inbound';
@@ -65,7 +67,7 @@ function ignoredObjects(result: AnalysisResult): IgnoredView[] {
   const byObject = new Map<string, IgnoredView>();
   for (const f of result.findings) {
     if (f.effect === undefined || f.severity !== Severity.ERROR) continue;
-    const key = `${f.resource.apiVersion}|${idText(f.resource)}`;
+    const key = `${f.resource.apiVersion}|${idLabel(f.resource)}`;
     const known = byObject.get(key);
     const reason = `${f.ruleId}: ${f.message}`;
     byObject.set(key, known
@@ -130,11 +132,11 @@ function build(result: AnalysisResult): MeshModel {
   const callers = new Map<string, CallerView>();
   const workloadCallers = new Map<string, string>();
   for (const pod of index.podTemplates) {
-    if (!pod.owner.inventory) workloadCallers.set(idText(pod.owner.id), callerKeyOf(pod));
+    if (!pod.owner.inventory) workloadCallers.set(idLabel(pod.owner.id), callerKeyOf(pod));
     if (pod.injection !== Injection.ENABLED) continue;
     const key = callerKeyOf(pod);
     const known = callers.get(key);
-    const workload = idText(pod.owner.id);
+    const workload = idLabel(pod.owner.id);
     if (known) known.workloads.push(workload);
     else callers.set(key, identityCaller(pod.namespace, pod.serviceAccountName, [workload]));
   }
@@ -164,7 +166,7 @@ function build(result: AnalysisResult): MeshModel {
     if (!entry) return [];
     // A Server decides alike for every pod it selects with the same probe paths (its reasons name the Server, not
     // the pod): decide once.
-    const server = entry.policy && !entry.view.skipsProxy && entry.view.server ? idText(entry.view.server.id) : undefined;
+    const server = entry.policy && !entry.view.skipsProxy && entry.view.server ? idLabel(entry.view.server.id) : undefined;
     if (server === undefined) return decidePort(entry, caller, connections);
     const key = `${connections}\u0000${server}\u0000${entry.view.probes.join('\u0000')}\u0000${caller.key}`;
     let verdicts = byServer.get(key);
@@ -174,7 +176,7 @@ function build(result: AnalysisResult): MeshModel {
   return {
     ports: entries.map((e) => e.view),
     services,
-    callers: [...callers.values()].sort((a, b) => compareText(a.key, b.key)),
+    callers: [...callers.values()].sort((a, b) => compareStrings(a.key, b.key)),
     declaredCalls: calls,
     ignored: ignoredObjects(result),
     adminPorts,
@@ -187,7 +189,7 @@ function build(result: AnalysisResult): MeshModel {
     relevantCallers(port) {
       const keys = new Set<string>([...port.namedCallers, ...(declaredBy.get(port.target) ?? [])]);
       for (const ns of port.namedNamespaces) keys.add(`${ns}/*`);
-      const named = [...keys].sort(compareText).map(callerOf);
+      const named = [...keys].sort(compareStrings).map(callerOf);
       return [...named, ...CLASS_CALLERS.filter((c) => !keys.has(c.key))];
     },
     workloadCallers,

@@ -4,7 +4,9 @@
  * large mesh is folded into one node per namespace. Deterministic: everything is sorted by byte order.
  */
 import { MermaidIds, mermaidLabel } from './mermaid-text';
-import { MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
+import { MeshModel, PortPolicyView, ServicePortView } from './views';
+import { idLabel } from '../../util/labels';
+import { compareStrings } from '../../util/compare';
 
 /** Beyond this many ports (workload and Service), the graph shows one node per namespace. */
 export const FOLD_LIMIT = 150;
@@ -42,19 +44,19 @@ class Drawing {
   public render(): string {
     const lines = ['flowchart LR'];
     const groups = new Map<string, string[]>();
-    for (const n of [...this.nodes.entries()].sort((a, b) => compareText(a[0], b[0])).map(([, node]) => node)) {
+    for (const n of [...this.nodes.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, node]) => node)) {
       const list = groups.get(n.group) ?? [];
       list.push(n.line);
       groups.set(n.group, list);
     }
-    for (const group of [...groups.keys()].sort(compareText)) {
+    for (const group of [...groups.keys()].sort(compareStrings)) {
       if (group === '') {
         lines.push(...groups.get(group)!.map((l) => `  ${l}`));
         continue;
       }
       lines.push(`  subgraph ${this.ids.id(`group/${group}`)}[${mermaidLabel(group)}]`, ...groups.get(group)!.map((l) => `    ${l}`), '  end');
     }
-    const edges = [...this.edges.entries()].sort((a, b) => compareText(a[0], b[0])).map(([, e]) => e);
+    const edges = [...this.edges.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, e]) => e);
     edges.forEach((e) => lines.push(`  ${e.from} ${e.dotted ? '-.->' : '-->'}|${mermaidLabel(e.label)}| ${e.to}`));
     edges.forEach((e, i) => {
       if (e.refused) lines.push(`  linkStyle ${i} ${RED}`);
@@ -62,7 +64,7 @@ class Drawing {
     if (this.classes.size > 0) {
       lines.push('  classDef ignored fill:#eeeeee,stroke:#999999,color:#777777,stroke-dasharray:4 2');
       lines.push('  classDef refused stroke:#d62728,stroke-width:2px');
-      for (const [id, cls] of [...this.classes.entries()].sort((a, b) => compareText(a[0], b[0]))) lines.push(`  class ${id} ${cls}`);
+      for (const [id, cls] of [...this.classes.entries()].sort((a, b) => compareStrings(a[0], b[0]))) lines.push(`  class ${id} ${cls}`);
     }
     return `${lines.join('\n')}\n`;
   }
@@ -121,7 +123,7 @@ function drawFull(model: MeshModel): Drawing {
   for (const port of model.ports) portNode(port);
   for (const call of model.declaredCalls) {
     const caller = model.caller(call.source);
-    const from = d.node(`caller/${caller.key}`, '', ['[', ']'], `${caller.key}\n${caller.workloads.join(', ') || idText(call.workload)}`);
+    const from = d.node(`caller/${caller.key}`, '', ['[', ']'], `${caller.key}\n${caller.workloads.join(', ') || idLabel(call.workload)}`);
     const service = model.service(/:\d+$/.test(call.service) ? call.service : '') ?? model.services.find((s) => `${s.namespace}/${s.name}:${s.port}` === call.service);
     const refused = call.targets.some((t) => {
       const port = model.port(t);
@@ -138,7 +140,7 @@ function drawFull(model: MeshModel): Drawing {
 function drawIgnored(model: MeshModel, d: Drawing): void {
   for (const o of model.ignored) {
     const reason = o.reason.length > 100 ? `${o.reason.slice(0, 97)}...` : o.reason;
-    const id = d.node(`ignored/${o.object.apiVersion}/${idText(o.object)}`, 'ignored by Linkerd', ['[', ']'], `${idText(o.object)}\n${o.effect}: ${reason}`);
+    const id = d.node(`ignored/${o.object.apiVersion}/${idLabel(o.object)}`, 'ignored by Linkerd', ['[', ']'], `${idLabel(o.object)}\n${o.effect}: ${reason}`);
     d.classes.set(id, 'ignored');
   }
 }

@@ -9,7 +9,8 @@
  * a Server on `linkerd-admin`, a `/metrics` route for Prometheus and a `/live`, `/ready` route for the kubelet.
  */
 import { ObservedAuthorization, looksLikeMetrics, parseObservedMetrics, workloadOfPod } from './observed-metrics';
-import { CallerKind, MeshModel, PortPolicyView, compareText } from './views';
+import { CallerKind, MeshModel, PortPolicyView } from './views';
+import { compareStrings } from '../../util/compare';
 
 /** One row of `linkerd viz edges <type> -o json` (viz/cmd/edges.go, edgesJSONStats). */
 export interface ObservedEdge {
@@ -400,27 +401,27 @@ export function planDeny(
   const objects: Record<string, any>[] = [];
   const lines: string[] = [];
   const scrapes = new Set<string>();
-  for (const target of [...byPort.keys()].sort(compareText)) {
+  for (const target of [...byPort.keys()].sort(compareStrings)) {
     const port = findTarget(current, target)!;
     if (port.admin) {
       scrapes.add(port.namespace);
       continue;
     }
-    const sources = [...byPort.get(target)!].sort(compareText).map((s) => denied.caller(s))
+    const sources = [...byPort.get(target)!].sort(compareStrings).map((s) => denied.caller(s))
       .map((c) => (c.kind === CallerKind.IDENTITY ? c.key : 'unauthenticated'));
     const unique = [...new Set(sources)];
     objects.push(...portObjects(port, unique, current, port.namespace));
     lines.push(...constructLines(port, unique, current.clusterNetworks));
   }
   const accounts = [...new Set([...byPort.entries()].filter(([t]) => !findTarget(current, t)!.admin).flatMap(([, set]) => [...set]))]
-    .filter((s) => denied.caller(s).kind === CallerKind.IDENTITY).sort(compareText);
+    .filter((s) => denied.caller(s).kind === CallerKind.IDENTITY).sort(compareStrings);
   lines.unshift(...accountLines(accounts));
-  for (const ns of [...scrapes].sort(compareText)) {
+  for (const ns of [...scrapes].sort(compareStrings)) {
     if (!current.prometheus) break;
     objects.push(...scrapeObjects(ns, current.prometheus));
     lines.push(`// the proxies' admin port in ${ns}: apply the YAML above for proxy-admin, or run linkerd viz allow-scrapes --namespace ${ns}`);
   }
-  const order = (a: PlannedCall, b: PlannedCall) => compareText(a.target, b.target) || compareText(a.source, b.source);
+  const order = (a: PlannedCall, b: PlannedCall) => compareStrings(a.target, b.target) || compareStrings(a.source, b.source);
   return {
     namespace,
     policy,
@@ -428,7 +429,7 @@ export function planDeny(
     alreadyRefused: alreadyRefused.sort(order),
     objects,
     constructLines: lines,
-    unresolved: unresolved.sort(compareText),
+    unresolved: unresolved.sort(compareStrings),
   };
 }
 

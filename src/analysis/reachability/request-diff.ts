@@ -9,7 +9,9 @@ import { RequestSample, requestSamples } from '../policy';
 import { KUBELET } from './adapter-callers';
 import { PROBE_PREFIX } from './adapter-inbound';
 import { OutboundRequests, OutboundScope } from './outbound-requests';
-import { CallVerdict, MeshModel, PortPolicyView, ServicePortView, compareText, idText } from './views';
+import { CallVerdict, MeshModel, PortPolicyView, ServicePortView } from './views';
+import { idLabel } from '../../util/labels';
+import { compareStrings } from '../../util/compare';
 
 /** The kinds of change (`diff --fail-on` takes each as well). */
 export enum ChangeKind {
@@ -72,7 +74,7 @@ function grouped<T>(items: readonly T[], key: (item: T) => string | undefined): 
 }
 
 function deciding(before: CallVerdict, after: CallVerdict): string {
-  const objects = [...new Set([...after.deciders, ...before.deciders].map(idText))];
+  const objects = [...new Set([...after.deciders, ...before.deciders].map(idLabel))];
   return objects.length > 0 ? ` [${objects.join(', ')}]` : '';
 }
 
@@ -142,7 +144,7 @@ export function identityChanges(base: MeshModel, head: MeshModel): MeshChange[] 
   for (const [workload, after] of head.workloadCallers) {
     const before = base.workloadCallers.get(workload);
     if (before === undefined || before === after) continue;
-    const declared = new Set(head.declaredCalls.filter((c) => idText(c.workload) === workload).flatMap((c) => c.targets));
+    const declared = new Set(head.declaredCalls.filter((c) => idLabel(c.workload) === workload).flatMap((c) => c.targets));
     const source = `${workload} (${before} → ${after})`;
     for (const headPort of head.ports) {
       const basePort = base.port(headPort.target);
@@ -190,7 +192,7 @@ export function egressRequestChanges(base: MeshModel, head: MeshModel): MeshChan
 
 function portScopes(target: string, a: OutboundRequests | undefined, b: OutboundRequests | undefined): MeshChange[] {
   if (!a || !b) return [];
-  const namespaces = [...new Set([...a.consumers.keys(), ...b.consumers.keys()])].sort(compareText);
+  const namespaces = [...new Set([...a.consumers.keys(), ...b.consumers.keys()])].sort(compareStrings);
   return [
     ...scopeChanges('meshed clients', target, a, b),
     ...namespaces.flatMap((ns) => scopeChanges(`meshed clients in namespace ${ns}`, target, a.consumers.get(ns) ?? a, b.consumers.get(ns) ?? b)),
@@ -226,5 +228,5 @@ function scopeChanges(source: string, target: string, a: OutboundScope, b: Outbo
 }
 
 export function compareRequests(a: MeshChange, b: MeshChange): number {
-  return compareText(a.request ?? '', b.request ?? '');
+  return compareStrings(a.request ?? '', b.request ?? '');
 }

@@ -238,11 +238,4 @@ export interface MeshModel {
   outboundRequests(service: ServicePortView): OutboundRequests | undefined;
 }
 
-export function idText(id: ResourceId): string {
-  return `${id.kind} ${id.namespace ? `${id.namespace}/` : ''}${id.name}`;
-}
 
-/** Byte order, never locale order: output must not depend on the machine. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
