@@ -8,7 +8,7 @@ import { IConstruct } from 'constructs';
 import { readContextOptions } from '../analysis/context-options';
 import { AnalyzeOptions } from '../analysis/engine';
 import { Manifest } from '../analysis/model/manifest';
-import { DenyTarget, MeshModel, diffModels, explainModel, explainPort, findPort, meshModel, parseObservedMetrics, planDenyManifests } from '../analysis/reachability';
+import { DenyTarget, MeshModel, changeRecord, diffModels, explainModel, explainPort, findPort, meshModel, parseObservedMetrics, planDenyManifests } from '../analysis/reachability';
 import { idLabel } from '../util/labels';
 
 /** What the analysis needs to know about the cluster. */
@@ -246,16 +246,7 @@ export class MeshReachability {
    */
   public static diff(base: any[], head: any[], options: ReachabilityOptions = {}): ReachabilityDiff {
     const changes = diffModels(modelOf(base, options, 'base'), modelOf(head, options, 'head')).changes;
-    return {
-      changes: changes.map((c) => ({
-        kind: c.kind,
-        change: c.change,
-        source: c.source,
-        target: c.target,
-        ...(c.request !== undefined ? { request: c.request } : {}),
-        because: c.because,
-      })),
-    };
+    return { changes: changes.map(changeRecord) };
   }
 
   /**

@@ -15,8 +15,9 @@ const LIB = path.join(REPO_ROOT, 'lib');
 const OBJECTS = 4100;
 
 /**
- * The app: a meshed Deployment and its Service (one warning: LKD-POL-011), ConfigMaps, and on demand an HTTPRoute
- * whose Service parent lacks `group: core` (LKD-ROUTE-001, an error) or a validation that signals the process.
+ * The app: a meshed Deployment, its Service and a Server that denies everyone (one warning: LKD-POL-009), ConfigMaps,
+ * and on demand an HTTPRoute whose Service parent lacks `group: core` (LKD-ROUTE-001, an error) or a validation that
+ * signals the process.
  */
 const APP = `
 const { App, Chart, ApiObject } = require(${JSON.stringify(path.join(NODE_MODULES, 'cdk8s'))});
@@ -27,6 +28,8 @@ const chart = new Chart(app, 'demo', { namespace: 'demo' });
 new lib.MeshedNamespace(chart, 'ns', { name: 'demo' });
 new lib.MeshedDeployment(chart, 'web', { name: 'web', app: 'web', containers: [{ image: 'nginx:1.27', ports: [{ number: 8080 }] }] });
 new ApiObject(chart, 'svc', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { 'app.kubernetes.io/name': 'web' }, ports: [{ port: 8080 }] } });
+new ApiObject(chart, 'server', { apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name: 'web-http' },
+  spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'web' } }, port: 8080, proxyProtocol: 'HTTP/1' } });
 if (mode === 'route') {
   new ApiObject(chart, 'route', { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r' },
     spec: { parentRefs: [{ kind: 'Service', name: 'web', port: 8080 }], rules: [{ backendRefs: [{ name: 'web', port: 8080 }] }] } });
@@ -83,7 +86,7 @@ test('a passing synth writes the manifests and nothing beside them', () => {
   const outdir = fresh('pass');
   const out = run('clean', outdir);
   expect(out.status).toBe(0);
-  expect(out.stderr).toMatch(/^warning: LKD-POL-011 at demo\/web /);
+  expect(out.stderr).toMatch(/^warning: LKD-POL-009 at demo\/server /);
   expect(fs.readdirSync(outdir)).toEqual(['demo.k8s.yaml']);
   expect(out.beside).toEqual([]);
 });
@@ -157,7 +160,7 @@ test('synthYaml() checks once and writes nothing', () => {
   const out = run('clean', outdir, 'yaml');
   expect(out.status).toBe(0);
   expect(out.stdout).toMatch(/^apiVersion: v1/);
-  expect(out.stderr.match(/LKD-POL-011/g)).toHaveLength(1);
+  expect(out.stderr.match(/LKD-POL-009/g)).toHaveLength(1);
   expect(out.beside).toEqual([]);
 });
 

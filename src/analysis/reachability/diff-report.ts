@@ -36,16 +36,20 @@ export function diffSummary(diff: MeshDiff): string {
   return `${parts.join(', ')}.`;
 }
 
-export function formatDiffJson(diff: MeshDiff): string {
-  const changes = diff.changes.map((c) => ({
+/** One change as scripts read it (JSON and the jsii API): fixed key order, `request` only when the change has one. */
+export function changeRecord(c: MeshDiff['changes'][number]) {
+  return {
     kind: c.kind,
     change: c.change,
     source: c.source,
     target: c.target,
     ...(c.request !== undefined ? { request: c.request } : {}),
     because: c.because,
-  }));
-  return `${JSON.stringify({ changes }, null, 2)}\n`;
+  };
+}
+
+export function formatDiffJson(diff: MeshDiff): string {
+  return `${JSON.stringify({ changes: diff.changes.map(changeRecord) }, null, 2)}\n`;
 }
 
 function requestText(c: MeshChange): string {
