@@ -134,7 +134,7 @@ describe('block reader: what it answers, exactly', () => {
   test('the manifests of a declined text are js-yaml\'s, with the same lines', () => {
     const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n';
     expect(readBlockYaml(text)).toBeUndefined();
-    expect(parseManifests(text, 'f.yaml').map((m) => [m.object.metadata.name, m.source.line])).toEqual([['a', 1], ['b', 5]]);
+    expect(parseManifests(text, 'f.yaml').map((m) => [m.object.metadata.name, m.source?.line])).toEqual([['a', 1], ['b', 5]]);
   });
 });
 
