@@ -47,8 +47,14 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   jestOptions: {
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
     jestConfig: {
-      testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/'],
+      // test/bench runs the benchmarks (tiny sizes, no timing asserted): `npm run test:long` runs it.
+      testPathIgnorePatterns: ['/node_modules/', '/lib/', '/dist/', '/test/bench/'],
       coveragePathIgnorePatterns: ['/node_modules/', '/src/imports/'],
+      // Coverage instruments every file jest loads and slows every test: `npm run test:coverage` collects it.
+      collectCoverage: false,
+      // jest's default is one worker fewer than the cores: on 2 cores that is one. Two workers fill both cores (the
+      // parent process only waits for them).
+      maxWorkers: 2,
     },
   },
   eslintOptions: {
@@ -95,9 +101,40 @@ const typecheckExamples = project.addTask('typecheck:examples', {
 // Snapshots change only by hand (`npx jest -u`), never through a task: a task that rewrites them could hide a diff.
 project.tasks.removeTask('test:update');
 
+// ts-jest only transpiles (test/tsconfig.json has isolatedModules), so the test files are type-checked here. Without
+// isolatedModules: src/ re-exports interfaces with plain `export { }`, which jsii compiles and ts-jest's CommonJS
+// output tolerates (a type has no value to re-export).
+const typecheckTests = project.addTask('typecheck:tests', {
+  description: 'Type-check test/ against the library sources',
+  exec: 'tsc --noEmit -p test/tsconfig.json --isolatedModules false',
+});
+
 // The CLI and the cdk8s-cli plugin tests run the compiled library, so compile before jest.
+project.testTask.prependSpawn(typecheckTests);
 project.testTask.prependSpawn(typecheckExamples);
 project.testTask.prependSpawn(project.compileTask);
+
+// The long, exhaustive runs (.ci/run runs them after `npm test`): the fuzzer's full round (`npm test` runs a smaller
+// one of the same properties) and the benchmarks run at tiny sizes to prove they still work. Needs the compiled lib/.
+project.addTask('test:long', {
+  description: 'The long runs: the full fuzz round (FUZZ_RUNS=2000) and test/bench (compile first)',
+  env: { FUZZ_RUNS: '2000', FUZZ_JSII_RUNS: '1000' },
+  // The paths come first: --testPathIgnorePatterns takes every word after it as one more pattern.
+  exec: "jest --ci test/bench test/robustness/fuzz-mesh.test.ts --testPathIgnorePatterns='/(node_modules|lib|dist)/'",
+  receiveArgs: true,
+});
+
+// Coverage is off in `npm test` (it instruments every file and slows every test); this collects it.
+project.addTask('test:coverage', {
+  description: 'Run jest with coverage (coverage/)',
+  exec: 'jest --ci --coverage',
+  receiveArgs: true,
+});
+
+// The examples run as a user's app runs: ts-node transpiles them (and src/, which they import) with swc, set in
+// examples/tsconfig.json; type checking is `npm test`'s (typecheck:examples). @swc/core's compiler is a native
+// binary inside a registry package (@swc/core-<platform>), so nothing is downloaded at install.
+project.addDevDeps('@swc/core@^1.16.22');
 
 project.addTask('mesh-lab', {
   description: 'Synthesize examples/mesh-lab with the cdk8s CLI into cdk8s.out/',
@@ -135,11 +172,17 @@ project.addTask('rule-docs', {
 });
 
 project.addTask('bench', {
-  description: 'Benchmark the library and the CLI against plain cdk8s (flags: --sizes 100,500 --runs 5 --json FILE)',
+  description: 'Benchmark the library, a user\'s synth end to end and the CLI against cdk8s without it; prints each target MET or MISSED (flags: --sizes 10,100,1000,5000 --runs 5 --e2e-max 1000 --json FILE)',
   steps: [
     { spawn: 'compile' },
     { exec: 'ts-node -P bench/tsconfig.json bench/run.ts', receiveArgs: true },
   ],
+});
+
+project.addTask('bench:main-job', {
+  description: 'Time `cdk8s synth` of mesh-lab against the same objects in cdk8s-plus without this library (flags: --runs 5 --json FILE); target <= 1.5 x',
+  exec: 'ts-node -P bench/tsconfig.json bench/main-job.ts',
+  receiveArgs: true,
 });
 
 project.addTask('bench:reachability', {
@@ -149,7 +192,7 @@ project.addTask('bench:reachability', {
 });
 
 project.addTask('bench:worst-cases', {
-  description: 'Inputs built to blow up a careless rule: N Servers each selecting all N pods (N = 1,000 and 4,000) in a 512 MiB heap (time grows <= 5x), the secret scan over an alias bomb (<= 2 s) and a 20 MB string (<= 5 s)',
+  description: 'Inputs built to blow up a careless rule: N Servers each selecting all N pods (N = 1,000 and 4,000) in a 512 MiB heap (the analysis and each rule over 20 ms grow <= 5x), the secret scan over an alias bomb (<= 2 s) and a 20 MB string (<= 5 s)',
   exec: 'node --max-old-space-size=512 -r ts-node/register bench/worst-cases.ts',
   env: { TS_NODE_PROJECT: 'bench/tsconfig.json' },
   receiveArgs: true,

@@ -8,7 +8,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 // The compiled package, as a user would load it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const lib = require('../lib') as typeof import('../src');
+const lib = require('../lib') as typeof import('../lib');
 
 const PORT = 8080;
 

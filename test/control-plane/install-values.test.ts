@@ -15,7 +15,7 @@ import { CHART_DIR, describeWithShared } from '../support/shared';
 
 const IDENTITY = { values: { identityTrustDomain: 'cluster.local', identity: { externalCA: true, issuer: { scheme: 'kubernetes.io/tls' } } }, writesPrivateKey: false };
 
-function resolve(options: LinkerdInstallOptions = {}, identity = IDENTITY) {
+function resolve(options: LinkerdInstallOptions = {}, identity: Parameters<typeof resolveInstall>[2] = IDENTITY) {
   const chart = new Chart(Testing.app(), 'cp');
   return resolveInstall(chart, options, identity);
 }

@@ -5,10 +5,8 @@
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Authentication, AuthorizationPolicy, AuthorizationTarget, ExportedService, ExternalSecretsApiVersion, FleetCluster, FleetTrustAnchorRotation,
-  LinkerdDelivery,
-  LinkerdControlPlane, LinkerdFleet, LinkerdMulticluster, LinkerdVersion, MeshChecks, MeshTlsAuthentication, MeshedDeployment, MeshedNamespace,
-  MulticlusterCredentials, MulticlusterLink, MulticlusterMode, PodSelection, ProxyTrust, RotationStep, Server, ServerPort,
+  ExportedService, ExternalSecretsApiVersion, FleetCluster, FleetTrustAnchorRotation, LinkerdDelivery, LinkerdFleet, LinkerdMulticluster,
+  LinkerdVersion, MeshChecks, MeshedDeployment, MulticlusterCredentials, MulticlusterLink, MulticlusterMode, ProxyTrust, RotationStep,
 } from '../../src';
 import { analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
@@ -16,7 +14,7 @@ import { analyzeFleet } from '../../src/analysis/fleet';
 import { extensionHelmProps } from '../../src/control-plane/delivery/extension-chart';
 import { certs } from '../support/certs';
 import { conformanceIssues } from '../support/conformance';
-import { NS, fleetFixture, manifestsOf, objectsOf } from '../support/fleet-fixture';
+import { NS, fleetFixture, manifestsOf } from '../support/fleet-fixture';
 
 
 function chart(): Chart {

@@ -3,7 +3,8 @@
  * built only through the public constructs (test/support/fuzz). Each case must either synthesize into output that
  * conforms to the real CRDs (schema + CEL), that the engine finds no error in and that Linkerd can read — or fail
  * with a coded error naming a construct path. The seed is fixed so CI is reproducible; FUZZ_SEED / FUZZ_RUNS override
- * it locally, and scripts/fuzz-nightly.ts runs many more cases.
+ * it locally. `npm test` runs 400 meshes and 300 jsii inputs; `npm run test:long` (also in CI) the full round of
+ * 2,000 and 1,000, and scripts/fuzz-nightly.ts many more cases.
  */
 import * as os from 'os';
 import * as path from 'path';
@@ -25,7 +26,7 @@ import { cleanPrototype, prototypePollution } from '../support/fuzz/prototype-ke
 import { describeWithShared } from '../support/shared';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_129);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 
 describeWithShared(`fuzzed meshes (seed ${SEED}, ${RUNS} cases)`, () => {
   test('every case synthesizes into valid output or fails with a coded error naming a construct path', () => {
@@ -39,7 +40,7 @@ describeWithShared(`fuzzed meshes (seed ${SEED}, ${RUNS} cases)`, () => {
   }, 120_000);
 });
 
-const JSII_RUNS = Number(process.env.FUZZ_JSII_RUNS ?? 1_000);
+const JSII_RUNS = Number(process.env.FUZZ_JSII_RUNS ?? 300);
 
 describeWithShared(`jsii-user inputs at every public entry point (seed ${SEED}, ${JSII_RUNS} cases)`, () => {
   test('with valid arguments every entry point synthesizes into conforming output (the baseline the fuzzer breaks)', () => {

@@ -71,7 +71,7 @@ describe('LKD-VER-001 pinned charts and images', () => {
       metadata: { name: 'linkerd-cp', namespace: 'flux-system' },
       spec: { url: 'oci://ghcr.io/linkerd/charts/linkerd-control-plane', ref: { digest: `sha256:${'2c'.repeat(32)}`, semver: '>=2026.6.0' } },
     };
-    const release = fluxRelease('linkerd-control-plane', 'unused');
+    const release = fluxRelease('linkerd-control-plane', 'unused', undefined);
     delete release.spec.chart;
     release.spec.chartRef = { kind: 'OCIRepository', name: 'linkerd-cp' };
     expect(findings([oci, release], 'LKD-VER-001')).toEqual([]);
