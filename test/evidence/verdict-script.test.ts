@@ -83,7 +83,7 @@ describe('verification script against an h2c gRPC server answering as the proxy'
       session.on('close', () => sessions.delete(session));
     });
     // Like the proxy, answer once the request (headers and its 5-byte message) is in.
-    server.on('stream', (stream, headers) => {
+    server.on('stream', (stream: http2.ServerHttp2Stream, headers) => {
       const path = String(headers[':path']);
       stream.resume();
       stream.on('end', () => {

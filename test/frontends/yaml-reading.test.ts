@@ -14,7 +14,7 @@ const HEAD = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace
 /** The readings of `v: TEXT` (in block style), and what this tool read. */
 function readingOf(text: string): { value: unknown; reading?: Yaml11Reading } {
   const [manifest] = parseManifests(`${HEAD}  v: ${text}\n`, 'f.yaml');
-  const readings = manifest.source.yaml11Readings ?? [];
+  const readings = manifest.source?.yaml11Readings ?? [];
   expect(readings.length).toBeLessThanOrEqual(1);
   return { value: manifest.object.values.v, reading: readings[0] };
 }
@@ -60,7 +60,7 @@ describe('LKD-MESH-013: every YAML 1.1 reading that changes a value', () => {
   test('every reading of a document is kept, in order, under its first object', () => {
     const many = Array.from({ length: 300 }, (_, i) => `  k${i}: ${i % 2 ? 'yes' : '0_1'}`).join('\n');
     const [manifest] = parseManifests(`${HEAD}${many}\n`, 'f.yaml');
-    expect(manifest.source.yaml11Readings?.map((r) => r.line)).toEqual(Array.from({ length: 300 }, (_, i) => 7 + i));
+    expect(manifest.source?.yaml11Readings?.map((r) => r.line)).toEqual(Array.from({ length: 300 }, (_, i) => 7 + i));
   });
 });
 

@@ -8,6 +8,7 @@ import * as fc from 'fast-check';
 import * as yaml from 'js-yaml';
 import { runCliBounded } from './cli-process';
 import { assertBuilt, removeDir, tempDir, writeText } from '../frontends/cli-harness';
+import { internalErrorText } from '../../src/frontends/cli/main';
 
 const CRASH = /internal error|\n\s+at |heap out of memory|FATAL ERROR|Maximum call stack|TypeError|RangeError/i;
 const CODED = /LKD-[A-Z]+-\d{3}: .*input\.yaml/;
@@ -110,4 +111,12 @@ describe('the CLI on random and hostile YAML', () => {
       expect({ input, verdict: verdict(runOn(dir, input)) }).toEqual({ input, verdict: 'ok' });
     }), { seed: Number(process.env.FUZZ_SEED ?? 20_261_204), numRuns: Number(process.env.RANDOM_YAML_RUNS ?? 30) });
   }, 300_000);
+});
+
+test('a bug is reported in one line without a stack trace, which CDK8S_LINKERD_DEBUG=1 adds', () => {
+  const bug = new TypeError('x is not a function');
+  const plain: string = internalErrorText(bug, false);
+  expect(plain).toMatch(/^cdk8s-linkerd: internal error: x is not a function\. This is a bug in cdk8s-linkerd, not in the input/);
+  expect(plain).not.toMatch(/\n\s+at /);
+  expect(internalErrorText(bug, true)).toMatch(/\n\s+at /);
 });

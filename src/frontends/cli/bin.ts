@@ -10,4 +10,5 @@ process.exitCode = main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
+  env: process.env,
 });

@@ -53,8 +53,17 @@ export function main(argv: readonly string[], io: CliIo): number {
     // Messages quote file names and input: control characters are printed as escapes.
     if (e instanceof UsageError) io.stderr(`cdk8s-linkerd: ${printableText(e.message)}\n`);
     else if (e instanceof InputError || e instanceof ConfigError) io.stderr(`cdk8s-linkerd: error: ${printableText(e.coded)}\n`);
-    // Anything else is a bug or a harness failure; still no partial report, and the stack helps the bug report.
-    else io.stderr(`cdk8s-linkerd: internal error: ${e?.stack ?? e}\n`);
+    // Anything else is a bug or a harness failure: still no partial report, and no stack trace unless asked for (it
+    // helps a bug report, not a user).
+    else io.stderr(internalErrorText(e, io.env?.CDK8S_LINKERD_DEBUG === '1'));
     return EXIT_USAGE;
   }
+}
+
+/** What a bug prints: one line naming it as ours, what to do, and the stack only with CDK8S_LINKERD_DEBUG=1. */
+export function internalErrorText(e: any, withStack: boolean): string {
+  const message = printableText(String(e?.message ?? e));
+  const stack = withStack && typeof e?.stack === 'string' ? `\n${e.stack}` : '';
+  return `cdk8s-linkerd: internal error: ${message}. This is a bug in cdk8s-linkerd, not in the input; please report it with `
+    + `the input that caused it (CDK8S_LINKERD_DEBUG=1 prints the stack).${stack}\n`;
 }
