@@ -160,7 +160,7 @@ export function measureYaml11(n: number, runs: number): Yaml11Point {
   let readings = 0;
   for (let r = 0; r < runs; r++) {
     const start = performance.now();
-    readings = parseManifests(text, 'values.yaml')[0].source.yaml11Readings?.length ?? 0;
+    readings = parseManifests(text, 'values.yaml')[0].source?.yaml11Readings?.length ?? 0;
     times.push(performance.now() - start);
   }
   return { values: n, ms: median(times), readings };
