@@ -318,6 +318,20 @@ describe('LKD-MESH-004 opaque ports', () => {
     expect(onServer([...objects, { ...server, spec: { ...server.spec, proxyProtocol: 'opaque' } }])).toEqual([]);
     expect(onServer([...objects, { ...server, spec: { ...server.spec, proxyProtocol: 'HTTP/1' } }])).toEqual([]);
   });
+  // The answer is worked out once per selection and port: Servers sharing a selector must still each be judged on their own port.
+  test('Servers sharing one selector are each judged on their own port and protocol', () => {
+    const objects = meshLab();
+    for (const name of ['orders-v1', 'orders-v2']) template(objects, name).spec.containers[0].ports.push({ name: 'mysql', containerPort: 3306 });
+    const matchLabels = pick(objects, 'Server', 'orders-http').spec.podSelector.matchLabels;
+    const server = (name: string, spec: Record<string, unknown>) => ({
+      apiVersion: 'policy.linkerd.io/v1beta3', kind: 'Server', metadata: { name, namespace: 'mesh-lab' }, spec: { podSelector: { matchLabels }, ...spec },
+    });
+    const servers = [server('db-a', { port: 'mysql' }), server('db-b', { port: 3306 }), server('db-c', { port: 3306, proxyProtocol: 'opaque' }),
+      server('db-d', { port: 8080 }), server('db-e', { port: 'mysql' })];
+    const found = ruleFindings([...objects, ...servers], 'LKD-MESH-004').filter((f) => f.resource.kind === 'Server');
+    expect(found.map((f) => f.resource.name)).toEqual(['db-a', 'db-b', 'db-e']);
+    for (const f of found) expect(f.message).toMatch(/^port 3306 of Deployment mesh-lab\/orders-v1, Deployment mesh-lab\/orders-v2 is opaque there/);
+  });
   test('fires when pods mark the targetPort opaque and the Service does not', () => {
     const objects = meshLab();
     annotate(objects, 'orders-v1', { 'config.linkerd.io/opaque-ports': '8080' });
@@ -667,6 +681,19 @@ describe('LKD-MESH-008 Server on a skipped port', () => {
     const f = only(objects, 'LKD-MESH-008');
     expect(f.resource.name).toBe('orders-http');
     expect(f.message).toMatch(/skipped by proxy-init for Deployment mesh-lab\/orders-v2 \(its own config.linkerd.io\/skip-inbound-ports\)/);
+  });
+  // The answer is worked out once per selection and port: Servers sharing a selector must still each be judged on their own port.
+  test('Servers sharing one selector are each judged on their own port', () => {
+    const objects = meshLab();
+    annotate(objects, 'orders-v2', { 'config.linkerd.io/skip-inbound-ports': '8000-8090' });
+    const orders = pick(objects, 'Server', 'orders-http');
+    const copy = (name: string, port: number | string) => ({ ...orders, metadata: { ...orders.metadata, name }, spec: { ...orders.spec, port } });
+    const found = ruleFindings([...objects, copy('orders-named', 'http'), copy('orders-other', 9000), copy('orders-again', 8080)], 'LKD-MESH-008');
+    expect(found.map((f) => [f.resource.name, f.severity])).toEqual([
+      ['orders-again', Severity.ERROR], ['orders-http', Severity.ERROR], ['orders-named', Severity.ERROR],
+    ]);
+    expect(found.map((f) => f.message.split(' is skipped')[0])).toEqual(['port 8080', 'port 8080', 'port "http"']);
+    for (const f of found) expect(f.message).toMatch(/for Deployment mesh-lab\/orders-v2 \(its own config.linkerd.io\/skip-inbound-ports\)/);
   });
   test('passes when other ports are skipped', () => {
     const objects = meshLab();

@@ -162,6 +162,23 @@ export function serverCoverage(index: MeshIndex): ServerCoverage {
   return m.coverage ??= buildCoverage(index);
 }
 
+/**
+ * `judge(pods, port)` once per selection and port: Servers with the same selector share one `podsOf` list (the
+ * coverage selects once per selector), so a rule that looks at every pod a Server selects costs N, not N², when N
+ * Servers select the same N pods on one port. The answer must depend on the pods and the port alone.
+ */
+export function perSelectionAndPort<T>(coverage: ServerCoverage, judge: (pods: readonly PodTemplate[], port: number | string) => T):
+(server: IndexedObject, port: number | string) => T {
+  const answers = new Map<readonly PodTemplate[], Map<number | string, T>>();
+  return (server, port) => {
+    const pods = coverage.podsOf(server);
+    let byPort = answers.get(pods);
+    if (!byPort) answers.set(pods, byPort = new Map());
+    if (!byPort.has(port)) byPort.set(port, judge(pods, port));
+    return byPort.get(port) as T;
+  };
+}
+
 /** Every route kind that can attach to a Server (inbound routes). */
 export function inboundRouteKinds(index: MeshIndex): IndexedObject[] {
   return [

@@ -2,7 +2,7 @@ import { OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, POLICY_GROUP } from '../../../
 import { isRecord, listOf } from '../../../util/json';
 import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
-import { resolveContainerPort, selectPorts, serverCoverage, serverPort } from '../../model/inbound/servers';
+import { perSelectionAndPort, resolveContainerPort, selectPorts, serverCoverage, serverPort } from '../../model/inbound/servers';
 import { serverProxyProtocol } from '../../model/inbound-routes';
 import { isMeshed } from '../../model/injector/injection';
 import { controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod } from '../../model/injector/opaque-ports';
@@ -45,6 +45,24 @@ function checkService(ctx: RuleContext, service: IndexedObject): void {
 }
 
 /**
+ * The opaque port numbers a Server's port selects on meshed pods, and those pods (`port 3306 of db, cache`), or undefined
+ * when it selects none. Written once per selection: Servers sharing one give the same answer.
+ */
+function opaquePortsSelected(ctx: RuleContext, pods: readonly PodTemplate[], port: number | string): string | undefined {
+  const numbers = new Set<number>();
+  const labels = new Set<string>();
+  for (const pod of pods) {
+    if (!isMeshed(pod) || controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) === undefined) continue;
+    for (const number of selectPorts(pod, port)) {
+      if (!controllerOpaqueOnPod(ctx.index, ctx.context, pod, number)) continue;
+      numbers.add(number);
+      labels.add(workloadLabel(pod));
+    }
+  }
+  return numbers.size === 0 ? undefined : `port ${[...numbers].sort((x, y) => x - y).join(', ')} of ${listSome([...labels])}`;
+}
+
+/**
  * A Server supersedes the pods' opaque ports on the ports it selects: the policy controller reads the opaque ports only
  * for ports without a Server (inbound/index.rs default_inbound_server) and takes a Server's proxyProtocol otherwise
  * (inbound_server), where an unset one means detection (inbound/server.rs proxy_protocol). So a Server written to lock
@@ -54,24 +72,12 @@ function checkServers(ctx: RuleContext): void {
   // Most Servers name their protocol: only the detecting ones, and their selected pods, are looked at.
   const detecting = ctx.index.own(POLICY_GROUP, 'Server').filter((server) => serverProxyProtocol(server) === 'detect');
   if (detecting.length === 0) return;
-  const coverage = serverCoverage(ctx.index);
-  const found = new Map<IndexedObject, { ports: Set<number>; pods: Set<string> }>();
+  const opaqueSelected = perSelectionAndPort(serverCoverage(ctx.index), (pods, port) => opaquePortsSelected(ctx, pods, port));
   for (const server of detecting) {
     const port = serverPort(server);
-    if (port === undefined) continue;
-    for (const pod of coverage.podsOf(server)) {
-      if (!isMeshed(pod) || controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) === undefined) continue;
-      for (const number of selectPorts(pod, port)) {
-        if (!controllerOpaqueOnPod(ctx.index, ctx.context, pod, number)) continue;
-        const entry = found.get(server) ?? { ports: new Set<number>(), pods: new Set<string>() };
-        found.set(server, entry);
-        entry.ports.add(number);
-        entry.pods.add(workloadLabel(pod));
-      }
-    }
-  }
-  for (const [server, { ports, pods }] of found) {
-    ctx.report(server, `port ${[...ports].sort((a, b) => a - b).join(', ')} of ${listSome([...pods])} is opaque there (${OPAQUE_PORTS} as the injector leaves it), `
+    const selected = port === undefined ? undefined : opaqueSelected(server, port);
+    if (selected === undefined) continue;
+    ctx.report(server, `${selected} is opaque there (${OPAQUE_PORTS} as the injector leaves it), `
       + 'but this Server, which supersedes that annotation on the ports it selects, leaves proxyProtocol unset: the proxy detects the '
       + 'protocol again (10 s stalls for server-speaks-first protocols such as MySQL).', {
       fix: 'Set proxyProtocol: opaque on the Server (or the protocol the port really speaks).',

@@ -1,16 +1,16 @@
+import { portListHas, proxyInitPortList } from '../../../core/port-lists';
 import { POLICY_GROUP, SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS } from '../../../core/vocabulary';
+import { pushTo } from '../../../util/json';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
+import { perSelectionAndPort, resolveContainerPort, serverCoverage, serverPort } from '../../model/inbound/servers';
+import { isMeshed } from '../../model/injector/injection';
+import { inboundRedirector, skippedInboundPorts, skippedInboundSource } from '../../model/injector/skipped-ports';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { workloadLabel } from '../../model/pod-templates';
 import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
-import { pushTo } from '../../../util/json';
-import { workloadLabel } from '../../model/pod-templates';
-import { resolveContainerPort, serverCoverage, serverPort } from '../../model/inbound/servers';
-import { portListHas, proxyInitPortList } from '../../../core/port-lists';
-import { listSome } from '../../../util/text';
-import { isMeshed } from '../../model/injector/injection';
-import { inboundRedirector, skippedInboundPorts, skippedInboundSource } from '../../model/injector/skipped-ports';
 
 function namespacesSkippingPorts(index: MeshIndex, context: AnalysisContext): Set<string> {
   const namespaces = new Set<string>();
@@ -27,6 +27,24 @@ function namespacesSkippingPorts(index: MeshIndex, context: AnalysisContext): Se
 function skippedByManifest(pod: PodTemplate, port: number): boolean {
   const own = podOrNamespaceAnnotation(pod, SKIP_INBOUND_PORTS);
   return own !== undefined && portListHas(proxyInitPortList(String(own)), port);
+}
+
+/**
+ * The meshed pods of a selection that skip the port, by the list that skips it (`web (the pod's skip-inbound-ports)`),
+ * and whether the manifests alone skip it on one of them; undefined when none skips it. Once per selection and port.
+ */
+function skippedPods(index: MeshIndex, context: AnalysisContext, pods: readonly PodTemplate[], port: number | string):
+{ readonly where: string; readonly certain: boolean } | undefined {
+  let certain = false;
+  const bySource = new Map<string, string[]>();
+  for (const pod of pods) {
+    const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
+    if (!isMeshed(pod) || number === undefined || !portListHas(skippedInboundPorts(index, context, pod), number)) continue;
+    if (skippedByManifest(pod, number)) certain = true;
+    pushTo(bySource, skippedInboundSource(index, context, pod), workloadLabel(pod));
+  }
+  if (bySource.size === 0) return undefined;
+  return { where: [...bySource].map(([source, labels]) => `${listSome(labels)} (${source})`).join(', and '), certain };
 }
 
 /** skip-inbound-ports sends a port around the proxy; a Server on that port protects nothing. */
@@ -59,26 +77,15 @@ export const skippedServerPortRule: Rule = {
     // A Server only selects pods in its own namespace; where no meshed pod skips any port, there is nothing to find.
     const skipping = namespacesSkippingPorts(ctx.index, ctx.context);
     if (skipping.size === 0) return;
-    const coverage = serverCoverage(ctx.index);
+    const skippedOn = perSelectionAndPort(serverCoverage(ctx.index), (pods, port) => skippedPods(ctx.index, ctx.context, pods, port));
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
       if (!skipping.has(server.id.namespace ?? '')) continue;
       const port = serverPort(server);
-      if (port === undefined) continue;
-      let certain = false;
-      const skipped = coverage.podsOf(server).filter((pod) => {
-        const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
-        const skips = isMeshed(pod) && number !== undefined && portListHas(skippedInboundPorts(ctx.index, ctx.context, pod), number);
-        if (skips && skippedByManifest(pod, number!)) certain = true;
-        return skips;
-      });
-      if (skipped.length > 0) {
-        const bySource = new Map<string, string[]>();
-        for (const pod of skipped) pushTo(bySource, skippedInboundSource(ctx.index, ctx.context, pod), workloadLabel(pod));
-        const where = [...bySource].map(([source, pods]) => `${listSome(pods)} (${source})`).join(', and ');
-        ctx.report(server, `port ${JSON.stringify(port)} is skipped by ${inboundRedirector(ctx.index, ctx.context)} for ${where}; `
-          + 'that traffic bypasses the proxy, so this Server and its AuthorizationPolicies never apply there.',
-        certain ? undefined : { severity: Severity.WARNING });
-      }
+      const skipped = port === undefined ? undefined : skippedOn(server, port);
+      if (skipped === undefined) continue;
+      ctx.report(server, `port ${JSON.stringify(port)} is skipped by ${inboundRedirector(ctx.index, ctx.context)} for ${skipped.where}; `
+        + 'that traffic bypasses the proxy, so this Server and its AuthorizationPolicies never apply there.',
+      skipped.certain ? undefined : { severity: Severity.WARNING });
     }
   },
 };
