@@ -11,8 +11,8 @@ import { AnalysisContext, AnalysisContextInput, resolveContext } from './options
 import { AnalysisResult } from './result';
 import { Rule } from './rule';
 import { ALL_RULES } from './rules';
-import { IGNORE_CHECK_ANNOTATION_PREFIX, ObjectSuppressions, SUPPRESSION_RULE_ID, objectSuppressions } from './suppressions';
 import { runRules as runEach } from './runner';
+import { IGNORE_CHECK_ANNOTATION_PREFIX, ObjectSuppressions, SUPPRESSION_RULE_ID, objectSuppressions } from './suppressions';
 
 export type { AnalysisResult };
 

@@ -5,8 +5,8 @@ import { INPUT_CODES, RETIRED_IDS } from './catalog';
 import { FindingEffect, Severity } from './finding';
 import { RuleArea, RuleDoc } from './rule';
 import { ALL_RULES, FLEET_RULES } from './rules';
-import { compareStrings } from '../util/compare';
 import { contractText } from './severity-contract';
+import { compareStrings } from '../util/compare';
 
 /** What the reference needs of a rule: single-cluster and fleet rules alike. */
 export interface DocumentedRule {

@@ -14,14 +14,13 @@ import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options
 import { SUPPRESSION_RULE_ID } from '../analysis/engine';
 import { Severity } from '../analysis/finding';
 import { AnalysisContextInput } from '../analysis/options';
-import { ALL_RULES } from '../analysis/rules';
+import { ALL_RULES, FLEET_RULES } from '../analysis/rules';
 // Only the schema walk (no CEL): these modules load nothing heavy.
 import { pruneUnknownFields } from '../conformance/defaulting';
 import { RawIssue } from '../conformance/issues';
 import { cloneJson, isJsonObject } from '../conformance/schema';
 import { validateSchema } from '../conformance/structural-validation';
 import { InputRule } from '../core/errors';
-import { FLEET_RULES } from '../analysis/rules/index';
 
 /** The rule the CLI adds for --crds (frontends/cli/schema-rule.ts): a config may set its level too. */
 const SCHEMA_RULE_ID = 'LKD-SCHEMA-001';

@@ -4,11 +4,11 @@ import { Construct } from 'constructs';
 import { ProxyConfig, proxyAnnotations } from './proxy-config';
 import { claimImportedServiceAccount } from '../checks/claims';
 import { registerChecks } from '../checks/register';
-import { CALLS_ANNOTATION, REFUSED_CALLS_ANNOTATION } from '../core/vocabulary';
 import { INJECT_ANNOTATION } from '../core/default-inbound-policy';
 import { InputRule, check, fail } from '../core/errors';
 import { validateLabelValue, validateObjectName, validatePortNumber, validateServicePortName } from '../core/names';
 import { isStruct, optionalBoolean, optionalInteger, optionalList, optionalStruct, requireNamed, requireString, requireStruct } from '../core/runtime-checks';
+import { CALLS_ANNOTATION, REFUSED_CALLS_ANNOTATION } from '../core/vocabulary';
 import { ServiceReference } from '../routing/service-reference';
 
 export const APP_NAME_LABEL = 'app.kubernetes.io/name';

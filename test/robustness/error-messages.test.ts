@@ -17,14 +17,14 @@ import { Finding } from '../../src/analysis/finding';
 import { analyzeFleet } from '../../src/analysis/fleet/index';
 import { ALL_RULES, FLEET_RULES } from '../../src/analysis/rules';
 import { schemaRule } from '../../src/analysis/rules/schema/crds';
-import { ConfigError, resolveConfig } from '../../src/config';
 import { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION } from '../../src/analysis/suppressions';
-import { compareStrings } from '../../src/util/compare';
+import { ConfigError, resolveConfig } from '../../src/config';
 import { MeshConfigError } from '../../src/core/errors';
 import { InputError } from '../../src/core/input-error';
 import { loadManifests, parseManifests } from '../../src/frontends/cli/load-manifests';
 import { readObserved } from '../../src/frontends/cli/plan-deny-command';
 import { MulticlusterMode } from '../../src/multicluster/mode';
+import { compareStrings } from '../../src/util/compare';
 import { certs } from '../support/certs';
 import { FleetFixture, fleetFixture, objectsOf } from '../support/fleet-fixture';
 

@@ -7,8 +7,8 @@
 import * as fc from 'fast-check';
 import * as yaml from 'js-yaml';
 import { runCliBounded } from './cli-process';
-import { assertBuilt, removeDir, tempDir, writeText } from '../frontends/cli-harness';
 import { internalErrorText } from '../../src/frontends/cli/main';
+import { assertBuilt, removeDir, tempDir, writeText } from '../frontends/cli-harness';
 
 const CRASH = /internal error|\n\s+at |heap out of memory|FATAL ERROR|Maximum call stack|TypeError|RangeError/i;
 const CODED = /LKD-[A-Z]+-\d{3}: .*input\.yaml/;

@@ -5,8 +5,8 @@
 import { analyze } from '../../src/analysis/engine';
 import { formatText } from '../../src/analysis/report';
 import { IGNORE_CHECK_ANNOTATION_PREFIX } from '../../src/analysis/suppressions';
-import { printableLine, printableText } from '../../src/util/terminal-text';
 import { LinkerdValidation } from '../../src/frontends/plugin';
+import { printableLine, printableText } from '../../src/util/terminal-text';
 import { assertBuilt, removeDir, runCli, tempDir, writeYaml } from '../frontends/cli-harness';
 
 /** Every character that can move the cursor, erase, recolour or reorder what a terminal shows. */

@@ -3,17 +3,17 @@
  * Service and whether the policy proves them, the retry factor of each request class of a Service port (LKD-CAP-001),
  * and the cluster-wide capacity of the local rate limits on the way (LKD-CAP-002).
  */
+import { idLabel } from '../../util/labels';
+import { serverCoverage } from '../model/inbound/servers';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
+import { specOf } from '../model/objects';
+import { refList } from '../model/refs';
 import { evaluateInboundPolicy } from '../policy';
 import { parseTarget } from '../reachability/explain';
+import { AnalysisResult } from '../result';
 import { RateLimitCapacity, describeRates, describeWorkloads, rateLimitCapacities } from '../rules/capacity/rate-limit-capacity';
 import { RetryClass, retryClasses } from '../rules/capacity/retry-chains';
 import { proveRefusal, refusalsOf, requestText } from '../rules/policy/refused-calls';
-import { specOf } from '../model/objects';
-import { serverCoverage } from '../model/inbound/servers';
-import { refList } from '../model/refs';
-import { idLabel } from '../../util/labels';
-import { AnalysisResult } from '../result';
 
 /** A declared refusal and what the policy says of it. */
 export interface RefusalView {

@@ -4,8 +4,8 @@
  */
 import { ExistingObjectClaim } from './manifest';
 import { MeshIndex } from './mesh-index';
-import { Severity } from '../finding';
 import { editDistance } from '../../util/edit-distance';
+import { Severity } from '../finding';
 
 /**
  * How sure a "does not exist" finding can be: an error when the analysis sees that namespace's objects of the kind

@@ -7,10 +7,10 @@ import { POLICY_GROUP } from '../../core/vocabulary';
 import { serviceAccountIdentity } from '../model/identity/service-accounts';
 import { ResourceId } from '../model/manifest';
 import { MeshIndex } from '../model/mesh-index';
+import { IndexedObject } from '../model/object-store';
 import { specOf } from '../model/objects';
 import { isCoreRef, isPolicyRef, kindIs, refList } from '../model/refs';
 import { AnalysisContext } from '../options';
-import { IndexedObject } from '../model/object-store';
 
 /** A client as the inbound proxy sees it. */
 export interface Caller {

@@ -4,24 +4,24 @@
  * Mirrors the policy controller's inbound index closely enough to explain decisions; it is not a proof of runtime
  * behaviour (route status, creation order and live inventory can differ).
  */
+import { portListHas } from '../../core/port-lists';
+import { authorizationTargets, serverAuthorizationsFor } from '../model/inbound/authorizations';
+import { EffectiveDefault, effectiveDefaultPolicy, requiresIdentityOn, withRequiredIdentity } from '../model/inbound/default-policy';
+import { probePaths } from '../model/inbound/probes';
+import { portNameOf, routesForServer, serverAccessPolicy, serverCoverage } from '../model/inbound/servers';
 import { InboundRequest, InboundRoute, inboundRoutes, routeFamilyOf, routeFor, routeLabelOf, servedServerRoutes, serverProxyProtocol } from '../model/inbound-routes';
+import { isMeshed } from '../model/injector/injection';
+import { controllerOpaqueOnPod } from '../model/injector/opaque-ports';
+import { inboundRedirector, skippedInboundPorts, skippedInboundSource } from '../model/injector/skipped-ports';
 import { ResourceId } from '../model/manifest';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
+import { specOf } from '../model/objects';
 import { AnalysisContext } from '../options';
 import { Caller, Decision, NetworkVerdict, PolicyMatch, authenticationsOf, authorizationAdmits, authorizedNetworks, callerIdentity, callerLabel, defaultPolicyAllows } from './authorization';
 import { parseCidr, cidrContains } from '../../core/cidr';
-import { workloadLabel } from '../model/pod-templates';
-import { specOf } from '../model/objects';
-import { inboundRedirector, skippedInboundPorts, skippedInboundSource } from '../model/injector/skipped-ports';
-import { refList } from '../model/refs';
-import { portNameOf, routesForServer, serverAccessPolicy, serverCoverage } from '../model/inbound/servers';
-import { portListHas } from '../../core/port-lists';
-import { isMeshed } from '../model/injector/injection';
-import { controllerOpaqueOnPod } from '../model/injector/opaque-ports';
-import { authorizationTargets, serverAuthorizationsFor } from '../model/inbound/authorizations';
-import { EffectiveDefault, effectiveDefaultPolicy, requiresIdentityOn, withRequiredIdentity } from '../model/inbound/default-policy';
 import { IndexedObject } from '../model/object-store';
-import { probePaths } from '../model/inbound/probes';
+import { workloadLabel } from '../model/pod-templates';
+import { refList } from '../model/refs';
 
 export type { Caller, Decision } from './authorization';
 

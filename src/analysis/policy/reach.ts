@@ -4,15 +4,15 @@
  */
 import { Caller, Decision } from './authorization';
 import { InboundPolicy, ReachTarget, WorkloadRef } from './evaluate';
+import { idLabel } from '../../util/labels';
+import { resolveContainerPort } from '../model/inbound/servers';
 import { InboundRequest } from '../model/inbound-routes';
 import { Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
-import { workloadLabel } from '../model/pod-templates';
-import { specOf } from '../model/objects';
-import { resolveContainerPort } from '../model/inbound/servers';
-import { refList } from '../model/refs';
-import { idLabel } from '../../util/labels';
 import { absentService } from '../model/missing-references';
 import { IndexedObject } from '../model/object-store';
+import { specOf } from '../model/objects';
+import { workloadLabel } from '../model/pod-templates';
+import { refList } from '../model/refs';
 
 
 export function findWorkload(index: MeshIndex, ref: WorkloadRef): PodTemplate | undefined {

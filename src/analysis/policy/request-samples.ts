@@ -12,8 +12,8 @@
  * those headers and params (a regular expression's literal source stands for a value it matches; a match whose
  * expression is not a literal adds no class). Every other class stands for requests carrying none of them.
  */
-import { RequestMatch, ValueMatch } from '../model/inbound-routes';
 import { compareStrings } from '../../util/compare';
+import { RequestMatch, ValueMatch } from '../model/inbound-routes';
 
 /** One representative request and the class it stands for, in words. */
 export interface RequestSample {

@@ -6,10 +6,10 @@ import { MAX_WEIGHT } from '../../core/backend-weights';
 import { GATEWAY_GROUP, POLICY_GROUP } from '../../core/vocabulary';
 import { ResourceId, isCoreGroup } from '../model/manifest';
 import { MeshIndex } from '../model/mesh-index';
+import { IndexedObject } from '../model/object-store';
 import { specOf } from '../model/objects';
 import { refList } from '../model/refs';
 import { backendNamespaces } from '../model/routes/backends';
-import { IndexedObject } from '../model/object-store';
 
 export interface BackendShare {
   readonly kind: string;

@@ -10,10 +10,10 @@ import { Caller, Decision, InboundPolicy, PortPolicy, RequestSample, requestSamp
 import { toCaller } from './adapter-callers';
 import { Named, portTarget, readAuthorization, routeMatchTexts } from './adapter-words';
 import { AuthorizationView, CallVerdict, CallerKind, CallerView, PortPolicyView, RouteView } from './views';
+import { compareStrings } from '../../util/compare';
+import { idLabel } from '../../util/labels';
 import { authorizationTargets } from '../model/inbound/authorizations';
 import { IndexedObject } from '../model/object-store';
-import { idLabel } from '../../util/labels';
-import { compareStrings } from '../../util/compare';
 
 function lookup(index: MeshIndex, id: ResourceId): IndexedObject | undefined {
   const group = id.apiVersion.includes('/') ? id.apiVersion.slice(0, id.apiVersion.indexOf('/')) : '';

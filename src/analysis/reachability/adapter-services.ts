@@ -5,19 +5,19 @@
  */
 import { ruleMatches } from './adapter-words';
 import { rulesCoverAll } from '../../core/route-coverage';
+import { compareStrings } from '../../util/compare';
+import { idLabel } from '../../util/labels';
+import { resolveContainerPort } from '../model/inbound/servers';
 import { annotationsOf } from '../model/manifest';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
+import { IndexedObject } from '../model/object-store';
 import { OutboundProtocol, PortRoute, ServicePortPolicy, outboundPolicy, servedTo, servedFamilies, servicePortProtocol } from '../model/outbound';
 import { AnalysisContext } from '../options';
 import { RuleShares, routeShares } from '../policy';
 import { OutboundRequests, outboundRequests } from './outbound-requests';
 import { BackendView, PortPolicyView, ServicePortView, ServiceRouteView, UnusedRouteView } from './views';
 import { specOf } from '../model/objects';
-import { resolveContainerPort } from '../model/inbound/servers';
 import { refList } from '../model/refs';
-import { IndexedObject } from '../model/object-store';
-import { idLabel } from '../../util/labels';
-import { compareStrings } from '../../util/compare';
 
 export function prefixed(annotations: Record<string, string>, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -3,12 +3,12 @@
  * and namespaces it names (the callers decided differently from `other-meshed`).
  */
 import { NOWHERE, identityParts } from './adapter-callers';
+import { POLICY_GROUP } from '../../core/vocabulary';
+import { authorizationTarget } from '../model/inbound/authorizations';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
+import { IndexedObject } from '../model/object-store';
 import { specOf } from '../model/objects';
 import { isCoreRef, isPolicyRef, refList } from '../model/refs';
-import { authorizationTarget } from '../model/inbound/authorizations';
-import { POLICY_GROUP } from '../../core/vocabulary';
-import { IndexedObject } from '../model/object-store';
 
 export function workloadText(pod: PodTemplate): string {
   return `${pod.namespace}/${pod.owner.id.name}`;

@@ -9,8 +9,8 @@
 import { KUBELET } from './adapter-callers';
 import { ChangeKind, MeshChange, compareRequests, egressRequestChanges, identityChanges, inboundRequestChanges, outboundRequestChanges } from './request-diff';
 import { MeshModel, PortPolicyView, ServicePortView } from './views';
-import { idLabel } from '../../util/labels';
 import { compareStrings } from '../../util/compare';
+import { idLabel } from '../../util/labels';
 
 export { ALLOWED_TO_DENIED, ChangeKind, DENIED_TO_ALLOWED, MeshChange } from './request-diff';
 

@@ -5,8 +5,8 @@
 import { OutboundRequests } from './outbound-requests';
 import { requestWords } from './request-diff';
 import { CallVerdict, CallerView, MeshModel, PortPolicyView, ServicePortView } from './views';
-import { RequestSample, requestSamples } from '../policy';
 import { idLabel } from '../../util/labels';
+import { RequestSample, requestSamples } from '../policy';
 
 export interface ExplainRequest {
   /** One caller (`namespace/serviceaccount`, `unauthenticated`, `external`, `kubelet`, `other-meshed`); default every known caller. */

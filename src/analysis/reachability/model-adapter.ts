@@ -13,18 +13,18 @@ import { CLASS_CALLERS, KUBELET, KUBELET_CALLER, NOWHERE, VIZ_PROMETHEUS, caller
 import { PortEntry, decidePort, decideRequest, inboundMatches, portEntry, requestClassOf } from './adapter-inbound';
 import { servicePorts } from './adapter-services';
 import { CallVerdict, CallerView, DeclaredCallView, IgnoredView, MeshModel, PortPolicyView, ServicePortView } from './views';
+import { CALLS_ANNOTATION } from '../../core/vocabulary';
+import { compareStrings } from '../../util/compare';
+import { idLabel } from '../../util/labels';
+import { proxyAdminPort } from '../model/injector/proxy-ports';
 import { annotationsOf } from '../model/manifest';
 import { Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
-import { declaredPorts, evaluateInboundPolicy } from '../policy';
-import { parseCalls } from '../rules/policy/declared-calls';
+import { absentService } from '../model/missing-references';
 import { specOf } from '../model/objects';
 import { refList } from '../model/refs';
-import { proxyAdminPort } from '../model/injector/proxy-ports';
-import { absentService } from '../model/missing-references';
+import { declaredPorts, evaluateInboundPolicy } from '../policy';
 import { AnalysisResult } from '../result';
-import { CALLS_ANNOTATION } from '../../core/vocabulary';
-import { idLabel } from '../../util/labels';
-import { compareStrings } from '../../util/compare';
+import { parseCalls } from '../rules/policy/declared-calls';
 
 export { OTHER_MESHED, UNAUTHENTICATED, EXTERNAL, KUBELET } from './adapter-callers';
 export { NO_ROUTE, PROBE_PREFIX } from './adapter-inbound';

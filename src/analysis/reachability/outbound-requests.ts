@@ -13,17 +13,17 @@
  * - linkerd2-proxy `http-route` `find`: the most specific match over every rule of every route wins (Gateway API
  *   precedence), ties keep route order — the same selection as the inbound side (model/inbound-routes.ts `routeFor`).
  */
+import { RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION } from '../../core/vocabulary';
 import { InboundRoute, RequestMatch, routeFor, ruleRequestMatches } from '../model/inbound-routes';
 import { annotationsOf } from '../model/manifest';
 import { perIndex } from '../model/memo';
 import { MeshIndex } from '../model/mesh-index';
+import { IndexedObject } from '../model/object-store';
+import { specOf } from '../model/objects';
 import { OutboundParentKind, ServicePortPolicy, servedTo } from '../model/outbound';
 import { RouteFamily } from '../model/routes/lists';
 import { BackendShare, RequestSample, RuleShares, routeShares } from '../policy';
 import { annotationsRead, effectiveRetry, requestTimeoutFor, retryBlockKeys, retrySettingsOf } from '../rules/retry/retry-config';
-import { specOf } from '../model/objects';
-import { IndexedObject } from '../model/object-store';
-import { RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION } from '../../core/vocabulary';
 
 /** What the client proxy does with one request class. Equal texts mean equal treatment (a diff compares them). */
 export interface OutboundOutcome {

@@ -5,8 +5,8 @@
  */
 import { MermaidIds, mermaidLabel } from './mermaid-text';
 import { MeshModel, PortPolicyView, ServicePortView } from './views';
-import { idLabel } from '../../util/labels';
 import { compareStrings } from '../../util/compare';
+import { idLabel } from '../../util/labels';
 
 /** Beyond this many ports (workload and Service), the graph shows one node per namespace. */
 export const FOLD_LIMIT = 150;

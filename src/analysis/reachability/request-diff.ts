@@ -10,8 +10,8 @@ import { KUBELET } from './adapter-callers';
 import { PROBE_PREFIX } from './adapter-inbound';
 import { OutboundRequests, OutboundScope } from './outbound-requests';
 import { CallVerdict, MeshModel, PortPolicyView, ServicePortView } from './views';
-import { idLabel } from '../../util/labels';
 import { compareStrings } from '../../util/compare';
+import { idLabel } from '../../util/labels';
 
 /** The kinds of change (`diff --fail-on` takes each as well). */
 export enum ChangeKind {

@@ -19,8 +19,8 @@ import { Finding, Severity, SuppressedFinding } from '../../analysis/finding';
 import { FleetClusterInput, analyzeFleet, fleetInputProblem } from '../../analysis/fleet';
 import { HelpUri, formatGithub, formatJson, formatJunit, formatMermaid, formatSarif, formatText } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
-import { CheckConfig, EMPTY_CONFIG, applyRuleLevels, mergeContext } from '../../config';
 import { schemaRule } from '../../analysis/rules/schema/crds';
+import { CheckConfig, EMPTY_CONFIG, applyRuleLevels, mergeContext } from '../../config';
 
 export const FORMATS = ['text', 'json', 'sarif', 'mermaid', 'junit', 'github'] as const;
 export type Format = typeof FORMATS[number];

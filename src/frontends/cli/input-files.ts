@@ -5,10 +5,10 @@
  * where --validation-reports-output-file says: neither is a manifest, so `analyze dist/` reads the folder as it is.
  */
 import * as path from 'path';
-import { InputError } from '../../core/input-error';
 import { InputFile, collectFiles, parseManifests, readInput } from './load-manifests';
 import { Manifest } from '../../analysis/model/manifest';
 import { CONFIG_FILE_NAME, CheckConfig, matchesAny } from '../../config';
+import { InputError } from '../../core/input-error';
 
 export interface LoadedInputs {
   readonly manifests: Manifest[];

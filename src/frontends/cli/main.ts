@@ -12,8 +12,8 @@ import { planDenyCommand } from './plan-deny-command';
 import { rulesCommand } from './rule-list';
 import { MAIN_USAGE } from './usage';
 import { ConfigError } from '../../config';
-import { printableText } from '../../util/terminal-text';
 import { InputError } from '../../core/input-error';
+import { printableText } from '../../util/terminal-text';
 
 export type { CliIo } from './io';
 

@@ -9,8 +9,8 @@ import { CliIo } from './io';
 import { loadManifests } from './load-manifests';
 import { PLAN_DENY_USAGE } from './usage';
 import { AUDIT_NOTE, DenyTarget, Observed, RESTART_NOTE, formatDenyPlanText, parseObserved, planDenyManifests } from '../../analysis/reachability';
-import { printableText } from '../../util/terminal-text';
 import { InputError } from '../../core/input-error';
+import { printableText } from '../../util/terminal-text';
 
 const SPECS: Record<string, OptionSpec> = {
   ...ENGINE_SPECS,

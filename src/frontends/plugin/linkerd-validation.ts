@@ -14,8 +14,8 @@ import { schemaRule } from '../../analysis/rules/schema/crds';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
 import { CheckConfig, ConfigError, applyRuleLevels, mergeContext, resolveConfig } from '../../config';
 import { InputError } from '../../core/input-error';
-import { printableLine } from '../../util/terminal-text';
 import { idLabel } from '../../util/labels';
+import { printableLine } from '../../util/terminal-text';
 import { loadManifests, parseManifests, readInput } from '../cli/load-manifests';
 
 /** Construct paths by resource name; names used by more than one object are left out rather than guessed. */

@@ -1,7 +1,7 @@
 import { describeRates, describeWorkloads, rateLimitCapacity } from './rate-limit-capacity';
+import { POLICY_GROUP } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { Rule, RuleArea } from '../../rule';
-import { POLICY_GROUP } from '../../../core/vocabulary';
 
 /** A local rate limit is per proxy: its cluster-wide capacity is rate × the proxies behind the Server. */
 export const localRateLimits: Rule = {

@@ -3,16 +3,16 @@
  * (linkerd2-proxy linkerd/proxy/server-policy/src/local_rate_limit.rs, one LocalRateLimit per server policy), so the
  * cluster-wide capacity of each rate is the rate × the proxies — a range when an autoscaler scales them.
  */
-import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
-import { ReplicaRange, replicasOf } from '../../model/replicas';
-import { AnalysisContext } from '../../options';
-import { workloadLabel } from '../../model/pod-templates';
-import { specOf } from '../../model/objects';
-import { serverCoverage } from '../../model/inbound/servers';
-import { isMeshed } from '../../model/injector/injection';
-import { asRef, isPolicyRef, refList } from '../../model/refs';
 import { POLICY_GROUP } from '../../../core/vocabulary';
 import { compareStrings } from '../../../util/compare';
+import { serverCoverage } from '../../model/inbound/servers';
+import { isMeshed } from '../../model/injector/injection';
+import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
+import { specOf } from '../../model/objects';
+import { workloadLabel } from '../../model/pod-templates';
+import { asRef, isPolicyRef, refList } from '../../model/refs';
+import { ReplicaRange, replicasOf } from '../../model/replicas';
+import { AnalysisContext } from '../../options';
 
 export interface RateCapacity {
   /** `total`, `identity (per client identity)`, `overrides[0] (ServiceAccount shop/web)`. */

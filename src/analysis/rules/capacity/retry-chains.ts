@@ -5,20 +5,19 @@
  * way: the route each call lands on (its retry annotations, or its parent Service's) or, without routes, the Service's
  * default route.
  */
-import { CALLS_ANNOTATION } from '../../../core/vocabulary';
+import { CALLS_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/vocabulary';
+import { compareStrings } from '../../../util/compare';
+import { idLabel } from '../../../util/labels';
 import { inboundRoutes, routeFor } from '../../model/inbound-routes';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { OutboundProtocol, outboundPolicy, servedTo, servicePortProtocol } from '../../model/outbound';
+import { workloadLabel } from '../../model/pod-templates';
+import { RouteFamily } from '../../model/routes/lists';
+import { servicePorts } from '../../model/service-ports';
 import { AnalysisContext } from '../../options';
 import { DeclaredCall, parseCalls } from '../policy/declared-calls';
 import { RetrySettings, annotationsRead, describeKeys, effectiveRetry, retryBlockKeys, retrySettingsOf } from '../retry/retry-config';
-import { servicePorts } from '../../model/service-ports';
-import { RouteFamily } from '../../model/routes/lists';
-import { workloadLabel } from '../../model/pod-templates';
-import { idLabel } from '../../../util/labels';
-import { RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION } from '../../../core/vocabulary';
-import { compareStrings } from '../../../util/compare';
 
 const HTTP_KEYS: readonly string[] = [RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION];
 

@@ -7,6 +7,7 @@ import { checkMisplacedKeys, checkUnreadKeys, keyProblem } from './config-annota
 import { OPAQUE_PORTS, opaquePortsProblem, POD_SITE, SERVICE_SITE } from './config-annotations/opaque-ports';
 import { checkCloseWait, checkResourcePairs, checkWaitBeforeExit } from './config-annotations/pod-resources';
 import { CNI_READERS, OTHER_READERS, VALIDATORS } from './config-annotations/values';
+import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
 import { isProxyConfigKey, KeySite, proxyKeyStatus } from '../../../core/proxy-annotations';
 import { ADMISSION_WEBHOOKS_LABEL } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
@@ -16,7 +17,6 @@ import { IndexedObject, Injection } from '../../model/mesh-index';
 import { ownPodTemplates } from '../../model/pod-templates';
 import { cniEnabledOf } from '../../model/proxy-settings';
 import { Rule, RuleArea, RuleContext } from '../../rule';
-import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
 
 /**
  * How sure a key finding is: the injector certainly ignores a key it does not read there (an error), a deprecated key

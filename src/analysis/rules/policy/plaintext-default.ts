@@ -1,15 +1,15 @@
+import { portListHas } from '../../../core/port-lists';
+import { POLICY_GROUP } from '../../../core/vocabulary';
+import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
+import { effectiveDefaultPolicy, requiresIdentityOn } from '../../model/inbound/default-policy';
+import { portNameOf, serverCoverage } from '../../model/inbound/servers';
+import { isMeshed } from '../../model/injector/injection';
+import { skippedInboundPorts } from '../../model/injector/skipped-ports';
 import { PodTemplate } from '../../model/mesh-index';
+import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { declaredPorts } from '../../policy/evaluate';
 import { Rule, RuleArea } from '../../rule';
-import { skippedInboundPorts } from '../../model/injector/skipped-ports';
-import { portNameOf, serverCoverage } from '../../model/inbound/servers';
-import { portListHas } from '../../../core/port-lists';
-import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
-import { listSome } from '../../../util/text';
-import { isMeshed } from '../../model/injector/injection';
-import { effectiveDefaultPolicy, requiresIdentityOn } from '../../model/inbound/default-policy';
-import { POLICY_GROUP } from '../../../core/vocabulary';
 
 const OPEN_DEFAULTS = new Set(['all-unauthenticated', 'cluster-unauthenticated']);
 

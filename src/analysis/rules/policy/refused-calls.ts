@@ -1,15 +1,15 @@
 import { DeclaredCall, parseCalls } from './declared-calls';
-import { REFUSED_CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { MIRRORED_SERVICE_LABEL } from '../../../core/multicluster';
+import { REFUSED_CALLS_ANNOTATION } from '../../../core/vocabulary';
+import { compareStrings } from '../../../util/compare';
+import { idLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
-import { Decision, InboundPolicy, WorkloadRef, canReach, evaluateInboundPolicy } from '../../policy';
-import { Rule, RuleArea } from '../../rule';
 import { specOf } from '../../model/objects';
 import { refList } from '../../model/refs';
-import { idLabel } from '../../../util/labels';
-import { compareStrings } from '../../../util/compare';
+import { Decision, InboundPolicy, WorkloadRef, canReach, evaluateInboundPolicy } from '../../policy';
+import { Rule, RuleArea } from '../../rule';
 
 /** A declared refusal's verdict: proven (undefined), allowed by some workload behind the target, or undecidable. */
 export interface RefusalVerdict {

@@ -1,6 +1,6 @@
+import { parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/vocabulary';
 import { hasAnnotation, isRecord } from '../../../util/json';
-import { parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, isGrpcRoute, rules } from '../../model/routes/lists';

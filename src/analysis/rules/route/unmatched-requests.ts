@@ -1,6 +1,6 @@
 import { rulesCoverAll } from '../../../core/route-coverage';
-import { compareStrings } from '../../../util/compare';
 import { UNMATCHED_ANNOTATION, UnmatchedRequests } from '../../../core/unmatched-requests';
+import { compareStrings } from '../../../util/compare';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { OutboundParentKind, PortRoute, ServedRoutes, ServicePortPolicy, outboundPolicy, servedTo } from '../../model/outbound';

@@ -5,10 +5,10 @@
 import { LABELS_GO, LABELS_GO_KEYS } from '../../../../core/linkerd-annotations.generated';
 import { isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, readProxyKeys, UNREAD_KEYS } from '../../../../core/proxy-annotations';
 import { editDistance } from '../../../../util/edit-distance';
+import { Severity } from '../../../finding';
 import { annotationsOf } from '../../../model/manifest';
 import { IndexedObject } from '../../../model/mesh-index';
 import { RuleContext } from '../../../rule';
-import { Severity } from '../../../finding';
 
 /** The same setting under another family or with/without the proxy- prefix (proxy-enable-gateway is enable-gateway). */
 function sameSetting(key: string, known: string): boolean {
