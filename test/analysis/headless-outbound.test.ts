@@ -102,6 +102,10 @@ describe('headless Services: clients follow the pods\' endpoint profiles (getPro
     const objects = nats({ 'config.linkerd.io/opaque-ports': '4222' }, { clusterIP: 'None', appProtocol: 'http' });
     expect(protocolOf(objects).protocol).toBe(OutboundProtocol.OPAQUE);
     expect(protocolOf(nats({}, { clusterIP: 'None', appProtocol: 'linkerd.io/opaque' })).protocol).toBe(OutboundProtocol.DETECT);
+    // LKD-ROUTE-027 (an appProtocol Linkerd does not know makes the port opaque) concerns ClusterIP Services only.
+    const route027 = (input: any[]) => analyze(asManifests(input)).findings.filter((f) => f.ruleId === 'LKD-ROUTE-027');
+    expect(route027(nats({}, { clusterIP: 'None', appProtocol: 'grpc' }))).toEqual([]);
+    expect(route027(nats({}, { appProtocol: 'grpc' }))).toHaveLength(1);
     // The appProtocol-versus-opaque-ports conflict of LKD-MESH-004 concerns ClusterIP Services only.
     expect(mesh004(nats({ 'config.linkerd.io/opaque-ports': '4222' }, { clusterIP: 'None', appProtocol: 'http', annotations: { 'config.linkerd.io/opaque-ports': '4222' } }))).toEqual([]);
   });
