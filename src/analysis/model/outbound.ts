@@ -23,16 +23,18 @@
  */
 import { OPAQUE_PORTS_ANNOTATION } from '../../core/vocabulary';
 import { AnalysisContext } from '../options';
-import { controllerOpaqueOnService, writtenServiceOpaquePorts } from './injector/opaque-ports';
+import { resolveContainerPort, serverCoverage } from './inbound/servers';
+import { serverProxyProtocol } from './inbound-routes';
+import { controllerOpaqueOnService, endpointProfileOpaqueOnPod, writtenServiceOpaquePorts } from './injector/opaque-ports';
 import { annotationsOf } from './manifest';
 import { perIndex } from './memo';
-import { IndexedObject, MeshIndex } from './mesh-index';
+import { IndexedObject, MeshIndex, PodTemplate } from './mesh-index';
 import { unconvertibleRoute } from './routes/conversion';
 import { everyRouteWithInventory, familyRank, RouteFamily, routeFamily } from './routes/lists';
 import { egressNetworkParents, serviceParents } from './routes/parents';
-import { isValidPort, noClusterIpReason, servicePorts } from './service-ports';
+import { isHeadless, isValidPort, noClusterIpReason, servicePorts } from './service-ports';
 import { portListHas } from '../../core/port-lists';
-import { pushTo } from '../../util/json';
+import { isRecord, listOf, pushTo } from '../../util/json';
 
 export enum OutboundProtocol {
   HTTP1 = 'HTTP/1',
@@ -53,6 +55,7 @@ export interface ServicePortProtocol {
 export function servicePortProtocol(index: MeshIndex, service: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
   const ports = Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : [];
   const spec = ports.find((p: any) => p && p.port === port);
+  if (isHeadless(service)) return headlessPortProtocol(index, context, service, port);
   const appProtocol = typeof spec?.appProtocol === 'string' ? spec.appProtocol : undefined;
   if (appProtocol !== undefined) {
     const value = appProtocol.toLowerCase();
@@ -66,6 +69,42 @@ export function servicePortProtocol(index: MeshIndex, service: IndexedObject, po
     return { protocol: OutboundProtocol.OPAQUE, origin };
   }
   return { protocol: OutboundProtocol.DETECT, origin: 'no appProtocol: the proxy detects HTTP' };
+}
+
+/**
+ * A headless Service has no cluster IP, so the outbound index never files it (outbound/index.rs Index::apply for Service
+ * skips "None") and clients dial each pod's own IP: the policy lookup finds nothing and the proxy follows the endpoint
+ * profile (linkerd2-proxy linkerd/app/outbound/src/discover.rs synthesized policy, sidecar.rs `Param<Protocol>`: an
+ * opaque profile wins, else detection). The Service's appProtocol and opaque-ports play no part; each pod's own opaque
+ * ports do, and a Server with proxyProtocol opaque on the port (watcher/endpoints_watcher.go SetToServerProtocol).
+ */
+function headlessPortProtocol(index: MeshIndex, context: AnalysisContext, service: IndexedObject, port: number): ServicePortProtocol {
+  const { opaque, detected } = headlessPorts(index, context, service, port);
+  if (opaque.length > 0 && detected.length === 0) {
+    return { protocol: OutboundProtocol.OPAQUE, origin: 'headless Service: clients dial the pods, whose own opaque ports list it' };
+  }
+  const origin = opaque.length > 0
+    ? `headless Service: only ${opaque.length} of the ${opaque.length + detected.length} workloads list it in their own opaque ports; clients detect on the others`
+    : 'headless Service: clients dial the pods, whose own opaque ports do not list it; the Service\'s appProtocol and opaque-ports are not read';
+  return { protocol: OutboundProtocol.DETECT, origin };
+}
+
+/** The workloads behind a headless Service's port, split by whether their endpoint profile makes it opaque. */
+export function headlessPorts(
+  index: MeshIndex, context: AnalysisContext, service: IndexedObject, port: number,
+): { readonly opaque: PodTemplate[]; readonly detected: PodTemplate[] } {
+  const spec = listOf(service.object.spec?.ports).find((p: any) => isRecord(p) && p.port === port) as any;
+  const target = spec?.targetPort ?? port;
+  const coverage = serverCoverage(index);
+  const opaque: PodTemplate[] = [];
+  const detected: PodTemplate[] = [];
+  for (const pod of index.podTemplatesForService(service)) {
+    const number = typeof target === 'number' ? target : resolveContainerPort(pod, String(target));
+    const isOpaque = number !== undefined && (endpointProfileOpaqueOnPod(index, context, pod, number)
+      || coverage.claims(pod, number).some((server) => serverProxyProtocol(server) === 'opaque'));
+    (isOpaque ? opaque : detected).push(pod);
+  }
+  return { opaque, detected };
 }
 
 export interface OpaqueOverride {

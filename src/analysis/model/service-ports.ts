@@ -54,6 +54,11 @@ export function attachedPorts(ref: ParentRef, service: IndexedObject | undefined
 export function noClusterIpReason(service: IndexedObject): string | undefined {
   const spec = service.object.spec;
   if (spec?.type === 'ExternalName') return 'is an ExternalName Service';
-  if (spec?.clusterIP === 'None') return 'is headless (clusterIP: None)';
+  if (isHeadless(service)) return 'is headless (clusterIP: None)';
   return undefined;
+}
+
+/** A headless Service (clusterIP None): clients resolve it to its pods' own IPs. */
+export function isHeadless(service: IndexedObject): boolean {
+  return service.object.spec?.clusterIP === 'None';
 }

@@ -18,6 +18,7 @@ import { OutboundRequests, outboundRequests } from './outbound-requests';
 import { BackendView, PortPolicyView, ServicePortView, ServiceRouteView, UnusedRouteView } from './views';
 import { specOf } from '../model/objects';
 import { refList } from '../model/refs';
+import { isHeadless } from '../model/service-ports';
 
 export function prefixed(annotations: Record<string, string>, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -67,8 +68,10 @@ function serviceRouteView(index: MeshIndex, route: IndexedObject, shares: Map<st
 function serviceProtocol(
   index: MeshIndex, context: AnalysisContext, service: IndexedObject, sp: any, endpoints: Array<{ readonly view: PortPolicyView }>,
 ): string {
-  if (typeof sp.appProtocol === 'string') return `${sp.appProtocol} (appProtocol)`;
   const protocol = servicePortProtocol(index, service, sp.port, context);
+  // A headless Service's pods decide (endpoint profile), whatever its appProtocol says.
+  if (isHeadless(service)) return `${protocol.protocol === OutboundProtocol.OPAQUE ? 'opaque' : 'detected'} (${protocol.origin})`;
+  if (typeof sp.appProtocol === 'string') return `${sp.appProtocol} (appProtocol)`;
   // The origin says whose list it is: the Service's annotation, or the injector's (namespace, else cluster defaults).
   if (protocol.protocol === OutboundProtocol.OPAQUE) return `opaque (${protocol.origin})`;
   // Without an appProtocol the client proxy detects the protocol (to_proto: Detect) whatever the endpoints' Server says;

@@ -4,12 +4,12 @@
  * namespace's annotation copied to its pods and Services), and policy-controller/k8s/index/src/inbound/workload.rs and
  * outbound/index.rs (the annotation read with parse_portset, the cluster default without one).
  */
-import { controllerPortSet, PortList, portListHas } from '../../../core/port-lists';
+import { controllerPortSet, parsePortList, PortList, portListHas } from '../../../core/port-lists';
 import { OPAQUE_PORTS_ANNOTATION } from '../../../core/vocabulary';
 import { AnalysisContext } from '../../options';
 import { annotationsOf, labelsOf } from '../manifest';
 import { perIndex } from '../memo';
-import { IndexedObject, MeshIndex, PodTemplate } from '../mesh-index';
+import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../mesh-index';
 
 /** The tables this module builds for an index, each on first use. */
 interface Memo {
@@ -153,4 +153,19 @@ export function controllerOpaqueOnService(index: MeshIndex, context: AnalysisCon
   const value = service.id.kind === 'Service' ? serviceOpaquePortsAsInjected(index, context, service)?.value : opaquePortsAnnotation(service);
   const set = controllerPortSet(value ?? context.defaultOpaquePorts);
   return set !== undefined && portListHas(set, port);
+}
+
+/**
+ * Whether the destination controller's endpoint profile marks a pod port opaque: what a client proxy follows when it
+ * dials the pod's own IP (the pods behind a headless Service, a pod address), for which no Service's annotation is read
+ * (controller/api/destination/server.go getProfileByIP → subscribeToEndpointProfile;
+ * controller/api/destination/watcher/workload_watcher.go GetAnnotatedOpaquePorts). The pod's annotation as the injector
+ * left it counts, named ports resolved against its containers; a pod without one gets the whole cluster default list.
+ */
+export function endpointProfileOpaqueOnPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate, port: number): boolean {
+  // Only an injected pod gets the namespace's list (or the defaults among its ports) written onto it.
+  const own = pod.annotations[OPAQUE_PORTS_ANNOTATION];
+  const written = pod.injection === Injection.ENABLED ? podOpaquePortsAsInjected(index, context, pod) : own === undefined ? undefined : String(own);
+  const name = pod.ports.find((p) => p.containerPort === port && p.name)?.name;
+  return portListHas(parsePortList(written ?? context.defaultOpaquePorts, true), port, name);
 }

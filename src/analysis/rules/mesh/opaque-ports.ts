@@ -1,3 +1,4 @@
+import { portListHas } from '../../../core/port-lists';
 import { OPAQUE_PORTS_ANNOTATION as OPAQUE_PORTS, POLICY_GROUP } from '../../../core/vocabulary';
 import { isRecord, listOf } from '../../../util/json';
 import { listSome } from '../../../util/text';
@@ -5,13 +6,13 @@ import { Severity } from '../../finding';
 import { perSelectionAndPort, resolveContainerPort, selectPorts, serverCoverage, serverPort } from '../../model/inbound/servers';
 import { serverProxyProtocol } from '../../model/inbound-routes';
 import { isMeshed } from '../../model/injector/injection';
-import { controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod } from '../../model/injector/opaque-ports';
+import { controllerOpaqueOnPod, controllerOpaqueOnService, controllerOpaquePortsOfPod, writtenServiceOpaquePorts } from '../../model/injector/opaque-ports';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
-import { appProtocolOverridesOpaque } from '../../model/outbound';
+import { appProtocolOverridesOpaque, headlessPorts, OutboundProtocol, servicePortProtocol } from '../../model/outbound';
 import { workloadLabel } from '../../model/pod-templates';
 import { refList } from '../../model/refs';
-import { servicePorts } from '../../model/service-ports';
+import { isHeadless, servicePorts } from '../../model/service-ports';
 import { Rule, RuleContext, RuleArea } from '../../rule';
 
 function checkServicePort(ctx: RuleContext, service: IndexedObject, servicePort: any, pods: PodTemplate[]): void {
@@ -32,8 +33,32 @@ function namespaceHasOpaquePods(ctx: RuleContext, namespace: string): boolean {
   return ctx.index.podTemplatesIn(namespace).some((pod) => isMeshed(pod) && controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) !== undefined);
 }
 
+/**
+ * A headless Service's own opaque-ports is never read for its clients: they dial the pods, and the endpoint profile takes
+ * each pod's own list (servicePortProtocol, headless). A port listed there that some selected meshed pod does not mark
+ * opaque is therefore detected on that pod, whatever the Service says.
+ */
+function checkHeadless(ctx: RuleContext, service: IndexedObject): void {
+  const written = writtenServiceOpaquePorts(ctx.index, ctx.context, service);
+  if (!written) return;
+  for (const { port } of servicePorts(service)) {
+    if (!portListHas(written.ports, port)) continue;
+    if (servicePortProtocol(ctx.index, service, port, ctx.context).protocol === OutboundProtocol.OPAQUE) continue;
+    const notOpaque = headlessPorts(ctx.index, ctx.context, service, port).detected;
+    if (notOpaque.length === 0) continue;
+    ctx.report(service, `port ${port} is listed in ${written.origin}, but this Service is headless (clusterIP: None): clients dial its pods `
+      + `directly and take opaque ports from each pod (endpoint profile), never from the Service. ${listSome(notOpaque.map(workloadLabel))} `
+      + 'do not list it in their own opaque ports, so clients run protocol detection on them (10 s stalls for server-speaks-first protocols).', {
+      fix: 'List the port (its targetPort) in config.linkerd.io/opaque-ports on the pod template, or give the pods a Server on it '
+        + 'with proxyProtocol: opaque.',
+    });
+  }
+}
+
 /** Numbered TCP ports of the Service that its clients do not treat as opaque, checked against the pods behind them. */
 function checkService(ctx: RuleContext, service: IndexedObject): void {
+  // Clients of a headless Service never read its opaque ports: the pods' own decide (checkHeadless).
+  if (isHeadless(service)) return;
   const pods = ctx.index.podTemplatesForService(service)
     .filter((pod) => isMeshed(pod) && controllerOpaquePortsOfPod(ctx.index, ctx.context, pod) !== undefined);
   if (pods.length === 0) return;
@@ -117,7 +142,8 @@ export const opaquePortsRule: Rule = {
       + 'Service\'s port is not, clients still run protocol detection, which stalls server-speaks-first protocols (linkerd2#10745). '
       + 'A Server supersedes the pods\' opaque ports on the ports it selects: without proxyProtocol: opaque, detection is back. '
       + 'On a Service port, an appProtocol supersedes the opaque ports: http or kubernetes.io/h2c on a port listed opaque makes '
-      + 'it HTTP to clients, with only a debug log.',
+      + 'it HTTP to clients, with only a debug log. A headless Service has no cluster IP: clients dial its pods and follow each '
+      + 'pod\'s own opaque ports (the endpoint profile), so the Service\'s opaque-ports and appProtocol are never read for it.',
     fix: 'Annotate the Service with config.linkerd.io/opaque-ports listing the Service ports whose targetPorts are opaque on the pods '
       + '(or annotate the namespace once); give a Server on an opaque port proxyProtocol: opaque.',
     linkerdSource: 'pkg/inject/inject.go (conf *ResourceConfig) CreateOpaquePortsPatch; '
@@ -125,7 +151,9 @@ export const opaquePortsRule: Rule = {
       + 'default_opaque_ports); pkg/healthcheck/healthcheck.go (hc *HealthChecker) '
       + 'checkMisconfiguredOpaquePortAnnotations, misconfiguredOpaqueAnnotation; policy-controller/k8s/index/src/inbound/index.rs '
       + 'default_inbound_server, inbound_server; policy-controller/k8s/index/src/inbound/server.rs proxy_protocol; '
-      + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (an appProtocol keeps its port out of the opaque ports)',
+      + 'policy-controller/k8s/index/src/outbound/index.rs Index::apply for Service (an appProtocol keeps its port out of the opaque ports); '
+      + 'controller/api/destination/server.go getProfileByIP; controller/api/destination/watcher/workload_watcher.go '
+      + 'GetAnnotatedOpaquePorts (headless Services: the endpoint profile)',
     badExample: 'kind: Service\nspec:\n  ports: [{port: 4222, targetPort: 4222}]\n# pods: config.linkerd.io/opaque-ports: "4222"',
     goodExample: 'kind: Service\nmetadata:\n  annotations:\n    config.linkerd.io/opaque-ports: "4222"',
   },
@@ -139,5 +167,6 @@ export const opaquePortsRule: Rule = {
     }
     checkServers(ctx);
     checkAppProtocols(ctx);
+    for (const service of ctx.index.own('', 'Service')) if (isHeadless(service)) checkHeadless(ctx, service);
   },
 };
