@@ -44,6 +44,21 @@ describe('diff', () => {
     expect(sarif.runs[0].results[0].ruleId).toBe('LKD-DIFF-AUTHORIZATION');
   });
 
+  test('github and junit: the changes --fail-on names are errors (failures), the others notices', () => {
+    const github = cli('diff', 'base', 'head', '--format', 'github', '--fail-on', 'allowed-to-denied');
+    expect(github.status).toBe(1);
+    const lines = github.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^::error title=authorization allowed-to-denied::mesh-lab\/client -> mesh-lab\/orders-v1:8080 /);
+    expect(lines[lines.length - 1]).toMatch(/^cdk8s-linkerd diff: \d+ changes, [1-9]\d* matching --fail-on$/);
+    expect(cli('diff', 'base', 'head', '--format', 'github').stdout).not.toMatch(/^::error/m);
+    const junit = cli('diff', 'base', 'head', '--format', 'junit', '--fail-on', 'any').stdout;
+    expect(junit).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="cdk8s-linkerd diff" tests="(\d+)" failures="\1" errors="0">/);
+    expect(junit).toContain('<failure type="authorization"');
+    const none = cli('diff', 'base', 'base', '--format', 'junit', '--fail-on', 'any');
+    expect(none.status).toBe(0);
+    expect(none.stdout).toContain('tests="1" failures="0"');
+  });
+
   test('bad input exits 2 with nothing on stdout', () => {
     writeText(dir, 'broken/x.yaml', 'kind: [');
     for (const args of [['diff', 'base'], ['diff', 'base', 'missing'], ['diff', 'base', 'broken'], ['diff', 'base', 'head', '--fail-on', 'some']]) {

@@ -200,10 +200,15 @@ export enum DiffFailOn {
   ANY = 'any',
 }
 
-export function diffMatches(diff: MeshDiff, failOn: DiffFailOn): boolean {
-  if (failOn === DiffFailOn.ANY) return diff.changes.length > 0;
+/** Whether one change is of the kind `--fail-on` names. */
+export function changeMatches(c: MeshChange, failOn: DiffFailOn): boolean {
+  if (failOn === DiffFailOn.ANY) return true;
   if (failOn === DiffFailOn.TO_DENIED || failOn === DiffFailOn.TO_ALLOWED) {
-    return diff.changes.some((c) => c.kind === ChangeKind.AUTHORIZATION && c.change === (failOn as string));
+    return c.kind === ChangeKind.AUTHORIZATION && c.change === (failOn as string);
   }
-  return diff.changes.some((c) => c.kind === (failOn as string));
+  return c.kind === (failOn as string);
+}
+
+export function diffMatches(diff: MeshDiff, failOn: DiffFailOn): boolean {
+  return diff.changes.some((c) => changeMatches(c, failOn));
 }

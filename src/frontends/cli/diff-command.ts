@@ -14,9 +14,10 @@ import { diffRefusals, formatRefusalChanges } from '../../analysis/evidence/refu
 import {
   DiffFailOn, MeshDiff, diffManifests, diffMatches, formatDiffJson, formatDiffMarkdown, formatDiffSarif, formatDiffText,
 } from '../../analysis/reachability';
+import { formatDiffGithub, formatDiffJunit } from '../../analysis/report/diff-ci';
 import { printableText } from '../../util/terminal-text';
 
-export const DIFF_FORMATS = ['text', 'markdown', 'json', 'sarif'] as const;
+export const DIFF_FORMATS = ['text', 'markdown', 'json', 'sarif', 'github', 'junit'] as const;
 const FAIL_ON = Object.values(DiffFailOn);
 
 const SPECS: Record<string, OptionSpec> = {
@@ -27,8 +28,10 @@ const SPECS: Record<string, OptionSpec> = {
   'fail-on': { value: true, choices: FAIL_ON },
 };
 
-function render(format: string, diff: MeshDiff): string {
+function render(format: string, diff: MeshDiff, failOn?: DiffFailOn): string {
   switch (format) {
+    case 'github': return formatDiffGithub(diff, failOn);
+    case 'junit': return formatDiffJunit(diff, failOn);
     case 'json': return formatDiffJson(diff);
     case 'markdown': return formatDiffMarkdown(diff);
     case 'sarif': return formatDiffSarif(diff, packageInfo());
@@ -54,12 +57,12 @@ export function diffCommand(argv: readonly string[], io: CliIo): number {
   // change to allowed for --fail-on.
   const refusals = diffRefusals(analyze(base, { ...options, rules: [] }), analyze(head, { ...options, rules: [] }));
   const format = optionValue(args, 'format') ?? 'text';
+  const failOn = optionValue(args, 'fail-on') as DiffFailOn | undefined;
   // Names in the text and markdown come from the input: no control character reaches the terminal raw.
-  const printable = (f: string, out: string): string => (f === 'json' || f === 'sarif' ? out : printableText(out));
-  const rendered = (f: string): string => printable(f, render(f, diff) + (f === 'text' ? formatRefusalChanges(refusals) : ''));
+  const printable = (f: string, out: string): string => (['json', 'sarif', 'github', 'junit'].includes(f) ? out : printableText(out));
+  const rendered = (f: string): string => printable(f, render(f, diff, failOn) + (f === 'text' ? formatRefusalChanges(refusals) : ''));
   writeDiffOutputs(args, io, DIFF_FORMATS, rendered);
   io.stdout(rendered(format));
-  const failOn = optionValue(args, 'fail-on') as DiffFailOn | undefined;
   const refusalAllowed = refusals.some((r) => r.head === 'allowed') && (failOn === DiffFailOn.TO_ALLOWED || failOn === DiffFailOn.ANY);
   return failOn !== undefined && (diffMatches(diff, failOn) || refusalAllowed) ? 1 : 0;
 }

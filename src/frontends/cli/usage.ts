@@ -82,8 +82,10 @@ differently. Declared refusals (analysis.cdk8s-linkerd.io/refused-calls) whose v
 changes are listed too, a refusal HEAD allows counting as denied-to-allowed.
 
 Options:
-  --format text|markdown|json|sarif  Output format (default: text); markdown is a pull-request comment with a
-                                     summary line, a table and a Mermaid graph of the changed part
+  --format text|markdown|json|sarif|github|junit
+                                     Output format (default: text); markdown is a pull-request comment with a
+                                     summary line, a table and a Mermaid graph of the changed part; github and
+                                     junit make the changes --fail-on names errors (failures), the rest notices
   --fail-on allowed-to-denied|denied-to-allowed|authorization|route|share|retry|timeout|ignored|any
                                      Exit 1 when a change matches: a direction, a kind of change, or any
                                      (default: always exit 0)
