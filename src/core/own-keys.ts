@@ -5,6 +5,7 @@
  * returns a built-in function instead of nothing. Everything here uses objects without a prototype and own-property
  * reads, so such a key is an ordinary key.
  */
+import { isRecord } from '../util/json';
 
 /** A dictionary without a prototype: `__proto__` and `constructor` are ordinary keys in it. */
 export function nullRecord<T = any>(entries?: Record<string, T> | Iterable<readonly [string, T]>): Record<string, T> {
@@ -30,11 +31,6 @@ export function ownValue(value: unknown, key: string): any {
   return hasOwn(value, key) ? (value as any)[key] : undefined;
 }
 
-/** True for a dictionary node a path may descend into: an object that is not a list. */
-function isNode(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Sets `value` at the path `parts` (Helm's `a.b.c=v`) under `root`, creating prototype-free objects on the way and
  * replacing anything that is not an object. Each key is written as an own property, whatever its name.
@@ -43,7 +39,7 @@ export function setOwnPath(root: Record<string, any>, parts: readonly string[], 
   let node = root;
   for (const part of parts.slice(0, -1)) {
     const next = ownValue(node, part);
-    const child = isNode(next) ? next : nullRecord();
+    const child = isRecord(next) ? next : nullRecord();
     defineOwn(node, part, child);
     node = child;
   }

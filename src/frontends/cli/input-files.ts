@@ -9,6 +9,7 @@ import { InputFile, collectFiles, parseManifests, readInput } from './load-manif
 import { Manifest } from '../../analysis/model/manifest';
 import { CONFIG_FILE_NAME, CheckConfig, matchesAny } from '../../config';
 import { InputError } from '../../core/input-error';
+import { isRecord } from '../../util/json';
 
 export interface LoadedInputs {
   readonly manifests: Manifest[];
@@ -19,10 +20,6 @@ export interface LoadedInputs {
 /** cdk8s App.writeConstructMetadata's file name (cdk8s lib/app.js). */
 const CONSTRUCT_METADATA = 'construct-metadata.json';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** What cdk8s or cdk8s-cli wrote, by its shape: `{version, resources}` or `{reports: [...]}`, without a kind. */
 function cdk8sFile(file: InputFile, text: string): string | undefined {
   if (!/\.json$/i.test(file.absolute)) return undefined;
@@ -32,8 +29,8 @@ function cdk8sFile(file: InputFile, text: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(value) || 'kind' in value || 'apiVersion' in value) return undefined;
-  if (path.basename(file.absolute) === CONSTRUCT_METADATA || (isObject(value.resources) && typeof value.version === 'string')) {
+  if (!isRecord(value) || 'kind' in value || 'apiVersion' in value) return undefined;
+  if (path.basename(file.absolute) === CONSTRUCT_METADATA || (isRecord(value.resources) && typeof value.version === 'string')) {
     return 'the construct metadata cdk8s writes for validation plugins';
   }
   if (Array.isArray(value.reports)) return 'a cdk8s-cli validation report';
