@@ -52,7 +52,7 @@ describe('LKD-MESH-013: every YAML 1.1 reading that changes a value', () => {
   });
 
   test.each(['8080', '0', '-1', '0.5', '.5', '1.5', '0x1F', '0b101', '.inf', '-.inf', '.nan', 'true', 'null', '~', 'web',
-    '"yes"', "'0443'", '"1_0"', '100m', '128Mi', '1.2.3', '2001:db8::1', '10.0.0.0/8', '2024-01-01', '!!str 010', 'x-1:30'])(
+    '"yes"', "'0443'", '"1_0"', '100m', '128Mi', '25%', '-listen=:8080', '1_0m', '0x1G', '1.2.3', '2001:db8::1', '10.0.0.0/8', '2024-01-01', '!!str 010', 'x-1:30'])(
     '%s reads alike', (text) => {
       expect(readingOf(text).reading).toBeUndefined();
     });

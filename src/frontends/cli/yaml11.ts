@@ -130,15 +130,43 @@ function isDigitSignOrDot(c: number): boolean {
 }
 
 /**
+ * Every character a YAML 1.1 number can be written with (digits, sign, dot, `_`, base-60 `:`, exponent, base prefixes,
+ * hex digits). A string holding any other character (`1500m`, `2048Mi`, `25%`, `-listen=:8080`) is a string to every
+ * reader, so it cannot read differently; resource quantities and flags are most of the strings that start like numbers.
+ */
+const NUMBER_CHARACTERS = /^[-+0-9a-fA-FxXoO_.:]*$/;
+
+/**
  * Whether a value (as YAML 1.2 read it) could read differently in YAML 1.1, judged on the value alone: a boolean word,
  * or a string or number whose text starts like a number (digits with `_` or `:`, `0o17`, `+.2`, `1e3`, `010`).
  */
 function mayDiffer(value: unknown): boolean {
   if (typeof value === 'string') {
     if (value.length === 0 || value.length > LONGEST) return false;
-    return mayBeBoolean(value) || isDigitSignOrDot(value.charCodeAt(0));
+    return mayBeBoolean(value) || (isDigitSignOrDot(value.charCodeAt(0)) && NUMBER_CHARACTERS.test(value));
   }
   return typeof value === 'number';
+}
+
+function isSpaceOrBreak(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * Whether the text from `start` to `end` (trailing spaces and line breaks aside) is a decimal integer without a leading
+ * 0 (`8080`, `3`, `0`): read alike by every reader. Checked in place, without copying the text, as it runs for every
+ * number in the input.
+ */
+function isUsualInteger(input: string, start: number, end: number): boolean {
+  let last = end;
+  while (last > start && isSpaceOrBreak(input.charCodeAt(last - 1))) last--;
+  if (last === start || (input.charCodeAt(start) === 0x30 && last - start > 1)) return false;
+  for (let i = start; i < last; i++) if (!isDigit(input.charCodeAt(i))) return false;
+  return true;
 }
 
 /**
@@ -154,11 +182,10 @@ export function yaml11Reading(input: string, start: number, end: number, value: 
   // sign or dot (the value's own first character for a string).
   const first = input.charCodeAt(i);
   if (typeof value === 'string' ? first !== value.charCodeAt(0) : !isDigitSignOrDot(first)) return undefined;
+  // The usual number reads alike everywhere: only texts with a sign, dot, exponent, `_` or a leading 0 can differ.
+  if (typeof value === 'number' && isUsualInteger(input, i, end)) return undefined;
   const text = input.slice(i, end).trimEnd();
   if (typeof value === 'string' && value !== text) return undefined;
-  // The usual number (`8080`, `0.5`, `3`) reads alike everywhere: only texts with a sign, dot, exponent, `_` or a
-  // leading 0 can differ.
-  if (typeof value === 'number' && /^[1-9][0-9]*$/.test(text)) return undefined;
   const differs = differentReading(text, value);
   return differs && { line, text, yaml12: JSON.stringify(value), ...differs };
 }
