@@ -68,10 +68,6 @@ interface Result {
   /** (A − A0)/B: what the checks add, in units of plain cdk8s. */
   readonly checksRatio: number;
   readonly checksRatioRange: [number, number];
-  /** A1: A with CDK8S_LINKERD_CHECKS_THREAD=off (the checks inline, as on one core). */
-  readonly inlineMs: number;
-  /** (A1 − A0)/B: what the checks add when no second core takes them. */
-  readonly inlineChecksRatio: number;
   readonly endToEnd?: EndToEnd;
   /** C/P per writer of the YAML. */
   readonly analyze: Record<Writer, AnalyzeResult>;
@@ -134,7 +130,7 @@ function round(v: number, digits = 0): number {
 function benchSize(services: number, runs: number, e2eMax: number, work: string): Result {
   const jsonFile = prepare(services, work);
   const dir = (name: string) => path.join(work, `${name}-${services}`);
-  const a: Sample[] = []; const a0: Sample[] = []; const a1: Sample[] = []; const b: Sample[] = []; const bPlus: Sample[] = [];
+  const a: Sample[] = []; const a0: Sample[] = []; const b: Sample[] = []; const bPlus: Sample[] = [];
   const e: ProcessTime[] = []; const ePlus: ProcessTime[] = [];
   const c = new Map<Writer, Sample[]>(WRITERS.map((w) => [w, []]));
   const p = new Map<Writer, Sample[]>(WRITERS.map((w) => [w, []]));
@@ -149,14 +145,12 @@ function benchSize(services: number, runs: number, e2eMax: number, work: string)
     };
     pair(() => a.push(measure(['library', String(services), dir('a')])), () => bPlus.push(measure(['plus', String(services), dir('bplus')])));
     pair(() => b.push(measure(['plain', jsonFile, dir('b')])), () => a0.push(measure(['unchecked', String(services), dir('a0')])));
-    a1.push(measure(['library', String(services), dir('a1')], { CDK8S_LINKERD_CHECKS_THREAD: 'off' }));
     if (endToEnd) pair(() => e.push(synthApp('library', services, dir('e'))), () => ePlus.push(synthApp('plus', services, dir('eplus'))));
     if (r === 0) for (const w of WRITERS) texts.set(w, writeAs(w, dir('b'), dir(`yaml-${w}`)));
     for (const w of WRITERS) pair(() => c.get(w)!.push(measure(['analyze', texts.get(w)!])), () => p.get(w)!.push(measure(['parse', texts.get(w)!])));
   }
   assertSameOutput(dir('a'), dir('b'));
   assertSameOutput(dir('a'), dir('a0'));
-  assertSameOutput(dir('a'), dir('a1'));
   assertSameOutput(dir('a'), dir('bplus'), true);
   if (endToEnd) assertSameOutput(dir('a'), dir('e'), true);
   if (endToEnd) assertSameOutput(dir('a'), dir('eplus'), true);
@@ -189,8 +183,6 @@ function benchSize(services: number, runs: number, e2eMax: number, work: string)
     uncheckedToPlus: round(median(rounds((r) => a0[r].ms / bPlus[r].ms)), 2),
     checksRatio: round(median(checks), 2),
     checksRatioRange: range(checks),
-    inlineMs: med(a1),
-    inlineChecksRatio: round(median(rounds((r) => (a1[r].ms - a0[r].ms) / b[r].ms)), 2),
     endToEnd: endToEnd ? {
       libraryMs: round(median(e.map((x) => x.wallMs))),
       plusMs: round(median(ePlus.map((x) => x.wallMs))),
@@ -207,13 +199,13 @@ function benchSize(services: number, runs: number, e2eMax: number, work: string)
 }
 
 function synthTable(results: Result[]): string {
-  const head = '| N | objects | A library ms | A0 unchecked ms | A1 inline checks ms | B plain ms | B+ cdk8s-plus ms | A/B | A/B+ | A0/B | A0/B+ | (A−A0)/B | (A1−A0)/B | E user synth ms (CPU) | E+ without library ms (CPU) | E/E+ | RSS A MB | RSS B MB |';
+  const head = '| N | objects | A library ms | A0 unchecked ms | B plain ms | B+ cdk8s-plus ms | A/B | A/B+ | A0/B | A0/B+ | (A−A0)/B | E user synth ms (CPU) | E+ without library ms (CPU) | E/E+ | RSS A MB | RSS B MB |';
   const rows = results.map((r) => {
     const e = r.endToEnd;
     const e2e = e ? `${e.libraryMs} (${e.libraryCpuMs}) | ${e.plusMs} (${e.plusCpuMs}) | ${e.ratio}` : '– | – | –';
-    return `| ${r.services} | ${r.objects} | ${r.libraryMs} | ${r.uncheckedMs} | ${r.inlineMs} | ${r.plainMs} | ${r.plusMs} | ${r.ratio} | ${r.ratioToPlus} | ${r.uncheckedRatio} | ${r.uncheckedToPlus} | ${r.checksRatio} | ${r.inlineChecksRatio} | ${e2e} | ${r.peakRssLibraryMb} | ${r.peakRssPlainMb} |`;
+    return `| ${r.services} | ${r.objects} | ${r.libraryMs} | ${r.uncheckedMs} | ${r.plainMs} | ${r.plusMs} | ${r.ratio} | ${r.ratioToPlus} | ${r.uncheckedRatio} | ${r.uncheckedToPlus} | ${r.checksRatio} | ${e2e} | ${r.peakRssLibraryMb} | ${r.peakRssPlainMb} |`;
   });
-  return [head, `|${'---|'.repeat(18)}`, ...rows].join('\n');
+  return [head, `|${'---|'.repeat(16)}`, ...rows].join('\n');
 }
 
 function analyzeTable(results: Result[]): string {
@@ -251,10 +243,6 @@ function targets(results: Result[]): string[] {
   if (big && small) {
     const growth = round(big.libraryMs / small.libraryMs, 2);
     lines.push(`A grows linearly, A(5000)/A(1000) ≤ 5.5: ${growth} — ${verdict(growth <= 5.5)} (each rule alone: npm run bench:worst-cases)`);
-  }
-  if (big) {
-    lines.push(`earlier target, A/B ≤ 1.5 at N=5000: ${big.ratio} — ${verdict(big.ratio <= 1.5)} (constructs alone A0/B ${big.uncheckedRatio})`);
-    lines.push(`earlier target, checks ≤ 0.1 × B at N=5000: (A−A0)/B ${big.checksRatio}${spread(big.checksRatioRange)} — ${verdict(big.checksRatio <= 0.1)} (inline, (A1−A0)/B ${big.inlineChecksRatio})`);
   }
   return lines;
 }
@@ -297,7 +285,7 @@ function writeDocs(results: Result[], verdicts: string[], note: string): void {
     'rounds\' own ratios, and the target lines give the lowest and highest round.', '',
     '- A = the library\'s constructs with all checks, synthesized to YAML, timed inside the process (App built to files',
     '  written); A0 = the same constructs with the analysis switched off (a diagnostic only the bench can do: it splits A',
-    '  into what the constructs cost and what the checks add); A1 = A with `CDK8S_LINKERD_CHECKS_THREAD=off`.',
+    '  into what the constructs cost and what the checks add).',
     '- B = plain cdk8s ApiObjects holding the same JSON; B+ = the same mesh as a user writes it without this library',
     '  (cdk8s-plus-28 Deployments, Services, ServiceAccounts; plain ApiObjects for the Linkerd and Gateway API objects).',
     '- E = a user\'s synth end to end: `cdk8s synth` running an app that builds the mesh with the compiled library, the',
@@ -337,7 +325,7 @@ function main(): void {
   const results = sizes.map((n) => {
     const r = benchSize(n, runs, e2eMax, work);
     const e2e = r.endToEnd ? `, E ${r.endToEnd.libraryMs} ms, E+ ${r.endToEnd.plusMs} ms` : '';
-    process.stdout.write(`N=${n}: A ${r.libraryMs} ms, A0 ${r.uncheckedMs} ms, A1 ${r.inlineMs} ms, B ${r.plainMs} ms, B+ ${r.plusMs} ms${e2e}, C ${r.analyze.cdk8s.analyzeMs} ms, P ${r.analyze.cdk8s.parseMs} ms\n`);
+    process.stdout.write(`N=${n}: A ${r.libraryMs} ms, A0 ${r.uncheckedMs} ms, B ${r.plainMs} ms, B+ ${r.plusMs} ms${e2e}, C ${r.analyze.cdk8s.analyzeMs} ms, P ${r.analyze.cdk8s.parseMs} ms\n`);
     return r;
   });
   const verdicts = targets(results);
