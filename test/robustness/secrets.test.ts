@@ -14,6 +14,7 @@ import { MeshLab, NegativeExperiment } from '../../examples/mesh-lab/mesh-lab';
 import { buildQuickStart } from '../../examples/quick-start/quick-start';
 import { analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
+import { privateKeyInOutput } from '../../src/analysis/rules/cert/private-keys';
 import { secretsInOutput } from '../../src/analysis/rules/secrets/secrets-in-output';
 import { SUPPRESS_ANNOTATION } from '../../src/analysis/suppressions';
 import { parseManifests } from '../../src/frontends/cli/load-manifests';
@@ -235,6 +236,17 @@ describe('robust scanning', () => {
     const findings = analyze([{ object }], { rules: [secretsInOutput] }).findings;
     expect(findings).toHaveLength(1);
     expect(() => parseManifests(text, 'bomb.yaml')).toThrow(/alias/);
+  });
+
+  test('a YAML alias bomb of names only is scanned once per shared node too (no finding, no endless walk)', () => {
+    // The pass that proves most objects clean keeps no set of seen nodes; past a fixed number it leaves them to the walk.
+    // 9^12 paths: a walk per path would not return within the test run.
+    const names = 'abcdefghijkl';
+    const levels = [`a: &a [${new Array(9).fill('"x"').join(',')}]`];
+    for (let i = 1; i < names.length; i++) levels.push(`${names[i]}: &${names[i]} [${new Array(9).fill(`*${names[i - 1]}`).join(',')}]`);
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol, namespace: ${NS}}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`;
+    const object = yaml.load(text) as Record<string, any>;
+    expect(analyze([{ object }], { rules: [secretsInOutput, privateKeyInOutput] }).findings).toEqual([]);
   });
 
   test('a 20 MB base64-looking string is scanned without a false finding (its time: npm run bench:worst-cases)', () => {

@@ -7,7 +7,7 @@ import { createPrivateKey } from 'crypto';
 import { ENCODED_PEM_START } from './patterns';
 
 /** base64 of the smallest DER key (Ed25519 PKCS#8, 48 bytes) is 64 characters; RSA 8192 PKCS#8 is under 7,000. */
-const MIN_KEY_BASE64 = 60;
+export const MIN_KEY_BASE64 = 60;
 export const MAX_KEY_BASE64 = 16 * 1024;
 const BASE64_TEXT = /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/;
 /** A run of base64 long enough to be a key, or the markers of PEM text and of encoded PEM. */

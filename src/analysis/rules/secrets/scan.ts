@@ -4,7 +4,7 @@
  * LKD-CERT-005's and skipped here, so one mistake gives one finding.
  */
 import * as yaml from 'js-yaml';
-import { MAX_KEY_BASE64, derPrivateKeyKind, looksBase64, mayHoldEncodedKey } from './encoded-keys';
+import { MAX_KEY_BASE64, MIN_KEY_BASE64, derPrivateKeyKind, looksBase64, mayHoldEncodedKey } from './encoded-keys';
 import { decodedPem, isCredentialKey, isReference, mayHoldSecret, namesSecretField, namesSecretObject, tokenKind } from './patterns';
 import { containsPrivateKey } from '../../../core/certificates';
 import { perIndex } from '../../model/memo';
@@ -68,6 +68,9 @@ interface Walk {
   /** Shared (aliased) nodes are looked at once: a YAML alias bomb stays linear. */
   readonly visited: Set<object>;
   readonly stack: Frame[];
+  /** The inert pass's containers still to look at, and the key each sits under (see isInert). */
+  readonly pending: object[];
+  readonly pendingKeys: (string | undefined)[];
   /**
    * True for External Secrets objects (their `secretKey` / `property` fields name where a secret goes or comes from) and
    * Sealed Secrets, so the key-name heuristic does not apply (token formats still do).
@@ -234,10 +237,24 @@ function cannotHoldSecret(value: string, key: string | undefined, base64: boolea
   return !base64 && !mayHoldSecret(value) && (key === undefined || !isCredentialKey(key));
 }
 
+/**
+ * Whether visitString does nothing with `value` under `key` outside a base64 section: it is not base64 to decode (no
+ * `*-data` key with a long value), holds no encoded key, and cannotHoldSecret rules it out.
+ */
+function inertString(value: string, key: string | undefined): boolean {
+  if (value.length >= MIN_KEY_BASE64 && (mayHoldEncodedKey(value) || (key !== undefined && key.endsWith(BASE64_FIELD)))) return false;
+  return cannotHoldSecret(value, key, false);
+}
+
+/** Whether visitKey rules a mapping key out without judging it (the walk then names it as it is). */
+function inertKey(key: string): boolean {
+  return key.length < MIN_KEY_BASE64 && !mayHoldSecret(key);
+}
+
 /** Judges one string at `w.segment` of the current frame; what it holds in encoded form is scheduled on the stack. */
 function visitString(w: Walk, value: string, key: string | undefined, inBase64Section: boolean, label: string): void {
   const base64 = inBase64Section || (key !== undefined && key.endsWith(BASE64_FIELD) && looksBase64(value));
-  if (!base64 && value.length >= 60 && mayHoldEncodedKey(value) && visitEncodings(w, value, false)) return;
+  if (!base64 && value.length >= MIN_KEY_BASE64 && mayHoldEncodedKey(value) && visitEncodings(w, value, false)) return;
   if (cannotHoldSecret(value, key, base64)) return;
   if (base64 && visitEncodings(w, value, true)) return;
   const isKey = containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value)));
@@ -262,7 +279,7 @@ function pairName(obj: Record<string, unknown>): string | undefined {
  * holds a secret, it is named `<key N>` in every path below it, so no report repeats it. Returns the segment to use.
  */
 function visitKey(w: Walk, key: string, position: number): Segment {
-  if (key.length < 60 && !mayHoldSecret(key)) return key; // what visitString would rule out first, without the call
+  if (inertKey(key)) return key; // what visitString would rule out first, without the call
   const found = w.hits.length + w.privateKeys.length;
   w.segment = SECRET_KEY_MARK + String(position + 1);
   visitString(w, key, undefined, false, ' (the key itself)');
@@ -318,6 +335,88 @@ function walk(w: Walk, root: Frame): void {
   for (let frame = w.stack.pop(); frame !== undefined; frame = w.stack.pop()) visitContainer(w, frame);
 }
 
+/**
+ * How many containers the inert pass looks at before it leaves an object to the walk. It keeps no set of the nodes it
+ * has seen (most objects share none), so a YAML alias bomb would make it visit shared nodes again and again: past this
+ * many the walk, which looks at each shared node once, takes over, and the scan stays linear. Objects people write
+ * (a Deployment: about 20 containers) stay well below it.
+ */
+const INERT_PASS_CONTAINERS = 1000;
+
+/**
+ * Whether the walk would report and decode nothing in `root`: every mapping key and every string is inert (what the
+ * walk rules out first). Most objects hold only names, numbers and labels; this pass proves it without building a
+ * path, a frame or a set entry per node. Strings are judged under the key the walk would give them: their own, the
+ * pair's name for a `{name, value}` value, the key a list sits under for its items.
+ */
+function isInert(w: Walk, root: object): boolean {
+  if (w.section !== undefined && isMapping((root as Record<string, unknown>)[w.section])) return false; // base64 strings
+  const { pending, pendingKeys } = w;
+  pending.push(root);
+  pendingKeys.push(undefined);
+  for (let budget = INERT_PASS_CONTAINERS; pending.length > 0; budget--) {
+    const value = pending.pop() as object;
+    const key = pendingKeys.pop();
+    if (budget === 0 || !(Array.isArray(value) ? inertItems(w, value, key) : inertEntries(w, value as Record<string, unknown>))) {
+      // Left empty for the next object (setting an array's length is a runtime call: only when something is left).
+      pending.length = 0;
+      pendingKeys.length = 0;
+      return false;
+    }
+  }
+  return true;
+}
+
+function isMapping(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Mapping keys repeat across objects (name, image, port …): the inert ones under which a string is judged as if it had
+ * no key (not credential-named, not `*-data`) are remembered, so most entries cost one set lookup.
+ */
+const plainKeys = new Set<string>();
+
+function isPlainKey(key: string): boolean {
+  if (plainKeys.has(key)) return true;
+  const plain = inertKey(key) && !isCredentialKey(key) && !key.endsWith(BASE64_FIELD);
+  if (plain && plainKeys.size < 10_000) plainKeys.add(key);
+  return plain;
+}
+
+/** A list's items, judged under the key the list sits under; its containers are left on `w.pending`. */
+function inertItems(w: Walk, list: unknown[], key: string | undefined): boolean {
+  const under = key === undefined || isPlainKey(key) ? undefined : key;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item === 'string') {
+      if (!inertString(item, under)) return false;
+    } else if (typeof item === 'object' && item !== null) {
+      w.pending.push(item);
+      w.pendingKeys.push(key);
+    }
+  }
+  return true;
+}
+
+/** A mapping's keys and values, each value under its key (or the pair's name); its containers are left on `w.pending`. */
+function inertEntries(w: Walk, obj: Record<string, unknown>): boolean {
+  for (const k in obj) {
+    const plain = isPlainKey(k);
+    if (!plain && !inertKey(k)) return false;
+    const item = obj[k];
+    if (typeof item === 'string') {
+      // `{name, value}`: the value is judged under the name (see pairName).
+      const name = k === 'value' && typeof obj.name === 'string' ? obj.name : k;
+      if (!inertString(item, plain && name === k ? undefined : name)) return false;
+    } else if (typeof item === 'object' && item !== null) {
+      w.pending.push(item);
+      w.pendingKeys.push(k);
+    }
+  }
+  return true;
+}
+
 /** The sections whose values are base64 (Secret `data`, ConfigMap `binaryData`). */
 function base64Section(entry: IndexedObject): string | undefined {
   if (entry.group !== '') return undefined;
@@ -342,7 +441,7 @@ export const scanIndex: (index: MeshIndex) => Map<IndexedObject, ScanResult> = p
 function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
   const found = new Map<IndexedObject, ScanResult>();
   const root: Frame = { value: undefined, key: undefined, base64: false, path: undefined, decoded: 0, keyReported: false };
-  const w: Walk = { hits: [], privateKeys: [], visited: new Set(), stack: [], keyNamesAreReferences: false, group: '', section: undefined, frame: root, segment: '' };
+  const w: Walk = { hits: [], privateKeys: [], visited: new Set(), stack: [], pending: [], pendingKeys: [], keyNamesAreReferences: false, group: '', section: undefined, frame: root, segment: '' };
   for (const entry of index.objects) {
     if (entry.inventory) continue;
     walkObject(w, entry);
@@ -353,13 +452,15 @@ function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
 
 /** Walks one object with a reused walk state (reset here), leaving its hits in `w`. */
 function walkObject(w: Walk, entry: IndexedObject): void {
-  w.hits.length = 0;
-  w.privateKeys.length = 0;
-  w.visited.clear();
-  w.keyNamesAreReferences = REFERENCE_GROUPS.has(entry.group);
-  w.group = entry.group;
+  if (w.hits.length > 0) w.hits.length = 0;
+  if (w.privateKeys.length > 0) w.privateKeys.length = 0;
   const root = entry.object;
   if (typeof root !== 'object' || root === null) return;
   w.section = base64Section(entry);
+  if (isInert(w, root)) return;
+  // Emptying a set allocates a new table: only when the last walk filled it.
+  if (w.visited.size > 0) w.visited.clear();
+  w.keyNamesAreReferences = REFERENCE_GROUPS.has(entry.group);
+  w.group = entry.group;
   walk(w, { value: root, key: undefined, base64: false, path: undefined, decoded: 0, keyReported: false });
 }
