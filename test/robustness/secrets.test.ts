@@ -414,6 +414,18 @@ describe('the secret scan reaches everything, or says where it stopped', () => {
     expect(findings[0].message).toMatch(/literal value for "rootPassword" at spec(\.level)+\.rootPassword/);
   });
 
+  test('multi-line prose (a CRD\'s descriptions) is no finding; a token, a key or Helm values beside it still are', () => {
+    const prose = 'Describes the field at length.\nIt spans lines, as CRD descriptions do, and is longer than sixty characters.';
+    const schema = (extra: Record<string, unknown>) => custom({
+      versions: [{ schema: { description: prose, properties: { a: { description: prose }, ...extra } } }],
+    });
+    expect(both([schema({})])).toEqual([]);
+    expect(both([schema({ b: { description: `${prose}\n${material.github}` } })]).map((f) => f.ruleId)).toEqual([SEC]);
+    expect(both([schema({ b: { description: `${prose}\n${pem}` } })]).map((f) => f.ruleId)).toEqual([CERT]);
+    const values = both([schema({ b: { values: `auth:\n  password: ${material.password}\n` } })]);
+    expect(values.map((f) => f.message)).toEqual([expect.stringContaining('properties.b.values.auth.password')]);
+  });
+
   test('a PEM key used as a mapping key in Flux HelmRelease values: found, and the path does not spell the key', () => {
     const findings = both([helmRelease({ tls: { [pem]: 'issuer' } })]);
     expect(findings.map((f) => f.ruleId)).toEqual([CERT]);

@@ -223,27 +223,35 @@ function classify(value: string, key: string | undefined, base64: boolean, w: Wa
   return namesSecretObject(key, text) || namesSecretField(w.group, key) ? undefined : `a literal value for ${JSON.stringify(key)}`;
 }
 
-/** Helm values written as a YAML string (Argo CD `helm.values`, HelmChart `valuesContent`): look inside too. */
+/** Keys of Helm values written as a YAML string (Argo CD `helm.values`, HelmChart `valuesContent`). */
+const VALUES_KEY = /^values(content)?$/i;
+
+/** Helm values written as a YAML string: look inside too. */
 function embeddedYaml(w: Walk, key: string | undefined, value: string): unknown {
-  // Cheapest tests first: this runs for every string of every object.
-  if (key === undefined || !value.includes('\n') || !/^values(content)?$/i.test(key)) return undefined;
+  // Cheapest tests first.
+  if (key === undefined || !value.includes('\n') || !VALUES_KEY.test(key)) return undefined;
   const doc = loadYaml(value);
   if (doc === TOO_DEEP) w.hits.push({ path: pathOf(here(w)), what: YAML_TOO_DEEP });
   return doc === TOO_DEEP ? undefined : doc;
 }
 
-/** Most strings are names, images and labels: one native search rules them out before any pattern runs. */
+/**
+ * Most strings are names, images, labels and prose: one native search rules them out before any pattern runs. A line
+ * break matters only in Helm values written as a YAML string (embeddedYaml): long prose, such as a CRD's descriptions,
+ * is ruled out too.
+ */
 function cannotHoldSecret(value: string, key: string | undefined, base64: boolean): boolean {
-  return !base64 && !mayHoldSecret(value) && (key === undefined || !isCredentialKey(key));
+  return !base64 && !mayHoldSecret(value) && (key === undefined || (!isCredentialKey(key) && !(VALUES_KEY.test(key) && value.includes('\n'))));
 }
 
 /**
- * Whether visitString does nothing with `value` under `key` outside a base64 section: it is not base64 to decode (no
- * `*-data` key with a long value), holds no encoded key, and cannotHoldSecret rules it out.
+ * Whether visitString does nothing with `value` under `key` outside a base64 section: cannotHoldSecret rules it out
+ * (first: it is the cheaper test, and long prose with line breaks fails it), it is not base64 to decode (no `*-data`
+ * key with a long value) and holds no encoded key.
  */
 function inertString(value: string, key: string | undefined): boolean {
-  if (value.length >= MIN_KEY_BASE64 && (mayHoldEncodedKey(value) || (key !== undefined && key.endsWith(BASE64_FIELD)))) return false;
-  return cannotHoldSecret(value, key, false);
+  if (!cannotHoldSecret(value, key, false)) return false;
+  return value.length < MIN_KEY_BASE64 || !((key !== undefined && key.endsWith(BASE64_FIELD)) || mayHoldEncodedKey(value));
 }
 
 /** Whether visitKey rules a mapping key out without judging it (the walk then names it as it is). */
@@ -339,9 +347,9 @@ function walk(w: Walk, root: Frame): void {
  * How many containers the inert pass looks at before it leaves an object to the walk. It keeps no set of the nodes it
  * has seen (most objects share none), so a YAML alias bomb would make it visit shared nodes again and again: past this
  * many the walk, which looks at each shared node once, takes over, and the scan stays linear. Objects people write
- * (a Deployment: about 20 containers) stay well below it.
+ * stay well below it (a Deployment: about 20 containers; Gateway API's HTTPRoute CRD: about 800).
  */
-const INERT_PASS_CONTAINERS = 1000;
+const INERT_PASS_CONTAINERS = 10_000;
 
 /**
  * Whether the walk would report and decode nothing in `root`: every mapping key and every string is inert (what the
@@ -373,13 +381,13 @@ function isMapping(value: unknown): boolean {
 
 /**
  * Mapping keys repeat across objects (name, image, port …): the inert ones under which a string is judged as if it had
- * no key (not credential-named, not `*-data`) are remembered, so most entries cost one set lookup.
+ * no key (not credential-named, not `*-data`, not Helm values) are remembered, so most entries cost one set lookup.
  */
 const plainKeys = new Set<string>();
 
 function isPlainKey(key: string): boolean {
   if (plainKeys.has(key)) return true;
-  const plain = inertKey(key) && !isCredentialKey(key) && !key.endsWith(BASE64_FIELD);
+  const plain = inertKey(key) && !isCredentialKey(key) && !key.endsWith(BASE64_FIELD) && !VALUES_KEY.test(key);
   if (plain && plainKeys.size < 10_000) plainKeys.add(key);
   return plain;
 }
