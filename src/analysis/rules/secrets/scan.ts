@@ -5,7 +5,8 @@
  */
 import * as yaml from 'js-yaml';
 import { MAX_KEY_BASE64, MIN_KEY_BASE64, derPrivateKeyKind, looksBase64, mayHoldEncodedKey } from './encoded-keys';
-import { decodedPem, isCredentialKey, isReference, mayHoldSecret, namesSecretField, namesSecretObject, tokenKind } from './patterns';
+import { BASE64_FIELD, InertStack, VALUES_KEY, cannotHoldSecret, inertKey, isInert, pairName } from './inert';
+import { decodedPem, isCredentialKey, isReference, namesSecretField, namesSecretObject, tokenKind } from './patterns';
 import { containsPrivateKey } from '../../../core/certificates';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
@@ -68,9 +69,8 @@ interface Walk {
   /** Shared (aliased) nodes are looked at once: a YAML alias bomb stays linear. */
   readonly visited: Set<object>;
   readonly stack: Frame[];
-  /** The inert pass's containers still to look at, and the key each sits under (see isInert). */
-  readonly pending: object[];
-  readonly pendingKeys: (string | undefined)[];
+  /** The inert pass's stack (see isInert). */
+  readonly inert: InertStack;
   /**
    * True for External Secrets objects (their `secretKey` / `property` fields name where a secret goes or comes from) and
    * Sealed Secrets, so the key-name heuristic does not apply (token formats still do).
@@ -127,8 +127,6 @@ function decodeBase64(value: string): string {
 export const MAX_DECODINGS = 4;
 const NESTED_TOO_DEEP = `base64 nested more than ${MAX_DECODINGS} levels deep (not decoded further; no configuration needs this, `
   + 'and it hides what it holds)';
-/** kubeconfig fields holding base64 (`client-key-data`, `certificate-authority-data`) end so. */
-const BASE64_FIELD = '-data';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function utf8OrUndefined(bytes: Buffer): string | undefined {
@@ -223,9 +221,6 @@ function classify(value: string, key: string | undefined, base64: boolean, w: Wa
   return namesSecretObject(key, text) || namesSecretField(w.group, key) ? undefined : `a literal value for ${JSON.stringify(key)}`;
 }
 
-/** Keys of Helm values written as a YAML string (Argo CD `helm.values`, HelmChart `valuesContent`). */
-const VALUES_KEY = /^values(content)?$/i;
-
 /** Helm values written as a YAML string: look inside too. */
 function embeddedYaml(w: Walk, key: string | undefined, value: string): unknown {
   // Cheapest tests first.
@@ -233,30 +228,6 @@ function embeddedYaml(w: Walk, key: string | undefined, value: string): unknown 
   const doc = loadYaml(value);
   if (doc === TOO_DEEP) w.hits.push({ path: pathOf(here(w)), what: YAML_TOO_DEEP });
   return doc === TOO_DEEP ? undefined : doc;
-}
-
-/**
- * Most strings are names, images, labels and prose: one native search rules them out before any pattern runs. A line
- * break matters only in Helm values written as a YAML string (embeddedYaml): long prose, such as a CRD's descriptions,
- * is ruled out too.
- */
-function cannotHoldSecret(value: string, key: string | undefined, base64: boolean): boolean {
-  return !base64 && !mayHoldSecret(value) && (key === undefined || (!isCredentialKey(key) && !(VALUES_KEY.test(key) && value.includes('\n'))));
-}
-
-/**
- * Whether visitString does nothing with `value` under `key` outside a base64 section: cannotHoldSecret rules it out
- * (first: it is the cheaper test, and long prose with line breaks fails it), it is not base64 to decode (no `*-data`
- * key with a long value) and holds no encoded key.
- */
-function inertString(value: string, key: string | undefined): boolean {
-  if (!cannotHoldSecret(value, key, false)) return false;
-  return value.length < MIN_KEY_BASE64 || !((key !== undefined && key.endsWith(BASE64_FIELD)) || mayHoldEncodedKey(value));
-}
-
-/** Whether visitKey rules a mapping key out without judging it (the walk then names it as it is). */
-function inertKey(key: string): boolean {
-  return key.length < MIN_KEY_BASE64 && !mayHoldSecret(key);
 }
 
 /** Judges one string at `w.segment` of the current frame; what it holds in encoded form is scheduled on the stack. */
@@ -275,11 +246,6 @@ function visitString(w: Walk, value: string, key: string | undefined, inBase64Se
     const { decoded, keyReported } = w.frame;
     w.stack.push({ value: embedded, key: undefined, base64: false, path: here(w), decoded, keyReported: keyReported || isKey });
   }
-}
-
-/** `{name, value}` pairs (env vars, Helm `set` lists): the name is the key that says what the value is. */
-function pairName(obj: Record<string, unknown>): string | undefined {
-  return typeof obj.name === 'string' && typeof obj.value === 'string' ? obj.name : undefined;
 }
 
 /**
@@ -343,88 +309,6 @@ function walk(w: Walk, root: Frame): void {
   for (let frame = w.stack.pop(); frame !== undefined; frame = w.stack.pop()) visitContainer(w, frame);
 }
 
-/**
- * How many containers the inert pass looks at before it leaves an object to the walk. It keeps no set of the nodes it
- * has seen (most objects share none), so a YAML alias bomb would make it visit shared nodes again and again: past this
- * many the walk, which looks at each shared node once, takes over, and the scan stays linear. Objects people write
- * stay well below it (a Deployment: about 20 containers; Gateway API's HTTPRoute CRD: about 800).
- */
-const INERT_PASS_CONTAINERS = 10_000;
-
-/**
- * Whether the walk would report and decode nothing in `root`: every mapping key and every string is inert (what the
- * walk rules out first). Most objects hold only names, numbers and labels; this pass proves it without building a
- * path, a frame or a set entry per node. Strings are judged under the key the walk would give them: their own, the
- * pair's name for a `{name, value}` value, the key a list sits under for its items.
- */
-function isInert(w: Walk, root: object): boolean {
-  if (w.section !== undefined && isMapping((root as Record<string, unknown>)[w.section])) return false; // base64 strings
-  const { pending, pendingKeys } = w;
-  pending.push(root);
-  pendingKeys.push(undefined);
-  for (let budget = INERT_PASS_CONTAINERS; pending.length > 0; budget--) {
-    const value = pending.pop() as object;
-    const key = pendingKeys.pop();
-    if (budget === 0 || !(Array.isArray(value) ? inertItems(w, value, key) : inertEntries(w, value as Record<string, unknown>))) {
-      // Left empty for the next object (setting an array's length is a runtime call: only when something is left).
-      pending.length = 0;
-      pendingKeys.length = 0;
-      return false;
-    }
-  }
-  return true;
-}
-
-function isMapping(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Mapping keys repeat across objects (name, image, port …): the inert ones under which a string is judged as if it had
- * no key (not credential-named, not `*-data`, not Helm values) are remembered, so most entries cost one set lookup.
- */
-const plainKeys = new Set<string>();
-
-function isPlainKey(key: string): boolean {
-  if (plainKeys.has(key)) return true;
-  const plain = inertKey(key) && !isCredentialKey(key) && !key.endsWith(BASE64_FIELD) && !VALUES_KEY.test(key);
-  if (plain && plainKeys.size < 10_000) plainKeys.add(key);
-  return plain;
-}
-
-/** A list's items, judged under the key the list sits under; its containers are left on `w.pending`. */
-function inertItems(w: Walk, list: unknown[], key: string | undefined): boolean {
-  const under = key === undefined || isPlainKey(key) ? undefined : key;
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i];
-    if (typeof item === 'string') {
-      if (!inertString(item, under)) return false;
-    } else if (typeof item === 'object' && item !== null) {
-      w.pending.push(item);
-      w.pendingKeys.push(key);
-    }
-  }
-  return true;
-}
-
-/** A mapping's keys and values, each value under its key (or the pair's name); its containers are left on `w.pending`. */
-function inertEntries(w: Walk, obj: Record<string, unknown>): boolean {
-  for (const k in obj) {
-    const plain = isPlainKey(k);
-    if (!plain && !inertKey(k)) return false;
-    const item = obj[k];
-    if (typeof item === 'string') {
-      // `{name, value}`: the value is judged under the name (see pairName).
-      const name = k === 'value' && typeof obj.name === 'string' ? obj.name : k;
-      if (!inertString(item, plain && name === k ? undefined : name)) return false;
-    } else if (typeof item === 'object' && item !== null) {
-      w.pending.push(item);
-      w.pendingKeys.push(k);
-    }
-  }
-  return true;
-}
-
 /** The sections whose values are base64 (Secret `data`, ConfigMap `binaryData`). */
 function base64Section(entry: IndexedObject): string | undefined {
   if (entry.group !== '') return undefined;
@@ -449,7 +333,7 @@ export const scanIndex: (index: MeshIndex) => Map<IndexedObject, ScanResult> = p
 function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
   const found = new Map<IndexedObject, ScanResult>();
   const root: Frame = { value: undefined, key: undefined, base64: false, path: undefined, decoded: 0, keyReported: false };
-  const w: Walk = { hits: [], privateKeys: [], visited: new Set(), stack: [], pending: [], pendingKeys: [], keyNamesAreReferences: false, group: '', section: undefined, frame: root, segment: '' };
+  const w: Walk = { hits: [], privateKeys: [], visited: new Set(), stack: [], inert: { containers: [], keys: [] }, keyNamesAreReferences: false, group: '', section: undefined, frame: root, segment: '' };
   for (const entry of index.objects) {
     if (entry.inventory) continue;
     walkObject(w, entry);
@@ -465,7 +349,7 @@ function walkObject(w: Walk, entry: IndexedObject): void {
   const root = entry.object;
   if (typeof root !== 'object' || root === null) return;
   w.section = base64Section(entry);
-  if (isInert(w, root)) return;
+  if (isInert(root, w.section, w.inert)) return;
   // Emptying a set allocates a new table: only when the last walk filled it.
   if (w.visited.size > 0) w.visited.clear();
   w.keyNamesAreReferences = REFERENCE_GROUPS.has(entry.group);
