@@ -98,9 +98,20 @@ function ignoreCheckEntries(annotations: Record<string, unknown>): ParsedSuppres
   return { suppressions, problems };
 }
 
+/**
+ * Whether any annotation could be a suppression (the list, or one starting like an ignore-check annotation). Most
+ * objects carry none: this one pass over the keys spares them the sorted copy and the lists below.
+ */
+function carriesSuppressions(annotations: Record<string, unknown>): boolean {
+  if (Object.prototype.hasOwnProperty.call(annotations, SUPPRESS_ANNOTATION)) return true;
+  for (const key in annotations) if (key.startsWith(IGNORE_CHECK_ANNOTATION_PREFIX)) return true;
+  return false;
+}
+
 /** Reads an object's suppressions: the JSON list annotation, then one annotation per rule. */
 export function parseSuppressions(obj: KubeObject): ParsedSuppressions {
   const annotations = annotationsOf(obj);
+  if (!carriesSuppressions(annotations)) return { suppressions: [], problems: [] };
   const raw = Object.prototype.hasOwnProperty.call(annotations, SUPPRESS_ANNOTATION) ? annotations[SUPPRESS_ANNOTATION] : undefined;
   const list = raw === undefined ? { suppressions: [], problems: [] }
     : typeof raw === 'string' ? listEntries(raw) : { suppressions: [], problems: [`annotation ${SUPPRESS_ANNOTATION} must be a JSON list in a string`] };

@@ -14,6 +14,7 @@ import { MeshLab, NegativeExperiment } from '../../examples/mesh-lab/mesh-lab';
 import { buildQuickStart } from '../../examples/quick-start/quick-start';
 import { analyze } from '../../src/analysis/engine';
 import { Finding } from '../../src/analysis/finding';
+import { privateKeyInOutput } from '../../src/analysis/rules/cert/private-keys';
 import { secretsInOutput } from '../../src/analysis/rules/secrets/secrets-in-output';
 import { SUPPRESS_ANNOTATION } from '../../src/analysis/suppressions';
 import { parseManifests } from '../../src/frontends/cli/load-manifests';
@@ -237,6 +238,17 @@ describe('robust scanning', () => {
     expect(() => parseManifests(text, 'bomb.yaml')).toThrow(/alias/);
   });
 
+  test('a YAML alias bomb of names only is scanned once per shared node too (no finding, no endless walk)', () => {
+    // The pass that proves most objects clean keeps no set of seen nodes; past a fixed number it leaves them to the walk.
+    // 9^12 paths: a walk per path would not return within the test run.
+    const names = 'abcdefghijkl';
+    const levels = [`a: &a [${new Array(9).fill('"x"').join(',')}]`];
+    for (let i = 1; i < names.length; i++) levels.push(`${names[i]}: &${names[i]} [${new Array(9).fill(`*${names[i - 1]}`).join(',')}]`);
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol, namespace: ${NS}}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`;
+    const object = yaml.load(text) as Record<string, any>;
+    expect(analyze([{ object }], { rules: [secretsInOutput, privateKeyInOutput] }).findings).toEqual([]);
+  });
+
   test('a 20 MB base64-looking string is scanned without a false finding (its time: npm run bench:worst-cases)', () => {
     expect(findingsOf([configMap('big', { blob: 'ab0/'.repeat(5 * 1024 * 1024) })], SEC)).toEqual([]);
   });
@@ -400,6 +412,18 @@ describe('the secret scan reaches everything, or says where it stopped', () => {
     const findings = both([custom(nested(depth, { rootPassword: material.password }))]);
     expect(findings.map((f) => f.ruleId)).toEqual([SEC]);
     expect(findings[0].message).toMatch(/literal value for "rootPassword" at spec(\.level)+\.rootPassword/);
+  });
+
+  test('multi-line prose (a CRD\'s descriptions) is no finding; a token, a key or Helm values beside it still are', () => {
+    const prose = 'Describes the field at length.\nIt spans lines, as CRD descriptions do, and is longer than sixty characters.';
+    const schema = (extra: Record<string, unknown>) => custom({
+      versions: [{ schema: { description: prose, properties: { a: { description: prose }, ...extra } } }],
+    });
+    expect(both([schema({})])).toEqual([]);
+    expect(both([schema({ b: { description: `${prose}\n${material.github}` } })]).map((f) => f.ruleId)).toEqual([SEC]);
+    expect(both([schema({ b: { description: `${prose}\n${pem}` } })]).map((f) => f.ruleId)).toEqual([CERT]);
+    const values = both([schema({ b: { values: `auth:\n  password: ${material.password}\n` } })]);
+    expect(values.map((f) => f.message)).toEqual([expect.stringContaining('properties.b.values.auth.password')]);
   });
 
   test('a PEM key used as a mapping key in Flux HelmRelease values: found, and the path does not spell the key', () => {

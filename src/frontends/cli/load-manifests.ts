@@ -363,6 +363,32 @@ export function walkedExpansion(doc: unknown, where = 'the document'): Expansion
   return { expanded, distinct: sizes.distinct };
 }
 
+/**
+ * Whether a document certainly expands to at most MAX_EXPANDED_VALUES values, each counted at every place it appears
+ * (for what js-yaml builds, plain objects and dense arrays, exactly as ExpandedSizes counts). Such a document is no alias bomb and contains no cycle (a cycle never stops
+ * counting), so the exact walk, with its map of every node, is needed only past the limit. PyYAML anchors every
+ * repeated dict (`&id001`), so its documents would otherwise all pay for that map.
+ */
+function expandsWithinLimit(doc: unknown): boolean {
+  const pending: object[] = [];
+  let count = countOrPush(doc, pending);
+  while (pending.length > 0 && count <= MAX_EXPANDED_VALUES) {
+    const value = pending.pop() as Record<string, unknown>;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) count += countOrPush(value[i], pending);
+    } else {
+      for (const key in value) count += countOrPush(value[key], pending);
+    }
+  }
+  return pending.length === 0 && count <= MAX_EXPANDED_VALUES;
+}
+
+/** Counts a value: a scalar is done, a container is left on `pending` for its children. */
+function countOrPush(value: unknown, pending: object[]): number {
+  if (typeof value === 'object' && value !== null) pending.push(value);
+  return 1;
+}
+
 /** Manifests of one YAML (or JSON) text; empty documents (`---` alone, comments only) are skipped. */
 export function parseManifests(text: string, file: string): Manifest[] {
   // A byte order mark may start any document (see stripByteOrderMarks).
@@ -373,7 +399,7 @@ export function parseManifests(text: string, file: string): Manifest[] {
   docs.forEach((doc, i) => {
     const line = lines[i] ?? 1;
     const where = `${file}:${line}`;
-    if (walkForAliases) refuseAliasBomb(walkedExpansion(doc, where), where);
+    if (walkForAliases && !expandsWithinLimit(doc)) refuseAliasBomb(walkedExpansion(doc, where), where);
     const objects = expandList(asKubeObject(doc, where), where);
     // The document's readings go with its first object (a List's items share one document).
     const yaml11Readings = readings.get(i);

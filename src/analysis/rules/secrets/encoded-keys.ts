@@ -7,11 +7,15 @@ import { createPrivateKey } from 'crypto';
 import { ENCODED_PEM_START } from './patterns';
 
 /** base64 of the smallest DER key (Ed25519 PKCS#8, 48 bytes) is 64 characters; RSA 8192 PKCS#8 is under 7,000. */
-const MIN_KEY_BASE64 = 60;
+export const MIN_KEY_BASE64 = 60;
 export const MAX_KEY_BASE64 = 16 * 1024;
 const BASE64_TEXT = /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/;
-/** A run of base64 long enough to be a key, or the markers of PEM text and of encoded PEM. */
-const MAY_HOLD_KEY = new RegExp(['PRIVATE KEY', ENCODED_PEM_START, '[A-Za-z0-9+/]{60}'].join('|'));
+/**
+ * A run of base64 long enough to be a key, or the markers of PEM text and of encoded PEM. The run is tried only where
+ * one starts (the lookbehind): otherwise every letter of long prose (a CRD's descriptions) starts a new try over the
+ * rest of its word, which made this the costliest test of the scan on real charts. The same strings match.
+ */
+const MAY_HOLD_KEY = new RegExp(['PRIVATE KEY', ENCODED_PEM_START, '(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{60}'].join('|'));
 
 /** Whether a string is (only) base64, at least as long as the smallest key's. */
 export function looksBase64(value: string): boolean {

@@ -121,16 +121,17 @@ export function decodedPem(value: string): string | undefined {
 }
 
 /**
- * One native search for everything a plain (not base64) string must contain to be reported: a PEM marker, an encoded
- * PEM, a token prefix, or a line break (embedded values). Built from the patterns above so the two cannot drift; a
- * string without any of them is a finding only as the literal value of a credential key.
+ * One native search for everything a plain (not base64) string must contain to be a secret itself: a PEM marker, an
+ * encoded PEM, a token prefix. Built from the patterns above so the two cannot drift; a string without any of them is
+ * a finding only as the literal value of a credential key, or by what a YAML document in it holds (the scan finds
+ * those by their key: Helm values written as a string).
  */
-const MAY_HOLD_SECRET = new RegExp(['PRIVATE KEY-----', ENCODED_PEM_START, ANY_TOKEN_PREFIX.source, '\\n'].join('|'));
+const MAY_HOLD_SECRET = new RegExp(['PRIVATE KEY-----', ENCODED_PEM_START, ANY_TOKEN_PREFIX.source].join('|'));
 
-/** Below this length only a line break (an embedded document) can matter: every marker and token is longer. */
+/** Every marker and token is at least this long. */
 const SHORTEST_MARKER = 15;
 
 export function mayHoldSecret(text: string): boolean {
-  return text.length < SHORTEST_MARKER ? text.includes('\n') : MAY_HOLD_SECRET.test(text);
+  return text.length >= SHORTEST_MARKER && MAY_HOLD_SECRET.test(text);
 }
 

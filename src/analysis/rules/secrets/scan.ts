@@ -4,8 +4,9 @@
  * LKD-CERT-005's and skipped here, so one mistake gives one finding.
  */
 import * as yaml from 'js-yaml';
-import { MAX_KEY_BASE64, derPrivateKeyKind, looksBase64, mayHoldEncodedKey } from './encoded-keys';
-import { decodedPem, isCredentialKey, isReference, mayHoldSecret, namesSecretField, namesSecretObject, tokenKind } from './patterns';
+import { MAX_KEY_BASE64, MIN_KEY_BASE64, derPrivateKeyKind, looksBase64, mayHoldEncodedKey } from './encoded-keys';
+import { BASE64_FIELD, InertStack, VALUES_KEY, cannotHoldSecret, inertKey, isInert, pairName } from './inert';
+import { decodedPem, isCredentialKey, isReference, namesSecretField, namesSecretObject, tokenKind } from './patterns';
 import { containsPrivateKey } from '../../../core/certificates';
 import { perIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
@@ -68,6 +69,8 @@ interface Walk {
   /** Shared (aliased) nodes are looked at once: a YAML alias bomb stays linear. */
   readonly visited: Set<object>;
   readonly stack: Frame[];
+  /** The inert pass's stack (see isInert). */
+  readonly inert: InertStack;
   /**
    * True for External Secrets objects (their `secretKey` / `property` fields name where a secret goes or comes from) and
    * Sealed Secrets, so the key-name heuristic does not apply (token formats still do).
@@ -124,8 +127,6 @@ function decodeBase64(value: string): string {
 export const MAX_DECODINGS = 4;
 const NESTED_TOO_DEEP = `base64 nested more than ${MAX_DECODINGS} levels deep (not decoded further; no configuration needs this, `
   + 'and it hides what it holds)';
-/** kubeconfig fields holding base64 (`client-key-data`, `certificate-authority-data`) end so. */
-const BASE64_FIELD = '-data';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function utf8OrUndefined(bytes: Buffer): string | undefined {
@@ -220,24 +221,19 @@ function classify(value: string, key: string | undefined, base64: boolean, w: Wa
   return namesSecretObject(key, text) || namesSecretField(w.group, key) ? undefined : `a literal value for ${JSON.stringify(key)}`;
 }
 
-/** Helm values written as a YAML string (Argo CD `helm.values`, HelmChart `valuesContent`): look inside too. */
+/** Helm values written as a YAML string: look inside too. */
 function embeddedYaml(w: Walk, key: string | undefined, value: string): unknown {
-  // Cheapest tests first: this runs for every string of every object.
-  if (key === undefined || !value.includes('\n') || !/^values(content)?$/i.test(key)) return undefined;
+  // Cheapest tests first.
+  if (key === undefined || !value.includes('\n') || !VALUES_KEY.test(key)) return undefined;
   const doc = loadYaml(value);
   if (doc === TOO_DEEP) w.hits.push({ path: pathOf(here(w)), what: YAML_TOO_DEEP });
   return doc === TOO_DEEP ? undefined : doc;
 }
 
-/** Most strings are names, images and labels: one native search rules them out before any pattern runs. */
-function cannotHoldSecret(value: string, key: string | undefined, base64: boolean): boolean {
-  return !base64 && !mayHoldSecret(value) && (key === undefined || !isCredentialKey(key));
-}
-
 /** Judges one string at `w.segment` of the current frame; what it holds in encoded form is scheduled on the stack. */
 function visitString(w: Walk, value: string, key: string | undefined, inBase64Section: boolean, label: string): void {
   const base64 = inBase64Section || (key !== undefined && key.endsWith(BASE64_FIELD) && looksBase64(value));
-  if (!base64 && value.length >= 60 && mayHoldEncodedKey(value) && visitEncodings(w, value, false)) return;
+  if (!base64 && value.length >= MIN_KEY_BASE64 && mayHoldEncodedKey(value) && visitEncodings(w, value, false)) return;
   if (cannotHoldSecret(value, key, base64)) return;
   if (base64 && visitEncodings(w, value, true)) return;
   const isKey = containsPrivateKey(value) || (base64 && containsPrivateKey(decodeBase64(value)));
@@ -252,17 +248,12 @@ function visitString(w: Walk, value: string, key: string | undefined, inBase64Se
   }
 }
 
-/** `{name, value}` pairs (env vars, Helm `set` lists): the name is the key that says what the value is. */
-function pairName(obj: Record<string, unknown>): string | undefined {
-  return typeof obj.name === 'string' && typeof obj.value === 'string' ? obj.name : undefined;
-}
-
 /**
  * A mapping key is judged like a value without a key name (a PEM key or a token used as a key in Helm values). When it
  * holds a secret, it is named `<key N>` in every path below it, so no report repeats it. Returns the segment to use.
  */
 function visitKey(w: Walk, key: string, position: number): Segment {
-  if (key.length < 60 && !mayHoldSecret(key)) return key; // what visitString would rule out first, without the call
+  if (inertKey(key)) return key; // what visitString would rule out first, without the call
   const found = w.hits.length + w.privateKeys.length;
   w.segment = SECRET_KEY_MARK + String(position + 1);
   visitString(w, key, undefined, false, ' (the key itself)');
@@ -342,7 +333,7 @@ export const scanIndex: (index: MeshIndex) => Map<IndexedObject, ScanResult> = p
 function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
   const found = new Map<IndexedObject, ScanResult>();
   const root: Frame = { value: undefined, key: undefined, base64: false, path: undefined, decoded: 0, keyReported: false };
-  const w: Walk = { hits: [], privateKeys: [], visited: new Set(), stack: [], keyNamesAreReferences: false, group: '', section: undefined, frame: root, segment: '' };
+  const w: Walk = { hits: [], privateKeys: [], visited: new Set(), stack: [], inert: { containers: [], keys: [] }, keyNamesAreReferences: false, group: '', section: undefined, frame: root, segment: '' };
   for (const entry of index.objects) {
     if (entry.inventory) continue;
     walkObject(w, entry);
@@ -353,13 +344,15 @@ function scanOwnObjects(index: MeshIndex): Map<IndexedObject, ScanResult> {
 
 /** Walks one object with a reused walk state (reset here), leaving its hits in `w`. */
 function walkObject(w: Walk, entry: IndexedObject): void {
-  w.hits.length = 0;
-  w.privateKeys.length = 0;
-  w.visited.clear();
-  w.keyNamesAreReferences = REFERENCE_GROUPS.has(entry.group);
-  w.group = entry.group;
+  if (w.hits.length > 0) w.hits.length = 0;
+  if (w.privateKeys.length > 0) w.privateKeys.length = 0;
   const root = entry.object;
   if (typeof root !== 'object' || root === null) return;
   w.section = base64Section(entry);
+  if (isInert(root, w.section, w.inert)) return;
+  // Emptying a set allocates a new table: only when the last walk filled it.
+  if (w.visited.size > 0) w.visited.clear();
+  w.keyNamesAreReferences = REFERENCE_GROUPS.has(entry.group);
+  w.group = entry.group;
   walk(w, { value: root, key: undefined, base64: false, path: undefined, decoded: 0, keyReported: false });
 }
