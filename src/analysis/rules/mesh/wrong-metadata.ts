@@ -1,6 +1,7 @@
 import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
 import { chartDefault, isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, sameKeyValue } from '../../../core/proxy-annotations';
 import { ADMISSION_WEBHOOKS_LABEL, POLICY_GROUP } from '../../../core/vocabulary';
+import { hasOwn } from '../../../util/json';
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
@@ -21,11 +22,14 @@ export function isLinkerdConfigKey(key: string): boolean {
   return isProxyConfigKey(key);
 }
 
-/** The Linkerd keys among a label or annotation map; undefined (nothing allocated) for the usual map without any. */
+/**
+ * The Linkerd keys among a label or annotation map; undefined (nothing allocated) for the usual map without any. Run on
+ * two maps of every object: for-in with an own-key test lists what Object.keys would, without building that array.
+ */
 function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | undefined {
   let keys: string[] | undefined;
-  for (const key of Object.keys(map)) {
-    if (key !== except && isLinkerdConfigKey(key)) (keys ??= []).push(key);
+  for (const key in map) {
+    if (hasOwn(map, key) && key !== except && isLinkerdConfigKey(key)) (keys ??= []).push(key);
   }
   return keys;
 }
