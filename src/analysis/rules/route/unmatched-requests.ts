@@ -14,8 +14,11 @@ function coversAll(route: PortRoute): boolean {
 /** The client groups of a port: everyone (producer routes), and each consumer namespace (its routes plus the producer's). */
 function clientGroups(view: ServicePortPolicy): Array<{ label: string; served: ServedRoutes }> {
   const groups = [{ label: 'every client', served: servedTo(view) }];
-  const consumers = [...new Set(view.attached.filter((r) => !r.producer).map((r) => r.clients))].sort(compareStrings);
-  for (const ns of consumers) groups.push({ label: `clients in namespace ${ns}`, served: servedTo(view, ns) });
+  // Most ports have producer routes only (or none): no consumer list is built for them.
+  let consumers: Set<string> | undefined;
+  for (const route of view.attached) if (!route.producer) (consumers ??= new Set()).add(route.clients);
+  if (!consumers) return groups;
+  for (const ns of [...consumers].sort(compareStrings)) groups.push({ label: `clients in namespace ${ns}`, served: servedTo(view, ns) });
   return groups;
 }
 
