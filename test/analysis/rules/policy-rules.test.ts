@@ -801,6 +801,13 @@ describe('Servers over ExternalWorkloads (inbound/index.rs ExternalWorkload::rei
     expect(ruleFindings([...meshLab(), typo], 'LKD-POL-006').map((f) => f.severity)).toEqual([Severity.WARNING]);
     expect(ruleFindings([...meshLab(), vm, workloadServer('legacy-http', { app: 'legacy' }, 8080)], 'LKD-POL-006')).toEqual([]);
   });
+  test('each such Server counts the ExternalWorkloads of its own namespace only', () => {
+    const elsewhere = { ...workload('vm-2', { app: 'legacy' }, []), metadata: { name: 'vm-2', namespace: 'other', labels: { app: 'legacy' } } };
+    const typos = [workloadServer('a-http', { app: 'legcy' }, 8080), workloadServer('b-http', { app: 'lgacy' }, 8080)];
+    expect(ruleFindings([...meshLab(), vm, workload('vm-3', { app: 'legacy' }, []), elsewhere, ...typos], 'LKD-POL-006').map((f) => f.message))
+      .toEqual([expect.stringMatching(/ selects none of the 2 ExternalWorkload\(s\) here in namespace mesh-lab;/),
+        expect.stringMatching(/ selects none of the 2 ExternalWorkload\(s\) here in namespace mesh-lab;/)]);
+  });
   test('a port name the workloads lack as a TCP port selects nothing (workload.rs external_tcp_ports_by_name)', () => {
     expect(ruleFindings([...meshLab(), vm, workloadServer('legacy-http', { app: 'legacy' }, 'http')], 'LKD-POL-007')).toEqual([]);
     const [finding] = ruleFindings([...meshLab(), vm, workloadServer('legacy-dns', { app: 'legacy' }, 'dns')], 'LKD-POL-007');
