@@ -161,6 +161,18 @@ describe('LKD-ROUTE-013 ambiguous matches', () => {
     const b = canary('b'); b.metadata.namespace = 'team-b';
     expect(ruleFindings([...meshLab(), a, b], 'LKD-ROUTE-013')).toEqual([]);
   });
+  test('a consumer route competes with the producer routes and with its own namespace\'s, the first by namespace and name', () => {
+    const at = (name: string, namespace: string, hostnames: string[]) => {
+      const r = canary(name);
+      r.metadata.namespace = namespace;
+      r.spec.hostnames = hostnames;
+      return r;
+    };
+    const found = ruleFindings([...meshLab(), at('p', 'mesh-lab', ['p.example.com']), at('a', 'team-a', ['orders.internal']),
+      at('a2', 'team-a', ['orders.internal']), at('b', 'team-b', ['orders.internal'])], 'LKD-ROUTE-013');
+    expect(found.map((f) => `${f.resource.namespace}/${f.resource.name}`)).toEqual(['team-a/a2']);
+    expect(found[0].message).toMatch(/is identical to rules\[0\]\.matches\[0\] of HTTPRoute team-a\/a;/);
+  });
   test('fires on a match repeated inside one route', () => {
     const objects = meshLab();
     const split = pick(objects, 'HTTPRoute', 'orders-split');
