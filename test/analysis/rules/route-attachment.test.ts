@@ -90,6 +90,14 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
     expect(ruleFindings([...meshLab(), producerGrpc, consumerHttp], 'LKD-ROUTE-012').map((f) => `${f.resource.namespace}/${f.resource.name}`).sort())
       .toEqual(['mesh-lab/orders-split', 'web/orders-web']);
   });
+  test('each consumer namespace is judged on the producer routes and its own: a GRPCRoute in one namespace does not outrank another\'s', () => {
+    const grpcIn = (namespace: string) => route('GRPCRoute', `orders-grpc-${namespace}`, { parentRefs: [ordersParent()] }, namespace);
+    const httpIn = (namespace: string) => route('HTTPRoute', `orders-${namespace}`, { parentRefs: [ordersParent({ port: 8080 })] }, namespace);
+    const found = ruleFindings([...meshLab(), grpcIn('web'), httpIn('web'), httpIn('shop'), grpcIn('ops')], 'LKD-ROUTE-012');
+    expect(found.map((f) => [`${f.resource.namespace}/${f.resource.name}`, f.message.match(/shared with ([^;]*);/)![1]])).toEqual([
+      ['web/orders-web', 'GRPCRoute web/orders-grpc-web for the clients in namespace web (the only ones a consumer route serves)'],
+    ]);
+  });
   test('counts routes from the inventory and TCPRoutes', () => {
     const tcp = { ...route('TCPRoute', 'orders-tcp', { parentRefs: [ordersParent({ port: 8080 })] }), apiVersion: 'gateway.networking.k8s.io/v1alpha2' };
     const [finding] = ruleFindings([...meshLab(), tcp], 'LKD-ROUTE-012');
