@@ -527,6 +527,16 @@ describe('LKD-POL-011 plaintext default', () => {
     expect(f.resource).toMatchObject({ kind: 'Deployment', name: 'client' });
     expect(f.message).toMatch(/port\(s\) 9100 \(metrics\) have no Server.*all-unauthenticated \(from the cluster default/);
   });
+  test('a Server that selects the workload but none of its ports is named, and the finding is a warning', () => {
+    const objects = meshLab();
+    delete pick(objects, 'Namespace', NS).metadata.annotations['config.linkerd.io/default-inbound-policy'];
+    pick(objects, 'Deployment', 'client').spec.template.spec.containers[0].ports = [{ name: 'metrics', containerPort: 9100 }];
+    const clientServer = (name: string) => server(name, { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'client' } }, port: 9999, proxyProtocol: 'HTTP/1' });
+    const elsewhere = { ...clientServer('client-elsewhere'), metadata: { name: 'client-elsewhere', namespace: 'other' } };
+    const f = only([...objects, clientServer('client-b'), elsewhere, clientServer('client-a')], 'LKD-POL-011');
+    expect(f).toMatchObject({ severity: Severity.WARNING, resource: { kind: 'Deployment', name: 'client' } });
+    expect(f.message).toMatch(/ Server client-a, client-b selects it but none of its ports\.$/);
+  });
   test('names a pod-level cluster-unauthenticated default', () => {
     const objects = meshLab();
     const tpl = pick(objects, 'Deployment', 'client').spec.template;
@@ -800,6 +810,13 @@ describe('Servers over ExternalWorkloads (inbound/index.rs ExternalWorkload::rei
     ]);
     expect(ruleFindings([...meshLab(), typo], 'LKD-POL-006').map((f) => f.severity)).toEqual([Severity.WARNING]);
     expect(ruleFindings([...meshLab(), vm, workloadServer('legacy-http', { app: 'legacy' }, 8080)], 'LKD-POL-006')).toEqual([]);
+  });
+  test('each such Server counts the ExternalWorkloads of its own namespace only', () => {
+    const elsewhere = { ...workload('vm-2', { app: 'legacy' }, []), metadata: { name: 'vm-2', namespace: 'other', labels: { app: 'legacy' } } };
+    const typos = [workloadServer('a-http', { app: 'legcy' }, 8080), workloadServer('b-http', { app: 'lgacy' }, 8080)];
+    expect(ruleFindings([...meshLab(), vm, workload('vm-3', { app: 'legacy' }, []), elsewhere, ...typos], 'LKD-POL-006').map((f) => f.message))
+      .toEqual([expect.stringMatching(/ selects none of the 2 ExternalWorkload\(s\) here in namespace mesh-lab;/),
+        expect.stringMatching(/ selects none of the 2 ExternalWorkload\(s\) here in namespace mesh-lab;/)]);
   });
   test('a port name the workloads lack as a TCP port selects nothing (workload.rs external_tcp_ports_by_name)', () => {
     expect(ruleFindings([...meshLab(), vm, workloadServer('legacy-http', { app: 'legacy' }, 'http')], 'LKD-POL-007')).toEqual([]);

@@ -90,6 +90,14 @@ describe('LKD-ROUTE-012 route kinds on one Service port', () => {
     expect(ruleFindings([...meshLab(), producerGrpc, consumerHttp], 'LKD-ROUTE-012').map((f) => `${f.resource.namespace}/${f.resource.name}`).sort())
       .toEqual(['mesh-lab/orders-split', 'web/orders-web']);
   });
+  test('each consumer namespace is judged on the producer routes and its own: a GRPCRoute in one namespace does not outrank another\'s', () => {
+    const grpcIn = (namespace: string) => route('GRPCRoute', `orders-grpc-${namespace}`, { parentRefs: [ordersParent()] }, namespace);
+    const httpIn = (namespace: string) => route('HTTPRoute', `orders-${namespace}`, { parentRefs: [ordersParent({ port: 8080 })] }, namespace);
+    const found = ruleFindings([...meshLab(), grpcIn('web'), httpIn('web'), httpIn('shop'), grpcIn('ops')], 'LKD-ROUTE-012');
+    expect(found.map((f) => [`${f.resource.namespace}/${f.resource.name}`, f.message.match(/shared with ([^;]*);/)![1]])).toEqual([
+      ['web/orders-web', 'GRPCRoute web/orders-grpc-web for the clients in namespace web (the only ones a consumer route serves)'],
+    ]);
+  });
   test('counts routes from the inventory and TCPRoutes', () => {
     const tcp = { ...route('TCPRoute', 'orders-tcp', { parentRefs: [ordersParent({ port: 8080 })] }), apiVersion: 'gateway.networking.k8s.io/v1alpha2' };
     const [finding] = ruleFindings([...meshLab(), tcp], 'LKD-ROUTE-012');
@@ -160,6 +168,18 @@ describe('LKD-ROUTE-013 ambiguous matches', () => {
     const a = canary('a'); a.metadata.namespace = 'team-a';
     const b = canary('b'); b.metadata.namespace = 'team-b';
     expect(ruleFindings([...meshLab(), a, b], 'LKD-ROUTE-013')).toEqual([]);
+  });
+  test('a consumer route competes with the producer routes and with its own namespace\'s, the first by namespace and name', () => {
+    const at = (name: string, namespace: string, hostnames: string[]) => {
+      const r = canary(name);
+      r.metadata.namespace = namespace;
+      r.spec.hostnames = hostnames;
+      return r;
+    };
+    const found = ruleFindings([...meshLab(), at('p', 'mesh-lab', ['p.example.com']), at('a', 'team-a', ['orders.internal']),
+      at('a2', 'team-a', ['orders.internal']), at('b', 'team-b', ['orders.internal'])], 'LKD-ROUTE-013');
+    expect(found.map((f) => `${f.resource.namespace}/${f.resource.name}`)).toEqual(['team-a/a2']);
+    expect(found[0].message).toMatch(/is identical to rules\[0\]\.matches\[0\] of HTTPRoute team-a\/a;/);
   });
   test('fires on a match repeated inside one route', () => {
     const objects = meshLab();

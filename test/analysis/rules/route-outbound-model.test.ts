@@ -188,6 +188,13 @@ describe('LKD-ROUTE-025 requests outside every match get 404', () => {
     expect(ids(objects, 'LKD-ROUTE-025')).toEqual([]);
     split.spec.rules[0].matches = [{ path: { type: 'Exact', value: '/x' } }];
     expect(ids(objects, 'LKD-ROUTE-025').map((f) => f.message.match(/for ([^;]*);/)![1]).sort()).toEqual(['clients in namespace shop', 'clients in namespace shop', 'every client']);
+    // Each consumer namespace is served the producer's routes and its own, never another namespace's.
+    const shopReads = objects[objects.length - 1];
+    objects.push({ ...JSON.parse(JSON.stringify(shopReads)), metadata: { name: 'web-reads', namespace: 'web' } });
+    expect(ids(objects, 'LKD-ROUTE-025').map((f) => `${f.resource.name} for ${f.message.match(/for ([^;]*);/)![1]}`).sort()).toEqual([
+      'orders-split for clients in namespace shop', 'orders-split for clients in namespace web', 'orders-split for every client',
+      'shop-reads for clients in namespace shop', 'web-reads for clients in namespace web',
+    ]);
   });
 });
 

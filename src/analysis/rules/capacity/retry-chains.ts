@@ -105,10 +105,19 @@ function hopsOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): C
     // Without a declared request, the worst class the call may use; a request no route matches is answered 404.
     const retry = call.request ? classes.pick(call.request) ?? { name: 'no route (404 from the client proxy)', factor: 1 }
       : classes.classes.reduce((a, b) => (b.factor > a.factor ? b : a));
-    const targets = index.podTemplatesForService(service).filter((p) => !p.owner.inventory)
-      .sort((a, b) => compareStrings(workloadLabel(a), workloadLabel(b)));
+    const targets = byWorkload(index.podTemplatesForService(service).filter((p) => !p.owner.inventory));
     return [{ caller: pod, call, retry, targets }];
   });
+}
+
+/**
+ * The pod templates in workload-label order. Each label is built once: a comparator that built both labels would build
+ * two strings per comparison, n log n of them over thousands of workloads.
+ */
+function byWorkload(pods: readonly PodTemplate[]): PodTemplate[] {
+  const labelled = pods.map((pod) => ({ pod, label: workloadLabel(pod) }));
+  labelled.sort((a, b) => compareStrings(a.label, b.label));
+  return labelled.map((l) => l.pod);
 }
 
 /** At most this many calls deep: a chain longer than any real request path is a cycle unrolled. */
@@ -122,8 +131,11 @@ const MAX_CHAINS = 10_000;
  */
 export function retryChains(index: MeshIndex, context: AnalysisContext): RetryChain[] {
   // Workload order, not input order: which workload of a cycle starts its chain must not depend on the input.
-  const own = index.podTemplates.filter((p) => !p.owner.inventory).sort((a, b) => compareStrings(workloadLabel(a), workloadLabel(b)));
-  const hops = new Map<PodTemplate, ChainHop[]>(own.map((p) => [p, hopsOf(index, context, p)]));
+  const hops = new Map<PodTemplate, ChainHop[]>();
+  for (const pod of index.podTemplates) if (!pod.owner.inventory) hops.set(pod, hopsOf(index, context, pod));
+  // Only workloads that declare calls start or continue a chain: without any, there is nothing to order or walk.
+  if (![...hops.values()].some((list) => list.length > 0)) return [];
+  const own = byWorkload([...hops.keys()]);
   const called = new Set([...hops.values()].flatMap((list) => list.flatMap((h) => h.targets)));
   const chains: RetryChain[] = [];
   const visited = new Set<PodTemplate>();

@@ -10,6 +10,7 @@ import { CNI_READERS, OTHER_READERS, VALIDATORS } from './config-annotations/val
 import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
 import { isProxyConfigKey, KeySite, proxyKeyStatus } from '../../../core/proxy-annotations';
 import { ADMISSION_WEBHOOKS_LABEL } from '../../../core/vocabulary';
+import { hasOwnKeys, isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { isMeshed } from '../../model/injector/injection';
 import { annotationsOf } from '../../model/manifest';
@@ -157,15 +158,19 @@ export const configAnnotationsRule: Rule = {
     }
     for (const pod of ownPodTemplates(ctx.index)) {
       const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
-      checkAnnotations(ctx, pod.owner, pod.annotations, where, cni, pod.injection === Injection.DISABLED);
-      checkMisplacedKeys(ctx, pod.owner, pod.annotations, where, pod.injection === Injection.DISABLED);
+      // Many pod templates have no annotations: their key checks would list an empty map twice.
+      if (hasOwnKeys(pod.annotations)) {
+        checkAnnotations(ctx, pod.owner, pod.annotations, where, cni, pod.injection === Injection.DISABLED);
+        checkMisplacedKeys(ctx, pod.owner, pod.annotations, where, pod.injection === Injection.DISABLED);
+      }
       checkWaitBeforeExit(ctx, pod, where);
       if (isMeshed(pod)) {
         checkResourcePairs(ctx, pod, where);
         checkCloseWait(ctx, pod, where);
       }
     }
-    for (const service of ctx.index.own('', 'Service')) checkServiceAnnotations(ctx, service);
-    for (const entry of ctx.index.objects) if (!entry.inventory) checkUnreadKeys(ctx, entry);
+    // Most Services and objects have no annotations at all: ruled out before an empty map is made and listed for each.
+    for (const service of ctx.index.own('', 'Service')) if (isRecord(service.object.metadata?.annotations)) checkServiceAnnotations(ctx, service);
+    for (const entry of ctx.index.objects) if (!entry.inventory && isRecord(entry.object.metadata?.annotations)) checkUnreadKeys(ctx, entry);
   },
 };

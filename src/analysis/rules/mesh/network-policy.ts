@@ -40,7 +40,9 @@ function checkPolicy(ctx: RuleContext, policy: IndexedObject, rules: any[]): voi
   const listed = listSome(entries.map(portText));
   const blocked = pods.filter((pod) => !entries.some((e) => entryAllows(e, proxyInboundPort(pod))));
   const anyPort = entries.some((e) => e?.port === undefined);
-  const bypassed = anyPort ? [] : pods.filter((pod) => !blocked.includes(pod) && entries.some((e) => !entryAllows(e, proxyInboundPort(pod))));
+  // A set: a policy over a whole namespace can block thousands of pods, and each pod is looked up in it.
+  const blockedSet = new Set(blocked);
+  const bypassed = anyPort ? [] : pods.filter((pod) => !blockedSet.has(pod) && entries.some((e) => !entryAllows(e, proxyInboundPort(pod))));
   if (blocked.length > 0) {
     ctx.report(policy, `ingress is limited to port(s) ${listed} on meshed ${listSome(blocked.map(workloadLabel))}, but not the proxy's inbound `
       + `port ${proxyInboundPort(blocked[0])}; meshed clients connect to that port (with the original port in a transport header), so their `

@@ -1,4 +1,4 @@
-import { portListHas, proxyInitPortList } from '../../../core/port-lists';
+import { PortList, portListHas, proxyInitPortList } from '../../../core/port-lists';
 import { POLICY_GROUP, SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS } from '../../../core/vocabulary';
 import { pushTo } from '../../../util/json';
 import { listSome } from '../../../util/text';
@@ -12,12 +12,18 @@ import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea } from '../../rule';
 
-function namespacesSkippingPorts(index: MeshIndex, context: AnalysisContext): Set<string> {
-  const namespaces = new Set<string>();
+/**
+ * The meshed pods that skip any inbound port, with their lists, read once: each read looks up the pod's annotations,
+ * its namespace's and the install's settings, and a pod is asked about for every selection and port that holds it.
+ */
+function podsSkippingPorts(index: MeshIndex, context: AnalysisContext): Map<PodTemplate, PortList> {
+  const skipping = new Map<PodTemplate, PortList>();
   for (const pod of index.podTemplates) {
-    if (isMeshed(pod) && skippedInboundPorts(index, context, pod).ranges.length > 0) namespaces.add(pod.namespace);
+    if (!isMeshed(pod)) continue;
+    const skipped = skippedInboundPorts(index, context, pod);
+    if (skipped.ranges.length > 0) skipping.set(pod, skipped);
   }
-  return namespaces;
+  return skipping;
 }
 
 /**
@@ -33,13 +39,15 @@ function skippedByManifest(pod: PodTemplate, port: number): boolean {
  * The meshed pods of a selection that skip the port, by the list that skips it (`web (the pod's skip-inbound-ports)`),
  * and whether the manifests alone skip it on one of them; undefined when none skips it. Once per selection and port.
  */
-function skippedPods(index: MeshIndex, context: AnalysisContext, pods: readonly PodTemplate[], port: number | string):
-{ readonly where: string; readonly certain: boolean } | undefined {
+function skippedPods(index: MeshIndex, context: AnalysisContext, skipping: ReadonlyMap<PodTemplate, PortList>,
+  pods: readonly PodTemplate[], port: number | string): { readonly where: string; readonly certain: boolean } | undefined {
   let certain = false;
   const bySource = new Map<string, string[]>();
   for (const pod of pods) {
+    const skipped = skipping.get(pod);
+    if (skipped === undefined) continue;
     const number = typeof port === 'number' ? port : resolveContainerPort(pod, port);
-    if (!isMeshed(pod) || number === undefined || !portListHas(skippedInboundPorts(index, context, pod), number)) continue;
+    if (number === undefined || !portListHas(skipped, number)) continue;
     if (skippedByManifest(pod, number)) certain = true;
     pushTo(bySource, skippedInboundSource(index, context, pod), workloadLabel(pod));
   }
@@ -75,11 +83,13 @@ export const skippedServerPortRule: Rule = {
   },
   check(ctx) {
     // A Server only selects pods in its own namespace; where no meshed pod skips any port, there is nothing to find.
-    const skipping = namespacesSkippingPorts(ctx.index, ctx.context);
-    if (skipping.size === 0) return;
-    const skippedOn = perSelectionAndPort(serverCoverage(ctx.index), (pods, port) => skippedPods(ctx.index, ctx.context, pods, port));
+    const skipping = podsSkippingPorts(ctx.index, ctx.context);
+    const namespaces = new Set<string>();
+    for (const pod of skipping.keys()) namespaces.add(pod.namespace);
+    if (namespaces.size === 0) return;
+    const skippedOn = perSelectionAndPort(serverCoverage(ctx.index), (pods, port) => skippedPods(ctx.index, ctx.context, skipping, pods, port));
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
-      if (!skipping.has(server.id.namespace ?? '')) continue;
+      if (!namespaces.has(server.id.namespace ?? '')) continue;
       const port = serverPort(server);
       const skipped = port === undefined ? undefined : skippedOn(server, port);
       if (skipped === undefined) continue;

@@ -50,20 +50,24 @@ function checkVersion(ctx: RuleContext, entry: IndexedObject, versions: readonly
     + 'so kubectl apply fails; other findings on it judge it as if that version were served.', { fix: `Write apiVersion: ${preferredApiVersion(entry.group, entry.id.kind)}.` });
 }
 
-function checkObject(ctx: RuleContext, entry: IndexedObject): void {
+/** Reports what is wrong with the object's apiVersion and kind; whether there was anything (it depends on those two alone). */
+function checkObject(ctx: RuleContext, entry: IndexedObject): boolean {
   if (!entry.id.apiVersion.includes('/')) {
-    if (KNOWN_GROUPS.has(entry.id.apiVersion)) checkVersionless(ctx, entry);
-    return;
+    if (!KNOWN_GROUPS.has(entry.id.apiVersion)) return false;
+    checkVersionless(ctx, entry);
+    return true;
   }
   const kinds = kindsOfGroup(entry.group);
-  if (!kinds) return;
+  if (!kinds) return false;
   if (!kinds.includes(entry.id.kind)) {
     checkKind(ctx, entry, kinds);
-    return;
+    return true;
   }
   const versions = servedVersions(entry.group, entry.id.kind);
   const version = entry.id.apiVersion.slice(entry.group.length + 1);
-  if (versions && !versions.includes(version)) checkVersion(ctx, entry, versions);
+  if (!versions || versions.includes(version)) return false;
+  checkVersion(ctx, entry, versions);
+  return true;
 }
 
 /** An object of a Linkerd or Gateway API group that its CRDs do not serve is not a mesh object at all. */
@@ -86,8 +90,15 @@ export const unknownKindsRule: Rule = {
     goodExample: 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute',
   },
   check(ctx) {
+    // apiVersion → the kinds already found fine with it: thousands of objects share a few pairs, judged once each.
+    const fine = new Map<string, Set<string>>();
     for (const entry of ctx.index.objects) {
-      if (!entry.inventory) checkObject(ctx, entry);
+      const { apiVersion, kind } = entry.id;
+      if (entry.inventory || fine.get(apiVersion)?.has(kind)) continue;
+      if (checkObject(ctx, entry)) continue;
+      let kinds = fine.get(apiVersion);
+      if (!kinds) fine.set(apiVersion, kinds = new Set());
+      kinds.add(kind);
     }
   },
 };

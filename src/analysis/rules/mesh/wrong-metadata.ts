@@ -1,6 +1,7 @@
 import { LABELS_GO } from '../../../core/linkerd-annotations.generated';
 import { chartDefault, isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, sameKeyValue } from '../../../core/proxy-annotations';
 import { ADMISSION_WEBHOOKS_LABEL, POLICY_GROUP } from '../../../core/vocabulary';
+import { hasOwn, isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { annotationsOf, labelsOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
@@ -21,11 +22,14 @@ export function isLinkerdConfigKey(key: string): boolean {
   return isProxyConfigKey(key);
 }
 
-/** The Linkerd keys among a label or annotation map; undefined (nothing allocated) for the usual map without any. */
+/**
+ * The Linkerd keys among a label or annotation map; undefined (nothing allocated) for the usual map without any. Run on
+ * two maps of every object: for-in with an own-key test lists what Object.keys would, without building that array.
+ */
 function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | undefined {
   let keys: string[] | undefined;
-  for (const key of Object.keys(map)) {
-    if (key !== except && isLinkerdConfigKey(key)) (keys ??= []).push(key);
+  for (const key in map) {
+    if (hasOwn(map, key) && key !== except && isLinkerdConfigKey(key)) (keys ??= []).push(key);
   }
   return keys;
 }
@@ -182,6 +186,16 @@ function checkSpecialKeys(ctx: RuleContext, entry: IndexedObject): void {
   }
 }
 
+/**
+ * Whether the object has any map this rule reads: labels or annotations in its metadata (a CronJob's job template has
+ * metadata of its own). Most objects of a large output have neither; asking once spares each of them the label,
+ * annotation, special-key and pod-template checks, which would all find nothing.
+ */
+function hasMetadataMaps(entry: IndexedObject): boolean {
+  const metadata = entry.object.metadata;
+  return entry.id.kind === 'CronJob' || isRecord(metadata?.labels) || isRecord(metadata?.annotations);
+}
+
 /** Linkerd keys on the wrong kind of metadata or the wrong object are silently ignored. */
 export const wrongMetadataRule: Rule = {
   id: 'LKD-MESH-002',
@@ -217,7 +231,7 @@ export const wrongMetadataRule: Rule = {
   },
   check(ctx) {
     for (const entry of ctx.index.objects) {
-      if (entry.inventory) continue;
+      if (entry.inventory || !hasMetadataMaps(entry)) continue;
       const labels = labelsOf(entry.object);
       const keys = linkerdKeys(labels, WEBHOOK_LABEL);
       if (keys) reportLabels(ctx, entry, labels, keys, annotationsOf(entry.object), 'metadata.labels');

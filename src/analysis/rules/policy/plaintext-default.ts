@@ -1,17 +1,40 @@
 import { portListHas } from '../../../core/port-lists';
 import { POLICY_GROUP } from '../../../core/vocabulary';
+import { pushTo } from '../../../util/json';
 import { listSome } from '../../../util/text';
 import { Severity } from '../../finding';
 import { effectiveDefaultPolicy, requiresIdentityOn } from '../../model/inbound/default-policy';
-import { portNameOf, serverCoverage } from '../../model/inbound/servers';
+import { portNameOf, serverCoverage, ServerCoverage } from '../../model/inbound/servers';
 import { isMeshed } from '../../model/injector/injection';
 import { skippedInboundPorts } from '../../model/injector/skipped-ports';
-import { PodTemplate } from '../../model/mesh-index';
+import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { declaredPorts } from '../../policy/evaluate';
 import { Rule, RuleArea } from '../../rule';
 
 const OPEN_DEFAULTS = new Set(['all-unauthenticated', 'cluster-unauthenticated']);
+
+/**
+ * The Servers of this output that select each pod (in its namespace), in Server order: listed once, on the first
+ * finding that asks, rather than scanning every Server for each finding (findings x Servers).
+ */
+class SelectingServers {
+  private byPod?: Map<PodTemplate, IndexedObject[]>;
+
+  constructor(private readonly index: MeshIndex, private readonly coverage: ServerCoverage) {}
+
+  public of(pod: PodTemplate): readonly IndexedObject[] {
+    if (!this.byPod) {
+      this.byPod = new Map();
+      for (const server of this.index.own(POLICY_GROUP, 'Server')) {
+        for (const selected of new Set(this.coverage.podsOf(server))) {
+          if (server.id.namespace === selected.namespace) pushTo(this.byPod, selected, server);
+        }
+      }
+    }
+    return this.byPod.get(pod) ?? [];
+  }
+}
 
 function portText(pod: PodTemplate, port: number): string {
   const portName = portNameOf(pod, port);
@@ -46,6 +69,7 @@ export const plaintextDefaultRule: Rule = {
     // What evaluateInboundPolicy would say about these ports, asked directly: building the full evaluation of every
     // port (Server views, authorizations, closures) costs far more than this rule needs.
     const coverage = serverCoverage(ctx.index);
+    const selecting = new SelectingServers(ctx.index, coverage);
     for (const pod of ownPodTemplates(ctx.index)) {
       if (!isMeshed(pod)) continue;
       let unserved: number[] | undefined;
@@ -61,9 +85,7 @@ export const plaintextDefaultRule: Rule = {
       if (!OPEN_DEFAULTS.has(policy)) continue;
       // A Server that selects the workload yet claims none of its ports was meant for it and misses (a renamed or moved
       // port): the port is open wider than that Server says, a warning. Otherwise the defaults are as written: advice.
-      const missed = ctx.index.own(POLICY_GROUP, 'Server')
-        .filter((s) => s.id.namespace === pod.namespace && coverage.podsOf(s).includes(pod))
-        .filter(() => declaredPorts(pod).every((port) => coverage.claims(pod, port).length === 0));
+      const missed = declaredPorts(pod).every((port) => coverage.claims(pod, port).length === 0) ? selecting.of(pod) : [];
       const aimed = missed.length > 0 ? ` Server ${listSome(missed.map((s) => s.id.name))} selects it but none of its ports.` : '';
       ctx.report(pod.owner, `${workloadLabel(pod)} is meshed but port(s) ${listSome(unserved.map((port) => portText(pod, port)))} have no Server, `
         + `and the effective default inbound policy is ${policy} (from ${origin}); the proxy accepts unauthenticated plaintext connections on them.${aimed}`,

@@ -65,10 +65,10 @@ function whyUnsure(index: MeshIndex, server: IndexedObject, selector: LabelSelec
  * A Server whose externalWorkloadSelector matches no ExternalWorkload (inbound/index.rs ExternalWorkload::reindex_servers)
  * governs nothing. An error only where the namespace has ExternalWorkloads here and the analysis sees all of them.
  */
-function checkExternalSelector(ctx: RuleContext, server: IndexedObject, selector: LabelSelector): void {
+function checkExternalSelector(ctx: RuleContext, server: IndexedObject, selector: LabelSelector, counts: ExternalWorkloadCounts): void {
   if (externalWorkloadCoverage(ctx.index).workloadsOf(server).length > 0) return;
   const ns = server.id.namespace ?? '';
-  const known = ctx.index.list(WORKLOAD_GROUP, 'ExternalWorkload').filter((w) => (w.id.namespace ?? '') === ns).length;
+  const known = counts.in(ns);
   const what = `spec.externalWorkloadSelector (${describeSelector(selector)}) selects none of the ${known} ExternalWorkload(s) `
     + `${known === 0 ? 'this analysis has' : 'here'} in namespace ${ns}`;
   if (known > 0 && ctx.index.sees(WORKLOAD_GROUP, 'ExternalWorkload', ns)) {
@@ -77,6 +77,27 @@ function checkExternalSelector(ctx: RuleContext, server: IndexedObject, selector
   }
   ctx.report(server, `${what}. If the ExternalWorkloads are created separately, declare them in the inventory so the selector is checked; `
     + 'if there are none, the Server governs nothing.', { severity: Severity.WARNING });
+}
+
+/**
+ * The ExternalWorkloads per namespace, counted on the first Server that asks: counting them again for each Server that
+ * selects none would cost Servers × ExternalWorkloads.
+ */
+class ExternalWorkloadCounts {
+  private counts?: Map<string, number>;
+
+  constructor(private readonly index: MeshIndex) {}
+
+  public in(namespace: string): number {
+    if (!this.counts) {
+      this.counts = new Map();
+      for (const w of this.index.list(WORKLOAD_GROUP, 'ExternalWorkload')) {
+        const ns = w.id.namespace ?? '';
+        this.counts.set(ns, (this.counts.get(ns) ?? 0) + 1);
+      }
+    }
+    return this.counts.get(namespace) ?? 0;
+  }
 }
 
 /** A Server whose podSelector selects no pod template governs nothing: usually a label typo. */
@@ -112,10 +133,11 @@ export const serverSelectsNothingRule: Rule = {
   },
   check(ctx) {
     const coverage = serverCoverage(ctx.index);
+    const externalCounts = new ExternalWorkloadCounts(ctx.index);
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) {
       const external = serverExternalSelector(server);
       if (external && !specOf(server).podSelector) {
-        checkExternalSelector(ctx, server, external);
+        checkExternalSelector(ctx, server, external, externalCounts);
         continue;
       }
       const selector = serverSelector(server);

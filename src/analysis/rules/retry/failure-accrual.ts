@@ -1,6 +1,7 @@
 import { isBalancerKey, parseBalancerBool, parseFailureAccrual, parseLoadBiaser } from '../../../core/balancer-annotations';
 import { Parsed } from '../../../core/linkerd-grammar';
 import { BALANCER_KEYS, FAILURE_ACCRUAL, HONOR_RETRY_AFTER, PENALIZE_FAILURES, SUCCESS_RATE_PREFIX, POLICY_GROUP } from '../../../core/vocabulary';
+import { isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
@@ -93,7 +94,8 @@ export const failureAccrual: Rule = {
   },
   check(ctx) {
     for (const entry of ctx.index.objects) {
-      if (entry.inventory) continue;
+      // Most objects have no annotations at all: ruled out before an empty map is made for each.
+      if (entry.inventory || !isRecord(entry.object.metadata?.annotations)) continue;
       const annotations = annotationsOf(entry.object);
       const keys = balancerKeysOf(annotations);
       if (!keys) continue;

@@ -1,3 +1,4 @@
+import { mergeAscending } from './positions';
 import { compareStrings } from '../../../util/compare';
 import { isRecord, pushTo } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
@@ -202,6 +203,38 @@ function collectClaims(index: MeshIndex, matchesOfRoute: (route: IndexedObject) 
   return claims;
 }
 
+/**
+ * The claims of one key in order, and for each the first earlier one it competes with: same audience (`sameAudience`)
+ * and overlapping hostnames. A consumer claim competes only with producer claims and its own namespace's, so only
+ * those are looked at: thousands of consumer routes of as many namespaces on one Service stay linear.
+ */
+class EarlierClaims {
+  private readonly producers: number[] = [];
+  private readonly byNamespace = new Map<string | undefined, number[]>();
+
+  constructor(private readonly claims: readonly Claim[]) {}
+
+  /** The first of claims[0..k) that competes with claims[k]; then records claims[k]. Call with k = 0, 1, 2, … */
+  public rivalOf(k: number): Claim | undefined {
+    const claim = this.claims[k];
+    const ns = claim.route.id.namespace;
+    // A producer claim competes with every earlier claim.
+    const rival = claim.producer ? this.claims.slice(0, k).find((other) => hostsOverlap(other.route, claim.route))
+      : this.firstOverlapping(claim, mergeAscending(this.producers, this.byNamespace.get(ns) ?? []));
+    if (claim.producer) this.producers.push(k);
+    pushTo(this.byNamespace, ns, k);
+    return rival;
+  }
+
+  private firstOverlapping(claim: Claim, positions: readonly number[]): Claim | undefined {
+    for (const j of positions) {
+      const other = this.claims[j];
+      if (sameAudience(other, claim) && hostsOverlap(other.route, claim.route)) return other;
+    }
+    return undefined;
+  }
+}
+
 function byName(a: Claim, b: Claim): number {
   return compareStrings(a.route.id.namespace ?? '', b.route.id.namespace ?? '') || compareStrings(a.route.id.name, b.route.id.name);
 }
@@ -213,8 +246,9 @@ function reportAcrossRoutes(ctx: RuleContext, claims: Map<string, Claim[]>): voi
     if (list.length < 2) continue;
     const distinct = [...new Map(list.map((c) => [c.route, c])).values()].sort(byName);
     const target = key.slice(0, key.indexOf('|'));
+    const earlier = new EarlierClaims(distinct);
     distinct.forEach((claim, k) => {
-      const rival = distinct.slice(0, k).find((other) => sameAudience(other, claim) && hostsOverlap(other.route, claim.route));
+      const rival = earlier.rivalOf(k);
       if (!rival) return;
       const location = matchLocation(claim.match);
       const once = `${claim.route.id.namespace}/${claim.route.id.name}|${location}|${objectLabel(rival.route)}`;

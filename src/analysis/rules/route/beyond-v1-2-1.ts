@@ -108,22 +108,23 @@ function reportForLinkerd(ctx: RuleContext, route: IndexedObject, problem: Probl
   }
 }
 
-function checkRoute(ctx: RuleContext, route: IndexedObject): void {
+/** `newer`: the declared bundle is newer than v1.2.1 (`declaresNewerBundle`), read once per check. */
+function checkRoute(ctx: RuleContext, route: IndexedObject, newer: boolean): void {
   const spec = route.object.spec;
   if (isRecord(spec) && Array.isArray(spec.rules) && spec.rules.length === 0 && !isGrpcRoute(route)) {
     ctx.report(route, 'spec.rules is an explicit empty list: Gateway API v1.5.1+ rejects it (rules needs at least one item) and on '
       + 'v1.2.1 the route has no rule any request can match. Omit rules (defaults to one PathPrefix "/" rule) or add a rule.');
   }
-  const linkerdReads = hasLinkerdParent(route, ctx.index);
-  const newer = declaresNewerBundle(ctx);
-  // A route only Gateways take is its implementation's: the newer field matters only to an API server still at v1.2.1.
-  if (!linkerdReads && newer) return;
   const list = rules(route);
+  // Whose route it is matters only for a route with a problem, which few have: resolved on the first one.
+  let linkerdReads: boolean | undefined;
   for (let r = 0; r < list.length; r++) {
     for (const problem of ruleProblems(route, list[r], r)) {
+      linkerdReads ??= hasLinkerdParent(route, ctx.index);
       if (linkerdReads) {
         reportForLinkerd(ctx, route, problem, newer);
-      } else {
+      } else if (!newer) {
+        // A route only Gateways take is its implementation's: the newer field matters only to an API server still at v1.2.1.
         // Not Linkerd's route: the apply fails loudly on standard v1.2.1 CRDs, and experimental ones may serve the field.
         ctx.report(route, `${problem.text} is not part of the standard Gateway API v1.2.1 declared as gatewayApiVersion: its API server rejects `
           + '(or with lax validation drops) it unless the experimental CRDs are installed. Remove it, or declare the bundle you install.', { severity: Severity.WARNING });
@@ -166,8 +167,9 @@ export const beyondGatewayV121: Rule = {
     goodExample: 'rules:\n- backendRefs: [{name: orders-v2, port: 8080}]',
   },
   check(ctx) {
+    const newer = declaresNewerBundle(ctx);
     for (const route of allRoutes(ctx.index)) {
-      if (route.group === GATEWAY_GROUP) checkRoute(ctx, route);
+      if (route.group === GATEWAY_GROUP) checkRoute(ctx, route, newer);
     }
   },
 };

@@ -45,23 +45,37 @@ function checkDigests(ctx: RuleContext, install: ChartInstall): void {
   });
 }
 
-function checkContainerImages(ctx: RuleContext, pod: PodTemplate, containers: unknown): void {
+/**
+ * `imageProblem` of each image once per check: it depends on the reference alone, and thousands of pod templates
+ * usually run a few images.
+ */
+type ImageProblems = Map<unknown, string | undefined>;
+
+function problemOf(problems: ImageProblems, image: unknown): string | undefined {
+  if (problems.has(image)) return problems.get(image);
+  const problem = imageProblem(image);
+  problems.set(image, problem);
+  return problem;
+}
+
+function checkContainerImages(ctx: RuleContext, pod: PodTemplate, containers: unknown, problems: ImageProblems): void {
   // Runs for every pod template: plain loops, no merged container list.
   if (!Array.isArray(containers)) return;
   for (const container of containers) {
     if (!container || typeof container !== 'object') continue;
-    const problem = imageProblem(container.image);
+    const problem = problemOf(problems, container.image);
+    if (!problem) continue;
     // What a floating image runs depends on what the registry serves at the next pull. For Linkerd's own images that is
     // the mesh changing outside its release (a warning); for an application's it is supply-chain advice (info), as
     // Linkerd's own test manifests show (curlimages/curl, nginx).
     const severity = typeof container.image === 'string' && container.image.startsWith('cr.l5d.io/linkerd/') ? Severity.WARNING : Severity.INFO;
-    if (problem) ctx.report(pod.owner, `container ${JSON.stringify(container.name ?? '')}: ${problem}; every restart may run different code.`, { severity });
+    ctx.report(pod.owner, `container ${JSON.stringify(container.name ?? '')}: ${problem}; every restart may run different code.`, { severity });
   }
 }
 
-function checkPodImages(ctx: RuleContext, pod: PodTemplate): void {
-  checkContainerImages(ctx, pod, pod.spec.initContainers);
-  checkContainerImages(ctx, pod, pod.spec.containers);
+function checkPodImages(ctx: RuleContext, pod: PodTemplate, problems: ImageProblems): void {
+  checkContainerImages(ctx, pod, pod.spec.initContainers, problems);
+  checkContainerImages(ctx, pod, pod.spec.containers, problems);
 }
 
 /** Floating charts and images change what runs without a code change, and differently on every node. */
@@ -94,8 +108,9 @@ export const pinnedVersions: Rule = {
       checkValueImages(ctx, install);
       checkDigests(ctx, install);
     }
+    const problems: ImageProblems = new Map();
     for (const pod of ctx.index.podTemplates) {
-      if (!pod.owner.inventory) checkPodImages(ctx, pod);
+      if (!pod.owner.inventory) checkPodImages(ctx, pod, problems);
     }
   },
 };

@@ -36,25 +36,30 @@ interface ResourceValue {
  * proxy.resources value (ApplyAnnotationOverrides replaces only what an annotation sets; _resources.tpl writes both).
  */
 export function checkResourcePairs(ctx: RuleContext, pod: PodTemplate, where: string): void {
-  const installResources = controlPlaneInstalls(ctx.index)[0]?.values.proxy?.resources;
-  const effective = (key: string, chartKey: string, side: 'request' | 'limit'): ResourceValue | undefined => {
-    const value = podOrNamespaceAnnotation(pod, key);
-    if (value !== undefined) return { value: String(value), source: key };
-    const installed = installResources?.[chartKey]?.[side];
-    return typeof installed === 'string' && installed !== '' ? { value: installed, source: `the install's proxy.resources.${chartKey}.${side}` } : undefined;
-  };
   for (const [resource, chartKey, requestName, limitName] of RESOURCE_PAIRS) {
-    const request = effective(LABELS_GO[requestName], chartKey, 'request');
-    const limit = effective(LABELS_GO[limitName], chartKey, 'limit');
-    // Both from the install: its own values, refused for every pod alike; that is not this pod's annotation.
-    if (!request || !limit || (request.source !== LABELS_GO[requestName] && limit.source !== LABELS_GO[limitName])) continue;
-    if (quantityAbove(request.value, limit.value) !== true) continue;
-    const pair = request.source === LABELS_GO[requestName]
+    const requestKey = LABELS_GO[requestName];
+    const limitKey = LABELS_GO[limitName];
+    const ownRequest = podOrNamespaceAnnotation(pod, requestKey);
+    const ownLimit = podOrNamespaceAnnotation(pod, limitKey);
+    // Both from the install: its own values, refused for every pod alike; that is not this pod's annotation. Asked first,
+    // since it rules out the usual pod (no proxy resource annotations) without reading the install.
+    if (ownRequest === undefined && ownLimit === undefined) continue;
+    const request = resourceValue(ctx, ownRequest, requestKey, chartKey, 'request');
+    const limit = resourceValue(ctx, ownLimit, limitKey, chartKey, 'limit');
+    if (!request || !limit || quantityAbove(request.value, limit.value) !== true) continue;
+    const pair = ownRequest !== undefined
       ? `${request.source} ${JSON.stringify(request.value)} is above ${limit.source} ${JSON.stringify(limit.value)}`
       : `${limit.source} ${JSON.stringify(limit.value)} is below ${request.source} ${JSON.stringify(request.value)}`;
     ctx.report(pod.owner, `${where} ${pair}: the injector writes both into the proxy container, and the API server refuses a pod whose `
       + `${resource} request exceeds its limit.`, { severity: Severity.ERROR });
   }
+}
+
+/** One side of a pair: the pod's or its namespace's annotation (`own`), else the install's proxy.resources value. */
+function resourceValue(ctx: RuleContext, own: string | undefined, key: string, chartKey: string, side: 'request' | 'limit'): ResourceValue | undefined {
+  if (own !== undefined) return { value: String(own), source: key };
+  const installed = controlPlaneInstalls(ctx.index)[0]?.values.proxy?.resources?.[chartKey]?.[side];
+  return typeof installed === 'string' && installed !== '' ? { value: installed, source: `the install's proxy.resources.${chartKey}.${side}` } : undefined;
 }
 
 /** labels.go: the wait "must be smaller than terminationGracePeriodSeconds configured for the Pod" (30 s by default). */
