@@ -29,9 +29,13 @@ interface JsYamlType {
  * kubectl and Helm), js-yaml as strings; without this `retryRatio: +.2` would be analysed as the string "+.2".
  */
 const SIGNED_DOT_FLOAT = /^[-+]\.[0-9]+(?:[eE][-+]?[0-9]+)?$/;
+/** Every plain scalar that is not a float is tried against this: the second character rules most out without a search. */
+function isSignedDotFloat(data: string): boolean {
+  return data.charCodeAt(1) === 0x2e && SIGNED_DOT_FLOAT.test(data);
+}
 const FLOAT_12 = new yaml.Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
-  resolve: (data: string) => TYPES.float.resolve(data) || SIGNED_DOT_FLOAT.test(data),
+  resolve: (data: string) => TYPES.float.resolve(data) || isSignedDotFloat(data),
   construct: (data: string) => (SIGNED_DOT_FLOAT.test(data) ? Number(data) : TYPES.float.construct(data)),
   predicate: TYPES.float.predicate,
   represent: TYPES.float.represent,
