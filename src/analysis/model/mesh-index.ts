@@ -4,11 +4,12 @@
  */
 import { KubeObject, Manifest, annotationsOf, labelsOf } from './manifest';
 import { IndexedObject, ObjectStore } from './object-store';
-import { LabelSelector, equalityPairsOf, mapSelectorMatches, selectorMatches } from './selectors';
+import { LabelSelector, mapSelectorMatches, selectorMatches } from './selectors';
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
+import { hasOwn } from '../../core/own-keys';
 import { INJECT_ANNOTATION, WORKLOAD_GROUP } from '../../core/vocabulary';
-import { listOf } from '../../util/json';
+import { hasOwnKeys, listOf } from '../../util/json';
 
 // Re-exported so rules keep one import for the index and its objects.
 export type { IndexedObject };
@@ -58,6 +59,8 @@ export interface PodTemplate {
 }
 
 const NO_ANNOTATIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+/** The label index's answer when no pod template can match: read-only, never returned to callers. */
+const NO_PODS: readonly PodTemplate[] = Object.freeze([]);
 
 /** By API group, the kinds whose pod template is what the injector and the policy controller see on their pods. */
 const WORKLOAD_KINDS = new Map<string, ReadonlySet<string>>([
@@ -208,14 +211,31 @@ export class MeshIndex extends ObjectStore {
 
   /** Pod templates in `namespace` selected by a label selector; narrows through the label index first. */
   public podTemplatesMatching(namespace: string, selector: LabelSelector | undefined): PodTemplate[] {
-    let candidates = this.podTemplatesIn(namespace);
+    const candidates = this.candidatesFor(namespace, selector);
+    return candidates.length === 0 ? [] : candidates.filter((pod) => selectorMatches(selector, pod.runtimeLabels));
+  }
+
+  /**
+   * The fewest pod templates that can match: those with the rarest of the selector's equality pairs (a matchLabels entry,
+   * or an `In` with one value). Read in place, without a list of pairs: every Service and Server asks.
+   */
+  private candidatesFor(namespace: string, selector: LabelSelector | undefined): readonly PodTemplate[] {
+    let candidates: readonly PodTemplate[] = this.podTemplatesIn(namespace);
     const labels = this.podsByLabel.get(namespace);
-    for (const [key, value] of equalityPairsOf(selector)) {
-      const withPair = labels?.get(key)?.get(value) ?? [];
+    const matchLabels = selector?.matchLabels;
+    for (const key in matchLabels) {
+      if (!hasOwn(matchLabels, key)) continue;
+      const withPair = labels?.get(key)?.get(matchLabels[key]) ?? NO_PODS;
       if (withPair.length < candidates.length) candidates = withPair;
-      if (candidates.length === 0) return [];
+      if (candidates.length === 0) return NO_PODS;
     }
-    return candidates.filter((pod) => selectorMatches(selector, pod.runtimeLabels));
+    for (const req of selector?.matchExpressions ?? []) {
+      if (req.operator !== 'In' || req.values?.length !== 1) continue;
+      const withPair = labels?.get(req.key)?.get(req.values[0]) ?? NO_PODS;
+      if (withPair.length < candidates.length) candidates = withPair;
+      if (candidates.length === 0) return NO_PODS;
+    }
+    return candidates;
   }
 
   /** Pod templates a Service's `spec.selector` selects (none for a Service without selector); computed once per Service. */
@@ -223,7 +243,7 @@ export class MeshIndex extends ObjectStore {
     let pods = this.podsByService.get(service);
     if (!pods) {
       const selector = service.object.spec?.selector;
-      const usable = selector && typeof selector === 'object' && !Array.isArray(selector) && Object.keys(selector).length > 0;
+      const usable = selector && typeof selector === 'object' && !Array.isArray(selector) && hasOwnKeys(selector);
       pods = usable ? this.podTemplatesMatching(service.id.namespace ?? '', { matchLabels: selector }) : [];
       this.podsByService.set(service, pods);
     }
