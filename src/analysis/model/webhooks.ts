@@ -125,26 +125,15 @@ export const policyValidatorOf: (index: ObjectStore) => WebhookSelectors = perIn
 /** Only this label is known of a Namespace the analysis does not have. */
 const NAME_ONLY = new Set([NAMESPACE_NAME_LABEL]);
 
-/**
- * The first requirement these labels fail, judging only the keys in `known` when given (the rest may hold). Every pod
- * template is judged against the injector's objectSelector: plain loops, and a requirement object only for a failure.
- */
+/** The first requirement these labels fail, judging only the keys in `known` when given (the rest may hold). */
 function failedRequirement(selector: LabelSelector | undefined, labels: Record<string, string>,
   known?: ReadonlySet<string>): LabelSelectorRequirement | undefined {
   if (!selector) return undefined;
-  const matchLabels = selector.matchLabels;
-  if (isPlainObject(matchLabels)) {
-    for (const key of Object.keys(matchLabels)) {
-      const value = matchLabels[key];
-      if ((known === undefined || known.has(key)) && ownValue(labels, key) !== value) return { key, operator: 'In', values: [value] };
-    }
+  for (const [key, value] of Object.entries(isPlainObject(selector.matchLabels) ? selector.matchLabels : {})) {
+    if ((known === undefined || known.has(key)) && ownValue(labels, key) !== value) return { key, operator: 'In', values: [value] };
   }
-  const expressions = selector.matchExpressions;
-  if (!Array.isArray(expressions)) return undefined;
-  for (const req of expressions) {
-    if ((known === undefined || known.has(req.key)) && !requirementHolds(req, labels)) return req;
-  }
-  return undefined;
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
+  return expressions.find((req) => (known === undefined || known.has(req.key)) && !requirementHolds(req, labels));
 }
 
 function failure(req: LabelSelectorRequirement, labels: Record<string, string>, what: string, selector: string): string {
