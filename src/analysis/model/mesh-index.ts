@@ -94,10 +94,10 @@ function injectedLabels(owner: IndexedObject, namespace: string, controlPlaneNam
  * (Helm charts commonly render `serviceAccountName: ""`).
  */
 function podServiceAccountName(spec: KubeObject): string {
-  for (const field of [spec.serviceAccountName, spec.serviceAccount]) {
-    if (field !== undefined && field !== null && field !== '') return String(field);
-  }
-  return 'default';
+  const named = spec.serviceAccountName;
+  if (named !== undefined && named !== null && named !== '') return String(named);
+  const deprecated = spec.serviceAccount;
+  return deprecated !== undefined && deprecated !== null && deprecated !== '' ? String(deprecated) : 'default';
 }
 
 /** The values the injector accepts in `linkerd.io/inject` (pkg/inject/report.go ValidInjectAnnotationValues); unset and "" too. */
@@ -111,8 +111,15 @@ function enablesInjection(value: unknown): boolean {
 
 /** pkg/healthcheck/sidecar.go HasExistingSidecars: which proxy a pod spec already carries, by container name or image. */
 function existingSidecar(spec: KubeObject): 'linkerd' | 'other' | undefined {
-  let found: 'linkerd' | 'other' | undefined;
-  const look = (container: any, init: boolean) => {
+  // Init containers first: a Linkerd proxy anywhere wins over another mesh's sidecar found before it.
+  const found = sidecarAmong(listOf(spec.initContainers), true, undefined);
+  return sidecarAmong(listOf(spec.containers), false, found);
+}
+
+/** `existingSidecar` over one container list (init containers also name the proxy-init images); no closure per pod. */
+function sidecarAmong(containers: readonly any[], init: boolean, found: 'linkerd' | 'other' | undefined): 'linkerd' | 'other' | undefined {
+  for (let i = 0; i < containers.length; i++) {
+    const container = containers[i];
     const name = container?.name;
     const image = typeof container?.image === 'string' ? container.image : '';
     const linkerd = name === 'linkerd-proxy' || image.startsWith('cr.l5d.io/linkerd/proxy:')
@@ -121,9 +128,7 @@ function existingSidecar(spec: KubeObject): 'linkerd' | 'other' | undefined {
       || (init && (name === 'istio-init' || image.startsWith('gcr.io/istio-release/proxy_init:')));
     if (linkerd) found = 'linkerd';
     else if (istio && found === undefined) found = 'other';
-  };
-  for (const c of listOf(spec.initContainers)) look(c, true);
-  for (const c of listOf(spec.containers)) look(c, false);
+  }
   return found;
 }
 
