@@ -12,7 +12,9 @@ import { AnalysisResult } from './result';
 import { Rule } from './rule';
 import { ALL_RULES } from './rules';
 import { runRules as runEach } from './runner';
-import { IGNORE_CHECK_ANNOTATION_PREFIX, ObjectSuppressions, SUPPRESSION_RULE_ID, objectSuppressions } from './suppressions';
+import {
+  IGNORE_CHECK_ANNOTATION_PREFIX, NO_SUPPRESSIONS, ObjectSuppressions, SUPPRESSION_RULE_ID, objectSuppressions,
+} from './suppressions';
 
 export type { AnalysisResult };
 
@@ -68,11 +70,12 @@ export class SuppressionReader {
   }
 
   public of(subject: IndexedObject): ObjectSuppressions {
-    let found = this.byObject.get(subject.object);
-    if (!found) {
-      found = objectSuppressions(subject.object, this.unsuppressible);
-      this.byObject.set(subject.object, found);
-    }
+    const cached = this.byObject.get(subject.object);
+    if (cached) return cached;
+    const found = objectSuppressions(subject.object, this.unsuppressible);
+    // Only objects with suppressions are kept: every object is read once, and most (often all) have none, which is
+    // quick to see again for the few findings on them.
+    if (found !== NO_SUPPRESSIONS) this.byObject.set(subject.object, found);
     return found;
   }
 

@@ -7,6 +7,7 @@
 import { KubeObject, annotationsOf } from './model/manifest';
 import { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION } from '../core/vocabulary';
 import { compareStrings } from '../util/compare';
+import { hasOwnKeys } from '../util/json';
 
 export { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION };
 
@@ -129,12 +130,15 @@ export interface ObjectSuppressions {
   readonly problems: readonly string[];
 }
 
-const NONE: ObjectSuppressions = { reasons: new Map(), refused: [], problems: [] };
+/** What an object without suppressions has (most objects): one shared answer. */
+export const NO_SUPPRESSIONS: ObjectSuppressions = { reasons: new Map(), refused: [], problems: [] };
 
 /** The object's suppressions under the analysis' `unsuppressible` rule IDs. */
 export function objectSuppressions(obj: KubeObject, unsuppressible: ReadonlySet<string>): ObjectSuppressions {
+  // Every object of an analysis is read here; most have no annotations at all, and parsing nothing allocates.
+  if (!hasOwnKeys(annotationsOf(obj))) return NO_SUPPRESSIONS;
   const parsed = parseSuppressions(obj);
-  if (parsed.suppressions.length === 0 && parsed.problems.length === 0) return NONE;
+  if (parsed.suppressions.length === 0 && parsed.problems.length === 0) return NO_SUPPRESSIONS;
   const reasons = new Map<string, string>();
   const refused: string[] = [];
   for (const s of parsed.suppressions) {

@@ -75,23 +75,30 @@ export function groupOf(apiVersion: string | undefined): string {
 
 /**
  * Kinds the API server keeps outside namespaces (`kubectl api-resources --namespaced=false`, for the groups this tool
- * reads): a namespace written on them is ignored, as cdk8s stamps one on every object of a namespaced Chart.
+ * reads): a namespace written on them is ignored, as cdk8s stamps one on every object of a namespaced Chart. By group,
+ * then kind: every object of an analysis is looked up here, and two lookups build no joined key string per object.
  */
-const CLUSTER_SCOPED = new Set([
-  '|Namespace', '|Node', '|PersistentVolume', '|ComponentStatus',
-  'rbac.authorization.k8s.io|ClusterRole', 'rbac.authorization.k8s.io|ClusterRoleBinding',
-  'apiextensions.k8s.io|CustomResourceDefinition', 'apiregistration.k8s.io|APIService',
-  'admissionregistration.k8s.io|MutatingWebhookConfiguration', 'admissionregistration.k8s.io|ValidatingWebhookConfiguration',
-  'admissionregistration.k8s.io|ValidatingAdmissionPolicy', 'admissionregistration.k8s.io|ValidatingAdmissionPolicyBinding',
-  'storage.k8s.io|StorageClass', 'storage.k8s.io|CSIDriver', 'storage.k8s.io|CSINode', 'storage.k8s.io|VolumeAttachment',
-  'scheduling.k8s.io|PriorityClass', 'node.k8s.io|RuntimeClass', 'networking.k8s.io|IngressClass',
-  'policy|PodSecurityPolicy', 'certificates.k8s.io|CertificateSigningRequest', 'flowcontrol.apiserver.k8s.io|FlowSchema',
-  'flowcontrol.apiserver.k8s.io|PriorityLevelConfiguration',
-  'gateway.networking.k8s.io|GatewayClass', 'cert-manager.io|ClusterIssuer', 'trust.cert-manager.io|Bundle',
+const CLUSTER_SCOPED = new Map<string, ReadonlySet<string>>([
+  ['', new Set(['Namespace', 'Node', 'PersistentVolume', 'ComponentStatus'])],
+  ['rbac.authorization.k8s.io', new Set(['ClusterRole', 'ClusterRoleBinding'])],
+  ['apiextensions.k8s.io', new Set(['CustomResourceDefinition'])],
+  ['apiregistration.k8s.io', new Set(['APIService'])],
+  ['admissionregistration.k8s.io', new Set(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration',
+    'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'])],
+  ['storage.k8s.io', new Set(['StorageClass', 'CSIDriver', 'CSINode', 'VolumeAttachment'])],
+  ['scheduling.k8s.io', new Set(['PriorityClass'])],
+  ['node.k8s.io', new Set(['RuntimeClass'])],
+  ['networking.k8s.io', new Set(['IngressClass'])],
+  ['policy', new Set(['PodSecurityPolicy'])],
+  ['certificates.k8s.io', new Set(['CertificateSigningRequest'])],
+  ['flowcontrol.apiserver.k8s.io', new Set(['FlowSchema', 'PriorityLevelConfiguration'])],
+  ['gateway.networking.k8s.io', new Set(['GatewayClass'])],
+  ['cert-manager.io', new Set(['ClusterIssuer'])],
+  ['trust.cert-manager.io', new Set(['Bundle'])],
 ]);
 
 export function isClusterScoped(apiVersion: string, kind: string): boolean {
-  return CLUSTER_SCOPED.has(`${groupOf(apiVersion)}|${kind}`);
+  return CLUSTER_SCOPED.get(groupOf(apiVersion))?.has(kind) === true;
 }
 
 /**
@@ -100,15 +107,21 @@ export function isClusterScoped(apiVersion: string, kind: string): boolean {
  * `--namespace` given); a cluster-scoped object has no namespace, whatever its metadata says.
  */
 export function resourceIdOf(obj: KubeObject, defaultNamespace = 'default'): ResourceId {
+  return resourceIdIn(obj, groupOf(String(obj.apiVersion ?? '')), defaultNamespace);
+}
+
+/** `resourceIdOf` for a caller that already has the object's API group (the index reads it once per object). */
+export function resourceIdIn(obj: KubeObject, group: string, defaultNamespace: string): ResourceId {
   const apiVersion = String(obj.apiVersion ?? '');
   const kind = String(obj.kind ?? '');
-  const namespace = obj.metadata?.namespace;
+  const metadata = obj.metadata;
+  const namespace = metadata?.namespace;
   const given = namespace === undefined || namespace === null || namespace === '' ? undefined : String(namespace);
   return {
     apiVersion,
     kind,
-    namespace: isClusterScoped(apiVersion, kind) ? undefined : given ?? defaultNamespace,
-    name: String(obj.metadata?.name ?? ''),
+    namespace: CLUSTER_SCOPED.get(group)?.has(kind) === true ? undefined : given ?? defaultNamespace,
+    name: String(metadata?.name ?? ''),
   };
 }
 

@@ -4,11 +4,12 @@
  */
 import { KubeObject, Manifest, annotationsOf, labelsOf } from './manifest';
 import { IndexedObject, ObjectStore } from './object-store';
-import { LabelSelector, equalityPairsOf, mapSelectorMatches, selectorMatches } from './selectors';
+import { LabelSelector, mapSelectorMatches, selectorMatches } from './selectors';
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
+import { hasOwn } from '../../core/own-keys';
 import { INJECT_ANNOTATION, WORKLOAD_GROUP } from '../../core/vocabulary';
-import { listOf } from '../../util/json';
+import { hasOwnKeys, listOf } from '../../util/json';
 
 // Re-exported so rules keep one import for the index and its objects.
 export type { IndexedObject };
@@ -58,6 +59,8 @@ export interface PodTemplate {
 }
 
 const NO_ANNOTATIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+/** The label index's answer when no pod template can match: read-only, never returned to callers. */
+const NO_PODS: readonly PodTemplate[] = Object.freeze([]);
 
 /** By API group, the kinds whose pod template is what the injector and the policy controller see on their pods. */
 const WORKLOAD_KINDS = new Map<string, ReadonlySet<string>>([
@@ -91,10 +94,10 @@ function injectedLabels(owner: IndexedObject, namespace: string, controlPlaneNam
  * (Helm charts commonly render `serviceAccountName: ""`).
  */
 function podServiceAccountName(spec: KubeObject): string {
-  for (const field of [spec.serviceAccountName, spec.serviceAccount]) {
-    if (field !== undefined && field !== null && field !== '') return String(field);
-  }
-  return 'default';
+  const named = spec.serviceAccountName;
+  if (named !== undefined && named !== null && named !== '') return String(named);
+  const deprecated = spec.serviceAccount;
+  return deprecated !== undefined && deprecated !== null && deprecated !== '' ? String(deprecated) : 'default';
 }
 
 /** The values the injector accepts in `linkerd.io/inject` (pkg/inject/report.go ValidInjectAnnotationValues); unset and "" too. */
@@ -108,8 +111,15 @@ function enablesInjection(value: unknown): boolean {
 
 /** pkg/healthcheck/sidecar.go HasExistingSidecars: which proxy a pod spec already carries, by container name or image. */
 function existingSidecar(spec: KubeObject): 'linkerd' | 'other' | undefined {
-  let found: 'linkerd' | 'other' | undefined;
-  const look = (container: any, init: boolean) => {
+  // Init containers first: a Linkerd proxy anywhere wins over another mesh's sidecar found before it.
+  const found = sidecarAmong(listOf(spec.initContainers), true, undefined);
+  return sidecarAmong(listOf(spec.containers), false, found);
+}
+
+/** `existingSidecar` over one container list (init containers also name the proxy-init images); no closure per pod. */
+function sidecarAmong(containers: readonly any[], init: boolean, found: 'linkerd' | 'other' | undefined): 'linkerd' | 'other' | undefined {
+  for (let i = 0; i < containers.length; i++) {
+    const container = containers[i];
     const name = container?.name;
     const image = typeof container?.image === 'string' ? container.image : '';
     const linkerd = name === 'linkerd-proxy' || image.startsWith('cr.l5d.io/linkerd/proxy:')
@@ -118,9 +128,7 @@ function existingSidecar(spec: KubeObject): 'linkerd' | 'other' | undefined {
       || (init && (name === 'istio-init' || image.startsWith('gcr.io/istio-release/proxy_init:')));
     if (linkerd) found = 'linkerd';
     else if (istio && found === undefined) found = 'other';
-  };
-  for (const c of listOf(spec.initContainers)) look(c, true);
-  for (const c of listOf(spec.containers)) look(c, false);
+  }
   return found;
 }
 
@@ -208,14 +216,31 @@ export class MeshIndex extends ObjectStore {
 
   /** Pod templates in `namespace` selected by a label selector; narrows through the label index first. */
   public podTemplatesMatching(namespace: string, selector: LabelSelector | undefined): PodTemplate[] {
-    let candidates = this.podTemplatesIn(namespace);
+    const candidates = this.candidatesFor(namespace, selector);
+    return candidates.length === 0 ? [] : candidates.filter((pod) => selectorMatches(selector, pod.runtimeLabels));
+  }
+
+  /**
+   * The fewest pod templates that can match: those with the rarest of the selector's equality pairs (a matchLabels entry,
+   * or an `In` with one value). Read in place, without a list of pairs: every Service and Server asks.
+   */
+  private candidatesFor(namespace: string, selector: LabelSelector | undefined): readonly PodTemplate[] {
+    let candidates: readonly PodTemplate[] = this.podTemplatesIn(namespace);
     const labels = this.podsByLabel.get(namespace);
-    for (const [key, value] of equalityPairsOf(selector)) {
-      const withPair = labels?.get(key)?.get(value) ?? [];
+    const matchLabels = selector?.matchLabels;
+    for (const key in matchLabels) {
+      if (!hasOwn(matchLabels, key)) continue;
+      const withPair = labels?.get(key)?.get(matchLabels[key]) ?? NO_PODS;
       if (withPair.length < candidates.length) candidates = withPair;
-      if (candidates.length === 0) return [];
+      if (candidates.length === 0) return NO_PODS;
     }
-    return candidates.filter((pod) => selectorMatches(selector, pod.runtimeLabels));
+    for (const req of selector?.matchExpressions ?? []) {
+      if (req.operator !== 'In' || req.values?.length !== 1) continue;
+      const withPair = labels?.get(req.key)?.get(req.values[0]) ?? NO_PODS;
+      if (withPair.length < candidates.length) candidates = withPair;
+      if (candidates.length === 0) return NO_PODS;
+    }
+    return candidates;
   }
 
   /** Pod templates a Service's `spec.selector` selects (none for a Service without selector); computed once per Service. */
@@ -223,7 +248,7 @@ export class MeshIndex extends ObjectStore {
     let pods = this.podsByService.get(service);
     if (!pods) {
       const selector = service.object.spec?.selector;
-      const usable = selector && typeof selector === 'object' && !Array.isArray(selector) && Object.keys(selector).length > 0;
+      const usable = selector && typeof selector === 'object' && !Array.isArray(selector) && hasOwnKeys(selector);
       pods = usable ? this.podTemplatesMatching(service.id.namespace ?? '', { matchLabels: selector }) : [];
       this.podsByService.set(service, pods);
     }

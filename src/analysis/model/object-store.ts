@@ -3,7 +3,7 @@
  * app's claims on objects it does not write. It knows nothing about Linkerd; what Linkerd derives from the objects
  * (installs and webhooks, then pod templates and injection) is built on it in that order (see mesh-index.ts).
  */
-import { ExistingObjectClaim, KubeObject, Manifest, ResourceId, SourceLocation, groupOf, resourceIdOf } from './manifest';
+import { ExistingObjectClaim, KubeObject, Manifest, ResourceId, SourceLocation, groupOf, resourceIdIn } from './manifest';
 import { NamespacedLists } from './namespaced-lists';
 
 /** An object as the index holds it. */
@@ -16,13 +16,29 @@ export interface IndexedObject {
   readonly inventory: boolean;
 }
 
+/** The objects of one kind (in one API group). */
+interface KindTable {
+  /** In input order (own objects before the inventory). */
+  readonly all: IndexedObject[];
+  /** Namespace and name → definitions in input order. */
+  readonly names: NamespacedLists<IndexedObject>;
+  /** The output's own objects, filtered on first use. */
+  own?: IndexedObject[];
+}
+
+/** What `list` and `own` return for a kind the analysis has none of; frozen, as every caller only reads. */
+const NO_OBJECTS: IndexedObject[] = Object.freeze([]) as unknown as IndexedObject[];
+
 export class ObjectStore {
   /** Every object, in input order (inventory objects last). */
   public readonly objects: IndexedObject[] = [];
-  /** group → kind → namespace and name → definitions in input order (own objects before the inventory). */
-  private readonly byName = new Map<string, Map<string, NamespacedLists<IndexedObject>>>();
-  private readonly byKind = new Map<string, IndexedObject[]>();
-  private readonly ownByKind = new Map<string, IndexedObject[]>();
+  /**
+   * group → kind → that kind's objects. Nested rather than keyed by a joined `group|kind` text: every object and every
+   * rule's `list`/`own`/`get` looks a kind up, and joining builds (and hashes) a new string each time.
+   */
+  private readonly byKind = new Map<string, Map<string, KindTable>>();
+  /** apiVersion → API group: one shared group string per spelling instead of a slice per object. */
+  private readonly groups = new Map<string, string>();
   /** `group|kind|namespace` of every inventory object: the kinds the inventory lists in full for a namespace. */
   private readonly inventoryNamespaces = new Set<string>();
   /** `group|kind|namespace|name` → what the app says exists in the cluster without writing it (the first claim). */
@@ -37,26 +53,22 @@ export class ObjectStore {
     for (const obj of inventory) this.add(obj, {}, true);
   }
 
-  /** Objects of one kind in one API group, in input order. */
+  /** Objects of one kind in one API group, in input order. Shared: callers must not modify the list. */
   public list(group: string, kind: string): IndexedObject[] {
-    return this.byKind.get(`${group}|${kind}`) ?? [];
+    return this.byKind.get(group)?.get(kind)?.all ?? NO_OBJECTS;
   }
 
   /** Objects of one kind that belong to this output (not the inventory). Shared: callers must not modify the list. */
   public own(group: string, kind: string): IndexedObject[] {
     // Rules ask for the same kinds over and over; filtering tens of thousands of entries each time adds up.
-    const kindKey = `${group}|${kind}`;
-    let own = this.ownByKind.get(kindKey);
-    if (!own) {
-      own = this.list(group, kind).filter((o) => !o.inventory);
-      this.ownByKind.set(kindKey, own);
-    }
-    return own;
+    const table = this.byKind.get(group)?.get(kind);
+    if (!table) return NO_OBJECTS;
+    return table.own ??= table.all.filter((o) => !o.inventory);
   }
 
   public get(group: string, kind: string, namespace: string | undefined, name: string): IndexedObject | undefined {
     // The first definition wins; an own object shadows an inventory object of the same name.
-    return this.byName.get(group)?.get(kind)?.get(namespace ?? '', name)?.[0];
+    return this.byKind.get(group)?.get(kind)?.names.get(namespace ?? '', name)?.[0];
   }
 
   /**
@@ -92,15 +104,21 @@ export class ObjectStore {
 
   private add(object: KubeObject, source: SourceLocation, inventory: boolean): void {
     if (!object || typeof object !== 'object' || typeof object.kind !== 'string') return;
-    const id = resourceIdOf(object, this.defaultNamespace);
-    const entry: IndexedObject = { object, id, group: groupOf(id.apiVersion), source, inventory };
+    const group = this.groupOf(String(object.apiVersion ?? ''));
+    const id = resourceIdIn(object, group, this.defaultNamespace);
+    const entry: IndexedObject = { object, id, group, source, inventory };
     this.objects.push(entry);
-    const kindKey = `${entry.group}|${id.kind}`;
-    const sameKind = this.byKind.get(kindKey);
-    if (sameKind) sameKind.push(entry); else this.byKind.set(kindKey, [entry]);
-    this.namesOf(entry.group, id.kind).add(id.namespace ?? '', id.name, entry);
-    if (inventory) this.inventoryNamespaces.add(`${entry.group}|${id.kind}|${id.namespace ?? ''}`);
+    const table = this.tableOf(group, id.kind);
+    table.all.push(entry);
+    table.names.add(id.namespace ?? '', id.name, entry);
+    if (inventory) this.inventoryNamespaces.add(`${group}|${id.kind}|${id.namespace ?? ''}`);
     else if (source.claims) this.addClaims(source.claims, id.namespace ?? '');
+  }
+
+  private groupOf(apiVersion: string): string {
+    let group = this.groups.get(apiVersion);
+    if (group === undefined) this.groups.set(apiVersion, group = groupOf(apiVersion));
+    return group;
   }
 
   private addClaims(claims: readonly ExistingObjectClaim[], namespaceOfCarrier: string): void {
@@ -111,11 +129,11 @@ export class ObjectStore {
     }
   }
 
-  private namesOf(group: string, kind: string): NamespacedLists<IndexedObject> {
-    let kinds = this.byName.get(group);
-    if (!kinds) this.byName.set(group, kinds = new Map());
-    let names = kinds.get(kind);
-    if (!names) kinds.set(kind, names = new NamespacedLists());
-    return names;
+  private tableOf(group: string, kind: string): KindTable {
+    let kinds = this.byKind.get(group);
+    if (!kinds) this.byKind.set(group, kinds = new Map());
+    let table = kinds.get(kind);
+    if (!table) kinds.set(kind, table = { all: [], names: new NamespacedLists() });
+    return table;
   }
 }

@@ -309,8 +309,12 @@ export interface ServicePortPolicy {
  * watches per client namespace). The first family the protocol serves that has an accepted route wins.
  */
 export function servedTo(view: ServicePortPolicy, consumerNamespace?: string): ServedRoutes {
-  const contenders = view.attached.filter((r) => r.accepted && (r.producer || r.clients === consumerNamespace));
-  const family = servedFamilies(view.protocol.protocol).find((f) => contenders.some((r) => r.family === f));
+  return servedOf(view.attached, view.protocol.protocol, consumerNamespace);
+}
+
+function servedOf(attached: readonly PortRoute[], protocol: OutboundProtocol, consumerNamespace: string | undefined): ServedRoutes {
+  const contenders = attached.filter((r) => r.accepted && (r.producer || r.clients === consumerNamespace));
+  const family = servedFamilies(protocol).find((f) => contenders.some((r) => r.family === f));
   return { family, routes: family ? contenders.filter((r) => r.family === family) : [] };
 }
 
@@ -381,20 +385,20 @@ function portViews(
   for (const [port, routes] of byPort) {
     const protocol = protocols.get(port)!;
     const served = servedFamilies(protocol.protocol);
-    const view: ServicePortPolicy = {
+    // What every client is served, read from the routes directly: the view is then built once, not copied to add it.
+    const everyClient = servedOf(routes, protocol.protocol, undefined);
+    views.set(port, {
       parentKind: kind,
       service: parent,
       port,
       protocol,
       attached: routes,
-      served: [],
-      hasDefaultRoute: true,
+      served: everyClient.routes,
+      // An EgressNetwork keeps its fallback route whatever is served (grpc/src/outbound/http.rs base_http_routes).
+      hasDefaultRoute: kind === OutboundParentKind.EGRESS_NETWORK || everyClient.family === undefined,
       unserved: routes.filter((r) => r.accepted && !served.includes(r.family) && (r.namedPort || !servedSomewhere.has(r.route))),
-    };
-    const everyClient = servedTo(view);
-    // An EgressNetwork keeps its fallback route whatever is served (grpc/src/outbound/http.rs base_http_routes).
-    const hasDefaultRoute = kind === OutboundParentKind.EGRESS_NETWORK || everyClient.family === undefined;
-    views.set(port, { ...view, servedFamily: everyClient.family, served: everyClient.routes, hasDefaultRoute });
+      servedFamily: everyClient.family,
+    });
   }
   return views;
 }

@@ -25,7 +25,9 @@ function lowerAscii(value: string): string {
 
 /** `targets_kind`: the ref names objects of `group`/`kind` ('' or 'core' for the core group). */
 export function refTargets(group: unknown, kind: unknown, wantGroup: string, wantKind: string): boolean {
-  if (typeof kind !== 'string' || kind.length !== wantKind.length || lowerAscii(kind) !== lowerAscii(wantKind)) return false;
+  if (typeof kind !== 'string' || kind.length !== wantKind.length) return false;
+  // The kind as written (the usual case) needs no lower-case copies of both names; every ref of every route asks.
+  if (kind !== wantKind && lowerAscii(kind) !== lowerAscii(wantKind)) return false;
   const actual = typeof group === 'string' && group !== '' ? lowerAscii(group) : 'core';
   return actual === (wantGroup === '' ? 'core' : wantGroup);
 }

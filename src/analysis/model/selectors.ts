@@ -59,17 +59,6 @@ export function mapSelectorMatches(selector: Record<string, string> | undefined,
   return selectorMatches({ matchLabels: selector }, labels);
 }
 
-/** The [key, value] equality pairs of a selector: what the label index can use to narrow candidates. */
-export function equalityPairsOf(selector: LabelSelector | undefined): [string, unknown][] {
-  const pairs: [string, unknown][] = [];
-  const matchLabels = selector?.matchLabels;
-  for (const key in matchLabels) if (hasOwn(matchLabels, key)) pairs.push([key, matchLabels[key]]);
-  for (const req of selector?.matchExpressions ?? []) {
-    if (req.operator === 'In' && req.values?.length === 1) pairs.push([req.key, req.values[0]]);
-  }
-  return pairs;
-}
-
 export function describeSelector(selector: LabelSelector | undefined): string {
   const parts = Object.entries(selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
   for (const req of selector?.matchExpressions ?? []) {
