@@ -53,10 +53,8 @@ export interface ServicePortProtocol {
 
 /** The protocol of one Service port (its number), from the Service's own spec and annotations. */
 export function servicePortProtocol(index: MeshIndex, service: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
-  const ports = Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : [];
-  const spec = ports.find((p: any) => p && p.port === port);
   if (isHeadless(service)) return headlessPortProtocol(index, context, service, port);
-  const appProtocol = typeof spec?.appProtocol === 'string' ? spec.appProtocol : undefined;
+  const appProtocol = appProtocolOf(service, port);
   if (appProtocol !== undefined) {
     const value = appProtocol.toLowerCase();
     const protocol = value === 'http' ? OutboundProtocol.HTTP1 : value === 'kubernetes.io/h2c' ? OutboundProtocol.HTTP2
@@ -68,7 +66,20 @@ export function servicePortProtocol(index: MeshIndex, service: IndexedObject, po
     const origin = own !== undefined ? `the Service's ${OPAQUE_PORTS_ANNOTATION}` : `${OPAQUE_PORTS_ANNOTATION} as the injector sets it (the namespace's, else the defaults, proxy.opaquePorts)`;
     return { protocol: OutboundProtocol.OPAQUE, origin };
   }
-  return { protocol: OutboundProtocol.DETECT, origin: 'no appProtocol: the proxy detects HTTP' };
+  return DETECTED;
+}
+
+/** The usual answer, shared: it is asked for every Service port a route names, and nothing modifies it. */
+const DETECTED: ServicePortProtocol = Object.freeze({ protocol: OutboundProtocol.DETECT, origin: 'no appProtocol: the proxy detects HTTP' });
+
+/** The `appProtocol` of a Service's first port with this number (a loop: this runs cold, once per port, where a closure costs). */
+function appProtocolOf(service: IndexedObject, port: number): string | undefined {
+  const ports = service.object.spec?.ports;
+  if (!Array.isArray(ports)) return undefined;
+  for (const p of ports) {
+    if (p && p.port === port) return typeof p.appProtocol === 'string' ? p.appProtocol : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -130,13 +141,19 @@ export function appProtocolOverridesOpaque(
 /** The route families a protocol serves, best first; the first family with attached routes is the one used. */
 export function servedFamilies(protocol: OutboundProtocol): readonly RouteFamily[] {
   switch (protocol) {
-    case OutboundProtocol.HTTP1: return [RouteFamily.HTTP];
-    case OutboundProtocol.HTTP2: return [RouteFamily.GRPC, RouteFamily.HTTP];
+    case OutboundProtocol.HTTP1: return SERVED_HTTP1;
+    case OutboundProtocol.HTTP2: return SERVED_HTTP2;
     case OutboundProtocol.OPAQUE:
-    case OutboundProtocol.UNKNOWN: return [RouteFamily.TCP];
-    default: return [RouteFamily.GRPC, RouteFamily.HTTP, RouteFamily.TLS, RouteFamily.TCP];
+    case OutboundProtocol.UNKNOWN: return SERVED_OPAQUE;
+    default: return SERVED_DETECT;
   }
 }
+
+// Shared and frozen: every port view and several rules ask, and none may change them.
+const SERVED_HTTP1: readonly RouteFamily[] = Object.freeze([RouteFamily.HTTP]);
+const SERVED_HTTP2: readonly RouteFamily[] = Object.freeze([RouteFamily.GRPC, RouteFamily.HTTP]);
+const SERVED_OPAQUE: readonly RouteFamily[] = Object.freeze([RouteFamily.TCP]);
+const SERVED_DETECT: readonly RouteFamily[] = Object.freeze([RouteFamily.GRPC, RouteFamily.HTTP, RouteFamily.TLS, RouteFamily.TCP]);
 
 /** The parents Linkerd's outbound index files routes under. */
 export enum OutboundParentKind {
@@ -204,7 +221,9 @@ const outboundRefs = perIndex((index: MeshIndex): readonly OutboundRef[] => {
       });
     }
   }
-  // Only identical parentRefs of different kinds conflict: group by parentRef, and look closer only where kinds mix.
+  // Only identical parentRefs of different kinds conflict: with routes of one kind (the usual mesh), none does, and no
+  // key is built. Else group by parentRef, and look closer only where kinds mix.
+  if (refs.every((ref) => ref.family === refs[0].family)) return refs;
   const byKey = new Map<string, typeof refs>();
   for (const ref of refs) pushTo(byKey, refKey(ref.kind, ref.namespace, ref.name, ref.port), ref);
   for (const same of byKey.values()) {
@@ -312,11 +331,30 @@ export function servedTo(view: ServicePortPolicy, consumerNamespace?: string): S
   return servedOf(view.attached, view.protocol.protocol, consumerNamespace);
 }
 
+/**
+ * Loops, no temporary lists: asked once per port and client scope, cold, where each closure and filtered copy costs.
+ * The family is the first the protocol serves among the visible accepted routes; the routes are those of it, in order.
+ */
 function servedOf(attached: readonly PortRoute[], protocol: OutboundProtocol, consumerNamespace: string | undefined): ServedRoutes {
-  const contenders = attached.filter((r) => r.accepted && (r.producer || r.clients === consumerNamespace));
-  const family = servedFamilies(protocol).find((f) => contenders.some((r) => r.family === f));
-  return { family, routes: family ? contenders.filter((r) => r.family === family) : [] };
+  const families = servedFamilies(protocol);
+  let best = families.length;
+  for (const r of attached) {
+    if (!isContender(r, consumerNamespace)) continue;
+    const rank = families.indexOf(r.family);
+    if (rank >= 0 && rank < best) best = rank;
+  }
+  if (best === families.length) return NONE_SERVED;
+  const family = families[best];
+  const routes: PortRoute[] = [];
+  for (const r of attached) if (r.family === family && isContender(r, consumerNamespace)) routes.push(r);
+  return { family, routes };
 }
+
+function isContender(r: PortRoute, consumerNamespace: string | undefined): boolean {
+  return r.accepted && (r.producer || r.clients === consumerNamespace);
+}
+
+const NONE_SERVED: ServedRoutes = Object.freeze({ family: undefined, routes: Object.freeze([]) });
 
 /** The protocol of an EgressNetwork port: opaque when in its opaque ports (else the cluster's defaults), else detected. */
 function egressPortProtocol(index: MeshIndex, network: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
@@ -343,7 +381,7 @@ function portsOfRef(ref: OutboundRef): readonly number[] {
 /** One route reaching a port through two parentRefs (one with the port, one without) is one attachment. */
 function mergeAttachments(a: PortRoute, b: PortRoute): PortRoute {
   const accepted = a.accepted || b.accepted;
-  const conflictedBy = a.conflictedBy.length === 0 || b.conflictedBy.length === 0 ? [] : a.conflictedBy;
+  const conflictedBy = a.conflictedBy.length === 0 || b.conflictedBy.length === 0 ? NOT_CONFLICTED : a.conflictedBy;
   return { ...a, namedPort: a.namedPort || b.namedPort, accepted, conflictedBy };
 }
 
@@ -358,16 +396,28 @@ function attachRef(index: MeshIndex, ref: OutboundRef, byPort: Map<number, PortR
     producer: clients === ref.namespace,
     namedPort: ref.port !== undefined,
     accepted: statusAccepted && unconvertible === undefined,
-    conflictedBy: statusAccepted ? [] : ref.conflictedBy,
-    ...(unconvertible === undefined ? {} : { unconvertible }),
+    conflictedBy: statusAccepted ? NOT_CONFLICTED : ref.conflictedBy,
   };
-  for (const port of portsOfRef(ref)) {
-    const list = byPort.get(port) ?? [];
-    const at = list.findIndex((r) => r.route === ref.route);
-    if (at < 0) list.push(entry);
-    else list[at] = mergeAttachments(list[at], entry);
-    byPort.set(port, list);
+  // Set only when there is one (a spread of an empty object per route costs, cold).
+  if (unconvertible !== undefined) (entry as { unconvertible?: string }).unconvertible = unconvertible;
+  if (ref.port !== undefined) attachAt(byPort, ref.port, entry);
+  else for (const port of portsOfRef(ref)) attachAt(byPort, port, entry);
+}
+
+/** Files `entry` under `port`, merged with an earlier attachment of the same route there. */
+function attachAt(byPort: Map<number, PortRoute[]>, port: number, entry: PortRoute): void {
+  const list = byPort.get(port);
+  if (list === undefined) {
+    byPort.set(port, [entry]);
+    return;
   }
+  for (let i = 0; i < list.length; i++) {
+    if (list[i].route === entry.route) {
+      list[i] = mergeAttachments(list[i], entry);
+      return;
+    }
+  }
+  list.push(entry);
 }
 
 function portViews(
@@ -375,18 +425,20 @@ function portViews(
 ): Map<number, ServicePortPolicy> {
   const views = new Map<number, ServicePortPolicy>();
   const protocols = new Map<number, ServicePortProtocol>();
-  const servedSomewhere = new Set<IndexedObject>();
-  for (const [port, routes] of byPort) {
-    const protocol = portProtocol(index, kind, parent, port, context);
-    protocols.set(port, protocol);
-    const served = servedFamilies(protocol.protocol);
-    for (const r of routes) if (r.accepted && served.includes(r.family)) servedSomewhere.add(r.route);
-  }
+  for (const port of byPort.keys()) protocols.set(port, portProtocol(index, kind, parent, port, context));
+  // The routes served on some port of the parent, built only when a port has an accepted route it does not serve (rare).
+  let servedSomewhere: ReadonlySet<IndexedObject> | undefined;
   for (const [port, routes] of byPort) {
     const protocol = protocols.get(port)!;
     const served = servedFamilies(protocol.protocol);
     // What every client is served, read from the routes directly: the view is then built once, not copied to add it.
     const everyClient = servedOf(routes, protocol.protocol, undefined);
+    let unserved: PortRoute[] | undefined;
+    for (const r of routes) {
+      if (!r.accepted || served.includes(r.family)) continue;
+      if (!r.namedPort && (servedSomewhere ??= routesServedOnSomePort(byPort, protocols)).has(r.route)) continue;
+      (unserved ??= []).push(r);
+    }
     views.set(port, {
       parentKind: kind,
       service: parent,
@@ -396,11 +448,23 @@ function portViews(
       served: everyClient.routes,
       // An EgressNetwork keeps its fallback route whatever is served (grpc/src/outbound/http.rs base_http_routes).
       hasDefaultRoute: kind === OutboundParentKind.EGRESS_NETWORK || everyClient.family === undefined,
-      unserved: routes.filter((r) => r.accepted && !served.includes(r.family) && (r.namedPort || !servedSomewhere.has(r.route))),
+      unserved: unserved ?? NO_ROUTES,
       servedFamily: everyClient.family,
     });
   }
   return views;
+}
+
+const NO_ROUTES: readonly PortRoute[] = Object.freeze([]);
+
+/** The accepted routes some port of one parent serves by kind. */
+function routesServedOnSomePort(byPort: Map<number, PortRoute[]>, protocols: Map<number, ServicePortProtocol>): ReadonlySet<IndexedObject> {
+  const routes = new Set<IndexedObject>();
+  for (const [port, list] of byPort) {
+    const served = servedFamilies(protocols.get(port)!.protocol);
+    for (const r of list) if (r.accepted && served.includes(r.family)) routes.add(r.route);
+  }
+  return routes;
 }
 
 function buildOutbound(index: MeshIndex, context: AnalysisContext): Map<IndexedObject, Map<number, ServicePortPolicy>> {
@@ -424,44 +488,4 @@ export function outboundPolicy(index: MeshIndex, context: AnalysisContext): Read
   let views = byContext.get(context);
   if (!views) byContext.set(context, views = buildOutbound(index, context));
   return views;
-}
-
-/** Which of a Service's retry annotations the client proxy applies on a port. */
-export enum RetryFamily {
-  /** `retry.linkerd.io/http`: HTTP routes, and the default route while none is served. */
-  HTTP = 'http',
-  /** `retry.linkerd.io/grpc`: only where GRPCRoutes are served. */
-  GRPC = 'grpc',
-}
-
-/** Which of the Service's retry annotations one of its ports uses. */
-export interface PortRetryUse {
-  readonly port: number;
-  /** The families some client of this port is served with (empty: the port is opaque, or serves TLS/TCP routes only). */
-  readonly families: ReadonlySet<RetryFamily>;
-  /** The protocol and where it comes from, for messages. */
-  readonly protocol: ServicePortProtocol;
-}
-
-function familiesOfServed(family: RouteFamily | undefined, protocol: OutboundProtocol): RetryFamily[] {
-  if (protocol === OutboundProtocol.OPAQUE || protocol === OutboundProtocol.UNKNOWN) return [];
-  if (family === RouteFamily.GRPC) return [RetryFamily.GRPC];
-  return family === undefined || family === RouteFamily.HTTP ? [RetryFamily.HTTP] : [];
-}
-
-/**
- * The retry annotation family each port of a Service uses (grpc/src/outbound.rs to_proto): an opaque or unknown
- * appProtocol (or an opaque port) takes none; a port serving GRPCRoutes passes the Service's gRPC retry; HTTP routes,
- * and the default route when no route is served, take the HTTP retry; TLS and TCP routes take none. Consumer routes
- * are counted for the namespaces they serve, so a family is listed when any client uses it.
- */
-export function serviceRetryUse(index: MeshIndex, context: AnalysisContext, service: IndexedObject): PortRetryUse[] {
-  const views = outboundPolicy(index, context).get(service);
-  return servicePorts(service).map(({ port }) => {
-    const view = views?.get(port);
-    const protocol = view?.protocol ?? servicePortProtocol(index, service, port, context);
-    const scopes = view ? [undefined, ...new Set(view.attached.filter((r) => !r.producer).map((r) => r.clients))] : [undefined];
-    const families = new Set(scopes.flatMap((scope) => familiesOfServed(view ? servedTo(view, scope).family : undefined, protocol.protocol)));
-    return { port, families, protocol };
-  });
 }

@@ -129,11 +129,16 @@ const NAME_ONLY = new Set([NAMESPACE_NAME_LABEL]);
 function failedRequirement(selector: LabelSelector | undefined, labels: Record<string, string>,
   known?: ReadonlySet<string>): LabelSelectorRequirement | undefined {
   if (!selector) return undefined;
-  for (const [key, value] of Object.entries(isPlainObject(selector.matchLabels) ? selector.matchLabels : {})) {
-    if ((known === undefined || known.has(key)) && ownValue(labels, key) !== value) return { key, operator: 'In', values: [value] };
+  // Loops, and no empty stand-ins for absent fields: every pod and Service asks, cold.
+  if (isPlainObject(selector.matchLabels)) {
+    for (const [key, value] of Object.entries(selector.matchLabels)) {
+      if ((known === undefined || known.has(key)) && ownValue(labels, key) !== value) return { key, operator: 'In', values: [value] };
+    }
   }
-  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
-  return expressions.find((req) => (known === undefined || known.has(req.key)) && !requirementHolds(req, labels));
+  const expressions = selector.matchExpressions;
+  if (!Array.isArray(expressions)) return undefined;
+  for (const req of expressions) if ((known === undefined || known.has(req.key)) && !requirementHolds(req, labels)) return req;
+  return undefined;
 }
 
 function failure(req: LabelSelectorRequirement, labels: Record<string, string>, what: string, selector: string): string {

@@ -40,10 +40,11 @@ function defaultEntries(context: AnalysisContext): string[] {
 }
 
 /** The cluster default's entries among `ports`, compared as text (`util.ContainsString`: a range entry matches nothing). */
-function defaultsAmong(context: AnalysisContext, ports: string[]): string | undefined {
+function defaultsAmong(context: AnalysisContext, ports: readonly string[]): string | undefined {
   const defaults = defaultEntries(context);
-  const listed = ports.filter((port) => defaults.includes(port));
-  return listed.length > 0 ? listed.join(',') : undefined;
+  let listed: string | undefined;
+  for (const port of ports) if (defaults.includes(port)) listed = listed === undefined ? port : `${listed},${port}`;
+  return listed;
 }
 
 /**
@@ -53,7 +54,9 @@ function defaultsAmong(context: AnalysisContext, ports: string[]): string | unde
 function podOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string | undefined {
   const own = pod.annotations[OPAQUE_PORTS_ANNOTATION];
   if (own !== undefined) return String(own);
-  return namespaceOpaquePorts(index, pod.namespace) ?? defaultsAmong(context, pod.ports.map((p) => String(p.containerPort)));
+  const ports: string[] = [];
+  for (const p of pod.ports) ports.push(String(p.containerPort));
+  return namespaceOpaquePorts(index, pod.namespace) ?? defaultsAmong(context, ports);
 }
 
 /**
@@ -114,12 +117,23 @@ function serviceOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext
   if (!injectorSees(index, service)) return undefined;
   const nsValue = namespaceOpaquePorts(index, service.id.namespace ?? '');
   if (nsValue !== undefined) return { value: nsValue, source: OpaqueSource.NAMESPACE };
-  const ports = (Array.isArray(service.object.spec?.ports) ? service.object.spec.ports : []).filter((p: any) => typeof p?.port === 'number');
+  const value = defaultOpaqueServicePorts(context, service);
+  return value === undefined ? undefined : { value, source: OpaqueSource.DEFAULTS };
+}
+
+/** The Service ports whose targetPort is a default opaque port, joined; a loop, as this runs once per Service port, cold. */
+function defaultOpaqueServicePorts(context: AnalysisContext, service: IndexedObject): string | undefined {
+  const ports = service.object.spec?.ports;
+  if (!Array.isArray(ports)) return undefined;
   const defaults = defaultEntries(context);
-  // A named targetPort's number is 0 to the injector (IntVal), so it never matches a default.
-  const target = (p: any) => String(p.targetPort === undefined ? p.port : typeof p.targetPort === 'number' ? p.targetPort : 0);
-  const listed = ports.filter((p: any) => defaults.includes(target(p))).map((p: any) => String(p.port));
-  return listed.length > 0 ? { value: listed.join(','), source: OpaqueSource.DEFAULTS } : undefined;
+  let listed: string | undefined;
+  for (const p of ports) {
+    if (typeof p?.port !== 'number') continue;
+    // A named targetPort's number is 0 to the injector (IntVal), so it never matches a default.
+    const target = String(p.targetPort === undefined ? p.port : typeof p.targetPort === 'number' ? p.targetPort : 0);
+    if (defaults.includes(target)) listed = listed === undefined ? String(p.port) : `${listed},${p.port}`;
+  }
+  return listed;
 }
 
 /** An opaque-ports list someone wrote for a Service, and where: its own annotation, or its namespace's (copied by the injector). */

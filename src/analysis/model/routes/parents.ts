@@ -112,9 +112,18 @@ function namedParentRefs(route: IndexedObject, targets: (ref: ParentRef, route: 
   return result;
 }
 
+/** Built in one pass, without the intermediate list and spread copy: every route resolves once, cold. */
 function resolveServiceParents(route: IndexedObject, index: MeshIndex): ServiceParent[] {
-  return namedParentRefs(route, isServiceParent)
-    .map((p) => ({ ...p, key: `${p.namespace}/${p.name}`, service: index.service(p.namespace, p.name) }));
+  const result: ServiceParent[] = [];
+  const refs = parentRefs(route);
+  for (let position = 0; position < refs.length; position++) {
+    const ref = refs[position];
+    const name = refName(ref);
+    if (!name || !isServiceParent(ref, route)) continue;
+    const namespace = parentNamespace(ref, route);
+    result.push({ ref, position, namespace, name, key: `${namespace}/${name}`, service: index.service(namespace, name) });
+  }
+  return result;
 }
 
 /** One EgressNetwork parentRef of a route, with the EgressNetwork it names (if the output or inventory has it). */
@@ -168,9 +177,16 @@ export function routesAttachedToEgressNetwork(index: MeshIndex, network: Indexed
 
 /** The namespaces of a route's Service and EgressNetwork parents, in parentRefs order. */
 export const outboundParentNamespaces: (route: IndexedObject, index: MeshIndex) => readonly string[] = perKeyOfIndex(
-  (route: IndexedObject, index: MeshIndex) => [...new Set([...serviceParents(route, index), ...egressNetworkParents(route, index)]
-    .sort((a, b) => a.position - b.position).map((p) => p.namespace))],
+  (route: IndexedObject, index: MeshIndex) => {
+    const services = serviceParents(route, index);
+    const networks = egressNetworkParents(route, index);
+    // The usual route: one Service parent (or none), no EgressNetwork: no merged, sorted copy to build.
+    if (networks.length === 0 && services.length <= 1) return services.length === 0 ? NO_NAMESPACES : [services[0].namespace];
+    return [...new Set([...services, ...networks].sort((a, b) => a.position - b.position).map((p) => p.namespace))];
+  },
 );
+
+const NO_NAMESPACES: readonly string[] = Object.freeze([]);
 
 /** Routes (output and inventory) that name this Service as a parent Linkerd recognises (explicit core group). */
 export function routesAttachedTo(index: MeshIndex, service: IndexedObject): IndexedObject[] {

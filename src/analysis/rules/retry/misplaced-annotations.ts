@@ -3,7 +3,7 @@ import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOU
 import { hasAnnotation } from '../../../util/json';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { PortRetryUse, RetryFamily, serviceRetryUse } from '../../model/outbound';
+import { PortRetryUse, RetryFamily, serviceRetryUse } from '../../model/outbound-retry';
 import { allRoutes, isGrpcRoute } from '../../model/routes/lists';
 import { isOutboundRoute, isServerParent, parentRefs } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';

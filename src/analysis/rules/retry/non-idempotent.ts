@@ -4,7 +4,7 @@ import { isRecord } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
 import { IndexedObject } from '../../model/mesh-index';
-import { RetryFamily, serviceRetryUse } from '../../model/outbound';
+import { RetryFamily, serviceRetryUse } from '../../model/outbound-retry';
 import { allRoutes, isGrpcRoute, matchesOf, rules } from '../../model/routes/lists';
 import { routesAttachedTo, routesAttachedToEgressNetwork } from '../../model/routes/parents';
 import { Rule, RuleArea, RuleContext } from '../../rule';
