@@ -82,11 +82,14 @@ const WORKLOAD_KINDS = new Map<string, ReadonlySet<string>>([
  * whose generated name is not in the manifests. A bare Pod has no owner to name.
  */
 const OWNER_LABEL_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicationController', 'ReplicaSet', 'Job', 'DaemonSet', 'StatefulSet']);
+/** By owner kind, the label key naming it: built once rather than a lower-cased key string per pod. */
+const OWNER_LABEL_KEYS: ReadonlyMap<string, string> = new Map([...OWNER_LABEL_KINDS].map((kind) => [kind, `linkerd.io/proxy-${kind.toLowerCase()}`]));
 
 /** What the proxy injector adds to an injected pod's labels. */
 function injectedLabels(owner: IndexedObject, namespace: string, controlPlaneNamespace: string): Record<string, string> {
   const labels: Record<string, string> = { 'linkerd.io/control-plane-ns': controlPlaneNamespace, 'linkerd.io/workload-ns': namespace };
-  if (OWNER_LABEL_KINDS.has(owner.id.kind)) labels[`linkerd.io/proxy-${owner.id.kind.toLowerCase()}`] = owner.id.name;
+  const ownerKey = OWNER_LABEL_KEYS.get(owner.id.kind);
+  if (ownerKey !== undefined) labels[ownerKey] = owner.id.name;
   return labels;
 }
 
@@ -273,11 +276,14 @@ export class MeshIndex extends ObjectStore {
   /** `podTemplatesMatching` for a plain map of pairs, without a selector wrapper or a filter closure per Service. */
   private podsWithLabels(namespace: string, matchLabels: Record<string, string>): PodTemplate[] {
     const candidates = this.candidatesFor(namespace, matchLabels, NO_REQUIREMENTS);
-    const pods: PodTemplate[] = [];
+    // Most Services select one workload: a one-element literal, where pushing onto [] would reserve room for 17.
+    let pods: PodTemplate[] | undefined;
     for (let i = 0; i < candidates.length; i++) {
-      if (labelsMatch(matchLabels, candidates[i].runtimeLabels)) pods.push(candidates[i]);
+      const pod = candidates[i];
+      if (!labelsMatch(matchLabels, pod.runtimeLabels)) continue;
+      if (pods === undefined) pods = [pod]; else pods.push(pod);
     }
-    return pods;
+    return pods ?? [];
   }
 
   /**
@@ -412,9 +418,8 @@ export class MeshIndex extends ObjectStore {
     for (const parent of parents) {
       // Kinds compare case-insensitively in Linkerd; which group spellings really attach is decided in routes/parents.ts.
       if (typeof parent?.kind !== 'string' || parent.kind.toLowerCase() !== 'service' || typeof parent.name !== 'string') continue;
-      const routes = this.routesByParent.listFor(String(parent.namespace ?? entry.id.namespace ?? ''), parent.name);
       // Routes are indexed one at a time, so a route naming the same parent twice is already the list's last entry.
-      if (routes[routes.length - 1] !== entry) routes.push(entry);
+      this.routesByParent.addOnce(String(parent.namespace ?? entry.id.namespace ?? ''), parent.name, entry);
     }
   }
 
