@@ -157,18 +157,23 @@ function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   }
 }
 
+/**
+ * The ports of a pod's containers, then its init containers. The list starts as a one-element literal at the first
+ * port: it lives as long as the index, and pushing onto [] would reserve room for 17 in every pod template.
+ */
 function containerPorts(spec: KubeObject): ContainerPort[] {
-  const ports: ContainerPort[] = [];
-  for (const container of listOf(spec.containers)) addPortsOf(container, ports);
-  for (const container of listOf(spec.initContainers)) addPortsOf(container, ports);
-  return ports;
+  return portsOf(listOf(spec.initContainers), portsOf(listOf(spec.containers), undefined)) ?? [];
 }
 
-function addPortsOf(container: any, ports: ContainerPort[]): void {
-  for (const port of listOf(container?.ports)) {
-    if (!port || typeof port !== 'object') continue;
-    ports.push({ name: port.name, containerPort: port.containerPort, protocol: port.protocol ?? 'TCP', container: container.name });
+function portsOf(containers: readonly any[], ports: ContainerPort[] | undefined): ContainerPort[] | undefined {
+  for (const container of containers) {
+    for (const port of listOf(container?.ports)) {
+      if (!port || typeof port !== 'object') continue;
+      const entry: ContainerPort = { name: port.name, containerPort: port.containerPort, protocol: port.protocol ?? 'TCP', container: container.name };
+      if (ports === undefined) ports = [entry]; else ports.push(entry);
+    }
   }
+  return ports;
 }
 
 /**
