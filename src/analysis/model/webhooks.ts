@@ -16,7 +16,7 @@ import { perIndex } from './memo';
 import type { IndexedObject, ObjectStore } from './object-store';
 import { LabelSelector, LabelSelectorRequirement, requirementHolds } from './selectors';
 import { mergeLayers } from '../../core/helm-values';
-import { hasOwn, ownValue } from '../../core/own-keys';
+import { ownValue } from '../../core/own-keys';
 import { ADMISSION_WEBHOOKS_LABEL } from '../../core/vocabulary';
 import { isRecord as isPlainObject } from '../../util/json';
 
@@ -122,8 +122,6 @@ export function injectorWebhookOf(index: ObjectStore): WebhookSelectors {
 /** The policy validator webhook's selectors (policy-controller/runtime/src/admission.rs is what it calls). */
 export const policyValidatorOf: (index: ObjectStore) => WebhookSelectors = perIndex((index) => selectorsOf(index, POLICY_VALIDATOR));
 
-const NO_REQUIREMENTS: readonly LabelSelectorRequirement[] = Object.freeze([]);
-
 /** Only this label is known of a Namespace the analysis does not have. */
 const NAME_ONLY = new Set([NAMESPACE_NAME_LABEL]);
 
@@ -131,16 +129,11 @@ const NAME_ONLY = new Set([NAMESPACE_NAME_LABEL]);
 function failedRequirement(selector: LabelSelector | undefined, labels: Record<string, string>,
   known?: ReadonlySet<string>): LabelSelectorRequirement | undefined {
   if (!selector) return undefined;
-  // Loops rather than Object.entries and find: every pod the injector is asked about comes here (no array or closure each).
-  const matchLabels = isPlainObject(selector.matchLabels) ? selector.matchLabels : undefined;
-  for (const key in matchLabels) {
-    if (!hasOwn(matchLabels, key)) continue;
-    const value = matchLabels[key];
+  for (const [key, value] of Object.entries(isPlainObject(selector.matchLabels) ? selector.matchLabels : {})) {
     if ((known === undefined || known.has(key)) && ownValue(labels, key) !== value) return { key, operator: 'In', values: [value] };
   }
-  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : NO_REQUIREMENTS;
-  for (const req of expressions) if ((known === undefined || known.has(req.key)) && !requirementHolds(req, labels)) return req;
-  return undefined;
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
+  return expressions.find((req) => (known === undefined || known.has(req.key)) && !requirementHolds(req, labels));
 }
 
 function failure(req: LabelSelectorRequirement, labels: Record<string, string>, what: string, selector: string): string {
