@@ -3,8 +3,9 @@
  * so that cross-object rules stay linear in the number of objects.
  */
 import { KubeObject, Manifest, annotationsOf, labelsOf } from './manifest';
+import { NamespacedLists } from './namespaced-lists';
 import { IndexedObject, ObjectStore } from './object-store';
-import { LabelSelector, mapSelectorMatches, selectorMatches } from './selectors';
+import { LabelSelector, LabelSelectorRequirement, labelsMatch, mapSelectorMatches, selectorMatches } from './selectors';
 import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipReason } from './webhooks';
 
 import { hasOwn } from '../../core/own-keys';
@@ -61,6 +62,8 @@ export interface PodTemplate {
 const NO_ANNOTATIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 /** The label index's answer when no pod template can match: read-only, never returned to callers. */
 const NO_PODS: readonly PodTemplate[] = Object.freeze([]);
+const NO_REQUIREMENTS: readonly LabelSelectorRequirement[] = Object.freeze([]);
+const NO_WORKLOADS: readonly IndexedObject[] = Object.freeze([]);
 
 /** By API group, the kinds whose pod template is what the injector and the policy controller see on their pods. */
 const WORKLOAD_KINDS = new Map<string, ReadonlySet<string>>([
@@ -79,11 +82,14 @@ const WORKLOAD_KINDS = new Map<string, ReadonlySet<string>>([
  * whose generated name is not in the manifests. A bare Pod has no owner to name.
  */
 const OWNER_LABEL_KINDS: ReadonlySet<string> = new Set(['Deployment', 'ReplicationController', 'ReplicaSet', 'Job', 'DaemonSet', 'StatefulSet']);
+/** By owner kind, the label key naming it: built once rather than a lower-cased key string per pod. */
+const OWNER_LABEL_KEYS: ReadonlyMap<string, string> = new Map([...OWNER_LABEL_KINDS].map((kind) => [kind, `linkerd.io/proxy-${kind.toLowerCase()}`]));
 
 /** What the proxy injector adds to an injected pod's labels. */
 function injectedLabels(owner: IndexedObject, namespace: string, controlPlaneNamespace: string): Record<string, string> {
   const labels: Record<string, string> = { 'linkerd.io/control-plane-ns': controlPlaneNamespace, 'linkerd.io/workload-ns': namespace };
-  if (OWNER_LABEL_KINDS.has(owner.id.kind)) labels[`linkerd.io/proxy-${owner.id.kind.toLowerCase()}`] = owner.id.name;
+  const ownerKey = OWNER_LABEL_KEYS.get(owner.id.kind);
+  if (ownerKey !== undefined) labels[ownerKey] = owner.id.name;
   return labels;
 }
 
@@ -137,6 +143,12 @@ export function carriesLinkerdProxy(spec: KubeObject): boolean {
   return existingSidecar(spec) === 'linkerd';
 }
 
+/** A Service's `spec.selector` when it can select anything (a map with at least one pair); undefined otherwise. */
+function serviceSelectorOf(service: IndexedObject): Record<string, string> | undefined {
+  const selector = service.object.spec?.selector;
+  return selector && typeof selector === 'object' && !Array.isArray(selector) && hasOwnKeys(selector) ? selector : undefined;
+}
+
 function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   switch (obj.kind) {
     case 'Pod': return obj;
@@ -145,18 +157,23 @@ function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   }
 }
 
+/**
+ * The ports of a pod's containers, then its init containers. The list starts as a one-element literal at the first
+ * port: it lives as long as the index, and pushing onto [] would reserve room for 17 in every pod template.
+ */
 function containerPorts(spec: KubeObject): ContainerPort[] {
-  const ports: ContainerPort[] = [];
-  for (const container of listOf(spec.containers)) addPortsOf(container, ports);
-  for (const container of listOf(spec.initContainers)) addPortsOf(container, ports);
-  return ports;
+  return portsOf(listOf(spec.initContainers), portsOf(listOf(spec.containers), undefined)) ?? [];
 }
 
-function addPortsOf(container: any, ports: ContainerPort[]): void {
-  for (const port of listOf(container?.ports)) {
-    if (!port || typeof port !== 'object') continue;
-    ports.push({ name: port.name, containerPort: port.containerPort, protocol: port.protocol ?? 'TCP', container: container.name });
+function portsOf(containers: readonly any[], ports: ContainerPort[] | undefined): ContainerPort[] | undefined {
+  for (const container of containers) {
+    for (const port of listOf(container?.ports)) {
+      if (!port || typeof port !== 'object') continue;
+      const entry: ContainerPort = { name: port.name, containerPort: port.containerPort, protocol: port.protocol ?? 'TCP', container: container.name };
+      if (ports === undefined) ports = [entry]; else ports.push(entry);
+    }
   }
+  return ports;
 }
 
 /**
@@ -169,9 +186,12 @@ export class MeshIndex extends ObjectStore {
   private readonly podsByNamespace = new Map<string, PodTemplate[]>();
   /** namespace → label key → label value → pod templates; nested so that lookups build no key strings. */
   private readonly podsByLabel = new Map<string, Map<string, Map<unknown, PodTemplate[]>>>();
-  private readonly routesByParent = new Map<string, IndexedObject[]>();
+  /** Parent namespace → parent Service name → routes; nested, so that neither indexing nor lookups join key strings. */
+  private readonly routesByParent = new NamespacedLists<IndexedObject>();
   private readonly podsByService = new Map<IndexedObject, PodTemplate[]>();
   private readonly externalWorkloadsByService = new Map<IndexedObject, IndexedObject[]>();
+  /** ExternalWorkloads by namespace, built on first use: a Service only selects those of its own namespace. */
+  private externalWorkloadsByNamespace?: Map<string, IndexedObject[]>;
   /** The injector webhook's selectors, read from the finished object store before any pod is judged. */
   private readonly injectorWebhook: WebhookSelectors;
   /** Its namespaceSelector's verdict per namespace: every pod and Service of a namespace asks the same question. */
@@ -188,8 +208,12 @@ export class MeshIndex extends ObjectStore {
     defaultNamespace = 'default', private readonly serviceAccountTokenProjection = true) {
     super(manifests, inventory, defaultNamespace);
     this.injectorWebhook = injectorWebhookOf(this);
-    for (const entry of this.objects) this.indexWorkload(entry);
-    for (const entry of this.objects) this.indexRouteParents(entry);
+    // One pass: pod templates and route parents fill separate tables, each in input order.
+    for (const entry of this.objects) {
+      const kind = entry.id.kind;
+      if (kind === 'HTTPRoute' || kind === 'GRPCRoute') this.indexRouteParents(entry);
+      else this.indexWorkload(entry);
+    }
   }
 
   /** The same question for pod templates: the Namespace is known, or the inventory has workloads there. */
@@ -216,7 +240,7 @@ export class MeshIndex extends ObjectStore {
 
   /** Pod templates in `namespace` selected by a label selector; narrows through the label index first. */
   public podTemplatesMatching(namespace: string, selector: LabelSelector | undefined): PodTemplate[] {
-    const candidates = this.candidatesFor(namespace, selector);
+    const candidates = this.candidatesFor(namespace, selector?.matchLabels, selector?.matchExpressions ?? NO_REQUIREMENTS);
     return candidates.length === 0 ? [] : candidates.filter((pod) => selectorMatches(selector, pod.runtimeLabels));
   }
 
@@ -224,17 +248,17 @@ export class MeshIndex extends ObjectStore {
    * The fewest pod templates that can match: those with the rarest of the selector's equality pairs (a matchLabels entry,
    * or an `In` with one value). Read in place, without a list of pairs: every Service and Server asks.
    */
-  private candidatesFor(namespace: string, selector: LabelSelector | undefined): readonly PodTemplate[] {
-    let candidates: readonly PodTemplate[] = this.podTemplatesIn(namespace);
+  private candidatesFor(namespace: string, matchLabels: Record<string, string> | undefined,
+    matchExpressions: readonly LabelSelectorRequirement[]): readonly PodTemplate[] {
+    let candidates: readonly PodTemplate[] = this.podsByNamespace.get(namespace) ?? NO_PODS;
     const labels = this.podsByLabel.get(namespace);
-    const matchLabels = selector?.matchLabels;
     for (const key in matchLabels) {
       if (!hasOwn(matchLabels, key)) continue;
       const withPair = labels?.get(key)?.get(matchLabels[key]) ?? NO_PODS;
       if (withPair.length < candidates.length) candidates = withPair;
       if (candidates.length === 0) return NO_PODS;
     }
-    for (const req of selector?.matchExpressions ?? []) {
+    for (const req of matchExpressions) {
       if (req.operator !== 'In' || req.values?.length !== 1) continue;
       const withPair = labels?.get(req.key)?.get(req.values[0]) ?? NO_PODS;
       if (withPair.length < candidates.length) candidates = withPair;
@@ -246,13 +270,25 @@ export class MeshIndex extends ObjectStore {
   /** Pod templates a Service's `spec.selector` selects (none for a Service without selector); computed once per Service. */
   public podTemplatesForService(service: IndexedObject): PodTemplate[] {
     let pods = this.podsByService.get(service);
-    if (!pods) {
-      const selector = service.object.spec?.selector;
-      const usable = selector && typeof selector === 'object' && !Array.isArray(selector) && hasOwnKeys(selector);
-      pods = usable ? this.podTemplatesMatching(service.id.namespace ?? '', { matchLabels: selector }) : [];
+    if (pods === undefined) {
+      const selector = serviceSelectorOf(service);
+      pods = selector === undefined ? [] : this.podsWithLabels(service.id.namespace ?? '', selector);
       this.podsByService.set(service, pods);
     }
     return pods;
+  }
+
+  /** `podTemplatesMatching` for a plain map of pairs, without a selector wrapper or a filter closure per Service. */
+  private podsWithLabels(namespace: string, matchLabels: Record<string, string>): PodTemplate[] {
+    const candidates = this.candidatesFor(namespace, matchLabels, NO_REQUIREMENTS);
+    // Most Services select one workload: a one-element literal, where pushing onto [] would reserve room for 17.
+    let pods: PodTemplate[] | undefined;
+    for (let i = 0; i < candidates.length; i++) {
+      const pod = candidates[i];
+      if (!labelsMatch(matchLabels, pod.runtimeLabels)) continue;
+      if (pods === undefined) pods = [pod]; else pods.push(pod);
+    }
+    return pods ?? [];
   }
 
   /**
@@ -261,20 +297,31 @@ export class MeshIndex extends ObjectStore {
    */
   public externalWorkloadsForService(service: IndexedObject): IndexedObject[] {
     let workloads = this.externalWorkloadsByService.get(service);
-    if (!workloads) {
-      const selector = service.object.spec?.selector;
-      const usable = selector && typeof selector === 'object' && !Array.isArray(selector) && Object.keys(selector).length > 0;
-      const namespace = service.id.namespace ?? '';
-      workloads = usable ? this.list(WORKLOAD_GROUP, 'ExternalWorkload')
-        .filter((w) => (w.id.namespace ?? '') === namespace && mapSelectorMatches(selector, labelsOf(w.object))) : [];
+    if (workloads === undefined) {
+      const selector = serviceSelectorOf(service);
+      workloads = [];
+      if (selector !== undefined) {
+        for (const w of this.externalWorkloadsIn(service.id.namespace ?? '')) {
+          if (mapSelectorMatches(selector, labelsOf(w.object))) workloads.push(w);
+        }
+      }
       this.externalWorkloadsByService.set(service, workloads);
     }
     return workloads;
   }
 
+  /** ExternalWorkloads of one namespace in input order; the table is built once, so each Service scans only its own. */
+  private externalWorkloadsIn(namespace: string): readonly IndexedObject[] {
+    if (this.externalWorkloadsByNamespace === undefined) {
+      this.externalWorkloadsByNamespace = new Map();
+      for (const w of this.list(WORKLOAD_GROUP, 'ExternalWorkload')) this.pushTo(this.externalWorkloadsByNamespace, w.id.namespace ?? '', w);
+    }
+    return this.externalWorkloadsByNamespace.get(namespace) ?? NO_WORKLOADS;
+  }
+
   /** HTTPRoutes and GRPCRoutes (either group) whose parentRefs name this Service (in any group spelling). */
   public routesForService(namespace: string, name: string): IndexedObject[] {
-    return this.routesByParent.get(`${namespace}|${name}`) ?? [];
+    return this.routesByParent.get(namespace, name) ?? [];
   }
 
   private indexWorkload(entry: IndexedObject): void {
@@ -286,7 +333,7 @@ export class MeshIndex extends ObjectStore {
     const spec = template.spec && typeof template.spec === 'object' ? template.spec : {};
     const labels = labelsOf(template);
     const { injection, skipped } = this.podInjection(annotations, labels, spec, namespace);
-    const pod: PodTemplate = {
+    const pod: { -readonly [K in keyof PodTemplate]: PodTemplate[K] } = {
       owner: entry,
       namespace,
       labels,
@@ -297,8 +344,9 @@ export class MeshIndex extends ObjectStore {
       serviceAccountName: podServiceAccountName(spec),
       ports: containerPorts(spec),
       injection,
-      ...(skipped === undefined ? {} : { injectionSkipped: skipped }),
     };
+    // Set afterwards rather than spread into the literal: a spread copies the object through the runtime for every pod.
+    if (skipped !== undefined) pod.injectionSkipped = skipped;
     this.podTemplates.push(pod);
     this.pushTo(this.podsByNamespace, namespace, pod);
     this.indexLabels(namespace, pod);
@@ -372,14 +420,11 @@ export class MeshIndex extends ObjectStore {
     if (entry.id.kind !== 'HTTPRoute' && entry.id.kind !== 'GRPCRoute') return;
     const parents = entry.object.spec?.parentRefs;
     if (!Array.isArray(parents)) return;
-    let seen: Set<string> | undefined;
     for (const parent of parents) {
       // Kinds compare case-insensitively in Linkerd; which group spellings really attach is decided in routes/parents.ts.
       if (typeof parent?.kind !== 'string' || parent.kind.toLowerCase() !== 'service' || typeof parent.name !== 'string') continue;
-      const parentKey = `${parent.namespace ?? entry.id.namespace ?? ''}|${parent.name}`;
-      if (seen?.has(parentKey)) continue;
-      (seen ??= new Set()).add(parentKey);
-      this.pushTo(this.routesByParent, parentKey, entry);
+      // Routes are indexed one at a time, so a route naming the same parent twice is already the list's last entry.
+      this.routesByParent.addOnce(String(parent.namespace ?? entry.id.namespace ?? ''), parent.name, entry);
     }
   }
 

@@ -6,13 +6,26 @@ export class NamespacedLists<T> {
   private readonly byNamespace = new Map<string, Map<string, T[]>>();
 
   public add(namespace: string, name: string, value: T): void {
-    this.listFor(namespace, name).push(value);
+    const byName = this.namesIn(namespace);
+    const list = byName.get(name);
+    // A new list is a one-element literal: pushing onto an empty array reserves room for 17, and most names have one object.
+    if (list) list.push(value); else byName.set(name, [value]);
+  }
+
+  /**
+   * `add`, unless the value is already the last of its list: for a caller that adds one value's entries together, this
+   * skips the value naming the same namespace and name twice.
+   */
+  public addOnce(namespace: string, name: string, value: T): void {
+    const byName = this.namesIn(namespace);
+    const list = byName.get(name);
+    if (!list) byName.set(name, [value]);
+    else if (list[list.length - 1] !== value) list.push(value);
   }
 
   /** The list for a namespace and name, created empty when missing. */
   public listFor(namespace: string, name: string): T[] {
-    let byName = this.byNamespace.get(namespace);
-    if (!byName) this.byNamespace.set(namespace, byName = new Map());
+    const byName = this.namesIn(namespace);
     let list = byName.get(name);
     if (!list) byName.set(name, list = []);
     return list;
@@ -20,5 +33,11 @@ export class NamespacedLists<T> {
 
   public get(namespace: string, name: string): T[] | undefined {
     return this.byNamespace.get(namespace)?.get(name);
+  }
+
+  private namesIn(namespace: string): Map<string, T[]> {
+    let byName = this.byNamespace.get(namespace);
+    if (!byName) this.byNamespace.set(namespace, byName = new Map());
+    return byName;
   }
 }

@@ -43,20 +43,25 @@ export function requirementHolds(req: LabelSelectorRequirement, labels: Record<s
 /** An empty selector selects everything, as in Kubernetes and Linkerd's Server.podSelector. */
 export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
   if (!selector) return true;
-  const matchLabels = selector.matchLabels;
+  if (!labelsMatch(selector.matchLabels, labels)) return false;
+  const expressions = selector.matchExpressions;
+  return expressions === undefined || expressions === null || expressions.every((req) => requirementHolds(req, labels));
+}
+
+/** Whether the labels hold every pair of a matchLabels map (an absent map holds for all). */
+export function labelsMatch(matchLabels: Record<string, string> | undefined, labels: Record<string, string>): boolean {
   for (const key in matchLabels) {
     // Own properties only: a selector key `constructor` must not find Object.prototype's.
     if (!hasOwn(matchLabels, key)) continue;
     if (ownValue(labels, key) !== matchLabels[key]) return false;
   }
-  const expressions = selector.matchExpressions;
-  return expressions === undefined || expressions === null || expressions.every((req) => requirementHolds(req, labels));
+  return true;
 }
 
 /** A Service-style selector (plain map); `undefined` selects nothing, as a Service without selector has no endpoints. */
 export function mapSelectorMatches(selector: Record<string, string> | undefined, labels: Record<string, string>): boolean {
-  if (!selector) return false;
-  return selectorMatches({ matchLabels: selector }, labels);
+  // Straight to the pairs: no `{ matchLabels }` wrapper per call, as every Service asks this of many objects.
+  return selector ? labelsMatch(selector, labels) : false;
 }
 
 export function describeSelector(selector: LabelSelector | undefined): string {
