@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --sizes 10,100,1000,5000] [--runs 5] [--e2e-max 1000] [--json FILE] [--services-per-chart N] [--no-docs]`
- * `[--docs-from FILE,FILE] [--main-job FILE] [--note TEXT]` (--docs-from rewrites the docs from saved --json runs)
+ * `[--docs-from FILE,FILE] [--main-job FILE] [--note TEXT]` (--docs-from rewrites the docs from saved --json runs; a
+ * note of several words needs `npx ts-node -P bench/tsconfig.json bench/run.ts …`, as the task runner splits words)
  *
  * For each N: the library with all checks (A) against plain cdk8s ApiObjects holding the same JSON (B) and against
  * the same mesh as a user writes it without this library (B+: cdk8s-plus-28 workloads, plain ApiObjects for the
