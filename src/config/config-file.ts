@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { CONFIG_FILE_NAME, configSchema } from './config-schema';
-import { globToRegExp } from './globs';
+import { globToRegExp, matchesAny } from './globs';
 import { RuleLevel } from './rule-levels';
 import { CONTEXT_OPTIONS, readContextOptions } from '../analysis/context-options';
 import { SUPPRESSION_RULE_ID } from '../analysis/engine';
@@ -46,6 +46,16 @@ export interface CheckConfig {
 }
 
 export const EMPTY_CONFIG: CheckConfig = { rules: new Map(), exclude: [], excludePatterns: [], context: {} };
+
+/**
+ * Whether the config file's `exclude` skips the file at `absolutePath` (matched relative to the config file's folder;
+ * a file outside that folder, or stdin, is never excluded). The CLI and the cdk8s-cli plugin both ask here.
+ */
+export function excludedByConfig(absolutePath: string, config: CheckConfig): boolean {
+  if (!config.file || absolutePath === '-' || config.excludePatterns.length === 0) return false;
+  const rel = path.relative(path.dirname(config.file), absolutePath);
+  return !rel.startsWith('..') && !path.isAbsolute(rel) && matchesAny(rel, config.excludePatterns);
+}
 
 /** A config file that cannot be used: coded like every bad setting, with where and what to do. */
 export class ConfigError extends Error {

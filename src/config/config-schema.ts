@@ -40,7 +40,7 @@ export function configSchema(): JsonSchema {
       failOn: { type: 'string', enum: [...FAIL_ON_LEVELS], description: 'Lowest severity that fails the run (default: error)' },
       exclude: {
         type: 'array',
-        description: 'Globs (relative to this file\'s folder; * within a name, ** across folders) of files the CLI skips, with a note',
+        description: 'Globs (relative to this file\'s folder; * within a name, ** across folders) of files the CLI and the cdk8s-cli plugin skip, with a note',
         items: { type: 'string', minLength: 1 },
       },
       docsUrl: {

@@ -172,6 +172,28 @@ describe('LinkerdValidation in process', () => {
     expect(fake.violations).toEqual([expect.objectContaining({ ruleName: 'LKD-INPUT-007', recommendation: expect.stringContaining('cluster.yaml does not exist') })]);
   });
 
+  test("the config file's exclude skips synthesized files, as in the CLI, and logs each one", async () => {
+    const broken = meshLab();
+    delete pick(broken, 'HTTPRoute', 'orders-split').spec.parentRefs[0].group;
+    writeYaml(dir, 'vendor.k8s.yaml', broken);
+    writeYaml(dir, 'mesh.k8s.yaml', meshLab());
+    fs.writeFileSync(path.join(dir, '.cdk8s-linkerd.yaml'), 'exclude: ["vendor.k8s.yaml"]\n');
+    const fake = fakeContext([path.join(dir, 'vendor.k8s.yaml'), path.join(dir, 'mesh.k8s.yaml')]);
+    await new LinkerdValidation({ config: path.join(dir, '.cdk8s-linkerd.yaml') }).validate(fake.context);
+    expect(fake.violations).toEqual([]);
+    expect(fake.status()).toBe('success');
+    expect(fake.logs).toContain(`cdk8s-linkerd note: skipped ${path.join(dir, 'vendor.k8s.yaml')} (exclude in ${path.join(dir, '.cdk8s-linkerd.yaml')})`);
+  });
+
+  test('an exclude that leaves no synthesized file is one coded violation (LKD-INPUT-007), not a pass', async () => {
+    writeYaml(dir, 'mesh.k8s.yaml', meshLab());
+    fs.writeFileSync(path.join(dir, '.cdk8s-linkerd.yaml'), 'exclude: ["*.k8s.yaml"]\n');
+    const fake = fakeContext([path.join(dir, 'mesh.k8s.yaml')]);
+    await new LinkerdValidation({ config: path.join(dir, '.cdk8s-linkerd.yaml') }).validate(fake.context);
+    expect(fake.status()).toBe('failure');
+    expect(fake.violations).toEqual([expect.objectContaining({ ruleName: 'LKD-INPUT-007', recommendation: expect.stringContaining('nothing was analysed') })]);
+  });
+
   test('an unreadable manifest is one coded violation (LKD-INPUT-007)', async () => {
     fs.writeFileSync(path.join(dir, 'bad.k8s.yaml'), 'kind: [unclosed');
     const fake = fakeContext([path.join(dir, 'bad.k8s.yaml')]);

@@ -7,7 +7,7 @@
 import * as path from 'path';
 import { InputFile, collectFiles, parseManifests, readInput } from './load-manifests';
 import { Manifest } from '../../analysis/model/manifest';
-import { CONFIG_FILE_NAME, CheckConfig, matchesAny } from '../../config';
+import { CONFIG_FILE_NAME, CheckConfig, excludedByConfig } from '../../config';
 import { InputError } from '../../core/input-error';
 import { isRecord } from '../../util/json';
 
@@ -37,12 +37,6 @@ function cdk8sFile(file: InputFile, text: string): string | undefined {
   return undefined;
 }
 
-function excludedBy(file: InputFile, config: CheckConfig): boolean {
-  if (!config.file || file.absolute === '-' || config.excludePatterns.length === 0) return false;
-  const rel = path.relative(path.dirname(config.file), file.absolute);
-  return !rel.startsWith('..') && !path.isAbsolute(rel) && matchesAny(rel, config.excludePatterns);
-}
-
 export function loadInputs(paths: readonly string[], cwd: string, config: CheckConfig): LoadedInputs {
   const notes: string[] = [];
   const manifests: Manifest[] = [];
@@ -53,7 +47,7 @@ export function loadInputs(paths: readonly string[], cwd: string, config: CheckC
       notes.push(`note: skipped ${file.display} (the cdk8s-linkerd config file, not a manifest)`);
       continue;
     }
-    if (excludedBy(file, config)) {
+    if (excludedByConfig(file.absolute, config)) {
       notes.push(`note: skipped ${file.display} (exclude in ${path.relative(cwd, config.file!) || config.file})`);
       continue;
     }

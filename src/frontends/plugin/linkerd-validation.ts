@@ -12,7 +12,7 @@ import { countFindings } from '../../analysis/report';
 import { ALL_RULES } from '../../analysis/rules';
 import { schemaRule } from '../../analysis/rules/schema/crds';
 import { LinkerdValidationSettings, SettingError, missingPaths, readProperties } from '../../checks/plugin-settings';
-import { CheckConfig, ConfigError, applyRuleLevels, mergeContext, resolveConfig } from '../../config';
+import { CheckConfig, ConfigError, applyRuleLevels, excludedByConfig, mergeContext, resolveConfig } from '../../config';
 import { InputError } from '../../core/input-error';
 import { idLabel } from '../../util/labels';
 import { printableLine } from '../../util/terminal-text';
@@ -32,8 +32,25 @@ function constructPaths(manifests: Manifest[], metadata: ValidationContextLike['
   return paths;
 }
 
-function loadSynthesized(context: ValidationContextLike): Manifest[] {
-  const manifests = context.manifests.flatMap((file) => parseManifests(readInput({ absolute: file, display: file }), file));
+/**
+ * The synthesized files the config file's `exclude` leaves (as the CLI reads them), each skipped one logged; when it
+ * leaves none, nothing would be analysed, which is refused rather than passed.
+ */
+function filesToAnalyse(context: ValidationContextLike, config: CheckConfig): readonly string[] {
+  const kept = context.manifests.filter((file) => {
+    if (!excludedByConfig(path.resolve(file), config)) return true;
+    context.logger?.log(printableLine(`cdk8s-linkerd note: skipped ${file} (exclude in ${config.file})`));
+    return false;
+  });
+  if (kept.length === 0 && context.manifests.length > 0) {
+    throw new InputError(`every synthesized manifest was skipped (${context.manifests.length} by exclude in ${config.file}), nothing was analysed`,
+      'Narrow the exclude list of the config file so that it leaves the manifests cdk8s synth writes.');
+  }
+  return kept;
+}
+
+function loadSynthesized(context: ValidationContextLike, config: CheckConfig): Manifest[] {
+  const manifests = filesToAnalyse(context, config).flatMap((file) => parseManifests(readInput({ absolute: file, display: file }), file));
   const paths = constructPaths(manifests, context.metadata);
   return manifests.map((m) => {
     const constructPath = paths.get(String(m.object.metadata?.name ?? ''));
@@ -108,7 +125,7 @@ export class LinkerdValidation {
     let config: CheckConfig;
     try {
       config = resolveConfig(process.cwd(), this.settings!.config);
-      result = applyRuleLevels(this.analyze(loadSynthesized(ctx), config), config.rules);
+      result = applyRuleLevels(this.analyze(loadSynthesized(ctx, config), config), config.rules);
     } catch (e) {
       if (e instanceof InputError || e instanceof ConfigError) return this.refuse(ctx, [e.coded]);
       throw e;
