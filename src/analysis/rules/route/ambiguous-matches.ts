@@ -1,7 +1,7 @@
-import { mergeAscending } from './positions';
 import { compareStrings } from '../../../util/compare';
 import { isRecord, pushTo } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
+import { mergeAscending } from '../../../util/positions';
 import { Severity } from '../../finding';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { everyRouteWithInventory, matchesOf, RouteFamily, routeFamily, rules } from '../../model/routes/lists';

@@ -1,11 +1,11 @@
-import { mergeAscending } from './positions';
 import { POLICY_GROUP } from '../../../core/vocabulary';
-import { listOf, pushTo } from '../../../util/json';
+import { listOf } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
 import { FindingEffect, Severity } from '../../finding';
 import { conflictedServerRoutes } from '../../model/inbound-routes';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { OutboundRef, PortRoute, ServedRoutes, ServicePortPolicy, acceptedAt, allOutboundRefs, outboundPolicy, servedFamilies, servedTo } from '../../model/outbound';
+import { RouteAudiences, routeAudiences, servedToConsumers } from '../../model/route-audiences';
 import { isServerParent } from '../../model/routes/parents';
 import { AnalysisContext } from '../../options';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -60,39 +60,20 @@ interface Loss {
 }
 
 /**
+ * What the clients of `scope` (undefined: every client) are served on a port, and the routes judged for them: the
+ * producer routes for every client, a namespace's own consumer routes for its clients.
+ */
+function scoped(view: ServicePortPolicy, audiences: RouteAudiences, scope: string | undefined): { served: ServedRoutes; judged: PortRoute[] } {
+  if (scope === undefined) return { served: servedTo(view), judged: audiences.producers.map((i) => view.attached[i]) };
+  const own = audiences.consumers.get(scope) ?? [];
+  return { served: servedToConsumers(view, audiences, scope), judged: own.map((i) => view.attached[i]) };
+}
+
+/**
  * The scopes of a port's clients (every client: the producer routes; each consumer namespace: its routes with them),
  * and in each the accepted routes of a kind the protocol serves that lose to the kind that wins. A producer route is
  * judged for every client, a consumer route for its own namespace.
  */
-/** A port's routes by the clients they serve: the producer routes, and each consumer namespace's (positions, ascending). */
-interface RouteScopes {
-  readonly producers: number[];
-  readonly consumers: Map<string, number[]>;
-}
-
-function routeScopes(view: ServicePortPolicy): RouteScopes {
-  const producers: number[] = [];
-  const consumers = new Map<string, number[]>();
-  view.attached.forEach((route, i) => {
-    if (route.producer) producers.push(i);
-    else pushTo(consumers, route.clients, i);
-  });
-  return { producers, consumers };
-}
-
-/**
- * What the clients of `scope` (undefined: every client) are served on a port, and the routes judged for them: the
- * producer routes for every client, a namespace's own consumer routes for its clients. servedTo sees only the routes
- * those clients can see (the producer routes and theirs, in order), which gives its answer on the whole port without
- * filtering every route of the port again for each of thousands of consumer namespaces.
- */
-function scoped(view: ServicePortPolicy, scopes: RouteScopes, scope: string | undefined): { served: ServedRoutes; judged: PortRoute[] } {
-  if (scope === undefined) return { served: servedTo(view), judged: scopes.producers.map((i) => view.attached[i]) };
-  const own = scopes.consumers.get(scope) ?? [];
-  const visible = mergeAscending(scopes.producers, own).map((i) => view.attached[i]);
-  return { served: servedTo({ ...view, attached: visible }, scope), judged: own.map((i) => view.attached[i]) };
-}
-
 function precedenceLosses(index: MeshIndex, context: AnalysisContext): Loss[] {
   const losses = new Map<string, Loss>();
   for (const ports of outboundPolicy(index, context).values()) {
@@ -100,9 +81,9 @@ function precedenceLosses(index: MeshIndex, context: AnalysisContext): Loss[] {
     // Only a port with routes of two kinds has a loser (the usual parent has one kind).
     if (!views.some((v) => v.attached.some((r) => r.family !== v.attached[0].family))) continue;
     const consumers = [...new Set(views.flatMap((v) => v.attached.filter((r) => !r.producer).map((r) => r.clients)))];
-    const scopesOf = new Map(views.map((view) => [view, routeScopes(view)]));
+    const audiencesOf = new Map(views.map((view) => [view, routeAudiences(view.attached)]));
     for (const scope of [undefined, ...consumers]) {
-      const results = new Map(views.map((view) => [view, scoped(view, scopesOf.get(view)!, scope)]));
+      const results = new Map(views.map((view) => [view, scoped(view, audiencesOf.get(view)!, scope)]));
       // A route that names the whole Service and is used on one of its ports is doing its job (as in LKD-ROUTE-026).
       const servedSomewhere = new Set([...results.values()].flatMap((w) => w.served.routes.map((r) => r.route)));
       for (const view of views) {

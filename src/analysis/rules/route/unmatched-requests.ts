@@ -1,11 +1,10 @@
-import { mergeAscending } from './positions';
 import { rulesCoverAll } from '../../../core/route-coverage';
 import { UNMATCHED_ANNOTATION, UnmatchedRequests } from '../../../core/unmatched-requests';
 import { compareStrings } from '../../../util/compare';
-import { pushTo } from '../../../util/json';
 import { Severity } from '../../finding';
 import { annotationsOf } from '../../model/manifest';
 import { OutboundParentKind, PortRoute, ServedRoutes, ServicePortPolicy, outboundPolicy, servedTo } from '../../model/outbound';
+import { routeAudiences, servedToConsumers } from '../../model/route-audiences';
 import { RouteFamily } from '../../model/routes/lists';
 import { Rule, RuleArea } from '../../rule';
 
@@ -16,32 +15,11 @@ function coversAll(route: PortRoute): boolean {
 /** The client groups of a port: everyone (producer routes), and each consumer namespace (its routes plus the producer's). */
 function clientGroups(view: ServicePortPolicy): Array<{ label: string; served: ServedRoutes }> {
   const groups = [{ label: 'every client', served: servedTo(view) }];
-  // Most ports have producer routes only (or none): no consumer list is built for them.
-  const scopes = consumerScopes(view.attached);
-  if (!scopes) return groups;
-  for (const ns of [...scopes.keys()].sort(compareStrings)) {
-    // servedTo on the routes that namespace's clients can see, in attached order: the same answer as on the whole view,
-    // without filtering every route of the port again for each of its consumer namespaces.
-    groups.push({ label: `clients in namespace ${ns}`, served: servedTo({ ...view, attached: scopes.get(ns)! }, ns) });
+  const audiences = routeAudiences(view.attached);
+  for (const ns of [...audiences.consumers.keys()].sort(compareStrings)) {
+    groups.push({ label: `clients in namespace ${ns}`, served: servedToConsumers(view, audiences, ns) });
   }
   return groups;
-}
-
-/**
- * For each namespace with consumer routes on the port, the routes its clients can see: the producer routes and its
- * own, in `attached` order. Undefined when the port has no consumer route.
- */
-function consumerScopes(attached: readonly PortRoute[]): Map<string, PortRoute[]> | undefined {
-  let own: Map<string, number[]> | undefined;
-  const producers: number[] = [];
-  attached.forEach((route, i) => {
-    if (route.producer) producers.push(i);
-    else pushTo(own ??= new Map(), route.clients, i);
-  });
-  if (!own) return undefined;
-  const scopes = new Map<string, PortRoute[]>();
-  for (const [ns, positions] of own) scopes.set(ns, mergeAscending(producers, positions).map((i) => attached[i]));
-  return scopes;
 }
 
 /**

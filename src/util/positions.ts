@@ -1,6 +1,6 @@
 /**
- * Positions in a list, kept ascending. Rules that pick, for each item, the earlier items of a few groups (a namespace's
- * routes and the producer routes) merge the groups' positions instead of filtering the whole list again for each item,
+ * Positions in a list, kept ascending. Code that picks, for each item, the earlier items of a few groups (a namespace's
+ * routes and the producer routes) merges the groups' positions instead of filtering the whole list again for each item,
  * which would grow with the square of the list.
  */
 
