@@ -7,7 +7,6 @@
 import { KubeObject, annotationsOf } from './model/manifest';
 import { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION } from '../core/vocabulary';
 import { compareStrings } from '../util/compare';
-import { hasOwnKeys } from '../util/json';
 
 export { IGNORE_CHECK_ANNOTATION_PREFIX, SUPPRESS_ANNOTATION };
 
@@ -109,10 +108,13 @@ function carriesSuppressions(annotations: Record<string, unknown>): boolean {
   return false;
 }
 
+/** What most objects carry: shared, as every object of an analysis is read here. */
+const NOTHING_PARSED: ParsedSuppressions = { suppressions: [], problems: [] };
+
 /** Reads an object's suppressions: the JSON list annotation, then one annotation per rule. */
 export function parseSuppressions(obj: KubeObject): ParsedSuppressions {
   const annotations = annotationsOf(obj);
-  if (!carriesSuppressions(annotations)) return { suppressions: [], problems: [] };
+  if (!carriesSuppressions(annotations)) return NOTHING_PARSED;
   const raw = Object.prototype.hasOwnProperty.call(annotations, SUPPRESS_ANNOTATION) ? annotations[SUPPRESS_ANNOTATION] : undefined;
   const list = raw === undefined ? { suppressions: [], problems: [] }
     : typeof raw === 'string' ? listEntries(raw) : { suppressions: [], problems: [`annotation ${SUPPRESS_ANNOTATION} must be a JSON list in a string`] };
@@ -135,8 +137,6 @@ export const NO_SUPPRESSIONS: ObjectSuppressions = { reasons: new Map(), refused
 
 /** The object's suppressions under the analysis' `unsuppressible` rule IDs. */
 export function objectSuppressions(obj: KubeObject, unsuppressible: ReadonlySet<string>): ObjectSuppressions {
-  // Every object of an analysis is read here; most have no annotations at all, and parsing nothing allocates.
-  if (!hasOwnKeys(annotationsOf(obj))) return NO_SUPPRESSIONS;
   const parsed = parseSuppressions(obj);
   if (parsed.suppressions.length === 0 && parsed.problems.length === 0) return NO_SUPPRESSIONS;
   const reasons = new Map<string, string>();

@@ -1,3 +1,5 @@
+import { pushTo } from '../../util/json';
+
 /**
  * Lists by namespace, then name. Lookups happen once per object in hot loops; a joined string key would be built
  * (and hashed) on every lookup, while the existing namespace and name strings keep their hashes cached.
@@ -6,10 +8,8 @@ export class NamespacedLists<T> {
   private readonly byNamespace = new Map<string, Map<string, T[]>>();
 
   public add(namespace: string, name: string, value: T): void {
-    const byName = this.namesIn(namespace);
-    const list = byName.get(name);
-    // A new list is a one-element literal: pushing onto an empty array reserves room for 17, and most names have one object.
-    if (list) list.push(value); else byName.set(name, [value]);
+    // pushTo starts a list as a one-element literal (pushing onto [] reserves room for 17; most names have one object).
+    pushTo(this.namesIn(namespace), name, value);
   }
 
   /**
