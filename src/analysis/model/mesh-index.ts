@@ -10,7 +10,7 @@ import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipRea
 
 import { hasOwn } from '../../core/own-keys';
 import { INJECT_ANNOTATION, WORKLOAD_GROUP } from '../../core/vocabulary';
-import { hasOwnKeys, listOf } from '../../util/json';
+import { hasOwnKeys, listOf, pushTo } from '../../util/json';
 
 // Re-exported so rules keep one import for the index and its objects.
 export type { IndexedObject };
@@ -314,7 +314,7 @@ export class MeshIndex extends ObjectStore {
   private externalWorkloadsIn(namespace: string): readonly IndexedObject[] {
     if (this.externalWorkloadsByNamespace === undefined) {
       this.externalWorkloadsByNamespace = new Map();
-      for (const w of this.list(WORKLOAD_GROUP, 'ExternalWorkload')) this.pushTo(this.externalWorkloadsByNamespace, w.id.namespace ?? '', w);
+      for (const w of this.list(WORKLOAD_GROUP, 'ExternalWorkload')) pushTo(this.externalWorkloadsByNamespace, w.id.namespace ?? '', w);
     }
     return this.externalWorkloadsByNamespace.get(namespace) ?? NO_WORKLOADS;
   }
@@ -348,7 +348,7 @@ export class MeshIndex extends ObjectStore {
     // Set afterwards rather than spread into the literal: a spread copies the object through the runtime for every pod.
     if (skipped !== undefined) pod.injectionSkipped = skipped;
     this.podTemplates.push(pod);
-    this.pushTo(this.podsByNamespace, namespace, pod);
+    pushTo(this.podsByNamespace, namespace, pod);
     this.indexLabels(namespace, pod);
   }
 
@@ -426,10 +426,5 @@ export class MeshIndex extends ObjectStore {
       // Routes are indexed one at a time, so a route naming the same parent twice is already the list's last entry.
       this.routesByParent.addOnce(String(parent.namespace ?? entry.id.namespace ?? ''), parent.name, entry);
     }
-  }
-
-  private pushTo<T>(map: Map<string, T[]>, k: string, value: T): void {
-    const list = map.get(k);
-    if (list) list.push(value); else map.set(k, [value]);
   }
 }

@@ -6,6 +6,7 @@
 import { MermaidIds, mermaidLabel } from './mermaid-text';
 import { MeshModel, PortPolicyView, ServicePortView } from './views';
 import { compareStrings } from '../../util/compare';
+import { pushTo } from '../../util/json';
 import { idLabel } from '../../util/labels';
 
 /** Beyond this many ports (workload and Service), the graph shows one node per namespace. */
@@ -45,9 +46,7 @@ class Drawing {
     const lines = ['flowchart LR'];
     const groups = new Map<string, string[]>();
     for (const n of [...this.nodes.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, node]) => node)) {
-      const list = groups.get(n.group) ?? [];
-      list.push(n.line);
-      groups.set(n.group, list);
+      pushTo(groups, n.group, n.line);
     }
     for (const group of [...groups.keys()].sort(compareStrings)) {
       if (group === '') {

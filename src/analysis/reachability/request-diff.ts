@@ -11,6 +11,7 @@ import { PROBE_PREFIX } from './adapter-inbound';
 import { OutboundRequests, OutboundScope } from './outbound-requests';
 import { CallVerdict, MeshModel, PortPolicyView, ServicePortView } from './views';
 import { compareStrings } from '../../util/compare';
+import { pushTo } from '../../util/json';
 import { idLabel } from '../../util/labels';
 
 /** The kinds of change (`diff --fail-on` takes each as well). */
@@ -66,9 +67,7 @@ function grouped<T>(items: readonly T[], key: (item: T) => string | undefined): 
   for (const item of items) {
     const k = key(item);
     if (k === undefined) continue;
-    const list = out.get(k) ?? [];
-    list.push(item);
-    out.set(k, list);
+    pushTo(out, k, item);
   }
   return out;
 }
