@@ -23,18 +23,6 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list) list.push(value); else map.set(key, [value]);
 }
 
-const NO_ANNOTATIONS: Readonly<Record<string, unknown>> = Object.freeze({});
-
-/** Annotations as a plain string map, whatever shape `metadata.annotations` has. Read-only (shared when there are none). */
-export function annotationMap(obj: Record<string, any> | undefined): Readonly<Record<string, unknown>> {
-  const annotations = obj?.metadata?.annotations;
-  return isRecord(annotations) ? annotations : NO_ANNOTATIONS;
-}
-
-export function hasAnnotation(obj: Record<string, any> | undefined, key: string): boolean {
-  return hasOwn(annotationMap(obj), key);
-}
-
 /** `Object.prototype.hasOwnProperty`; with for-in it lists what `Object.keys` would, without allocating that array. */
 export function hasOwn(value: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(value, key);

@@ -169,6 +169,7 @@ export const RULE_TRIGGERS: RuleTrigger[] = [
     text: () => `apiVersion: v1\nkind: Service\nmetadata:\n  name: orders\n  namespace: ${NS}\nspec:\n  ports:\n  - port: 0443\n`,
   },
   { ruleId: 'LKD-MESH-002', objects: lab((o) => annotate(find(o, 'Deployment', 'orders-v1').metadata, { 'config.linkerd.io/proxy-cpu-request': '100m' })) },
+  { ruleId: 'LKD-SCHEMA-002', objects: lab((o) => { find(o, 'Deployment', 'orders-v1').spec.template.metadata.labels.version = 1; }) },
   { ruleId: 'LKD-MESH-003', objects: lab((o) => annotate(podMeta(o), { 'config.linkerd.io/skip-inbound-port': '4222' })) },
   { ruleId: 'LKD-MESH-005', objects: lab((o) => { find(o, 'Deployment', 'orders-v1').spec.template.spec.hostNetwork = true; }) },
   {

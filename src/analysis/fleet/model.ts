@@ -10,7 +10,7 @@ import {
 } from '../../core/multicluster';
 import { isRecord } from '../../util/json';
 import { clusterFactsOf } from '../model/cluster-facts';
-import { KubeObject, Manifest, labelsOf } from '../model/manifest';
+import { KubeObject, Manifest, MetadataMap, labelsOf } from '../model/manifest';
 import { IndexedObject, MeshIndex } from '../model/mesh-index';
 import { LabelSelector, selectorMatches } from '../model/selectors';
 import { AnalysisContextInput } from '../options';
@@ -80,7 +80,7 @@ function selectorOf(value: unknown): LabelSelector | undefined {
 }
 
 /** A Link selector selects nothing when it is missing or empty, unlike a Server's. */
-export function linkSelectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
+export function linkSelectorMatches(selector: LabelSelector | undefined, labels: MetadataMap): boolean {
   if (!selector) return false;
   const count = Object.keys(isRecord(selector.matchLabels) ? selector.matchLabels : {}).length
     + (Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0);

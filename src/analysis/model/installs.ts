@@ -4,6 +4,7 @@
  * the issuer key). Rules ask for installs and their values instead of parsing delivery objects themselves.
  */
 import * as yaml from 'js-yaml';
+import { annotationOf, labelOf } from './manifest';
 import { perIndex } from './memo';
 import { IndexedObject, ObjectStore } from './object-store';
 import { mergeLayers } from '../../core/helm-values';
@@ -275,10 +276,9 @@ export const controlPlaneInstalls: (index: ObjectStore) => Array<ChartInstall & 
  * theirs with `linkerd.io/created-by: linkerd/helm …` or `linkerd/cli …`.
  */
 export function renderedByLinkerdChart(entry: IndexedObject): string | undefined {
-  const extension = entry.object.metadata?.labels?.[LABELS_GO.LinkerdExtensionLabel];
-  if (typeof extension === 'string' && extension !== '') return `Linkerd's ${extension} extension chart`;
-  const createdBy = entry.object.metadata?.annotations?.[LABELS_GO.CreatedByAnnotation];
-  return typeof createdBy === 'string' && createdBy.startsWith('linkerd/') ? 'a Linkerd chart' : undefined;
+  const extension = labelOf(entry.object, LABELS_GO.LinkerdExtensionLabel);
+  if (extension !== undefined && extension !== '') return `Linkerd's ${extension} extension chart`;
+  return annotationOf(entry.object, LABELS_GO.CreatedByAnnotation)?.startsWith('linkerd/') ? 'a Linkerd chart' : undefined;
 }
 
 /** The object to report a cluster-wide problem on: the first Linkerd install, else the first object of the output. */

@@ -2,7 +2,7 @@
  * The engine's input: resolved manifests as plain objects, each with where it came from.
  * Nothing here knows about constructs; front-ends fill in `source`.
  */
-import { isRecord as isPlainObject } from '../../util/json';
+import { hasOwn, isRecord as isPlainObject } from '../../util/json';
 
 /** A resolved Kubernetes object (parsed YAML or `ApiObject.toJson()`). */
 export type KubeObject = Record<string, any>;
@@ -140,12 +140,70 @@ export function isCoreGroup(group: unknown): boolean {
   return group === undefined || group === null || group === '' || (typeof group === 'string' && group.toLowerCase() === 'core');
 }
 
-export function annotationsOf(obj: KubeObject | undefined): Record<string, string> {
+/**
+ * Labels or annotations as the manifest holds them. Values are `unknown`: YAML reads `linkerd.io/inject: true` or
+ * `version: 2` as a boolean or a number, and the API server refuses such an object (LKD-SCHEMA-002), so no reader may
+ * take a value for a string; `textOf` reads one.
+ */
+export type MetadataMap = Readonly<Record<string, unknown>>;
+
+/** One shared empty map for objects without annotations or labels: read-only, so it is never written through. */
+export const NO_METADATA: MetadataMap = Object.freeze({});
+
+/** `metadata.annotations`, or the shared empty map when it is missing or not a map. */
+export function annotationsOf(obj: KubeObject | undefined): MetadataMap {
   const annotations = obj?.metadata?.annotations;
-  return isPlainObject(annotations) ? annotations : {};
+  return isPlainObject(annotations) ? annotations : NO_METADATA;
 }
 
-export function labelsOf(obj: KubeObject | undefined): Record<string, string> {
+/** `metadata.labels`, or the shared empty map when it is missing or not a map. */
+export function labelsOf(obj: KubeObject | undefined): MetadataMap {
   const labels = obj?.metadata?.labels;
-  return isPlainObject(labels) ? labels : {};
+  return isPlainObject(labels) ? labels : NO_METADATA;
+}
+
+/**
+ * A label or annotation value as Kubernetes and Linkerd read it: the own value when it is a string, the empty string
+ * for null (Go's JSON decoding leaves a map[string]string entry empty), else undefined: a value of another type never
+ * reaches the cluster, since kubectl, Helm and the API server refuse the whole object (LKD-SCHEMA-002).
+ */
+export function textOf(map: MetadataMap, key: string): string | undefined {
+  if (!hasOwn(map, key)) return undefined;
+  const value = map[key];
+  if (typeof value === 'string') return value;
+  return value === null ? '' : undefined;
+}
+
+/** The entries textOf reads (string values only), in a prototype-free map: for views that print them. */
+export function textEntries(map: MetadataMap): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const key in map) {
+    const value = textOf(map, key);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** An annotation of the object, read with textOf. */
+export function annotationOf(obj: KubeObject | undefined, key: string): string | undefined {
+  return textOf(annotationsOf(obj), key);
+}
+
+/** The pod template of a workload: a bare Pod is its own, a CronJob's is in its job template. */
+export function podTemplateOf(obj: KubeObject): KubeObject | undefined {
+  switch (obj.kind) {
+    case 'Pod': return obj;
+    case 'CronJob': return obj.spec?.jobTemplate?.spec?.template;
+    default: return obj.spec?.template;
+  }
+}
+
+/** A label of the object, read with textOf. */
+export function labelOf(obj: KubeObject | undefined, key: string): string | undefined {
+  return textOf(labelsOf(obj), key);
+}
+
+/** Whether the object has the annotation with a value Kubernetes accepts (see textOf). */
+export function hasAnnotation(obj: KubeObject | undefined, key: string): boolean {
+  return annotationOf(obj, key) !== undefined;
 }

@@ -2,7 +2,7 @@
  * One index over every object of an analysis run. Rules ask it questions instead of scanning the object list,
  * so that cross-object rules stay linear in the number of objects.
  */
-import { KubeObject, Manifest, annotationsOf, labelsOf } from './manifest';
+import { KubeObject, Manifest, MetadataMap, NO_METADATA, annotationOf, annotationsOf, labelsOf, podTemplateOf, textOf } from './manifest';
 import { NamespacedLists } from './namespaced-lists';
 import { IndexedObject, ObjectStore } from './object-store';
 import { LabelSelector, LabelSelectorRequirement, labelsMatch, mapSelectorMatches, selectorMatches } from './selectors';
@@ -10,7 +10,7 @@ import { WebhookSelectors, injectorWebhookOf, namespaceSkipReason, objectSkipRea
 
 import { hasOwn } from '../../core/own-keys';
 import { INJECT_ANNOTATION, WORKLOAD_GROUP } from '../../core/vocabulary';
-import { hasOwnKeys, listOf, pushTo } from '../../util/json';
+import { hasOwnKeys, isRecord, listOf, pushTo } from '../../util/json';
 
 // Re-exported so rules keep one import for the index and its objects.
 export type { IndexedObject };
@@ -35,18 +35,18 @@ export interface PodTemplate {
   readonly owner: IndexedObject;
   readonly namespace: string;
   /** The template's own labels. */
-  readonly labels: Record<string, string>;
+  readonly labels: MetadataMap;
   /**
    * The labels the running pods carry, which selectors (Services, Servers) see: the template's, plus those the proxy
    * injector adds to injected pods (`linkerd.io/proxy-<kind>`, `linkerd.io/workload-ns`, `linkerd.io/control-plane-ns`).
    */
-  readonly runtimeLabels: Record<string, string>;
-  readonly annotations: Record<string, string>;
+  readonly runtimeLabels: MetadataMap;
+  readonly annotations: MetadataMap;
   /**
    * The annotations of the pod's Namespace, where the analysis has it (empty otherwise): the injector copies its proxy
    * settings onto pods that lack them (read them with `podOrNamespaceAnnotation`).
    */
-  readonly namespaceAnnotations: Record<string, string>;
+  readonly namespaceAnnotations: MetadataMap;
   readonly spec: KubeObject;
   readonly serviceAccountName: string;
   readonly ports: ContainerPort[];
@@ -59,7 +59,6 @@ export interface PodTemplate {
   readonly injectionSkipped?: string;
 }
 
-const NO_ANNOTATIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 /** The label index's answer when no pod template can match: read-only, never returned to callers. */
 const NO_PODS: readonly PodTemplate[] = Object.freeze([]);
 const NO_REQUIREMENTS: readonly LabelSelectorRequirement[] = Object.freeze([]);
@@ -149,14 +148,6 @@ function serviceSelectorOf(service: IndexedObject): Record<string, string> | und
   return selector && typeof selector === 'object' && !Array.isArray(selector) && hasOwnKeys(selector) ? selector : undefined;
 }
 
-function podTemplateOf(obj: KubeObject): KubeObject | undefined {
-  switch (obj.kind) {
-    case 'Pod': return obj;
-    case 'CronJob': return obj.spec?.jobTemplate?.spec?.template;
-    default: return obj.spec?.template;
-  }
-}
-
 /**
  * The ports of a pod's containers, then its init containers. The list starts as a one-element literal at the first
  * port: it lives as long as the index, and pushing onto [] would reserve room for 17 in every pod template.
@@ -225,7 +216,7 @@ export class MeshIndex extends ObjectStore {
    * Why the proxy injector's webhook is never called for an object of this namespace with these labels (its
    * namespaceSelector or objectSelector leaves it out), or undefined when it is: see webhooks.ts.
    */
-  public injectorWebhookSkips(namespace: string, labels: Record<string, string> | undefined): string | undefined {
+  public injectorWebhookSkips(namespace: string, labels: MetadataMap | undefined): string | undefined {
     let byNamespace = this.injectorNamespaceSkips.get(namespace);
     if (byNamespace === undefined && !this.injectorNamespaceSkips.has(namespace)) {
       byNamespace = namespaceSkipReason(this.injectorWebhook, namespace, this.namespace(namespace));
@@ -240,7 +231,9 @@ export class MeshIndex extends ObjectStore {
 
   /** Pod templates in `namespace` selected by a label selector; narrows through the label index first. */
   public podTemplatesMatching(namespace: string, selector: LabelSelector | undefined): PodTemplate[] {
-    const candidates = this.candidatesFor(namespace, selector?.matchLabels, selector?.matchExpressions ?? NO_REQUIREMENTS);
+    const expressions: unknown = selector?.matchExpressions;
+    // A selector of the wrong shape selects nothing (selectorMatches): the list is read only when it is one.
+    const candidates = this.candidatesFor(namespace, selector?.matchLabels, Array.isArray(expressions) ? expressions : NO_REQUIREMENTS);
     return candidates.length === 0 ? [] : candidates.filter((pod) => selectorMatches(selector, pod.runtimeLabels));
   }
 
@@ -254,12 +247,12 @@ export class MeshIndex extends ObjectStore {
     const labels = this.podsByLabel.get(namespace);
     for (const key in matchLabels) {
       if (!hasOwn(matchLabels, key)) continue;
-      const withPair = labels?.get(key)?.get(matchLabels[key]) ?? NO_PODS;
+      const withPair = labels?.get(key)?.get(textOf(matchLabels, key)) ?? NO_PODS;
       if (withPair.length < candidates.length) candidates = withPair;
       if (candidates.length === 0) return NO_PODS;
     }
     for (const req of matchExpressions) {
-      if (req.operator !== 'In' || req.values?.length !== 1) continue;
+      if (!isRecord(req) || req.operator !== 'In' || !Array.isArray(req.values) || req.values.length !== 1) continue;
       const withPair = labels?.get(req.key)?.get(req.values[0]) ?? NO_PODS;
       if (withPair.length < candidates.length) candidates = withPair;
       if (candidates.length === 0) return NO_PODS;
@@ -353,18 +346,20 @@ export class MeshIndex extends ObjectStore {
   }
 
   /** One map per Namespace, shared by its pods. */
-  private namespaceAnnotations(namespace: string): Record<string, string> {
+  private namespaceAnnotations(namespace: string): MetadataMap {
     const ns = this.namespace(namespace);
-    return ns ? annotationsOf(ns.object) : NO_ANNOTATIONS;
+    return ns ? annotationsOf(ns.object) : NO_METADATA;
   }
 
   private indexLabels(namespace: string, pod: PodTemplate): void {
     let byKey = this.podsByLabel.get(namespace);
     if (!byKey) this.podsByLabel.set(namespace, byKey = new Map());
     for (const key in pod.runtimeLabels) {
+      // Values as selectors read them (textOf): a label of another type is no label.
+      const value = textOf(pod.runtimeLabels, key);
+      if (value === undefined) continue;
       let byValue = byKey.get(key);
       if (!byValue) byKey.set(key, byValue = new Map());
-      const value = pod.runtimeLabels[key];
       const list = byValue.get(value);
       if (list) list.push(pod); else byValue.set(value, [pod]);
     }
@@ -375,7 +370,7 @@ export class MeshIndex extends ObjectStore {
    * proxy is meshed whatever its annotations; otherwise the annotations must ask for injection (`disabledByAnnotation`)
    * and nothing may stop it: another mesh's sidecar, hostNetwork, or the webhook's selectors.
    */
-  private podInjection(annotations: Record<string, string>, labels: Record<string, string>, spec: KubeObject,
+  private podInjection(annotations: MetadataMap, labels: MetadataMap, spec: KubeObject,
     namespace: string): { injection: Injection; skipped?: string } {
     const sidecar = existingSidecar(spec);
     if (sidecar === 'linkerd') return { injection: Injection.ENABLED };
@@ -409,7 +404,7 @@ export class MeshIndex extends ObjectStore {
    */
   private injectionAsked(own: unknown, namespace: string): Injection {
     const ns = this.namespace(namespace);
-    const nsValue = ns ? annotationsOf(ns.object)[INJECT_ANNOTATION] : undefined;
+    const nsValue = ns ? annotationOf(ns.object, INJECT_ANNOTATION) : undefined;
     if (!validInjectValue(nsValue) || !validInjectValue(own)) return Injection.DISABLED;
     if (enablesInjection(nsValue)) return own === 'disabled' ? Injection.DISABLED : Injection.ENABLED;
     if (enablesInjection(own)) return Injection.ENABLED;

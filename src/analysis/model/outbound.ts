@@ -26,7 +26,7 @@ import { AnalysisContext } from '../options';
 import { resolveContainerPort, serverCoverage } from './inbound/servers';
 import { serverProxyProtocol } from './inbound-routes';
 import { controllerOpaqueOnService, endpointProfileOpaqueOnPod, writtenServiceOpaquePorts } from './injector/opaque-ports';
-import { annotationsOf } from './manifest';
+import { annotationOf } from './manifest';
 import { perIndex } from './memo';
 import { IndexedObject, MeshIndex, PodTemplate } from './mesh-index';
 import { unconvertibleRoute } from './routes/conversion';
@@ -62,7 +62,7 @@ export function servicePortProtocol(index: MeshIndex, service: IndexedObject, po
     return { protocol, origin: `appProtocol ${JSON.stringify(appProtocol)}` };
   }
   if (controllerOpaqueOnService(index, context, service, port)) {
-    const own = annotationsOf(service.object)[OPAQUE_PORTS_ANNOTATION];
+    const own = annotationOf(service.object, OPAQUE_PORTS_ANNOTATION);
     const origin = own !== undefined ? `the Service's ${OPAQUE_PORTS_ANNOTATION}` : `${OPAQUE_PORTS_ANNOTATION} as the injector sets it (the namespace's, else the defaults, proxy.opaquePorts)`;
     return { protocol: OutboundProtocol.OPAQUE, origin };
   }
@@ -359,7 +359,7 @@ const NONE_SERVED: ServedRoutes = Object.freeze({ family: undefined, routes: Obj
 /** The protocol of an EgressNetwork port: opaque when in its opaque ports (else the cluster's defaults), else detected. */
 function egressPortProtocol(index: MeshIndex, network: IndexedObject, port: number, context: AnalysisContext): ServicePortProtocol {
   if (!controllerOpaqueOnService(index, context, network, port)) return { protocol: OutboundProtocol.DETECT, origin: 'the proxy detects HTTP' };
-  const own = annotationsOf(network.object)[OPAQUE_PORTS_ANNOTATION] !== undefined;
+  const own = annotationOf(network.object, OPAQUE_PORTS_ANNOTATION) !== undefined;
   return { protocol: OutboundProtocol.OPAQUE, origin: own ? `the EgressNetwork's ${OPAQUE_PORTS_ANNOTATION}` : 'the cluster\'s default opaque ports, the EgressNetwork having no ' + OPAQUE_PORTS_ANNOTATION };
 }
 

@@ -5,6 +5,7 @@
  * control plane's values.
  */
 import { controlPlaneInstalls, isInstallOf, linkerdInstalls } from './installs';
+import { textOf } from './manifest';
 import { perIndex } from './memo';
 import { MeshIndex, PodTemplate } from './mesh-index';
 import { LABELS_GO } from '../../core/linkerd-annotations.generated';
@@ -21,7 +22,7 @@ const ALPHA = LABELS_GO.ProxyEnableNativeSidecarAnnotationAlpha;
  * ProxyAlphaConfigAnnotations only: ask it for those.
  */
 export function podOrNamespaceAnnotation(pod: PodTemplate, key: string): string | undefined {
-  return pod.annotations[key] ?? pod.namespaceAnnotations[key];
+  return textOf(pod.annotations, key) ?? textOf(pod.namespaceAnnotations, key);
 }
 
 export interface NativeSidecar {
@@ -39,14 +40,15 @@ export interface NativeSidecar {
  */
 export function nativeSidecarOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): NativeSidecar {
   const nsAnnotations = pod.namespaceAnnotations;
-  const merged = (key: string, fromNamespace: boolean): { value: unknown; where: string } | undefined => {
-    if (pod.annotations[key] !== undefined) return { value: pod.annotations[key], where: `${key} on the pod template` };
-    if (fromNamespace && nsAnnotations[key] !== undefined) return { value: nsAnnotations[key], where: `${key} on Namespace ${pod.namespace}` };
-    return undefined;
+  const merged = (key: string, fromNamespace: boolean): { value: string; where: string } | undefined => {
+    const own = textOf(pod.annotations, key);
+    if (own !== undefined) return { value: own, where: `${key} on the pod template` };
+    const inherited = fromNamespace ? textOf(nsAnnotations, key) : undefined;
+    return inherited === undefined ? undefined : { value: inherited, where: `${key} on Namespace ${pod.namespace}` };
   };
   const set = merged(STABLE, true) ?? merged(BETA, false) ?? merged(ALPHA, true);
   const parsed = set === undefined ? undefined : goBool(set.value);
-  if (set !== undefined && parsed !== undefined) return { on: parsed, origin: `${set.where}: ${String(set.value)}` };
+  if (set !== undefined && parsed !== undefined) return { on: parsed, origin: `${set.where}: ${set.value}` };
   if (context.nativeSidecar !== undefined) return { on: context.nativeSidecar, origin: `the declared nativeSidecar: ${context.nativeSidecar}` };
   const [install] = controlPlaneInstalls(index);
   const fromInstall = install?.values.proxy?.nativeSidecar;

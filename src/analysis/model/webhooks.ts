@@ -11,12 +11,11 @@
  * templates/proxy-injector-rbac.yaml and templates/destination-rbac.yaml).
  */
 import { controlPlaneInstalls } from './installs';
-import { KubeObject, labelsOf } from './manifest';
+import { KubeObject, MetadataMap, NO_METADATA, labelsOf, textOf } from './manifest';
 import { perIndex } from './memo';
 import type { IndexedObject, ObjectStore } from './object-store';
 import { LabelSelector, LabelSelectorRequirement, requirementHolds } from './selectors';
 import { mergeLayers } from '../../core/helm-values';
-import { ownValue } from '../../core/own-keys';
 import { ADMISSION_WEBHOOKS_LABEL } from '../../core/vocabulary';
 import { isRecord as isPlainObject } from '../../util/json';
 
@@ -126,22 +125,29 @@ export const policyValidatorOf: (index: ObjectStore) => WebhookSelectors = perIn
 const NAME_ONLY = new Set([NAMESPACE_NAME_LABEL]);
 
 /** The first requirement these labels fail, judging only the keys in `known` when given (the rest may hold). */
-function failedRequirement(selector: LabelSelector | undefined, labels: Record<string, string>,
+function failedRequirement(selector: LabelSelector | undefined, labels: MetadataMap,
   known?: ReadonlySet<string>): LabelSelectorRequirement | undefined {
   if (!selector) return undefined;
   // Loops, and no empty stand-ins for absent fields: every pod and Service asks, cold.
   if (isPlainObject(selector.matchLabels)) {
-    for (const [key, value] of Object.entries(selector.matchLabels)) {
-      if ((known === undefined || known.has(key)) && ownValue(labels, key) !== value) return { key, operator: 'In', values: [value] };
+    for (const key of Object.keys(selector.matchLabels)) {
+      const wanted = textOf(selector.matchLabels, key);
+      if ((known === undefined || known.has(key)) && (wanted === undefined || textOf(labels, key) !== wanted)) {
+        return { key, operator: 'In', values: wanted === undefined ? [] : [wanted] };
+      }
     }
   }
   const expressions = selector.matchExpressions;
   if (!Array.isArray(expressions)) return undefined;
-  for (const req of expressions) if ((known === undefined || known.has(req.key)) && !requirementHolds(req, labels)) return req;
+  // Only requirements of the right shape are judged: the API server refuses a webhook configuration with any other,
+  // and a message must be able to name the requirement's key.
+  for (const req of expressions) {
+    if (isPlainObject(req) && typeof req.key === 'string' && (known === undefined || known.has(req.key)) && !requirementHolds(req, labels)) return req;
+  }
   return undefined;
 }
 
-function failure(req: LabelSelectorRequirement, labels: Record<string, string>, what: string, selector: string): string {
+function failure(req: LabelSelectorRequirement, labels: MetadataMap, what: string, selector: string): string {
   const values = Array.isArray(req.values) && req.values.length > 0 ? ` (${req.values.join(', ')})` : '';
   if (!Object.prototype.hasOwnProperty.call(labels, req.key)) return `${what} has no label ${req.key}${values}, which ${selector} requires`;
   const labelled = `${what} is labelled ${req.key}: ${labels[req.key]}`;
@@ -167,8 +173,8 @@ export function namespaceSkipReason(webhook: WebhookSelectors, namespace: string
 }
 
 /** Why a webhook is never called for an object with these labels (its objectSelector), or undefined when it is. */
-export function objectSkipReason(webhook: WebhookSelectors, labels: Record<string, string> | undefined): string | undefined {
-  const objectLabels = labels ?? {};
+export function objectSkipReason(webhook: WebhookSelectors, labels: MetadataMap | undefined): string | undefined {
+  const objectLabels = labels ?? NO_METADATA;
   const objectFailure = failedRequirement(webhook.objectSelector, objectLabels);
   return objectFailure ? `${failure(objectFailure, objectLabels, 'it', `${webhook.label}'s objectSelector`)}${sourceNote(webhook)}` : undefined;
 }

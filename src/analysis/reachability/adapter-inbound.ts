@@ -4,7 +4,7 @@
  * routes, probe paths) in words, and its verdicts per caller and request class.
  */
 import { InboundRoute, RequestMatch, routeFor } from '../model/inbound-routes';
-import { ResourceId } from '../model/manifest';
+import { ResourceId, textEntries } from '../model/manifest';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
 import { Caller, Decision, InboundPolicy, PortPolicy, RequestSample, requestSamples } from '../policy';
 import { toCaller } from './adapter-callers';
@@ -99,7 +99,7 @@ export function portEntry(index: MeshIndex, inbound: InboundPolicy, pod: PodTemp
     probes: (policy?.probePaths ?? []).map((path) => `GET ${path}`),
     namedCallers: [...named.identities].sort(compareStrings),
     namedNamespaces: [...named.namespaces].sort(compareStrings),
-    podLabels: pod.labels,
+    podLabels: textEntries(pod.labels),
     admin,
   };
   return { view, pod, policy };

@@ -8,7 +8,7 @@ import { rulesCoverAll } from '../../core/route-coverage';
 import { compareStrings } from '../../util/compare';
 import { idLabel } from '../../util/labels';
 import { resolveContainerPort } from '../model/inbound/servers';
-import { annotationsOf } from '../model/manifest';
+import { MetadataMap, annotationsOf, textOf } from '../model/manifest';
 import { MeshIndex, PodTemplate } from '../model/mesh-index';
 import { IndexedObject } from '../model/object-store';
 import { OutboundProtocol, PortRoute, ServicePortPolicy, outboundPolicy, servedTo, servedFamilies, servicePortProtocol } from '../model/outbound';
@@ -20,9 +20,13 @@ import { specOf } from '../model/objects';
 import { refList } from '../model/refs';
 import { isHeadless } from '../model/service-ports';
 
-export function prefixed(annotations: Record<string, string>, prefix: string): Record<string, string> {
+/** The annotations whose key starts with `prefix`, sorted by key; only values Kubernetes accepts (textOf). */
+export function prefixed(annotations: MetadataMap, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of Object.keys(annotations).sort(compareStrings)) if (key.startsWith(prefix)) out[key] = String(annotations[key]);
+  for (const key of Object.keys(annotations).sort(compareStrings)) {
+    const value = textOf(annotations, key);
+    if (key.startsWith(prefix) && value !== undefined) out[key] = value;
+  }
   return out;
 }
 

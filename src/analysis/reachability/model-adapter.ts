@@ -17,7 +17,7 @@ import { CALLS_ANNOTATION } from '../../core/vocabulary';
 import { compareStrings } from '../../util/compare';
 import { idLabel } from '../../util/labels';
 import { proxyAdminPort } from '../model/injector/proxy-ports';
-import { annotationsOf } from '../model/manifest';
+import { annotationOf } from '../model/manifest';
 import { Injection, MeshIndex, PodTemplate } from '../model/mesh-index';
 import { absentService } from '../model/missing-references';
 import { specOf } from '../model/objects';
@@ -38,7 +38,7 @@ function declaredCalls(index: MeshIndex, callerOfPod: (pod: PodTemplate) => stri
   const out: DeclaredCallView[] = [];
   for (const pod of index.podTemplates) {
     if (pod.owner.inventory) continue;
-    const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
+    const value = annotationOf(pod.owner.object, CALLS_ANNOTATION);
     if (typeof value !== 'string') continue;
     for (const call of parseCalls(value, pod.namespace).calls) {
       const svc = index.service(call.namespace, call.service);

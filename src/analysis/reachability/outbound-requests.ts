@@ -15,7 +15,7 @@
  */
 import { RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION } from '../../core/vocabulary';
 import { InboundRoute, RequestMatch, routeFor, ruleRequestMatches } from '../model/inbound-routes';
-import { annotationsOf } from '../model/manifest';
+import { annotationOf } from '../model/manifest';
 import { perIndex } from '../model/memo';
 import { MeshIndex } from '../model/mesh-index';
 import { IndexedObject } from '../model/object-store';
@@ -80,7 +80,7 @@ function label(route: IndexedObject): string {
 /** Conditions, limit and per-try timeout of a retry block, as `convert_retry` sends them. */
 function retryText(source: IndexedObject, keys: readonly string[], grpc: boolean, own: boolean): string {
   const settings = retrySettingsOf(source, keys);
-  const conditions = annotationsOf(source.object)[grpc ? RETRY_GRPC_ANNOTATION : RETRY_HTTP_ANNOTATION];
+  const conditions = annotationOf(source.object, grpc ? RETRY_GRPC_ANNOTATION : RETRY_HTTP_ANNOTATION);
   const parts = [conditions !== undefined ? String(conditions) : 'no conditions', `limit ${settings.limit}`];
   if (settings.timeoutMs !== undefined) parts.push(`per try ${settings.timeoutMs}ms`);
   return `${parts.join(', ')} (${own ? 'on the route' : `from ${label(source)}`})`;
@@ -93,7 +93,7 @@ function serviceRetry(service: IndexedObject, grpc: boolean): string {
 }
 
 function serviceTimeout(service: IndexedObject): string {
-  const value = annotationsOf(service.object)[TIMEOUT_REQUEST_ANNOTATION];
+  const value = annotationOf(service.object, TIMEOUT_REQUEST_ANNOTATION);
   return value === undefined ? '' : `request ${String(value)} (${TIMEOUT_REQUEST_ANNOTATION} on ${label(service)})`;
 }
 

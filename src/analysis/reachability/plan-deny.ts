@@ -11,6 +11,7 @@
 import { ObservedAuthorization, looksLikeMetrics, parseObservedMetrics, workloadOfPod } from './observed-metrics';
 import { CallerKind, MeshModel, PortPolicyView } from './views';
 import { compareStrings } from '../../util/compare';
+import { annotationsOf } from '../model/manifest';
 
 /** One row of `linkerd viz edges <type> -o json` (viz/cmd/edges.go, edgesJSONStats). */
 export interface ObservedEdge {
@@ -439,7 +440,7 @@ export function withNamespaceDeny(objects: Record<string, any>[], namespace: str
   const out = objects.map((o) => {
     if (o?.apiVersion !== 'v1' || o?.kind !== 'Namespace' || o?.metadata?.name !== namespace) return o;
     found = true;
-    return { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), 'config.linkerd.io/default-inbound-policy': policy } } };
+    return { ...o, metadata: { ...o.metadata, annotations: { ...annotationsOf(o), 'config.linkerd.io/default-inbound-policy': policy } } };
   });
   if (!found) out.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, annotations: { 'config.linkerd.io/default-inbound-policy': policy } } });
   return out;

@@ -9,6 +9,7 @@ import { MULTICLUSTER_RULES } from './multicluster';
 import { POLICY_RULES } from './policy';
 import { RETRY_RULES } from './retry';
 import { ROUTE_RULES } from './route';
+import { SCHEMA_RULES } from './schema';
 import { SECRET_RULES } from './secrets';
 import { VERSION_RULES } from './version';
 import { compareStrings } from '../../util/compare';
@@ -20,8 +21,8 @@ export { SCHEMA_RULE_DESCRIPTOR, SCHEMA_RULE_ID, schemaRule } from './schema/crd
 
 /** The rules the engine runs on one cluster's manifests, in ID order. */
 export const ALL_RULES: Rule[] = [
-  ...CAPACITY_RULES, ...CERT_RULES, ...CONTROL_PLANE_RULES, ...MESH_RULES, ...POLICY_RULES, ...RETRY_RULES, ...ROUTE_RULES, ...SECRET_RULES,
-  ...VERSION_RULES,
+  ...CAPACITY_RULES, ...CERT_RULES, ...CONTROL_PLANE_RULES, ...MESH_RULES, ...POLICY_RULES, ...RETRY_RULES, ...ROUTE_RULES, ...SCHEMA_RULES,
+  ...SECRET_RULES, ...VERSION_RULES,
 ].sort((a, b) => compareStrings(a.id, b.id));
 
 /** The rules analyzeFleet runs over every cluster of a fleet at once (LKD-MC-*), in ID order. */

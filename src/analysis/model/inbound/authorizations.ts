@@ -4,6 +4,7 @@
  * inbound/server_authorization.rs (the legacy ServerAuthorization's server name or selector).
  */
 import { GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
+import { labelsOf } from '../manifest';
 import { perIndex } from '../memo';
 import { IndexedObject, MeshIndex } from '../mesh-index';
 import { NamespacedLists } from '../namespaced-lists';
@@ -107,7 +108,7 @@ export function serverAuthorizationsFor(index: MeshIndex, server: IndexedObject)
   const candidates = legacyByNamespace(index).get(namespaceOf(server));
   // The legacy kind is rare: most Servers have none in their namespace.
   if (!candidates) return [];
-  const labels = (server.object.metadata?.labels ?? {}) as Record<string, string>;
+  const labels = labelsOf(server.object);
   return candidates.filter((authz) => {
     const ref = specOf(authz).server;
     if (!ref || typeof ref !== 'object') return false;

@@ -6,7 +6,7 @@
 import { controllerPortSet, portListHas } from '../../../core/port-lists';
 import { REQUIRE_IDENTITY_PORTS_ANNOTATION, DEFAULT_POLICY_ANNOTATION } from '../../../core/vocabulary';
 import { AnalysisContext, DEFAULT_INBOUND_POLICIES } from '../../options';
-import { annotationsOf } from '../manifest';
+import { annotationOf, textOf } from '../manifest';
 import { MeshIndex, PodTemplate } from '../mesh-index';
 import { workloadLabel } from '../pod-templates';
 import { podOrNamespaceAnnotation } from '../proxy-settings';
@@ -34,7 +34,7 @@ export function isKnownDefaultPolicy(value: unknown): boolean {
  */
 export function effectiveDefaultPolicy(index: MeshIndex, pod: PodTemplate, context: AnalysisContext): EffectiveDefault {
   const cluster = (why: string): EffectiveDefault => ({ policy: context.defaultInboundPolicy, source: 'cluster', origin: `the cluster default (chart value proxy.defaultInboundPolicy)${why}` });
-  const own = pod.annotations[DEFAULT_POLICY_ANNOTATION];
+  const own = textOf(pod.annotations, DEFAULT_POLICY_ANNOTATION);
   if (own !== undefined) {
     if (isKnownDefaultPolicy(own)) {
       return { policy: own, source: 'pod', origin: `pod annotation ${DEFAULT_POLICY_ANNOTATION} of ${workloadLabel(pod)}` };
@@ -42,7 +42,7 @@ export function effectiveDefaultPolicy(index: MeshIndex, pod: PodTemplate, conte
     return cluster(`, because the pod annotation value ${JSON.stringify(own)} is not a policy and the policy controller drops it`);
   }
   const ns = index.namespace(pod.namespace);
-  const nsValue = ns ? annotationsOf(ns.object)[DEFAULT_POLICY_ANNOTATION] : undefined;
+  const nsValue = ns ? annotationOf(ns.object, DEFAULT_POLICY_ANNOTATION) : undefined;
   if (nsValue !== undefined) {
     if (isKnownDefaultPolicy(nsValue)) {
       return { policy: nsValue, source: 'namespace', origin: `annotation ${DEFAULT_POLICY_ANNOTATION} of Namespace ${pod.namespace}` };

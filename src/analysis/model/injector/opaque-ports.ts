@@ -7,7 +7,7 @@
 import { controllerPortSet, parsePortList, PortList, portListHas } from '../../../core/port-lists';
 import { OPAQUE_PORTS_ANNOTATION } from '../../../core/vocabulary';
 import { AnalysisContext } from '../../options';
-import { annotationsOf, labelsOf } from '../manifest';
+import { annotationOf, labelsOf, textOf } from '../manifest';
 import { perIndex } from '../memo';
 import { IndexedObject, Injection, MeshIndex, PodTemplate } from '../mesh-index';
 
@@ -21,8 +21,7 @@ const memo = perIndex((_index: MeshIndex): Memo => ({}));
 
 /** An object's own `config.linkerd.io/opaque-ports`, as text. */
 function opaquePortsAnnotation(entry: IndexedObject | undefined): string | undefined {
-  const value = entry ? annotationsOf(entry.object)[OPAQUE_PORTS_ANNOTATION] : undefined;
-  return value === undefined ? undefined : String(value);
+  return entry ? annotationOf(entry.object, OPAQUE_PORTS_ANNOTATION) : undefined;
 }
 
 /** A namespace's own list, which the injector copies to its pods and Services. */
@@ -52,8 +51,8 @@ function defaultsAmong(context: AnalysisContext, ports: readonly string[]): stri
  * namespace's, else the defaults it exposes as container ports: webhook.go and inject.go `FilterPodOpaquePorts`).
  */
 function podOpaquePortsAsInjected(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string | undefined {
-  const own = pod.annotations[OPAQUE_PORTS_ANNOTATION];
-  if (own !== undefined) return String(own);
+  const own = textOf(pod.annotations, OPAQUE_PORTS_ANNOTATION);
+  if (own !== undefined) return own;
   const ports: string[] = [];
   for (const p of pod.ports) ports.push(String(p.containerPort));
   return namespaceOpaquePorts(index, pod.namespace) ?? defaultsAmong(context, ports);
@@ -178,8 +177,8 @@ export function controllerOpaqueOnService(index: MeshIndex, context: AnalysisCon
  */
 export function endpointProfileOpaqueOnPod(index: MeshIndex, context: AnalysisContext, pod: PodTemplate, port: number): boolean {
   // Only an injected pod gets the namespace's list (or the defaults among its ports) written onto it.
-  const own = pod.annotations[OPAQUE_PORTS_ANNOTATION];
-  const written = pod.injection === Injection.ENABLED ? podOpaquePortsAsInjected(index, context, pod) : own === undefined ? undefined : String(own);
+  const own = textOf(pod.annotations, OPAQUE_PORTS_ANNOTATION);
+  const written = pod.injection === Injection.ENABLED ? podOpaquePortsAsInjected(index, context, pod) : own;
   const name = pod.ports.find((p) => p.containerPort === port && p.name)?.name;
   return portListHas(parsePortList(written ?? context.defaultOpaquePorts, true), port, name);
 }

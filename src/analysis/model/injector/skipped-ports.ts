@@ -6,6 +6,7 @@
 import { PortList, proxyInitPortList } from '../../../core/port-lists';
 import { SKIP_INBOUND_PORTS_ANNOTATION as SKIP_INBOUND_PORTS } from '../../../core/vocabulary';
 import { AnalysisContext } from '../../options';
+import { textOf } from '../manifest';
 import { MeshIndex, PodTemplate } from '../mesh-index';
 import { cniEnabledOf, cniIgnoredInboundPorts, podOrNamespaceAnnotation, proxyInitIgnoredInboundPorts } from '../proxy-settings';
 
@@ -29,7 +30,7 @@ export function inboundRedirector(index: MeshIndex, context: AnalysisContext): s
 
 /** Where a pod's skipped inbound ports come from, in words about the pod ("its own ..."), for messages. */
 export function skippedInboundSource(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): string {
-  const own = pod.annotations[SKIP_INBOUND_PORTS] !== undefined ? `its own ${SKIP_INBOUND_PORTS}`
+  const own = textOf(pod.annotations, SKIP_INBOUND_PORTS) !== undefined ? `its own ${SKIP_INBOUND_PORTS}`
     : podOrNamespaceAnnotation(pod, SKIP_INBOUND_PORTS) !== undefined ? `${SKIP_INBOUND_PORTS} of Namespace ${pod.namespace}` : undefined;
   if (!cniEnabledOf(index, context).enabled) {
     return own ?? `the cluster's proxyInit.ignoreInboundPorts "${proxyInitIgnoredInboundPorts(index)}", with no ${SKIP_INBOUND_PORTS} of its own`;

@@ -9,7 +9,7 @@ import { CALLS_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_
 import { compareStrings } from '../../../util/compare';
 import { idLabel } from '../../../util/labels';
 import { inboundRoutes, routeFor } from '../../model/inbound-routes';
-import { annotationsOf } from '../../model/manifest';
+import { annotationOf } from '../../model/manifest';
 import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { OutboundProtocol, outboundPolicy, servedTo, servicePortProtocol } from '../../model/outbound';
 import { workloadLabel } from '../../model/pod-templates';
@@ -95,7 +95,7 @@ export interface RetryChain {
 
 /** The hops a workload's declared calls make (calls to Services not in the analysis, or not resolvable, are skipped). */
 function hopsOf(index: MeshIndex, context: AnalysisContext, pod: PodTemplate): ChainHop[] {
-  const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
+  const value = annotationOf(pod.owner.object, CALLS_ANNOTATION);
   if (typeof value !== 'string') return [];
   return parseCalls(value, pod.namespace).calls.flatMap((call) => {
     const service = index.service(call.namespace, call.service);

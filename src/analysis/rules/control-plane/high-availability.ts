@@ -2,6 +2,7 @@ import * as yaml from 'js-yaml';
 import { COMPONENT_LABEL, ZONE_LABEL } from '../../../core/fault-domains';
 import { Severity } from '../../finding';
 import { ChartInstall, InstallSource, controlPlaneInstalls } from '../../model/installs';
+import { labelOf, textOf } from '../../model/manifest';
 import { MeshIndex } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -60,8 +61,8 @@ function factsOf(ctx: RuleContext): FaultDomainFacts {
   const zoneLabels = new Set<string>();
   let unlabelled = 0;
   for (const node of nodes) {
-    const zone = node.object.metadata?.labels?.[ZONE_LABEL];
-    if (typeof zone === 'string' && zone !== '') zoneLabels.add(zone);
+    const zone = labelOf(node.object, ZONE_LABEL);
+    if (zone !== undefined && zone !== '') zoneLabels.add(zone);
     else unlabelled++;
   }
   const declaredNodes = ctx.context.nodeCount;
@@ -95,7 +96,8 @@ function fluxAddsZoneSpread(install: ValuesInstall): boolean {
 
 /** Rendered controller pods (a chart rendered by cdk8s Helm) carrying the zone spread. */
 function renderedZoneSpread(index: MeshIndex, namespace: string | undefined): boolean {
-  const controllers = index.podTemplates.filter((p) => !p.owner.inventory && p.namespace === namespace && p.labels[COMPONENT_LABEL] !== undefined);
+  const controllers = index.podTemplates.filter((p) => !p.owner.inventory && p.namespace === namespace
+    && textOf(p.labels, COMPONENT_LABEL) !== undefined);
   return controllers.length > 0 && controllers.every((p) => hasZoneConstraint(p.spec.topologySpreadConstraints));
 }
 

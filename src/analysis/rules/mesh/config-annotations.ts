@@ -13,7 +13,7 @@ import { ADMISSION_WEBHOOKS_LABEL } from '../../../core/vocabulary';
 import { hasOwnKeys, isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
 import { isMeshed } from '../../model/injector/injection';
-import { annotationsOf } from '../../model/manifest';
+import { MetadataMap, annotationsOf, textOf } from '../../model/manifest';
 import { IndexedObject, Injection } from '../../model/mesh-index';
 import { ownPodTemplates } from '../../model/pod-templates';
 import { cniEnabledOf } from '../../model/proxy-settings';
@@ -35,7 +35,7 @@ function keySeverity(key: string, uninjected: boolean): Severity {
  */
 /** `cni`: the CNI plugin replaces linkerd-init (read once per analysis, not per pod). */
 function checkAnnotations(
-  ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string, cni: boolean, uninjected = false,
+  ctx: RuleContext, subject: IndexedObject, annotations: MetadataMap, where: string, cni: boolean, uninjected = false,
 ): void {
   const namespace = subject.id.kind === 'Namespace';
   for (const key of Object.keys(annotations)) {
@@ -43,17 +43,18 @@ function checkAnnotations(
     const problem = keyProblem(key, namespace);
     if (problem) ctx.report(subject, `${where} ${problem}`, { severity: keySeverity(key, uninjected) });
     const status = proxyKeyStatus(key);
-    if (status.kind !== 'read') continue;
-    const value = annotations[key];
+    // A value that is not text never reaches the injector: the API server refuses the object (LKD-SCHEMA-002).
+    const value = textOf(annotations, key);
+    if (status.kind !== 'read' || value === undefined) continue;
     if (key === OPAQUE_PORTS) {
-      const misread = opaquePortsProblem(String(value), POD_SITE);
+      const misread = opaquePortsProblem(value, POD_SITE);
       if (misread) ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}: ${misread}`, { severity: Severity.WARNING });
       continue;
     }
     const reader = OTHER_READERS[status.entry.goName];
     const cniReader = cni ? CNI_READERS[status.entry.goName] : undefined;
     if (reader || cniReader) {
-      const misread = cniReader?.(String(value)) ?? reader?.(String(value));
+      const misread = cniReader?.(value) ?? reader?.(value);
       if (!misread) continue;
       // An invalid linkerd.io/inject is why the pod is uninjected: never idle.
       const idle = uninjected && misread.severity === Severity.ERROR && key !== LABELS_GO.ProxyInjectAnnotation;
@@ -61,7 +62,7 @@ function checkAnnotations(
         { severity: misread.severity && !idle ? misread.severity : Severity.WARNING });
       continue;
     }
-    const invalid = VALIDATORS[status.entry.goName]?.(String(value));
+    const invalid = VALIDATORS[status.entry.goName]?.(value);
     if (invalid) {
       ctx.report(subject, `${where} ${key} is ${JSON.stringify(value)}, which ${invalid}; the injector logs and ignores it.`,
         { severity: uninjected ? Severity.WARNING : Severity.ERROR });
@@ -76,9 +77,9 @@ function readOnService(key: string): boolean {
 
 function checkServiceAnnotations(ctx: RuleContext, service: IndexedObject): void {
   const annotations = annotationsOf(service.object);
-  const opaque = annotations[OPAQUE_PORTS];
+  const opaque = textOf(annotations, OPAQUE_PORTS);
   if (opaque !== undefined) {
-    const problem = opaquePortsProblem(String(opaque), SERVICE_SITE);
+    const problem = opaquePortsProblem(opaque, SERVICE_SITE);
     if (problem) ctx.report(service, `annotation ${OPAQUE_PORTS} is ${JSON.stringify(opaque)}: ${problem}`, { severity: Severity.WARNING });
   }
   let others: string[] | undefined;

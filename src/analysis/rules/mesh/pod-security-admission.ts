@@ -1,5 +1,6 @@
 import { Severity } from '../../finding';
 import { isMeshed } from '../../model/injector/injection';
+import { labelOf } from '../../model/manifest';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { CniFact, cniEnabledOf } from '../../model/proxy-settings';
@@ -14,8 +15,8 @@ const ASSUMED_FIX = 'If the cluster runs linkerd2-cni, declare it (cniEnabled: t
   + '(LinkerdControlPlane cni: {}), or label the namespace pod-security.kubernetes.io/enforce: privileged.';
 
 function enforcedLevel(index: MeshIndex, namespace: string): string | undefined {
-  const level = index.namespace(namespace)?.object.metadata?.labels?.[ENFORCE_LABEL];
-  return typeof level === 'string' && REFUSING_LEVELS.has(level) ? level : undefined;
+  const level = labelOf(index.namespace(namespace)?.object, ENFORCE_LABEL);
+  return level !== undefined && REFUSING_LEVELS.has(level) ? level : undefined;
 }
 
 function checkPod(ctx: RuleContext, pod: PodTemplate, cni: CniFact, levels: Map<string, string | undefined>): void {

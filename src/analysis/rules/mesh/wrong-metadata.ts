@@ -3,7 +3,7 @@ import { chartDefault, isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, sam
 import { ADMISSION_WEBHOOKS_LABEL, POLICY_GROUP } from '../../../core/vocabulary';
 import { hasOwn, isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
-import { annotationsOf, labelsOf } from '../../model/manifest';
+import { annotationOf, annotationsOf, labelsOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { ownPodTemplates } from '../../model/pod-templates';
 import { Rule, RuleContext, RuleArea } from '../../rule';
@@ -125,7 +125,7 @@ function sameAsInherited(ctx: RuleContext, subject: IndexedObject, key: string, 
   const isNamespace = subject.group === '' && subject.id.kind === 'Namespace';
   const ns = !isNamespace && subject.id.namespace !== undefined ? ctx.index.namespace(subject.id.namespace) : undefined;
   if (status.entry.sites.includes(KeySite.NAMESPACE) && ns) {
-    const inherited = annotationsOf(ns.object)[key];
+    const inherited = annotationOf(ns.object, key);
     if (inherited !== undefined) return sameKeyValue(String(inherited), value);
   }
   // Nothing injects a pod whose namespace does not ask for it (report.go disabledByAnnotation), so "disabled" is

@@ -4,7 +4,7 @@ import { CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { FleetCluster, FleetRule, FleetRuleContext } from '../../fleet/fleet-rule';
 import { ExportMode, MirroredService, gatewayIdentityOf } from '../../fleet/model';
-import { annotationsOf } from '../../model/manifest';
+import { annotationOf } from '../../model/manifest';
 import { Injection, PodTemplate } from '../../model/mesh-index';
 import { workloadLabel } from '../../model/pod-templates';
 import { Caller, canReachAs } from '../../policy';
@@ -53,7 +53,7 @@ function explainMissingMirror(ctx: FleetRuleContext, source: FleetCluster, pod: 
 }
 
 function checkPod(ctx: FleetRuleContext, source: FleetCluster, pod: PodTemplate): void {
-  const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
+  const value = annotationOf(pod.owner.object, CALLS_ANNOTATION);
   if (typeof value !== 'string') return;
   for (const call of parseCalls(value, pod.namespace).calls) {
     const mirror = source.mirrors.find((m) => m.name === call.service && m.namespace === call.namespace);

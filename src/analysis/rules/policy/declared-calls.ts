@@ -2,7 +2,7 @@ import { MIRRORED_SERVICE_LABEL } from '../../../core/multicluster';
 import { CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { InboundRequest } from '../../model/inbound-routes';
-import { annotationsOf, labelsOf } from '../../model/manifest';
+import { annotationOf, labelsOf } from '../../model/manifest';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { InboundPolicy, canReach, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -75,7 +75,7 @@ function narrowestFix(ctx: RuleContext, pod: PodTemplate, call: DeclaredCall, po
 }
 
 function checkWorkload(ctx: RuleContext, pod: PodTemplate, policy: () => InboundPolicy): void {
-  const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
+  const value = annotationOf(pod.owner.object, CALLS_ANNOTATION);
   if (typeof value !== 'string') return;
   const { calls, bad } = parseCalls(value, pod.namespace);
   for (const text of bad) {

@@ -2,7 +2,7 @@ import { DEFAULT_POLICY_ANNOTATION, POLICY_GROUP } from '../../../core/vocabular
 import { FindingEffect, Severity } from '../../finding';
 import { isKnownDefaultPolicy } from '../../model/inbound/default-policy';
 import { PROXY_PROTOCOLS } from '../../model/inbound/servers';
-import { annotationsOf } from '../../model/manifest';
+import { annotationOf, textOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { ownPodTemplates } from '../../model/pod-templates';
@@ -56,11 +56,11 @@ export const policyValuesRule: Rule = {
   },
   check(ctx) {
     for (const ns of ctx.index.own('', 'Namespace')) {
-      checkAnnotation(ctx, ns, annotationsOf(ns.object)[DEFAULT_POLICY_ANNOTATION], 'annotation');
+      checkAnnotation(ctx, ns, annotationOf(ns.object, DEFAULT_POLICY_ANNOTATION), 'annotation');
     }
     for (const pod of ownPodTemplates(ctx.index)) {
       const where = pod.owner.id.kind === 'Pod' ? 'annotation' : 'pod template annotation';
-      checkAnnotation(ctx, pod.owner, pod.annotations[DEFAULT_POLICY_ANNOTATION], where);
+      checkAnnotation(ctx, pod.owner, textOf(pod.annotations, DEFAULT_POLICY_ANNOTATION), where);
     }
     for (const server of ctx.index.own(POLICY_GROUP, 'Server')) checkServer(ctx, server);
     for (const egress of ctx.index.own(POLICY_GROUP, 'EgressNetwork')) {

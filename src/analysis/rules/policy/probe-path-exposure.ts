@@ -2,7 +2,7 @@ import { CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { probePaths } from '../../model/inbound/probes';
 import { isMeshed } from '../../model/injector/injection';
-import { annotationsOf } from '../../model/manifest';
+import { annotationOf } from '../../model/manifest';
 import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { Caller, evaluateInboundPolicy } from '../../policy';
 import { Rule, RuleArea } from '../../rule';
@@ -13,7 +13,7 @@ const PLAINTEXT_OUTSIDER: Caller = { meshed: false, inCluster: false, label: 'an
 function declaredPaths(pods: readonly { owner: { object: Record<string, any> } }[]): Set<string> {
   const paths = new Set<string>(['/']);
   for (const pod of pods) {
-    const value = annotationsOf(pod.owner.object)[CALLS_ANNOTATION];
+    const value = annotationOf(pod.owner.object, CALLS_ANNOTATION);
     if (typeof value !== 'string') continue;
     for (const m of value.matchAll(/\s(\/[^\s,]*)/g)) paths.add(m[1]);
   }

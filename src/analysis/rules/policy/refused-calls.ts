@@ -4,7 +4,7 @@ import { REFUSED_CALLS_ANNOTATION } from '../../../core/vocabulary';
 import { compareStrings } from '../../../util/compare';
 import { idLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
-import { annotationsOf, labelsOf } from '../../model/manifest';
+import { annotationOf, labelsOf } from '../../model/manifest';
 import { MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { specOf } from '../../model/objects';
 import { refList } from '../../model/refs';
@@ -56,7 +56,7 @@ export function requestText(call: DeclaredCall): string {
 
 /** The declared refusals of a workload (the refused-calls annotation, in the calls grammar) and the unreadable entries. */
 export function refusalsOf(pod: PodTemplate): { calls: DeclaredCall[]; bad: string[] } {
-  const value = annotationsOf(pod.owner.object)[REFUSED_CALLS_ANNOTATION];
+  const value = annotationOf(pod.owner.object, REFUSED_CALLS_ANNOTATION);
   return typeof value === 'string' ? parseCalls(value, pod.namespace) : { calls: [], bad: [] };
 }
 

@@ -4,6 +4,7 @@ import { Severity } from '../../finding';
 import { requiresIdentityOn } from '../../model/inbound/default-policy';
 import { serverCoverage } from '../../model/inbound/servers';
 import { isMeshed } from '../../model/injector/injection';
+import { textOf } from '../../model/manifest';
 import { IndexedObject, PodTemplate } from '../../model/mesh-index';
 import { ownPodTemplates, workloadLabel } from '../../model/pod-templates';
 import { podOrNamespaceAnnotation } from '../../model/proxy-settings';
@@ -26,7 +27,7 @@ interface Superseded {
 
 /** Where the pod's list comes from, for messages. */
 function listOrigin(pod: PodTemplate): string {
-  return pod.annotations[REQUIRE_IDENTITY_PORTS_ANNOTATION] !== undefined ? 'the pod template' : `Namespace ${pod.namespace}`;
+  return textOf(pod.annotations, REQUIRE_IDENTITY_PORTS_ANNOTATION) !== undefined ? 'the pod template' : `Namespace ${pod.namespace}`;
 }
 
 /** The pod's listed ports that a Server governs and whose policy still admits an unauthenticated caller, by Server. */

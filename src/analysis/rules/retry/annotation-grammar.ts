@@ -2,8 +2,8 @@ import { ANNOTATION_PARSERS, retryAnnotated } from './retry-config';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS,
 } from '../../../core/vocabulary';
-import { annotationMap } from '../../../util/json';
 import { FindingEffect, Severity } from '../../finding';
+import { annotationOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, isGrpcRoute, isHttpRoute } from '../../model/routes/lists';
 import { isOutboundRoute } from '../../model/routes/parents';
@@ -45,10 +45,10 @@ function blockDropped(obj: IndexedObject, key: string): string {
 }
 
 function checkKeys(ctx: RuleContext, obj: IndexedObject, keys: readonly string[]): void {
-  const annotations = annotationMap(obj.object);
   for (const key of keys) {
-    if (!(key in annotations)) continue;
-    const parsed = ANNOTATION_PARSERS[key](annotations[key]);
+    const value = annotationOf(obj.object, key);
+    if (value === undefined) continue;
+    const parsed = ANNOTATION_PARSERS[key](value);
     if (parsed.ok) continue;
     const problem = `annotation ${key}: ${parsed.reason}`;
     // A route is refused or skipped whole; a Service or EgressNetwork only loses its retry or timeout settings.

@@ -1,7 +1,7 @@
 import { presentKeys, retryAnnotated } from './retry-config';
 import { RETRY_ANNOTATIONS, RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, TIMEOUT_ANNOTATIONS, GATEWAY_GROUP, POLICY_GROUP } from '../../../core/vocabulary';
-import { hasAnnotation } from '../../../util/json';
 import { Severity } from '../../finding';
+import { hasAnnotation } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { PortRetryUse, RetryFamily, serviceRetryUse } from '../../model/outbound-retry';
 import { allRoutes, isGrpcRoute } from '../../model/routes/lists';

@@ -6,9 +6,9 @@ import { parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_REQUEST_ANNOTATION,
 } from '../../../core/vocabulary';
-import { annotationMap } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
 import { Severity } from '../../finding';
+import { annotationOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes } from '../../model/routes/lists';
 import { Rule, RuleArea, RuleContext } from '../../rule';
@@ -50,7 +50,7 @@ function checkParent(ctx: RuleContext, parent: IndexedObject): void {
   const keys = presentKeys(parent, SERVICE_RETRY_KEYS);
   // Most Services have no retry keys: skip them before parsing (and failing on) an absent request timeout.
   if (keys.length === 0) return;
-  const request = parseLinkerdDuration(annotationMap(parent.object)[TIMEOUT_REQUEST_ANNOTATION]);
+  const request = parseLinkerdDuration(annotationOf(parent.object, TIMEOUT_REQUEST_ANNOTATION));
   if (!request.ok) return;
   const source = `${TIMEOUT_REQUEST_ANNOTATION} on the ${parent.id.kind}`;
   const problem = budgetProblem(retrySettingsOf(parent, keys), { ms: request.value, source });

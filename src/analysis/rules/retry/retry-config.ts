@@ -11,7 +11,8 @@ import {
   RETRY_GRPC_ANNOTATION, RETRY_HTTP_ANNOTATION, RETRY_LIMIT_ANNOTATION, RETRY_TIMEOUT_ANNOTATION, TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION,
   POLICY_GROUP,
 } from '../../../core/vocabulary';
-import { annotationMap, hasAnnotation, hasOwn, isRecord } from '../../../util/json';
+import { hasOwn, isRecord } from '../../../util/json';
+import { annotationOf, annotationsOf, hasAnnotation, textOf } from '../../model/manifest';
 import { perIndex, perKeyOfIndex } from '../../model/memo';
 import { IndexedObject, MeshIndex, PodTemplate } from '../../model/mesh-index';
 import { isGatewayHttpRoute, isGrpcRoute, isHttpRoute, rules } from '../../model/routes/lists';
@@ -37,8 +38,8 @@ export const ANNOTATION_PARSERS: Readonly<Record<string, (value: unknown) => Par
 export function annotationsRead(obj: IndexedObject, keys: readonly string[]): boolean {
   const present = presentKeys(obj, keys);
   if (present.length === 0) return true;
-  const annotations = annotationMap(obj.object);
-  return present.every((k) => ANNOTATION_PARSERS[k](annotations[k]).ok);
+  const annotations = annotationsOf(obj.object);
+  return present.every((k) => ANNOTATION_PARSERS[k](textOf(annotations, k)).ok);
 }
 
 /** The retry keys a route of this kind reads (an HTTPRoute never reads `/grpc`, a GRPCRoute never `/http`). */
@@ -54,7 +55,8 @@ export function presentKeys(obj: IndexedObject | undefined, keys: readonly strin
   if (!isRecord(annotations)) return NO_KEYS;
   let present: string[] | undefined;
   for (const key of keys) {
-    if (hasOwn(annotations, key)) (present ??= []).push(key);
+    // textOf's reading: only text (or null, read as empty) is an annotation value Kubernetes accepts.
+    if (textOf(annotations, key) !== undefined) (present ??= []).push(key);
   }
   return present ?? NO_KEYS;
 }
@@ -67,14 +69,14 @@ export function presentKeys(obj: IndexedObject | undefined, keys: readonly strin
 export function retryBlockKeys(obj: IndexedObject | undefined, keys: readonly string[]): readonly string[] {
   const present = presentKeys(obj, keys);
   if (present.length === 0) return present;
-  const annotations = annotationMap(obj!.object);
+  const annotations = annotationsOf(obj!.object);
   const zero = (key: string): boolean => {
     if (key === RETRY_LIMIT_ANNOTATION) {
-      const limit = parseRetryLimit(annotations[key]);
+      const limit = parseRetryLimit(textOf(annotations, key));
       return limit.ok && limit.value === 0;
     }
     if (key === RETRY_TIMEOUT_ANNOTATION) {
-      const timeout = parseLinkerdDuration(annotations[key]);
+      const timeout = parseLinkerdDuration(textOf(annotations, key));
       return timeout.ok && timeout.value === 0;
     }
     return false;
@@ -83,8 +85,8 @@ export function retryBlockKeys(obj: IndexedObject | undefined, keys: readonly st
 }
 
 export function describeKeys(obj: IndexedObject, keys: readonly string[]): string {
-  const annotations = annotationMap(obj.object);
-  return keys.map((k) => `${k}=${JSON.stringify(annotations[k])}`).join(', ');
+  const annotations = annotationsOf(obj.object);
+  return keys.map((k) => `${k}=${JSON.stringify(textOf(annotations, k))}`).join(', ');
 }
 
 export interface RetrySettings {
@@ -99,9 +101,9 @@ export interface RetrySettings {
 
 /** Reads the retry settings `keys` of `source` define (unparseable values fall back to Linkerd's defaults). */
 export function retrySettingsOf(source: IndexedObject, keys: readonly string[]): RetrySettings {
-  const annotations = annotationMap(source.object);
-  const limit = parseRetryLimit(annotations[RETRY_LIMIT_ANNOTATION]);
-  const timeout = parseLinkerdDuration(annotations[RETRY_TIMEOUT_ANNOTATION]);
+  const annotations = annotationsOf(source.object);
+  const limit = parseRetryLimit(textOf(annotations, RETRY_LIMIT_ANNOTATION));
+  const timeout = parseLinkerdDuration(textOf(annotations, RETRY_TIMEOUT_ANNOTATION));
   return {
     source,
     keys,
@@ -163,7 +165,7 @@ export interface RequestTimeout {
 }
 
 function annotationTimeout(obj: IndexedObject, label: string): RequestTimeout | undefined {
-  const parsed = parseLinkerdDuration(annotationMap(obj.object)[TIMEOUT_REQUEST_ANNOTATION]);
+  const parsed = parseLinkerdDuration(annotationOf(obj.object, TIMEOUT_REQUEST_ANNOTATION));
   return parsed.ok ? { ms: parsed.value, source: `${TIMEOUT_REQUEST_ANNOTATION} on ${label}` } : undefined;
 }
 

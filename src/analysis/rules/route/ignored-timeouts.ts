@@ -1,7 +1,8 @@
 import { parseLinkerdDuration } from '../../../core/linkerd-grammar';
 import { TIMEOUT_ANNOTATIONS, TIMEOUT_REQUEST_ANNOTATION } from '../../../core/vocabulary';
-import { hasAnnotation, isRecord } from '../../../util/json';
+import { isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
+import { annotationOf, hasAnnotation } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { allRoutes, isGrpcRoute, rules } from '../../model/routes/lists';
 import { isOutboundRoute } from '../../model/routes/parents';
@@ -31,7 +32,7 @@ function checkRule(ctx: RuleContext, route: IndexedObject, timeouts: Record<stri
   if (timeouts.request !== undefined && hasAnnotation(route.object, TIMEOUT_REQUEST_ANNOTATION)) {
     // The same duration in both changes nothing: advice only.
     const rule = parseLinkerdDuration(timeouts.request);
-    const annotation = parseLinkerdDuration(route.object.metadata?.annotations?.[TIMEOUT_REQUEST_ANNOTATION]);
+    const annotation = parseLinkerdDuration(annotationOf(route.object, TIMEOUT_REQUEST_ANNOTATION));
     const same = rule.ok && annotation.ok && rule.value === annotation.value;
     ctx.report(route, `${base}.request is set, but the route's ${TIMEOUT_REQUEST_ANNOTATION} annotation takes precedence, so `
       + `${base}.request is ignored${same ? ' (both say the same, so nothing changes)' : ''}. Keep one of the two.`,

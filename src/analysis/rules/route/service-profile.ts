@@ -1,7 +1,8 @@
 import { RETRY_ANNOTATIONS, TIMEOUT_ANNOTATIONS, SERVICE_PROFILE_GROUP } from '../../../core/vocabulary';
-import { hasAnnotation, pushTo } from '../../../util/json';
+import { pushTo } from '../../../util/json';
 import { objectLabel } from '../../../util/labels';
 import { FindingEffect, Severity } from '../../finding';
+import { hasAnnotation } from '../../model/manifest';
 import { IndexedObject, MeshIndex } from '../../model/mesh-index';
 import { allRoutes } from '../../model/routes/lists';
 import { serviceParents } from '../../model/routes/parents';

@@ -2,7 +2,7 @@ import { rulesCoverAll } from '../../../core/route-coverage';
 import { UNMATCHED_ANNOTATION, UnmatchedRequests } from '../../../core/unmatched-requests';
 import { compareStrings } from '../../../util/compare';
 import { Severity } from '../../finding';
-import { annotationsOf } from '../../model/manifest';
+import { annotationOf } from '../../model/manifest';
 import { OutboundParentKind, PortRoute, ServedRoutes, ServicePortPolicy, outboundPolicy, servedTo } from '../../model/outbound';
 import { routeAudiences, servedToConsumers } from '../../model/route-audiences';
 import { RouteFamily } from '../../model/routes/lists';
@@ -59,7 +59,7 @@ export const unmatchedRequests: Rule = {
           const what = family === RouteFamily.GRPC ? 'a call no rule matches fails with UNIMPLEMENTED' : 'a request no rule matches gets 404';
           for (const route of routes) {
             // The author said the rest is meant to get 404 (a route construct's unmatched: NOT_FOUND writes this).
-            if (annotationsOf(route.route.object)[UNMATCHED_ANNOTATION] === UnmatchedRequests.NOT_FOUND) continue;
+            if (annotationOf(route.route.object, UNMATCHED_ANNOTATION) === UnmatchedRequests.NOT_FOUND) continue;
             ctx.report(route.route, `every rule of ${route.route.id.kind} ${route.route.id.name} has matches, and no route served on ${where} `
               + `matches the rest for ${label}; Linkerd drops the default route once a route is served, so ${what}. Add a rule `
               + 'without matches (UnmatchedRequests.ROUTE_TO_SERVICE on the route construct), or, if that is intended, say so with '

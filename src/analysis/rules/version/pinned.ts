@@ -2,6 +2,7 @@ import { IMAGE_DIGESTS_ANNOTATION, ImageLayout, imageValueProblems, imagesWithou
 import { chartVersionProblem, imageProblem } from '../../../core/versions';
 import { Severity } from '../../finding';
 import { ChartInstall, InstallSource, linkerdInstalls } from '../../model/installs';
+import { annotationOf } from '../../model/manifest';
 import { PodTemplate } from '../../model/mesh-index';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -35,7 +36,7 @@ function checkValueImages(ctx: RuleContext, install: ChartInstall): void {
 
 /** The user asked for digests (the install carries the annotation): every image the chart renders must have one. */
 function checkDigests(ctx: RuleContext, install: ChartInstall): void {
-  if (install.subject.object.metadata?.annotations?.[IMAGE_DIGESTS_ANNOTATION] !== 'required') return;
+  if (annotationOf(install.subject.object, IMAGE_DIGESTS_ANNOTATION) !== 'required') return;
   const missing = imagesWithoutDigest(install.values, chartName(install));
   if (missing.length === 0) return;
   const keys = [...new Set(missing.map((i) => `${i.image} (${i.layout === ImageLayout.REFERENCE ? i.nameKey : i.versionKey})`))];

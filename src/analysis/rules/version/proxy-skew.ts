@@ -4,7 +4,7 @@ import { LinkerdVersion, chartVersionProblem, edgeAppVersion } from '../../../co
 import { PROXY_VERSION_ANNOTATION } from '../../../core/vocabulary';
 import { Severity } from '../../finding';
 import { ChartInstall, controlPlaneInstalls } from '../../model/installs';
-import { annotationsOf } from '../../model/manifest';
+import { annotationOf, textOf } from '../../model/manifest';
 import { cniEnabledOf } from '../../model/proxy-settings';
 import { Rule, RuleArea, RuleContext } from '../../rule';
 
@@ -58,7 +58,7 @@ function initFailure(ctx: RuleContext, pinned: string): { text: string; severity
 
 function checkAnnotations(ctx: RuleContext, cp: ControlPlaneVersion): void {
   for (const ns of ctx.index.own('', 'Namespace')) {
-    const pinned = annotationsOf(ns.object)[PROXY_VERSION_ANNOTATION];
+    const pinned = annotationOf(ns.object, PROXY_VERSION_ANNOTATION);
     if (pinned !== undefined && pinned !== cp.version) {
       const failure = initFailure(ctx, pinned);
       ctx.report(ns, `namespace annotation ${PROXY_VERSION_ANNOTATION}: ${pinned} injects proxies of another version than the control plane `
@@ -66,7 +66,7 @@ function checkAnnotations(ctx: RuleContext, cp: ControlPlaneVersion): void {
     }
   }
   for (const pod of ctx.index.podTemplates) {
-    const pinned = pod.annotations[PROXY_VERSION_ANNOTATION];
+    const pinned = textOf(pod.annotations, PROXY_VERSION_ANNOTATION);
     if (pod.owner.inventory || pinned === undefined || pinned === cp.version) continue;
     const failure = initFailure(ctx, pinned);
     ctx.report(pod.owner, `pod template annotation ${PROXY_VERSION_ANNOTATION}: ${pinned} differs from the control plane (${cp.version}, from ${cp.origin}).`

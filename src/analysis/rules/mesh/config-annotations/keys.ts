@@ -6,7 +6,7 @@ import { LABELS_GO, LABELS_GO_KEYS } from '../../../../core/linkerd-annotations.
 import { isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, readProxyKeys, UNREAD_KEYS } from '../../../../core/proxy-annotations';
 import { editDistance } from '../../../../util/edit-distance';
 import { Severity } from '../../../finding';
-import { annotationsOf } from '../../../model/manifest';
+import { MetadataMap, annotationsOf } from '../../../model/manifest';
 import { IndexedObject } from '../../../model/mesh-index';
 import { RuleContext } from '../../../rule';
 
@@ -77,7 +77,7 @@ function misplacedKey(key: string): string | undefined {
 }
 
 export function checkMisplacedKeys(
-  ctx: RuleContext, subject: IndexedObject, annotations: Record<string, string>, where: string, uninjected = false,
+  ctx: RuleContext, subject: IndexedObject, annotations: MetadataMap, where: string, uninjected = false,
 ): void {
   for (const key of Object.keys(annotations)) {
     const meant = misplacedKey(key);

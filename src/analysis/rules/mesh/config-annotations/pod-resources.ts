@@ -9,6 +9,7 @@ import { quantityAbove } from '../../../../core/quantities';
 import { Severity } from '../../../finding';
 import { isMeshed } from '../../../model/injector/injection';
 import { controlPlaneInstalls } from '../../../model/installs';
+import { textOf } from '../../../model/manifest';
 import { carriesLinkerdProxy, PodTemplate } from '../../../model/mesh-index';
 import { cniEnabledOf, nativeSidecarOf, podOrNamespaceAnnotation, proxyInitRunsAsRoot } from '../../../model/proxy-settings';
 import { RuleContext } from '../../../rule';
@@ -67,7 +68,7 @@ export function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, podWhere
   // The injector copies a namespace's wait onto pods without one (it is one of ProxyAlphaConfigAnnotations).
   const value = podOrNamespaceAnnotation(pod, WAIT_BEFORE_EXIT);
   if (value === undefined || !/^\d+$/.test(String(value))) return;
-  const own = pod.annotations[WAIT_BEFORE_EXIT] !== undefined;
+  const own = textOf(pod.annotations, WAIT_BEFORE_EXIT) !== undefined;
   // A namespace's value reaches only the pods the injector injects.
   if (!own && !isMeshed(pod)) return;
   const where = own ? podWhere : `Namespace ${pod.namespace}'s annotation`;
@@ -92,7 +93,7 @@ export function checkWaitBeforeExit(ctx: RuleContext, pod: PodTemplate, podWhere
  * render unless proxyInit.runAsRoot is set: the webhook denies the pod. inject.go reads the pod's own annotation only.
  */
 export function checkCloseWait(ctx: RuleContext, pod: PodTemplate, where: string): void {
-  const value = pod.annotations[CLOSE_WAIT];
+  const value = textOf(pod.annotations, CLOSE_WAIT);
   const ms = value === undefined ? undefined : parseGoDuration(String(value));
   // int64(d.Seconds()): what the template tests, truncated toward zero.
   if (ms === undefined || Math.trunc(ms / 1000) === 0 || carriesLinkerdProxy(pod.spec)) return;

@@ -1,0 +1,101 @@
+/**
+ * The types Kubernetes requires of object metadata (k8s.io/apimachinery pkg/apis/meta/v1 ObjectMeta): `name`,
+ * `namespace` and `generateName` are strings, `labels` and `annotations` maps of strings. kubectl, Helm and the API
+ * server decode every object's metadata into that struct and refuse the object when a value has another type ("json:
+ * cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"); null decodes as empty. YAML
+ * makes this easy to get wrong: `version: 2` and `prometheus.io/scrape: true` are a number and a boolean.
+ */
+import { KubeObject, podTemplateOf } from './manifest';
+import { isRecord } from '../../util/json';
+
+const TEXT_FIELDS = ['name', 'namespace', 'generateName'];
+const MAP_FIELDS = ['labels', 'annotations'];
+
+/**
+ * API groups whose workloads the API server decodes whole, pod template included, into typed structs (a custom
+ * resource such as an Argo Rollout keeps its template as its CRD's schema says).
+ */
+const TYPED_TEMPLATE_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'batch']);
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** A value in words for a message: `2 (a number)`, `true (a boolean)`, `a list`, `a map`. */
+function described(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map';
+  return `${String(value)} (a ${typeof value})`;
+}
+
+/** Whether a value decodes into a Go string: text, or null (read as empty). */
+function decodesAsText(value: unknown): boolean {
+  return typeof value === 'string' || value === undefined || value === null;
+}
+
+/** Whether a labels or annotations value decodes into map[string]string. */
+function decodesAsTextMap(map: unknown): boolean {
+  if (map === undefined || map === null) return true;
+  if (typeof map !== 'object' || Array.isArray(map)) return false;
+  for (const key in map) {
+    if (!decodesAsText((map as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a metadata value decodes into ObjectMeta's fields: the test every object and pod template takes, in plain
+ * loops and without a message or a list (almost all pass; metadataProblems then says what is wrong).
+ */
+function decodes(metadata: unknown): boolean {
+  if (metadata === undefined || metadata === null) return true;
+  if (typeof metadata !== 'object' || Array.isArray(metadata)) return false;
+  const m = metadata as Record<string, unknown>;
+  return decodesAsText(m.name) && decodesAsText(m.namespace) && decodesAsText(m.generateName)
+    && decodesAsTextMap(m.labels) && decodesAsTextMap(m.annotations);
+}
+
+/** What the decoder refuses in one metadata value, each as `<path> is <value>`; `path` names the metadata field. */
+function metadataProblems(metadata: unknown, path: string, out: string[]): void {
+  if (decodes(metadata)) return;
+  if (!isRecord(metadata)) {
+    out.push(`${path} is ${described(metadata)}, not a map`);
+    return;
+  }
+  for (const field of TEXT_FIELDS) {
+    const value = metadata[field];
+    if (!decodesAsText(value)) out.push(`${path}.${field} is ${described(value)}`);
+  }
+  for (const field of MAP_FIELDS) {
+    const map = metadata[field];
+    if (decodesAsTextMap(map)) continue;
+    if (!isRecord(map)) {
+      out.push(`${path}.${field} is ${described(map)}, not a map of strings`);
+      continue;
+    }
+    for (const key of Object.keys(map)) {
+      if (!decodesAsText(map[key])) out.push(`${path}.${field} ${key} is ${described(map[key])}`);
+    }
+  }
+}
+
+/** Where a workload kind keeps pod template metadata, beside the pod template itself (a CronJob's job template). */
+function templatePath(kind: string): string {
+  return kind === 'CronJob' ? 'spec.jobTemplate.spec.template.metadata' : 'spec.template.metadata';
+}
+
+/**
+ * Everything in an object's metadata, and in a built-in workload's pod template metadata, whose type makes kubectl,
+ * Helm and the API server refuse the object; empty when there is nothing (one shared empty list: read-only).
+ */
+export function metadataTypeProblems(obj: KubeObject, group: string): readonly string[] {
+  const typedTemplate = TYPED_TEMPLATE_GROUPS.has(group) && obj.kind !== 'Pod';
+  const template = typedTemplate ? podTemplateOf(obj) : undefined;
+  const jobTemplate = typedTemplate && obj.kind === 'CronJob' ? obj.spec?.jobTemplate : undefined;
+  if (decodes(obj.metadata) && (!isRecord(template) || decodes(template.metadata)) && (!isRecord(jobTemplate) || decodes(jobTemplate.metadata))) {
+    return NONE;
+  }
+  const out: string[] = [];
+  metadataProblems(obj.metadata, 'metadata', out);
+  if (isRecord(jobTemplate)) metadataProblems(jobTemplate.metadata, 'spec.jobTemplate.metadata', out);
+  if (isRecord(template)) metadataProblems(template.metadata, templatePath(obj.kind), out);
+  return out;
+}

@@ -1,0 +1,42 @@
+import { FindingEffect, Severity } from '../../finding';
+import { isToolConfigGroup } from '../../model/manifest';
+import { metadataTypeProblems } from '../../model/metadata-types';
+import { Rule, RuleArea } from '../../rule';
+
+/** How many problems one finding lists before it counts the rest. */
+const SHOWN = 10;
+
+/** Metadata values of another type than ObjectMeta's: the object never reaches the cluster. */
+export const metadataTypesRule: Rule = {
+  id: 'LKD-SCHEMA-002',
+  area: RuleArea.SCHEMA,
+  severity: Severity.ERROR,
+  effects: [FindingEffect.REJECTED],
+  doc: {
+    certainty: 'Rejected: kubectl, Helm and the API server decode metadata into ObjectMeta and refuse any other type '
+      + '(k8s.io/apimachinery pkg/apis/meta/v1 types.go ObjectMeta).',
+    title: 'Names, labels and annotations are strings',
+    why: 'Kubernetes reads metadata.name, namespace and generateName as strings and labels and annotations as maps of '
+      + 'strings, for every kind; a built-in workload\'s pod template metadata too. YAML reads `version: 2` as a number and '
+      + '`prometheus.io/scrape: true` as a boolean, and kubectl then refuses the file ("json: cannot unmarshal number into '
+      + 'Go struct field ObjectMeta.metadata.labels of type string"), as Helm and Argo CD do. Linkerd never sees the object: '
+      + 'this analysis reads such a value as absent, so no other rule judges it.',
+    fix: 'Quote the value ("2", "true"); write maps as maps.',
+    linkerdSource: 'not Linkerd: Kubernetes ObjectMeta (k8s.io/apimachinery pkg/apis/meta/v1 types.go: Name, Namespace and '
+      + 'GenerateName string, Labels and Annotations map[string]string), which kubectl, Helm and the API server decode '
+      + 'every object\'s metadata into (null decodes as empty)',
+    badExample: 'metadata:\n  labels:\n    version: 2\n  annotations:\n    prometheus.io/scrape: true',
+    goodExample: 'metadata:\n  labels:\n    version: "2"\n  annotations:\n    prometheus.io/scrape: "true"',
+  },
+  check(ctx) {
+    for (const entry of ctx.index.objects) {
+      // Tool configs (a kustomization) are read by their tool, never applied.
+      if (entry.inventory || isToolConfigGroup(entry.group)) continue;
+      const problems = metadataTypeProblems(entry.object, entry.group);
+      if (problems.length === 0) continue;
+      const more = problems.length > SHOWN ? `; and ${problems.length - SHOWN} more` : '';
+      ctx.report(entry, `${problems.slice(0, SHOWN).join('; ')}${more}: Kubernetes requires strings (maps of strings for labels `
+        + 'and annotations), so kubectl, Helm and the API server refuse the object. Quote the value.', { effect: FindingEffect.REJECTED });
+    }
+  },
+};
