@@ -1,10 +1,10 @@
 /**
  * Values of the wrong type inside manifests that are otherwise real: a number or a boolean where Kubernetes wants a
  * string (an unquoted `version: 2` label, `prometheus.io/scrape: true`), a map where a list belongs, a list where a map
- * belongs, null. Every command the engine answers (analyze, explain, diff, plan-deny) must end in a report or a coded
- * refusal, never in an internal error, and every check must see through the engine's one reading of labels and
- * annotations. The inputs are ../shared/realworld (read in place) and mesh-lab; the cases are drawn with a fixed seed
- * (FUZZ_SEED and WRONG_TYPES_RUNS override it locally). The crashes this found once are pinned below the property.
+ * belongs, null. Every command over manifests (analyze, for one cluster and for a fleet, explain, diff, plan-deny,
+ * import) must end in a report or a refusal with a message, never in an internal error. The inputs are
+ * ../shared/realworld (read in place) and mesh-lab; the cases are drawn with a fixed seed (FUZZ_SEED and
+ * WRONG_TYPES_RUNS override it locally). The crashes this found are pinned in test/analysis/rules/schema-rules.test.ts.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -99,7 +99,10 @@ function apply(objects: any[], c: Change): string {
 
 /** The commands the engine answers, with targets taken from the input (a Service port, a workload, a namespace). */
 function commands(objects: any[]): string[][] {
-  const out = [['analyze', 'head.yaml'], ['diff', 'base.yaml', 'head.yaml'], ['diff', 'head.yaml', 'base.yaml'], ['plan-deny', 'head.yaml', '--cluster']];
+  const out = [
+    ['analyze', 'head.yaml'], ['analyze', '--cluster', 'east=head.yaml', '--cluster', 'west=base.yaml'], ['diff', 'base.yaml', 'head.yaml'],
+    ['diff', 'head.yaml', 'base.yaml'], ['plan-deny', 'head.yaml', '--cluster'], ['import', 'head.yaml'],
+  ];
   const text = (v: unknown): v is string => typeof v === 'string' && v !== '';
   const service = objects.find((o) => o?.kind === 'Service' && text(o.metadata?.namespace) && text(o.metadata?.name) && Number.isInteger(o.spec?.ports?.[0]?.port));
   if (service) out.push(['explain', 'head.yaml', '--to-service', `${service.metadata.namespace}/${service.metadata.name}:${service.spec.ports[0].port}`]);
@@ -149,7 +152,7 @@ describeWithShared('values of the wrong type in real manifests', () => {
         if (failure) throw new Error(`${corpus.name}: ${done.join('; ')}\n  ${argv.join(' ')}: ${failure.slice(0, 600)}`);
       }
     }), { seed: Number(process.env.FUZZ_SEED ?? 20_261_205), numRuns: Number(process.env.WRONG_TYPES_RUNS ?? 300) });
-    // Each case runs analyze, both diffs and plan-deny at least: the property really exercised the commands.
-    expect(commandsRun).toBeGreaterThanOrEqual(4 * Number(process.env.WRONG_TYPES_RUNS ?? 300));
+    // Each case runs both analyses, both diffs, plan-deny and import at least: the property really exercised the commands.
+    expect(commandsRun).toBeGreaterThanOrEqual(6 * Number(process.env.WRONG_TYPES_RUNS ?? 300));
   }, 240_000);
 });

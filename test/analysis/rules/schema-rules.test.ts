@@ -103,6 +103,17 @@ describe('labels and annotations as the engine reads them', () => {
   });
 });
 
+describe('maps of the wrong type where rules compare keys', () => {
+  test('template annotations that are a string ("constructor"), with a Linkerd key on the workload: findings, no TypeError', () => {
+    const objects = meshLab();
+    const deployment = pick(objects, 'Deployment', 'orders-v1');
+    deployment.metadata.annotations = { 'config.linkerd.io/proxy-cpu-request': '100m' };
+    deployment.spec.template.metadata.annotations = 'constructor';
+    const ids = findings(objects).filter((f) => f.resource.name === 'orders-v1').map((f) => f.ruleId);
+    expect(ids).toEqual(expect.arrayContaining(['LKD-MESH-002', RULE]));
+  });
+});
+
 describe('label selectors of the wrong shape select nothing (the API server refuses them)', () => {
   const labels = { app: 'order' };
 

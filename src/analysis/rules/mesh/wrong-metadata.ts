@@ -3,7 +3,7 @@ import { chartDefault, isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, sam
 import { ADMISSION_WEBHOOKS_LABEL, POLICY_GROUP } from '../../../core/vocabulary';
 import { hasOwn, isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
-import { annotationOf, annotationsOf, labelsOf } from '../../model/manifest';
+import { MetadataMap, NO_METADATA, annotationOf, annotationsOf, labelsOf, textOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { ownPodTemplates } from '../../model/pod-templates';
 import { Rule, RuleContext, RuleArea } from '../../rule';
@@ -26,7 +26,7 @@ export function isLinkerdConfigKey(key: string): boolean {
  * The Linkerd keys among a label or annotation map; undefined (nothing allocated) for the usual map without any. Run on
  * two maps of every object: for-in with an own-key test lists what Object.keys would, without building that array.
  */
-function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | undefined {
+function linkerdKeys(map: MetadataMap, except?: string): string[] | undefined {
   let keys: string[] | undefined;
   for (const key in map) {
     if (hasOwn(map, key) && key !== except && isLinkerdConfigKey(key)) (keys ??= []).push(key);
@@ -40,17 +40,19 @@ function linkerdKeys(map: Record<string, unknown>, except?: string): string[] | 
  * unless the pods get its value anyway (from the namespace or the chart's default).
  */
 function reportLabels(
-  ctx: RuleContext, subject: IndexedObject, labels: Record<string, unknown>, keys: string[], annotations: Record<string, unknown>, where: string,
+  ctx: RuleContext, subject: IndexedObject, labels: MetadataMap, linkerdLabels: string[], annotations: MetadataMap, where: string,
 ): void {
   const annotationsPath = where.replace('labels', 'annotations');
-  const missing = keys.filter((k) => annotations[k] === undefined && !sameAsInherited(ctx, subject, k, String(labels[k])));
-  const different = keys.filter((k) => annotations[k] !== undefined && !sameKeyValue(String(annotations[k]), String(labels[k])));
+  // Values as Kubernetes reads them (textOf): one of another type is LKD-SCHEMA-002's.
+  const keys = linkerdLabels.filter((k) => textOf(labels, k) !== undefined);
+  const missing = keys.filter((k) => textOf(annotations, k) === undefined && !sameAsInherited(ctx, subject, k, textOf(labels, k)!));
+  const different = keys.filter((k) => textOf(annotations, k) !== undefined && !sameKeyValue(textOf(annotations, k)!, textOf(labels, k)!));
   if (missing.length > 0) {
     ctx.report(subject, `${where} has ${missing.join(', ')} as label(s); Linkerd only reads these as annotations, so they have no effect. `
       + `Move them to ${annotationsPath}.`);
   }
   if (different.length > 0) {
-    ctx.report(subject, `${where} has ${different.map((k) => `${k} (${JSON.stringify(String(labels[k]))})`).join(', ')} as label(s), and `
+    ctx.report(subject, `${where} has ${different.map((k) => `${k} (${JSON.stringify(textOf(labels, k))})`).join(', ')} as label(s), and `
       + `${annotationsPath} sets them otherwise; Linkerd reads only the annotations, so the label misleads. Remove it or make both agree.`,
     { severity: Severity.WARNING });
   }
@@ -88,18 +90,22 @@ function checkWorkloadAnnotations(ctx: RuleContext, workload: IndexedObject): vo
   }
 }
 
-function checkIgnoredAnnotations(ctx: RuleContext, workload: IndexedObject, own: Record<string, unknown>, where: string): void {
+function checkIgnoredAnnotations(ctx: RuleContext, workload: IndexedObject, own: MetadataMap, where: string): void {
   const keys = linkerdKeys(own);
   if (!keys) return;
   const template = templateMetadata(workload.object);
-  const templateAnnotations = (template?.annotations ?? {}) as Record<string, unknown>;
+  const templateAnnotations: MetadataMap = isRecord(template?.annotations) ? template.annotations : NO_METADATA;
   const missing: string[] = [];
   const different: string[] = [];
   for (const key of keys) {
-    if (!(key in templateAnnotations)) {
-      if (!sameAsInherited(ctx, workload, key, String(own[key]))) missing.push(key);
-    } else if (!sameKeyValue(String(templateAnnotations[key]), String(own[key]))) {
-      different.push(`${key} (${JSON.stringify(String(own[key]))} here, ${JSON.stringify(String(templateAnnotations[key]))} on the template)`);
+    // Values as Kubernetes reads them (textOf): one of another type is LKD-SCHEMA-002's, and no value here.
+    const value = textOf(own, key);
+    if (value === undefined) continue;
+    const onTemplate = textOf(templateAnnotations, key);
+    if (onTemplate === undefined) {
+      if (!sameAsInherited(ctx, workload, key, value)) missing.push(key);
+    } else if (!sameKeyValue(onTemplate, value)) {
+      different.push(`${key} (${JSON.stringify(value)} here, ${JSON.stringify(onTemplate)} on the template)`);
     }
   }
   const path = templatePath(workload.id.kind);
@@ -126,7 +132,7 @@ function sameAsInherited(ctx: RuleContext, subject: IndexedObject, key: string, 
   const ns = !isNamespace && subject.id.namespace !== undefined ? ctx.index.namespace(subject.id.namespace) : undefined;
   if (status.entry.sites.includes(KeySite.NAMESPACE) && ns) {
     const inherited = annotationOf(ns.object, key);
-    if (inherited !== undefined) return sameKeyValue(String(inherited), value);
+    if (inherited !== undefined) return sameKeyValue(inherited, value);
   }
   // Nothing injects a pod whose namespace does not ask for it (report.go disabledByAnnotation), so "disabled" is
   // what its pods get anyway, where the analysis has the Namespace.
