@@ -168,10 +168,10 @@ export function labelsOf(obj: KubeObject | undefined): MetadataMap {
  * reaches the cluster, since kubectl, Helm and the API server refuse the whole object (LKD-SCHEMA-002).
  */
 export function textOf(map: MetadataMap, key: string): string | undefined {
-  if (!hasOwn(map, key)) return undefined;
   const value = map[key];
+  // Object.prototype holds no text, so a string found is the map's own (the own-key test only where it matters).
   if (typeof value === 'string') return value;
-  return value === null ? '' : undefined;
+  return value === null && hasOwn(map, key) ? '' : undefined;
 }
 
 /** The entries textOf reads (string values only), in a prototype-free map: for views that print them. */

@@ -17,8 +17,6 @@ const MAP_FIELDS = ['labels', 'annotations'];
  */
 const TYPED_TEMPLATE_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'batch']);
 
-const NONE: readonly string[] = Object.freeze([]);
-
 /** A value in words for a message: `2 (a number)`, `true (a boolean)`, `a list`, `a map`. */
 function described(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
@@ -82,20 +80,39 @@ function templatePath(kind: string): string {
   return kind === 'CronJob' ? 'spec.jobTemplate.spec.template.metadata' : 'spec.template.metadata';
 }
 
+/** The pod template and job template metadata the API server decodes with a built-in workload (none for other kinds). */
+function typedTemplates(obj: KubeObject, group: string): { template?: KubeObject; jobTemplate?: KubeObject } {
+  if (!TYPED_TEMPLATE_GROUPS.has(group) || obj.kind === 'Pod') return NO_TEMPLATES;
+  const template = podTemplateOf(obj);
+  const jobTemplate = obj.kind === 'CronJob' ? obj.spec?.jobTemplate : undefined;
+  return { template: isRecord(template) ? template : undefined, jobTemplate: isRecord(jobTemplate) ? jobTemplate : undefined };
+}
+
+const NO_TEMPLATES = Object.freeze({});
+
+/**
+ * Whether kubectl, Helm and the API server decode the object's metadata (and a built-in workload's template metadata):
+ * the test the index puts every object to when it adds it (almost all pass; metadataTypeProblems says what fails).
+ */
+export function metadataDecodes(obj: KubeObject, group: string): boolean {
+  if (!decodes(obj.metadata)) return false;
+  if (!TYPED_TEMPLATE_GROUPS.has(group) || obj.kind === 'Pod') return true;
+  // Without typedTemplates' object: this runs for every workload.
+  const template = podTemplateOf(obj);
+  if (isRecord(template) && !decodes(template.metadata)) return false;
+  const jobTemplate = obj.kind === 'CronJob' ? obj.spec?.jobTemplate : undefined;
+  return !isRecord(jobTemplate) || decodes(jobTemplate.metadata);
+}
+
 /**
  * Everything in an object's metadata, and in a built-in workload's pod template metadata, whose type makes kubectl,
- * Helm and the API server refuse the object; empty when there is nothing (one shared empty list: read-only).
+ * Helm and the API server refuse the object; empty when there is nothing.
  */
 export function metadataTypeProblems(obj: KubeObject, group: string): readonly string[] {
-  const typedTemplate = TYPED_TEMPLATE_GROUPS.has(group) && obj.kind !== 'Pod';
-  const template = typedTemplate ? podTemplateOf(obj) : undefined;
-  const jobTemplate = typedTemplate && obj.kind === 'CronJob' ? obj.spec?.jobTemplate : undefined;
-  if (decodes(obj.metadata) && (!isRecord(template) || decodes(template.metadata)) && (!isRecord(jobTemplate) || decodes(jobTemplate.metadata))) {
-    return NONE;
-  }
+  const { template, jobTemplate } = typedTemplates(obj, group);
   const out: string[] = [];
   metadataProblems(obj.metadata, 'metadata', out);
-  if (isRecord(jobTemplate)) metadataProblems(jobTemplate.metadata, 'spec.jobTemplate.metadata', out);
-  if (isRecord(template)) metadataProblems(template.metadata, templatePath(obj.kind), out);
+  if (jobTemplate) metadataProblems(jobTemplate.metadata, 'spec.jobTemplate.metadata', out);
+  if (template) metadataProblems(template.metadata, templatePath(obj.kind), out);
   return out;
 }

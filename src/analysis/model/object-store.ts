@@ -4,6 +4,7 @@
  * (installs and webhooks, then pod templates and injection) is built on it in that order (see mesh-index.ts).
  */
 import { ExistingObjectClaim, KubeObject, Manifest, ResourceId, SourceLocation, groupOf, resourceIdIn } from './manifest';
+import { metadataDecodes } from './metadata-types';
 import { NamespacedLists } from './namespaced-lists';
 
 /** An object as the index holds it. */
@@ -32,6 +33,11 @@ const NO_OBJECTS: IndexedObject[] = Object.freeze([]) as unknown as IndexedObjec
 export class ObjectStore {
   /** Every object, in input order (inventory objects last). */
   public readonly objects: IndexedObject[] = [];
+  /**
+   * The output's objects whose metadata kubectl, Helm and the API server cannot decode (metadata-types.ts): tested as
+   * each object is added, which is far cheaper than another pass over every object (LKD-SCHEMA-002 reads this).
+   */
+  public readonly undecodableMetadata: IndexedObject[] = [];
   /**
    * group → kind → that kind's objects. Nested rather than keyed by a joined `group|kind` text: every object and every
    * rule's `list`/`own`/`get` looks a kind up, and joining builds (and hashes) a new string each time.
@@ -108,6 +114,7 @@ export class ObjectStore {
     const id = resourceIdIn(object, group, this.defaultNamespace);
     const entry: IndexedObject = { object, id, group, source, inventory };
     this.objects.push(entry);
+    if (!inventory && !metadataDecodes(object, group)) this.undecodableMetadata.push(entry);
     const table = this.tableOf(group, id.kind);
     table.all.push(entry);
     table.names.add(id.namespace ?? '', id.name, entry);

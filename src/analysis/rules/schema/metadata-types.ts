@@ -29,11 +29,10 @@ export const metadataTypesRule: Rule = {
     goodExample: 'metadata:\n  labels:\n    version: "2"\n  annotations:\n    prometheus.io/scrape: "true"',
   },
   check(ctx) {
-    for (const entry of ctx.index.objects) {
+    for (const entry of ctx.index.undecodableMetadata) {
       // Tool configs (a kustomization) are read by their tool, never applied.
-      if (entry.inventory || isToolConfigGroup(entry.group)) continue;
+      if (isToolConfigGroup(entry.group)) continue;
       const problems = metadataTypeProblems(entry.object, entry.group);
-      if (problems.length === 0) continue;
       const more = problems.length > SHOWN ? `; and ${problems.length - SHOWN} more` : '';
       ctx.report(entry, `${problems.slice(0, SHOWN).join('; ')}${more}: Kubernetes requires strings (maps of strings for labels `
         + 'and annotations), so kubectl, Helm and the API server refuse the object. Quote the value.', { effect: FindingEffect.REJECTED });
