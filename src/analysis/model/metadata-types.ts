@@ -80,15 +80,15 @@ function templatePath(kind: string): string {
   return kind === 'CronJob' ? 'spec.jobTemplate.spec.template.metadata' : 'spec.template.metadata';
 }
 
-/** The pod template and job template metadata the API server decodes with a built-in workload (none for other kinds). */
-function typedTemplates(obj: KubeObject, group: string): { template?: KubeObject; jobTemplate?: KubeObject } {
-  if (!TYPED_TEMPLATE_GROUPS.has(group) || obj.kind === 'Pod') return NO_TEMPLATES;
-  const template = podTemplateOf(obj);
-  const jobTemplate = obj.kind === 'CronJob' ? obj.spec?.jobTemplate : undefined;
-  return { template: isRecord(template) ? template : undefined, jobTemplate: isRecord(jobTemplate) ? jobTemplate : undefined };
+/** Whether the API server decodes the object's pod template (and a CronJob's job template) as typed metadata. */
+function hasTypedTemplate(obj: KubeObject, group: string): boolean {
+  return TYPED_TEMPLATE_GROUPS.has(group) && obj.kind !== 'Pod';
 }
 
-const NO_TEMPLATES = Object.freeze({});
+/** A CronJob's job template, the other metadata it carries beside its pod template. */
+function jobTemplateOf(obj: KubeObject): unknown {
+  return obj.kind === 'CronJob' ? obj.spec?.jobTemplate : undefined;
+}
 
 /**
  * Whether kubectl, Helm and the API server decode the object's metadata (and a built-in workload's template metadata):
@@ -96,12 +96,10 @@ const NO_TEMPLATES = Object.freeze({});
  */
 export function metadataDecodes(obj: KubeObject, group: string): boolean {
   if (!decodes(obj.metadata)) return false;
-  if (!TYPED_TEMPLATE_GROUPS.has(group) || obj.kind === 'Pod') return true;
-  // Without typedTemplates' object: this runs for every workload.
+  if (!hasTypedTemplate(obj, group)) return true;
   const template = podTemplateOf(obj);
-  if (isRecord(template) && !decodes(template.metadata)) return false;
-  const jobTemplate = obj.kind === 'CronJob' ? obj.spec?.jobTemplate : undefined;
-  return !isRecord(jobTemplate) || decodes(jobTemplate.metadata);
+  const jobTemplate = jobTemplateOf(obj);
+  return (!isRecord(template) || decodes(template.metadata)) && (!isRecord(jobTemplate) || decodes(jobTemplate.metadata));
 }
 
 /**
@@ -109,10 +107,12 @@ export function metadataDecodes(obj: KubeObject, group: string): boolean {
  * Helm and the API server refuse the object; empty when there is nothing.
  */
 export function metadataTypeProblems(obj: KubeObject, group: string): readonly string[] {
-  const { template, jobTemplate } = typedTemplates(obj, group);
   const out: string[] = [];
   metadataProblems(obj.metadata, 'metadata', out);
-  if (jobTemplate) metadataProblems(jobTemplate.metadata, 'spec.jobTemplate.metadata', out);
-  if (template) metadataProblems(template.metadata, templatePath(obj.kind), out);
+  if (!hasTypedTemplate(obj, group)) return out;
+  const jobTemplate = jobTemplateOf(obj);
+  if (isRecord(jobTemplate)) metadataProblems(jobTemplate.metadata, 'spec.jobTemplate.metadata', out);
+  const template = podTemplateOf(obj);
+  if (isRecord(template)) metadataProblems(template.metadata, templatePath(obj.kind), out);
   return out;
 }
