@@ -2,8 +2,9 @@
  * The types Kubernetes requires of object metadata (k8s.io/apimachinery pkg/apis/meta/v1 ObjectMeta): `name`,
  * `namespace` and `generateName` are strings, `labels` and `annotations` maps of strings. kubectl, Helm and the API
  * server decode every object's metadata into that struct and refuse the object when a value has another type ("json:
- * cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"); null decodes as empty. YAML
- * makes this easy to get wrong: `version: 2` and `prometheus.io/scrape: true` are a number and a boolean.
+ * cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"); null decodes as empty. The
+ * API server decodes a built-in kind whole, so its pod template metadata and its label selector map are held to the
+ * same types. YAML makes this easy to get wrong: `version: 2` and `prometheus.io/scrape: true` are a number and a boolean.
  */
 import { KubeObject, podTemplateOf } from './manifest';
 import { isRecord } from '../../util/json';
@@ -12,8 +13,8 @@ const TEXT_FIELDS = ['name', 'namespace', 'generateName'];
 const MAP_FIELDS = ['labels', 'annotations'];
 
 /**
- * API groups whose workloads the API server decodes whole, pod template included, into typed structs (a custom
- * resource such as an Argo Rollout keeps its template as its CRD's schema says).
+ * API groups whose kinds the API server decodes whole, pod template and selector included, into typed structs (a
+ * custom resource such as an Argo Rollout keeps its template as its CRD's schema says).
  */
 const TYPED_TEMPLATE_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'batch']);
 
@@ -63,15 +64,18 @@ function metadataProblems(metadata: unknown, path: string, out: string[]): void 
     if (!decodesAsText(value)) out.push(`${path}.${field} is ${described(value)}`);
   }
   for (const field of MAP_FIELDS) {
-    const map = metadata[field];
-    if (decodesAsTextMap(map)) continue;
-    if (!isRecord(map)) {
-      out.push(`${path}.${field} is ${described(map)}, not a map of strings`);
-      continue;
-    }
-    for (const key of Object.keys(map)) {
-      if (!decodesAsText(map[key])) out.push(`${path}.${field} ${key} is ${described(map[key])}`);
-    }
+    if (!decodesAsTextMap(metadata[field])) mapProblems(metadata[field], `${path}.${field}`, out);
+  }
+}
+
+/** What the decoder refuses in a map of strings at `path`: the map itself, or each value of another type. */
+function mapProblems(map: unknown, path: string, out: string[]): void {
+  if (!isRecord(map)) {
+    out.push(`${path} is ${described(map)}, not a map of strings`);
+    return;
+  }
+  for (const key of Object.keys(map)) {
+    if (!decodesAsText(map[key])) out.push(`${path} ${key} is ${described(map[key])}`);
   }
 }
 
@@ -80,8 +84,11 @@ function templatePath(kind: string): string {
   return kind === 'CronJob' ? 'spec.jobTemplate.spec.template.metadata' : 'spec.template.metadata';
 }
 
-/** Whether the API server decodes the object's pod template (and a CronJob's job template) as typed metadata. */
-function hasTypedTemplate(obj: KubeObject, group: string): boolean {
+/**
+ * Whether the API server decodes the object whole into a typed struct, beyond the metadata every object has: the
+ * built-in groups' kinds (a Pod's template is the object itself).
+ */
+function decodedWhole(obj: KubeObject, group: string): boolean {
   return TYPED_TEMPLATE_GROUPS.has(group) && obj.kind !== 'Pod';
 }
 
@@ -91,12 +98,27 @@ function jobTemplateOf(obj: KubeObject): unknown {
 }
 
 /**
+ * The label selector map a built-in kind keeps beside its metadata, which the API server decodes as map[string]string
+ * too (a Service's and a ReplicationController's `spec.selector`, a Deployment's and the other workloads'
+ * `spec.selector.matchLabels`), with its path; undefined for other kinds.
+ */
+function selectorMapOf(obj: KubeObject, group: string): { readonly map: unknown; readonly path: string } | undefined {
+  if (group === '' && (obj.kind === 'Service' || obj.kind === 'ReplicationController')) return { map: obj.spec?.selector, path: 'spec.selector' };
+  if (WORKLOAD_SELECTOR_GROUPS.has(group) && obj.kind !== 'CronJob') return { map: obj.spec?.selector?.matchLabels, path: 'spec.selector.matchLabels' };
+  return undefined;
+}
+
+const WORKLOAD_SELECTOR_GROUPS: ReadonlySet<string> = new Set(['apps', 'batch']);
+
+/**
  * Whether kubectl, Helm and the API server decode the object's metadata (and a built-in workload's template metadata):
  * the test the index puts every object to when it adds it (almost all pass; metadataTypeProblems says what fails).
  */
 export function metadataDecodes(obj: KubeObject, group: string): boolean {
   if (!decodes(obj.metadata)) return false;
-  if (!hasTypedTemplate(obj, group)) return true;
+  if (!decodedWhole(obj, group)) return true;
+  const selector = selectorMapOf(obj, group);
+  if (selector && !decodesAsTextMap(selector.map)) return false;
   const template = podTemplateOf(obj);
   const jobTemplate = jobTemplateOf(obj);
   return (!isRecord(template) || decodes(template.metadata)) && (!isRecord(jobTemplate) || decodes(jobTemplate.metadata));
@@ -109,7 +131,9 @@ export function metadataDecodes(obj: KubeObject, group: string): boolean {
 export function metadataTypeProblems(obj: KubeObject, group: string): readonly string[] {
   const out: string[] = [];
   metadataProblems(obj.metadata, 'metadata', out);
-  if (!hasTypedTemplate(obj, group)) return out;
+  if (!decodedWhole(obj, group)) return out;
+  const selector = selectorMapOf(obj, group);
+  if (selector && !decodesAsTextMap(selector.map)) mapProblems(selector.map, selector.path, out);
   const jobTemplate = jobTemplateOf(obj);
   if (isRecord(jobTemplate)) metadataProblems(jobTemplate.metadata, 'spec.jobTemplate.metadata', out);
   const template = podTemplateOf(obj);

@@ -46,6 +46,17 @@ describe('LKD-SCHEMA-002 metadata types', () => {
     expect(found).toEqual(['Server metadata.labels is a list, not a map of strings', 'ServiceAccount metadata.name is 7 (a number)']);
   });
 
+  test('a built-in kind\'s selector map: a Service\'s spec.selector and a Deployment\'s matchLabels', () => {
+    const objects = meshLab();
+    pick(objects, 'Service', 'orders-v1').spec.selector.version = 1;
+    pick(objects, 'Deployment', 'orders-v2').spec.selector.matchLabels = 'orders';
+    const found = findings(objects, RULE).map((f) => `${f.resource.kind}/${f.resource.name} ${f.message.split(':')[0]}`).sort();
+    expect(found).toEqual([
+      'Deployment/orders-v2 spec.selector.matchLabels is orders (a string), not a map of strings',
+      'Service/orders-v1 spec.selector version is 1 (a number)',
+    ]);
+  });
+
   test('null is accepted (it decodes as empty), and so are a custom resource\'s template and a kustomization', () => {
     const objects = meshLab();
     pick(objects, 'Deployment', 'orders-v1').spec.template.metadata.annotations = { 'prometheus.io/scrape': null };

@@ -15,16 +15,18 @@ export const metadataTypesRule: Rule = {
   doc: {
     certainty: 'Rejected: kubectl, Helm and the API server decode metadata into ObjectMeta and refuse any other type '
       + '(k8s.io/apimachinery pkg/apis/meta/v1 types.go ObjectMeta).',
-    title: 'Names, labels and annotations are strings',
+    title: 'Names, labels, annotations and selector labels are strings',
     why: 'Kubernetes reads metadata.name, namespace and generateName as strings and labels and annotations as maps of '
-      + 'strings, for every kind; a built-in workload\'s pod template metadata too. YAML reads `version: 2` as a number and '
+      + 'strings, for every kind; a built-in kind\'s pod template metadata and label selector (a Service\'s spec.selector, '
+      + 'a Deployment\'s spec.selector.matchLabels) too. YAML reads `version: 2` as a number and '
       + '`prometheus.io/scrape: true` as a boolean, and kubectl then refuses the file ("json: cannot unmarshal number into '
       + 'Go struct field ObjectMeta.metadata.labels of type string"), as Helm and Argo CD do. Linkerd never sees the object: '
       + 'this analysis reads such a value as absent, so no other rule judges it.',
     fix: 'Quote the value ("2", "true"); write maps as maps.',
     linkerdSource: 'not Linkerd: Kubernetes ObjectMeta (k8s.io/apimachinery pkg/apis/meta/v1 types.go: Name, Namespace and '
       + 'GenerateName string, Labels and Annotations map[string]string), which kubectl, Helm and the API server decode '
-      + 'every object\'s metadata into (null decodes as empty)',
+      + 'every object\'s metadata into (null decodes as empty), and the built-in kinds\' typed specs (core/v1 ServiceSpec '
+      + 'Selector map[string]string, meta/v1 LabelSelector MatchLabels map[string]string)',
     badExample: 'metadata:\n  labels:\n    version: 2\n  annotations:\n    prometheus.io/scrape: true',
     goodExample: 'metadata:\n  labels:\n    version: "2"\n  annotations:\n    prometheus.io/scrape: "true"',
   },
@@ -34,8 +36,8 @@ export const metadataTypesRule: Rule = {
       if (isToolConfigGroup(entry.group)) continue;
       const problems = metadataTypeProblems(entry.object, entry.group);
       const more = problems.length > SHOWN ? `; and ${problems.length - SHOWN} more` : '';
-      ctx.report(entry, `${problems.slice(0, SHOWN).join('; ')}${more}: Kubernetes requires strings (maps of strings for labels `
-        + 'and annotations), so kubectl, Helm and the API server refuse the object. Quote the value.', { effect: FindingEffect.REJECTED });
+      ctx.report(entry, `${problems.slice(0, SHOWN).join('; ')}${more}: Kubernetes requires strings (maps of strings for labels, `
+        + 'annotations and selectors), so kubectl, Helm and the API server refuse the object. Quote the value.', { effect: FindingEffect.REJECTED });
     }
   },
 };
