@@ -198,6 +198,11 @@ export function podTemplateOf(obj: KubeObject): KubeObject | undefined {
   }
 }
 
+/** Where podTemplateOf finds a workload's pod template metadata, for messages. */
+export function podTemplateMetadataPath(kind: string): string {
+  return kind === 'CronJob' ? 'spec.jobTemplate.spec.template.metadata' : 'spec.template.metadata';
+}
+
 /** A label of the object, read with textOf. */
 export function labelOf(obj: KubeObject | undefined, key: string): string | undefined {
   return textOf(labelsOf(obj), key);

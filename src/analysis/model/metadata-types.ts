@@ -6,7 +6,7 @@
  * API server decodes a built-in kind whole, so its pod template metadata and its label selector map are held to the
  * same types. YAML makes this easy to get wrong: `version: 2` and `prometheus.io/scrape: true` are a number and a boolean.
  */
-import { KubeObject, podTemplateOf } from './manifest';
+import { KubeObject, podTemplateMetadataPath, podTemplateOf } from './manifest';
 import { isRecord } from '../../util/json';
 
 const TEXT_FIELDS = ['name', 'namespace', 'generateName'];
@@ -79,11 +79,6 @@ function mapProblems(map: unknown, path: string, out: string[]): void {
   }
 }
 
-/** Where a workload kind keeps pod template metadata, beside the pod template itself (a CronJob's job template). */
-function templatePath(kind: string): string {
-  return kind === 'CronJob' ? 'spec.jobTemplate.spec.template.metadata' : 'spec.template.metadata';
-}
-
 /**
  * Whether the API server decodes the object whole into a typed struct, beyond the metadata every object has: the
  * built-in groups' kinds (a Pod's template is the object itself).
@@ -99,13 +94,18 @@ function jobTemplateOf(obj: KubeObject): unknown {
 
 /**
  * The label selector map a built-in kind keeps beside its metadata, which the API server decodes as map[string]string
- * too (a Service's and a ReplicationController's `spec.selector`, a Deployment's and the other workloads'
- * `spec.selector.matchLabels`), with its path; undefined for other kinds.
+ * too: a Service's and a ReplicationController's `spec.selector`, a Deployment's and the other workloads'
+ * `spec.selector.matchLabels` (selectorPath); undefined for other kinds. Read for every Service and workload as the
+ * index adds it, so no object is built for the answer.
  */
-function selectorMapOf(obj: KubeObject, group: string): { readonly map: unknown; readonly path: string } | undefined {
-  if (group === '' && (obj.kind === 'Service' || obj.kind === 'ReplicationController')) return { map: obj.spec?.selector, path: 'spec.selector' };
-  if (WORKLOAD_SELECTOR_GROUPS.has(group) && obj.kind !== 'CronJob') return { map: obj.spec?.selector?.matchLabels, path: 'spec.selector.matchLabels' };
-  return undefined;
+function selectorMapOf(obj: KubeObject, group: string): unknown {
+  if (group === '') return obj.kind === 'Service' || obj.kind === 'ReplicationController' ? obj.spec?.selector : undefined;
+  return WORKLOAD_SELECTOR_GROUPS.has(group) && obj.kind !== 'CronJob' ? obj.spec?.selector?.matchLabels : undefined;
+}
+
+/** Where selectorMapOf read the map, for messages. */
+function selectorPath(group: string): string {
+  return group === '' ? 'spec.selector' : 'spec.selector.matchLabels';
 }
 
 const WORKLOAD_SELECTOR_GROUPS: ReadonlySet<string> = new Set(['apps', 'batch']);
@@ -117,8 +117,7 @@ const WORKLOAD_SELECTOR_GROUPS: ReadonlySet<string> = new Set(['apps', 'batch'])
 export function metadataDecodes(obj: KubeObject, group: string): boolean {
   if (!decodes(obj.metadata)) return false;
   if (!decodedWhole(obj, group)) return true;
-  const selector = selectorMapOf(obj, group);
-  if (selector && !decodesAsTextMap(selector.map)) return false;
+  if (!decodesAsTextMap(selectorMapOf(obj, group))) return false;
   const template = podTemplateOf(obj);
   const jobTemplate = jobTemplateOf(obj);
   return (!isRecord(template) || decodes(template.metadata)) && (!isRecord(jobTemplate) || decodes(jobTemplate.metadata));
@@ -133,10 +132,10 @@ export function metadataTypeProblems(obj: KubeObject, group: string): readonly s
   metadataProblems(obj.metadata, 'metadata', out);
   if (!decodedWhole(obj, group)) return out;
   const selector = selectorMapOf(obj, group);
-  if (selector && !decodesAsTextMap(selector.map)) mapProblems(selector.map, selector.path, out);
+  if (!decodesAsTextMap(selector)) mapProblems(selector, selectorPath(group), out);
   const jobTemplate = jobTemplateOf(obj);
   if (isRecord(jobTemplate)) metadataProblems(jobTemplate.metadata, 'spec.jobTemplate.metadata', out);
   const template = podTemplateOf(obj);
-  if (isRecord(template)) metadataProblems(template.metadata, templatePath(obj.kind), out);
+  if (isRecord(template)) metadataProblems(template.metadata, podTemplateMetadataPath(obj.kind), out);
   return out;
 }

@@ -3,7 +3,7 @@ import { chartDefault, isProxyConfigKey, KeySite, proxyKeyStatus, READ_KEYS, sam
 import { ADMISSION_WEBHOOKS_LABEL, POLICY_GROUP } from '../../../core/vocabulary';
 import { hasOwn, isRecord } from '../../../util/json';
 import { Severity } from '../../finding';
-import { MetadataMap, NO_METADATA, annotationOf, annotationsOf, labelsOf, textOf } from '../../model/manifest';
+import { KubeObject, MetadataMap, NO_METADATA, annotationOf, annotationsOf, labelsOf, podTemplateMetadataPath, podTemplateOf, textOf } from '../../model/manifest';
 import { IndexedObject } from '../../model/mesh-index';
 import { ownPodTemplates } from '../../model/pod-templates';
 import { Rule, RuleContext, RuleArea } from '../../rule';
@@ -12,10 +12,6 @@ import { Rule, RuleContext, RuleArea } from '../../rule';
 const WEBHOOK_LABEL = ADMISSION_WEBHOOKS_LABEL;
 const EXPORT_LABEL = LABELS_GO.DefaultExportedServiceSelector;
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob']);
-
-function templatePath(kind: string): string {
-  return kind === 'CronJob' ? 'spec.jobTemplate.spec.template.metadata' : 'spec.template.metadata';
-}
 
 /** Keys that Linkerd reads from annotations only. */
 export function isLinkerdConfigKey(key: string): boolean {
@@ -43,10 +39,19 @@ function reportLabels(
   ctx: RuleContext, subject: IndexedObject, labels: MetadataMap, linkerdLabels: string[], annotations: MetadataMap, where: string,
 ): void {
   const annotationsPath = where.replace('labels', 'annotations');
-  // Values as Kubernetes reads them (textOf): one of another type is LKD-SCHEMA-002's.
-  const keys = linkerdLabels.filter((k) => textOf(labels, k) !== undefined);
-  const missing = keys.filter((k) => textOf(annotations, k) === undefined && !sameAsInherited(ctx, subject, k, textOf(labels, k)!));
-  const different = keys.filter((k) => textOf(annotations, k) !== undefined && !sameKeyValue(textOf(annotations, k)!, textOf(labels, k)!));
+  const missing: string[] = [];
+  const different: string[] = [];
+  for (const key of linkerdLabels) {
+    // Values as Kubernetes reads them (textOf): one of another type is LKD-SCHEMA-002's.
+    const label = textOf(labels, key);
+    if (label === undefined) continue;
+    const annotation = textOf(annotations, key);
+    if (annotation === undefined) {
+      if (!sameAsInherited(ctx, subject, key, label)) missing.push(key);
+    } else if (!sameKeyValue(annotation, label)) {
+      different.push(key);
+    }
+  }
   if (missing.length > 0) {
     ctx.report(subject, `${where} has ${missing.join(', ')} as label(s); Linkerd only reads these as annotations, so they have no effect. `
       + `Move them to ${annotationsPath}.`);
@@ -59,11 +64,9 @@ function reportLabels(
 }
 
 /** The pod template metadata of a workload (CronJob: its job template's), or undefined. */
-function templateMetadata(object: any): Record<string, unknown> | undefined {
-  const spec = object?.spec;
-  const template = object?.kind === 'CronJob' ? spec?.jobTemplate?.spec?.template : spec?.template;
-  const metadata = template?.metadata;
-  return metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : undefined;
+function templateMetadata(object: KubeObject): Record<string, unknown> | undefined {
+  const metadata = podTemplateOf(object)?.metadata;
+  return isRecord(metadata) ? metadata : undefined;
 }
 
 /** Kinds with a pod template: the known workloads, and any other object whose spec.template has a pod spec (Argo Rollouts, ...). */
@@ -108,7 +111,7 @@ function checkIgnoredAnnotations(ctx: RuleContext, workload: IndexedObject, own:
       different.push(`${key} (${JSON.stringify(value)} here, ${JSON.stringify(onTemplate)} on the template)`);
     }
   }
-  const path = templatePath(workload.id.kind);
+  const path = podTemplateMetadataPath(workload.id.kind);
   if (missing.length > 0) {
     ctx.report(workload, `${where} of the ${workload.id.kind} carries ${missing.join(', ')}; the proxy injector reads pods, so `
       + `these have no effect here. Put them on ${path}.annotations.`);
@@ -248,7 +251,7 @@ export const wrongMetadataRule: Rule = {
     for (const pod of ownPodTemplates(ctx.index)) {
       if (pod.owner.id.kind === 'Pod') continue;
       const keys = linkerdKeys(pod.labels, WEBHOOK_LABEL);
-      if (keys) reportLabels(ctx, pod.owner, pod.labels, keys, pod.annotations, `${templatePath(pod.owner.id.kind)}.labels`);
+      if (keys) reportLabels(ctx, pod.owner, pod.labels, keys, pod.annotations, `${podTemplateMetadataPath(pod.owner.id.kind)}.labels`);
     }
   },
 };
